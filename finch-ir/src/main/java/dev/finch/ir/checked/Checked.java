@@ -1,0 +1,118 @@
+package dev.finch.ir.checked;
+
+import dev.finch.ir.cap.Capability;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.instr.Instr;
+import dev.finch.ir.instr.Module;
+import dev.finch.ir.type.Type;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+
+/**
+ * The verifier's output: the IR annotated with ground types. Every node records the full stack row before and
+ * after it (bottom to top), so a backend allocates storage per depth without re-deriving anything. Produced only
+ * by the verifier; consumed by the VM.
+ */
+public final class Checked {
+    private Checked() { }
+
+    /**
+     * A verified submission. {@code main} takes the session stack ({@code main.signature().ins()}) and leaves the
+     * new stack ({@code outs()}). {@code inferredCapabilities} is the transitive requirement set (the preview).
+     */
+    public record CheckedModule(Module source, List<CheckedWord> words, CheckedWord main,
+                                SortedSet<Capability> inferredCapabilities, Map<String, Type> newConstants) {
+        public CheckedModule { words = List.copyOf(words); newConstants = Map.copyOf(newConstants); }
+    }
+
+    /**
+     * A verified word (or the top-level program, or a closure body). {@code locals} gives each local's type.
+     * {@code captures} lists the enclosing locals a closure body reads (empty for words). {@code suspends} is
+     * true when it may suspend (transitively reaches yield or a host boundary): such code gets resume points.
+     */
+    public record CheckedWord(String name, Type.Fn signature, Map<String, Type> locals, List<String> captures,
+                              CheckedBlock body, boolean suspends, Origin origin) {
+        public CheckedWord { locals = Map.copyOf(locals); captures = List.copyOf(captures); }
+    }
+
+    /** A verified block with the rows at its entry and exit. */
+    public record CheckedBlock(List<Node> nodes, List<Type> in, List<Type> out) {
+        public CheckedBlock { nodes = List.copyOf(nodes); in = List.copyOf(in); out = List.copyOf(out); }
+    }
+
+    /** What a call resolves to. */
+    public sealed interface Target {
+        /** A vocabulary word; {@code overload} indexes its spec's overload list (0 for special words). */
+        record Builtin(String name, int overload) implements Target { }
+
+        /** A definition of this module or persisted in the session dictionary. */
+        record Word(String name) implements Target { }
+
+        /** A constant in the session dictionary or defined earlier in this module. */
+        record ConstantRef(String name) implements Target { }
+    }
+
+    /** An annotated instruction. */
+    public sealed interface Node {
+        Instr instr();
+
+        List<Type> before();
+
+        List<Type> after();
+
+        default Origin origin() { return instr().origin(); }
+    }
+
+    public record PushNode(Instr.Push instr, Type type, List<Type> before, List<Type> after) implements Node { }
+
+    /**
+     * A call with its resolved target and its signature instantiated at this site (ground types), including
+     * the immediates' effect (e.g. the concrete variant or record type).
+     */
+    public record CallNode(Instr.Call instr, Target target, Type.Fn instantiated, boolean suspends,
+                           List<Type> before, List<Type> after) implements Node { }
+
+    public record IfNode(Instr.If instr, CheckedBlock then, CheckedBlock otherwise, List<Type> before, List<Type> after) implements Node { }
+
+    public record IfSomeNode(Instr.IfSome instr, Type payload, CheckedBlock some, CheckedBlock none, List<Type> before, List<Type> after) implements Node { }
+
+    public record IfOkNode(Instr.IfOk instr, Type okType, Type errType, CheckedBlock ok, CheckedBlock err, List<Type> before, List<Type> after) implements Node { }
+
+    public record LoopNode(Instr.Loop instr, CheckedBlock test, CheckedBlock body, List<Type> before, List<Type> after) implements Node { }
+
+    public record UntilNode(Instr.Until instr, CheckedBlock body, List<Type> before, List<Type> after) implements Node { }
+
+    public record CaseNode(Instr.Case instr, List<CheckedArm> arms, Optional<CheckedBlock> otherwise, List<Type> before, List<Type> after) implements Node {
+        public CaseNode { arms = List.copyOf(arms); }
+    }
+
+    public record CheckedArm(long value, CheckedBlock body) { }
+
+    /** {@code count} values of {@code element} pushed by {@code elements} become one list. */
+    public record ListNode(Instr.ListLit instr, CheckedBlock elements, Type element, int count, List<Type> before, List<Type> after) implements Node { }
+
+    /** {@code count} key/value pairs pushed by {@code entries} become one map. */
+    public record MapNode(Instr.MapLit instr, CheckedBlock entries, Type key, Type value, int count, List<Type> before, List<Type> after) implements Node { }
+
+    /** The field blocks in the instruction's order; {@code type} is the record type (fields sorted). */
+    public record RecordNode(Instr.RecordLit instr, List<CheckedBlock> values, Type.RecordT type, List<Type> before, List<Type> after) implements Node {
+        public RecordNode { values = List.copyOf(values); }
+    }
+
+    /** An execution token for {@code target} with its signature. */
+    public record QuoteNode(Instr.Quote instr, Target target, Type.Fn type, List<Type> before, List<Type> after) implements Node { }
+
+    /** A closure: its body is a word whose {@code captures} are read from the enclosing locals when it is made. */
+    public record ClosureNode(Instr.Closure instr, CheckedWord body, List<Type> before, List<Type> after) implements Node { }
+
+    public record LocalStoreNode(Instr.LocalStore instr, Type type, List<Type> before, List<Type> after) implements Node { }
+
+    public record LocalLoadNode(Instr.LocalLoad instr, Type type, List<Type> before, List<Type> after) implements Node { }
+
+    /** {@code inspected} is the popped result; an err returns {@code result<R,E>} from the enclosing function. */
+    public record PropagateNode(Instr.Propagate instr, Type.ResultT inspected, Type.ResultT functionResult, List<Type> before, List<Type> after) implements Node { }
+
+    public record ConstantNode(Instr.Constant instr, Type type, List<Type> before, List<Type> after) implements Node { }
+}

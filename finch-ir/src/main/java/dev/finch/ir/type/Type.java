@@ -1,0 +1,220 @@
+package dev.finch.ir.type;
+
+import dev.finch.ir.cap.Capability;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * A type in the contract's compact spelling. Closed: every consumer switches exhaustively over {@link #kind()}.
+ * {@link TypeSyntax#parse} and {@link #toString()} are the one parser and the one printer used everywhere.
+ */
+public sealed interface Type {
+
+    /** The discriminator for exhaustive switches. */
+    enum Kind { PRIM, PATH, OPTION, RESULT, LIST, MAP, RECORD, VARIANT, TASK, FIBER, STREAM, RESOURCE, NAMED, FN, VAR }
+
+    Kind kind();
+
+    /** True when no type variable occurs inside. */
+    default boolean isGround() {
+        return switch (kind()) {
+            case PRIM, PATH, NAMED -> true;
+            case VAR -> false;
+            case OPTION -> ((OptionT) this).value().isGround();
+            case RESULT -> ((ResultT) this).ok().isGround() && ((ResultT) this).err().isGround();
+            case LIST -> ((ListT) this).element().isGround();
+            case MAP -> ((MapT) this).key().isGround() && ((MapT) this).value().isGround();
+            case RECORD -> ((RecordT) this).fields().values().stream().allMatch(Type::isGround);
+            case VARIANT -> ((VariantT) this).tags().values().stream().allMatch(t -> t.map(Type::isGround).orElse(true));
+            case TASK -> ((TaskT) this).value().isGround();
+            case FIBER -> ((FiberT) this).yielded().isGround() && ((FiberT) this).result().isGround();
+            case STREAM -> ((StreamT) this).element().isGround();
+            case RESOURCE -> ((ResourceT) this).of().isGround();
+            case FN -> {
+                Fn f = (Fn) this;
+                yield f.ins().stream().allMatch(Type::isGround) && f.outs().stream().allMatch(Type::isGround)
+                        && f.yields().map(y -> y.yielded().isGround() && y.resumed().isGround()).orElse(true);
+            }
+        };
+    }
+
+    /** The primitive scalar types. */
+    enum Prim implements Type {
+        INT("int"), FLOAT("float"), BOOL("bool"), STRING("string"), BYTES("bytes"), UNIT("unit"), SYMBOL("symbol"), JSON("json");
+
+        private final String spelling;
+
+        Prim(String spelling) { this.spelling = spelling; }
+
+        public String spelling() { return spelling; }
+
+        @Override public Kind kind() { return Kind.PRIM; }
+
+        @Override public String toString() { return spelling; }
+
+        /** The primitive spelled {@code name}, if any. */
+        public static Optional<Prim> named(String name) {
+            for (Prim p : values()) if (p.spelling.equals(name)) return Optional.of(p);
+            return Optional.empty();
+        }
+    }
+
+    /** A refined path constrained to an installed root: {@code path} (workspace) or {@code path<host-machine>}. */
+    record PathT(String root) implements Type {
+        public static final String WORKSPACE = "workspace";
+        public static final PathT WORKSPACE_PATH = new PathT(WORKSPACE);
+        public PathT { Objects.requireNonNull(root); }
+        @Override public Kind kind() { return Kind.PATH; }
+        @Override public String toString() { return root.equals(WORKSPACE) ? "path" : "path<" + root + ">"; }
+    }
+
+    record OptionT(Type value) implements Type {
+        @Override public Kind kind() { return Kind.OPTION; }
+        @Override public String toString() { return "option<" + value + ">"; }
+    }
+
+    record ResultT(Type ok, Type err) implements Type {
+        @Override public Kind kind() { return Kind.RESULT; }
+        @Override public String toString() { return "result<" + ok + "," + err + ">"; }
+    }
+
+    record ListT(Type element) implements Type {
+        @Override public Kind kind() { return Kind.LIST; }
+        @Override public String toString() { return "list<" + element + ">"; }
+    }
+
+    record MapT(Type key, Type value) implements Type {
+        @Override public Kind kind() { return Kind.MAP; }
+        @Override public String toString() { return "map<" + key + "," + value + ">"; }
+    }
+
+    /** A record; fields are kept sorted by name, which is the canonical order. */
+    record RecordT(Map<String, Type> fields) implements Type {
+        public RecordT { fields = java.util.Collections.unmodifiableSortedMap(new TreeMap<>(fields)); }
+        @Override public Kind kind() { return Kind.RECORD; }
+        @Override public String toString() {
+            StringBuilder b = new StringBuilder("record{");
+            String sep = "";
+            for (var e : fields.entrySet()) { b.append(sep).append(e.getKey()).append(':').append(e.getValue()); sep = ","; }
+            return b.append('}').toString();
+        }
+    }
+
+    /** A closed tagged sum; tags keep their declared order, each with no payload or one. */
+    record VariantT(Map<String, Optional<Type>> tags) implements Type {
+        public VariantT { tags = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(tags)); }
+        @Override public Kind kind() { return Kind.VARIANT; }
+        @Override public String toString() {
+            StringBuilder b = new StringBuilder("variant{");
+            String sep = "";
+            for (var e : tags.entrySet()) {
+                b.append(sep).append(e.getKey());
+                e.getValue().ifPresent(t -> b.append('(').append(t).append(')'));
+                sep = "|";
+            }
+            return b.append('}').toString();
+        }
+        @Override public boolean equals(Object o) {
+            return o instanceof VariantT v && List.copyOf(tags.entrySet()).equals(List.copyOf(v.tags.entrySet()));
+        }
+        @Override public int hashCode() { return List.copyOf(tags.entrySet()).hashCode(); }
+    }
+
+    record TaskT(Type value) implements Type {
+        @Override public Kind kind() { return Kind.TASK; }
+        @Override public String toString() { return "task<" + value + ">"; }
+    }
+
+    record FiberT(Type yielded, Type result) implements Type {
+        @Override public Kind kind() { return Kind.FIBER; }
+        @Override public String toString() { return "fiber<" + yielded + "," + result + ">"; }
+    }
+
+    record StreamT(Type element) implements Type {
+        @Override public Kind kind() { return Kind.STREAM; }
+        @Override public String toString() { return "stream<" + element + ">"; }
+    }
+
+    record ResourceT(Type of) implements Type {
+        @Override public Kind kind() { return Kind.RESOURCE; }
+        @Override public String toString() { return "resource<" + of + ">"; }
+    }
+
+    /** An opaque host-defined type name such as {@code agent-result} or {@code capability-grant}. */
+    record Named(String name) implements Type {
+        @Override public Kind kind() { return Kind.NAMED; }
+        @Override public String toString() { return name; }
+    }
+
+    /**
+     * A type variable of a polymorphic signature: a lowercase letter optionally followed by digits ({@code a}, {@code b2}).
+     */
+    record Var(String name) implements Type {
+        @Override public Kind kind() { return Kind.VAR; }
+        @Override public String toString() { return name; }
+    }
+
+    /** What a callable publishes with {@code yield}: values of {@code yielded}, resumed with {@code resumed}. */
+    record Yields(Type yielded, Type resumed) {
+        @Override public String toString() { return "yields<" + yielded + "," + resumed + ">"; }
+    }
+
+    /**
+     * A callable type {@code ins -> outs ! {caps} yields<Y,R>}; also a word's signature.
+     * Effects are canonical capability requirements, kept sorted by their spelling.
+     */
+    record Fn(List<Type> ins, List<Type> outs, SortedSet<Capability> effects, Optional<Yields> yields) implements Type {
+        public Fn {
+            ins = List.copyOf(ins);
+            outs = List.copyOf(outs);
+            effects = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(effects));
+            Objects.requireNonNull(yields);
+        }
+
+        public static Fn of(List<Type> ins, List<Type> outs) { return new Fn(ins, outs, new TreeSet<>(), Optional.empty()); }
+
+        public boolean isPure() { return effects.isEmpty(); }
+
+        public Fn withEffects(java.util.Collection<Capability> caps) { return new Fn(ins, outs, new TreeSet<>(caps), yields); }
+
+        public Fn withYields(Optional<Yields> y) { return new Fn(ins, outs, effects, y); }
+
+        @Override public Kind kind() { return Kind.FN; }
+
+        @Override public String toString() {
+            StringBuilder b = new StringBuilder();
+            for (Type t : ins) b.append(TypeSyntax.nested(t)).append(' ');
+            b.append("->");
+            for (Type t : outs) b.append(' ').append(TypeSyntax.nested(t));
+            if (!effects.isEmpty()) {
+                b.append(" ! {");
+                String sep = "";
+                for (Capability c : effects) { b.append(sep).append(c); sep = ","; }
+                b.append('}');
+            }
+            yields.ifPresent(y -> b.append(' ').append(y));
+            return b.toString();
+        }
+    }
+
+    Type INT = Prim.INT;
+    Type FLOAT = Prim.FLOAT;
+    Type BOOL = Prim.BOOL;
+    Type STRING = Prim.STRING;
+    Type BYTES = Prim.BYTES;
+    Type UNIT = Prim.UNIT;
+    Type SYMBOL = Prim.SYMBOL;
+    Type JSON = Prim.JSON;
+    Type PATH = PathT.WORKSPACE_PATH;
+
+    static Type option(Type t) { return new OptionT(t); }
+    static Type result(Type ok, Type err) { return new ResultT(ok, err); }
+    static Type list(Type t) { return new ListT(t); }
+    static Type map(Type k, Type v) { return new MapT(k, v); }
+    static Type var(String name) { return new Var(name); }
+}

@@ -1,0 +1,8 @@
+package dev.finch.vm.value;
+
+/** A {@code result<T,E>}: ok or err, with its payload (boxed). */
+public record ResultValue(boolean isOk, Object value) {
+    public static ResultValue ok(Object v) { return new ResultValue(true, v); }
+
+    public static ResultValue err(Object v) { return new ResultValue(false, v); }
+}
