@@ -1,22 +1,23 @@
 package dev.finch.vm;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * A paused run: the value it published ({@code yield}'s payload) and its saved continuation (the frames of every
- * active word, innermost first, holding only typed values and resume-point numbers). Resume it once with
- * {@link Vm#resume}; resuming the same suspension twice is refused.
+ * A paused run: the value it published ({@code yield}'s payload) and its saved continuation — the frames of every
+ * active word, holding only typed values and resume-point numbers. Resume it once with {@link Vm#resume}; a second
+ * resume of the same suspension is refused.
  */
 public final class Suspension {
     private final String executionId;
     private final TypedValue payload;
-    final dev.finch.vm.runtime.Continuation continuation;
-    private final java.util.concurrent.atomic.AtomicBoolean consumed = new java.util.concurrent.atomic.AtomicBoolean();
+    final Vm.Paused paused;
+    private final AtomicBoolean consumed = new AtomicBoolean();
 
-    Suspension(String executionId, TypedValue payload, dev.finch.vm.runtime.Continuation continuation) {
+    Suspension(String executionId, TypedValue payload, Vm.Paused paused) {
         this.executionId = executionId;
         this.payload = payload;
-        this.continuation = continuation;
+        this.paused = paused;
     }
 
     public String executionId() { return executionId; }
@@ -24,8 +25,12 @@ public final class Suspension {
     /** What the run published when it paused. */
     public TypedValue payload() { return payload; }
 
-    /** The saved frames, outermost first, for inspection and tests. */
-    public List<String> frames() { return continuation.describe(); }
+    /** The saved frames, outermost first ({@code word@point}), for inspection and tests. */
+    public List<String> frames() {
+        List<String> out = new java.util.ArrayList<>();
+        paused.ctx().frames().descendingIterator().forEachRemaining(f -> out.add(f.word() + "@" + f.point()));
+        return out;
+    }
 
     boolean consume() { return consumed.compareAndSet(false, true); }
 }

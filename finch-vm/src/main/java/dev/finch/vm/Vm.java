@@ -1,12 +1,47 @@
 package dev.finch.vm;
 
 import dev.finch.ir.checked.Checked.CheckedModule;
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.type.Type;
+import dev.finch.vm.compile.ModuleCompiler;
+import dev.finch.vm.runtime.Ctx;
+import dev.finch.vm.runtime.FinchTrap;
+import java.lang.invoke.MethodHandle;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.objectweb.asm.MethodTooLargeException;
 
 /**
  * Compiles verified modules to JVM bytecode and runs them with limits. One {@code Vm} is shared by every session
- * of a {@code Finch}; it is thread-safe. A run never changes the {@link VmState} it started from.
+ * of a {@code Finch}; it is thread-safe. Runs execute on the VM's own worker threads, whose large stacks make the
+ * recursion-depth limit fire long before the JVM's stack would overflow; the calling thread waits at most until the
+ * deadline. A run never changes the {@link VmState} it started from.
  */
-public final class Vm {
+public final class Vm implements AutoCloseable {
+    /** Worker stack size: generous, so that {@link Limits#maxDepth()} is reached first. */
+    private static final long WORKER_STACK_BYTES = 1L << 29;
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
+    private final ThreadPoolExecutor workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), r -> {
+                Thread t = new Thread(null, r, "finch-run-" + THREADS.incrementAndGet(), WORKER_STACK_BYTES);
+                t.setDaemon(true);
+                return t;
+            });
+
+    /** A suspended run's live parts (kept in memory; see {@link Suspension}). */
+    record Paused(Ctx ctx, MethodHandle main, CheckedModule module, VmState base, Map<String, CompiledWord> words) { }
+
     public Vm() { }
 
     /**
@@ -14,11 +49,101 @@ public final class Vm {
      * {@code executionId} names the run in outcomes and suspensions.
      */
     public RunResult run(String executionId, CheckedModule module, VmState state, Limits limits, OutputSink sink, CancelToken cancel) {
-        throw new UnsupportedOperationException("in progress");
+        ModuleCompiler.Compiled compiled;
+        try {
+            compiled = ModuleCompiler.compile(module, state);
+        } catch (MethodTooLargeException e) {
+            return new RunResult.Failed(List.of(VmCode.TOO_LARGE.at(module.main().origin(),
+                    "function '" + e.getMethodName() + "' is too large to compile (" + e.getCodeSize() + " bytes of bytecode)")), "");
+        } catch (RuntimeException e) {
+            return new RunResult.Failed(List.of(VmCode.INTERNAL.at(module.main().origin(), "compilation failed: " + e)), "");
+        }
+        Map<String, Object> constants = new LinkedHashMap<>();
+        state.constants().forEach((n, v) -> constants.put(n, v.value()));
+        Ctx ctx = new Ctx(limits, sink, cancel, constants);
+        ctx.stackIn = state.stack().stream().map(TypedValue::value).toArray();
+        return execute(executionId, new Paused(ctx, compiled.main(), module, state, compiled.words()), limits, cancel);
     }
 
-    /** Resumes a suspended run once, giving {@code yield} its resume value (unit). */
+    /** Resumes a suspended run once; {@code yield} returns unit to it. */
     public RunResult resume(Suspension suspension, Limits limits, OutputSink sink, CancelToken cancel) {
-        throw new UnsupportedOperationException("in progress");
+        if (!suspension.consume()) {
+            return new RunResult.Failed(List.of(VmCode.ALREADY_RESUMED.at(Origin.UNKNOWN,
+                    "execution " + suspension.executionId() + " was already resumed")), "");
+        }
+        Paused p = suspension.paused;
+        p.ctx().renew(limits, sink, cancel);
+        return execute(suspension.executionId(), p, limits, cancel);
     }
+
+    private RunResult execute(String executionId, Paused p, Limits limits, CancelToken cancel) {
+        Ctx ctx = p.ctx();
+        Future<Throwable> f = workers.submit(() -> {
+            try {
+                p.main().invokeExact(ctx);
+                return null;
+            } catch (Throwable t) {
+                return t;
+            }
+        });
+        Throwable failure;
+        try {
+            long waitMs = limits.timeout().toMillis() + 1000;
+            try {
+                failure = f.get(waitMs, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                // The run checks its deadline at every call and back-edge; one stuck elsewhere is cancelled.
+                cancel.cancel("deadline");
+                try {
+                    failure = f.get(1000, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException again) {
+                    f.cancel(true);
+                    return new RunResult.Failed(List.of(VmCode.DEADLINE.at(Origin.UNKNOWN, "the run passed its deadline of "
+                            + limits.timeout().toMillis() + " ms and did not stop; its thread was interrupted")), ctx.output());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            cancel.cancel("the waiting thread was interrupted");
+            return new RunResult.Cancelled(VmCode.CANCELLED.at(Origin.UNKNOWN, "the waiting thread was interrupted"), ctx.output());
+        } catch (ExecutionException e) {
+            failure = e.getCause();
+        }
+        if (failure != null) return failed(failure, ctx, p);
+        if (ctx.suspending) {
+            Type payloadType = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
+            return new RunResult.Suspended(new Suspension(executionId, new TypedValue(payloadType, ctx.yielded), p), ctx.output());
+        }
+        return new RunResult.Completed(commit(p, ctx), ctx.output());
+    }
+
+    private static RunResult failed(Throwable t, Ctx ctx, Paused p) {
+        if (t instanceof FinchTrap trap) {
+            if (trap.code() == VmCode.CANCELLED) return new RunResult.Cancelled(trap.diagnostic(), ctx.output());
+            return new RunResult.Failed(List.of(trap.diagnostic()), ctx.output());
+        }
+        Origin o = p.module().main().origin();
+        Diagnostic d;
+        if (t instanceof StackOverflowError) {
+            d = VmCode.DEPTH_LIMIT.at(o, "the JVM stack overflowed before the depth limit of " + ctx.maxDepth + "; lower maxDepth");
+        } else if (t instanceof OutOfMemoryError) {
+            d = VmCode.MEMORY_LIMIT.at(o, "the run ran out of memory");
+        } else {
+            d = VmCode.INTERNAL.at(o, "internal error: " + t);
+        }
+        return new RunResult.Failed(List.of(d), ctx.output());
+    }
+
+    private static VmState commit(Paused p, Ctx ctx) {
+        List<Type> outs = p.module().main().signature().outs();
+        List<TypedValue> stack = new ArrayList<>();
+        for (int i = 0; i < outs.size(); i++) stack.add(new TypedValue(outs.get(i), ctx.stackOut[i]));
+        Map<String, CompiledWord> words = new LinkedHashMap<>(p.base().words());
+        words.putAll(p.words());
+        Map<String, TypedValue> constants = new LinkedHashMap<>(p.base().constants());
+        p.module().newConstants().forEach((n, t) -> constants.put(n, new TypedValue(t, ctx.constants().get(n))));
+        return new VmState(stack, words, constants);
+    }
+
+    @Override public void close() { workers.shutdownNow(); }
 }

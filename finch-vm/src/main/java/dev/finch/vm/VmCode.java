@@ -1,0 +1,33 @@
+package dev.finch.vm;
+
+import dev.finch.ir.diag.DiagnosticCode;
+import dev.finch.ir.diag.Phase;
+
+/** Run-time (execute phase) diagnostic codes of the VM. Codes never change meaning. */
+public enum VmCode implements DiagnosticCode {
+    OPTION_NONE("E-OPTION-001", "unwrap of none."),
+    RESULT_UNWRAP_ERR("E-RESULT-001", "result-unwrap of an err."),
+    RESULT_ERROR_OK("E-RESULT-002", "result-error of an ok."),
+    INT_OVERFLOW("E-ARITH-001", "Integer overflow: an int result does not fit in 64 bits."),
+    DIVIDE_BY_ZERO("E-ARITH-002", "Integer division or remainder by zero."),
+    STEP_LIMIT("E-LIMIT-001", "The run used more steps than its limit (steps are counted at calls and loop back-edges)."),
+    DEADLINE("E-LIMIT-002", "The run passed its deadline."),
+    DEPTH_LIMIT("E-LIMIT-003", "Calls nested deeper than the recursion depth limit."),
+    OUTPUT_LIMIT("E-LIMIT-004", "say output exceeded the run's output limit."),
+    MEMORY_LIMIT("E-LIMIT-005", "A value would exceed the run's memory limit; refused before allocating."),
+    CANCELLED("E-RUN-001", "The run was cancelled."),
+    ALREADY_RESUMED("E-RUN-002", "This suspension was already resumed; a continuation runs once."),
+    INTERNAL("E-RUN-003", "An internal VM error; the run was stopped and nothing was committed."),
+    TOO_LARGE("E-RUN-004", "A function is too large to compile and cannot be run.");
+
+    private final String code;
+    private final String meaning;
+
+    VmCode(String code, String meaning) { this.code = code; this.meaning = meaning; }
+
+    @Override public String code() { return code; }
+
+    @Override public Phase phase() { return Phase.EXECUTE; }
+
+    @Override public String meaning() { return meaning; }
+}

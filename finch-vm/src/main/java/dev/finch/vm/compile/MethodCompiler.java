@@ -1,0 +1,474 @@
+package dev.finch.vm.compile;
+
+import static org.objectweb.asm.Opcodes.*;
+
+import dev.finch.ir.checked.Checked;
+import dev.finch.ir.checked.Checked.CheckedBlock;
+import dev.finch.ir.checked.Checked.CheckedWord;
+import dev.finch.ir.checked.Checked.Node;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.instr.Literal;
+import dev.finch.ir.type.Type;
+import dev.finch.vm.CompiledWord;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+
+/**
+ * Compiles one verified word to one static method. Every stack position lives in a JVM local chosen by
+ * (depth, kind), so branches merge without shuffling and a suspension spills exactly the typed locals the verifier
+ * describes. A word that may suspend gets a resume point per suspending call: after the call it checks
+ * {@code ctx.suspending}, spills its row and locals into a {@link dev.finch.vm.runtime.Frame} and returns; on resume,
+ * a {@code tableswitch} at entry restores them and re-enters the call, whose callee restores itself the same way.
+ */
+final class MethodCompiler {
+    enum Role { MAIN, WORD, CLOSURE }
+
+    static final String RT = "dev/finch/vm/runtime/Rt";
+    static final String CTX = "dev/finch/vm/runtime/Ctx";
+    static final String FRAME = "dev/finch/vm/runtime/Frame";
+    static final String ORIGIN_DESC = "Ldev/finch/ir/diag/Origin;";
+
+    final ModuleCompiler owner;
+    final CheckedWord word;
+    private final String methodName;
+    final Role role;
+    MethodVisitor mv;
+
+    private int nextLocal;
+    private final Map<Integer, Integer> slots = new HashMap<>();
+    private final Map<String, Integer> named = new TreeMap<>();
+    private final Map<String, Kind> namedKinds = new TreeMap<>();
+    static final int CTX_LOCAL = 0;
+    private int depthLocal = 1;
+    private int capsLocal = -1;
+    private int scratchLocal;
+    private final List<ResumePoint> resumePoints = new ArrayList<>();
+
+    /** A suspending call site: the label that re-enters it and the row to restore. */
+    record ResumePoint(Label call, List<Type> row) { }
+
+    MethodCompiler(ModuleCompiler owner, CheckedWord word, String methodName, Role role) {
+        this.owner = owner;
+        this.word = word;
+        this.methodName = methodName;
+        this.role = role;
+    }
+
+    void compile(ClassWriter cw) {
+        String desc = role == Role.MAIN ? "(L" + CTX + ";)V" : ModuleCompiler.descriptor(word.signature(), role == Role.CLOSURE);
+        mv = cw.visitMethod(ACC_STATIC | ACC_PRIVATE | ACC_SYNTHETIC, methodName, desc, null, null);
+        mv.visitCode();
+        // Parameter locals.
+        int paramStart;
+        if (role == Role.MAIN) {
+            nextLocal = 1;
+            depthLocal = nextLocal++;
+            paramStart = nextLocal;
+        } else {
+            nextLocal = 2;
+            if (role == Role.CLOSURE) capsLocal = nextLocal++;
+            paramStart = nextLocal;
+            for (Type t : word.signature().ins()) nextLocal += Kind.of(t).size;
+        }
+        scratchLocal = nextLocal++;
+        // Plan: every (position, kind) used anywhere, and the named locals.
+        plan(word.body());
+        for (int i = 0; i < word.signature().ins().size(); i++) slot(i, Kind.of(word.signature().ins().get(i)));
+        word.locals().forEach((n, t) -> {
+            Kind k = Kind.of(t);
+            named.put(n, allocate(k));
+            namedKinds.put(n, k);
+        });
+        // Initialize every local so that every path (including resume) sees definite values.
+        if (role == Role.MAIN) { mv.visitInsn(ICONST_0); mv.visitVarInsn(ISTORE, depthLocal); }
+        for (var e : slots.entrySet()) zero(Kind.values()[e.getKey() & 3], e.getValue());
+        for (var e : named.entrySet()) zero(namedKinds.get(e.getKey()), e.getValue());
+        mv.visitInsn(ACONST_NULL);
+        mv.visitVarInsn(ASTORE, scratchLocal);
+
+        Label dispatch = new Label();
+        if (word.suspends()) {
+            mv.visitVarInsn(ALOAD, CTX_LOCAL);
+            mv.visitFieldInsn(GETFIELD, CTX, "resuming", "Z");
+            mv.visitJumpInsn(IFNE, dispatch);
+        }
+        if (role != Role.MAIN) {
+            depthCheck();
+            fuelCheck();
+            int p = paramStart;
+            for (int i = 0; i < word.signature().ins().size(); i++) {
+                Kind k = Kind.of(word.signature().ins().get(i));
+                mv.visitVarInsn(k.load, p);
+                mv.visitVarInsn(k.store, slot(i, k));
+                p += k.size;
+            }
+        } else {
+            List<Type> ins = word.signature().ins();
+            for (int i = 0; i < ins.size(); i++) {
+                mv.visitVarInsn(ALOAD, CTX_LOCAL);
+                mv.visitFieldInsn(GETFIELD, CTX, "stackIn", "[Ljava/lang/Object;");
+                pushInt(i);
+                mv.visitInsn(AALOAD);
+                unbox(Kind.of(ins.get(i)));
+                mv.visitVarInsn(Kind.of(ins.get(i)).store, slot(i, Kind.of(ins.get(i))));
+            }
+        }
+        if (role == Role.CLOSURE) {
+            for (int i = 0; i < word.captures().size(); i++) {
+                String name = word.captures().get(i);
+                mv.visitVarInsn(ALOAD, capsLocal);
+                pushInt(i);
+                mv.visitInsn(AALOAD);
+                unbox(namedKinds.get(name));
+                mv.visitVarInsn(namedKinds.get(name).store, named.get(name));
+            }
+        }
+        block(word.body());
+        epilogue(word.body().out());
+        if (word.suspends()) emitDispatch(dispatch);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+    }
+
+    // ---- planning and locals ----
+
+    private void plan(CheckedBlock b) {
+        row(b.in());
+        row(b.out());
+        for (Node n : b.nodes()) {
+            row(n.before());
+            row(n.after());
+            for (CheckedBlock inner : Blocks.children(n)) plan(inner);
+        }
+    }
+
+    private void row(List<Type> r) { for (int i = 0; i < r.size(); i++) slot(i, Kind.of(r.get(i))); }
+
+    int slot(int position, Kind k) {
+        return slots.computeIfAbsent(position * 4 + k.ordinal(), x -> allocate(k));
+    }
+
+    int slotAt(List<Type> row, int position) { return slot(position, Kind.of(row.get(position))); }
+
+    private int allocate(Kind k) {
+        int l = nextLocal;
+        nextLocal += k.size;
+        return l;
+    }
+
+    int namedLocal(String name) { return named.get(name); }
+
+    Kind namedKind(String name) { return namedKinds.get(name); }
+
+    private void zero(Kind k, int local) {
+        switch (k) {
+            case J -> mv.visitInsn(LCONST_0);
+            case D -> mv.visitInsn(DCONST_0);
+            case Z -> mv.visitInsn(ICONST_0);
+            case A -> mv.visitInsn(ACONST_NULL);
+        }
+        mv.visitVarInsn(k.store, local);
+    }
+
+    // ---- checks ----
+
+    void fuelCheck() {
+        Label ok = new Label();
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitInsn(DUP);
+        mv.visitFieldInsn(GETFIELD, CTX, "fuel", "J");
+        mv.visitInsn(LCONST_1);
+        mv.visitInsn(LSUB);
+        mv.visitInsn(DUP2_X1);
+        mv.visitFieldInsn(PUTFIELD, CTX, "fuel", "J");
+        mv.visitInsn(LCONST_0);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFGE, ok);
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "refuel", "()V", false);
+        mv.visitLabel(ok);
+    }
+
+    private void depthCheck() {
+        Label ok = new Label();
+        mv.visitVarInsn(ILOAD, depthLocal);
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitFieldInsn(GETFIELD, CTX, "maxDepth", "I");
+        mv.visitJumpInsn(IF_ICMPLE, ok);
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitLdcInsn(word.name());
+        origin(word.origin());
+        mv.visitMethodInsn(INVOKESTATIC, "dev/finch/vm/runtime/Traps", "tooDeep", "(L" + CTX + ";Ljava/lang/String;" + ORIGIN_DESC + ")Ljava/lang/RuntimeException;", false);
+        mv.visitInsn(ATHROW);
+        mv.visitLabel(ok);
+    }
+
+    /** Loads {@code depth + 1} for a call. */
+    void nextDepth() {
+        mv.visitVarInsn(ILOAD, depthLocal);
+        mv.visitInsn(ICONST_1);
+        mv.visitInsn(IADD);
+    }
+
+    // ---- blocks ----
+
+    void block(CheckedBlock b) { for (Node n : b.nodes()) NodeEmitter.emit(this, n); }
+
+    private void epilogue(List<Type> out) {
+        if (role == Role.MAIN) {
+            pushInt(out.size());
+            mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
+            for (int i = 0; i < out.size(); i++) {
+                mv.visitInsn(DUP);
+                pushInt(i);
+                Kind k = Kind.of(out.get(i));
+                mv.visitVarInsn(k.load, slot(i, k));
+                box(k);
+                mv.visitInsn(AASTORE);
+            }
+            mv.visitVarInsn(ASTORE, scratchLocal);
+            mv.visitVarInsn(ALOAD, CTX_LOCAL);
+            mv.visitVarInsn(ALOAD, scratchLocal);
+            mv.visitFieldInsn(PUTFIELD, CTX, "stackOut", "[Ljava/lang/Object;");
+            mv.visitInsn(RETURN);
+            return;
+        }
+        List<Type> sigOuts = word.signature().outs();
+        if (sigOuts.size() == 1) {
+            Kind from = Kind.of(out.get(0));
+            mv.visitVarInsn(from.load, slot(0, from));
+            convert(from, Kind.of(sigOuts.get(0)));
+            mv.visitInsn(Kind.of(sigOuts.get(0)).ret);
+            return;
+        }
+        for (int i = 0; i < sigOuts.size(); i++) {
+            Kind from = Kind.of(out.get(i));
+            Kind to = Kind.of(sigOuts.get(i));
+            int position = i;
+            storeRegister(i, () -> { mv.visitVarInsn(from.load, slot(position, from)); convert(from, to); }, to);
+        }
+        mv.visitInsn(RETURN);
+    }
+
+    /** Stores the value produced by {@code load} (of kind k) into result register i. */
+    void storeRegister(int i, Runnable load, Kind k) {
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        switch (k) {
+            case J, Z -> mv.visitFieldInsn(GETFIELD, CTX, "rl", "[J");
+            case D -> mv.visitFieldInsn(GETFIELD, CTX, "rd", "[D");
+            case A -> mv.visitFieldInsn(GETFIELD, CTX, "ro", "[Ljava/lang/Object;");
+        }
+        pushInt(i);
+        load.run();
+        switch (k) {
+            case J -> mv.visitInsn(LASTORE);
+            case Z -> { mv.visitInsn(I2L); mv.visitInsn(LASTORE); }
+            case D -> mv.visitInsn(DASTORE);
+            case A -> mv.visitInsn(AASTORE);
+        }
+    }
+
+    /** Loads result register i as kind k. */
+    void loadRegister(int i, Kind k) {
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        switch (k) {
+            case J, Z -> mv.visitFieldInsn(GETFIELD, CTX, "rl", "[J");
+            case D -> mv.visitFieldInsn(GETFIELD, CTX, "rd", "[D");
+            case A -> mv.visitFieldInsn(GETFIELD, CTX, "ro", "[Ljava/lang/Object;");
+        }
+        pushInt(i);
+        switch (k) {
+            case J -> mv.visitInsn(LALOAD);
+            case Z -> { mv.visitInsn(LALOAD); mv.visitInsn(L2I); }
+            case D -> mv.visitInsn(DALOAD);
+            case A -> mv.visitInsn(AALOAD);
+        }
+    }
+
+    // ---- suspension ----
+
+    /**
+     * Emits a call that may suspend: {@code emitCall} loads arguments and invokes; afterwards, if the callee
+     * suspended, this frame spills {@code row} and its locals and returns.
+     */
+    void suspendingCall(List<Type> row, Runnable emitCall) {
+        Label call = new Label();
+        int point = resumePoints.size();
+        resumePoints.add(new ResumePoint(call, row));
+        mv.visitLabel(call);
+        emitCall.run();
+        Label go = new Label();
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitFieldInsn(GETFIELD, CTX, "suspending", "Z");
+        mv.visitJumpInsn(IFEQ, go);
+        // Drop whatever the callee returned (a placeholder) before spilling.
+        popReturned();
+        spill(point, row);
+        returnPlaceholder();
+        mv.visitLabel(go);
+        pendingReturn = null;
+    }
+
+    /** The JVM kind the current suspending call leaves on the operand stack (null for none). */
+    Kind pendingReturn;
+
+    private void popReturned() {
+        if (pendingReturn == null) return;
+        mv.visitInsn(pendingReturn.size == 2 ? POP2 : POP);
+    }
+
+    private void spill(int point, List<Type> row) {
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitTypeInsn(NEW, FRAME);
+        mv.visitInsn(DUP);
+        mv.visitLdcInsn(word.name());
+        pushInt(point);
+        pushInt(row.size() + named.size());
+        mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
+        int i = 0;
+        for (int p = 0; p < row.size(); p++, i++) {
+            mv.visitInsn(DUP);
+            pushInt(i);
+            Kind k = Kind.of(row.get(p));
+            mv.visitVarInsn(k.load, slot(p, k));
+            box(k);
+            mv.visitInsn(AASTORE);
+        }
+        for (var e : named.entrySet()) {
+            mv.visitInsn(DUP);
+            pushInt(i++);
+            Kind k = namedKinds.get(e.getKey());
+            mv.visitVarInsn(k.load, e.getValue());
+            box(k);
+            mv.visitInsn(AASTORE);
+        }
+        mv.visitMethodInsn(INVOKESPECIAL, FRAME, "<init>", "(Ljava/lang/String;I[Ljava/lang/Object;)V", false);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "pushFrame", "(L" + FRAME + ";)V", false);
+    }
+
+    private void returnPlaceholder() {
+        if (role == Role.MAIN) { mv.visitInsn(RETURN); return; }
+        List<Type> outs = word.signature().outs();
+        if (outs.size() != 1) { mv.visitInsn(RETURN); return; }
+        Kind k = Kind.of(outs.get(0));
+        switch (k) {
+            case J -> mv.visitInsn(LCONST_0);
+            case D -> mv.visitInsn(DCONST_0);
+            case Z -> mv.visitInsn(ICONST_0);
+            case A -> mv.visitInsn(ACONST_NULL);
+        }
+        mv.visitInsn(k.ret);
+    }
+
+    private void emitDispatch(Label dispatch) {
+        mv.visitLabel(dispatch);
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "popFrame", "()L" + FRAME + ";", false);
+        mv.visitVarInsn(ASTORE, scratchLocal);
+        Label[] restores = new Label[resumePoints.size()];
+        for (int i = 0; i < restores.length; i++) restores[i] = new Label();
+        Label bad = new Label();
+        mv.visitVarInsn(ALOAD, scratchLocal);
+        mv.visitMethodInsn(INVOKEVIRTUAL, FRAME, "point", "()I", false);
+        if (restores.length > 0) mv.visitTableSwitchInsn(0, restores.length - 1, bad, restores);
+        else mv.visitInsn(POP);
+        for (int r = 0; r < restores.length; r++) {
+            mv.visitLabel(restores[r]);
+            ResumePoint rp = resumePoints.get(r);
+            int i = 0;
+            for (int p = 0; p < rp.row().size(); p++, i++) {
+                Kind k = Kind.of(rp.row().get(p));
+                mv.visitVarInsn(ALOAD, scratchLocal);
+                mv.visitMethodInsn(INVOKEVIRTUAL, FRAME, "values", "()[Ljava/lang/Object;", false);
+                pushInt(i);
+                mv.visitInsn(AALOAD);
+                unbox(k);
+                mv.visitVarInsn(k.store, slot(p, k));
+            }
+            for (var e : named.entrySet()) {
+                Kind k = namedKinds.get(e.getKey());
+                mv.visitVarInsn(ALOAD, scratchLocal);
+                mv.visitMethodInsn(INVOKEVIRTUAL, FRAME, "values", "()[Ljava/lang/Object;", false);
+                pushInt(i++);
+                mv.visitInsn(AALOAD);
+                unbox(k);
+                mv.visitVarInsn(k.store, e.getValue());
+            }
+            mv.visitJumpInsn(GOTO, rp.call());
+        }
+        mv.visitLabel(bad);
+        mv.visitVarInsn(ALOAD, scratchLocal);
+        mv.visitMethodInsn(INVOKESTATIC, "dev/finch/vm/runtime/Traps", "badFrame", "(L" + FRAME + ";)Ljava/lang/RuntimeException;", false);
+        mv.visitInsn(ATHROW);
+    }
+
+    // ---- value helpers ----
+
+    void pushInt(int v) {
+        if (v >= -1 && v <= 5) mv.visitInsn(ICONST_0 + v);
+        else if (v >= Byte.MIN_VALUE && v <= Byte.MAX_VALUE) mv.visitIntInsn(BIPUSH, v);
+        else if (v >= Short.MIN_VALUE && v <= Short.MAX_VALUE) mv.visitIntInsn(SIPUSH, v);
+        else mv.visitLdcInsn(v);
+    }
+
+    void box(Kind k) {
+        switch (k) {
+            case J -> mv.visitMethodInsn(INVOKESTATIC, "java/lang/Long", "valueOf", "(J)Ljava/lang/Long;", false);
+            case D -> mv.visitMethodInsn(INVOKESTATIC, "java/lang/Double", "valueOf", "(D)Ljava/lang/Double;", false);
+            case Z -> mv.visitMethodInsn(INVOKESTATIC, "java/lang/Boolean", "valueOf", "(Z)Ljava/lang/Boolean;", false);
+            case A -> { }
+        }
+    }
+
+    void unbox(Kind k) {
+        if (k == Kind.A) return;
+        mv.visitTypeInsn(CHECKCAST, k.box);
+        mv.visitMethodInsn(INVOKEVIRTUAL, k.box, k.unboxMethod, "()" + k.desc, false);
+    }
+
+    /** Converts the value on top of the operand stack from kind {@code from} to {@code to}. */
+    void convert(Kind from, Kind to) {
+        if (from == to) return;
+        if (to == Kind.A) box(from);
+        else if (from == Kind.A) unbox(to);
+        else throw new IllegalStateException("no conversion " + from + " -> " + to);
+    }
+
+    void origin(Origin o) {
+        int idx = owner.data.intern(o);
+        mv.visitLdcInsn(ClassData.constant(idx, ORIGIN_DESC));
+    }
+
+    void classConstant(Object value, String desc) {
+        int idx = owner.data.intern(value);
+        mv.visitLdcInsn(ClassData.constant(idx, desc));
+    }
+
+    void lateConstant(int slot, String desc) { mv.visitLdcInsn(ClassData.constant(slot, desc)); }
+
+    void literal(Literal lit) {
+        if (lit instanceof Literal.IntLit i) mv.visitLdcInsn(i.value());
+        else if (lit instanceof Literal.FloatLit f) mv.visitLdcInsn(f.value());
+        else if (lit instanceof Literal.BoolLit b) mv.visitInsn(b.value() ? ICONST_1 : ICONST_0);
+        else if (lit instanceof Literal.StringLit s) mv.visitLdcInsn(s.value());
+        else if (lit instanceof Literal.UnitLit) mv.visitFieldInsn(GETSTATIC, "dev/finch/vm/value/Unit", "INSTANCE", "Ldev/finch/vm/value/Unit;");
+        else if (lit instanceof Literal.SymbolLit s) classConstant(new dev.finch.vm.value.Symbol(s.name()), "Ljava/lang/Object;");
+        else if (lit instanceof Literal.JsonLit j) classConstant(dev.finch.vm.runtime.Rt.parseJsonLiteral(j.text()), "Ljava/lang/Object;");
+        else throw new IllegalStateException("literal " + lit);
+    }
+
+    CompiledWord persisted(String name) { return owner.persisted(name); }
+
+    CheckedWord moduleWord(String name) { return owner.moduleWords.get(name); }
+
+    String methodNameOf(String word) { return owner.methodNames.get(word); }
+
+    @SuppressWarnings("unused")
+    private static void unused(Checked.Target t) { }
+}

@@ -1,0 +1,360 @@
+package dev.finch.vm.compile;
+
+import static org.objectweb.asm.Opcodes.*;
+
+import dev.finch.ir.checked.Checked;
+import dev.finch.ir.checked.Checked.CallNode;
+import dev.finch.ir.checked.Checked.CheckedWord;
+import dev.finch.ir.checked.Checked.Node;
+import dev.finch.ir.instr.Instr;
+import dev.finch.ir.type.Type;
+import dev.finch.vm.CompiledWord;
+import java.util.List;
+import java.util.Map;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+
+/** Emits bytecode for one verified node; one method per node kind. */
+final class NodeEmitter {
+    private NodeEmitter() { }
+
+    static void emit(MethodCompiler mc, Node n) {
+        if (n instanceof Checked.PushNode x) push(mc, x);
+        else if (n instanceof CallNode x) call(mc, x);
+        else if (n instanceof Checked.IfNode x) ifNode(mc, x);
+        else if (n instanceof Checked.IfSomeNode x) ifSome(mc, x);
+        else if (n instanceof Checked.IfOkNode x) ifOk(mc, x);
+        else if (n instanceof Checked.LoopNode x) loop(mc, x);
+        else if (n instanceof Checked.UntilNode x) until(mc, x);
+        else if (n instanceof Checked.CaseNode x) caseNode(mc, x);
+        else if (n instanceof Checked.ListNode x) list(mc, x);
+        else if (n instanceof Checked.MapNode x) map(mc, x);
+        else if (n instanceof Checked.RecordNode x) record(mc, x);
+        else if (n instanceof Checked.QuoteNode x) quote(mc, x);
+        else if (n instanceof Checked.ClosureNode x) closure(mc, x);
+        else if (n instanceof Checked.LocalStoreNode x) localStore(mc, x);
+        else if (n instanceof Checked.LocalLoadNode x) localLoad(mc, x);
+        else if (n instanceof Checked.PropagateNode x) propagate(mc, x);
+        else if (n instanceof Checked.ConstantNode x) constant(mc, x);
+        else throw new IllegalStateException("no emitter for " + n.getClass().getSimpleName());
+    }
+
+    /** Stores the value on the operand stack (of kind {@code from}) at {@code position} of {@code row}. */
+    static void store(MethodCompiler mc, Kind from, List<Type> row, int position) {
+        Kind to = Kind.of(row.get(position));
+        mc.convert(from, to);
+        mc.mv.visitVarInsn(to.store, mc.slot(position, to));
+    }
+
+    /** Loads position {@code p} of {@code row} converted to kind {@code to}. */
+    static void load(MethodCompiler mc, List<Type> row, int p, Kind to) {
+        Kind from = Kind.of(row.get(p));
+        mc.mv.visitVarInsn(from.load, mc.slot(p, from));
+        mc.convert(from, to);
+    }
+
+    private static void push(MethodCompiler mc, Checked.PushNode n) {
+        mc.literal(n.instr().literal());
+        Kind k = Kind.of(n.type());
+        mc.mv.visitVarInsn(k.store, mc.slot(n.before().size(), k));
+    }
+
+    private static void call(MethodCompiler mc, CallNode n) {
+        Checked.Target t = n.target();
+        if (t instanceof Checked.Target.Builtin b) Builtins.emit(mc, n, b);
+        else if (t instanceof Checked.Target.Word w) wordCall(mc, n, w.name());
+        else if (t instanceof Checked.Target.ConstantRef c) {
+            mc.mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+            mc.mv.visitLdcInsn(c.name());
+            mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "constant", "(L" + MethodCompiler.CTX + ";Ljava/lang/String;)Ljava/lang/Object;", false);
+            store(mc, Kind.A, n.after(), n.before().size());
+        }
+    }
+
+    private static void wordCall(MethodCompiler mc, CallNode n, String name) {
+        CheckedWord local = mc.moduleWord(name);
+        CompiledWord persisted = local == null ? mc.persisted(name) : null;
+        Type.Fn sig = local != null ? local.signature() : persisted.signature();
+        boolean suspends = n.suspends();
+        int k = sig.ins().size();
+        int base = n.before().size() - k;
+        MethodVisitor mv = mc.mv;
+        Runnable invoke = () -> {
+            if (persisted != null) mc.classConstant(persisted.handle(), "Ljava/lang/invoke/MethodHandle;");
+            mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+            mc.nextDepth();
+            for (int i = 0; i < k; i++) load(mc, n.before(), base + i, Kind.of(sig.ins().get(i)));
+            String desc = ModuleCompiler.descriptor(sig, false);
+            if (persisted != null) mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/invoke/MethodHandle", "invokeExact", desc, false);
+            else mv.visitMethodInsn(INVOKESTATIC, ModuleCompiler.CLASS_NAME, mc.methodNameOf(name), desc, false);
+        };
+        Kind ret = sig.outs().size() == 1 ? Kind.of(sig.outs().get(0)) : null;
+        if (suspends) {
+            mc.pendingReturn = ret;
+            mc.suspendingCall(n.before(), invoke);
+        } else {
+            invoke.run();
+        }
+        if (ret != null) store(mc, ret, n.after(), base);
+        else for (int i = 0; i < sig.outs().size(); i++) {
+            Kind ck = Kind.of(sig.outs().get(i));
+            mc.loadRegister(i, ck);
+            store(mc, ck, n.after(), base + i);
+        }
+    }
+
+    private static void ifNode(MethodCompiler mc, Checked.IfNode n) {
+        Label otherwise = new Label();
+        Label end = new Label();
+        load(mc, n.before(), n.before().size() - 1, Kind.Z);
+        mc.mv.visitJumpInsn(IFEQ, otherwise);
+        mc.block(n.then());
+        mc.mv.visitJumpInsn(GOTO, end);
+        mc.mv.visitLabel(otherwise);
+        mc.block(n.otherwise());
+        mc.mv.visitLabel(end);
+    }
+
+    private static void ifSome(MethodCompiler mc, Checked.IfSomeNode n) {
+        int p = n.before().size() - 1;
+        Label none = new Label();
+        Label end = new Label();
+        load(mc, n.before(), p, Kind.A);
+        mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "isSome", "(Ljava/lang/Object;)Z", false);
+        mc.mv.visitJumpInsn(IFEQ, none);
+        load(mc, n.before(), p, Kind.A);
+        mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "optionValue", "(Ljava/lang/Object;)Ljava/lang/Object;", false);
+        Kind pk = Kind.of(n.payload());
+        mc.convert(Kind.A, pk);
+        mc.mv.visitVarInsn(pk.store, mc.slot(p, pk));
+        mc.block(n.some());
+        mc.mv.visitJumpInsn(GOTO, end);
+        mc.mv.visitLabel(none);
+        mc.block(n.none());
+        mc.mv.visitLabel(end);
+    }
+
+    private static void ifOk(MethodCompiler mc, Checked.IfOkNode n) {
+        int p = n.before().size() - 1;
+        Label err = new Label();
+        Label end = new Label();
+        load(mc, n.before(), p, Kind.A);
+        mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "isOk", "(Ljava/lang/Object;)Z", false);
+        mc.mv.visitJumpInsn(IFEQ, err);
+        payloadInto(mc, n.before(), p, n.okType());
+        mc.block(n.ok());
+        mc.mv.visitJumpInsn(GOTO, end);
+        mc.mv.visitLabel(err);
+        payloadInto(mc, n.before(), p, n.errType());
+        mc.block(n.err());
+        mc.mv.visitLabel(end);
+    }
+
+    private static void payloadInto(MethodCompiler mc, List<Type> row, int p, Type payload) {
+        load(mc, row, p, Kind.A);
+        mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "resultValue", "(Ljava/lang/Object;)Ljava/lang/Object;", false);
+        Kind pk = Kind.of(payload);
+        mc.convert(Kind.A, pk);
+        mc.mv.visitVarInsn(pk.store, mc.slot(p, pk));
+    }
+
+    private static void loop(MethodCompiler mc, Checked.LoopNode n) {
+        Label head = new Label();
+        Label exit = new Label();
+        mc.mv.visitLabel(head);
+        mc.fuelCheck();
+        mc.block(n.test());
+        List<Type> out = n.test().out();
+        load(mc, out, out.size() - 1, Kind.Z);
+        mc.mv.visitJumpInsn(IFEQ, exit);
+        mc.block(n.body());
+        mc.mv.visitJumpInsn(GOTO, head);
+        mc.mv.visitLabel(exit);
+    }
+
+    private static void until(MethodCompiler mc, Checked.UntilNode n) {
+        Label head = new Label();
+        mc.mv.visitLabel(head);
+        mc.fuelCheck();
+        mc.block(n.body());
+        List<Type> out = n.body().out();
+        load(mc, out, out.size() - 1, Kind.Z);
+        mc.mv.visitJumpInsn(IFEQ, head);
+    }
+
+    private static void caseNode(MethodCompiler mc, Checked.CaseNode n) {
+        int p = n.before().size() - 1;
+        Label end = new Label();
+        for (Checked.CheckedArm arm : n.arms()) {
+            Label next = new Label();
+            load(mc, n.before(), p, Kind.J);
+            mc.mv.visitLdcInsn(arm.value());
+            mc.mv.visitInsn(LCMP);
+            mc.mv.visitJumpInsn(IFNE, next);
+            mc.block(arm.body());
+            mc.mv.visitJumpInsn(GOTO, end);
+            mc.mv.visitLabel(next);
+        }
+        n.otherwise().ifPresent(mc::block);
+        mc.mv.visitLabel(end);
+    }
+
+    /** Boxes {@code count} values of {@code row} starting at {@code base} into a new Object[] on the operand stack. */
+    private static void boxRange(MethodCompiler mc, List<Type> row, int base, int count) {
+        mc.pushInt(count);
+        mc.mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
+        for (int i = 0; i < count; i++) {
+            mc.mv.visitInsn(DUP);
+            mc.pushInt(i);
+            load(mc, row, base + i, Kind.A);
+            mc.mv.visitInsn(AASTORE);
+        }
+    }
+
+    private static void list(MethodCompiler mc, Checked.ListNode n) {
+        mc.block(n.elements());
+        int base = n.before().size();
+        boxRange(mc, n.elements().out(), base, n.count());
+        mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "listOf", "([Ljava/lang/Object;)Ljava/lang/Object;", false);
+        store(mc, Kind.A, n.after(), base);
+    }
+
+    private static void map(MethodCompiler mc, Checked.MapNode n) {
+        mc.block(n.entries());
+        int base = n.before().size();
+        boxRange(mc, n.entries().out(), base, 2 * n.count());
+        mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "mapOf", "([Ljava/lang/Object;)Ljava/lang/Object;", false);
+        store(mc, Kind.A, n.after(), base);
+    }
+
+    private static void record(MethodCompiler mc, Checked.RecordNode n) {
+        int base = n.before().size();
+        List<Instr.RecordLit.Field> fields = n.instr().fields();
+        for (Checked.CheckedBlock b : n.values()) mc.block(b);
+        List<Type> row = n.values().isEmpty() ? n.before() : n.values().get(n.values().size() - 1).out();
+        List<String> sorted = List.copyOf(n.type().fields().keySet());
+        mc.pushInt(fields.size());
+        mc.mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
+        for (int i = 0; i < fields.size(); i++) {
+            mc.mv.visitInsn(DUP);
+            mc.pushInt(sorted.indexOf(fields.get(i).name()));
+            load(mc, row, base + i, Kind.A);
+            mc.mv.visitInsn(AASTORE);
+        }
+        mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "record", "([Ljava/lang/Object;)Ljava/lang/Object;", false);
+        store(mc, Kind.A, n.after(), base);
+    }
+
+    private static void quote(MethodCompiler mc, Checked.QuoteNode n) {
+        Checked.Target t = n.target();
+        Type.Fn sig;
+        if (t instanceof Checked.Target.Word w && mc.moduleWord(w.name()) != null) {
+            CheckedWord target = mc.moduleWord(w.name());
+            sig = target.signature();
+            int slot = mc.owner.addExtra("q", forwarder(target, n), false);
+            newClosure(mc, slot, sig, w.name(), n.after(), n.before().size(), null);
+        } else if (t instanceof Checked.Target.Word w) {
+            CompiledWord p = mc.persisted(w.name());
+            sig = p.signature();
+            mc.classConstant(Invokers.uniform(p.handle(), sig, false), "Ljava/lang/invoke/MethodHandle;");
+            newClosureFromLoadedInvoker(mc, sig, w.name(), n.after(), n.before().size(), null);
+        } else {
+            Checked.Target.Builtin b = (Checked.Target.Builtin) t;
+            sig = n.type();
+            CheckedWord adapter = adapter(b, n);
+            int slot = mc.owner.addExtra("q", adapter, false);
+            newClosure(mc, slot, adapter.signature(), b.name(), n.after(), n.before().size(), null);
+        }
+    }
+
+    /** A word whose body is one call of {@code target}: the adapter that an execution token invokes. */
+    private static CheckedWord forwarder(CheckedWord target, Checked.QuoteNode n) {
+        Type.Fn sig = target.signature();
+        CallNode call = new CallNode(new Instr.Call(target.name(), n.origin()), new Checked.Target.Word(target.name()), sig,
+                target.suspends(), sig.ins(), sig.outs());
+        return new CheckedWord("['] " + target.name(), sig, Map.of(), List.of(),
+                new Checked.CheckedBlock(List.of(call), sig.ins(), sig.outs()), target.suspends(), n.origin());
+    }
+
+    private static CheckedWord adapter(Checked.Target.Builtin b, Checked.QuoteNode n) {
+        Type.Fn sig = n.type();
+        boolean suspends = dev.finch.ir.vocab.WordSpec.maySuspend(sig);
+        CallNode call = new CallNode(new Instr.Call(b.name(), n.origin()), b, sig, suspends, sig.ins(), sig.outs());
+        return new CheckedWord("['] " + b.name(), sig, Map.of(), List.of(),
+                new Checked.CheckedBlock(List.of(call), sig.ins(), sig.outs()), suspends, n.origin());
+    }
+
+    private static void newClosure(MethodCompiler mc, int invokerSlot, Type.Fn sig, String name, List<Type> after, int pos, Runnable captures) {
+        mc.lateConstant(invokerSlot, "Ljava/lang/invoke/MethodHandle;");
+        newClosureFromLoadedInvoker(mc, sig, name, after, pos, captures);
+    }
+
+    /** With the invoker on the operand stack, builds a Closure value and stores it at {@code pos}. */
+    private static void newClosureFromLoadedInvoker(MethodCompiler mc, Type.Fn sig, String name, List<Type> after, int pos, Runnable captures) {
+        MethodVisitor mv = mc.mv;
+        mv.visitVarInsn(ASTORE, mc.slot(pos, Kind.A));
+        mv.visitTypeInsn(NEW, "dev/finch/vm/value/Closure");
+        mv.visitInsn(DUP);
+        mv.visitVarInsn(ALOAD, mc.slot(pos, Kind.A));
+        mv.visitTypeInsn(CHECKCAST, "java/lang/invoke/MethodHandle");
+        if (captures == null) mv.visitInsn(ACONST_NULL);
+        else captures.run();
+        mc.classConstant(sig, "Ldev/finch/ir/type/Type$Fn;");
+        mv.visitLdcInsn(name);
+        mv.visitMethodInsn(INVOKESPECIAL, "dev/finch/vm/value/Closure", "<init>",
+                "(Ljava/lang/invoke/MethodHandle;[Ljava/lang/Object;Ldev/finch/ir/type/Type$Fn;Ljava/lang/String;)V", false);
+        store(mc, Kind.A, after, pos);
+    }
+
+    private static void closure(MethodCompiler mc, Checked.ClosureNode n) {
+        CheckedWord body = n.body();
+        int slot = mc.owner.addExtra("c", body, true);
+        newClosure(mc, slot, body.signature(), "closure@" + n.origin(), n.after(), n.before().size(), () -> {
+            mc.pushInt(body.captures().size());
+            mc.mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
+            for (int i = 0; i < body.captures().size(); i++) {
+                String name = body.captures().get(i);
+                mc.mv.visitInsn(DUP);
+                mc.pushInt(i);
+                Kind k = mc.namedKind(name);
+                mc.mv.visitVarInsn(k.load, mc.namedLocal(name));
+                mc.box(k);
+                mc.mv.visitInsn(AASTORE);
+            }
+        });
+    }
+
+    private static void localStore(MethodCompiler mc, Checked.LocalStoreNode n) {
+        String name = n.instr().name();
+        Kind to = mc.namedKind(name);
+        load(mc, n.before(), n.before().size() - 1, to);
+        mc.mv.visitVarInsn(to.store, mc.namedLocal(name));
+    }
+
+    private static void localLoad(MethodCompiler mc, Checked.LocalLoadNode n) {
+        String name = n.instr().name();
+        Kind from = mc.namedKind(name);
+        mc.mv.visitVarInsn(from.load, mc.namedLocal(name));
+        store(mc, from, n.after(), n.before().size());
+    }
+
+    private static void propagate(MethodCompiler mc, Checked.PropagateNode n) {
+        int p = n.before().size() - 1;
+        Label ok = new Label();
+        load(mc, n.before(), p, Kind.A);
+        mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "isOk", "(Ljava/lang/Object;)Z", false);
+        mc.mv.visitJumpInsn(IFNE, ok);
+        // The cold error edge: return the err itself (a result<R,E> whose err payload is the one inspected).
+        load(mc, n.before(), p, Kind.A);
+        mc.mv.visitInsn(ARETURN);
+        mc.mv.visitLabel(ok);
+        payloadInto(mc, n.before(), p, n.inspected().ok());
+    }
+
+    private static void constant(MethodCompiler mc, Checked.ConstantNode n) {
+        mc.mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+        mc.mv.visitLdcInsn(n.instr().name());
+        load(mc, n.before(), n.before().size() - 1, Kind.A);
+        mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "defineConstant", "(L" + MethodCompiler.CTX + ";Ljava/lang/String;Ljava/lang/Object;)V", false);
+    }
+}

@@ -1,0 +1,123 @@
+package dev.finch.vm.runtime;
+
+import dev.finch.ir.diag.Origin;
+import dev.finch.vm.CancelToken;
+import dev.finch.vm.Limits;
+import dev.finch.vm.OutputSink;
+import dev.finch.vm.VmCode;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The run context every generated method receives: fuel, limits, output, result registers for words with several
+ * outputs, and the suspension protocol (frames pushed innermost first while unwinding, popped outermost first on
+ * resume). Confined to the run's thread.
+ */
+public final class Ctx {
+    /** Steps handed out per slice; the deadline and cancellation are checked once per slice. */
+    static final long SLICE = 1 << 14;
+
+    /** Fuel left in the current slice; generated code decrements it at calls and back-edges. */
+    public long fuel;
+    /** Maximum call depth. */
+    public int maxDepth;
+    /** Set by a suspending operation; every caller spills its frame and returns. */
+    public boolean suspending;
+    /** Set when re-entering a suspended run; every method pops its frame and jumps to its resume point. */
+    public boolean resuming;
+
+    /** Result registers for words with several outputs, indexed by output position. */
+    public final long[] rl = new long[256];
+    public final double[] rd = new double[256];
+    public final Object[] ro = new Object[256];
+
+    /** Top-level stack in (boxed, bottom to top) and out. */
+    public Object[] stackIn;
+    public Object[] stackOut;
+
+    final ArrayDeque<Frame> frames = new ArrayDeque<>();
+    final Map<String, Object> constants;
+    final StringBuilder output = new StringBuilder();
+    private long outputBytes;
+    private long stepsLeft;
+    private long deadlineNanos;
+    private Limits limits;
+    private OutputSink sink;
+    private CancelToken cancel;
+    /** The value published by the last yield. */
+    public Object yielded;
+
+    public Ctx(Limits limits, OutputSink sink, CancelToken cancel, Map<String, Object> constants) {
+        this.limits = limits;
+        this.maxDepth = limits.maxDepth();
+        this.sink = sink;
+        this.cancel = cancel;
+        this.constants = new HashMap<>(constants);
+        this.stepsLeft = limits.maxSteps();
+        this.deadlineNanos = System.nanoTime() + limits.timeout().toNanos();
+        this.fuel = 0;
+    }
+
+    /** Prepares a suspended run's context to resume under new limits, sink and cancellation. */
+    public void renew(Limits limits, OutputSink sink, CancelToken cancel) {
+        this.limits = limits;
+        this.maxDepth = limits.maxDepth();
+        this.sink = sink;
+        this.cancel = cancel;
+        this.stepsLeft = limits.maxSteps();
+        this.deadlineNanos = System.nanoTime() + limits.timeout().toNanos();
+        this.fuel = 0;
+        this.suspending = false;
+        this.resuming = true;
+        this.yielded = null;
+    }
+
+    /** Called when a slice of fuel is used up: charges it, checks the step limit, the deadline and cancellation. */
+    public void refuel() {
+        if (cancel.isCancelled()) throw new FinchTrap(VmCode.CANCELLED, Origin.UNKNOWN, "the run was cancelled" + (cancel.reason() == null ? "" : ": " + cancel.reason()));
+        if (System.nanoTime() > deadlineNanos) throw new FinchTrap(VmCode.DEADLINE, Origin.UNKNOWN, "the run passed its deadline of " + limits.timeout().toMillis() + " ms");
+        if (stepsLeft <= 0) throw new FinchTrap(VmCode.STEP_LIMIT, Origin.UNKNOWN, "the run used more than " + limits.maxSteps() + " steps");
+        long slice = Math.min(SLICE, stepsLeft);
+        stepsLeft -= slice;
+        fuel = slice - 1;
+    }
+
+    /** Steps used so far. */
+    public long stepsUsed() { return limits.maxSteps() - stepsLeft - Math.max(fuel, 0); }
+
+    public void pushFrame(Frame f) { frames.addLast(f); }
+
+    /** Pops the outermost remaining frame while resuming. */
+    public Frame popFrame() { return frames.pollLast(); }
+
+    /**
+     * Called by the innermost suspending operation: true (and the resume is finished) when this call is the one
+     * being resumed, so it returns its resume value instead of suspending again.
+     */
+    public boolean takeResume() {
+        if (!resuming) return false;
+        resuming = false;
+        return true;
+    }
+
+    /** Appends say output, streaming it to the sink, within the output limit. */
+    public void say(String text, Origin origin) {
+        long bytes = text.getBytes(StandardCharsets.UTF_8).length;
+        if (outputBytes + bytes > limits.maxOutputBytes()) {
+            throw new FinchTrap(VmCode.OUTPUT_LIMIT, origin, "say output would exceed the limit of " + limits.maxOutputBytes() + " bytes");
+        }
+        outputBytes += bytes;
+        output.append(text);
+        sink.say(text);
+    }
+
+    public String output() { return output.toString(); }
+
+    public long maxMemoryBytes() { return limits.maxMemoryBytes(); }
+
+    public Map<String, Object> constants() { return constants; }
+
+    public java.util.Deque<Frame> frames() { return frames; }
+}

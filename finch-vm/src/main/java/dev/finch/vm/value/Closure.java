@@ -1,0 +1,31 @@
+package dev.finch.vm.value;
+
+import dev.finch.ir.type.Type;
+import java.lang.invoke.MethodHandle;
+
+/**
+ * A closure or execution token: a uniform invoker {@code (Ctx, int depth, Object[] captures, Object[] args) Object}
+ * over a compiled method, the values it captured (an immutable snapshot), and its typed signature (effects and
+ * yields included). {@code outKinds} tells how the callee returns several outputs.
+ */
+public final class Closure {
+    private final MethodHandle invoker;
+    private final Object[] captures;
+    private final Type.Fn type;
+    private final String name;
+
+    public Closure(MethodHandle invoker, Object[] captures, Type.Fn type, String name) {
+        this.invoker = invoker;
+        this.captures = captures;
+        this.type = type;
+        this.name = name;
+    }
+
+    public MethodHandle invoker() { return invoker; }
+
+    public Object[] captures() { return captures; }
+
+    public Type.Fn type() { return type; }
+
+    @Override public String toString() { return name; }
+}
