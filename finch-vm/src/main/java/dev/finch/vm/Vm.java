@@ -42,7 +42,12 @@ public final class Vm implements AutoCloseable {
     /** A suspended run's live parts (kept in memory; see {@link Suspension}). */
     record Paused(Ctx ctx, MethodHandle main, CheckedModule module, VmState base, Map<String, CompiledWord> words) { }
 
-    public Vm() { }
+    private final ModuleCompiler.Tiering tiering;
+
+    public Vm() { this(ModuleCompiler.Tiering.AUTO); }
+
+    /** A VM whose tier choice is forced (differential tests and benchmarks); embedders use {@link #Vm()}. */
+    public Vm(ModuleCompiler.Tiering tiering) { this.tiering = tiering; }
 
     /**
      * Runs {@code module} (verified against {@code state.environment()}) on a snapshot of {@code state}.
@@ -51,7 +56,7 @@ public final class Vm implements AutoCloseable {
     public RunResult run(String executionId, CheckedModule module, VmState state, Limits limits, OutputSink sink, CancelToken cancel) {
         ModuleCompiler.Compiled compiled;
         try {
-            compiled = ModuleCompiler.compile(module, state);
+            compiled = ModuleCompiler.compile(module, state, tiering);
         } catch (MethodTooLargeException e) {
             return new RunResult.Failed(List.of(VmCode.TOO_LARGE.at(module.main().origin(),
                     "function '" + e.getMethodName() + "' is too large to compile (" + e.getCodeSize() + " bytes of bytecode)")), "");

@@ -31,13 +31,7 @@ public final class Builtins {
 
     static {
         // Stack shuffles: pure slot moves. Each maps output i to input index.
-        shuffle("dup", 0, 0);
-        shuffle("drop");
-        shuffle("swap", 1, 0);
-        shuffle("over", 0, 1, 0);
-        shuffle("rot", 1, 2, 0);
-        shuffle("nip", 1);
-        shuffle("tuck", 1, 0, 1);
+        Shuffles.OUTPUTS.forEach(Builtins::shuffle);
 
         arith("+", "add", DADD);
         arith("-", "sub", DSUB);
@@ -190,7 +184,7 @@ public final class Builtins {
         return List.copyOf(rt.fields().keySet()).indexOf(field);
     }
 
-    private static void shuffle(String name, int... outputsFromInputs) {
+    private static void shuffle(String name, int[] outputsFromInputs) {
         WordSpec spec = Vocabulary.word(name).orElseThrow();
         int k = spec.overloads().get(0).ins().size();
         TABLE.put(name, (mc, n, b) -> {

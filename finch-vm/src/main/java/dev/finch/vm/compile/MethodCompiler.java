@@ -452,6 +452,13 @@ final class MethodCompiler {
 
     void lateConstant(int slot, String desc) { mv.visitLdcInsn(ClassData.constant(slot, desc)); }
 
+    /** Loads a class-data entry that holds a {@link ModuleCompiler.TypedHandleKey} and leaves its handle. */
+    void lateConstant(int slot, String desc, String handleClass) {
+        mv.visitLdcInsn(ClassData.constant(slot, desc));
+        mv.visitTypeInsn(CHECKCAST, "dev/finch/vm/compile/ModuleCompiler$TypedHandleKey");
+        mv.visitMethodInsn(INVOKEVIRTUAL, "dev/finch/vm/compile/ModuleCompiler$TypedHandleKey", "handle", "()Ljava/lang/invoke/MethodHandle;", false);
+    }
+
     void literal(Literal lit) {
         if (lit instanceof Literal.IntLit i) mv.visitLdcInsn(i.value());
         else if (lit instanceof Literal.FloatLit f) mv.visitLdcInsn(f.value());

@@ -11,30 +11,41 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodTooLargeException;
 import org.objectweb.asm.Opcodes;
 
 /**
- * Compiles one verified module into one hidden class: a static method per word, one for the top-level program,
- * one per closure body and per quoted vocabulary word. Calls inside the module are direct {@code invokestatic};
- * calls to words persisted by earlier submissions go through constant method handles (class data), which the JIT
- * inlines like direct calls. The class is unloadable once nothing references its words.
+ * Turns one verified module into runnable code, choosing a tier per function. Words compile to static methods of
+ * one hidden class (calls inside the module are direct {@code invokestatic}; calls to words persisted by earlier
+ * submissions go through constant method handles, which the JIT inlines like direct calls). The top-level program
+ * runs once, so without loops it is interpreted — no class is generated for a one-shot program. A function too
+ * large for one JVM method falls back to the interpreter. Generated classes are unloadable once nothing references
+ * their words.
  */
 public final class ModuleCompiler {
     static final String CLASS_NAME = "dev/finch/vm/runtime/FinchCode";
-    static final String CTX = Type_.internal(Ctx.class);
+    /** Above this many IR nodes a function is interpreted without trying to compile it. */
+    static final int MAX_COMPILED_NODES = 20_000;
 
     private final CheckedModule module;
     private final VmState state;
-    final ClassData data = new ClassData();
+    ClassData data;
     final Map<String, CheckedWord> moduleWords = new LinkedHashMap<>();
     final Map<String, String> methodNames = new LinkedHashMap<>();
-    private final ClassWriter cw;
-    /** Work queue of extra methods (closure bodies, quote adapters) and the late class-data slots they fill. */
+    /** Extra methods (closure bodies, quote adapters) of the current generation attempt. */
     final List<Extra> extras = new ArrayList<>();
+    private final Set<String> interpretedMethods = new HashSet<>();
+    private final Map<String, Interpreter> interpreters = new HashMap<>();
+    private final Map<String, MethodHandle> compiledHandles = new HashMap<>();
+    private final Map<String, MethodHandle> persistedUniform = new HashMap<>();
+    private final Interpreter.Link link = this::callee;
 
     /** A generated extra method and the class-data slot that will hold its uniform invoker. */
     record Extra(String method, CheckedWord word, boolean closure, int invokerSlot) { }
@@ -42,57 +53,133 @@ public final class ModuleCompiler {
     private ModuleCompiler(CheckedModule module, VmState state) {
         this.module = module;
         this.state = state;
-        this.cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
-            @Override protected String getCommonSuperClass(String a, String b) { return "java/lang/Object"; }
-        };
     }
 
-    /** The compiled module: the main entry and the new words, ready to persist. */
-    public record Compiled(MethodHandle main, Map<String, CompiledWord> words, Class<?> generated) { }
+    /**
+     * The runnable module: its entry (taking the run context), its new words ready to persist, whether any class
+     * was generated, and which functions run interpreted.
+     */
+    public record Compiled(MethodHandle main, Map<String, CompiledWord> words, boolean generatedClass, Set<String> interpreted) { }
 
-    /** Compiles {@code module}, linking to the words of {@code state}. */
-    public static Compiled compile(CheckedModule module, VmState state) {
-        return new ModuleCompiler(module, state).run();
+    /** Compiles {@code module}, linking to the words of {@code state}; the top-level program may be interpreted. */
+    public static Compiled compile(CheckedModule module, VmState state) { return compile(module, state, Tiering.AUTO); }
+
+    /** Which tier runs the functions: chosen per function, or forced (for differential tests and benchmarks). */
+    public enum Tiering { AUTO, COMPILE_ALL, INTERPRET_ALL }
+
+    public static Compiled compile(CheckedModule module, VmState state, Tiering tiering) {
+        return new ModuleCompiler(module, state).run(tiering);
     }
 
-    private Compiled run() {
-        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC, CLASS_NAME, null, "java/lang/Object", null);
-        cw.visitSource(module.source().source(), null);
+    private Compiled run(Tiering tiering) {
         int i = 0;
         for (CheckedWord w : module.words()) {
             moduleWords.put(w.name(), w);
             methodNames.put(w.name(), "w" + (i++) + "_" + mangle(w.name()));
         }
-        new MethodCompiler(this, module.main(), "main", MethodCompiler.Role.MAIN).compile(cw);
-        for (CheckedWord w : module.words()) {
-            new MethodCompiler(this, w, methodNames.get(w.name()), MethodCompiler.Role.WORD).compile(cw);
-        }
-        for (int e = 0; e < extras.size(); e++) {
-            Extra x = extras.get(e);
-            new MethodCompiler(this, x.word(), x.method(), x.closure() ? MethodCompiler.Role.CLOSURE : MethodCompiler.Role.WORD).compile(cw);
-        }
-        cw.visitEnd();
-        byte[] bytes = cw.toByteArray();
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup().in(Ctx.class);
-            MethodHandles.Lookup anchor = MethodHandles.privateLookupIn(Ctx.class, MethodHandles.lookup());
-            MethodHandles.Lookup hidden = anchor.defineHiddenClassWithClassData(bytes, data.values, true);
-            Class<?> cls = hidden.lookupClass();
-            Map<String, CompiledWord> words = new LinkedHashMap<>();
+        methodNames.put("main", "main");
+        // Choose tiers.
+        if (tiering == Tiering.INTERPRET_ALL) interpretedMethods.addAll(methodNames.values());
+        else {
+            if (tiering == Tiering.AUTO && !Loops.has(module.main().body())) interpretedMethods.add("main");
             for (CheckedWord w : module.words()) {
-                MethodHandle mh = hidden.findStatic(cls, methodNames.get(w.name()), methodType(w.signature(), false));
+                if (Loops.size(w.body()) > MAX_COMPILED_NODES) interpretedMethods.add(methodNames.get(w.name()));
+            }
+            if (Loops.size(module.main().body()) > MAX_COMPILED_NODES) interpretedMethods.add("main");
+        }
+        Class<?> cls = null;
+        MethodHandles.Lookup hidden = null;
+        boolean needClass = module.words().stream().anyMatch(w -> !isInterpreted(w.name())) || !interpretedMethods.contains("main");
+        while (needClass) {
+            data = new ClassData();
+            extras.clear();
+            try {
+                byte[] bytes = generate();
+                MethodHandles.Lookup anchor = MethodHandles.privateLookupIn(Ctx.class, MethodHandles.lookup());
+                hidden = anchor.defineHiddenClassWithClassData(bytes, data.values, true);
+                cls = hidden.lookupClass();
+                break;
+            } catch (MethodTooLargeException e) {
+                // Fall back to the interpreter for that function and try again (architecture: method-too-large is real).
+                if (!interpretedMethods.add(e.getMethodName())) throw e;
+                needClass = module.words().stream().anyMatch(w -> !isInterpreted(w.name())) || !interpretedMethods.contains("main");
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        try {
+            Map<String, CompiledWord> words = new LinkedHashMap<>();
+            if (cls != null) {
+                for (CheckedWord w : module.words()) {
+                    if (isInterpreted(w.name())) continue;
+                    compiledHandles.put(w.name(), hidden.findStatic(cls, methodNames.get(w.name()), methodType(w.signature(), false)));
+                }
+                for (Extra x : extras) {
+                    MethodHandle uniform = interpretedMethods.contains(x.method())
+                            ? new Interpreter(x.word(), link).uniform()
+                            : Invokers.uniform(hidden.findStatic(cls, x.method(), methodType(x.word().signature(), x.closure())), x.word().signature(), x.closure());
+                    data.fill(x.invokerSlot(), uniform);
+                }
+            }
+            for (CheckedWord w : module.words()) {
+                MethodHandle mh = isInterpreted(w.name()) ? interpreter(w.name()).typed() : compiledHandles.get(w.name());
                 words.put(w.name(), new CompiledWord(w.name(), w.signature(), mh, w.suspends(), w));
             }
-            for (Extra x : extras) {
-                MethodHandle mh = hidden.findStatic(cls, x.method(), methodType(x.word().signature(), x.closure()));
-                data.fill(x.invokerSlot(), Invokers.uniform(mh, x.word().signature(), x.closure()));
+            MethodHandle main;
+            if (interpretedMethods.contains("main")) {
+                Interpreter mi = new Interpreter(module.main(), link);
+                main = MethodHandles.lookup().findVirtual(Interpreter.class, "runMain", MethodType.methodType(void.class, Ctx.class)).bindTo(mi);
+            } else {
+                main = hidden.findStatic(cls, "main", MethodType.methodType(void.class, Ctx.class));
             }
-            MethodHandle main = hidden.findStatic(cls, "main", MethodType.methodType(void.class, Ctx.class));
-            if (lookup == null) throw new IllegalStateException();
-            return new Compiled(main, words, cls);
+            Set<String> interpreted = new HashSet<>();
+            for (var e : methodNames.entrySet()) if (interpretedMethods.contains(e.getValue())) interpreted.add(e.getKey());
+            return new Compiled(main, words, cls != null, interpreted);
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("generated class could not be linked", e);
         }
+    }
+
+    private byte[] generate() {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
+            @Override protected String getCommonSuperClass(String a, String b) { return "java/lang/Object"; }
+        };
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC, CLASS_NAME, null, "java/lang/Object", null);
+        cw.visitSource(module.source().source(), null);
+        if (!interpretedMethods.contains("main")) new MethodCompiler(this, module.main(), "main", MethodCompiler.Role.MAIN).compile(cw);
+        for (CheckedWord w : module.words()) {
+            if (!isInterpreted(w.name())) new MethodCompiler(this, w, methodNames.get(w.name()), MethodCompiler.Role.WORD).compile(cw);
+        }
+        for (int e = 0; e < extras.size(); e++) {
+            Extra x = extras.get(e);
+            if (interpretedMethods.contains(x.method())) continue;
+            new MethodCompiler(this, x.word(), x.method(), x.closure() ? MethodCompiler.Role.CLOSURE : MethodCompiler.Role.WORD).compile(cw);
+        }
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+
+    boolean isInterpreted(String word) { return interpretedMethods.contains(methodNames.get(word)); }
+
+    private Interpreter interpreter(String word) {
+        return interpreters.computeIfAbsent(word, n -> new Interpreter(moduleWords.get(n), link));
+    }
+
+    /** The class-data slot of the typed handle of an interpreted module word, for compiled callers. */
+    int interpretedHandleSlot(String word) { return data.intern(new TypedHandleKey(word, interpreter(word).typed())); }
+
+    /** Wraps a handle so that interning keys by word (handles compare by identity). */
+    public record TypedHandleKey(String word, MethodHandle handle) { }
+
+    private Interpreter.Callee callee(String name) {
+        CheckedWord w = moduleWords.get(name);
+        if (w != null) {
+            if (isInterpreted(name)) return new Interpreter.Callee(interpreter(name), null, w.signature());
+            return new Interpreter.Callee(null, persistedUniform.computeIfAbsent("module:" + name,
+                    k -> Invokers.uniform(compiledHandles.get(name), w.signature(), false)), w.signature());
+        }
+        CompiledWord p = state.words().get(name);
+        return new Interpreter.Callee(null, persistedUniform.computeIfAbsent(name, k -> Invokers.uniform(p.handle(), p.signature(), false)), p.signature());
     }
 
     /** Persisted word from an earlier submission, if {@code name} is one. */
@@ -136,13 +223,25 @@ public final class ModuleCompiler {
         return b.toString();
     }
 
-    CheckedModule module() { return module; }
+    /** Facts about a body used for tiering. */
+    static final class Loops {
+        private Loops() { }
 
-    /** Small helper for internal names. */
-    static final class Type_ {
-        static String internal(Class<?> c) { return org.objectweb.asm.Type.getInternalName(c); }
+        static boolean has(Checked.CheckedBlock b) {
+            for (Checked.Node n : b.nodes()) {
+                if (n instanceof Checked.LoopNode || n instanceof Checked.UntilNode) return true;
+                for (Checked.CheckedBlock c : Blocks.children(n)) if (has(c)) return true;
+            }
+            return false;
+        }
+
+        static int size(Checked.CheckedBlock b) {
+            int s = 0;
+            for (Checked.Node n : b.nodes()) {
+                s++;
+                for (Checked.CheckedBlock c : Blocks.children(n)) s += size(c);
+            }
+            return s;
+        }
     }
-
-    @SuppressWarnings("unused")
-    private static Checked.Target unusedTarget() { return null; }
 }

@@ -79,13 +79,15 @@ final class NodeEmitter {
         int k = sig.ins().size();
         int base = n.before().size() - k;
         MethodVisitor mv = mc.mv;
+        boolean viaHandle = persisted != null || mc.owner.isInterpreted(name);
         Runnable invoke = () -> {
             if (persisted != null) mc.classConstant(persisted.handle(), "Ljava/lang/invoke/MethodHandle;");
+            else if (viaHandle) mc.lateConstant(mc.owner.interpretedHandleSlot(name), "Ljava/lang/Object;", "java/lang/invoke/MethodHandle");
             mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
             mc.nextDepth();
             for (int i = 0; i < k; i++) load(mc, n.before(), base + i, Kind.of(sig.ins().get(i)));
             String desc = ModuleCompiler.descriptor(sig, false);
-            if (persisted != null) mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/invoke/MethodHandle", "invokeExact", desc, false);
+            if (viaHandle) mv.visitMethodInsn(INVOKEVIRTUAL, "java/lang/invoke/MethodHandle", "invokeExact", desc, false);
             else mv.visitMethodInsn(INVOKESTATIC, ModuleCompiler.CLASS_NAME, mc.methodNameOf(name), desc, false);
         };
         Kind ret = sig.outs().size() == 1 ? Kind.of(sig.outs().get(0)) : null;

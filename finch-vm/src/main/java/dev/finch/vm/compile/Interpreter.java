@@ -1,0 +1,420 @@
+package dev.finch.vm.compile;
+
+import dev.finch.ir.checked.Checked;
+import dev.finch.ir.checked.Checked.CallNode;
+import dev.finch.ir.checked.Checked.CheckedWord;
+import dev.finch.ir.instr.Immediate;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.vocab.Vocabulary;
+import dev.finch.vm.runtime.Calls;
+import dev.finch.vm.runtime.Ctx;
+import dev.finch.vm.runtime.Frame;
+import dev.finch.vm.runtime.Rt;
+import dev.finch.vm.runtime.Traps;
+import dev.finch.vm.value.Closure;
+import dev.finch.vm.value.Unit;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The interpreter tier: runs one verified word over a boxed value stack, from its {@link Linear} form. Used for
+ * cold one-shot code (a top-level program without loops, where generating a class would cost more than running)
+ * and for functions too large for one JVM method. It follows the compiled tier's conventions exactly — the same
+ * runtime helpers, the same frames for suspension, the same result registers — so the tiers call each other
+ * freely and a differential test runs every program through both.
+ */
+final class Interpreter {
+    /** How an interpreted word reaches the words it calls. */
+    interface Link {
+        /** A compiled or interpreted callee by name. */
+        Callee callee(String name);
+    }
+
+    /** A callee: interpreted directly, or a compiled method through its uniform invoker. */
+    record Callee(Interpreter interpreted, MethodHandle uniform, Type.Fn sig) { }
+
+    private static final MethodHandle UNIFORM;
+
+    static {
+        try {
+            UNIFORM = MethodHandles.lookup().findVirtual(Interpreter.class, "invokeUniform",
+                    MethodType.methodType(Object.class, Ctx.class, int.class, Object[].class, Object[].class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final CheckedWord word;
+    private final Linear.Op[] code;
+    private final Map<String, Integer> localIndex = new TreeMap<>();
+    private final Link link;
+    private final int stackSize;
+
+    Interpreter(CheckedWord word, Link link) {
+        this.word = word;
+        this.code = Linear.flatten(word.body());
+        this.link = link;
+        int i = 0;
+        for (String n : new TreeMap<>(word.locals()).keySet()) localIndex.put(n, i++);
+        int max = word.signature().ins().size() + word.body().out().size();
+        for (Linear.Op op : code) max = Math.max(max, Math.max(op.node.before().size(), op.node.after().size()));
+        this.stackSize = max + 1;
+    }
+
+    /** The uniform invoker {@code (Ctx, int, Object[] captures, Object[] args) Object} of this word. */
+    MethodHandle uniform() { return UNIFORM.bindTo(this); }
+
+    /** A handle with the compiled calling convention of this word's signature (no captures). */
+    MethodHandle typed() {
+        MethodHandle mh = MethodHandles.insertArguments(uniform(), 2, (Object) null);
+        int n = word.signature().ins().size();
+        mh = mh.asCollector(Object[].class, n);
+        return mh.asType(ModuleCompiler.methodType(word.signature(), false));
+    }
+
+    /** Runs as the top-level program: the stack comes from and goes to the context. */
+    void runMain(Ctx ctx) {
+        Object[] out = call(ctx, 0, null, ctx.stackIn);
+        if (out != null) ctx.stackOut = out;
+    }
+
+    /** The compiled convention: one output returned boxed; several written to the typed registers. */
+    Object invokeUniform(Ctx ctx, int depth, Object[] captures, Object[] args) {
+        Object[] out = call(ctx, depth, captures, args);
+        if (out == null) return null;
+        List<Type> outs = word.signature().outs();
+        if (outs.size() == 1) return out[0];
+        for (int i = 0; i < outs.size(); i++) {
+            Type t = outs.get(i);
+            if (t == Type.INT) ctx.rl[i] = (Long) out[i];
+            else if (t == Type.BOOL) ctx.rl[i] = ((Boolean) out[i]) ? 1 : 0;
+            else if (t == Type.FLOAT) ctx.rd[i] = (Double) out[i];
+            else ctx.ro[i] = out[i];
+        }
+        return null;
+    }
+
+    /** Runs the word; returns its outputs, or null when it suspended (its frame is then on the context). */
+    Object[] call(Ctx ctx, int depth, Object[] captures, Object[] args) {
+        Object[] stack = new Object[stackSize];
+        Object[] locals = new Object[localIndex.size()];
+        int sp;
+        int pc;
+        if (ctx.resuming) {
+            Frame f = ctx.popFrame();
+            Object[] v = f.values();
+            sp = v.length - locals.length;
+            System.arraycopy(v, 0, stack, 0, sp);
+            System.arraycopy(v, sp, locals, 0, locals.length);
+            pc = f.point();
+        } else {
+            if (depth > ctx.maxDepth) throw Traps.tooDeep(ctx, word.name(), word.origin());
+            if (--ctx.fuel < 0) ctx.refuel();
+            sp = args.length;
+            System.arraycopy(args, 0, stack, 0, sp);
+            if (captures != null) {
+                for (int i = 0; i < word.captures().size(); i++) locals[localIndex.get(word.captures().get(i))] = captures[i];
+            }
+            pc = 0;
+        }
+        while (pc < code.length) {
+            Linear.Op op = code[pc];
+            switch (op.code) {
+                case PUSH -> stack[sp++] = literal((Checked.PushNode) op.node);
+                case CALL -> {
+                    sp = call(ctx, depth, (CallNode) op.node, stack, sp);
+                    if (ctx.suspending) { suspend(ctx, pc, stack, op.node.before().size(), locals); return null; }
+                }
+                case JUMP -> { pc = op.target; continue; }
+                case JUMP_IF_FALSE -> { if (!(Boolean) stack[--sp]) { pc = op.target; continue; } }
+                case IF_SOME_ELSE -> {
+                    Object o = stack[--sp];
+                    if (Rt.isSome(o)) stack[sp++] = Rt.optionValue(o);
+                    else { pc = op.target; continue; }
+                }
+                case IF_OK_ELSE -> {
+                    Object r = stack[sp - 1];
+                    stack[sp - 1] = Rt.resultValue(r);
+                    if (!Rt.isOk(r)) { pc = op.target; continue; }
+                }
+                case FUEL -> { if (--ctx.fuel < 0) ctx.refuel(); }
+                case CASE_ARM -> {
+                    if ((Long) stack[sp - 1] == op.value) sp--;
+                    else { pc = op.target; continue; }
+                }
+                case POP -> sp--;
+                case MAKE_LIST -> {
+                    int n = (int) op.value;
+                    Object[] items = new Object[n];
+                    System.arraycopy(stack, sp - n, items, 0, n);
+                    sp -= n;
+                    stack[sp++] = Rt.listOf(items);
+                }
+                case MAKE_MAP -> {
+                    int n = 2 * (int) op.value;
+                    Object[] kv = new Object[n];
+                    System.arraycopy(stack, sp - n, kv, 0, n);
+                    sp -= n;
+                    stack[sp++] = Rt.mapOf(kv);
+                }
+                case MAKE_RECORD -> {
+                    int[] perm = (int[]) op.extra;
+                    Object[] values = new Object[perm.length];
+                    for (int i = 0; i < perm.length; i++) values[perm[i]] = stack[sp - perm.length + i];
+                    sp -= perm.length;
+                    stack[sp++] = Rt.record(values);
+                }
+                case QUOTE -> stack[sp++] = quote((Checked.QuoteNode) op.node);
+                case CLOSURE -> stack[sp++] = closure((Checked.ClosureNode) op.node, locals);
+                case STORE -> locals[localIndex.get(((Checked.LocalStoreNode) op.node).instr().name())] = stack[--sp];
+                case LOAD -> stack[sp++] = locals[localIndex.get(((Checked.LocalLoadNode) op.node).instr().name())];
+                case PROPAGATE -> {
+                    Object r = stack[sp - 1];
+                    if (!Rt.isOk(r)) return new Object[] {r};
+                    stack[sp - 1] = Rt.resultValue(r);
+                }
+                case DEFINE_CONST -> Rt.defineConstant(ctx, ((Checked.ConstantNode) op.node).instr().name(), stack[--sp]);
+            }
+            pc++;
+        }
+        Object[] out = new Object[sp];
+        System.arraycopy(stack, 0, out, 0, sp);
+        return out;
+    }
+
+    private void suspend(Ctx ctx, int pc, Object[] stack, int rowSize, Object[] locals) {
+        Object[] values = new Object[rowSize + locals.length];
+        System.arraycopy(stack, 0, values, 0, rowSize);
+        System.arraycopy(locals, 0, values, rowSize, locals.length);
+        ctx.pushFrame(new Frame(word.name(), pc, values));
+    }
+
+    private static Object literal(Checked.PushNode n) {
+        var lit = n.instr().literal();
+        if (lit instanceof dev.finch.ir.instr.Literal.IntLit i) return i.value();
+        if (lit instanceof dev.finch.ir.instr.Literal.FloatLit f) return f.value();
+        if (lit instanceof dev.finch.ir.instr.Literal.BoolLit b) return b.value();
+        if (lit instanceof dev.finch.ir.instr.Literal.StringLit s) return s.value();
+        if (lit instanceof dev.finch.ir.instr.Literal.UnitLit) return Unit.INSTANCE;
+        if (lit instanceof dev.finch.ir.instr.Literal.SymbolLit s) return new dev.finch.vm.value.Symbol(s.name());
+        if (lit instanceof dev.finch.ir.instr.Literal.JsonLit j) return Rt.parseJsonLiteral(j.text());
+        throw new IllegalStateException("literal " + lit);
+    }
+
+    /** Executes one call node on the stack; returns the new stack pointer. */
+    private int call(Ctx ctx, int depth, CallNode n, Object[] stack, int sp) {
+        Checked.Target t = n.target();
+        if (t instanceof Checked.Target.ConstantRef c) {
+            stack[sp] = Rt.constant(ctx, c.name());
+            return sp + 1;
+        }
+        if (t instanceof Checked.Target.Word w) {
+            Callee callee = link.callee(w.name());
+            int k = callee.sig().ins().size();
+            Object[] args = new Object[k];
+            System.arraycopy(stack, sp - k, args, 0, k);
+            sp -= k;
+            Object[] out;
+            if (callee.interpreted() != null) {
+                out = callee.interpreted().call(ctx, depth + 1, null, args);
+                if (out == null) return sp + k;
+            } else {
+                Object r = invoke(callee.uniform(), ctx, depth + 1, args);
+                if (ctx.suspending) return sp + k;
+                out = outputs(ctx, callee.sig(), r);
+            }
+            System.arraycopy(out, 0, stack, sp, out.length);
+            return sp + out.length;
+        }
+        return BoxedOps.apply(ctx, depth, n, ((Checked.Target.Builtin) t), stack, sp);
+    }
+
+    static Object invoke(MethodHandle uniform, Ctx ctx, int depth, Object[] args) {
+        try {
+            return uniform.invokeExact(ctx, depth, (Object[]) null, args);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The outputs of a compiled callee that returned {@code r} (one output) or wrote its registers. */
+    static Object[] outputs(Ctx ctx, Type.Fn sig, Object r) {
+        List<Type> outs = sig.outs();
+        if (outs.size() == 1) return new Object[] {r};
+        Object[] out = new Object[outs.size()];
+        for (int i = 0; i < out.length; i++) {
+            Type t = outs.get(i);
+            if (t == Type.INT) out[i] = ctx.rl[i];
+            else if (t == Type.BOOL) out[i] = ctx.rl[i] != 0;
+            else if (t == Type.FLOAT) out[i] = ctx.rd[i];
+            else out[i] = ctx.ro[i];
+        }
+        return out;
+    }
+
+    private Object quote(Checked.QuoteNode n) {
+        Checked.Target t = n.target();
+        if (t instanceof Checked.Target.Word w) {
+            Callee c = link.callee(w.name());
+            MethodHandle inv = c.interpreted() != null ? c.interpreted().uniform() : c.uniform();
+            return new Closure(inv, null, c.sig(), w.name());
+        }
+        Checked.Target.Builtin b = (Checked.Target.Builtin) t;
+        Type.Fn sig = n.type();
+        boolean suspends = dev.finch.ir.vocab.WordSpec.maySuspend(sig);
+        CallNode call = new CallNode(new dev.finch.ir.instr.Instr.Call(b.name(), n.origin()), b, sig, suspends, sig.ins(), sig.outs());
+        CheckedWord adapter = new CheckedWord("['] " + b.name(), sig, Map.of(), List.of(),
+                new Checked.CheckedBlock(List.of(call), sig.ins(), sig.outs()), suspends, n.origin());
+        return new Closure(new Interpreter(adapter, link).uniform(), null, sig, b.name());
+    }
+
+    private Object closure(Checked.ClosureNode n, Object[] locals) {
+        CheckedWord body = n.body();
+        Object[] caps = new Object[body.captures().size()];
+        for (int i = 0; i < caps.length; i++) caps[i] = locals[localIndex.get(body.captures().get(i))];
+        return new Closure(new Interpreter(body, link).uniform(), caps, body.signature(), "closure@" + n.origin());
+    }
+
+    /** The vocabulary on boxed values, following the compiled emitters' semantics. */
+    static final class BoxedOps {
+        private BoxedOps() { }
+
+        static int apply(Ctx ctx, int depth, CallNode n, Checked.Target.Builtin b, Object[] s, int sp) {
+            String name = b.name();
+            int[] shuffle = Shuffles.OUTPUTS.get(name);
+            if (shuffle != null) {
+                int k = Vocabulary.word(name).orElseThrow().overloads().get(0).ins().size();
+                int base = sp - k;
+                Object[] in = new Object[k];
+                System.arraycopy(s, base, in, 0, k);
+                for (int i = 0; i < shuffle.length; i++) s[base + i] = in[shuffle[i]];
+                return base + shuffle.length;
+            }
+            var o = n.origin();
+            boolean isInt = b.overload() == 0;
+            switch (name) {
+                case "+" -> { return bin(s, sp, isInt ? Rt.add((Long) s[sp - 2], (Long) s[sp - 1], o) : (Object) ((Double) s[sp - 2] + (Double) s[sp - 1])); }
+                case "-" -> { return bin(s, sp, isInt ? Rt.sub((Long) s[sp - 2], (Long) s[sp - 1], o) : (Object) ((Double) s[sp - 2] - (Double) s[sp - 1])); }
+                case "*" -> { return bin(s, sp, isInt ? Rt.mul((Long) s[sp - 2], (Long) s[sp - 1], o) : (Object) ((Double) s[sp - 2] * (Double) s[sp - 1])); }
+                case "/" -> { return bin(s, sp, isInt ? Rt.div((Long) s[sp - 2], (Long) s[sp - 1], o) : (Object) ((Double) s[sp - 2] / (Double) s[sp - 1])); }
+                case "mod" -> { return bin(s, sp, isInt ? Rt.mod((Long) s[sp - 2], (Long) s[sp - 1], o) : (Object) ((Double) s[sp - 2] % (Double) s[sp - 1])); }
+                case "negate" -> { s[sp - 1] = isInt ? Rt.negate((Long) s[sp - 1], o) : (Object) (-(Double) s[sp - 1]); return sp; }
+                case "int-to-float" -> { s[sp - 1] = (double) (Long) s[sp - 1]; return sp; }
+                case "=", "<>" -> {
+                    Type t = n.before().get(n.before().size() - 2);
+                    boolean eq = t == Type.FLOAT ? ((Double) s[sp - 2]).doubleValue() == (Double) s[sp - 1] : Rt.eq(s[sp - 2], s[sp - 1]);
+                    return bin(s, sp, name.equals("=") == eq);
+                }
+                case "<", ">", "<=", ">=" -> { return bin(s, sp, compare(name, b.overload(), s[sp - 2], s[sp - 1])); }
+                case "and" -> { return bin(s, sp, (Boolean) s[sp - 2] & (Boolean) s[sp - 1]); }
+                case "or" -> { return bin(s, sp, (Boolean) s[sp - 2] | (Boolean) s[sp - 1]); }
+                case "not" -> { s[sp - 1] = !(Boolean) s[sp - 1]; return sp; }
+                case "string-append" -> { return bin(s, sp, Rt.stringAppend(ctx, (String) s[sp - 2], (String) s[sp - 1], o)); }
+                case "string-length" -> { s[sp - 1] = Rt.stringLength((String) s[sp - 1]); return sp; }
+                case "int-to-string" -> { s[sp - 1] = Rt.intToString((Long) s[sp - 1]); return sp; }
+                case "float-to-string" -> { s[sp - 1] = Rt.floatToString((Double) s[sp - 1]); return sp; }
+                case "string-to-int" -> { s[sp - 1] = Rt.stringToInt((String) s[sp - 1]); return sp; }
+                case "bytes-to-string" -> { s[sp - 1] = Rt.bytesToString(s[sp - 1]); return sp; }
+                case "string-to-bytes" -> { s[sp - 1] = Rt.stringToBytes((String) s[sp - 1]); return sp; }
+                case "say" -> { Rt.say(ctx, (String) s[sp - 1], o); return sp - 1; }
+                case "yield" -> { Rt.yield(ctx, s[sp - 1]); return ctx.suspending ? sp : sp - 1; }
+                case "some" -> { s[sp - 1] = Rt.some(s[sp - 1]); return sp; }
+                case "none" -> { s[sp] = Rt.none(); return sp + 1; }
+                case "is-some" -> { s[sp - 1] = Rt.isSome(s[sp - 1]); return sp; }
+                case "unwrap" -> { s[sp - 1] = Rt.unwrap(s[sp - 1], o); return sp; }
+                case "ok" -> { s[sp - 1] = Rt.ok(s[sp - 1]); return sp; }
+                case "err" -> { s[sp - 1] = Rt.err(s[sp - 1]); return sp; }
+                case "is-ok" -> { s[sp - 1] = Rt.isOk(s[sp - 1]); return sp; }
+                case "result-unwrap" -> { s[sp - 1] = Rt.resultUnwrap(s[sp - 1], o); return sp; }
+                case "result-error" -> { s[sp - 1] = Rt.resultError(s[sp - 1], o); return sp; }
+                case "list-append" -> { return bin(s, sp, Rt.listAppend(ctx, s[sp - 2], s[sp - 1], o)); }
+                case "list-get" -> { return bin(s, sp, Rt.listGet(s[sp - 2], (Long) s[sp - 1])); }
+                case "list-length" -> { s[sp - 1] = Rt.listLength(s[sp - 1]); return sp; }
+                case "list-uncons" -> { s[sp - 1] = Rt.listUncons(s[sp - 1]); return sp; }
+                case "map-get" -> { return bin(s, sp, Rt.mapGet(s[sp - 2], s[sp - 1])); }
+                case "map-set" -> { s[sp - 3] = Rt.mapSet(s[sp - 3], s[sp - 2], s[sp - 1]); return sp - 2; }
+                case "map-entries" -> { s[sp - 1] = Rt.mapEntries(s[sp - 1]); return sp; }
+                case "json-parse" -> { s[sp - 1] = Rt.jsonParse((String) s[sp - 1]); return sp; }
+                case "json-get" -> { return bin(s, sp, Rt.jsonGet(s[sp - 2], (String) s[sp - 1])); }
+                case "json-index" -> { return bin(s, sp, Rt.jsonIndex(s[sp - 2], (Long) s[sp - 1])); }
+                case "json-keys" -> { s[sp - 1] = Rt.jsonKeys(s[sp - 1]); return sp; }
+                case "json-as-string" -> { s[sp - 1] = Rt.jsonAsString(s[sp - 1]); return sp; }
+                case "json-as-int" -> { s[sp - 1] = Rt.jsonAsInt(s[sp - 1]); return sp; }
+                case "json-as-float" -> { s[sp - 1] = Rt.jsonAsFloat(s[sp - 1]); return sp; }
+                case "json-as-bool" -> { s[sp - 1] = Rt.jsonAsBool(s[sp - 1]); return sp; }
+                case "json-as-map" -> { s[sp - 1] = Rt.jsonAsMap(s[sp - 1]); return sp; }
+                case "json-stringify" -> { s[sp - 1] = Rt.jsonStringify(s[sp - 1]); return sp; }
+                case "variant" -> {
+                    Type.VariantT vt = (Type.VariantT) ((Immediate.TypeArg) n.instr().immediates().get(0)).type();
+                    String tag = ((Immediate.NameArg) n.instr().immediates().get(1)).name();
+                    if (vt.tags().get(tag).isPresent()) { s[sp - 1] = Rt.variant(tag, s[sp - 1]); return sp; }
+                    s[sp] = Rt.variant(tag, Unit.INSTANCE);
+                    return sp + 1;
+                }
+                case "variant-get" -> { s[sp - 1] = Rt.variantGet(s[sp - 1], ((Immediate.NameArg) n.instr().immediates().get(0)).name()); return sp; }
+                case "empty-list" -> { s[sp] = Rt.emptyList(); return sp + 1; }
+                case "record-get" -> {
+                    Type.RecordT rt = (Type.RecordT) n.before().get(n.before().size() - 1);
+                    s[sp - 1] = Rt.recordGet(s[sp - 1], fieldIndex(rt, n));
+                    return sp;
+                }
+                case "record-set" -> {
+                    Type.RecordT rt = (Type.RecordT) n.before().get(n.before().size() - 2);
+                    return bin(s, sp, Rt.recordSet(s[sp - 2], s[sp - 1], fieldIndex(rt, n)));
+                }
+                case "execute" -> {
+                    Type.Fn f = n.instantiated();
+                    int k = f.ins().size() - 1;
+                    Object fn = s[sp - 1];
+                    Object[] args = new Object[k];
+                    System.arraycopy(s, sp - 1 - k, args, 0, k);
+                    Object r = Calls.execute(ctx, depth + 1, fn, args);
+                    if (ctx.suspending) return sp;
+                    int base = sp - 1 - k;
+                    int outs = f.outs().size();
+                    if (outs == 1) s[base] = r;
+                    else for (int i = 0; i < outs; i++) s[base + i] = ctx.ro[i];
+                    return base + outs;
+                }
+                default -> throw new IllegalStateException("the interpreter has no rule for vocabulary word " + name);
+            }
+        }
+
+        private static int bin(Object[] s, int sp, Object result) {
+            s[sp - 2] = result;
+            return sp - 1;
+        }
+
+        private static int fieldIndex(Type.RecordT rt, CallNode n) {
+            String field = ((Immediate.NameArg) n.instr().immediates().get(0)).name();
+            return List.copyOf(rt.fields().keySet()).indexOf(field);
+        }
+
+        private static boolean compare(String op, int overload, Object a, Object b) {
+            int c;
+            if (overload == 1) {
+                double x = (Double) a;
+                double y = (Double) b;
+                return switch (op) {
+                    case "<" -> x < y;
+                    case ">" -> x > y;
+                    case "<=" -> x <= y;
+                    default -> x >= y;
+                };
+            }
+            c = overload == 0 ? Long.compare((Long) a, (Long) b) : Rt.compareStrings((String) a, (String) b);
+            return switch (op) {
+                case "<" -> c < 0;
+                case ">" -> c > 0;
+                case "<=" -> c <= 0;
+                default -> c >= 0;
+            };
+        }
+    }
+}

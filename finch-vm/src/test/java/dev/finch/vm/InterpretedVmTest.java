@@ -1,0 +1,9 @@
+package dev.finch.vm;
+
+import dev.finch.vm.compile.ModuleCompiler;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The VM tests again with every function interpreted: both tiers must agree (reliability row 4). */
+class InterpretedVmTest extends VmTest {
+    @BeforeAll static void interpretEverything() { VM = new Vm(ModuleCompiler.Tiering.INTERPRET_ALL); }
+}
