@@ -20,25 +20,28 @@ public sealed interface Type {
 
     Kind kind();
 
-    /** True when no type variable occurs inside. */
-    default boolean isGround() {
-        return switch (kind()) {
+    /**
+     * True when no type variable occurs inside. Static, not a default method: a default method would make
+     * initializing {@link Prim} initialize this interface first, while Prim's constants are still null.
+     */
+    static boolean isGround(Type type) {
+        return switch (type.kind()) {
             case PRIM, PATH, NAMED -> true;
             case VAR -> false;
-            case OPTION -> ((OptionT) this).value().isGround();
-            case RESULT -> ((ResultT) this).ok().isGround() && ((ResultT) this).err().isGround();
-            case LIST -> ((ListT) this).element().isGround();
-            case MAP -> ((MapT) this).key().isGround() && ((MapT) this).value().isGround();
-            case RECORD -> ((RecordT) this).fields().values().stream().allMatch(Type::isGround);
-            case VARIANT -> ((VariantT) this).tags().values().stream().allMatch(t -> t.map(Type::isGround).orElse(true));
-            case TASK -> ((TaskT) this).value().isGround();
-            case FIBER -> ((FiberT) this).yielded().isGround() && ((FiberT) this).result().isGround();
-            case STREAM -> ((StreamT) this).element().isGround();
-            case RESOURCE -> ((ResourceT) this).of().isGround();
+            case OPTION -> isGround(((OptionT) type).value());
+            case RESULT -> isGround(((ResultT) type).ok()) && isGround(((ResultT) type).err());
+            case LIST -> isGround(((ListT) type).element());
+            case MAP -> isGround(((MapT) type).key()) && isGround(((MapT) type).value());
+            case RECORD -> ((RecordT) type).fields().values().stream().allMatch(Type::isGround);
+            case VARIANT -> ((VariantT) type).tags().values().stream().allMatch(t -> t.map(Type::isGround).orElse(true));
+            case TASK -> isGround(((TaskT) type).value());
+            case FIBER -> isGround(((FiberT) type).yielded()) && isGround(((FiberT) type).result());
+            case STREAM -> isGround(((StreamT) type).element());
+            case RESOURCE -> isGround(((ResourceT) type).of());
             case FN -> {
-                Fn f = (Fn) this;
+                Fn f = (Fn) type;
                 yield f.ins().stream().allMatch(Type::isGround) && f.outs().stream().allMatch(Type::isGround)
-                        && f.yields().map(y -> y.yielded().isGround() && y.resumed().isGround()).orElse(true);
+                        && f.yields().map(y -> isGround(y.yielded()) && isGround(y.resumed())).orElse(true);
             }
         };
     }

@@ -107,6 +107,35 @@ public final class Vocabulary {
         word("json-as-map", Category.JSON, "An object as a string-keyed map, if the JSON is an object.", "json -> option<map<string,json>>");
         word("json-stringify", Category.JSON, "Compact JSON text.", "json -> string");
 
+        // Files: refined paths (a root is availability, never authority) and the host words that use them.
+        // Each requirement below is the conservative bound; the host boundary instantiates it with the
+        // canonical concrete path of every call and checks that against the grants.
+        word("path", Category.FILE, "Refine a relative name into a workspace path; '..', absolute names, NUL and wildcards are refused.", "string -> path");
+        word("host-path", Category.FILE, "Refine a relative name under the installed root<host-machine>.", "string -> path<host-machine>");
+        word("project-path", Category.FILE, "Refine a relative name under the installed root<project>.", "string -> path<project>");
+        word("task-output-path", Category.FILE, "Refine a relative name under the installed root<task.output>.", "string -> path<task.output>");
+        word("file-read", Category.FILE, "The bytes of a workspace file.", "path -> bytes ! {fs.read(${workspace}/**)}");
+        word("file-write", Category.FILE, "Replace a workspace file's bytes (creating it).", "path bytes -> ! {fs.write(${workspace}/**)}");
+        word("file-size", Category.FILE, "A workspace file's size in bytes.", "path -> int ! {fs.read(${workspace}/**)}");
+        word("file-slice", Category.FILE, "Up to length bytes from offset (at most 8 MiB; shorter at end of file).", "path int int -> bytes ! {fs.read(${workspace}/**)}");
+        word("tree-list", Category.FILE, "Up to max entries under a directory, sorted, no symlinks (at most 100,000).",
+                "path int -> record{entries:list<record{kind:string,path:string,size:int}>,truncated:bool} ! {fs.read(${workspace}/**)}");
+        word("host-file-read", Category.FILE, "The bytes of a file under root<host-machine>.", "path<host-machine> -> bytes ! {fs.read(${host-machine}/**)}");
+        word("host-file-write", Category.FILE, "Replace a file under root<host-machine>.", "path<host-machine> bytes -> ! {fs.write(${host-machine}/**)}");
+        word("project-file-read", Category.FILE, "The bytes of a file under root<project>.", "path<project> -> bytes ! {fs.read(${project}/**)}");
+        word("project-file-write", Category.FILE, "Replace a file under root<project>.", "path<project> bytes -> ! {fs.write(${project}/**)}");
+        word("task-output-file-read", Category.FILE, "The bytes of a file under root<task.output>.", "path<task.output> -> bytes ! {fs.read(${task.output}/**)}");
+        word("task-output-file-write", Category.FILE, "Replace a file under root<task.output>.", "path<task.output> bytes -> ! {fs.write(${task.output}/**)}");
+        word("file-lines-open", Category.FILE, "Open a run-owned stream of the file's lines (each at most 1 MiB).", "path -> stream<string> ! {fs.read(${workspace}/**)}");
+        word("csv-open", Category.FILE, "Open a run-owned stream of CSV records (quoted, comma-bearing and multiline fields).", "path -> stream<list<string>> ! {fs.read(${workspace}/**)}");
+        word("csv-summary", Category.FILE, "Header and per-column facts of at most max_rows records, as json.", "path int -> json ! {fs.read(${workspace}/**)}");
+        word("stream-next", Category.FILE, "The next item of a run-owned stream, or none at its end.", "stream<a> -> option<a>");
+        word("stream-close", Category.FILE, "Release a run-owned stream.", "stream<a> ->");
+        word("file-lines-next", Category.FILE, "Compatibility alias of stream-next for line streams.", "stream<string> -> option<string>");
+        word("file-lines-close", Category.FILE, "Compatibility alias of stream-close for line streams.", "stream<string> ->");
+        word("process-run", Category.PROCESS, "Run an executable directly (never a shell) with an argument list; bounded time and output.",
+                "string list<string> -> record{exit:int,stderr:string,stdout:string} ! {process.run(**)}");
+
         // Syntax (no runtime signature).
         List<String> forth = List.of("forth");
         List<String> lisp = List.of("lisp");

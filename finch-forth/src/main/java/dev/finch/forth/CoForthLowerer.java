@@ -1,0 +1,477 @@
+package dev.finch.forth;
+
+import dev.finch.forth.CoForthParser.BeginUntilContext;
+import dev.finch.forth.CoForthParser.BeginWhileContext;
+import dev.finch.forth.CoForthParser.CaseArmContext;
+import dev.finch.forth.CoForthParser.CaseOfContext;
+import dev.finch.forth.CoForthParser.ClosureContext;
+import dev.finch.forth.CoForthParser.ConstantContext;
+import dev.finch.forth.CoForthParser.DefinitionContext;
+import dev.finch.forth.CoForthParser.ElementsContext;
+import dev.finch.forth.CoForthParser.FalseLitContext;
+import dev.finch.forth.CoForthParser.FieldContext;
+import dev.finch.forth.CoForthParser.FloatLitContext;
+import dev.finch.forth.CoForthParser.IfOkContext;
+import dev.finch.forth.CoForthParser.IfSomeContext;
+import dev.finch.forth.CoForthParser.IfThenContext;
+import dev.finch.forth.CoForthParser.IntLitContext;
+import dev.finch.forth.CoForthParser.ItemContext;
+import dev.finch.forth.CoForthParser.ItemsContext;
+import dev.finch.forth.CoForthParser.JsonLitContext;
+import dev.finch.forth.CoForthParser.ListContext;
+import dev.finch.forth.CoForthParser.LocalStoreContext;
+import dev.finch.forth.CoForthParser.MapContext;
+import dev.finch.forth.CoForthParser.ParamWordContext;
+import dev.finch.forth.CoForthParser.ProgramContext;
+import dev.finch.forth.CoForthParser.PropagateContext;
+import dev.finch.forth.CoForthParser.QuoteContext;
+import dev.finch.forth.CoForthParser.RecordContext;
+import dev.finch.forth.CoForthParser.StringLitContext;
+import dev.finch.forth.CoForthParser.SymbolLitContext;
+import dev.finch.forth.CoForthParser.TopItemContext;
+import dev.finch.forth.CoForthParser.TrueLitContext;
+import dev.finch.forth.CoForthParser.UnitLitContext;
+import dev.finch.forth.CoForthParser.WordContext;
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.instr.Block;
+import dev.finch.ir.instr.Immediate;
+import dev.finch.ir.instr.Instr;
+import dev.finch.ir.instr.Literal;
+import dev.finch.ir.instr.Module;
+import dev.finch.ir.instr.WordDef;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.type.TypeSyntax;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.antlr.v4.runtime.BufferedTokenStream;
+import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.tree.ParseTree;
+
+/**
+ * Lowers a Co-Forth parse tree to a {@link Module}: one visitor method per labelled alternative, each appending
+ * its instructions to the block being built. Locals are tracked per word in program (text) order: after
+ * {@code :> x}, a bare {@code x} in the same word (or in main) is a LocalLoad.
+ */
+final class CoForthLowerer extends CoForthBaseVisitor<Void> {
+    private static final String NAME = "[A-Za-z_][A-Za-z0-9_-]*";
+
+    private final String sourceId;
+    private final BufferedTokenStream tokens;
+    private final List<Diagnostic> diagnostics = new ArrayList<>();
+    private final List<WordDef> words = new ArrayList<>();
+    private final Set<String> defined = new HashSet<>();
+    private Set<String> locals = new HashSet<>();
+    private List<Instr> out = new ArrayList<>();
+
+    CoForthLowerer(String sourceId, BufferedTokenStream tokens) {
+        this.sourceId = sourceId;
+        this.tokens = tokens;
+    }
+
+    List<Diagnostic> diagnostics() { return diagnostics; }
+
+    Module lower(ProgramContext program) {
+        List<Instr> main = out;
+        for (TopItemContext top : program.topItem()) {
+            if (top.definition() != null) definition(top.definition());
+            else visit(top.item());
+        }
+        return new Module(sourceId, CoForth.LANGUAGE, words, new Block(main));
+    }
+
+    private void definition(DefinitionContext ctx) {
+        String name = ctx.name.getText();
+        if (!defined.add(name)) {
+            report(ForthCode.DUPLICATE_DEFINITION.at(origin(ctx.name), "'" + name + "' is defined twice in this program"));
+        }
+        Optional<Type.Fn> signature = signatureAfter(ctx.name);
+        Set<String> outerLocals = locals;
+        List<Instr> outer = out;
+        locals = new HashSet<>();
+        Block body = block(ctx.items());
+        locals = outerLocals;
+        out = outer;
+        words.add(new WordDef(name, signature, body, origin(ctx.start)));
+    }
+
+    // ------------------------------------------------------------------------------------------------ blocks
+
+    private Block block(ItemsContext ctx) {
+        return ctx == null ? Block.EMPTY : sequence(ctx.item());
+    }
+
+    private Block sequence(List<? extends ParseTree> children) {
+        List<Instr> outer = out;
+        List<Instr> mine = new ArrayList<>();
+        out = mine;
+        for (ParseTree child : children) {
+            if (child instanceof ItemContext) visit(child);
+        }
+        out = outer;
+        return new Block(mine);
+    }
+
+    private Block elements(ElementsContext ctx) { return sequence(ctx.children == null ? List.of() : ctx.children); }
+
+    // ------------------------------------------------------------------------------------------------ literals
+
+    @Override public Void visitIntLit(IntLitContext ctx) {
+        parseInt(ctx.INT().getSymbol()).ifPresent(v -> push(new Literal.IntLit(v), ctx));
+        return null;
+    }
+
+    @Override public Void visitFloatLit(FloatLitContext ctx) {
+        Token t = ctx.FLOAT().getSymbol();
+        String text = t.getText();
+        double v;
+        switch (text) {
+            case "+inf.0": v = Double.POSITIVE_INFINITY; break;
+            case "-inf.0": v = Double.NEGATIVE_INFINITY; break;
+            case "+nan.0": v = Double.NaN; break;
+            default:
+                v = Double.parseDouble(text);
+                if (Double.isInfinite(v)) {
+                    report(ForthCode.BAD_NUMBER.at(origin(t), "float literal " + text + " is out of range (write +inf.0 or -inf.0)"));
+                    return null;
+                }
+        }
+        push(new Literal.FloatLit(v), ctx);
+        return null;
+    }
+
+    @Override public Void visitStringLit(StringLitContext ctx) {
+        Token t = ctx.start;
+        String text = t.getText();
+        int bodyStart = text.startsWith("s\"") ? 2 : 1;
+        // Forth's s" takes the one space after it as a delimiter: s" hi" is "hi".
+        if (bodyStart == 2 && text.length() > 3 && text.charAt(2) == ' ') bodyStart = 3;
+        try {
+            push(new Literal.StringLit(Escapes.decode(text.substring(bodyStart, text.length() - 1))), ctx);
+        } catch (Escapes.EscapeException e) {
+            report(ForthCode.BAD_ESCAPE.at(originAt(t, bodyStart + e.offset), e.getMessage()));
+        }
+        return null;
+    }
+
+    @Override public Void visitTrueLit(TrueLitContext ctx) { push(new Literal.BoolLit(true), ctx); return null; }
+
+    @Override public Void visitFalseLit(FalseLitContext ctx) { push(new Literal.BoolLit(false), ctx); return null; }
+
+    @Override public Void visitUnitLit(UnitLitContext ctx) { push(new Literal.UnitLit(), ctx); return null; }
+
+    @Override public Void visitSymbolLit(SymbolLitContext ctx) {
+        push(new Literal.SymbolLit(ctx.SYMBOL().getText().substring(1)), ctx);
+        return null;
+    }
+
+    @Override public Void visitJsonLit(JsonLitContext ctx) {
+        Token t = ctx.JSON_OBJECT().getSymbol();
+        try {
+            push(new Literal.JsonLit(Json.canonical(t.getText())), ctx);
+        } catch (Json.JsonException e) {
+            report(ForthCode.BAD_JSON.at(originAt(t, e.offset), "malformed JSON object: " + e.getMessage()));
+        }
+        return null;
+    }
+
+    // ------------------------------------------------------------------------------------------------ control
+
+    @Override public Void visitIfThen(IfThenContext ctx) {
+        Block then = block(ctx.then);
+        out.add(new Instr.If(then, block(ctx.otherwise), origin(ctx.start)));
+        return null;
+    }
+
+    @Override public Void visitIfSome(IfSomeContext ctx) {
+        Block some = block(ctx.some);
+        out.add(new Instr.IfSome(some, block(ctx.none), origin(ctx.start)));
+        return null;
+    }
+
+    @Override public Void visitIfOk(IfOkContext ctx) {
+        Block ok = block(ctx.ok);
+        out.add(new Instr.IfOk(ok, block(ctx.err), origin(ctx.start)));
+        return null;
+    }
+
+    @Override public Void visitBeginWhile(BeginWhileContext ctx) {
+        Block test = block(ctx.test);
+        out.add(new Instr.Loop(test, block(ctx.body), origin(ctx.start)));
+        return null;
+    }
+
+    @Override public Void visitBeginUntil(BeginUntilContext ctx) {
+        out.add(new Instr.Until(block(ctx.body), origin(ctx.start)));
+        return null;
+    }
+
+    @Override public Void visitCaseOf(CaseOfContext ctx) {
+        List<Instr.Case.Arm> arms = new ArrayList<>();
+        for (CaseArmContext arm : ctx.caseArm()) {
+            Token value = arm.INT().getSymbol();
+            Optional<Long> v = parseInt(value);
+            Block body = block(arm.items());
+            v.ifPresent(n -> arms.add(new Instr.Case.Arm(n, body, origin(value))));
+        }
+        Optional<Block> otherwise = ctx.OTHERWISE() == null ? Optional.empty() : Optional.of(block(ctx.otherwise));
+        out.add(new Instr.Case(arms, otherwise, origin(ctx.start)));
+        return null;
+    }
+
+    @Override public Void visitPropagate(PropagateContext ctx) { out.add(new Instr.Propagate(origin(ctx.start))); return null; }
+
+    @Override public Void visitQuote(QuoteContext ctx) {
+        out.add(new Instr.Quote(ctx.name.getText(), origin(ctx.start)));
+        return null;
+    }
+
+    @Override public Void visitConstant(ConstantContext ctx) {
+        Optional<Type> declared = Optional.empty();
+        if (ctx.CONSTANT_TYPED() != null) {
+            Token t = ctx.CONSTANT_TYPED().getSymbol();
+            String text = t.getText();
+            int open = text.indexOf('<');
+            Optional<Type> type = type(t, open + 1, text.substring(open + 1, text.length() - 1));
+            if (type.isEmpty()) return null;
+            declared = type;
+        }
+        out.add(new Instr.Constant(ctx.name.getText(), declared, origin(ctx.start)));
+        return null;
+    }
+
+    @Override public Void visitLocalStore(LocalStoreContext ctx) {
+        String name = ctx.name.getText();
+        locals.add(name);
+        out.add(new Instr.LocalStore(name, origin(ctx.start)));
+        return null;
+    }
+
+    @Override public Void visitClosure(ClosureContext ctx) {
+        Token open = ctx.CLOSURE_OPEN().getSymbol();
+        Optional<Type.Fn> signature = signatureAfter(open);
+        if (signature.isEmpty() && !hasSignatureToken(open)) {
+            report(ForthCode.MISSING_SIGNATURE.at(origin(open), "a closure needs its signature right after '[:', e.g. [: ( int -- int ) dup * ;]"));
+        }
+        Block body = block(ctx.items());
+        signature.ifPresent(fn -> out.add(new Instr.Closure(fn, body, origin(open))));
+        return null;
+    }
+
+    // ------------------------------------------------------------------------------------------------ data
+
+    @Override public Void visitList(ListContext ctx) {
+        out.add(new Instr.ListLit(elements(ctx.elements()), origin(ctx.start)));
+        return null;
+    }
+
+    @Override public Void visitMap(MapContext ctx) {
+        out.add(new Instr.MapLit(elements(ctx.elements()), origin(ctx.start)));
+        return null;
+    }
+
+    @Override public Void visitRecord(RecordContext ctx) {
+        List<Instr.RecordLit.Field> fields = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (FieldContext f : ctx.field()) {
+            Token label = f.FIELD().getSymbol();
+            String name = label.getText().substring(0, label.getText().length() - 1);
+            if (!names.add(name)) report(ForthCode.DUPLICATE_FIELD.at(origin(label), "field '" + name + "' appears twice in this record"));
+            fields.add(new Instr.RecordLit.Field(name, block(f.items()), origin(label)));
+        }
+        out.add(new Instr.RecordLit(fields, origin(ctx.start)));
+        return null;
+    }
+
+    // ------------------------------------------------------------------------------------------------ words
+
+    @Override public Void visitWord(WordContext ctx) {
+        Token t = ctx.WORD().getSymbol();
+        String name = t.getText();
+        if (name.equals("record-get") || name.equals("record-set")) {
+            fuseFieldName(t, name);
+        } else if (name.matches("(variant|variant-get|empty-list|constant)<.*")) {
+            report(ForthCode.BAD_TYPE_PARAMETER.at(origin(t), "'" + name + "': the < > parameters do not balance (or span a line)"));
+        } else if (locals.contains(name)) {
+            out.add(new Instr.LocalLoad(name, origin(t)));
+        } else {
+            out.add(new Instr.Call(name, origin(t)));
+        }
+        return null;
+    }
+
+    /** {@code "city" record-get}: the literal just pushed becomes the immediate (the shared IR has no dynamic field names). */
+    private void fuseFieldName(Token t, String name) {
+        Token previous = previousDefault(t);
+        if (previous != null && (previous.getType() == CoForthLexer.STRING || previous.getType() == CoForthLexer.SSTRING)
+                && !out.isEmpty() && out.get(out.size() - 1) instanceof Instr.Push p
+                && p.literal() instanceof Literal.StringLit s && p.origin().equals(origin(previous))) {
+            out.remove(out.size() - 1);
+            out.add(new Instr.Call(name, List.of(new Immediate.NameArg(s.value())), p.origin()));
+            return;
+        }
+        if (previous != null && (previous.getType() == CoForthLexer.STRING || previous.getType() == CoForthLexer.SSTRING)) {
+            return; // the string itself was malformed and already reported
+        }
+        report(ForthCode.FIELD_NAME_NOT_LITERAL.at(origin(t), "'" + name + "' needs the field name as a string literal right before it, e.g. \"city\" " + name,
+                "a string literal", previous == null ? "start of input" : previous.getText()));
+    }
+
+    @Override public Void visitParamWord(ParamWordContext ctx) {
+        Token t = ctx.PARAM_WORD().getSymbol();
+        String text = t.getText();
+        int open = text.indexOf('<');
+        String name = text.substring(0, open);
+        String inner = text.substring(open + 1, text.length() - 1);
+        int innerAt = open + 1;
+        switch (name) {
+            case "variant": {
+                int comma = lastTopLevelComma(inner);
+                if (comma < 0) {
+                    report(ForthCode.BAD_TYPE_PARAMETER.at(origin(t), "variant needs a type and a tag: variant<variant{none|some(int)},some>"));
+                    return null;
+                }
+                Optional<Type> type = type(t, innerAt, inner.substring(0, comma));
+                Optional<String> tag = tag(t, innerAt + comma + 1, inner.substring(comma + 1));
+                if (type.isPresent() && tag.isPresent()) {
+                    out.add(new Instr.Call(name, List.of(new Immediate.TypeArg(type.get()), new Immediate.NameArg(tag.get())), origin(t)));
+                }
+                return null;
+            }
+            case "variant-get":
+                tag(t, innerAt, inner).ifPresent(tag -> out.add(new Instr.Call(name, List.of(new Immediate.NameArg(tag)), origin(t))));
+                return null;
+            case "empty-list":
+                type(t, innerAt, inner).ifPresent(type -> out.add(new Instr.Call(name, List.of(new Immediate.TypeArg(type)), origin(t))));
+                return null;
+            default:
+                report(ForthCode.UNKNOWN_PARAMETERIZED.at(origin(t), "'" + name + "<…>' takes no parameters; only variant<T,tag>, variant-get<tag>, empty-list<T> and constant<T> do"));
+                return null;
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    private Optional<Type> type(Token t, int at, String text) {
+        try {
+            return Optional.of(TypeSyntax.parse(text.strip()));
+        } catch (TypeSyntax.TypeSyntaxException e) {
+            int lead = text.length() - text.stripLeading().length();
+            report(ForthCode.BAD_TYPE_PARAMETER.at(originAt(t, at + lead + e.offset()), "malformed type '" + text.strip() + "': " + e.getMessage()));
+        } catch (RuntimeException e) {
+            report(ForthCode.BAD_TYPE_PARAMETER.at(originAt(t, at), "malformed type '" + text.strip() + "'"));
+        }
+        return Optional.empty();
+    }
+
+    private Optional<String> tag(Token t, int at, String text) {
+        String tag = text.strip();
+        if (tag.matches(NAME)) return Optional.of(tag);
+        report(ForthCode.BAD_TYPE_PARAMETER.at(originAt(t, at), "'" + tag + "' is not a tag name"));
+        return Optional.empty();
+    }
+
+    /** The comma separating the type from the tag in variant<T,tag>; "->" is an arrow, not a closing bracket. */
+    private static int lastTopLevelComma(String s) {
+        int depth = 0;
+        int last = -1;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '-' && i + 1 < s.length() && s.charAt(i + 1) == '>') { i++; continue; }
+            if (c == '(' || c == '{' || c == '[' || c == '<') depth++;
+            else if (c == ')' || c == '}' || c == ']' || c == '>') depth--;
+            else if (c == ',' && depth == 0) last = i;
+        }
+        return last;
+    }
+
+    /** The signature is the PAREN comment directly after {@code t} (decisions D7), if there is one. */
+    private Optional<Type.Fn> signatureAfter(Token t) {
+        List<Token> hidden = tokens.getHiddenTokensToRight(t.getTokenIndex());
+        if (hidden == null || hidden.isEmpty() || hidden.get(0).getType() != CoForthLexer.PAREN) return Optional.empty();
+        Token paren = hidden.get(0);
+        String text = paren.getText();
+        String inner = text.substring(1, text.length() - 1);
+        int dashes = separator(inner);
+        if (dashes < 0) {
+            report(ForthCode.BAD_SIGNATURE.at(origin(paren), "a signature separates inputs from outputs with '--': ( int int -- int )",
+                    "ins -- outs", text));
+            return Optional.empty();
+        }
+        String compact = inner.substring(0, dashes) + "->" + inner.substring(dashes + 2);
+        try {
+            return Optional.of(TypeSyntax.parseSignature(compact));
+        } catch (TypeSyntax.TypeSyntaxException e) {
+            report(ForthCode.BAD_SIGNATURE.at(originAt(paren, 1 + e.offset()), "malformed signature " + text + ": " + e.getMessage()));
+        } catch (RuntimeException e) {
+            report(ForthCode.BAD_SIGNATURE.at(origin(paren), "malformed signature " + text));
+        }
+        return Optional.empty();
+    }
+
+    private boolean hasSignatureToken(Token t) {
+        List<Token> hidden = tokens.getHiddenTokensToRight(t.getTokenIndex());
+        return hidden != null && !hidden.isEmpty() && hidden.get(0).getType() == CoForthLexer.PAREN;
+    }
+
+    /** The offset of the standalone '--' (or '->') outside brackets; -1 when there is none. */
+    private static int separator(String s) {
+        int depth = 0;
+        int arrow = -1;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '(' || c == '{' || c == '[') depth++;
+            else if (c == ')' || c == '}' || c == ']') depth--;
+            else if (depth == 0 && (s.startsWith("--", i) || s.startsWith("->", i))
+                    && (i == 0 || Character.isWhitespace(s.charAt(i - 1)))
+                    && (i + 2 == s.length() || Character.isWhitespace(s.charAt(i + 2)))) {
+                if (c == '-' && s.charAt(i + 1) == '-') return i;
+                if (arrow < 0) arrow = i;
+            }
+        }
+        return arrow;
+    }
+
+    private Optional<Long> parseInt(Token t) {
+        String text = t.getText();
+        boolean negative = text.startsWith("-");
+        String digits = negative ? text.substring(1) : text;
+        try {
+            if (digits.startsWith("0x") || digits.startsWith("0X")) return Optional.of(Long.parseLong((negative ? "-" : "") + digits.substring(2), 16));
+            return Optional.of(Long.parseLong(text));
+        } catch (NumberFormatException e) {
+            report(ForthCode.BAD_NUMBER.at(origin(t), "int literal " + text + " does not fit in 64 bits", "-9223372036854775808 … 9223372036854775807", text));
+            return Optional.empty();
+        }
+    }
+
+    private void push(Literal literal, ItemContext ctx) { out.add(new Instr.Push(literal, origin(ctx.start))); }
+
+    private Token previousDefault(Token t) {
+        for (int i = t.getTokenIndex() - 1; i >= 0; i--) {
+            Token p = tokens.get(i);
+            if (p.getChannel() == Token.DEFAULT_CHANNEL) return p;
+        }
+        return null;
+    }
+
+    private void report(Diagnostic d) { diagnostics.add(d); }
+
+    private Origin origin(Token t) { return Structure.origin(t, sourceId); }
+
+    /** The origin of the character {@code offset} code units into {@code t}'s text (tokens may span lines). */
+    private Origin originAt(Token t, int offset) {
+        String text = t.getText();
+        int line = t.getLine();
+        int column = t.getCharPositionInLine() + 1;
+        for (int i = 0; i < Math.min(offset, text.length()); i++) {
+            char c = text.charAt(i);
+            if (c == '\n') { line++; column = 1; }
+            else if (!Character.isLowSurrogate(c)) column++;
+        }
+        return Origin.of(sourceId, line, column);
+    }
+}

@@ -1,0 +1,2 @@
+{ city: "Oslo" } "city" record-get if-some say else "?" say then { name: "Ada" age: 36 } 37
+"age" record-set "name" record-get drop

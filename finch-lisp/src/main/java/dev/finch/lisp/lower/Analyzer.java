@@ -1,0 +1,694 @@
+package dev.finch.lisp.lower;
+
+import dev.finch.ir.checked.Environment;
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.DiagnosticException;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.instr.Literal;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.type.TypeSyntax;
+import dev.finch.ir.vocab.Vocabulary;
+import dev.finch.ir.vocab.WordSpec;
+import dev.finch.lisp.LispCode;
+import dev.finch.lisp.syntax.Sx;
+import dev.finch.lisp.types.Eff;
+import dev.finch.lisp.types.Infer;
+import dev.finch.lisp.types.Ty;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Datums to typed expressions: resolves names, recognises the special forms of decisions D8 and infers types
+ * (Hindley–Milner). Top-level definitions are inferred per strongly connected group in dependency order, so
+ * mutual recursion works and each group is generalized before later code uses it (let-polymorphism at the top
+ * level; local bindings are monomorphic because an IR local has one type).
+ */
+final class Analyzer {
+    /** A top-level function definition. */
+    static final class FnDef {
+        final String name;
+        final Origin origin;
+        final List<Sx> params;
+        final Sx returnAnnotation;
+        final List<Sx> body;
+        final Map<String, Ty> annotationVars = Body.vars();
+        Ty.Fn mono;
+        Infer.Scheme scheme;
+        final List<Local> paramLocals = new ArrayList<>();
+        Node bodyNode;
+        boolean inferring;
+
+        FnDef(String name, Origin origin, List<Sx> params, Sx returnAnnotation, List<Sx> body) {
+            this.name = name;
+            this.origin = origin;
+            this.params = params;
+            this.returnAnnotation = returnAnnotation;
+            this.body = body;
+        }
+    }
+
+    /** A top-level value definition: a dictionary constant. */
+    static final class ConstDef {
+        final String name;
+        final Origin origin;
+        final Sx annotation;
+        final Sx value;
+        Ty type;
+        Node valueNode;
+
+        ConstDef(String name, Origin origin, Sx annotation, Sx value) {
+            this.name = name;
+            this.origin = origin;
+            this.annotation = annotation;
+            this.value = value;
+        }
+    }
+
+    /** A top-level expression. */
+    static final class TopExpr {
+        final Sx sx;
+        Node node;
+
+        TopExpr(Sx sx) { this.sx = sx; }
+    }
+
+    private final String sourceId;
+    private final Environment env;
+    final Infer inf = new Infer();
+    final List<Diagnostic> diagnostics = new ArrayList<>();
+    final Map<String, FnDef> functions = new LinkedHashMap<>();
+    final Map<String, ConstDef> constants = new LinkedHashMap<>();
+    /** Top-level items in program order: FnDef, ConstDef or TopExpr. */
+    final List<Object> program = new ArrayList<>();
+    final Body main;
+    private final Set<String> reserved = new HashSet<>();
+    private final List<Pending> pending = new ArrayList<>();
+
+    Analyzer(String sourceId, Environment env) {
+        this.sourceId = sourceId;
+        this.env = env;
+        this.main = new Body(null, inf.eff(), null, false, new HashSet<>(), Body.vars());
+    }
+
+    // ---------------------------------------------------------------- top level
+
+    void analyze(List<Sx> forms) {
+        List<Sx> flat = new ArrayList<>();
+        flatten(forms, flat);
+        for (Sx f : flat) {
+            try {
+                classify(f);
+            } catch (DiagnosticException e) {
+                diagnostics.addAll(e.diagnostics());
+            }
+        }
+        reserved.addAll(Vocabulary.names());
+        reserved.addAll(env.words().keySet());
+        reserved.addAll(env.constants().keySet());
+        reserved.addAll(functions.keySet());
+        reserved.addAll(constants.keySet());
+        for (List<Object> group : groups()) {
+            try {
+                inferGroup(group);
+            } catch (DiagnosticException e) {
+                diagnostics.addAll(e.diagnostics());
+                pending.clear();
+                for (Object o : group) if (o instanceof FnDef fn && fn.scheme == null) fn.scheme = Infer.Scheme.mono(fn.mono);
+            }
+        }
+        for (Object o : program) {
+            if (!(o instanceof TopExpr t)) continue;
+            try {
+                t.node = expr(t.sx, new Scope(null), main);
+                resolvePending(true);
+            } catch (DiagnosticException e) {
+                diagnostics.addAll(e.diagnostics());
+                pending.clear();
+            }
+        }
+        try {
+            inf.solveEffects();
+        } catch (Infer.Clash c) {
+            diagnostics.add(LispCode.TYPE_MISMATCH.at(Origin.of(sourceId, 1, 1), "code that yields values of two different types: " + c.getMessage()));
+        }
+    }
+
+    private static void flatten(List<Sx> forms, List<Sx> out) {
+        for (Sx f : forms) {
+            if ("begin".equals(Sx.head(f))) {
+                List<Sx> it = ((Sx.SList) f).items();
+                flatten(it.subList(1, it.size()), out);
+            } else out.add(f);
+        }
+    }
+
+    private void classify(Sx f) {
+        if (!"define".equals(Sx.head(f))) {
+            program.add(new TopExpr(f));
+            return;
+        }
+        List<Sx> it = ((Sx.SList) f).items();
+        if (it.size() < 3) throw malformed(f, "(define name value) or (define (name params…) body…)");
+        Sx target = it.get(1);
+        String name;
+        Object def;
+        if (target instanceof Sx.SList sig) {
+            if (sig.items().isEmpty() || !(sig.items().get(0) instanceof Sx.SSymbol n)) throw malformed(f, "(define (name params…) body…)");
+            name = n.name();
+            int bodyAt = 2;
+            Sx ret = null;
+            if (it.get(2).kind() == Sx.Kind.COLON) {
+                if (it.size() < 5) throw malformed(f, "(define (name params…) : type body…)");
+                ret = it.get(3);
+                bodyAt = 4;
+            }
+            def = new FnDef(name, f.origin(), sig.items().subList(1, sig.items().size()), ret, it.subList(bodyAt, it.size()));
+        } else {
+            Sx annotation = null;
+            Sx value;
+            if (target instanceof Sx.SSymbol n) {
+                name = n.name();
+                if (it.size() == 5 && it.get(2).kind() == Sx.Kind.COLON) {
+                    annotation = it.get(3);
+                    value = it.get(4);
+                } else if (it.size() == 3) value = it.get(2);
+                else throw malformed(f, "(define name value)");
+            } else if (target instanceof Sx.SBracket br && it.size() == 3) {
+                name = bracketName(br);
+                annotation = br;
+                value = it.get(2);
+            } else throw malformed(f, "(define name value)");
+            if ("lambda".equals(Sx.head(value)) && annotation == null) {
+                List<Sx> lam = ((Sx.SList) value).items();
+                if (lam.size() < 3 || !(lam.get(1) instanceof Sx.SList ps)) throw malformed(value, "(lambda (params…) body…)");
+                def = new FnDef(name, f.origin(), ps.items(), null, lam.subList(2, lam.size()));
+            } else def = new ConstDef(name, f.origin(), annotation, value);
+        }
+        if (functions.containsKey(name) || constants.containsKey(name)) {
+            throw new DiagnosticException(LispCode.DUPLICATE_DEFINITION.at(f.origin(), "'" + name + "' is defined twice in this submission"));
+        }
+        if (def instanceof FnDef fn) functions.put(name, fn);
+        else constants.put(name, (ConstDef) def);
+        program.add(def);
+    }
+
+    /** Strongly connected groups of definitions, dependencies first (Tarjan). */
+    private List<List<Object>> groups() {
+        List<Object> defs = new ArrayList<>();
+        for (Object o : program) if (!(o instanceof TopExpr)) defs.add(o);
+        Map<Object, List<Object>> deps = new HashMap<>();
+        for (Object d : defs) {
+            Set<String> names = new HashSet<>();
+            if (d instanceof FnDef fn) {
+                for (Sx s : fn.body) symbols(s, names);
+            } else symbols(((ConstDef) d).value, names);
+            List<Object> ds = new ArrayList<>();
+            for (String n : names) {
+                if (functions.containsKey(n)) ds.add(functions.get(n));
+                else if (constants.containsKey(n)) ds.add(constants.get(n));
+            }
+            deps.put(d, ds);
+        }
+        List<List<Object>> out = new ArrayList<>();
+        Map<Object, Integer> index = new HashMap<>();
+        Map<Object, Integer> low = new HashMap<>();
+        Deque<Object> stack = new ArrayDeque<>();
+        Set<Object> onStack = new HashSet<>();
+        int[] counter = {0};
+        for (Object d : defs) if (!index.containsKey(d)) tarjan(d, deps, index, low, stack, onStack, counter, out);
+        return out;
+    }
+
+    private void tarjan(Object v, Map<Object, List<Object>> deps, Map<Object, Integer> index, Map<Object, Integer> low,
+                        Deque<Object> stack, Set<Object> onStack, int[] counter, List<List<Object>> out) {
+        index.put(v, counter[0]);
+        low.put(v, counter[0]++);
+        stack.push(v);
+        onStack.add(v);
+        for (Object w : deps.get(v)) {
+            if (!index.containsKey(w)) {
+                tarjan(w, deps, index, low, stack, onStack, counter, out);
+                low.put(v, Math.min(low.get(v), low.get(w)));
+            } else if (onStack.contains(w)) low.put(v, Math.min(low.get(v), index.get(w)));
+        }
+        if (low.get(v).equals(index.get(v))) {
+            List<Object> group = new ArrayList<>();
+            Object w;
+            do {
+                w = stack.pop();
+                onStack.remove(w);
+                group.add(w);
+            } while (w != v);
+            out.add(group);
+        }
+    }
+
+    private static void symbols(Sx s, Set<String> out) {
+        switch (s.kind()) {
+            case SYMBOL: out.add(((Sx.SSymbol) s).name()); break;
+            case LIST: for (Sx x : ((Sx.SList) s).items()) symbols(x, out); break;
+            case BRACKET: for (Sx x : ((Sx.SBracket) s).items()) symbols(x, out); break;
+            case BRACES: for (Sx x : ((Sx.SBraces) s).items()) symbols(x, out); break;
+            default:
+        }
+    }
+
+    private void inferGroup(List<Object> group) {
+        boolean hasFn = group.stream().anyMatch(o -> o instanceof FnDef);
+        if (hasFn) inf.enter();
+        for (Object o : group) {
+            if (o instanceof FnDef fn) {
+                List<Ty> ins = new ArrayList<>();
+                Body body = new Body(null, inf.eff(), null, false, new HashSet<>(), fn.annotationVars);
+                for (Sx p : fn.params) {
+                    Local l = declare(p, body);
+                    fn.paramLocals.add(l);
+                    ins.add(l.type);
+                }
+                Ty ret = fn.returnAnnotation == null ? inf.fresh() : annotation(typeText(fn.returnAnnotation), fn.returnAnnotation.origin(), fn.annotationVars);
+                fn.mono = new Ty.Fn(ins, List.of(ret), body.eff);
+                fn.inferring = true;
+            } else {
+                ConstDef c = (ConstDef) o;
+                c.type = c.annotation == null ? inf.fresh() : annotation(typeText(c.annotation), c.annotation.origin(), main.annotationVars);
+            }
+        }
+        for (Object o : group) {
+            if (o instanceof FnDef fn) {
+                Ty ret = fn.mono.outs().get(0);
+                Body body = new Body(null, fn.mono.eff(), fn.returnAnnotation == null ? null : ret, false, new HashSet<>(), fn.annotationVars);
+                Scope scope = new Scope(null);
+                rebindOwners(fn, body);
+                for (Local l : fn.paramLocals) {
+                    body.irNames.add(l.ir);
+                    scope.put(l);
+                }
+                fn.bodyNode = body(fn.body, scope, body, fn.origin);
+                unifyAt(fn.body.isEmpty() ? fn.origin : fn.body.get(fn.body.size() - 1).origin(), ret, fn.bodyNode.type,
+                        "the body of '" + fn.name + "' does not match its return type");
+            } else {
+                ConstDef c = (ConstDef) o;
+                c.valueNode = expr(c.value, new Scope(null), main);
+                unifyAt(c.value.origin(), c.type, c.valueNode.type, "the value of '" + c.name + "' does not match its declared type");
+            }
+        }
+        resolvePending(true);
+        if (hasFn) inf.leave();
+        for (Object o : group) {
+            if (o instanceof FnDef fn) {
+                fn.inferring = false;
+                fn.scheme = inf.generalize(fn.mono);
+            }
+        }
+    }
+
+    /** Parameters were declared before their body existed; give them the body as owner (for set! checks). */
+    private void rebindOwners(FnDef fn, Body body) {
+        for (int i = 0; i < fn.paramLocals.size(); i++) {
+            Local l = fn.paramLocals.get(i);
+            fn.paramLocals.set(i, new Local(l.name, l.ir, l.type, body));
+        }
+    }
+
+    // ---------------------------------------------------------------- expressions
+
+    Node expr(Sx sx, Scope sc, Body b) {
+        switch (sx.kind()) {
+            case INT: return lit(new Literal.IntLit(((Sx.SInt) sx).value()), sx.origin(), Infer.INT);
+            case FLOAT: return lit(new Literal.FloatLit(((Sx.SFloat) sx).value()), sx.origin(), Infer.FLOAT);
+            case STRING: return lit(new Literal.StringLit(((Sx.SString) sx).value()), sx.origin(), Infer.STRING);
+            case SYMBOL: return symbol((Sx.SSymbol) sx, sc, b);
+            case QUOTE: return quoted(((Sx.SQuote) sx).datum(), sx.origin());
+            case BRACES: return record((Sx.SBraces) sx, sc, b);
+            case LIST: return list((Sx.SList) sx, sc, b);
+            case KEYWORD:
+                throw malformedMsg(sx, "a keyword like " + sx + " names a record field or variant tag; it is not a value (use '" + ((Sx.SKeyword) sx).name() + " for a symbol)");
+            default:
+                throw malformedMsg(sx, "'" + sx + "' is not an expression here");
+        }
+    }
+
+    private Node lit(Literal l, Origin o, Ty t) {
+        Node n = new Node(Node.Kind.LIT, o, t);
+        n.lit = l;
+        return n;
+    }
+
+    private Node unit(Origin o) { return new Node(Node.Kind.UNIT, o, Infer.UNIT); }
+
+    private Node quoted(Sx d, Origin o) {
+        if (d instanceof Sx.SSymbol s) return lit(new Literal.SymbolLit(s.name()), o, Infer.SYMBOL);
+        throw new DiagnosticException(LispCode.UNSUPPORTED.at(o, "only symbols can be quoted ('name); build data with (list …), (map …) or { :k v }"));
+    }
+
+    private Node symbol(Sx.SSymbol s, Scope sc, Body b) {
+        String name = s.name();
+        Origin o = s.origin();
+        Local l = sc.lookup(name);
+        if (l != null) {
+            Node n = new Node(Node.Kind.LOCAL, o, l.type);
+            n.local = l;
+            return n;
+        }
+        switch (name) {
+            case "true": case "#t": return lit(new Literal.BoolLit(true), o, Infer.BOOL);
+            case "false": case "#f": return lit(new Literal.BoolLit(false), o, Infer.BOOL);
+            default:
+        }
+        FnDef fn = functions.get(name);
+        if (fn != null) return quoteWord(name, o, fnType(fn, b));
+        if (env.word(name).isPresent()) {
+            Ty.Fn t = (Ty.Fn) inf.fromType(env.word(name).get(), new HashMap<>());
+            return quoteWord(name, o, t);
+        }
+        Node c = constant(name, o);
+        if (c != null) return c;
+        WordSpec spec = Vocabulary.word(name).orElse(null);
+        if (spec != null && !spec.special() && spec.overloads().size() == 1) {
+            Type.Fn sig = spec.overloads().get(0);
+            if (sig.ins().isEmpty()) return callWord(name, o, (Ty.Fn) inf.fromType(sig, new HashMap<>()), List.of(), b);
+            return quoteWord(name, o, (Ty.Fn) inf.fromType(sig, new HashMap<>()));
+        }
+        if (spec != null) {
+            throw new DiagnosticException(LispCode.NOT_CALLABLE.at(o, "'" + name + "' is overloaded or special and cannot be passed as a value; wrap it: (lambda (x y) (" + name + " x y))"));
+        }
+        throw unknown(name, o, sc);
+    }
+
+    private Node constant(String name, Origin o) {
+        ConstDef cd = constants.get(name);
+        Ty t = null;
+        if (cd != null) t = cd.type;
+        else if (env.constant(name).isPresent()) t = inf.fromType(env.constant(name).get(), new HashMap<>());
+        if (t == null) return null;
+        Node n = new Node(Node.Kind.CONST, o, t);
+        n.name = name;
+        return n;
+    }
+
+    private Node quoteWord(String name, Origin o, Ty.Fn t) {
+        Node n = new Node(Node.Kind.QUOTE_WORD, o, t);
+        n.name = name;
+        return n;
+    }
+
+    private Ty.Fn fnType(FnDef fn, Body b) {
+        if (fn.scheme != null) return (Ty.Fn) inf.instantiate(fn.scheme);
+        if (fn.mono != null) return fn.mono;
+        throw new DiagnosticException(LispCode.INTERNAL.at(fn.origin, "function '" + fn.name + "' used before its group was inferred"));
+    }
+
+    private Node list(Sx.SList l, Scope sc, Body b) {
+        List<Sx> it = l.items();
+        if (it.isEmpty()) throw malformedMsg(l, "() is not an expression; for an empty list write (empty-list T)");
+        Sx head = it.get(0);
+        List<Sx> args = it.subList(1, it.size());
+        if (!(head instanceof Sx.SSymbol hs)) {
+            Node fn = expr(head, sc, b);
+            return callValue(fn, analyzeAll(args, sc, b), l.origin(), b);
+        }
+        String name = hs.name();
+        Local local = sc.lookup(name);
+        if (local != null) return callValue(symbol(hs, sc, b), analyzeAll(args, sc, b), l.origin(), b);
+        Node form = Forms.form(this, name, l, sc, b);
+        if (form != null) return form;
+        FnDef fn = functions.get(name);
+        if (fn != null) return callWord(name, l.origin(), fnType(fn, b), analyzeAll(args, sc, b), b);
+        if (env.word(name).isPresent()) {
+            Ty.Fn t = (Ty.Fn) inf.fromType(env.word(name).get(), new HashMap<>());
+            return callWord(name, l.origin(), t, analyzeAll(args, sc, b), b);
+        }
+        Node c = constant(name, hs.origin());
+        if (c != null) return callValue(c, analyzeAll(args, sc, b), l.origin(), b);
+        WordSpec spec = Vocabulary.word(name).orElse(null);
+        if (spec != null) return Forms.vocabulary(this, spec, l, analyzeAll(args, sc, b), b);
+        throw unknown(name, hs.origin(), sc);
+    }
+
+    List<Node> analyzeAll(List<Sx> xs, Scope sc, Body b) {
+        List<Node> out = new ArrayList<>();
+        for (Sx x : xs) out.add(expr(x, sc, b));
+        return out;
+    }
+
+    /** A call of a word (module function, session word or vocabulary overload) with analyzed arguments. */
+    Node callWord(String name, Origin o, Ty.Fn t, List<Node> args, Body b) {
+        if (t.ins().size() != args.size()) {
+            throw new DiagnosticException(LispCode.ARITY.at(o, "'" + name + "' takes " + t.ins().size() + " argument(s), given " + args.size(),
+                    Integer.toString(t.ins().size()), Integer.toString(args.size())));
+        }
+        if (t.outs().size() > 1) {
+            throw new DiagnosticException(LispCode.NOT_CALLABLE.at(o, "'" + name + "' leaves " + t.outs().size() + " values; a Lisp call must produce one value or none"));
+        }
+        for (int i = 0; i < args.size(); i++) {
+            unifyAt(args.get(i).origin, t.ins().get(i), args.get(i).type, "argument " + (i + 1) + " of '" + name + "'");
+        }
+        Infer.flows(t.eff(), b.eff);
+        Node n = new Node(Node.Kind.CALL, o, t.outs().isEmpty() ? Infer.UNIT : t.outs().get(0));
+        n.name = name;
+        n.kids.addAll(args);
+        n.outs = t.outs().size();
+        return n;
+    }
+
+    /** A call of a function value: arguments, then the closure, then {@code execute}. */
+    Node callValue(Node fn, List<Node> args, Origin o, Body b) {
+        Ty ft = fn.type.prune();
+        Ty.Fn f;
+        if (ft instanceof Ty.Fn known) {
+            f = known;
+            if (f.ins().size() != args.size()) {
+                throw new DiagnosticException(LispCode.ARITY.at(o, "this function takes " + f.ins().size() + " argument(s), given " + args.size(),
+                        Infer.show(f), Integer.toString(args.size()) + " argument(s)"));
+            }
+        } else if (ft instanceof Ty.Var) {
+            List<Ty> ins = new ArrayList<>();
+            for (int i = 0; i < args.size(); i++) ins.add(inf.fresh());
+            f = new Ty.Fn(ins, List.of(inf.fresh()), inf.eff());
+            unifyAt(fn.origin, f, fn.type, "called value");
+        } else {
+            throw new DiagnosticException(LispCode.NOT_A_FUNCTION.at(fn.origin, "a value of type " + Infer.show(ft) + " is called as a function",
+                    "a function", Infer.show(ft)));
+        }
+        if (f.outs().size() > 1) throw new DiagnosticException(LispCode.NOT_CALLABLE.at(o, "this function leaves several values"));
+        for (int i = 0; i < args.size(); i++) unifyAt(args.get(i).origin, f.ins().get(i), args.get(i).type, "argument " + (i + 1));
+        Infer.flows(f.eff(), b.eff);
+        Node n = new Node(Node.Kind.CALL_VALUE, o, f.outs().isEmpty() ? Infer.UNIT : f.outs().get(0));
+        n.kids.add(fn);
+        n.kids.addAll(args);
+        n.outs = f.outs().size();
+        return n;
+    }
+
+    private Node record(Sx.SBraces br, Scope sc, Body b) {
+        List<Sx> it = br.items();
+        if (it.size() % 2 != 0) throw malformedMsg(br, "a record literal is { :field value … } with a value for every field");
+        Map<String, Ty> fields = new TreeMap<>();
+        Node n = new Node(Node.Kind.RECORD, br.origin(), null);
+        for (int i = 0; i < it.size(); i += 2) {
+            if (!(it.get(i) instanceof Sx.SKeyword k)) throw malformedMsg(it.get(i), "a record field is written :name");
+            if (fields.containsKey(k.name())) throw malformedMsg(it.get(i), "field :" + k.name() + " appears twice");
+            Node v = expr(it.get(i + 1), sc, b);
+            fields.put(k.name(), v.type);
+            n.fields.add(k.name());
+            n.kids.add(v);
+        }
+        n.type = new Ty.Rec(fields);
+        return n;
+    }
+
+    /** A body: forms in sequence, where leading or interleaved {@code define}s bind locals for what follows. */
+    Node body(List<Sx> forms, Scope outer, Body b, Origin o) {
+        Scope sc = new Scope(outer);
+        Node seq = new Node(Node.Kind.SEQ, o, Infer.UNIT);
+        Node last = null;
+        for (Sx f : forms) {
+            if ("define".equals(Sx.head(f))) {
+                seq.kids.add(innerDefine((Sx.SList) f, sc, b));
+                last = null;
+            } else {
+                last = expr(f, sc, b);
+                seq.kids.add(last);
+            }
+        }
+        seq.type = last == null ? Infer.UNIT : last.type;
+        return seq;
+    }
+
+    private Node innerDefine(Sx.SList f, Scope sc, Body b) {
+        List<Sx> it = f.items();
+        if (it.size() < 3) throw malformed(f, "(define name value)");
+        Node value;
+        Local l;
+        if (it.get(1) instanceof Sx.SList sig && !sig.items().isEmpty() && sig.items().get(0) instanceof Sx.SSymbol n) {
+            int bodyAt = 2;
+            Sx ret = null;
+            if (it.get(2).kind() == Sx.Kind.COLON && it.size() > 4) {
+                ret = it.get(3);
+                bodyAt = 4;
+            }
+            value = Forms.lambda(this, sig.items().subList(1, sig.items().size()), ret, it.subList(bodyAt, it.size()), f.origin(), sc, b);
+            l = newLocal(n.name(), value.type, b);
+        } else {
+            if (it.size() != 3) throw malformed(f, "(define name value)");
+            value = expr(it.get(2), sc, b);
+            l = declare(it.get(1), b);
+            unifyAt(it.get(2).origin(), l.type, value.type, "the value of '" + l.name + "'");
+        }
+        sc.put(l);
+        return bind(l, value, f.origin());
+    }
+
+    Node bind(Local l, Node value, Origin o) {
+        Node n = new Node(Node.Kind.BIND, o, Infer.UNIT);
+        n.local = l;
+        n.kids.add(value);
+        return n;
+    }
+
+    // ---------------------------------------------------------------- locals and annotations
+
+    /** Declares a parameter or binding name: a symbol or {@code [name : T]}. */
+    Local declare(Sx p, Body b) {
+        if (p instanceof Sx.SSymbol s) return newLocal(s.name(), inf.fresh(), b);
+        if (p instanceof Sx.SBracket br) {
+            String name = bracketName(br);
+            return newLocal(name, annotation(typeText(br), br.origin(), b.annotationVars), b);
+        }
+        throw malformedMsg(p, "a binding is a name or [name : type], found '" + p + "'");
+    }
+
+    Local newLocal(String name, Ty t, Body b) {
+        int cut = name.indexOf('%');
+        String base = cut > 0 ? name.substring(0, cut) : name;
+        String ir = base;
+        for (int k = 2; b.irNames.contains(ir) || reserved.contains(ir); k++) ir = base + "-" + k;
+        b.irNames.add(ir);
+        return new Local(name, ir, t, b);
+    }
+
+    static String bracketName(Sx.SBracket br) {
+        List<Sx> it = br.items();
+        if (it.size() < 3 || !(it.get(0) instanceof Sx.SSymbol s) || it.get(1).kind() != Sx.Kind.COLON) {
+            throw new DiagnosticException(LispCode.MALFORMED_FORM.at(br.origin(), "an annotation is [name : type], found " + br));
+        }
+        return s.name();
+    }
+
+    /** The type spelling of an annotation datum: a bracket's text after the colon, or the datum itself. */
+    static String typeText(Sx sx) {
+        if (sx instanceof Sx.SBracket br) {
+            if (br.typeText() != null) return br.typeText();
+            StringBuilder t = new StringBuilder();
+            List<Sx> it = br.items();
+            for (int i = 2; i < it.size(); i++) t.append(i > 2 ? " " : "").append(it.get(i));
+            return t.toString();
+        }
+        if (sx instanceof Sx.SList l && l.text() != null) return l.text();
+        return sx.toString();
+    }
+
+    Ty annotation(String text, Origin o, Map<String, Ty> vars) {
+        try {
+            return inf.fromType(TypeSyntax.parse(text), vars);
+        } catch (TypeSyntax.TypeSyntaxException e) {
+            throw new DiagnosticException(LispCode.BAD_ANNOTATION.at(o, "malformed type '" + text + "': " + e.getMessage()));
+        } catch (RuntimeException e) {
+            throw new DiagnosticException(LispCode.BAD_ANNOTATION.at(o, "malformed type '" + text + "'"));
+        }
+    }
+
+    // ---------------------------------------------------------------- constraints and diagnostics
+
+    void unifyAt(Origin o, Ty expected, Ty found, String what) {
+        try {
+            inf.unify(expected, found);
+        } catch (Infer.Clash c) {
+            throw new DiagnosticException((c.infinite() ? LispCode.INFINITE_TYPE : LispCode.TYPE_MISMATCH)
+                    .at(o, what + ": " + c.getMessage(), Infer.show(expected), Infer.show(found)));
+        }
+    }
+
+    void defer(Pending p) {
+        if (!p.attempt(false)) pending.add(p);
+    }
+
+    /** Retries pending rules until none progresses; with force, then resolves the rest by defaulting. */
+    void resolvePending(boolean force) {
+        while (true) {
+            boolean progress = true;
+            while (progress) {
+                progress = false;
+                for (Pending p : List.copyOf(pending)) {
+                    if (!pending.contains(p)) continue;
+                    pending.remove(p);
+                    if (p.attempt(false)) progress = true;
+                    else pending.add(p);
+                }
+            }
+            if (!force || pending.isEmpty()) return;
+            Pending first = pending.remove(0);
+            first.attempt(true);
+        }
+    }
+
+    DiagnosticException malformed(Sx at, String shape) {
+        return new DiagnosticException(LispCode.MALFORMED_FORM.at(at.origin(), "malformed form, expected " + shape + ", found " + abbreviate(at)));
+    }
+
+    DiagnosticException malformedMsg(Sx at, String message) {
+        return new DiagnosticException(LispCode.MALFORMED_FORM.at(at.origin(), message));
+    }
+
+    static String abbreviate(Sx sx) {
+        String s = sx.toString();
+        return s.length() > 60 ? s.substring(0, 57) + "..." : s;
+    }
+
+    private DiagnosticException unknown(String name, Origin o, Scope sc) {
+        Set<String> candidates = new HashSet<>(Vocabulary.names());
+        candidates.addAll(functions.keySet());
+        candidates.addAll(constants.keySet());
+        candidates.addAll(env.words().keySet());
+        candidates.addAll(env.constants().keySet());
+        candidates.addAll(Forms.NAMES);
+        sc.names(candidates);
+        String best = null;
+        int bestD = 3;
+        for (String c : candidates) {
+            int d = distance(name, c);
+            if (d < bestD || (d == bestD && best != null && c.compareTo(best) < 0)) {
+                bestD = d;
+                best = c;
+            }
+        }
+        String hint = best != null && bestD <= Math.min(2, name.length() / 3) ? "; did you mean '" + best + "'?" : "";
+        return new DiagnosticException(LispCode.UNKNOWN_NAME.at(o, "unknown name '" + name + "'" + hint));
+    }
+
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+            }
+            int[] t = prev;
+            prev = cur;
+            cur = t;
+        }
+        return prev[b.length()];
+    }
+
+    Eff effOf(Body b) { return b.eff; }
+}

@@ -1,0 +1,200 @@
+package dev.finch.lisp.lower;
+
+import dev.finch.ir.instr.Block;
+import dev.finch.ir.instr.Immediate;
+import dev.finch.ir.instr.Instr;
+import dev.finch.ir.instr.Literal;
+import dev.finch.ir.instr.Module;
+import dev.finch.ir.instr.WordDef;
+import dev.finch.ir.type.Type;
+import dev.finch.lisp.types.Infer;
+import dev.finch.lisp.types.Ty;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Typed expressions to IR. Every expression is emitted either for its value (exactly one value pushed) or for its
+ * effect (nothing pushed): a unit value is materialized with {@code Push(unit)} only where a value is needed, and
+ * a value emitted for effect is dropped. Lisp functions and closures always return one value (unit included);
+ * vocabulary and session words keep their own output counts ({@code say} leaves nothing).
+ */
+final class Emitter {
+    private Function<Ty.Var, Type> leftover = v -> Type.Prim.UNIT;
+
+    static Module emit(Analyzer a, String sourceId) {
+        Emitter e = new Emitter();
+        List<WordDef> words = new ArrayList<>();
+        List<Instr> main = new ArrayList<>();
+        for (Object o : a.program) {
+            if (o instanceof Analyzer.FnDef fn) words.add(e.word(fn));
+        }
+        e.leftover = v -> Type.Prim.UNIT;
+        for (Object o : a.program) {
+            if (o instanceof Analyzer.ConstDef c) {
+                e.emit(c.valueNode, true, main);
+                main.add(new Instr.Constant(c.name, Optional.of(Infer.toType(c.type, e.leftover)), c.origin));
+            } else if (o instanceof Analyzer.TopExpr t) {
+                // The contract's top-level boundary: a unit form leaves nothing, any other value stays on the stack.
+                e.emit(t.node, !isUnit(t.node.type), main);
+            }
+        }
+        return new Module(sourceId, "lisp", words, new Block(main));
+    }
+
+    /** True for unit, and for a type nothing constrained (it defaults to unit). */
+    static boolean isUnit(Ty t) {
+        Ty p = t.prune();
+        return p instanceof Ty.Var || Infer.isCon(p, "unit");
+    }
+
+    /** A function's signature keeps its generalized variables as a, b, …; variables only inside the body become unit. */
+    private WordDef word(Analyzer.FnDef fn) {
+        Set<Ty.Var> vars = new LinkedHashSet<>();
+        Infer.freeVars(fn.mono, vars);
+        Map<Ty.Var, Type> names = new IdentityHashMap<>();
+        for (Ty.Var v : vars) names.put(v, new Type.Var(Infer.letter(names.size())));
+        leftover = v -> names.getOrDefault(v, Type.Prim.UNIT);
+        Type.Fn sig = (Type.Fn) Infer.toType(fn.mono, leftover);
+        List<Instr> body = new ArrayList<>();
+        for (int i = fn.paramLocals.size() - 1; i >= 0; i--) body.add(new Instr.LocalStore(fn.paramLocals.get(i).ir, fn.origin));
+        emit(fn.bodyNode, true, body);
+        return new WordDef(fn.name, Optional.of(sig), new Block(body), fn.origin);
+    }
+
+    private void emit(Node n, boolean want, List<Instr> out) {
+        boolean pushed = form(n, want, out);
+        if (want && !pushed) out.add(new Instr.Push(new Literal.UnitLit(), n.origin));
+        if (!want && pushed) out.add(new Instr.Call("drop", n.origin));
+    }
+
+    private Block block(Node n, boolean want) {
+        List<Instr> out = new ArrayList<>();
+        emit(n, want, out);
+        return new Block(out);
+    }
+
+    /** Emits n; returns whether it pushed a value. {@code want} is a hint that compound forms pass to their parts. */
+    private boolean form(Node n, boolean want, List<Instr> out) {
+        switch (n.kind) {
+            case LIT:
+                if (!want) return false;
+                out.add(new Instr.Push(n.lit, n.origin));
+                return true;
+            case UNIT:
+                return false;
+            case LOCAL:
+                if (!want) return false;
+                out.add(new Instr.LocalLoad(n.local.ir, n.origin));
+                return true;
+            case CONST:
+                if (!want) return false;
+                out.add(new Instr.Call(n.name, n.origin));
+                return true;
+            case QUOTE_WORD:
+                if (!want) return false;
+                out.add(new Instr.Quote(n.name, n.origin));
+                return true;
+            case CALL: {
+                for (Node k : n.kids) emit(k, true, out);
+                List<Immediate> imms = new ArrayList<>();
+                for (Object im : n.immediates) {
+                    imms.add(im instanceof String s ? new Immediate.NameArg(s) : new Immediate.TypeArg(Infer.toType((Ty) im, leftover)));
+                }
+                out.add(new Instr.Call(n.name, imms, n.origin));
+                return n.outs == 1;
+            }
+            case CALL_VALUE: {
+                for (int i = 1; i < n.kids.size(); i++) emit(n.kid(i), true, out);
+                emit(n.kid(0), true, out);
+                out.add(new Instr.Call("execute", n.origin));
+                return n.outs == 1;
+            }
+            case IF:
+                emit(n.kid(0), true, out);
+                out.add(new Instr.If(block(n.kid(1), want), block(n.kid(2), want), n.origin));
+                return want;
+            case SEQ: {
+                if (n.kids.isEmpty()) return false;
+                for (int i = 0; i < n.kids.size() - 1; i++) emit(n.kid(i), false, out);
+                emit(n.kid(n.kids.size() - 1), want, out);
+                return want;
+            }
+            case BIND:
+                emit(n.kid(0), true, out);
+                out.add(new Instr.LocalStore(n.local.ir, n.origin));
+                return false;
+            case LAMBDA: {
+                if (!want) return false;
+                List<Instr> body = new ArrayList<>();
+                for (int i = n.params.size() - 1; i >= 0; i--) body.add(new Instr.LocalStore(n.params.get(i).ir, n.origin));
+                emit(n.kid(0), true, body);
+                out.add(new Instr.Closure((Type.Fn) Infer.toType(n.type, leftover), new Block(body), n.origin));
+                return true;
+            }
+            case WHILE:
+                out.add(new Instr.Loop(block(n.kid(0), true), block(n.kid(1), false), n.origin));
+                return false;
+            case MATCH_OPTION: {
+                emit(n.kid(0), true, out);
+                out.add(new Instr.IfSome(armBlock(n.local, n.kid(1), want, n), block(n.kid(2), want), n.origin));
+                return want;
+            }
+            case MATCH_RESULT: {
+                emit(n.kid(0), true, out);
+                out.add(new Instr.IfOk(armBlock(n.local, n.kid(1), want, n), armBlock(n.local2, n.kid(2), want, n), n.origin));
+                return want;
+            }
+            case CASE: {
+                emit(n.kid(0), true, out);
+                List<Instr.Case.Arm> arms = new ArrayList<>();
+                for (int i = 0; i < n.caseValues.size(); i++) {
+                    Node body = n.kid(1 + i);
+                    arms.add(new Instr.Case.Arm(n.caseValues.get(i), block(body, want), body.origin));
+                }
+                Optional<Block> otherwise = n.hasDefault ? Optional.of(block(n.kid(n.kids.size() - 1), want)) : Optional.empty();
+                out.add(new Instr.Case(arms, otherwise, n.origin));
+                return want;
+            }
+            case LIST: {
+                List<Instr> els = new ArrayList<>();
+                for (Node k : n.kids) emit(k, true, els);
+                out.add(new Instr.ListLit(new Block(els), n.origin));
+                return true;
+            }
+            case MAP: {
+                List<Instr> els = new ArrayList<>();
+                for (Node k : n.kids) emit(k, true, els);
+                out.add(new Instr.MapLit(new Block(els), n.origin));
+                return true;
+            }
+            case RECORD: {
+                List<Instr.RecordLit.Field> fields = new ArrayList<>();
+                for (int i = 0; i < n.fields.size(); i++) {
+                    fields.add(new Instr.RecordLit.Field(n.fields.get(i), block(n.kid(i), true), n.kid(i).origin));
+                }
+                out.add(new Instr.RecordLit(fields, n.origin));
+                return true;
+            }
+            case PROPAGATE:
+                emit(n.kid(0), true, out);
+                out.add(new Instr.Propagate(n.origin));
+                return true;
+            default:
+                throw new IllegalStateException("no emitter for " + n.kind);
+        }
+    }
+
+    /** A branch edge that starts with a payload: store it into the binder, or drop it for {@code _}. */
+    private Block armBlock(Local binder, Node body, boolean want, Node at) {
+        List<Instr> out = new ArrayList<>();
+        out.add(binder == null ? new Instr.Call("drop", at.origin) : new Instr.LocalStore(binder.ir, at.origin));
+        emit(body, want, out);
+        return new Block(out);
+    }
+}

@@ -1,0 +1,202 @@
+package dev.finch.lisp.syntax;
+
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.DiagnosticException;
+import dev.finch.ir.diag.Origin;
+import dev.finch.lisp.LispBaseVisitor;
+import dev.finch.lisp.LispCode;
+import dev.finch.lisp.LispLexer;
+import dev.finch.lisp.LispParser;
+import java.util.ArrayList;
+import java.util.List;
+import org.antlr.v4.runtime.BaseErrorListener;
+import org.antlr.v4.runtime.CharStream;
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.RecognitionException;
+import org.antlr.v4.runtime.Recognizer;
+import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.misc.Interval;
+
+/**
+ * Reads Lisp source into datums ({@link Sx}). Delimiter balance is checked first (so an unclosed form points at its
+ * opener, not at the end of the file); ANTLR's console listeners are replaced by ones that collect diagnostics.
+ */
+public final class SyntaxReader {
+    private final String sourceId;
+    private final List<Diagnostic> diagnostics = new ArrayList<>();
+    private CharStream input;
+
+    private SyntaxReader(String sourceId) { this.sourceId = sourceId; }
+
+    /** Reads every datum of {@code text}, or throws a {@link DiagnosticException} carrying parse diagnostics. */
+    public static List<Sx> read(String text, String sourceId) {
+        return new SyntaxReader(sourceId).run(text);
+    }
+
+    private List<Sx> run(String text) {
+        DelimiterScan.Result scan = DelimiterScan.scan(text);
+        if (!scan.balanced()) throw new DiagnosticException(balanceDiagnostic(scan));
+        input = CharStreams.fromString(text, sourceId);
+        LispLexer lexer = new LispLexer(input);
+        lexer.removeErrorListeners();
+        lexer.addErrorListener(new Collector());
+        CommonTokenStream tokens = new CommonTokenStream(lexer);
+        tokens.fill();
+        for (Token t : tokens.getTokens()) {
+            if (t.getType() == LispLexer.BAD) {
+                diagnostics.add(LispCode.BAD_TOKEN.at(origin(t), "unexpected character '" + t.getText() + "'"));
+            }
+        }
+        if (!diagnostics.isEmpty()) throw new DiagnosticException(diagnostics);
+        LispParser parser = new LispParser(tokens);
+        parser.removeErrorListeners();
+        parser.addErrorListener(new Collector());
+        LispParser.ProgramContext program = parser.program();
+        if (!diagnostics.isEmpty()) throw new DiagnosticException(diagnostics);
+        Builder builder = new Builder();
+        List<Sx> out = new ArrayList<>();
+        for (LispParser.DatumContext d : program.datum()) out.add(builder.visit(d));
+        if (!diagnostics.isEmpty()) throw new DiagnosticException(diagnostics);
+        return out;
+    }
+
+    private Diagnostic balanceDiagnostic(DelimiterScan.Result scan) {
+        Origin at = Origin.of(sourceId, scan.line(), scan.column());
+        switch (scan.status()) {
+            case UNCLOSED:
+                return LispCode.UNCLOSED_DELIMITER.at(at, "'" + scan.found() + "' is never closed: add '"
+                        + DelimiterScan.closer(scan.found()) + "'" + (scan.depth() > 1 ? " (" + scan.depth() + " forms are open at the end)" : ""),
+                        String.valueOf(DelimiterScan.closer(scan.found())), "end of input");
+            case UNTERMINATED_STRING:
+                return LispCode.UNTERMINATED_STRING.at(at, "string literal is never closed", "\"", "end of input");
+            default:
+                return LispCode.UNEXPECTED_CLOSER.at(at, "unexpected '" + scan.found() + "'"
+                        + (scan.depth() == 0 ? ": nothing is open" : ": it does not match the open delimiter"));
+        }
+    }
+
+    private Origin origin(Token t) { return Origin.of(sourceId, t.getLine(), t.getCharPositionInLine() + 1); }
+
+    /** Turns ANTLR syntax errors into diagnostics. */
+    private final class Collector extends BaseErrorListener {
+        @Override public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col, String msg, RecognitionException e) {
+            diagnostics.add(LispCode.SYNTAX.at(Origin.of(sourceId, line, col + 1), msg));
+        }
+    }
+
+    /** Builds datums from the parse tree. */
+    private final class Builder extends LispBaseVisitor<Sx> {
+        private List<Sx> all(List<LispParser.DatumContext> ds) {
+            List<Sx> out = new ArrayList<>();
+            for (LispParser.DatumContext d : ds) out.add(visit(d));
+            return out;
+        }
+
+        private String text(Token from, Token to) {
+            return input.getText(Interval.of(from.getStartIndex(), to.getStopIndex()));
+        }
+
+        @Override public Sx visitList(LispParser.ListContext ctx) {
+            return new Sx.SList(all(ctx.datum()), text(ctx.start, ctx.stop), origin(ctx.start));
+        }
+
+        @Override public Sx visitBracket(LispParser.BracketContext ctx) {
+            List<Sx> items = all(ctx.datum());
+            String typeText = null;
+            for (int i = 0; i < items.size(); i++) {
+                if (items.get(i).kind() == Sx.Kind.COLON) {
+                    Token colon = ctx.datum(i).start;
+                    typeText = input.getText(Interval.of(colon.getStopIndex() + 1, ctx.stop.getStartIndex() - 1)).strip();
+                    break;
+                }
+            }
+            return new Sx.SBracket(items, typeText, origin(ctx.start));
+        }
+
+        @Override public Sx visitBraces(LispParser.BracesContext ctx) { return new Sx.SBraces(all(ctx.datum()), origin(ctx.start)); }
+
+        @Override public Sx visitQuote(LispParser.QuoteContext ctx) { return new Sx.SQuote(visit(ctx.datum()), origin(ctx.start)); }
+
+        @Override public Sx visitString(LispParser.StringContext ctx) {
+            Token t = ctx.STRING().getSymbol();
+            return new Sx.SString(unescape(t), origin(t));
+        }
+
+        @Override public Sx visitFloat(LispParser.FloatContext ctx) {
+            Token t = ctx.FLOAT().getSymbol();
+            return new Sx.SFloat(Double.parseDouble(t.getText()), origin(t));
+        }
+
+        @Override public Sx visitInt(LispParser.IntContext ctx) {
+            Token t = ctx.INT().getSymbol();
+            try {
+                return new Sx.SInt(Long.parseLong(t.getText()), origin(t));
+            } catch (NumberFormatException e) {
+                diagnostics.add(LispCode.NUMBER_RANGE.at(origin(t), "integer literal " + t.getText() + " does not fit in 64 bits"));
+                return new Sx.SInt(0, origin(t));
+            }
+        }
+
+        @Override public Sx visitKeyword(LispParser.KeywordContext ctx) {
+            Token t = ctx.KEYWORD().getSymbol();
+            return new Sx.SKeyword(t.getText().substring(1), origin(t));
+        }
+
+        @Override public Sx visitColon(LispParser.ColonContext ctx) { return new Sx.SColon(origin(ctx.start)); }
+
+        @Override public Sx visitSymbol(LispParser.SymbolContext ctx) {
+            Token t = ctx.SYMBOL().getSymbol();
+            return new Sx.SSymbol(t.getText(), origin(t));
+        }
+
+        /** Decodes \n \t \r \0 \\ \" and \\uXXXX / \\u{X…}; anything else is a parse error at the escape. */
+        private String unescape(Token t) {
+            String raw = t.getText();
+            StringBuilder b = new StringBuilder();
+            int line = t.getLine();
+            int col = t.getCharPositionInLine() + 2;
+            for (int i = 1; i < raw.length() - 1; i++) {
+                char c = raw.charAt(i);
+                if (c != '\\') {
+                    b.append(c);
+                    if (c == '\n') { line++; col = 1; } else col++;
+                    continue;
+                }
+                char e = raw.charAt(++i);
+                switch (e) {
+                    case 'n': b.append('\n'); break;
+                    case 't': b.append('\t'); break;
+                    case 'r': b.append('\r'); break;
+                    case '0': b.append('\0'); break;
+                    case '\\': b.append('\\'); break;
+                    case '"': b.append('"'); break;
+                    case 'u': {
+                        int end;
+                        String hex;
+                        if (i + 1 < raw.length() && raw.charAt(i + 1) == '{') {
+                            end = raw.indexOf('}', i);
+                            hex = end < 0 ? "" : raw.substring(i + 2, end);
+                        } else {
+                            end = Math.min(i + 4, raw.length() - 2);
+                            hex = raw.substring(i + 1, end + 1);
+                            if (hex.length() != 4) hex = "";
+                        }
+                        try {
+                            b.appendCodePoint(Integer.parseInt(hex, 16));
+                            col += end - i + 2;
+                            i = end;
+                        } catch (IllegalArgumentException ex) {
+                            diagnostics.add(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "malformed \\u escape"));
+                        }
+                        continue;
+                    }
+                    default:
+                        diagnostics.add(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "unknown escape '\\" + e + "' (use \\n \\t \\r \\0 \\\\ \\\" or \\u{…})"));
+                }
+                col += 2;
+            }
+            return b.toString();
+        }
+    }
+}

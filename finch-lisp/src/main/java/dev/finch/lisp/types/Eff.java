@@ -1,0 +1,42 @@
+package dev.finch.lisp.types;
+
+import dev.finch.ir.cap.Capability;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * An effect class: the capabilities and the yielded type of a body or function type. Function types that unify
+ * merge their classes; a call adds a "flows into" edge from the callee's class to the caller's, solved to a
+ * fixpoint after inference ({@link Infer#solveEffects}).
+ */
+public final class Eff {
+    private Eff parent;
+    final SortedSet<Capability> caps = new TreeSet<>();
+    Ty yielded;
+    final List<Eff> into = new ArrayList<>();
+
+    /** The representative of this class. */
+    public Eff find() {
+        Eff e = this;
+        while (e.parent != null) e = e.parent;
+        return e;
+    }
+
+    /** The capabilities (after solving). */
+    public SortedSet<Capability> caps() { return find().caps; }
+
+    /** The yielded type, or null when the code never yields (after solving). */
+    public Ty yielded() { return find().yielded; }
+
+    void mergeInto(Eff other) {
+        Eff a = find();
+        Eff b = other.find();
+        if (a == b) return;
+        a.parent = b;
+        b.caps.addAll(a.caps);
+        b.into.addAll(a.into);
+        if (b.yielded == null) b.yielded = a.yielded;
+    }
+}

@@ -1,0 +1,100 @@
+package dev.finch.lisp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.DiagnosticException;
+import dev.finch.ir.diag.Phase;
+import dev.finch.lisp.syntax.Sx;
+import dev.finch.lisp.syntax.SyntaxReader;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ReaderTest {
+    private static Diagnostic parseError(String text) {
+        try {
+            SyntaxReader.read(text, "src");
+        } catch (DiagnosticException e) {
+            return e.diagnostics().get(0);
+        }
+        throw new AssertionError("expected a parse error for " + text);
+    }
+
+    @Test
+    void readsAtomsListsBracketsAndRecords() {
+        List<Sx> forms = SyntaxReader.read("(f 1 -2 1.5 \"a\\n\\\"b\\u{41}\" true 'sym :key [x : list<int>] { :a 1 }) ; comment (", "src");
+        assertThat(forms).hasSize(1);
+        Sx.SList l = (Sx.SList) forms.get(0);
+        List<Sx> it = l.items();
+        assertThat(it.get(0)).isEqualTo(new Sx.SSymbol("f", it.get(0).origin()));
+        assertThat(((Sx.SInt) it.get(1)).value()).isEqualTo(1);
+        assertThat(((Sx.SInt) it.get(2)).value()).isEqualTo(-2);
+        assertThat(((Sx.SFloat) it.get(3)).value()).isEqualTo(1.5);
+        assertThat(((Sx.SString) it.get(4)).value()).isEqualTo("a\n\"bA");
+        assertThat(it.get(5).kind()).isEqualTo(Sx.Kind.SYMBOL);
+        assertThat(it.get(6).kind()).isEqualTo(Sx.Kind.QUOTE);
+        assertThat(((Sx.SKeyword) it.get(7)).name()).isEqualTo("key");
+        assertThat(((Sx.SBracket) it.get(8)).typeText()).isEqualTo("list<int>");
+        assertThat(it.get(9).kind()).isEqualTo(Sx.Kind.BRACES);
+    }
+
+    @Test
+    void typeSpellingsWithBracesAreOneSymbol() {
+        Sx.SList l = (Sx.SList) SyntaxReader.read("(variant variant{none|some(int)} :some 42)", "src").get(0);
+        assertThat(l.items().get(1)).isInstanceOf(Sx.SSymbol.class);
+        assertThat(((Sx.SSymbol) l.items().get(1)).name()).isEqualTo("variant{none|some(int)}");
+    }
+
+    @Test
+    void originsAreLineAndColumn() {
+        Sx.SList l = (Sx.SList) SyntaxReader.read("\n  (say \"x\")", "src").get(0);
+        assertThat(l.origin().source()).isEqualTo("src");
+        assertThat(l.origin().line()).isEqualTo(2);
+        assertThat(l.origin().column()).isEqualTo(3);
+        assertThat(l.items().get(1).origin().column()).isEqualTo(8);
+    }
+
+    @Test
+    void unclosedFormPointsAtItsOpener() {
+        Diagnostic d = parseError("(say \"ok\")\n(define (f x)\n  (+ x 1)\n");
+        assertThat(d.phase()).isEqualTo(Phase.PARSE);
+        assertThat(d.code()).isEqualTo("E-LISP-001");
+        assertThat(d.origin().line()).isEqualTo(2);
+        assertThat(d.origin().column()).isEqualTo(1);
+    }
+
+    @Test
+    void parenthesesInStringsAndCommentsDoNotCount() {
+        assertThat(SyntaxReader.read("(say \"(((\") ; )))\n(say \")\")", "src")).hasSize(2);
+    }
+
+    @Test
+    void strayCloserAndUnterminatedString() {
+        Diagnostic closer = parseError("(say 1))");
+        assertThat(closer.code()).isEqualTo("E-LISP-002");
+        assertThat(closer.origin().column()).isEqualTo(8);
+        Diagnostic mismatch = parseError("(say [1)");
+        assertThat(mismatch.code()).isEqualTo("E-LISP-002");
+        Diagnostic string = parseError("(say \"abc)");
+        assertThat(string.code()).isEqualTo("E-LISP-003");
+        assertThat(string.origin().column()).isEqualTo(6);
+    }
+
+    @Test
+    void badEscapeBadTokenAndRange() {
+        Diagnostic esc = parseError("(say \"a\\qb\")");
+        assertThat(esc.code()).isEqualTo("E-LISP-005");
+        assertThat(esc.origin().column()).isEqualTo(8);
+        assertThat(parseError("(f `x)").code()).isEqualTo("E-LISP-004");
+        assertThat(parseError("(f 99999999999999999999)").code()).isEqualTo("E-LISP-006");
+    }
+
+    @Test
+    void lispFrontendReportsParseErrorsAsDiagnosticsNotExceptions() {
+        assertThatThrownBy(() -> SyntaxReader.read("(", "s")).isInstanceOf(DiagnosticException.class);
+        Diagnostic d = Support.fails("(say (int-to-string 1)");
+        assertThat(d.phase()).isEqualTo(Phase.PARSE);
+        assertThat(d.origin()).isEqualTo(dev.finch.ir.diag.Origin.of("test.lisp", 1, 1));
+    }
+}

@@ -1,0 +1,34 @@
+package dev.finch.lisp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.finch.ir.Lowering;
+import dev.finch.ir.checked.Environment;
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.instr.Module;
+
+/** Shared helpers: lower a snippet and expect success or one diagnostic. */
+final class Support {
+    private Support() { }
+
+    static Lowering lower(String text) { return lower(text, Environment.EMPTY); }
+
+    static Lowering lower(String text, Environment env) { return new Lisp().lower(text, "test.lisp", env); }
+
+    static Module ok(String text) { return ok(text, Environment.EMPTY); }
+
+    static Module ok(String text, Environment env) {
+        Lowering l = lower(text, env);
+        assertThat(l.diagnostics()).as("diagnostics of %s", text).isEmpty();
+        return l.module().orElseThrow();
+    }
+
+    static String ir(String text) { return IrDump.module(ok(text)); }
+
+    static Diagnostic fails(String text) {
+        Lowering l = lower(text);
+        assertThat(l.module()).as("lowering of %s", text).isEmpty();
+        assertThat(l.diagnostics()).isNotEmpty();
+        return l.diagnostics().get(0);
+    }
+}

@@ -1,0 +1,133 @@
+package dev.finch.verifier;
+
+import dev.finch.ir.checked.Checked;
+import dev.finch.ir.checked.Checked.Target;
+import dev.finch.ir.instr.Instr;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.vocab.Vocabulary;
+import dev.finch.ir.vocab.WordSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Calls and execution tokens. A name resolves, in order, to a word of this module, a word of the session
+ * dictionary, a constant, or a vocabulary word. Each call site instantiates the callee's type variables afresh;
+ * an overloaded word takes the first overload whose inputs unify with the stack top.
+ */
+final class CallRules {
+    private final BodyChecker body;
+    private final SpecialWords specials;
+
+    CallRules(BodyChecker body) {
+        this.body = body;
+        this.specials = new SpecialWords(body);
+    }
+
+    Checked.Node call(Instr.Call c, StackState st) {
+        String name = c.word();
+        if (name == null) throw Fail.at(VerifyCode.MALFORMED_IR, c.origin(), "a call has no word name");
+        ModuleChecker m = body.module;
+        if (m.hasWord(name)) {
+            noImmediates(c);
+            return apply(c, st, new Target.Word(name), m.signatureForCall(name, c.origin()));
+        }
+        Optional<Type.Fn> env = m.env.word(name);
+        if (env.isPresent()) {
+            noImmediates(c);
+            return apply(c, st, new Target.Word(name), env.get());
+        }
+        Optional<Type> constant = m.constantFor(name, body.scope);
+        if (constant.isPresent()) {
+            noImmediates(c);
+            List<Type> before = st.row();
+            st.push(constant.get());
+            return new Checked.CallNode(c, new Target.ConstantRef(name), Type.Fn.of(List.of(), List.of(constant.get())), false, before, st.row());
+        }
+        Optional<WordSpec> spec = Vocabulary.word(name);
+        if (spec.isEmpty()) throw unknown(c.origin(), name);
+        if (spec.get().special()) return specials.call(c, spec.get(), st);
+        noImmediates(c);
+        return overloaded(c, spec.get(), st);
+    }
+
+    Checked.Node quote(Instr.Quote q, StackState st) {
+        String name = q.word();
+        if (name == null) throw Fail.at(VerifyCode.MALFORMED_IR, q.origin(), "a quote has no word name");
+        ModuleChecker m = body.module;
+        Target target;
+        Type.Fn sig;
+        if (m.hasWord(name)) {
+            target = new Target.Word(name);
+            sig = m.signatureForCall(name, q.origin());
+        } else if (m.env.word(name).isPresent()) {
+            target = new Target.Word(name);
+            sig = m.env.word(name).get();
+        } else if (m.constantFor(name, body.scope).isPresent()) {
+            throw Fail.at(VerifyCode.BAD_QUOTE, q.origin(), "['] " + name + ": `" + name + "` is a constant, not a word; push it directly instead");
+        } else if (Vocabulary.word(name).isPresent()) {
+            WordSpec spec = Vocabulary.word(name).get();
+            if (spec.special()) {
+                throw Fail.at(VerifyCode.BAD_QUOTE, q.origin(), "['] " + name + ": `" + name + "` is typed by a dedicated rule and has no execution token; "
+                        + "wrap it in a closure with a signature, e.g. [: ( … -- … ) " + name + " ;]");
+            }
+            // An overloaded word quotes as its first overload, the same choice a call makes on an unknown stack.
+            target = new Target.Builtin(name, 0);
+            sig = spec.overloads().get(0);
+        } else {
+            throw unknown(q.origin(), name);
+        }
+        List<Type> before = st.row();
+        Type.Fn type = Types.instantiate(sig, body.subst, q.origin());
+        st.push(type);
+        return new Checked.QuoteNode(q, target, type, before, st.row());
+    }
+
+    /** Applies one (already chosen) signature: pops its inputs, pushes its outputs, records its yields. */
+    Checked.Node apply(Instr.Call c, StackState st, Target target, Type.Fn sig) {
+        List<Type> before = st.row();
+        Type.Fn inst = Types.instantiate(sig, body.subst, c.origin());
+        body.popExpect(st, inst.ins(), c.origin(), "`" + c.word() + "`");
+        st.pushAll(inst.outs());
+        if (inst.yields().isPresent()) body.onYield(inst.yields().get(), c.origin(), "`" + c.word() + "`");
+        return new Checked.CallNode(c, target, inst, false, before, st.row());
+    }
+
+    private Checked.Node overloaded(Instr.Call c, WordSpec spec, StackState st) {
+        List<Type.Fn> overloads = spec.overloads();
+        if (overloads.size() == 1) return apply(c, st, new Target.Builtin(spec.name(), 0), overloads.get(0));
+        List<Type> before = st.row();
+        int arity = 0;
+        for (int k = 0; k < overloads.size(); k++) {
+            Type.Fn inst = Types.instantiate(overloads.get(k), body.subst, c.origin());
+            int n = inst.ins().size();
+            arity = Math.max(arity, n);
+            if (st.ensure(n, c.origin()) != StackState.Shortage.NONE) continue;
+            // Unifier.unifyRows commits only on success, so a failed attempt leaves no binding behind.
+            if (!Unifier.unifyRows(body.subst, inst.ins(), st.top(n))) continue;
+            for (int i = 0; i < n; i++) st.pop();
+            st.pushAll(inst.outs());
+            if (inst.yields().isPresent()) body.onYield(inst.yields().get(), c.origin(), "`" + c.word() + "`");
+            return new Checked.CallNode(c, new Target.Builtin(spec.name(), k), inst, false, before, st.row());
+        }
+        body.require(st, arity, c.origin(), "`" + c.word() + "`", overloads.get(0).ins());
+        List<String> alternatives = new ArrayList<>();
+        for (Type.Fn f : overloads) alternatives.add(Types.row(body.subst, f.ins()));
+        String expected = String.join(" | ", alternatives);
+        String found = Types.row(body.subst, st.top(arity));
+        throw Fail.at(VerifyCode.TYPE_MISMATCH, c.origin(), "`" + c.word() + "` works on " + expected + " but the stack top is " + found,
+                expected, found);
+    }
+
+    private static void noImmediates(Instr.Call c) {
+        if (c.immediates() != null && !c.immediates().isEmpty()) {
+            throw Fail.at(VerifyCode.BAD_IMMEDIATE, c.origin(), "`" + c.word() + "` takes no immediates, but got <" + c.immediates().get(0) + ">");
+        }
+    }
+
+    private RuntimeException unknown(dev.finch.ir.diag.Origin at, String name) {
+        String hint = Suggest.didYouMean(name, body.module.knownNames(body.scope));
+        return Fail.at(VerifyCode.UNKNOWN_WORD, at, "unknown word `" + name + "`" + hint
+                + (hint.isEmpty() ? "; define it first, or look it up with search_word" : ""));
+    }
+}

@@ -1,0 +1,135 @@
+package dev.finch.verifier;
+
+import dev.finch.ir.checked.Checked;
+import dev.finch.ir.checked.Checked.CheckedBlock;
+import dev.finch.ir.checked.Checked.CheckedWord;
+import dev.finch.ir.checked.Checked.Node;
+import dev.finch.ir.type.Type;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Rebuilds a checked tree node by node (checked nodes are immutable). Subclasses map every type (applying the
+ * final substitution) or replace call nodes and closure bodies (filling in effects and suspension flags).
+ */
+class CheckedRewriter {
+    /** Maps one type; identity by default. */
+    Type type(Type t) { return t; }
+
+    /** Rebuilds a call node; by default only its types. */
+    Node call(Checked.CallNode n) {
+        return new Checked.CallNode(n.instr(), n.target(), fn(n.instantiated()), n.suspends(), row(n.before()), row(n.after()));
+    }
+
+    /** Rebuilds a closure's body word; by default the same way as any word. */
+    CheckedWord closureBody(CheckedWord w) { return word(w); }
+
+    CheckedWord word(CheckedWord w) {
+        Map<String, Type> locals = new LinkedHashMap<>();
+        for (var e : w.locals().entrySet()) locals.put(e.getKey(), type(e.getValue()));
+        return new CheckedWord(w.name(), fn(w.signature()), locals, w.captures(), block(w.body()), w.suspends(), w.origin());
+    }
+
+    CheckedBlock block(CheckedBlock b) {
+        List<Node> nodes = new ArrayList<>(b.nodes().size());
+        for (Node n : b.nodes()) nodes.add(node(n));
+        return new CheckedBlock(nodes, row(b.in()), row(b.out()));
+    }
+
+    final Type.Fn fn(Type.Fn f) { return (Type.Fn) type(f); }
+
+    final List<Type> row(List<Type> row) {
+        List<Type> out = new ArrayList<>(row.size());
+        for (Type t : row) out.add(type(t));
+        return out;
+    }
+
+    Node node(Node n) {
+        List<Type> b = row(n.before());
+        List<Type> a = row(n.after());
+        switch (n.instr().kind()) {
+            case PUSH: { var x = (Checked.PushNode) n; return new Checked.PushNode(x.instr(), type(x.type()), b, a); }
+            case CALL: return call((Checked.CallNode) n);
+            case IF: { var x = (Checked.IfNode) n; return new Checked.IfNode(x.instr(), block(x.then()), block(x.otherwise()), b, a); }
+            case IF_SOME: {
+                var x = (Checked.IfSomeNode) n;
+                return new Checked.IfSomeNode(x.instr(), type(x.payload()), block(x.some()), block(x.none()), b, a);
+            }
+            case IF_OK: {
+                var x = (Checked.IfOkNode) n;
+                return new Checked.IfOkNode(x.instr(), type(x.okType()), type(x.errType()), block(x.ok()), block(x.err()), b, a);
+            }
+            case LOOP: { var x = (Checked.LoopNode) n; return new Checked.LoopNode(x.instr(), block(x.test()), block(x.body()), b, a); }
+            case UNTIL: { var x = (Checked.UntilNode) n; return new Checked.UntilNode(x.instr(), block(x.body()), b, a); }
+            case CASE: {
+                var x = (Checked.CaseNode) n;
+                List<Checked.CheckedArm> arms = new ArrayList<>();
+                for (Checked.CheckedArm arm : x.arms()) arms.add(new Checked.CheckedArm(arm.value(), block(arm.body())));
+                return new Checked.CaseNode(x.instr(), arms, x.otherwise().map(this::block), b, a);
+            }
+            case LIST: {
+                var x = (Checked.ListNode) n;
+                return new Checked.ListNode(x.instr(), block(x.elements()), type(x.element()), x.count(), b, a);
+            }
+            case MAP: {
+                var x = (Checked.MapNode) n;
+                return new Checked.MapNode(x.instr(), block(x.entries()), type(x.key()), type(x.value()), x.count(), b, a);
+            }
+            case RECORD: {
+                var x = (Checked.RecordNode) n;
+                List<CheckedBlock> values = new ArrayList<>();
+                for (CheckedBlock v : x.values()) values.add(block(v));
+                return new Checked.RecordNode(x.instr(), values, (Type.RecordT) type(x.type()), b, a);
+            }
+            case QUOTE: { var x = (Checked.QuoteNode) n; return new Checked.QuoteNode(x.instr(), x.target(), fn(x.type()), b, a); }
+            case CLOSURE: { var x = (Checked.ClosureNode) n; return new Checked.ClosureNode(x.instr(), closureBody(x.body()), b, a); }
+            case LOCAL_STORE: { var x = (Checked.LocalStoreNode) n; return new Checked.LocalStoreNode(x.instr(), type(x.type()), b, a); }
+            case LOCAL_LOAD: { var x = (Checked.LocalLoadNode) n; return new Checked.LocalLoadNode(x.instr(), type(x.type()), b, a); }
+            case PROPAGATE: {
+                var x = (Checked.PropagateNode) n;
+                return new Checked.PropagateNode(x.instr(), (Type.ResultT) type(x.inspected()), (Type.ResultT) type(x.functionResult()), b, a);
+            }
+            case CONSTANT: { var x = (Checked.ConstantNode) n; return new Checked.ConstantNode(x.instr(), type(x.type()), b, a); }
+            default: throw new IllegalStateException("no rewrite for " + n.instr().kind());
+        }
+    }
+
+    /** The blocks directly inside {@code n} (a closure's body is a separate word and is not included). */
+    static List<CheckedBlock> children(Node n) {
+        switch (n.instr().kind()) {
+            case IF: { var x = (Checked.IfNode) n; return List.of(x.then(), x.otherwise()); }
+            case IF_SOME: { var x = (Checked.IfSomeNode) n; return List.of(x.some(), x.none()); }
+            case IF_OK: { var x = (Checked.IfOkNode) n; return List.of(x.ok(), x.err()); }
+            case LOOP: { var x = (Checked.LoopNode) n; return List.of(x.test(), x.body()); }
+            case UNTIL: return List.of(((Checked.UntilNode) n).body());
+            case CASE: {
+                var x = (Checked.CaseNode) n;
+                List<CheckedBlock> out = new ArrayList<>();
+                for (Checked.CheckedArm arm : x.arms()) out.add(arm.body());
+                x.otherwise().ifPresent(out::add);
+                return out;
+            }
+            case LIST: return List.of(((Checked.ListNode) n).elements());
+            case MAP: return List.of(((Checked.MapNode) n).entries());
+            case RECORD: return ((Checked.RecordNode) n).values();
+            default: return List.of();
+        }
+    }
+
+    /** Every node of {@code b}, nested blocks included, closure bodies excluded. */
+    static void forEach(CheckedBlock b, java.util.function.Consumer<Node> f) {
+        for (Node n : b.nodes()) {
+            f.accept(n);
+            for (CheckedBlock c : children(n)) forEach(c, f);
+        }
+    }
+
+    /** Applies {@code subst} and defaults metas that never reached a signature to {@code unit}. */
+    static CheckedRewriter zonk(Substitution subst) {
+        return new CheckedRewriter() {
+            @Override Type type(Type t) { return Types.defaultMetas(subst.resolve(t)); }
+        };
+    }
+}

@@ -1,0 +1,40 @@
+package dev.finch.verifier;
+
+import dev.finch.ir.cap.Capability;
+import java.util.Collection;
+
+/**
+ * Whether a declared capability set covers an inferred requirement: the same capability, or one whose arguments
+ * are scope patterns containing the requirement's ({@code fs.read(${workspace}/**)} covers
+ * {@code fs.read(${workspace}/src/a.txt)}). This is a conservative syntactic check; {@code finch-capabilities}
+ * owns the full scope semantics once it exists, and the host re-checks concrete requests at the boundary.
+ */
+final class EffectCoverage {
+    private EffectCoverage() { }
+
+    static boolean covers(Collection<Capability> declared, Capability needed) {
+        for (Capability d : declared) if (covers(d, needed)) return true;
+        return false;
+    }
+
+    static boolean covers(Capability d, Capability n) {
+        if (d.equals(n)) return true;
+        if (!d.name().equals(n.name()) || d.args().size() != n.args().size()) return false;
+        for (int i = 0; i < d.args().size(); i++) if (!argCovers(d.args().get(i), n.args().get(i))) return false;
+        return true;
+    }
+
+    private static boolean argCovers(String d, String n) {
+        if (d.equals(n)) return true;
+        int de = d.indexOf('='), ne = n.indexOf('=');
+        if (de > 0 && ne > 0) {
+            return d.substring(0, de).strip().equals(n.substring(0, ne).strip()) && argCovers(d.substring(de + 1).strip(), n.substring(ne + 1).strip());
+        }
+        if (d.equals("**") || d.equals("*")) return true;
+        if (d.endsWith("/**")) {
+            String prefix = d.substring(0, d.length() - 2);
+            return n.startsWith(prefix) && !n.substring(prefix.length()).contains("..");
+        }
+        return false;
+    }
+}

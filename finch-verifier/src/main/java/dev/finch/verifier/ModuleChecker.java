@@ -1,0 +1,225 @@
+package dev.finch.verifier;
+
+import dev.finch.ir.checked.Checked;
+import dev.finch.ir.checked.Checked.CheckedWord;
+import dev.finch.ir.checked.Environment;
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.DiagnosticException;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.instr.Instr;
+import dev.finch.ir.instr.Module;
+import dev.finch.ir.instr.WordDef;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.vocab.Vocabulary;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Verifies a module: its words on demand and memoized (so they may refer to each other in any order), then the
+ * program, then effects. A word with a declared signature is checked against it; a word without one is first
+ * inferred (its stack open at the bottom, inputs appearing as it consumes them, the leftover meta-variables
+ * generalized into type variables) and then checked against the inferred signature like a declared one, so
+ * every checked body is produced the same way. A word still being verified can be called only through its
+ * declared signature: recursion without one is an error.
+ */
+final class ModuleChecker {
+    private enum Status { NEW, IN_PROGRESS, DONE, FAILED }
+
+    private static final class WordInfo {
+        final WordDef def;
+        Status status = Status.NEW;
+        Type.Fn sig;
+        CheckedWord checked;
+
+        WordInfo(WordDef def) { this.def = def; }
+    }
+
+    final Module module;
+    final Environment env;
+    final Substitution subst = new Substitution();
+    private final List<Diagnostic> diagnostics = new ArrayList<>();
+    private final Map<String, WordInfo> words = new LinkedHashMap<>();
+    private final Deque<String> inProgress = new ArrayDeque<>();
+    private final Map<String, Type> constants = new LinkedHashMap<>();
+
+    ModuleChecker(Module module, Environment env) {
+        this.module = module;
+        this.env = env;
+    }
+
+    Verification run() {
+        if (module.words() == null || module.main() == null) {
+            return Verification.failed(List.of(VerifyCode.MALFORMED_IR.at(origin(null), "the module has no word list or no main block")));
+        }
+        for (WordDef def : module.words()) {
+            if (def == null || def.name() == null || def.body() == null || def.declared() == null) {
+                diagnostics.add(VerifyCode.MALFORMED_IR.at(def == null ? origin(null) : origin(def.origin()), "a word definition is missing its name, body or signature option"));
+            } else if (words.containsKey(def.name())) {
+                diagnostics.add(VerifyCode.DUPLICATE_WORD.at(origin(def.origin()), "word `" + def.name() + "` is defined twice in this submission; "
+                        + "rename one (the first is at " + origin(words.get(def.name()).def.origin()) + ")"));
+            } else {
+                words.put(def.name(), new WordInfo(def));
+            }
+        }
+        for (WordInfo info : words.values()) if (info.status == Status.NEW) verify(info);
+        CheckedWord main = null;
+        try {
+            main = checkMain();
+        } catch (DiagnosticException e) {
+            diagnostics.addAll(e.diagnostics());
+        }
+        if (!diagnostics.isEmpty() || main == null) return Verification.failed(diagnostics);
+
+        Map<String, EffectInference.Unit> units = new LinkedHashMap<>();
+        for (WordInfo info : words.values()) units.put(info.def.name(), new EffectInference.Unit(info.checked, info.def.declared().orElse(null)));
+        EffectInference.Result effects = EffectInference.run(units, main);
+        if (!effects.diagnostics().isEmpty()) return Verification.failed(effects.diagnostics());
+
+        Map<String, Type> newConstants = new LinkedHashMap<>();
+        for (var e : constants.entrySet()) newConstants.put(e.getKey(), Types.defaultMetas(subst.resolve(e.getValue())));
+        Checked.CheckedModule checked = new Checked.CheckedModule(module, List.copyOf(effects.words().values()), effects.main(),
+                effects.capabilities(), newConstants);
+        return new Verification(Optional.of(checked), List.of());
+    }
+
+    // ---- resolution (used by the body checkers) --------------------------------------------------------------
+
+    boolean hasWord(String name) { return words.containsKey(name); }
+
+    /** The signature callers of module word {@code name} use, verifying it first when needed. */
+    Type.Fn signatureForCall(String name, Origin at) {
+        WordInfo info = words.get(name);
+        switch (info.status) {
+            case DONE:
+                return info.sig;
+            case FAILED:
+                if (info.def.declared().isPresent()) return info.def.declared().get();
+                throw Fail.poisoned();
+            case IN_PROGRESS:
+                if (info.def.declared().isPresent()) return info.def.declared().get();
+                throw Fail.at(VerifyCode.RECURSION_NEEDS_SIGNATURE, at, "word `" + name + "` is used recursively (" + cycle(name)
+                        + ") but has no declared signature, so its type cannot be inferred; declare it, e.g. `: " + name + " ( ins -- outs ) … ;`");
+            case NEW:
+            default:
+                verify(info);
+                return signatureForCall(name, at);
+        }
+    }
+
+    private String cycle(String name) {
+        List<String> path = new ArrayList<>();
+        boolean on = false;
+        var it = inProgress.descendingIterator();
+        while (it.hasNext()) {
+            String w = it.next();
+            if (w.equals(name)) on = true;
+            if (on) path.add(w);
+        }
+        path.add(name);
+        return path.size() <= 2 ? "it calls itself" : String.join(" → ", path);
+    }
+
+    /** A constant visible from {@code scope}: the program sees its own earlier constants; every body sees the session's. */
+    Optional<Type> constantFor(String name, Scope scope) {
+        if (scope.root().kind == Scope.Kind.MAIN && constants.containsKey(name)) return Optional.of(constants.get(name));
+        return env.constant(name);
+    }
+
+    void defineConstant(String name, Type t) {
+        constants.remove(name);
+        constants.put(name, t);
+    }
+
+    /** Every name a call could have meant, for suggestions. */
+    Set<String> knownNames(Scope scope) {
+        Set<String> out = new LinkedHashSet<>(Vocabulary.names());
+        out.addAll(words.keySet());
+        out.addAll(env.words().keySet());
+        out.addAll(env.constants().keySet());
+        if (scope.root().kind == Scope.Kind.MAIN) out.addAll(constants.keySet());
+        for (Scope s = scope; s != null; s = s.parent) out.addAll(s.locals.keySet());
+        return out;
+    }
+
+    // ---- bodies ----------------------------------------------------------------------------------------------
+
+    private void verify(WordInfo info) {
+        WordDef def = info.def;
+        info.status = Status.IN_PROGRESS;
+        inProgress.push(def.name());
+        try {
+            Type.Fn sig = def.declared().isPresent() ? def.declared().get() : infer(def);
+            CheckedWord w = check(def, sig, def.declared().isPresent());
+            Type.Fn withEffects = sig.withEffects(EffectInference.current(w.body(), sig));
+            info.checked = new CheckedWord(w.name(), withEffects, w.locals(), w.captures(), w.body(), w.suspends(), w.origin());
+            info.sig = withEffects;
+            info.status = Status.DONE;
+        } catch (DiagnosticException e) {
+            diagnostics.addAll(e.diagnostics());
+            info.status = Status.FAILED;
+        } finally {
+            inProgress.pop();
+        }
+    }
+
+    /** Pass 1 for a word without a signature: infers one from an open stack. */
+    private Type.Fn infer(WordDef def) {
+        Origin at = origin(def.origin());
+        Scope scope = Scope.inferring(def.name(), at);
+        StackState st = new StackState(List.of(), new StackState.Inputs(subst), Set.of());
+        new BodyChecker(this, subst, scope).block(def.body(), st);
+        Type.Fn raw = new Type.Fn(st.consumedInputs(at), st.row(), new java.util.TreeSet<>(), Optional.ofNullable(scope.yields));
+        Type.Fn resolved = subst.resolveFn(raw);
+        Map<String, Type> names = new HashMap<>();
+        return (Type.Fn) Types.mapVars(resolved, v -> Substitution.isMeta(v)
+                ? names.computeIfAbsent(v.name(), n -> new Type.Var(Types.varName(names.size()))) : v);
+    }
+
+    /** Checks a word body against a signature (declared by its author, or inferred in pass 1). */
+    private CheckedWord check(WordDef def, Type.Fn sig, boolean declaredByAuthor) {
+        Origin at = origin(def.origin());
+        Scope scope = Scope.word(def.name(), at, sig, declaredByAuthor);
+        BodyChecker checker = new BodyChecker(this, subst, scope);
+        StackState st = new StackState(sig.ins(), null, Set.of());
+        Checked.CheckedBlock body = checker.block(def.body(), st);
+        checker.requireOuts(st, sig.outs(), at, "word `" + def.name() + "`");
+        CheckedWord w = new CheckedWord(def.name(), sig, scope.locals, List.of(), body, false, at);
+        return CheckedRewriter.zonk(subst).word(w);
+    }
+
+    /** The program: starts on the session stack; what it leaves becomes the new stack, so it must be fully typed. */
+    private CheckedWord checkMain() {
+        Origin at = module.main().isEmpty() ? origin(null) : origin(module.main().instrs().get(0) == null ? null : module.main().instrs().get(0).origin());
+        Scope scope = Scope.main(at);
+        BodyChecker checker = new BodyChecker(this, subst, scope);
+        StackState st = new StackState(env.stack(), null, Set.of());
+        Checked.CheckedBlock body = checker.block(module.main(), st, true);
+        List<Type> fin = subst.resolveAll(st.row());
+        for (Type t : fin) ambiguous(t, "this value stays on the session stack as " + Types.show(subst, t));
+        for (var e : constants.entrySet()) {
+            Type t = subst.resolve(e.getValue());
+            ambiguous(t, "constant `" + e.getKey() + "` would be stored as " + Types.show(subst, t));
+        }
+        Type.Fn sig = new Type.Fn(env.stack(), fin, new java.util.TreeSet<>(), Optional.ofNullable(scope.yields));
+        return CheckedRewriter.zonk(subst).word(new CheckedWord("main", sig, scope.locals, List.of(), body, false, at));
+    }
+
+    private void ambiguous(Type t, String what) {
+        Optional<Type.Var> meta = Types.firstMeta(t);
+        if (meta.isPresent()) {
+            throw Fail.at(VerifyCode.AMBIGUOUS_TYPE, subst.originOf(meta.get()), what + ", but part of its type (`_`) is never determined; "
+                    + "annotate it (for example none/ok/err where the type is known, empty-list<T>, or a declared signature)",
+                    "a fully known type", Types.show(subst, t));
+        }
+    }
+
+    private Origin origin(Origin o) { return o == null ? new Origin(module.source() == null ? "<unknown>" : module.source(), 0, 0) : o; }
+}

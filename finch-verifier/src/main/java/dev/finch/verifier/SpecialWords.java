@@ -1,0 +1,178 @@
+package dev.finch.verifier;
+
+import dev.finch.ir.checked.Checked;
+import dev.finch.ir.checked.Checked.Target;
+import dev.finch.ir.instr.Immediate;
+import dev.finch.ir.instr.Instr;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.vocab.WordSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The dedicated rules of the special vocabulary words, whose type depends on an immediate or on the value below:
+ * {@code execute}, {@code variant}, {@code variant-get}, {@code empty-list}, {@code record-get}, {@code record-set}.
+ * Each records the signature it used at the site as the call's instantiated type.
+ */
+final class SpecialWords {
+    private final BodyChecker body;
+
+    SpecialWords(BodyChecker body) { this.body = body; }
+
+    Checked.Node call(Instr.Call c, WordSpec spec, StackState st) {
+        switch (spec.name()) {
+            case "execute": return execute(c, st);
+            case "variant": return variant(c, st);
+            case "variant-get": return variantGet(c, st);
+            case "empty-list": return emptyList(c, st);
+            case "record-get": return recordGet(c, st);
+            case "record-set": return recordSet(c, st);
+            default:
+                throw Fail.at(VerifyCode.UNKNOWN_WORD, c.origin(), "special word `" + spec.name() + "` has no verifier rule yet");
+        }
+    }
+
+    private Checked.Node execute(Instr.Call c, StackState st) {
+        immediates(c, "execute", "");
+        List<Type> before = st.row();
+        body.require(st, 1, c.origin(), "`execute`", null);
+        Type top = body.subst.resolve(st.top(1).get(0));
+        if (Substitution.isMeta(top)) {
+            throw Fail.at(VerifyCode.NEEDS_KNOWN_TYPE, c.origin(), "`execute` needs to know the type of the function on top of the stack, "
+                    + "but it is not determined yet here; give the function (or the word that takes it) a signature", "a function", "_");
+        }
+        if (!(top instanceof Type.Fn)) {
+            throw Fail.at(VerifyCode.NOT_A_FUNCTION, c.origin(), "`execute` needs a function (a closure or an ['] token) on top of the stack but found "
+                    + Types.show(body.subst, top), "a function", Types.show(body.subst, top));
+        }
+        Type.Fn fn = (Type.Fn) top;
+        st.pop();
+        body.popExpect(st, fn.ins(), c.origin(), "`execute` of " + Types.show(body.subst, fn));
+        st.pushAll(fn.outs());
+        if (fn.yields().isPresent()) body.onYield(fn.yields().get(), c.origin(), "`execute` of " + Types.show(body.subst, fn));
+        List<Type> ins = new ArrayList<>(fn.ins());
+        ins.add(fn);
+        Type.Fn used = new Type.Fn(ins, fn.outs(), fn.effects(), fn.yields());
+        return new Checked.CallNode(c, new Target.Builtin("execute", 0), used, false, before, st.row());
+    }
+
+    private Checked.Node variant(Instr.Call c, StackState st) {
+        immediates(c, "variant", "<T,tag>", Immediate.TypeArg.class, Immediate.NameArg.class);
+        Type t = Types.instantiate(((Immediate.TypeArg) c.immediates().get(0)).type(), body.subst, c.origin(), body.scope.rigid);
+        String tag = ((Immediate.NameArg) c.immediates().get(1)).name();
+        if (!(t instanceof Type.VariantT)) {
+            throw Fail.at(VerifyCode.BAD_IMMEDIATE, c.origin(), "variant<T,tag> needs a closed variant type variant{…} as T, but T is " + t,
+                    "variant{…}", t.toString());
+        }
+        Type.VariantT v = (Type.VariantT) t;
+        Optional<Type> payload = tag(v, tag, c);
+        List<Type> before = st.row();
+        List<Type> ins = payload.map(List::of).orElse(List.of());
+        body.popExpect(st, ins, c.origin(), "variant<" + v + "," + tag + ">");
+        st.push(v);
+        return new Checked.CallNode(c, new Target.Builtin("variant", 0), Type.Fn.of(ins, List.of(v)), false, before, st.row());
+    }
+
+    private Checked.Node variantGet(Instr.Call c, StackState st) {
+        immediates(c, "variant-get", "<tag>", Immediate.NameArg.class);
+        String tag = ((Immediate.NameArg) c.immediates().get(0)).name();
+        List<Type> before = st.row();
+        Type.VariantT v = (Type.VariantT) known(st, 1, c, "variant-get<" + tag + ">", Type.Kind.VARIANT, "a variant{…} value");
+        Type result = Type.option(tag(v, tag, c).orElse(Type.Prim.UNIT));
+        st.pop();
+        st.push(result);
+        return new Checked.CallNode(c, new Target.Builtin("variant-get", 0), Type.Fn.of(List.of(v), List.of(result)), false, before, st.row());
+    }
+
+    private Checked.Node emptyList(Instr.Call c, StackState st) {
+        immediates(c, "empty-list", "<T>", Immediate.TypeArg.class);
+        Type element = Types.instantiate(((Immediate.TypeArg) c.immediates().get(0)).type(), body.subst, c.origin(), body.scope.rigid);
+        List<Type> before = st.row();
+        Type list = Type.list(element);
+        st.push(list);
+        return new Checked.CallNode(c, new Target.Builtin("empty-list", 0), Type.Fn.of(List.of(), List.of(list)), false, before, st.row());
+    }
+
+    private Checked.Node recordGet(Instr.Call c, StackState st) {
+        immediates(c, "record-get", " with a literal field name (\"field\" record-get)", Immediate.NameArg.class);
+        String field = ((Immediate.NameArg) c.immediates().get(0)).name();
+        List<Type> before = st.row();
+        Type.RecordT r = (Type.RecordT) known(st, 1, c, "\"" + field + "\" record-get", Type.Kind.RECORD, "a record{…} value");
+        Type result = Type.option(field(r, field, c));
+        st.pop();
+        st.push(result);
+        return new Checked.CallNode(c, new Target.Builtin("record-get", 0), Type.Fn.of(List.of(r), List.of(result)), false, before, st.row());
+    }
+
+    private Checked.Node recordSet(Instr.Call c, StackState st) {
+        immediates(c, "record-set", " with a literal field name (record value \"field\" record-set)", Immediate.NameArg.class);
+        String field = ((Immediate.NameArg) c.immediates().get(0)).name();
+        String what = "\"" + field + "\" record-set";
+        List<Type> before = st.row();
+        Type.RecordT r = (Type.RecordT) known(st, 2, c, what, Type.Kind.RECORD, "a record{…} value below the new field value");
+        Type ft = field(r, field, c);
+        Type value = st.top(1).get(0);
+        if (!Unifier.unify(body.subst, ft, value)) {
+            throw Fail.at(VerifyCode.TYPE_MISMATCH, c.origin(), what + ": field `" + field + "` holds " + Types.show(body.subst, ft)
+                    + " but the new value is " + Types.show(body.subst, value), Types.show(body.subst, ft), Types.show(body.subst, value));
+        }
+        st.pop();
+        st.pop();
+        st.push(r);
+        return new Checked.CallNode(c, new Target.Builtin("record-set", 0), Type.Fn.of(List.of(r, ft), List.of(r)), false, before, st.row());
+    }
+
+    /**
+     * The resolved type {@code depth} values down, which must already be known to be of {@code kind}: these rules
+     * read a tag or field list from it, which unification cannot invent.
+     */
+    private Type known(StackState st, int depth, Instr.Call c, String what, Type.Kind kind, String expected) {
+        body.require(st, depth, c.origin(), what, null);
+        Type t = body.subst.resolve(st.top(depth).get(0));
+        if (Substitution.isMeta(t)) {
+            throw Fail.at(VerifyCode.NEEDS_KNOWN_TYPE, c.origin(), what + " needs to know the type of the value it inspects, but it is not "
+                    + "determined yet here; annotate it (a signature or a typed literal)", expected, "_");
+        }
+        if (t.kind() != kind) {
+            throw Fail.at(VerifyCode.TYPE_MISMATCH, c.origin(), what + " needs " + expected + " but found " + Types.show(body.subst, t),
+                    expected, Types.show(body.subst, t));
+        }
+        return t;
+    }
+
+    private Optional<Type> tag(Type.VariantT v, String tag, Instr.Call c) {
+        if (!v.tags().containsKey(tag)) {
+            throw Fail.at(VerifyCode.UNKNOWN_TAG, c.origin(), "tag `" + tag + "` is not a tag of " + v + Suggest.didYouMean(tag, v.tags().keySet()),
+                    String.join("|", v.tags().keySet()), tag);
+        }
+        return v.tags().get(tag);
+    }
+
+    private Type field(Type.RecordT r, String field, Instr.Call c) {
+        if (!r.fields().containsKey(field)) {
+            throw Fail.at(VerifyCode.UNKNOWN_FIELD, c.origin(), "field `" + field + "` is not a field of " + Types.show(body.subst, r)
+                    + Suggest.didYouMean(field, r.fields().keySet()), String.join(",", r.fields().keySet()), field);
+        }
+        return r.fields().get(field);
+    }
+
+    /** Checks that the call carries exactly immediates of the given kinds. */
+    @SafeVarargs
+    private static void immediates(Instr.Call c, String word, String form, Class<? extends Immediate>... kinds) {
+        List<Immediate> got = c.immediates() == null ? List.of() : c.immediates();
+        boolean ok = got.size() == kinds.length;
+        for (int i = 0; ok && i < kinds.length; i++) ok = kinds[i].isInstance(got.get(i)) && got.get(i) != null && valid(got.get(i));
+        if (!ok) {
+            String shape = kinds.length == 0 ? "no immediates" : word + form;
+            throw Fail.at(VerifyCode.BAD_IMMEDIATE, c.origin(), "`" + word + "` must be written " + shape + "; got "
+                    + (got.isEmpty() ? "no immediates" : "<" + got.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElse("") + ">"),
+                    shape, got.toString());
+        }
+    }
+
+    private static boolean valid(Immediate i) {
+        if (i instanceof Immediate.TypeArg t) return t.type() != null;
+        return i instanceof Immediate.NameArg n && n.name() != null && !n.name().isEmpty();
+    }
+}

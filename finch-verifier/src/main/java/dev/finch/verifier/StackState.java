@@ -1,0 +1,118 @@
+package dev.finch.verifier;
+
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.type.Type;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The operand type stack at one program point (bottom to top) plus the locals definitely assigned there.
+ *
+ * <p>When a word's signature is being inferred the stack is <em>open</em> at the bottom: popping past the values
+ * the body pushed consumes the word's next input, a fresh meta-variable materialized once in the shared
+ * {@link Inputs} and moved into {@code items}. {@code consumed} counts the inputs moved so far, so two states
+ * of one word describe the same logical stack after {@link #liftTo} brings them to the same count.
+ *
+ * <p>A literal's elements run above a {@code floor}: they may not pop what was on the stack when it began.
+ */
+final class StackState {
+    /** The inputs of a word whose signature is inferred, materialized on demand (top-most input first). */
+    static final class Inputs {
+        private final List<Type> materialized = new ArrayList<>();
+        private final Substitution subst;
+
+        Inputs(Substitution subst) { this.subst = subst; }
+
+        Type input(int k, Origin at) {
+            while (materialized.size() <= k) materialized.add(subst.fresh(at));
+            return materialized.get(k);
+        }
+    }
+
+    /** Why {@link #ensure} could not provide the values. */
+    enum Shortage { NONE, UNDERFLOW, BELOW_LITERAL }
+
+    private final List<Type> items;
+    private final Inputs inputs;
+    private int consumed;
+    private int floor = -1;
+    private Set<String> assigned;
+
+    StackState(List<Type> start, Inputs inputs, Set<String> assigned) {
+        this.items = new ArrayList<>(start);
+        this.inputs = inputs;
+        this.assigned = new HashSet<>(assigned);
+    }
+
+    StackState copy() {
+        StackState c = new StackState(items, inputs, assigned);
+        c.consumed = consumed;
+        c.floor = floor;
+        return c;
+    }
+
+    /** Makes this state equal to {@code other} (used after a merge picks the surviving row). */
+    void become(StackState other) {
+        items.clear();
+        items.addAll(other.items);
+        consumed = other.consumed;
+        floor = other.floor;
+        assigned = new HashSet<>(other.assigned);
+    }
+
+    int size() { return items.size(); }
+
+    int consumed() { return consumed; }
+
+    List<Type> row() { return List.copyOf(items); }
+
+    /** The top {@code n} types (bottom to top); call {@link #ensure} first. */
+    List<Type> top(int n) { return List.copyOf(items.subList(items.size() - n, items.size())); }
+
+    void setFloorHere() { floor = items.size(); }
+
+    void clearFloor() { floor = -1; }
+
+    /** Makes {@code n} values poppable, consuming inputs of an open stack when needed. */
+    Shortage ensure(int n, Origin at) {
+        if (floor >= 0) return items.size() - floor >= n ? Shortage.NONE : Shortage.BELOW_LITERAL;
+        while (items.size() < n && inputs != null) {
+            items.add(0, inputs.input(consumed, at));
+            consumed++;
+        }
+        return items.size() >= n ? Shortage.NONE : Shortage.UNDERFLOW;
+    }
+
+    Type pop() { return items.remove(items.size() - 1); }
+
+    void push(Type t) { items.add(t); }
+
+    void pushAll(List<Type> ts) { items.addAll(ts); }
+
+    /** Re-expresses the stack with {@code count} inputs consumed (same logical stack, more of it explicit). */
+    void liftTo(int count, Origin at) {
+        while (consumed < count) {
+            items.add(0, inputs.input(consumed, at));
+            consumed++;
+        }
+    }
+
+    /** The word inputs consumed so far, bottom to top (for an inferred signature). */
+    List<Type> consumedInputs(Origin at) {
+        List<Type> ins = new ArrayList<>();
+        for (int k = consumed - 1; k >= 0; k--) ins.add(inputs.input(k, at));
+        return ins;
+    }
+
+    boolean isAssigned(String local) { return assigned.contains(local); }
+
+    void assign(String local) { assigned.add(local); }
+
+    Set<String> assigned() { return Set.copyOf(assigned); }
+
+    void keepAssigned(Set<String> other) { assigned.retainAll(other); }
+
+    void setAssigned(Set<String> set) { assigned = new HashSet<>(set); }
+}

@@ -1,0 +1,121 @@
+package dev.finch.verifier;
+
+import dev.finch.ir.cap.Capability;
+import dev.finch.ir.type.Type;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+
+/**
+ * First-order unification over {@link Type} with an occurs check. {@link #unify} never leaves a partial binding
+ * behind on failure, so a caller can try alternatives (overloads) freely.
+ *
+ * <p>Function types unify by inputs, outputs and yields; their capability sets must be equal except for
+ * {@code session.emit}, which never has to be declared (decisions D9) and so cannot distinguish two callables.
+ */
+final class Unifier {
+    private Unifier() { }
+
+    /** Unifies {@code a} and {@code b}, committing bindings only when it succeeds. */
+    static boolean unify(Substitution s, Type a, Type b) {
+        int mark = s.mark();
+        if (go(s, a, b)) return true;
+        s.rollback(mark);
+        return false;
+    }
+
+    /** Unifies two rows of equal length pairwise (all or nothing). */
+    static boolean unifyRows(Substitution s, List<Type> a, List<Type> b) {
+        if (a.size() != b.size()) return false;
+        int mark = s.mark();
+        for (int i = 0; i < a.size(); i++) {
+            if (!go(s, a.get(i), b.get(i))) { s.rollback(mark); return false; }
+        }
+        return true;
+    }
+
+    private static boolean go(Substitution s, Type a, Type b) {
+        a = s.shallow(a);
+        b = s.shallow(b);
+        if (a.equals(b)) return true;
+        if (Substitution.isMeta(a)) return bindVar(s, (Type.Var) a, b);
+        if (Substitution.isMeta(b)) return bindVar(s, (Type.Var) b, a);
+        if (a.kind() != b.kind()) return false;
+        switch (a.kind()) {
+            case PRIM: case PATH: case NAMED: case VAR:
+                return false; // equal ones were accepted above; rigid variables only equal themselves
+            case OPTION: return go(s, ((Type.OptionT) a).value(), ((Type.OptionT) b).value());
+            case LIST: return go(s, ((Type.ListT) a).element(), ((Type.ListT) b).element());
+            case TASK: return go(s, ((Type.TaskT) a).value(), ((Type.TaskT) b).value());
+            case STREAM: return go(s, ((Type.StreamT) a).element(), ((Type.StreamT) b).element());
+            case RESOURCE: return go(s, ((Type.ResourceT) a).of(), ((Type.ResourceT) b).of());
+            case RESULT: {
+                Type.ResultT x = (Type.ResultT) a, y = (Type.ResultT) b;
+                return go(s, x.ok(), y.ok()) && go(s, x.err(), y.err());
+            }
+            case MAP: {
+                Type.MapT x = (Type.MapT) a, y = (Type.MapT) b;
+                return go(s, x.key(), y.key()) && go(s, x.value(), y.value());
+            }
+            case FIBER: {
+                Type.FiberT x = (Type.FiberT) a, y = (Type.FiberT) b;
+                return go(s, x.yielded(), y.yielded()) && go(s, x.result(), y.result());
+            }
+            case RECORD: {
+                Map<String, Type> x = ((Type.RecordT) a).fields(), y = ((Type.RecordT) b).fields();
+                if (!x.keySet().equals(y.keySet())) return false;
+                for (var e : x.entrySet()) if (!go(s, e.getValue(), y.get(e.getKey()))) return false;
+                return true;
+            }
+            case VARIANT: {
+                var x = List.copyOf(((Type.VariantT) a).tags().entrySet());
+                var y = List.copyOf(((Type.VariantT) b).tags().entrySet());
+                if (x.size() != y.size()) return false;
+                for (int i = 0; i < x.size(); i++) {
+                    if (!x.get(i).getKey().equals(y.get(i).getKey())) return false;
+                    Optional<Type> p = x.get(i).getValue(), q = y.get(i).getValue();
+                    if (p.isPresent() != q.isPresent()) return false;
+                    if (p.isPresent() && !go(s, p.get(), q.get())) return false;
+                }
+                return true;
+            }
+            case FN: {
+                Type.Fn x = (Type.Fn) a, y = (Type.Fn) b;
+                if (x.ins().size() != y.ins().size() || x.outs().size() != y.outs().size()) return false;
+                for (int i = 0; i < x.ins().size(); i++) if (!go(s, x.ins().get(i), y.ins().get(i))) return false;
+                for (int i = 0; i < x.outs().size(); i++) if (!go(s, x.outs().get(i), y.outs().get(i))) return false;
+                if (!withoutEmit(x).equals(withoutEmit(y))) return false;
+                if (x.yields().isPresent() != y.yields().isPresent()) return false;
+                if (x.yields().isPresent()) {
+                    return go(s, x.yields().get().yielded(), y.yields().get().yielded())
+                            && go(s, x.yields().get().resumed(), y.yields().get().resumed());
+                }
+                return true;
+            }
+            default:
+                return false;
+        }
+    }
+
+    private static TreeSet<Capability> withoutEmit(Type.Fn f) {
+        TreeSet<Capability> caps = new TreeSet<>(f.effects());
+        caps.remove(Capability.SESSION_EMIT);
+        return caps;
+    }
+
+    private static boolean bindVar(Substitution s, Type.Var meta, Type t) {
+        if (occurs(s, meta.name(), t)) return false;
+        s.bind(meta, t);
+        return true;
+    }
+
+    private static boolean occurs(Substitution s, String name, Type t) {
+        boolean[] found = {false};
+        Types.mapVars(s.resolve(t), v -> {
+            if (v.name().equals(name)) found[0] = true;
+            return v;
+        });
+        return found[0];
+    }
+}
