@@ -32,5 +32,19 @@ public final class Suspension {
         return out;
     }
 
+    /** The host request the run is paused at (missing grant, or a deferred result), if it is not a yield. */
+    public java.util.Optional<dev.finch.vm.host.EffectRequest> pendingRequest() { return paused.ctx().host.pending(); }
+
+    /** Whether the pending request waits for approval or for a deferred result. */
+    public java.util.Optional<dev.finch.vm.host.RunHost.Waiting> waiting() { return paused.ctx().host.waiting(); }
+
+    /** The run's effect journal so far. */
+    public dev.finch.vm.host.EffectJournal journal() { return paused.ctx().host.journal(); }
+
+    /** The grants the run holds now. */
+    public dev.finch.capabilities.GrantSet grants() { return paused.ctx().host.grants(); }
+
     boolean consume() { return consumed.compareAndSet(false, true); }
+
+    boolean isConsumed() { return consumed.get(); }
 }

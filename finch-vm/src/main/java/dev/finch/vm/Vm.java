@@ -5,6 +5,10 @@ import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.vm.compile.ModuleCompiler;
+import dev.finch.vm.host.HostCode;
+import dev.finch.vm.host.HostConfig;
+import dev.finch.vm.host.HostResponse;
+import dev.finch.vm.host.RunHost;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import java.lang.invoke.MethodHandle;
@@ -54,6 +58,12 @@ public final class Vm implements AutoCloseable {
      * {@code executionId} names the run in outcomes and suspensions.
      */
     public RunResult run(String executionId, CheckedModule module, VmState state, Limits limits, OutputSink sink, CancelToken cancel) {
+        return run(executionId, module, state, limits, sink, cancel, HostConfig.NONE);
+    }
+
+    /** Runs with a host: its grants, bindings, mode and observers govern every effect (see {@link RunHost}). */
+    public RunResult run(String executionId, CheckedModule module, VmState state, Limits limits, OutputSink sink, CancelToken cancel,
+                         HostConfig host) {
         ModuleCompiler.Compiled compiled;
         try {
             compiled = ModuleCompiler.compile(module, state, tiering);
@@ -66,12 +76,40 @@ public final class Vm implements AutoCloseable {
         Map<String, Object> constants = new LinkedHashMap<>();
         state.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(limits, sink, cancel, constants);
+        ctx.host = new RunHost(executionId, host);
         ctx.stackIn = state.stack().stream().map(TypedValue::value).toArray();
         return execute(executionId, new Paused(ctx, compiled.main(), module, state, compiled.words()), limits, cancel);
     }
 
-    /** Resumes a suspended run once; {@code yield} returns unit to it. */
+    /** Resumes a run suspended by {@code yield} once; {@code yield} returns unit to it. */
     public RunResult resume(Suspension suspension, Limits limits, OutputSink sink, CancelToken cancel) {
+        if (suspension.pendingRequest().isPresent()) {
+            return new RunResult.Failed(List.of(HostCode.STALE_RESUME.at(Origin.UNKNOWN, "execution " + suspension.executionId()
+                    + " waits for an answer to request " + suspension.pendingRequest().get().sequence() + ", not for a plain resume")), "");
+        }
+        return resumeConsumed(suspension, limits, sink, cancel);
+    }
+
+    /**
+     * Answers the host request a run is paused at ({@code VmResume}): approval with a grant, a deferred result,
+     * a denial or a cancellation. A response naming another sequence is refused and consumes nothing.
+     */
+    public RunResult resume(Suspension suspension, HostResponse response, Limits limits, OutputSink sink, CancelToken cancel) {
+        var pending = suspension.pendingRequest();
+        if (pending.isEmpty() || pending.get().sequence() != response.sequence()) {
+            return new RunResult.Failed(List.of(HostCode.STALE_RESUME.at(Origin.UNKNOWN, "execution " + suspension.executionId()
+                    + (pending.isEmpty() ? " is not waiting for a host answer" : " waits for sequence " + pending.get().sequence()
+                    + ", not " + response.sequence()) + "; nothing was dispatched")), "");
+        }
+        if (response instanceof HostResponse.Result && suspension.paused.ctx().host.waiting().orElse(null) != RunHost.Waiting.RESULT) {
+            return new RunResult.Failed(List.of(HostCode.STALE_RESUME.at(Origin.UNKNOWN,
+                    "request " + response.sequence() + " waits for approval, not for a result")), "");
+        }
+        if (!suspension.isConsumed()) suspension.paused.ctx().host.answer(response);
+        return resumeConsumed(suspension, limits, sink, cancel);
+    }
+
+    private RunResult resumeConsumed(Suspension suspension, Limits limits, OutputSink sink, CancelToken cancel) {
         if (!suspension.consume()) {
             return new RunResult.Failed(List.of(VmCode.ALREADY_RESUMED.at(Origin.UNKNOWN,
                     "execution " + suspension.executionId() + " was already resumed")), "");
@@ -114,11 +152,15 @@ public final class Vm implements AutoCloseable {
         } catch (ExecutionException e) {
             failure = e.getCause();
         }
-        if (failure != null) return failed(failure, ctx, p);
+        if (failure != null) {
+            ctx.host.closeAll();
+            return failed(failure, ctx, p);
+        }
         if (ctx.suspending) {
             Type payloadType = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
             return new RunResult.Suspended(new Suspension(executionId, new TypedValue(payloadType, ctx.yielded), p), ctx.output());
         }
+        ctx.host.closeAll();
         return new RunResult.Completed(commit(p, ctx), ctx.output());
     }
 

@@ -135,4 +135,13 @@ class VmTest {
         RunResult r = run(Build.main(m, false));
         assertThat(r.output()).isEqualTo("8");
     }
+
+    @Test void functionTooLargeForOneJvmMethodStillRuns() {
+        Type.Fn sig = Build.sig("int -> int");
+        Build w = new Build(List.of(Type.INT));
+        for (int i = 0; i < 9000; i++) w.pushInt(1).op("+", "int int -> int");
+        Build m = new Build(List.of()).pushInt(5).word("big", sig, false);
+        RunResult r = run(Build.main(m, false), w.asWord("big", sig, false));
+        assertThat(((RunResult.Completed) r).state().stack()).extracting(TypedValue::display).containsExactly("9005");
+    }
 }

@@ -26,9 +26,6 @@ public final class Builtins {
 
     private static final Map<String, Emitter> TABLE = new HashMap<>();
 
-    /** Rt helpers: word → (method, takes ctx, takes origin). */
-    private record Helper(String method, boolean ctx, boolean origin) { }
-
     static {
         // Stack shuffles: pure slot moves. Each maps output i to input index.
         Shuffles.OUTPUTS.forEach(Builtins::shuffle);
@@ -75,42 +72,7 @@ public final class Builtins {
             NodeEmitter.store(mc, Kind.Z, n.after(), base);
         });
 
-        Map<String, Helper> helpers = Map.ofEntries(
-                Map.entry("string-append", new Helper("stringAppend", true, true)),
-                Map.entry("string-length", new Helper("stringLength", false, false)),
-                Map.entry("int-to-string", new Helper("intToString", false, false)),
-                Map.entry("float-to-string", new Helper("floatToString", false, false)),
-                Map.entry("string-to-int", new Helper("stringToInt", false, false)),
-                Map.entry("bytes-to-string", new Helper("bytesToString", false, false)),
-                Map.entry("string-to-bytes", new Helper("stringToBytes", false, false)),
-                Map.entry("say", new Helper("say", true, true)),
-                Map.entry("some", new Helper("some", false, false)),
-                Map.entry("none", new Helper("none", false, false)),
-                Map.entry("is-some", new Helper("isSome", false, false)),
-                Map.entry("unwrap", new Helper("unwrap", false, true)),
-                Map.entry("ok", new Helper("ok", false, false)),
-                Map.entry("err", new Helper("err", false, false)),
-                Map.entry("is-ok", new Helper("isOk", false, false)),
-                Map.entry("result-unwrap", new Helper("resultUnwrap", false, true)),
-                Map.entry("result-error", new Helper("resultError", false, true)),
-                Map.entry("list-append", new Helper("listAppend", true, true)),
-                Map.entry("list-get", new Helper("listGet", false, false)),
-                Map.entry("list-length", new Helper("listLength", false, false)),
-                Map.entry("list-uncons", new Helper("listUncons", false, false)),
-                Map.entry("map-get", new Helper("mapGet", false, false)),
-                Map.entry("map-set", new Helper("mapSet", false, false)),
-                Map.entry("map-entries", new Helper("mapEntries", false, false)),
-                Map.entry("json-parse", new Helper("jsonParse", false, false)),
-                Map.entry("json-get", new Helper("jsonGet", false, false)),
-                Map.entry("json-index", new Helper("jsonIndex", false, false)),
-                Map.entry("json-keys", new Helper("jsonKeys", false, false)),
-                Map.entry("json-as-string", new Helper("jsonAsString", false, false)),
-                Map.entry("json-as-int", new Helper("jsonAsInt", false, false)),
-                Map.entry("json-as-float", new Helper("jsonAsFloat", false, false)),
-                Map.entry("json-as-bool", new Helper("jsonAsBool", false, false)),
-                Map.entry("json-as-map", new Helper("jsonAsMap", false, false)),
-                Map.entry("json-stringify", new Helper("jsonStringify", false, false)));
-        helpers.forEach((word, h) -> TABLE.put(word, (mc, n, b) -> helper(mc, n, b, h)));
+        Helpers.TABLE.forEach((word, h) -> TABLE.put(word, (mc, n, b) -> helper(mc, n, b, h)));
 
         TABLE.put("yield", (mc, n, b) -> {
             int base = n.before().size() - 1;
@@ -288,28 +250,31 @@ public final class Builtins {
         });
     }
 
-    /** Calls an Rt helper whose JVM signature follows the word's declared overload. */
-    private static void helper(MethodCompiler mc, CallNode n, Checked.Target.Builtin b, Helper h) {
+    /** Calls a runtime helper whose JVM signature follows the word's declared overload ({@link Helpers}). */
+    private static void helper(MethodCompiler mc, CallNode n, Checked.Target.Builtin b, Helpers.Helper h) {
         Type.Fn decl = Vocabulary.word(b.name()).orElseThrow().overloads().get(b.overload());
         int k = decl.ins().size();
         int base = n.before().size() - k;
         MethodVisitor mv = mc.mv;
-        StringBuilder desc = new StringBuilder("(");
-        if (h.ctx()) { mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL); desc.append("L").append(MethodCompiler.CTX).append(';'); }
-        for (int i = 0; i < k; i++) {
-            Type declared = decl.ins().get(i);
-            Kind dk = Kind.of(declared);
-            NodeEmitter.load(mc, n.before(), base + i, dk);
-            String hd = Kind.helperDesc(declared);
-            if (hd.equals("Ljava/lang/String;")) mv.visitTypeInsn(CHECKCAST, "java/lang/String");
-            desc.append(hd);
+        String desc = Helpers.descriptor(decl, h);
+        Runnable invoke = () -> {
+            if (h.ctx()) mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+            for (int i = 0; i < k; i++) {
+                Type declared = decl.ins().get(i);
+                NodeEmitter.load(mc, n.before(), base + i, Kind.of(declared));
+                if (Kind.helperDesc(declared).equals("Ljava/lang/String;")) mv.visitTypeInsn(CHECKCAST, "java/lang/String");
+            }
+            if (h.origin()) mc.origin(n.origin());
+            mv.visitMethodInsn(INVOKESTATIC, h.owner(), h.method(), desc, false);
+        };
+        Kind ret = decl.outs().isEmpty() ? null : Kind.of(decl.outs().get(0));
+        if (n.suspends()) {
+            mc.pendingReturn = ret;
+            mc.suspendingCall(n.before(), invoke);
+        } else {
+            invoke.run();
         }
-        if (h.origin()) { mc.origin(n.origin()); desc.append(MethodCompiler.ORIGIN_DESC); }
-        desc.append(')');
-        if (decl.outs().isEmpty()) desc.append('V');
-        else desc.append(Kind.helperDesc(decl.outs().get(0)));
-        mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, h.method(), desc.toString(), false);
-        if (!decl.outs().isEmpty()) NodeEmitter.store(mc, Kind.of(decl.outs().get(0)), n.after(), base);
+        if (ret != null) NodeEmitter.store(mc, ret, n.after(), base);
     }
 
     private static void execute(MethodCompiler mc, CallNode n, Checked.Target.Builtin b) {

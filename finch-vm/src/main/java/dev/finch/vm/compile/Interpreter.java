@@ -297,6 +297,8 @@ final class Interpreter {
                 return base + shuffle.length;
             }
             var o = n.origin();
+            Helpers.Helper helper = Helpers.TABLE.get(name);
+            if (helper != null) return helper(ctx, n, b, s, sp);
             boolean isInt = b.overload() == 0;
             switch (name) {
                 case "+" -> { return bin(s, sp, isInt ? Rt.add((Long) s[sp - 2], (Long) s[sp - 1], o) : (Object) ((Double) s[sp - 2] + (Double) s[sp - 1])); }
@@ -315,41 +317,7 @@ final class Interpreter {
                 case "and" -> { return bin(s, sp, (Boolean) s[sp - 2] & (Boolean) s[sp - 1]); }
                 case "or" -> { return bin(s, sp, (Boolean) s[sp - 2] | (Boolean) s[sp - 1]); }
                 case "not" -> { s[sp - 1] = !(Boolean) s[sp - 1]; return sp; }
-                case "string-append" -> { return bin(s, sp, Rt.stringAppend(ctx, (String) s[sp - 2], (String) s[sp - 1], o)); }
-                case "string-length" -> { s[sp - 1] = Rt.stringLength((String) s[sp - 1]); return sp; }
-                case "int-to-string" -> { s[sp - 1] = Rt.intToString((Long) s[sp - 1]); return sp; }
-                case "float-to-string" -> { s[sp - 1] = Rt.floatToString((Double) s[sp - 1]); return sp; }
-                case "string-to-int" -> { s[sp - 1] = Rt.stringToInt((String) s[sp - 1]); return sp; }
-                case "bytes-to-string" -> { s[sp - 1] = Rt.bytesToString(s[sp - 1]); return sp; }
-                case "string-to-bytes" -> { s[sp - 1] = Rt.stringToBytes((String) s[sp - 1]); return sp; }
-                case "say" -> { Rt.say(ctx, (String) s[sp - 1], o); return sp - 1; }
                 case "yield" -> { Rt.yield(ctx, s[sp - 1]); return ctx.suspending ? sp : sp - 1; }
-                case "some" -> { s[sp - 1] = Rt.some(s[sp - 1]); return sp; }
-                case "none" -> { s[sp] = Rt.none(); return sp + 1; }
-                case "is-some" -> { s[sp - 1] = Rt.isSome(s[sp - 1]); return sp; }
-                case "unwrap" -> { s[sp - 1] = Rt.unwrap(s[sp - 1], o); return sp; }
-                case "ok" -> { s[sp - 1] = Rt.ok(s[sp - 1]); return sp; }
-                case "err" -> { s[sp - 1] = Rt.err(s[sp - 1]); return sp; }
-                case "is-ok" -> { s[sp - 1] = Rt.isOk(s[sp - 1]); return sp; }
-                case "result-unwrap" -> { s[sp - 1] = Rt.resultUnwrap(s[sp - 1], o); return sp; }
-                case "result-error" -> { s[sp - 1] = Rt.resultError(s[sp - 1], o); return sp; }
-                case "list-append" -> { return bin(s, sp, Rt.listAppend(ctx, s[sp - 2], s[sp - 1], o)); }
-                case "list-get" -> { return bin(s, sp, Rt.listGet(s[sp - 2], (Long) s[sp - 1])); }
-                case "list-length" -> { s[sp - 1] = Rt.listLength(s[sp - 1]); return sp; }
-                case "list-uncons" -> { s[sp - 1] = Rt.listUncons(s[sp - 1]); return sp; }
-                case "map-get" -> { return bin(s, sp, Rt.mapGet(s[sp - 2], s[sp - 1])); }
-                case "map-set" -> { s[sp - 3] = Rt.mapSet(s[sp - 3], s[sp - 2], s[sp - 1]); return sp - 2; }
-                case "map-entries" -> { s[sp - 1] = Rt.mapEntries(s[sp - 1]); return sp; }
-                case "json-parse" -> { s[sp - 1] = Rt.jsonParse((String) s[sp - 1]); return sp; }
-                case "json-get" -> { return bin(s, sp, Rt.jsonGet(s[sp - 2], (String) s[sp - 1])); }
-                case "json-index" -> { return bin(s, sp, Rt.jsonIndex(s[sp - 2], (Long) s[sp - 1])); }
-                case "json-keys" -> { s[sp - 1] = Rt.jsonKeys(s[sp - 1]); return sp; }
-                case "json-as-string" -> { s[sp - 1] = Rt.jsonAsString(s[sp - 1]); return sp; }
-                case "json-as-int" -> { s[sp - 1] = Rt.jsonAsInt(s[sp - 1]); return sp; }
-                case "json-as-float" -> { s[sp - 1] = Rt.jsonAsFloat(s[sp - 1]); return sp; }
-                case "json-as-bool" -> { s[sp - 1] = Rt.jsonAsBool(s[sp - 1]); return sp; }
-                case "json-as-map" -> { s[sp - 1] = Rt.jsonAsMap(s[sp - 1]); return sp; }
-                case "json-stringify" -> { s[sp - 1] = Rt.jsonStringify(s[sp - 1]); return sp; }
                 case "variant" -> {
                     Type.VariantT vt = (Type.VariantT) ((Immediate.TypeArg) n.instr().immediates().get(0)).type();
                     String tag = ((Immediate.NameArg) n.instr().immediates().get(1)).name();
@@ -384,6 +352,26 @@ final class Interpreter {
                 }
                 default -> throw new IllegalStateException("the interpreter has no rule for vocabulary word " + name);
             }
+        }
+
+        /** A word implemented by one runtime method ({@link Helpers}): the same method the compiled tier calls. */
+        private static int helper(Ctx ctx, CallNode n, Checked.Target.Builtin b, Object[] s, int sp) {
+            Type.Fn decl = Vocabulary.word(b.name()).orElseThrow().overloads().get(b.overload());
+            int k = decl.ins().size();
+            Object[] args = new Object[k];
+            System.arraycopy(s, sp - k, args, 0, k);
+            Object r;
+            try {
+                r = (Object) Helpers.boxed(b.name(), b.overload()).invokeExact(ctx, n.origin(), args);
+            } catch (RuntimeException | Error e) {
+                throw e;
+            } catch (Throwable e) {
+                throw new IllegalStateException(e);
+            }
+            if (ctx.suspending) return sp;
+            sp -= k;
+            if (!decl.outs().isEmpty()) s[sp++] = r;
+            return sp;
         }
 
         private static int bin(Object[] s, int sp, Object result) {

@@ -48,6 +48,8 @@ public final class Ctx {
     private CancelToken cancel;
     /** The value published by the last yield. */
     public Object yielded;
+    /** The run's host boundary (grants, journal, bindings, streams). */
+    public dev.finch.vm.host.RunHost host;
 
     public Ctx(Limits limits, OutputSink sink, CancelToken cancel, Map<String, Object> constants) {
         this.limits = limits;

@@ -90,7 +90,13 @@ public final class Values {
                 if (payload == null || payload.isEmpty()) b.append('(').append(v.tag()).append(')');
                 else { b.append('(').append(v.tag()).append(' '); display(b, payload.get(), v.payload()); b.append(')'); }
             }
-            case PATH, TASK, FIBER, STREAM, RESOURCE, NAMED, FN, VAR -> b.append('#').append(type).append(valueTag(value));
+            case PATH -> {
+                PathValue p = (PathValue) value;
+                String root = ((Type.PathT) type).root();
+                b.append('(').append(root.equals(Type.PathT.WORKSPACE) ? "path" : root + "-path").append(' ')
+                        .append(quote(p.path().relative())).append(')');
+            }
+            case TASK, FIBER, STREAM, RESOURCE, NAMED, FN, VAR -> b.append('#').append(type).append(valueTag(value));
         }
     }
 

@@ -1,0 +1,30 @@
+package dev.finch.vm.host;
+
+import dev.finch.capabilities.GrantSet;
+import java.util.List;
+
+/**
+ * What an embedder plugs in for a run: the grants in force, the file and process bindings, whether every approved
+ * request is deferred to the host ({@code VmResume}), observers, and bounds. {@link #NONE} has no grants and no
+ * bindings: every host word then pauses for approval and cannot be dispatched.
+ */
+public record HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred,
+                         List<EffectObserver> observers, long maxFileReadBytes) {
+    public static final HostConfig NONE = new HostConfig(GrantSet.EMPTY, null, null, false, List.of(), 8L << 20);
+
+    public HostConfig { observers = List.copyOf(observers); }
+
+    public HostConfig withGrants(GrantSet g) { return new HostConfig(g, files, processes, deferred, observers, maxFileReadBytes); }
+
+    public HostConfig withFiles(FileHost f) { return new HostConfig(grants, f, processes, deferred, observers, maxFileReadBytes); }
+
+    public HostConfig withProcesses(ProcessHost p) { return new HostConfig(grants, files, p, deferred, observers, maxFileReadBytes); }
+
+    public HostConfig withDeferred(boolean d) { return new HostConfig(grants, files, processes, d, observers, maxFileReadBytes); }
+
+    public HostConfig withObserver(EffectObserver o) {
+        List<EffectObserver> all = new java.util.ArrayList<>(observers);
+        all.add(o);
+        return new HostConfig(grants, files, processes, deferred, all, maxFileReadBytes);
+    }
+}

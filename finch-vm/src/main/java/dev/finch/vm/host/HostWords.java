@@ -1,0 +1,323 @@
+package dev.finch.vm.host;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import de.siegmar.fastcsv.reader.CloseableIterator;
+import de.siegmar.fastcsv.reader.CsvParseException;
+import de.siegmar.fastcsv.reader.CsvReader;
+import de.siegmar.fastcsv.reader.CsvRecord;
+import dev.finch.capabilities.Attempt;
+import dev.finch.capabilities.ConcretePath;
+import dev.finch.capabilities.Root;
+import dev.finch.ir.cap.Capability;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.vocab.Vocabulary;
+import dev.finch.vm.VmCode;
+import dev.finch.vm.runtime.Ctx;
+import dev.finch.vm.runtime.FinchTrap;
+import dev.finch.vm.value.Bytes;
+import dev.finch.vm.value.OptionValue;
+import dev.finch.vm.value.PathValue;
+import dev.finch.vm.value.RecordValue;
+import dev.finch.vm.value.StreamValue;
+import dev.finch.vm.value.Unit;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.pcollections.TreePVector;
+
+/**
+ * The host words, called from both tiers. Each computes its concrete capability requirement from its refined
+ * arguments (never by string replacement: the selector is built from the canonical path's parts) and passes the
+ * boundary ({@link RunHost#await}); the binding runs only after authorization, at most once.
+ */
+public final class HostWords {
+    private HostWords() { }
+
+    static final long MAX_SLICE = 8L << 20;
+    static final int MAX_TREE = 100_000;
+    static final int MAX_LINE = 1 << 20;
+
+    // ---- refinement: pure, but refuses escapes ----
+
+    public static Object path(Ctx ctx, String text, Origin o) { return refine(Root.WORKSPACE, text, o); }
+
+    public static Object hostPath(Ctx ctx, String text, Origin o) { return refine(Root.HOST_MACHINE, text, o); }
+
+    public static Object projectPath(Ctx ctx, String text, Origin o) { return refine(Root.PROJECT, text, o); }
+
+    public static Object taskOutputPath(Ctx ctx, String text, Origin o) { return refine(Root.TASK_OUTPUT, text, o); }
+
+    private static Object refine(Root root, String text, Origin o) {
+        Attempt<ConcretePath> p = ConcretePath.of(root, text, o);
+        if (!p.isOk()) {
+            var d = p.refusal().orElseThrow();
+            throw new FinchTrap(HostCode.ESCAPE, new dev.finch.ir.diag.Diagnostic(d.phase(), d.code(), d.message(), o, d.expected(), d.found()));
+        }
+        return new PathValue(p.value());
+    }
+
+    private static ConcretePath concrete(Object path) { return ((PathValue) path).path(); }
+
+    private static Capability read(ConcretePath p) { return Capability.of("fs.read", p.toString()); }
+
+    private static Capability write(ConcretePath p) { return Capability.of("fs.write", p.toString()); }
+
+    private static List<Type> result(String word) { return Vocabulary.word(word).orElseThrow().overloads().get(0).outs(); }
+
+    private static FileHost files(Ctx ctx) throws HostFailure {
+        FileHost f = ctx.host.config().files();
+        if (f == null) throw new HostFailure(HostCode.NO_BINDING, "no file host is installed");
+        return f;
+    }
+
+    // ---- files ----
+
+    public static Object fileRead(Ctx ctx, Object path, Origin o) {
+        ConcretePath p = concrete(path);
+        long max = Math.min(ctx.host.config().maxFileReadBytes(), ctx.maxMemoryBytes());
+        return ctx.host.await(ctx, "file-read", read(p), List.of(p.toString()), result("file-read"), o,
+                () -> Bytes.wrap(files(ctx).read(p, max)));
+    }
+
+    public static void fileWrite(Ctx ctx, Object path, Object bytes, Origin o) {
+        ConcretePath p = concrete(path);
+        byte[] data = ((Bytes) bytes).toArray();
+        ctx.host.await(ctx, "file-write", write(p), List.of(p.toString(), data.length + " bytes"), result("file-write"), o, () -> {
+            files(ctx).write(p, data);
+            return Unit.INSTANCE;
+        });
+    }
+
+    public static long fileSize(Ctx ctx, Object path, Origin o) {
+        ConcretePath p = concrete(path);
+        Object v = ctx.host.await(ctx, "file-size", read(p), List.of(p.toString()), result("file-size"), o, () -> files(ctx).size(p));
+        return v == null ? 0 : (Long) v;
+    }
+
+    public static Object fileSlice(Ctx ctx, Object path, long offset, long length, Origin o) {
+        ConcretePath p = concrete(path);
+        if (offset < 0 || length < 0) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "file-slice needs a non-negative offset and length");
+        if (length > MAX_SLICE) throw new FinchTrap(HostCode.TOO_LARGE, o, "file-slice length " + length + " exceeds 8 MiB");
+        return ctx.host.await(ctx, "file-slice", read(p), List.of(p.toString(), Long.toString(offset), Long.toString(length)),
+                result("file-slice"), o, () -> Bytes.wrap(files(ctx).slice(p, offset, (int) length)));
+    }
+
+    public static Object treeList(Ctx ctx, Object path, long max, Origin o) {
+        ConcretePath p = concrete(path);
+        if (max < 0 || max > MAX_TREE) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "tree-list takes 0 to 100000 entries, not " + max);
+        Capability req = Capability.of("fs.read", p.segments().isEmpty() ? p.root().prefix() + "/**" : p + "/**");
+        return ctx.host.await(ctx, "tree-list", req, List.of(p.toString(), Long.toString(max)), result("tree-list"), o, () -> {
+            FileHost.Listing l = files(ctx).list(p, (int) max);
+            List<Object> entries = new ArrayList<>();
+            // record{kind,path,size} in canonical (sorted) field order.
+            for (FileHost.Entry e : l.entries()) entries.add(new RecordValue(new Object[] {e.kind(), e.path(), e.size()}));
+            return new RecordValue(new Object[] {TreePVector.from(entries), l.truncated()});
+        });
+    }
+
+    // ---- streams ----
+
+    /** A source of stream items with its owner; closed by stream-close or at the end of the run. */
+    private interface Source extends AutoCloseable {
+        Object next(Origin o);
+
+        @Override void close();
+    }
+
+    public static Object fileLinesOpen(Ctx ctx, Object path, Origin o) {
+        ConcretePath p = concrete(path);
+        return ctx.host.await(ctx, "file-lines-open", read(p), List.of(p.toString()), result("file-lines-open"), o, () -> {
+            BufferedReader r = new BufferedReader(files(ctx).open(p));
+            Source s = new Source() {
+                @Override public Object next(Origin at) {
+                    try {
+                        StringBuilder line = new StringBuilder();
+                        int c;
+                        boolean any = false;
+                        while ((c = r.read()) >= 0) {
+                            any = true;
+                            if (c == '\n') break;
+                            if (line.length() >= MAX_LINE) throw new FinchTrap(HostCode.TOO_LARGE, at, "a line of " + p + " exceeds 1 MiB");
+                            line.append((char) c);
+                        }
+                        if (!any) return OptionValue.NONE;
+                        int n = line.length();
+                        if (n > 0 && line.charAt(n - 1) == '\r') line.setLength(n - 1);
+                        return OptionValue.some(line.toString());
+                    } catch (java.nio.charset.CharacterCodingException e) {
+                        throw new FinchTrap(HostCode.IO, at, p + " is not valid UTF-8");
+                    } catch (IOException e) {
+                        throw new FinchTrap(HostCode.IO, at, "cannot read " + p + ": " + e.getClass().getSimpleName());
+                    }
+                }
+
+                @Override public void close() {
+                    try { r.close(); } catch (IOException ignored) { /* closing */ }
+                }
+            };
+            return new StreamValue(ctx.host.executionId(), ctx.host.openStream(s), "lines");
+        });
+    }
+
+    private static CsvReader<CsvRecord> csv(Reader r) {
+        return CsvReader.builder().detectBomHeader(false).allowExtraFields(true).allowMissingFields(true)
+                .allowExtraCharsAfterClosingQuote(false).ofCsvRecord(r);
+    }
+
+    public static Object csvOpen(Ctx ctx, Object path, Origin o) {
+        ConcretePath p = concrete(path);
+        return ctx.host.await(ctx, "csv-open", read(p), List.of(p.toString()), result("csv-open"), o, () -> {
+            CsvReader<CsvRecord> reader = csv(files(ctx).open(p));
+            CloseableIterator<CsvRecord> it = reader.iterator();
+            Source s = new Source() {
+                @Override public Object next(Origin at) {
+                    try {
+                        if (!it.hasNext()) return OptionValue.NONE;
+                        CsvRecord rec = it.next();
+                        return OptionValue.some(TreePVector.from(new ArrayList<Object>(rec.getFields())));
+                    } catch (CsvParseException | UncheckedIOException e) {
+                        throw new FinchTrap(HostCode.CSV, at, "malformed CSV in " + p + ": " + firstLine(e.getMessage()));
+                    }
+                }
+
+                @Override public void close() {
+                    try { reader.close(); } catch (IOException ignored) { /* closing */ }
+                }
+            };
+            return new StreamValue(ctx.host.executionId(), ctx.host.openStream(s), "csv");
+        });
+    }
+
+    public static Object streamNext(Ctx ctx, Object stream, Origin o) { return source(ctx, stream, o).next(o); }
+
+    public static void streamClose(Ctx ctx, Object stream, Origin o) {
+        StreamValue v = (StreamValue) stream;
+        Source s = (Source) (v.owner().equals(ctx.host.executionId()) ? ctx.host.streams.remove(v.id()) : null);
+        if (s == null) throw new FinchTrap(HostCode.STREAM_CLOSED, o, "stream " + v + " is closed or belongs to another run");
+        s.close();
+    }
+
+    private static Source source(Ctx ctx, Object stream, Origin o) {
+        StreamValue v = (StreamValue) stream;
+        Source s = (Source) (v.owner().equals(ctx.host.executionId()) ? ctx.host.streams.get(v.id()) : null);
+        if (s == null) throw new FinchTrap(HostCode.STREAM_CLOSED, o, "stream " + v + " is closed or belongs to another run");
+        return s;
+    }
+
+    public static Object csvSummary(Ctx ctx, Object path, long maxRows, Origin o) {
+        ConcretePath p = concrete(path);
+        if (maxRows < 0 || maxRows > 100_000) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "csv-summary takes 0 to 100000 rows, not " + maxRows);
+        return ctx.host.await(ctx, "csv-summary", read(p), List.of(p.toString(), Long.toString(maxRows)), result("csv-summary"), o, () -> {
+            try (CsvReader<CsvRecord> reader = csv(files(ctx).open(p))) {
+                return CsvSummary.of(reader, (int) maxRows);
+            } catch (CsvParseException | UncheckedIOException e) {
+                throw new HostFailure(HostCode.CSV, "malformed CSV in " + p + ": " + firstLine(e.getMessage()));
+            } catch (IOException e) {
+                throw new HostFailure(HostCode.IO, "cannot read " + p);
+            }
+        });
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) return "";
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+
+    // ---- processes ----
+
+    @SuppressWarnings("unchecked")
+    public static Object processRun(Ctx ctx, String executable, Object arguments, Origin o) {
+        List<String> args = new ArrayList<>((List<String>) (List<?>) arguments);
+        if (executable.isEmpty() || executable.indexOf('\0') >= 0 || !executable.startsWith("/")) {
+            throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "process-run needs an absolute executable path");
+        }
+        for (String a : args) if (a.indexOf('\0') >= 0) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "process arguments cannot contain NUL");
+        List<String> shown = new ArrayList<>();
+        shown.add(executable);
+        shown.addAll(args);
+        return ctx.host.await(ctx, "process-run", Capability.of("process.run", executable), shown, result("process-run"), o, () -> {
+            ProcessHost ph = ctx.host.config().processes();
+            if (ph == null) throw new HostFailure(HostCode.NO_BINDING, "no process host is installed");
+            ProcessHost.Completed c = ph.run(executable, args);
+            // record{exit,stderr,stdout} in canonical field order.
+            return new RecordValue(new Object[] {(long) c.exit(), c.stderr(), c.stdout()});
+        });
+    }
+
+    /** The bounded CSV aggregate of {@code csv-summary}. */
+    static final class CsvSummary {
+        private CsvSummary() { }
+
+        static Object of(CsvReader<CsvRecord> reader, int maxRows) {
+            JsonNodeFactory f = JsonNodeFactory.instance;
+            ObjectNode out = f.objectNode();
+            List<String> header = null;
+            long[] empty = new long[0];
+            long[] nonEmpty = new long[0];
+            long[] numeric = new long[0];
+            double[] min = new double[0];
+            double[] max = new double[0];
+            double[] sum = new double[0];
+            int rows = 0;
+            boolean truncated = false;
+            for (CsvRecord rec : reader) {
+                if (header == null) {
+                    header = rec.getFields();
+                    int n = header.size();
+                    empty = new long[n]; nonEmpty = new long[n]; numeric = new long[n];
+                    min = new double[n]; max = new double[n]; sum = new double[n];
+                    java.util.Arrays.fill(min, Double.POSITIVE_INFINITY);
+                    java.util.Arrays.fill(max, Double.NEGATIVE_INFINITY);
+                    continue;
+                }
+                if (rows >= maxRows) { truncated = true; break; }
+                rows++;
+                for (int i = 0; i < header.size(); i++) {
+                    String v = i < rec.getFieldCount() ? rec.getField(i).strip() : "";
+                    if (v.isEmpty()) { empty[i]++; continue; }
+                    nonEmpty[i]++;
+                    try {
+                        double d = Double.parseDouble(v);
+                        if (Double.isFinite(d)) {
+                            numeric[i]++;
+                            min[i] = Math.min(min[i], d);
+                            max[i] = Math.max(max[i], d);
+                            sum[i] += d;
+                        }
+                    } catch (NumberFormatException notNumeric) {
+                        // counted as non-empty text
+                    }
+                }
+            }
+            ArrayNode h = out.putArray("header");
+            ArrayNode cols = out.putArray("columns");
+            if (header != null) {
+                for (int i = 0; i < header.size(); i++) {
+                    h.add(header.get(i));
+                    ObjectNode c = cols.addObject();
+                    c.put("name", header.get(i));
+                    c.put("empty", empty[i]);
+                    c.put("non_empty", nonEmpty[i]);
+                    c.put("numeric", numeric[i]);
+                    if (numeric[i] > 0) {
+                        c.put("min", min[i]);
+                        c.put("max", max[i]);
+                        c.put("mean", sum[i] / numeric[i]);
+                    }
+                }
+            }
+            out.put("rows", rows);
+            out.put("truncated", truncated);
+            return out;
+        }
+    }
+
+    static void unused() { throw new FinchTrap(VmCode.INTERNAL, Origin.UNKNOWN, ""); }
+}

@@ -1,0 +1,136 @@
+package dev.finch.vm.host;
+
+import dev.finch.capabilities.GrantSet;
+import dev.finch.capabilities.GrantUse;
+import dev.finch.capabilities.Attempt;
+import dev.finch.ir.cap.Capability;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.type.Type;
+import dev.finch.vm.VmCode;
+import dev.finch.vm.runtime.Ctx;
+import dev.finch.vm.runtime.FinchTrap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One run's side of the host boundary — the single choke point every effect passes (contract: event envelope →
+ * authorization → effect journal → dispatch or suspension). A request whose grant is missing suspends before
+ * anything is dispatched; so does every approved request in deferred-host mode. When the run resumes, the same
+ * request (same sequence) is answered exactly once: approved and dispatched, given its result, denied, or cancelled.
+ */
+public final class RunHost {
+    /** Why the run is paused at the boundary. */
+    public enum Waiting { APPROVAL, RESULT }
+
+    /** The dispatch of one operation, run at most once. */
+    @FunctionalInterface
+    public interface Dispatch { Object run() throws HostFailure; }
+
+    private final String executionId;
+    private final HostConfig config;
+    private GrantSet grants;
+    private long sequence;
+    private final EffectJournal journal = new EffectJournal();
+    private EffectRequest pending;
+    private Waiting waiting;
+    private HostResponse response;
+    final Map<Long, AutoCloseable> streams = new HashMap<>();
+    private long nextStream;
+
+    public RunHost(String executionId, HostConfig config) {
+        this.executionId = executionId;
+        this.config = config;
+        this.grants = config.grants();
+    }
+
+    public HostConfig config() { return config; }
+
+    public String executionId() { return executionId; }
+
+    public EffectJournal journal() { return journal; }
+
+    /** The grants in force now (once-grants disappear as they are used). */
+    public GrantSet grants() { return grants; }
+
+    /** The request the run is paused at, if any. */
+    public Optional<EffectRequest> pending() { return Optional.ofNullable(pending); }
+
+    public Optional<Waiting> waiting() { return Optional.ofNullable(waiting); }
+
+    /** Records the answer the resumed run will find; the caller has checked the sequence. */
+    public void answer(HostResponse r) { response = r; }
+
+    /** Passes one host operation through the boundary; returns its value, or null when the run suspends. */
+    public Object await(Ctx ctx, String operation, Capability requirement, List<String> arguments, List<Type> expected,
+                        Origin origin, Dispatch dispatch) {
+        EffectRequest request;
+        if (ctx.takeResume()) {
+            request = pending;
+            HostResponse r = response;
+            pending = null;
+            waiting = null;
+            response = null;
+            if (request == null || r == null) throw new FinchTrap(VmCode.INTERNAL, origin, "a host request was resumed without an answer");
+            if (r instanceof HostResponse.Denied d) {
+                settle(request, EffectJournal.State.DENIED);
+                throw new FinchTrap(HostCode.DENIED, origin, "the request for " + requirement + " was denied" + (d.reason() == null ? "" : ": " + d.reason()));
+            }
+            if (r instanceof HostResponse.Cancelled c) {
+                settle(request, EffectJournal.State.CANCELLED);
+                throw new FinchTrap(VmCode.CANCELLED, origin, "the request for " + requirement + " was cancelled" + (c.reason() == null ? "" : ": " + c.reason()));
+            }
+            if (r instanceof HostResponse.Result res) {
+                settle(request, EffectJournal.State.ACKNOWLEDGED);
+                return res.value();
+            }
+            HostResponse.Approved a = (HostResponse.Approved) r;
+            if (a.grant() != null) grants.add(a.grant()).toOptional().ifPresent(g -> grants = g);
+        } else {
+            request = new EffectRequest(EffectRequest.PROTOCOL, executionId, ++sequence, requirement, operation, arguments, expected, origin);
+            for (EffectObserver o : config.observers()) o.requested(request);
+            journal.record(request, EffectJournal.State.REQUESTED);
+        }
+        Attempt<GrantUse> use = grants.use(requirement);
+        if (!use.isOk()) return suspend(ctx, request, Waiting.APPROVAL);
+        grants = use.value().remaining();
+        if (config.deferred()) return suspend(ctx, request, Waiting.RESULT);
+        journal.record(request, EffectJournal.State.DISPATCHED);
+        try {
+            Object value = dispatch.run();
+            settle(request, EffectJournal.State.ACKNOWLEDGED);
+            return value;
+        } catch (HostFailure f) {
+            settle(request, EffectJournal.State.ACKNOWLEDGED);
+            throw new FinchTrap(f.code(), origin, f.getMessage());
+        }
+    }
+
+    private Object suspend(Ctx ctx, EffectRequest request, Waiting why) {
+        pending = request;
+        waiting = why;
+        ctx.suspending = true;
+        return null;
+    }
+
+    private void settle(EffectRequest request, EffectJournal.State state) {
+        journal.record(request, state);
+        EffectJournal.Entry e = new EffectJournal.Entry(request, state);
+        for (EffectObserver o : config.observers()) o.settled(e);
+    }
+
+    long openStream(AutoCloseable source) {
+        long id = ++nextStream;
+        streams.put(id, source);
+        return id;
+    }
+
+    /** Closes every stream the run still holds (at the end of the run). */
+    public void closeAll() {
+        for (AutoCloseable c : streams.values()) {
+            try { c.close(); } catch (Exception ignored) { /* best effort at the end of a run */ }
+        }
+        streams.clear();
+    }
+}
