@@ -174,7 +174,10 @@ final class BodyChecker {
         StackState s = new StackState(declared.ins(), null, Set.of());
         CheckedBlock body = checker.block(c.body(), s);
         checker.requireOuts(s, declared.outs(), c.origin(), "this closure");
-        Checked.CheckedWord word = new Checked.CheckedWord("closure", declared, inner.locals, inner.captures, body, false, c.origin());
+        // A closure body's locals include its captures: the backend stores them into locals on entry.
+        java.util.Map<String, Type> locals = new java.util.LinkedHashMap<>(inner.locals);
+        for (String cap : inner.captures) locals.putIfAbsent(cap, scope.visibleLocal(cap));
+        Checked.CheckedWord word = new Checked.CheckedWord("closure", declared, locals, inner.captures, body, false, c.origin());
         // The body is checked against its own variables rigidly; the value is one instance of it.
         Type value = Types.instantiate(declared, subst, c.origin(), scope.rigid);
         st.push(value);

@@ -88,4 +88,10 @@ final class Scope {
         if (found.isPresent() && !captures.contains(local)) captures.add(local);
         return found;
     }
+
+    /** The type of a local visible here: one of this scope's, or an enclosing one's (for a capture). */
+    Type visibleLocal(String local) {
+        if (locals.containsKey(local)) return locals.get(local);
+        return parent == null ? null : parent.visibleLocal(local);
+    }
 }

@@ -440,21 +440,21 @@ final class MethodCompiler {
         else throw new IllegalStateException("no conversion " + from + " -> " + to);
     }
 
-    void origin(Origin o) {
-        int idx = owner.data.intern(o);
-        mv.visitLdcInsn(ClassData.constant(idx, ORIGIN_DESC));
-    }
+    void origin(Origin o) { constantField(owner.data.intern(o), ORIGIN_DESC); }
 
-    void classConstant(Object value, String desc) {
-        int idx = owner.data.intern(value);
-        mv.visitLdcInsn(ClassData.constant(idx, desc));
-    }
+    void classConstant(Object value, String desc) { constantField(owner.data.intern(value), desc); }
 
-    void lateConstant(int slot, String desc) { mv.visitLdcInsn(ClassData.constant(slot, desc)); }
+    void lateConstant(int slot, String desc) { constantField(slot, desc); }
+
+    /** Loads the static final field of a class-data entry, cast to {@code desc}. */
+    private void constantField(int slot, String desc) {
+        mv.visitFieldInsn(GETSTATIC, ModuleCompiler.CLASS_NAME, ClassData.field(slot), "Ljava/lang/Object;");
+        if (!desc.equals("Ljava/lang/Object;")) mv.visitTypeInsn(CHECKCAST, org.objectweb.asm.Type.getType(desc).getInternalName());
+    }
 
     /** Loads a class-data entry that holds a {@link ModuleCompiler.TypedHandleKey} and leaves its handle. */
     void lateConstant(int slot, String desc, String handleClass) {
-        mv.visitLdcInsn(ClassData.constant(slot, desc));
+        constantField(slot, desc);
         mv.visitTypeInsn(CHECKCAST, "dev/finch/vm/compile/ModuleCompiler$TypedHandleKey");
         mv.visitMethodInsn(INVOKEVIRTUAL, "dev/finch/vm/compile/ModuleCompiler$TypedHandleKey", "handle", "()Ljava/lang/invoke/MethodHandle;", false);
     }

@@ -96,7 +96,7 @@ public final class ModuleCompiler {
             try {
                 byte[] bytes = generate();
                 MethodHandles.Lookup anchor = MethodHandles.privateLookupIn(Ctx.class, MethodHandles.lookup());
-                hidden = anchor.defineHiddenClassWithClassData(bytes, data.values, true);
+                hidden = anchor.defineHiddenClassWithClassData(bytes, data.values, false);
                 cls = hidden.lookupClass();
                 break;
             } catch (MethodTooLargeException e) {
@@ -120,6 +120,8 @@ public final class ModuleCompiler {
                             : Invokers.uniform(hidden.findStatic(cls, x.method(), methodType(x.word().signature(), x.closure())), x.word().signature(), x.closure());
                     data.fill(x.invokerSlot(), uniform);
                 }
+                // Every late entry is in place: now the initializer may copy the class data into its fields.
+                hidden.ensureInitialized(cls);
             }
             for (CheckedWord w : module.words()) {
                 MethodHandle mh = isInterpreted(w.name()) ? interpreter(w.name()).typed() : compiledHandles.get(w.name());
@@ -155,6 +157,7 @@ public final class ModuleCompiler {
             if (interpretedMethods.contains(x.method())) continue;
             new MethodCompiler(this, x.word(), x.method(), x.closure() ? MethodCompiler.Role.CLOSURE : MethodCompiler.Role.WORD).compile(cw);
         }
+        data.emitFields(cw, CLASS_NAME);
         cw.visitEnd();
         return cw.toByteArray();
     }

@@ -1,0 +1,99 @@
+package dev.finch.cli;
+
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code finch} command line (decisions D2). Exit status: 0 every submission completed, 1 one failed,
+ * 2 usage error, 3 one is suspended. It uses only the {@code finch-core} API. Nothing a program does prints a
+ * Java stack trace: programs fail with diagnostics, and even a defect is reported in one line.
+ */
+@Command(name = "finch", mixinStandardHelpOptions = true, version = "finch 0.1.0 (FINCH-VM-TYPED/1)",
+        description = "Run, check and inspect Finch programs (Lisp, Co-Forth, µNorman).")
+public final class Main implements Callable<Integer> {
+    static final int EXIT_OK = 0;
+    static final int EXIT_FAILED = 1;
+    static final int EXIT_USAGE = 2;
+    static final int EXIT_SUSPENDED = 3;
+
+    private final Io io;
+
+    private Main(Io io) { this.io = io; }
+
+    /** Runs the command line and exits with its status. */
+    public static void main(String[] args) {
+        // Say output is written byte for byte as UTF-8, whatever the platform's default encoding.
+        int status = execute(args, System.in, new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err));
+        System.exit(status);
+    }
+
+    /** Runs the command line on the given streams and returns the exit status; for embedding and tests. */
+    public static int execute(String[] args, InputStream in, OutputStream out, OutputStream err) {
+        PrintStream o = new PrintStream(out, false, StandardCharsets.UTF_8);
+        PrintStream e = new PrintStream(err, false, StandardCharsets.UTF_8);
+        Io io = new Io(in, o, e);
+        try {
+            return commandLine(io).execute(args);
+        } catch (RuntimeException | Error ex) {
+            // picocli hands Errors (a broken class path, a JVM limit) back to us; still no stack trace.
+            e.println("finch: internal error: " + ex.getClass().getSimpleName() + (ex.getMessage() == null ? "" : ": " + ex.getMessage()));
+            return EXIT_FAILED;
+        } finally {
+            o.flush();
+            e.flush();
+        }
+    }
+
+    static CommandLine commandLine(Io io) {
+        CommandLine cl = new CommandLine(new Main(io));
+        cl.addSubcommand("run", new RunCommand(io));
+        cl.addSubcommand("check", new CheckCommand(io));
+        later(cl, io, "test", "running µNorman unit tests", 7);
+        later(cl, io, "repl", "the interactive loop", 5);
+        later(cl, io, "vocabulary", "the discovery tools", 5);
+        later(cl, io, "inspect", "the discovery tools", 5);
+        later(cl, io, "language", "the discovery tools", 5);
+        cl.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
+        cl.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
+        cl.setParameterExceptionHandler((ex, a) -> {
+            String command = ex.getCommandLine().getCommandName();
+            return usage(io, "finch".equals(command) ? null : command, ex.getMessage());
+        });
+        cl.setExecutionExceptionHandler((ex, c, parsed) -> {
+            // Only a defect of Finch gets here; programs never throw. One line, no stack trace.
+            io.err().println("finch: internal error: " + ex.getClass().getSimpleName() + (ex.getMessage() == null ? "" : ": " + ex.getMessage()));
+            io.err().flush();
+            return EXIT_FAILED;
+        });
+        return cl;
+    }
+
+    private static void later(CommandLine cl, Io io, String name, String what, int issue) {
+        cl.addSubcommand(name, new LaterCommand(io, name, what, issue));
+        cl.getSubcommands().get(name).getCommandSpec().usageMessage().description("(not available yet: " + what + ", issue " + issue + ")");
+    }
+
+    /** Prints a short usage message for {@code command} and returns the usage exit status. */
+    static int usage(Io io, String command, String message) {
+        String prefix = command == null ? "finch: " : "finch " + command + ": ";
+        io.err().println(prefix + message);
+        io.err().println("Try 'finch " + (command == null ? "" : command + " ") + "--help' for more information.");
+        io.err().flush();
+        return EXIT_USAGE;
+    }
+
+    @Override public Integer call() {
+        io.err().println("finch: a command is required: run, check, test, repl, vocabulary, inspect or language");
+        io.err().println("Try 'finch --help' for more information.");
+        io.err().flush();
+        return EXIT_USAGE;
+    }
+}

@@ -1,0 +1,114 @@
+package dev.finch.cli;
+
+import dev.finch.DiagnosticText;
+import dev.finch.Finch;
+import dev.finch.FinchJson;
+import dev.finch.Language;
+import dev.finch.Outcome;
+import dev.finch.Session;
+import dev.finch.SessionOptions;
+import dev.finch.Submission;
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.vm.OutputSink;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code finch run}: every FILE is one submission to one session, in order (decisions D2), so the stack and the
+ * dictionary persist between them exactly as between provider turns.
+ */
+@Command(name = "run", mixinStandardHelpOptions = true, description = "Run programs; each FILE (or - for stdin) is one submission to one session.")
+final class RunCommand implements Callable<Integer> {
+    /** How many unit yields in a row are resumed before the run is reported as suspended. */
+    static final int MAX_AUTO_RESUMES = 1_000_000;
+
+    private final Io io;
+
+    @Option(names = "--lang", paramLabel = "LANG", description = "lisp, forth or norman (default: by extension, else inferred)")
+    String lang;
+
+    @Option(names = "--json", description = "Print one outcome object (FINCH-VM-TYPED/1) per submission per line.")
+    boolean json;
+
+    @Option(names = "--source-id", paramLabel = "ID", description = "The source identity to attach (default: the file name).")
+    String sourceId;
+
+    @Option(names = "--workspace", paramLabel = "DIR", description = "The workspace root for path values.")
+    Path workspace;
+
+    @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability, e.g. fs.read(${workspace}/**); repeatable.")
+    List<String> grants = new ArrayList<>();
+
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "Program files, or - for standard input.")
+    List<String> files = new ArrayList<>();
+
+    RunCommand(Io io) { this.io = io; }
+
+    @Override public Integer call() {
+        try {
+            return run();
+        } catch (UsageException e) {
+            return Main.usage(io, "run", e.getMessage());
+        }
+    }
+
+    private int run() throws UsageException {
+        Language override = Source.parseLanguage(lang);
+        if (files.stream().filter(Source.STDIN::equals).count() > 1) throw new UsageException("standard input (-) can be given only once");
+        SessionOptions options = SessionOptions.DEFAULT;
+        if (workspace != null) {
+            if (!Files.isDirectory(workspace)) throw new UsageException("workspace is not a directory: " + workspace);
+            options = options.withWorkspace(workspace);
+        }
+        for (String g : grants) options = options.withGrant(g);
+        // Read every file first: a missing file is a usage error, and nothing should have run by then.
+        List<Source> sources = new ArrayList<>();
+        for (String f : files) sources.add(Source.read(f, io.in()));
+
+        Session session = Finch.create().newSession(options);
+        boolean failed = false;
+        boolean suspended = false;
+        for (Source src : sources) {
+            OutputSink sink = json ? OutputSink.NONE : chunk -> { io.out().print(chunk); io.out().flush(); };
+            Submission sub = new Submission(src.text(), src.language(override), sourceId != null ? sourceId : src.defaultSourceId(),
+                    java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), sink);
+            Outcome o = session.submit(sub);
+            // The contract's interactive rule: a plain unit yield is a cooperative timeslice, resumed at once.
+            for (int i = 0; i < MAX_AUTO_RESUMES && o instanceof Outcome.Suspended s && s.isUnitYield(); i++) {
+                o = session.resume(o.executionId());
+            }
+            report(src, o);
+            switch (o.status()) {
+                case FAILED, CANCELLED -> failed = true;
+                case SUSPENDED -> suspended = true;
+                case COMPLETED -> { }
+            }
+        }
+        io.out().flush();
+        return failed ? 1 : suspended ? 3 : 0;
+    }
+
+    private void report(Source src, Outcome o) {
+        if (json) {
+            io.out().println(FinchJson.write(o));
+            io.out().flush();
+            return;
+        }
+        for (Diagnostic d : o.diagnostics()) io.err().print(DiagnosticText.render(d, src.text()));
+        if (o instanceof Outcome.Suspended s) {
+            String why = !o.requiredCapabilities().isEmpty()
+                    ? "waiting for a grant of " + String.join(", ", o.requiredCapabilities())
+                    : "it yielded " + s.yielded().map(v -> v.display() + " : " + v.type()).orElse("a value");
+            io.err().println("finch: " + src.defaultSourceId() + " is suspended (" + o.executionId() + "): " + why);
+        } else if (o instanceof Outcome.Cancelled) {
+            io.err().println("finch: " + src.defaultSourceId() + " was cancelled; nothing was committed");
+        }
+        io.err().flush();
+    }
+}

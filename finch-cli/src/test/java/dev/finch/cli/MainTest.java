@@ -1,0 +1,154 @@
+package dev.finch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MainTest {
+    @TempDir
+    Path dir;
+
+    private static ConformanceTest.Run finch(String stdin, String... args) { return ConformanceTest.invoke(List.of(args), stdin); }
+
+    private Path file(String name, String text) throws IOException {
+        Path p = dir.resolve(name);
+        Files.writeString(p, text);
+        return p;
+    }
+
+    @Test
+    void noCommandIsAUsageError() {
+        ConformanceTest.Run r = finch("");
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("a command is required");
+    }
+
+    @Test
+    void unknownOptionsAndCommandsAreUsageErrors() {
+        assertThat(finch("", "run", "--frobnicate", "x.fth").exit()).isEqualTo(2);
+        assertThat(finch("", "frobnicate").exit()).isEqualTo(2);
+        assertThat(finch("", "run").exit()).isEqualTo(2);
+        assertThat(finch("", "check").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void anUnknownLanguageIsAUsageError() throws IOException {
+        ConformanceTest.Run r = finch("", "run", "--lang", "cobol", file("a.fth", "1").toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("unknown language 'cobol'");
+    }
+
+    @Test
+    void aMissingFileIsAUsageErrorAndNothingRuns() throws IOException {
+        Path ok = file("ok.fth", "\"ran\" say");
+        ConformanceTest.Run r = finch("", "run", ok.toString(), dir.resolve("missing.fth").toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("no such file");
+    }
+
+    @Test
+    void invalidUtf8IsRefusedPlainly() throws IOException {
+        Path p = dir.resolve("bad.fth");
+        Files.write(p, new byte[] {'1', ' ', (byte) 0xC3, (byte) 0x28});
+        ConformanceTest.Run r = finch("", "run", p.toString());
+        assertThat(r.exit()).isEqualTo(2);
+        assertThat(r.err()).contains("not valid UTF-8");
+    }
+
+    @Test
+    void commandsOfLaterIssuesSaySoAndExit2() {
+        for (String cmd : List.of("test", "repl", "vocabulary", "inspect", "language")) {
+            ConformanceTest.Run r = finch("", cmd, "--json", "whatever");
+            assertThat(r.exit()).as(cmd).isEqualTo(2);
+            assertThat(r.err()).as(cmd).contains("finch " + cmd + ": not available in this build yet");
+        }
+    }
+
+    @Test
+    void helpExitsZero() {
+        ConformanceTest.Run r = finch("", "--help");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("run").contains("check");
+        assertThat(finch("", "run", "--help").exit()).isZero();
+    }
+
+    @Test
+    void emitTakesOnlyForth() throws IOException {
+        assertThat(finch("", "check", "--emit", "java", file("a.fth", "1").toString()).exit()).isEqualTo(2);
+    }
+
+    @Test
+    void sayOutputGoesToStdoutByteForByte() throws IOException {
+        ConformanceTest.Run r = finch("", "run", file("hi.fth", "\"héllo, \u00e9\\n\" say 40 2 + int-to-string say").toString());
+        assertThat(r.err()).isEmpty();
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).isEqualTo("héllo, \u00e9\n42");
+    }
+
+    @Test
+    void aVerifyErrorIsRenderedWithTheSourceLineAndACaret() throws IOException {
+        Path p = file("bad.fth", "1 drop\n\"x\" 1 -\n");
+        ConformanceTest.Run r = finch("", "run", p.toString());
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).contains("verify").contains(" 2 | \"x\" 1 -").contains("^").contains("expected");
+    }
+
+    @Test
+    void stdinIsInferredLispOrForth() {
+        ConformanceTest.Run lisp = finch("  (say \"from lisp\")", "run", "--json", "-");
+        assertThat(lisp.outcomes()).hasSize(1);
+        assertThat(lisp.outcomes().get(0).get("language").asText()).isEqualTo("lisp");
+        assertThat(lisp.outcomes().get(0).get("source_id").asText()).isEqualTo("<stdin>");
+        ConformanceTest.Run forth = finch("1 2 +", "run", "--json", "--source-id", "buffer-7", "-");
+        assertThat(forth.outcomes().get(0).get("language").asText()).isEqualTo("forth");
+        assertThat(forth.outcomes().get(0).get("source_id").asText()).isEqualTo("buffer-7");
+        assertThat(forth.outcomes().get(0).get("stack").get(0).get("display").asText()).isEqualTo("3");
+    }
+
+    @Test
+    void severalFilesShareOneSessionAndAFailureDoesNotStopTheRest() throws IOException {
+        ConformanceTest.Run r = finch("", "run", "--json", file("1.fth", "5 6").toString(), file("2.fth", "drop \"no\" 1 +").toString(),
+                file("3.fth", "* int-to-string say").toString());
+        assertThat(r.outcomes()).extracting(o -> o.get("status").asText()).containsExactly("completed", "failed", "completed");
+        assertThat(r.outcomes().get(2).get("output").asText()).isEqualTo("30");
+        assertThat(r.outcomes().get(2).get("vm_revision").asLong()).isEqualTo(2);
+        assertThat(r.exit()).isEqualTo(1);
+    }
+
+    @Test
+    void aUnitYieldIsResumedAutomatically() throws IOException {
+        ConformanceTest.Run r = finch("", "run", "--json", file("y.fth", "\"a\" say unit yield \"b\" say").toString());
+        assertThat(r.outcomes()).hasSize(1);
+        assertThat(r.outcomes().get(0).get("status").asText()).isEqualTo("completed");
+        assertThat(r.outcomes().get(0).get("output").asText()).isEqualTo("ab");
+        assertThat(r.exit()).isZero();
+    }
+
+    @Test
+    void aValueYieldStaysSuspendedWithExit3() throws IOException {
+        ConformanceTest.Run r = finch("", "run", "--json", file("y.fth", "5 yield \"after\" say").toString());
+        assertThat(r.outcomes().get(0).get("status").asText()).isEqualTo("suspended");
+        assertThat(r.exit()).isEqualTo(3);
+    }
+
+    @Test
+    void checkPrintsSignaturesAndEmitsCanonicalForth() throws IOException {
+        Path p = file("sq.lisp", "(define (sq n) (* n n))\n(say (int-to-string (sq 11)))\n");
+        ConformanceTest.Run r = finch("", "check", p.toString());
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("sq : int -> int").contains("session.emit");
+        ConformanceTest.Run json = finch("", "check", "--json", p.toString());
+        assertThat(json.outcomes().get(0).get("status").asText()).isEqualTo("ok");
+        assertThat(json.outcomes().get(0).get("language").asText()).isEqualTo("lisp");
+        ConformanceTest.Run emitted = finch("", "check", "--emit", "forth", p.toString());
+        assertThat(emitted.exit()).isZero();
+        assertThat(emitted.out()).contains(": sq");
+    }
+}

@@ -1,0 +1,116 @@
+package dev.finch;
+
+import dev.finch.forth.CoForth;
+import dev.finch.ir.Frontend;
+import dev.finch.lisp.Lisp;
+import dev.finch.vm.Limits;
+import dev.finch.vm.Vm;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The entry point an embedder keeps, one per application: immutable, thread-safe, and shared by all of its
+ * sessions.
+ *
+ * <h2>A tour of the pipeline</h2>
+ * <pre>{@code
+ * Finch finch = Finch.builder().maxSteps(10_000_000).timeout(Duration.ofSeconds(5)).build();
+ * Session session = finch.newSession();                       // one per conversation
+ * Outcome o = session.submit(Submission.of("(say \"hi\") (+ 1 2)", "turn-1")
+ *                                      .withSink(chunk -> System.out.print(chunk)));
+ * // o is Completed: output "hi", stack [{type: int, display: 3}], vm_revision 1
+ * String json = FinchJson.write(o);                           // the D4 outcome object
+ * }</pre>
+ * A {@link Submission} carries program text and the host-attached source identity. {@link Session#submit} then:
+ * <ol>
+ *   <li><b>chooses the frontend</b> ({@link Language}): the stated language, else the contract's inference
+ *       (first non-whitespace {@code (} → Lisp, otherwise Co-Forth). {@code finch-lisp} and {@code finch-forth}
+ *       parse with ANTLR and <b>lower</b> to the one typed stack IR of {@code finch-ir}; Co-Forth's and Lisp's
+ *       definitions land in one shared dictionary;</li>
+ *   <li><b>verifies</b> the module ({@code finch-verifier}) against the session's dictionary and the types on its
+ *       persistent stack: stack shapes, types, effects, yields; the inferred capability set is the permission
+ *       preview that {@link Session#check} reports without running;</li>
+ *   <li><b>runs</b> it on the {@link Vm} ({@code finch-vm}), which compiles the verified IR to JVM bytecode and
+ *       enforces the limits set here (steps, deadline, output, memory, call depth). {@code say} chunks stream to
+ *       the submission's sink as they execute;</li>
+ *   <li><b>commits</b> only when the run completed: the new stack and dictionary become the session's state and its
+ *       VM revision goes up by one. A failed or cancelled run commits nothing but keeps its streamed output in the
+ *       {@link Outcome}; a suspended one ({@code yield}) waits for {@link Session#resume}.</li>
+ * </ol>
+ * Every failure a program can cause is a structured {@code Diagnostic} (phase, stable code, origin,
+ * expected/found) inside the outcome, never an exception; {@link ErrorCatalogue} lists every code.
+ */
+public final class Finch {
+    private final Vm vm;
+    private final Limits limits;
+    private final Map<Language, Frontend> frontends;
+    private final AtomicLong sessions = new AtomicLong();
+
+    private Finch(Limits limits) {
+        this.vm = new Vm();
+        this.limits = limits;
+        Map<Language, Frontend> f = new EnumMap<>(Language.class);
+        f.put(Language.FORTH, new CoForth());
+        f.put(Language.LISP, new Lisp());
+        // µNorman joins with its issue; until then a .nm submission gets a structured "not available" diagnostic.
+        this.frontends = java.util.Collections.unmodifiableMap(f);
+    }
+
+    /** A builder with the default limits. */
+    public static Builder builder() { return new Builder(); }
+
+    /** A Finch with the default limits. */
+    public static Finch create() { return builder().build(); }
+
+    /** A new, empty session with no workspace and no grants. */
+    public Session newSession() { return newSession(SessionOptions.DEFAULT); }
+
+    /** A new, empty session with {@code options}. */
+    public Session newSession(SessionOptions options) {
+        return new Session(this, "s" + sessions.incrementAndGet(), options);
+    }
+
+    /** The limits every run of every session gets. */
+    public Limits limits() { return limits; }
+
+    Vm vm() { return vm; }
+
+    Optional<Frontend> frontend(Language language) { return Optional.ofNullable(frontends.get(language)); }
+
+    /** Sets the limits of every run; each has a safe default. */
+    public static final class Builder {
+        private Limits limits = Limits.DEFAULT;
+
+        private Builder() { }
+
+        /** Steps (calls and loop back-edges) one run may take before it fails. */
+        public Builder maxSteps(long steps) { limits = limits.withMaxSteps(positive(steps, "maxSteps")); return this; }
+
+        /** Wall-clock time one run may take. */
+        public Builder timeout(Duration timeout) {
+            if (timeout == null || timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive");
+            limits = limits.withTimeout(timeout);
+            return this;
+        }
+
+        /** UTF-8 bytes of {@code say} output one run may produce. */
+        public Builder maxOutputBytes(long bytes) { limits = limits.withMaxOutputBytes(positive(bytes, "maxOutputBytes")); return this; }
+
+        /** Bytes of values one run may build. */
+        public Builder maxMemoryBytes(long bytes) { limits = limits.withMaxMemoryBytes(positive(bytes, "maxMemoryBytes")); return this; }
+
+        /** Nested word calls one run may make. */
+        public Builder maxDepth(int depth) { limits = limits.withMaxDepth((int) positive(depth, "maxDepth")); return this; }
+
+        /** The configured Finch. */
+        public Finch build() { return new Finch(limits); }
+
+        private static long positive(long v, String what) {
+            if (v <= 0) throw new IllegalArgumentException(what + " must be positive, was " + v);
+            return v;
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.finch;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import dev.finch.ir.diag.Diagnostic;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+
+/**
+ * The JSON forms of outcomes and check results (decisions D4). The serializers are attached to the types, so any
+ * {@link ObjectMapper} writes them the same way; they are written field by field so the key order and the
+ * snake_case spelling are the protocol's, not a reflection of Java names.
+ */
+public final class FinchJson {
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    private FinchJson() { }
+
+    /** One line of compact JSON for an outcome. */
+    public static String write(Outcome outcome) { return writeValue(outcome); }
+
+    /** One line of compact JSON for a check result. */
+    public static String write(CheckResult result) { return writeValue(result); }
+
+    private static String writeValue(Object value) {
+        try {
+            return MAPPER.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            // Only strings, numbers and lists are written: a failure here is a defect, not a program's doing.
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Writes the D4 outcome object. */
+    public static final class OutcomeSerializer extends StdSerializer<Outcome> {
+        private static final long serialVersionUID = 1L;
+
+        public OutcomeSerializer() { super(Outcome.class); }
+
+        @Override public void serialize(Outcome o, JsonGenerator g, SerializerProvider p) throws IOException {
+            g.writeStartObject();
+            g.writeStringField("protocol", o.protocol());
+            g.writeStringField("execution_id", o.executionId());
+            g.writeStringField("source_id", o.sourceId());
+            g.writeStringField("language", o.language());
+            g.writeStringField("status", o.status().spelling());
+            g.writeStringField("output", o.output());
+            g.writeArrayFieldStart("stack");
+            for (StackEntry e : o.stack()) {
+                g.writeStartObject();
+                g.writeStringField("type", e.type());
+                g.writeStringField("display", e.display());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            strings(g, "inferred_capabilities", o.inferredCapabilities());
+            strings(g, "required_capabilities", o.requiredCapabilities());
+            diagnostics(g, o.diagnostics());
+            g.writeNumberField("vm_revision", o.vmRevision());
+            g.writeNumberField("manifest_generation", o.manifestGeneration());
+            g.writeEndObject();
+        }
+    }
+
+    /** Writes the {@code check --json} object of decisions D2. */
+    public static final class CheckResultSerializer extends StdSerializer<CheckResult> {
+        private static final long serialVersionUID = 1L;
+
+        public CheckResultSerializer() { super(CheckResult.class); }
+
+        @Override public void serialize(CheckResult r, JsonGenerator g, SerializerProvider p) throws IOException {
+            g.writeStartObject();
+            g.writeStringField("status", r.status().spelling());
+            g.writeStringField("language", r.language());
+            g.writeArrayFieldStart("definitions");
+            for (CheckResult.Definition d : r.definitions()) {
+                g.writeStartObject();
+                g.writeStringField("name", d.name());
+                g.writeStringField("signature", d.signature());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            strings(g, "inferred_capabilities", r.inferredCapabilities());
+            diagnostics(g, r.diagnostics());
+            g.writeEndObject();
+        }
+    }
+
+    private static void strings(JsonGenerator g, String field, List<String> values) throws IOException {
+        g.writeArrayFieldStart(field);
+        for (String s : values) g.writeString(s);
+        g.writeEndArray();
+    }
+
+    private static void diagnostics(JsonGenerator g, List<Diagnostic> diagnostics) throws IOException {
+        g.writeArrayFieldStart("diagnostics");
+        for (Diagnostic d : diagnostics) {
+            g.writeStartObject();
+            g.writeStringField("phase", d.phase().spelling());
+            g.writeStringField("code", d.code());
+            g.writeStringField("message", d.message());
+            g.writeObjectFieldStart("origin");
+            g.writeStringField("source", d.origin().source());
+            g.writeNumberField("line", d.origin().line());
+            g.writeNumberField("column", d.origin().column());
+            g.writeEndObject();
+            g.writeStringField("expected", d.expected());
+            g.writeStringField("found", d.found());
+            g.writeEndObject();
+        }
+        g.writeEndArray();
+    }
+}

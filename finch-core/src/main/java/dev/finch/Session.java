@@ -1,0 +1,335 @@
+package dev.finch;
+
+import dev.finch.ir.Frontend;
+import dev.finch.ir.Lowering;
+import dev.finch.ir.cap.Capability;
+import dev.finch.ir.checked.Checked.CheckedModule;
+import dev.finch.ir.checked.Checked.CheckedWord;
+import dev.finch.ir.checked.Environment;
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.instr.Module;
+import dev.finch.ir.instr.WordDef;
+import dev.finch.ir.print.CoForthPrinter;
+import dev.finch.verifier.Verification;
+import dev.finch.verifier.Verifier;
+import dev.finch.vm.CancelToken;
+import dev.finch.vm.OutputSink;
+import dev.finch.vm.RunResult;
+import dev.finch.vm.Suspension;
+import dev.finch.vm.TypedValue;
+import dev.finch.vm.VmState;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One conversation's VM: the persistent typed stack and the dictionary shared by every frontend, a VM revision
+ * (0 at first, +1 per committed run) and a manifest generation (1 at first; it changes when the host installs
+ * new words). Runs are transactions: a run works on a snapshot and only a completed run commits.
+ *
+ * <p>A session runs one submission at a time. A second thread that enters while one runs gets a deterministic
+ * {@code E-SESSION-003} outcome instead of waiting or racing; {@link #cancel} is the one operation meant for
+ * another thread. A suspended run that is resumed after another submission committed is refused at its
+ * commit ({@code E-SESSION-001}), since its snapshot is stale.
+ */
+public final class Session {
+    private final Finch finch;
+    private final String id;
+    private final SessionOptions options;
+    private final AtomicBoolean busy = new AtomicBoolean();
+    private final AtomicLong executions = new AtomicLong();
+    private final ConcurrentHashMap<String, CancelToken> running = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Paused> paused = new ConcurrentHashMap<>();
+    /** Replaced whole on commit, so a reader on another thread never sees half a commit. */
+    private volatile Snapshot snapshot = new Snapshot(VmState.EMPTY, 0, 1);
+
+    /** The committed state: what runs start from and what outcomes report when nothing was committed. */
+    private record Snapshot(VmState state, long revision, long generation) { }
+
+    /** A suspended run waiting for {@link #resume}, with what its final outcome must still report. */
+    private record Paused(Suspension suspension, String sourceId, String language, List<String> inferred,
+                          long baseRevision, String output, OutputSink sink) { }
+
+    Session(Finch finch, String id, SessionOptions options) {
+        this.finch = finch;
+        this.id = id;
+        this.options = options;
+    }
+
+    /** This session's id, unique within its {@link Finch}; execution ids start with it. */
+    public String id() { return id; }
+
+    /** The workspace and grants the host opened this session with. */
+    public SessionOptions options() { return options; }
+
+    /** The number of committed runs so far. */
+    public long vmRevision() { return snapshot.revision(); }
+
+    /** The manifest generation submissions are checked against. */
+    public long manifestGeneration() { return snapshot.generation(); }
+
+    /** The committed persistent stack, bottom to top. */
+    public List<StackEntry> stack() { return stackOf(snapshot.state()); }
+
+    /** The signatures of the persisted definitions, by name, in the compact spelling. */
+    public java.util.SortedMap<String, String> definitions() {
+        java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
+        snapshot.state().words().forEach((n, w) -> out.put(n, w.signature().toString()));
+        return out;
+    }
+
+    /** The id of the execution running right now, if any (to {@link #cancel} it from another thread). */
+    public Optional<String> runningExecution() { return running.keySet().stream().findFirst(); }
+
+    /** The ids of the executions suspended and waiting for {@link #resume}. */
+    public java.util.Set<String> suspendedExecutions() { return java.util.Set.copyOf(paused.keySet()); }
+
+    /** Lowers, verifies and runs {@code submission}; never throws for anything a program can contain. */
+    public Outcome submit(Submission submission) {
+        String executionId = id + "-e" + executions.incrementAndGet();
+        String language = submission.resolvedLanguage().spelling();
+        if (!busy.compareAndSet(false, true)) {
+            return failed(executionId, submission.sourceId(), language, "", List.of(), busyDiagnostic(submission.sourceId()));
+        }
+        try {
+            return run(executionId, submission, language);
+        } catch (RuntimeException | StackOverflowError e) {
+            // A defect of ours, never the program's: report it as a diagnostic, commit nothing.
+            running.remove(executionId);
+            return failed(executionId, submission.sourceId(), language, "", List.of(), internal(submission.sourceId(), e));
+        } finally {
+            busy.set(false);
+        }
+    }
+
+    /** Continues a suspended execution once ({@code yield} receives unit); the outcome's output is all of its say text. */
+    public Outcome resume(String executionId) {
+        Paused p = paused.get(executionId);
+        String sourceId = p == null ? "<session>" : p.sourceId();
+        String language = p == null ? null : p.language();
+        if (!busy.compareAndSet(false, true)) {
+            return failed(executionId, sourceId, language, "", List.of(), busyDiagnostic(sourceId));
+        }
+        try {
+            if (p == null || !paused.remove(executionId, p)) {
+                return failed(executionId, sourceId, language, "", List.of(), SessionCode.UNKNOWN_EXECUTION.at(
+                        Origin.of(sourceId, 0, 0), "no suspended execution " + executionId + " in session " + id));
+            }
+            CancelToken token = new CancelToken();
+            running.put(executionId, token);
+            RunResult r;
+            try {
+                r = finch.vm().resume(p.suspension(), finch.limits(), p.sink(), token);
+            } finally {
+                running.remove(executionId);
+            }
+            return settle(executionId, p.sourceId(), p.language(), p.inferred(), p.baseRevision(), p.sink(), r);
+        } catch (RuntimeException | StackOverflowError e) {
+            running.remove(executionId);
+            return failed(executionId, sourceId, language, p == null ? "" : p.output(), List.of(), internal(sourceId, e));
+        } finally {
+            busy.set(false);
+        }
+    }
+
+    /**
+     * Cancels a running execution (it stops at its next call or loop back-edge and commits nothing) or drops a
+     * suspended one. Safe from any thread. False when no such execution is running or suspended.
+     */
+    public boolean cancel(String executionId) {
+        CancelToken token = running.get(executionId);
+        if (token != null) {
+            token.cancel("cancelled by the host");
+            return true;
+        }
+        return paused.remove(executionId) != null;
+    }
+
+    /** Parses, lowers and verifies {@code submission} against the committed state, without running it. */
+    public CheckResult check(Submission submission) {
+        String language = submission.resolvedLanguage().spelling();
+        try {
+            Environment env = snapshot.state().environment();
+            Prepared prep = prepare(submission, env);
+            if (prep.module() == null) {
+                return new CheckResult(CheckResult.Status.FAILED, language, List.of(), List.of(), prep.diagnostics(), Optional.empty());
+            }
+            CheckedModule m = prep.module();
+            List<CheckResult.Definition> defs = new ArrayList<>();
+            for (CheckedWord w : m.words()) defs.add(new CheckResult.Definition(w.name(), w.signature().toString()));
+            return new CheckResult(CheckResult.Status.OK, language, defs, capabilities(m), List.of(),
+                    Optional.of(CoForthPrinter.print(withSignatures(m))));
+        } catch (RuntimeException | StackOverflowError e) {
+            return new CheckResult(CheckResult.Status.FAILED, language, List.of(), List.of(),
+                    List.of(internal(submission.sourceId(), e)), Optional.empty());
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------------
+
+    private Outcome run(String executionId, Submission s, String language) {
+        Snapshot base = snapshot;
+        String sourceId = s.sourceId();
+        Optional<Diagnostic> stale = staleness(s, base);
+        if (stale.isPresent()) return failed(executionId, sourceId, language, "", List.of(), stale.get());
+        Prepared prep = prepare(s, base.state().environment());
+        if (prep.module() == null) return failed(executionId, sourceId, language, "", List.of(), prep.diagnostics());
+        List<String> inferred = capabilities(prep.module());
+        OutputSink sink = guarded(s.sink());
+        CancelToken token = new CancelToken();
+        running.put(executionId, token);
+        RunResult r;
+        try {
+            r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits(), sink, token);
+        } finally {
+            running.remove(executionId);
+        }
+        return settle(executionId, sourceId, language, inferred, base.revision(), sink, r);
+    }
+
+    /** The lowered and verified module, or the diagnostics that stopped it. */
+    private record Prepared(CheckedModule module, List<Diagnostic> diagnostics) { }
+
+    private Prepared prepare(Submission s, Environment env) {
+        Optional<Frontend> frontend = finch.frontend(s.resolvedLanguage());
+        if (frontend.isEmpty()) {
+            return new Prepared(null, List.of(SessionCode.LANGUAGE_UNAVAILABLE.at(Origin.of(s.sourceId(), 0, 0),
+                    s.resolvedLanguage().spelling() + " is not available in this build of Finch yet; submit Lisp or Co-Forth")));
+        }
+        Lowering lowering = frontend.get().lower(s.text(), s.sourceId(), env);
+        if (lowering.module().isEmpty() || !lowering.diagnostics().isEmpty()) {
+            return new Prepared(null, nonEmpty(lowering.diagnostics(), s.sourceId(), "the frontend produced no module"));
+        }
+        Module module = lowering.module().get();
+        Verification v = Verifier.verify(module, env);
+        if (v.module().isEmpty() || !v.diagnostics().isEmpty()) {
+            return new Prepared(null, nonEmpty(v.diagnostics(), s.sourceId(), "the verifier produced no module"));
+        }
+        return new Prepared(v.module().get(), List.of());
+    }
+
+    /** Applies a run's result: only {@code Completed} commits, and only onto the snapshot it started from. */
+    private Outcome settle(String executionId, String sourceId, String language, List<String> inferred, long baseRevision,
+                           OutputSink sink, RunResult r) {
+        // The VM reports all say text of the execution, across its resumes: the outcome's output is exactly that.
+        String output = r.output();
+        if (r instanceof RunResult.Completed c) {
+            Snapshot now = snapshot;
+            if (now.revision() != baseRevision) {
+                return failed(executionId, sourceId, language, output, inferred, SessionCode.STALE_REVISION.at(Origin.of(sourceId, 0, 0),
+                        "the session moved on while this execution was suspended; its changes were not committed",
+                        Long.toString(baseRevision), Long.toString(now.revision())));
+            }
+            Snapshot next = new Snapshot(c.state(), now.revision() + 1, now.generation());
+            snapshot = next;
+            return new Outcome.Completed(fields(executionId, sourceId, language, output, next, inferred, List.of(), List.of()));
+        }
+        if (r instanceof RunResult.Failed f) {
+            return failed(executionId, sourceId, language, output, inferred, f.diagnostics());
+        }
+        if (r instanceof RunResult.Suspended su) {
+            paused.put(executionId, new Paused(su.suspension(), sourceId, language, inferred, baseRevision, output, sink));
+            TypedValue payload = su.suspension().payload();
+            Optional<StackEntry> yielded = payload == null ? Optional.empty() : Optional.of(entry(payload));
+            return new Outcome.Suspended(fields(executionId, sourceId, language, output, snapshot, inferred, List.of(), List.of()), yielded);
+        }
+        RunResult.Cancelled x = (RunResult.Cancelled) r;
+        List<Diagnostic> why = x.reason() == null ? List.of() : List.of(x.reason());
+        return new Outcome.Cancelled(fields(executionId, sourceId, language, output, snapshot, inferred, List.of(), why));
+    }
+
+    private static Optional<Diagnostic> staleness(Submission s, Snapshot at) {
+        Origin whole = Origin.of(s.sourceId(), 0, 0);
+        if (s.expectedRevision().isPresent() && s.expectedRevision().getAsLong() != at.revision()) {
+            return Optional.of(SessionCode.STALE_REVISION.at(whole,
+                    "the program was composed against VM revision " + s.expectedRevision().getAsLong()
+                            + " but the session is at revision " + at.revision() + "; re-read the VM state",
+                    Long.toString(at.revision()), Long.toString(s.expectedRevision().getAsLong())));
+        }
+        if (s.expectedGeneration().isPresent() && s.expectedGeneration().getAsLong() != at.generation()) {
+            return Optional.of(SessionCode.STALE_GENERATION.at(whole,
+                    "the program was composed against manifest generation " + s.expectedGeneration().getAsLong()
+                            + " but the session is at generation " + at.generation() + "; re-read the vocabulary",
+                    Long.toString(at.generation()), Long.toString(s.expectedGeneration().getAsLong())));
+        }
+        return Optional.empty();
+    }
+
+    private Outcome failed(String executionId, String sourceId, String language, String output, List<String> inferred,
+                           Diagnostic diagnostic) {
+        return failed(executionId, sourceId, language, output, inferred, List.of(diagnostic));
+    }
+
+    private Outcome failed(String executionId, String sourceId, String language, String output, List<String> inferred,
+                           List<Diagnostic> diagnostics) {
+        return new Outcome.Failed(fields(executionId, sourceId, language, output, snapshot, inferred, List.of(), diagnostics));
+    }
+
+    private static Outcome.Fields fields(String executionId, String sourceId, String language, String output, Snapshot at,
+                                         List<String> inferred, List<String> required, List<Diagnostic> diagnostics) {
+        return new Outcome.Fields(executionId, sourceId, language, output, stackOf(at.state()), inferred, required,
+                diagnostics, at.revision(), at.generation());
+    }
+
+    private Diagnostic busyDiagnostic(String sourceId) {
+        return SessionCode.BUSY.at(Origin.of(sourceId, 0, 0),
+                "session " + id + " is running another submission; submit again when it has finished");
+    }
+
+    private static Diagnostic internal(String sourceId, Throwable e) {
+        String what = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        return SessionCode.INTERNAL.at(Origin.of(sourceId, 0, 0), "internal error (" + what + "); nothing was committed");
+    }
+
+    private static List<Diagnostic> nonEmpty(List<Diagnostic> diagnostics, String sourceId, String fallback) {
+        // A phase that returns neither a module nor a diagnostic is a defect; never report a silent failure.
+        return diagnostics.isEmpty()
+                ? List.of(SessionCode.INTERNAL.at(Origin.of(sourceId, 0, 0), "internal error: " + fallback))
+                : diagnostics;
+    }
+
+    /**
+     * The source module with every definition's verified signature spelled out, so the canonical Co-Forth also
+     * runs where Co-Forth needs a declaration that Lisp could infer (recursive words).
+     */
+    private static Module withSignatures(CheckedModule m) {
+        java.util.Map<String, dev.finch.ir.type.Type.Fn> verified = new java.util.HashMap<>();
+        for (CheckedWord w : m.words()) verified.put(w.name(), w.signature());
+        List<WordDef> words = new ArrayList<>();
+        for (WordDef d : m.source().words()) {
+            words.add(d.declared().isPresent() || !verified.containsKey(d.name()) ? d
+                    : new WordDef(d.name(), Optional.of(verified.get(d.name())), d.body(), d.origin()));
+        }
+        return new Module(m.source().source(), m.source().language(), words, m.source().main());
+    }
+
+    private static List<String> capabilities(CheckedModule m) {
+        List<String> out = new ArrayList<>();
+        for (Capability c : m.inferredCapabilities()) out.add(c.toString());
+        return out;
+    }
+
+    private static List<StackEntry> stackOf(VmState state) {
+        List<StackEntry> out = new ArrayList<>(state.stack().size());
+        for (TypedValue v : state.stack()) out.add(entry(v));
+        return out;
+    }
+
+    private static StackEntry entry(TypedValue v) { return new StackEntry(v.type().toString(), v.display()); }
+
+    /** A host sink that throws must not abort the program or escape: its chunks stay in the outcome's output. */
+    private static OutputSink guarded(OutputSink sink) {
+        if (sink == OutputSink.NONE) return sink;
+        return chunk -> {
+            try {
+                sink.say(chunk);
+            } catch (RuntimeException ignored) {
+                // The outcome still carries the text; a broken host sink is the host's concern, not the program's.
+            }
+        };
+    }
+}

@@ -1,0 +1,34 @@
+package dev.finch;
+
+import dev.finch.ir.diag.DiagnosticCode;
+import dev.finch.ir.diag.Phase;
+
+/** The diagnostics a session itself reports, before or around a run (phase {@code host}). */
+public enum SessionCode implements DiagnosticCode {
+    /** The submission was composed against an older VM revision. */
+    STALE_REVISION("E-SESSION-001", "The submission states a VM revision other than the session's current one; re-read the VM state and resubmit."),
+    /** The submission was composed against an older manifest generation. */
+    STALE_GENERATION("E-SESSION-002", "The submission states a manifest generation other than the session's current one; re-read the vocabulary and resubmit."),
+    /** Another thread is running a submission on this session. */
+    BUSY("E-SESSION-003", "The session is already running a submission on another thread; a session runs one submission at a time."),
+    /** resume or cancel named no suspended or running execution. */
+    UNKNOWN_EXECUTION("E-SESSION-004", "No suspended execution has this id in this session (it completed, failed, was cancelled or was already resumed)."),
+    /** The language has no frontend in this build. */
+    LANGUAGE_UNAVAILABLE("E-SESSION-005", "The submission's language has no frontend in this build of Finch."),
+    /** A defect inside Finch, reported instead of a Java exception. */
+    INTERNAL("E-SESSION-006", "An internal error in Finch stopped the submission; nothing was committed. Please report it.");
+
+    private final String code;
+    private final String meaning;
+
+    SessionCode(String code, String meaning) {
+        this.code = code;
+        this.meaning = meaning;
+    }
+
+    @Override public String code() { return code; }
+
+    @Override public Phase phase() { return Phase.HOST; }
+
+    @Override public String meaning() { return meaning; }
+}

@@ -1,0 +1,702 @@
+package dev.finch.norman;
+
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.DiagnosticException;
+import dev.finch.ir.diag.Origin;
+import dev.finch.norman.Ast.Exp;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Hindley–Milner inference with let-polymorphism (decisions D10), levels for generalization, and one latent effect
+ * per function: whether calling it may fail. Effects are lower bounds solved after every definition is typed
+ * (a caller may fail if a callee may); effect variables are never generalized, so each top-level function has one
+ * effect, which keeps lowering to one IR signature per word. let* generalizes syntactic values only (the value
+ * restriction), so a polymorphic local is always a value the lowering may rebuild at each use.
+ */
+final class Infer {
+    final Decls decls;
+    final Map<String, Ast.Grant> grants = new LinkedHashMap<>();
+    final Set<String> scripts = new LinkedHashSet<>();
+    /** Top-level definitions by name (the user's shadow the basis's). */
+    final Map<String, Ast.Def> globalDefs = new LinkedHashMap<>();
+    final Map<String, Scheme> globals = new LinkedHashMap<>();
+    final Map<Exp, Ty> types = new IdentityHashMap<>();
+    final Map<Exp, Ty> catchEffects = new IdentityHashMap<>();
+    final Map<Ast.Binding, Scheme> letSchemes = new IdentityHashMap<>();
+    /** The definition each global name reference resolved to. */
+    final Map<Ast.Var, Ast.Def> varTargets = new IdentityHashMap<>();
+    /** A define's or val's own effect, a top-level expression's effect. */
+    final Map<Ast.Def, Ty> defEffects = new IdentityHashMap<>();
+    final Map<Ast.Def, Ty> defTypes = new IdentityHashMap<>();
+    /** For each test, the effect of each of its expressions. */
+    final Map<Ast.Test, List<Ty>> testEffects = new IdentityHashMap<>();
+    /** check-error tests whose expression has a static error: the message it becomes at run time. */
+    final Map<Ast.Test, Diagnostic> staticErrors = new IdentityHashMap<>();
+    final List<Diagnostic> diagnostics = new ArrayList<>();
+
+    private final Map<String, Scheme> primitives = new HashMap<>();
+    private final List<Runnable> trail = new ArrayList<>();
+    private final List<Ty[]> implications = new ArrayList<>();
+    private final List<Ty.Var> effectVars = new ArrayList<>();
+    private final List<Object[]> limits = new ArrayList<>();
+    private final Deque<Ty> ctx = new ArrayDeque<>();
+    private int level;
+
+    Infer(Decls decls) {
+        this.decls = decls;
+        Ty.Var a = new Ty.Var(1, false);
+        for (String op : List.of("+", "-", "*", "/")) primitive(op, List.of(), Ty.NUM, Ty.NUM, Ty.NUM);
+        for (String op : List.of("<", ">")) primitive(op, List.of(), Ty.BOOL, Ty.NUM, Ty.NUM);
+        primitive("=", List.of(a), Ty.BOOL, a, a);
+        primitive("show", List.of(a), Ty.TEXT, a);
+    }
+
+    private void primitive(String name, List<Ty.Var> vars, Ty ret, Ty... params) {
+        Ty.Var eff = new Ty.Var(1, true);
+        List<Ty.Var> all = new ArrayList<>(vars);
+        all.add(eff);
+        primitives.put(name, new Scheme(all, new Ty.Fun(List.of(params), ret, eff)));
+    }
+
+    /** True when {@code name} is a primitive typed in the table here. */
+    boolean isPrimitive(String name) { return primitives.containsKey(name); }
+
+    // ---- the program --------------------------------------------------------------------------------------------
+
+    /** Types one layer of definitions (the basis, then the user's program); tests only in the latter. */
+    void program(List<Ast.Def> defs, boolean withTests) {
+        for (Ast.Def d : defs) {
+            if (d instanceof Ast.Grant g) grants.put(g.name(), g);
+            if (d instanceof Ast.Script s) scripts.add(s.name());
+        }
+        List<Ast.Def> bindings = new ArrayList<>();
+        Map<String, Ast.Def> mine = new LinkedHashMap<>();
+        for (Ast.Def d : defs) {
+            String name = d instanceof Ast.Define f ? f.name() : d instanceof Ast.Val v ? v.name() : null;
+            if (name == null) continue;
+            Ast.Def first = mine.putIfAbsent(name, d);
+            if (first != null) {
+                diagnostics.add(NormanCode.DUPLICATE_NAME.at(d.origin(), "`" + name + "` is defined twice in this program (first at "
+                        + first.origin().line() + ":" + first.origin().column() + ")"));
+                continue;
+            }
+            bindings.add(d);
+        }
+        globalDefs.putAll(mine);
+        for (List<Ast.Def> scc : components(bindings, mine)) group(scc);
+        for (Ast.Def d : defs) {
+            if (d instanceof Ast.TopExp t) topExp(t);
+        }
+        if (withTests) {
+            for (Ast.Def d : defs) {
+                if (d instanceof Ast.Test t) test(t);
+                if (d instanceof Ast.Under u) under(u);
+            }
+        }
+    }
+
+    /** Solves the effects and the ∞ limits once everything is typed; unconstrained effects are Pure. */
+    void finish() {
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (Ty[] imp : implications) {
+                if (imp[0].isFail() && !imp[1].isFail()) {
+                    unifyOrThrow(imp[1], Ty.FAIL_EFFECT, Origin.UNKNOWN, "effect");
+                    changed = true;
+                }
+            }
+        }
+        for (Ty.Var v : effectVars) if (v.resolve() instanceof Ty.Var free) free.ref = Ty.PURE_EFFECT;
+        for (Object[] l : limits) {
+            Ty t = ((Ty) l[0]).resolve();
+            if (t instanceof Ty.Var v) { v.ref = Ty.MONEY; continue; }
+            if (t != Ty.MONEY && t != Ty.DURATION && !(t instanceof Ty.Con c && (c.name.equals("Money") || c.name.equals("Duration")))) {
+                diagnostics.add(NormanCode.TYPE_MISMATCH.at((Origin) l[1], "∞ is a limit of money or of time", "Money or Duration", t.toString()));
+            }
+        }
+    }
+
+    /** Strongly connected components of the reference graph, callees first (Tarjan). */
+    private static List<List<Ast.Def>> components(List<Ast.Def> bindings, Map<String, Ast.Def> byName) {
+        Map<Ast.Def, List<Ast.Def>> edges = new IdentityHashMap<>();
+        for (Ast.Def d : bindings) {
+            List<Ast.Def> out = new ArrayList<>();
+            Set<String> free = d instanceof Ast.Define f ? FreeVars.of(new Ast.Lambda(f.formals(), f.body(), f.origin())) : FreeVars.of(((Ast.Val) d).value());
+            for (String n : free) if (byName.containsKey(n)) out.add(byName.get(n));
+            edges.put(d, out);
+        }
+        List<List<Ast.Def>> result = new ArrayList<>();
+        Map<Ast.Def, Integer> index = new IdentityHashMap<>();
+        Map<Ast.Def, Integer> low = new IdentityHashMap<>();
+        Deque<Ast.Def> stack = new ArrayDeque<>();
+        Set<Ast.Def> onStack = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        int[] counter = {0};
+        for (Ast.Def d : bindings) if (!index.containsKey(d)) tarjan(d, edges, index, low, stack, onStack, counter, result);
+        return result;
+    }
+
+    private static void tarjan(Ast.Def v, Map<Ast.Def, List<Ast.Def>> edges, Map<Ast.Def, Integer> index, Map<Ast.Def, Integer> low,
+                               Deque<Ast.Def> stack, Set<Ast.Def> onStack, int[] counter, List<List<Ast.Def>> result) {
+        index.put(v, counter[0]);
+        low.put(v, counter[0]++);
+        stack.push(v);
+        onStack.add(v);
+        for (Ast.Def w : edges.get(v)) {
+            if (!index.containsKey(w)) {
+                tarjan(w, edges, index, low, stack, onStack, counter, result);
+                low.put(v, Math.min(low.get(v), low.get(w)));
+            } else if (onStack.contains(w)) {
+                low.put(v, Math.min(low.get(v), index.get(w)));
+            }
+        }
+        if (low.get(v).equals(index.get(v))) {
+            List<Ast.Def> scc = new ArrayList<>();
+            Ast.Def w;
+            do {
+                w = stack.pop();
+                onStack.remove(w);
+                scc.add(0, w);
+            } while (w != v);
+            result.add(scc);
+        }
+    }
+
+    /** One group of mutually recursive definitions: typed monomorphically together, then generalized. */
+    private void group(List<Ast.Def> scc) {
+        level++;
+        Map<Ast.Def, Ty> mono = new IdentityHashMap<>();
+        for (Ast.Def d : scc) {
+            Ty.Var v = new Ty.Var(level, false);
+            mono.put(d, v);
+            globals.put(name(d), Scheme.mono(v));
+        }
+        for (Ast.Def d : scc) {
+            try {
+                if (d instanceof Ast.Define f) {
+                    Ty.Var eff = effectVar();
+                    defEffects.put(d, eff);
+                    Map<String, Scheme> env = new HashMap<>();
+                    List<Ty> params = new ArrayList<>();
+                    for (String p : f.formals()) {
+                        Ty pt = new Ty.Var(level, false);
+                        params.add(pt);
+                        env.put(p, Scheme.mono(pt));
+                    }
+                    Ty.Fun fun = new Ty.Fun(params, new Ty.Var(level, false), eff);
+                    unifyOrThrow(mono.get(d), fun, f.origin(), "`" + f.name() + "`");
+                    ctx.push(eff);
+                    try {
+                        Ty body = infer(f.body(), env);
+                        expect(fun.ret, body, f.body().origin(), "the body of `" + f.name() + "`");
+                    } finally {
+                        ctx.pop();
+                    }
+                } else {
+                    Ast.Val v = (Ast.Val) d;
+                    Ty.Var eff = effectVar();
+                    defEffects.put(d, eff);
+                    ctx.push(eff);
+                    try {
+                        expect(mono.get(d), infer(v.value(), new HashMap<>()), v.value().origin(), "`" + v.name() + "`");
+                    } finally {
+                        ctx.pop();
+                    }
+                }
+            } catch (DiagnosticException e) {
+                diagnostics.addAll(e.diagnostics());
+            }
+        }
+        level--;
+        for (Ast.Def d : scc) {
+            Ty t = mono.get(d);
+            defTypes.put(d, t);
+            boolean generalize = d instanceof Ast.Define || isValue(((Ast.Val) d).value());
+            globals.put(name(d), generalize ? generalize(t) : Scheme.mono(t));
+        }
+    }
+
+    private static String name(Ast.Def d) { return d instanceof Ast.Define f ? f.name() : ((Ast.Val) d).name(); }
+
+    private void topExp(Ast.TopExp t) {
+        Ty.Var eff = effectVar();
+        defEffects.put(t, eff);
+        ctx.push(eff);
+        try {
+            defTypes.put(t, infer(t.exp(), new HashMap<>()));
+        } catch (DiagnosticException e) {
+            diagnostics.addAll(e.diagnostics());
+        } finally {
+            ctx.pop();
+        }
+    }
+
+    private void under(Ast.Under u) {
+        try {
+            if (u.script().isPresent() && !scripts.contains(u.script().get())) {
+                throw new DiagnosticException(NormanCode.UNBOUND.at(u.origin(), "no script named `" + u.script().get() + "`"));
+            }
+            Ty.Var eff = effectVar();
+            ctx.push(eff);
+            try {
+                if (u.cost().isPresent()) expect(Ty.MONEY, infer(u.cost().get(), new HashMap<>()), u.cost().get().origin(), "the cost limit");
+                if (u.time().isPresent()) expect(Ty.DURATION, infer(u.time().get(), new HashMap<>()), u.time().get().origin(), "the time limit");
+            } finally {
+                ctx.pop();
+            }
+        } catch (DiagnosticException e) {
+            diagnostics.addAll(e.diagnostics());
+        }
+        for (Ast.Test t : u.tests()) test(t);
+    }
+
+    private void test(Ast.Test t) {
+        int mark = trail.size();
+        try {
+            List<Ty> effects = new ArrayList<>();
+            List<Ty> ts = new ArrayList<>();
+            for (Exp e : t.exps()) {
+                Ty.Var eff = effectVar();
+                effects.add(eff);
+                ctx.push(eff);
+                try {
+                    ts.add(infer(e, new HashMap<>()));
+                } finally {
+                    ctx.pop();
+                }
+            }
+            testEffects.put(t, effects);
+            switch (t.testKind()) {
+                case CHECK_EXPECT:
+                case CHECK_EQUIV:
+                    expect(ts.get(0), ts.get(1), t.exps().get(1).origin(), "the expected value");
+                    break;
+                case CHECK_ASSERT:
+                    expect(Ty.BOOL, ts.get(0), t.exps().get(0).origin(), "the asserted expression");
+                    break;
+                case CHECK_FAIL:
+                    pattern(t.pattern().orElseThrow(), failure(), new HashMap<>());
+                    break;
+                case CHECK_WITHIN:
+                    expect(Ty.MONEY, ts.get(1), t.exps().get(1).origin(), "the cost limit");
+                    expect(Ty.DURATION, ts.get(2), t.exps().get(2).origin(), "the time limit");
+                    break;
+                default:
+                    break;
+            }
+        } catch (DiagnosticException e) {
+            if (t.testKind() == Ast.TestKind.CHECK_ERROR) {
+                // D10: a static error inside check-error is the checked run-time error the test expects.
+                undo(mark);
+                staticErrors.put(t, e.diagnostics().get(0));
+                testEffects.putIfAbsent(t, List.of(effectVar()));
+            } else {
+                diagnostics.addAll(e.diagnostics());
+            }
+        }
+    }
+
+    // ---- expressions --------------------------------------------------------------------------------------------
+
+    Ty infer(Exp e, Map<String, Scheme> env) {
+        Ty t = inferRaw(e, env);
+        types.put(e, t);
+        return t;
+    }
+
+    private Ty inferRaw(Exp e, Map<String, Scheme> env) {
+        switch (e.kind()) {
+            case NUM: return Ty.NUM;
+            case TEXT: return Ty.TEXT;
+            case BOOL: return Ty.BOOL;
+            case SYM: return Ty.SYM;
+            case MONEY: return Ty.MONEY;
+            case DURATION: return Ty.DURATION;
+            case INFINITY: {
+                Ty.Var v = fresh();
+                limits.add(new Object[] {v, e.origin()});
+                return v;
+            }
+            case EMPTY_LIST: return Ty.list(fresh());
+            case VAR: return variable((Ast.Var) e, env);
+            case IF: {
+                Ast.If i = (Ast.If) e;
+                expect(Ty.BOOL, infer(i.test(), env), i.test().origin(), "the test of if");
+                Ty then = infer(i.then(), env);
+                expect(then, infer(i.otherwise(), env), i.otherwise().origin(), "the else branch (it must match the then branch)");
+                return then;
+            }
+            case LET_STAR: {
+                Ast.LetStar l = (Ast.LetStar) e;
+                Map<String, Scheme> inner = new HashMap<>(env);
+                for (Ast.Binding b : l.bindings()) {
+                    level++;
+                    Ty t;
+                    try {
+                        t = infer(b.value(), inner);
+                    } finally {
+                        level--;
+                    }
+                    Scheme s = isValue(b.value()) ? generalize(t) : Scheme.mono(t);
+                    letSchemes.put(b, s);
+                    if (!b.name().equals("_")) inner.put(b.name(), s);
+                }
+                return infer(l.body(), inner);
+            }
+            case LAMBDA: {
+                Ast.Lambda l = (Ast.Lambda) e;
+                Map<String, Scheme> inner = new HashMap<>(env);
+                List<Ty> params = new ArrayList<>();
+                for (String p : l.formals()) {
+                    Ty pt = fresh();
+                    params.add(pt);
+                    inner.put(p, Scheme.mono(pt));
+                }
+                Ty.Var eff = effectVar();
+                ctx.push(eff);
+                try {
+                    return new Ty.Fun(params, infer(l.body(), inner), eff);
+                } finally {
+                    ctx.pop();
+                }
+            }
+            case APPLY: return apply((Ast.Apply) e, env);
+            case DOT: return dot((Ast.Dot) e, env);
+            case CASE: {
+                Ast.Case c = (Ast.Case) e;
+                Ty scrutinee = infer(c.scrutinee(), env);
+                Ty result = fresh();
+                for (Ast.Branch b : c.branches()) {
+                    Map<String, Scheme> inner = new HashMap<>(env);
+                    pattern(b.pattern(), scrutinee, inner);
+                    expect(result, infer(b.body(), inner), b.body().origin(), "this case branch (every branch has one type)");
+                }
+                return result;
+            }
+            case CONSTRUCT: {
+                Ast.Construct c = (Ast.Construct) e;
+                Decls.ConInfo con = decls.constructors.get(c.constructor());
+                Decls.TypeInfo info = decls.types.get(con.datatype());
+                List<Ty> args = freshArgs(info);
+                Map<Ty.Var, Ty> map = Decls.instance(info, args);
+                for (int i = 0; i < c.args().size(); i++) {
+                    Decls.Field f = con.fields().get(i);
+                    expect(Scheme.substitute(f.type(), map), infer(c.args().get(i), env), c.args().get(i).origin(),
+                            "field `" + f.name() + "` of `" + con.name() + "`");
+                }
+                return info.applied(args);
+            }
+            case RECORD_NEW: {
+                Ast.RecordNew r = (Ast.RecordNew) e;
+                Decls.TypeInfo info = decls.types.get(r.record());
+                List<Ty> args = freshArgs(info);
+                Map<Ty.Var, Ty> map = Decls.instance(info, args);
+                for (Ast.Binding b : r.fields()) {
+                    Decls.Field f = info.fields().stream().filter(x -> x.name().equals(b.name())).findFirst().orElseThrow();
+                    expect(Scheme.substitute(f.type(), map), infer(b.value(), env), b.value().origin(), "field `" + f.name() + "` of `" + r.record() + "`");
+                }
+                return info.applied(args);
+            }
+            case LIST: {
+                Ty elem = fresh();
+                for (Exp x : ((Ast.ListExp) e).items()) expect(elem, infer(x, env), x.origin(), "a list element (a list holds one type)");
+                return Ty.list(elem);
+            }
+            case CONS: {
+                Ast.Cons c = (Ast.Cons) e;
+                Ty h = infer(c.head(), env);
+                Ty list = Ty.list(h);
+                expect(list, infer(c.tail(), env), c.tail().origin(), "the tail of cons");
+                return list;
+            }
+            case FAIL: {
+                Ast.Fail f = (Ast.Fail) e;
+                expect(failure(), infer(f.failure(), env), f.failure().origin(), "the argument of fail");
+                mayFail(e.origin());
+                return fresh();
+            }
+            case CATCH: {
+                Ast.Catch c = (Ast.Catch) e;
+                Ty.Var inner = effectVar();
+                catchEffects.put(e, inner);
+                ctx.push(inner);
+                Ty body;
+                try {
+                    body = infer(c.body(), env);
+                } finally {
+                    ctx.pop();
+                }
+                Map<String, Scheme> henv = new HashMap<>(env);
+                henv.put(c.name(), Scheme.mono(failure()));
+                expect(body, infer(c.handler(), henv), c.handler().origin(), "the handler of catch (it answers like the expression)");
+                return body;
+            }
+            case ASK: {
+                Ast.Ask a = (Ast.Ask) e;
+                expect(Ty.MODEL, infer(a.model(), env), a.model().origin(), "the model of ask");
+                expect(Ty.list(message()), infer(a.context(), env), a.context().origin(), "the context of ask");
+                mayFail(e.origin());
+                return decls.written(a.type(), level);
+            }
+            case CALL: return callTool((Ast.CallTool) e, env);
+            case BUDGET: {
+                Ast.Budget b = (Ast.Budget) e;
+                if (b.cost().isPresent()) expect(Ty.MONEY, infer(b.cost().get(), env), b.cost().get().origin(), "the cost of budget");
+                if (b.time().isPresent()) expect(Ty.DURATION, infer(b.time().get(), env), b.time().get().origin(), "the time of budget");
+                mayFail(e.origin());
+                return infer(b.body(), env);
+            }
+            case WORKFLOW:
+            default: {
+                Ast.Workflow w = (Ast.Workflow) e;
+                Map<String, Scheme> inner = new HashMap<>(env);
+                for (Ast.Binding b : w.steps()) inner.put(b.name(), Scheme.mono(infer(b.value(), inner)));
+                return infer(w.body(), inner);
+            }
+        }
+    }
+
+    private Ty variable(Ast.Var v, Map<String, Scheme> env) {
+        Scheme s = env.get(v.name());
+        if (s != null) return s.instantiate(level);
+        s = globals.get(v.name());
+        if (s != null) {
+            varTargets.put(v, globalDefs.get(v.name()));
+            return s.instantiate(level);
+        }
+        s = primitives.get(v.name());
+        if (s != null) return s.instantiate(level);
+        Ast.Grant g = grants.get(v.name());
+        if (g != null) return g.isModel() ? Ty.MODEL : Ty.con("Tool:" + g.name());
+        throw new DiagnosticException(NormanCode.UNBOUND.at(v.origin(), "`" + v.name() + "` is not bound here"));
+    }
+
+    private Ty apply(Ast.Apply a, Map<String, Scheme> env) {
+        Ty f = infer(a.fn(), env);
+        List<Ty> args = new ArrayList<>();
+        for (Exp x : a.args()) args.add(infer(x, env));
+        Ty fr = f.resolve();
+        String what = a.fn() instanceof Ast.Var v ? "`" + v.name() + "`" : "the function";
+        if (fr instanceof Ty.Fun fun) {
+            if (fun.params.size() != args.size()) {
+                throw new DiagnosticException(NormanCode.TYPE_MISMATCH.at(a.origin(), what + " takes " + fun.params.size() + " argument(s), given "
+                        + args.size(), fr.toString(), args.size() + " argument(s)"));
+            }
+            for (int i = 0; i < args.size(); i++) {
+                expect(fun.params.get(i), args.get(i), a.args().get(i).origin(), "argument " + (i + 1) + " of " + what);
+            }
+            implications.add(new Ty[] {fun.eff, ctx.peek()});
+            return fun.ret;
+        }
+        Ty.Var eff = effectVar();
+        Ty.Fun want = new Ty.Fun(args, fresh(), eff);
+        expect(want, f, a.fn().origin(), what + " (it is applied)");
+        implications.add(new Ty[] {eff, ctx.peek()});
+        return want.ret;
+    }
+
+    private Ty dot(Ast.Dot d, Map<String, Scheme> env) {
+        Ty r = infer(d.record(), env).resolve();
+        Decls.TypeInfo info = null;
+        if (r instanceof Ty.Con c) {
+            info = decls.types.get(c.name);
+            if (info == null || !info.isRecord()) {
+                throw new DiagnosticException(NormanCode.TYPE_MISMATCH.at(d.origin(), "(. e " + d.field() + ") selects from a record, but e has type " + r,
+                        "a record with field " + d.field(), r.toString()));
+            }
+        } else if (r instanceof Ty.Var) {
+            List<Decls.TypeInfo> candidates = decls.types.values().stream().filter(Decls.TypeInfo::isRecord)
+                    .filter(t -> t.fields().stream().anyMatch(f -> f.name().equals(d.field()))).toList();
+            if (candidates.size() != 1) {
+                throw new DiagnosticException(NormanCode.AMBIGUOUS_FIELD.at(d.origin(), candidates.isEmpty()
+                        ? "no record has a field `" + d.field() + "`"
+                        : "several records have a field `" + d.field() + "` and the record's type is not known here"));
+            }
+            info = candidates.get(0);
+        } else {
+            throw new DiagnosticException(NormanCode.TYPE_MISMATCH.at(d.origin(), "(. e " + d.field() + ") selects from a record, but e is a function",
+                    "a record", r.toString()));
+        }
+        List<Ty> args = freshArgs(info);
+        expect(info.applied(args), r, d.record().origin(), "the record of (. e " + d.field() + ")");
+        Decls.Field f = info.fields().stream().filter(x -> x.name().equals(d.field())).findFirst().orElse(null);
+        if (f == null) {
+            throw new DiagnosticException(NormanCode.TYPE_MISMATCH.at(d.origin(), "record `" + info.name() + "` has no field `" + d.field() + "`",
+                    info.fields().stream().map(Decls.Field::name).toList().toString(), d.field()));
+        }
+        return Scheme.substitute(f.type(), Decls.instance(info, args));
+    }
+
+    private Ty callTool(Ast.CallTool c, Map<String, Scheme> env) {
+        Ty cap = infer(c.capability(), env).resolve();
+        for (Exp x : c.args()) infer(x, env);
+        mayFail(c.origin());
+        if (!(cap instanceof Ty.Con con) || !con.name.startsWith("Tool:")) {
+            throw new DiagnosticException(NormanCode.NOT_A_CAPABILITY.at(c.capability().origin(),
+                    "call needs a tool capability from a grant here, but found " + cap, "a granted tool", cap.toString()));
+        }
+        Ast.Grant g = grants.get(con.name.substring(5));
+        if (g.entries().isEmpty()) return Ty.TEXT;
+        for (Ast.HostEntry h : g.entries()) if (h.key().equals(c.op())) return decls.written(h.type().orElseThrow(), level);
+        if (g.host().equals("kernel") && c.op().equals("fork")) return cap;
+        throw new DiagnosticException(NormanCode.NOT_A_CAPABILITY.at(c.origin(), "grant `" + g.name() + "` does not declare operation `" + c.op() + "`",
+                g.entries().stream().map(Ast.HostEntry::key).toList().toString(), c.op()));
+    }
+
+    /** Binds a pattern's variables against the scrutinee type. */
+    private void pattern(Ast.Pattern p, Ty scrutinee, Map<String, Scheme> env) {
+        switch (p.kind()) {
+            case WILD: return;
+            case NIL: expect(scrutinee, Ty.list(fresh()), p.origin(), "the pattern '()"); return;
+            case CONS: {
+                Ast.PCons c = (Ast.PCons) p;
+                Ty elem = fresh();
+                expect(scrutinee, Ty.list(elem), p.origin(), "the pattern (cons h t)");
+                c.head().ifPresent(h -> env.put(h, Scheme.mono(elem)));
+                c.tail().ifPresent(t -> env.put(t, Scheme.mono(Ty.list(elem))));
+                return;
+            }
+            case CON:
+            default: {
+                Ast.PCon c = (Ast.PCon) p;
+                Decls.ConInfo con = decls.constructors.get(c.constructor());
+                Decls.TypeInfo info = decls.types.get(con.datatype());
+                List<Ty> args = freshArgs(info);
+                expect(scrutinee, info.applied(args), p.origin(), "the pattern " + c.constructor());
+                Map<Ty.Var, Ty> map = Decls.instance(info, args);
+                for (int i = 0; i < c.vars().size(); i++) {
+                    Ty ft = Scheme.substitute(con.fields().get(i).type(), map);
+                    c.vars().get(i).ifPresent(v -> env.put(v, Scheme.mono(ft)));
+                }
+            }
+        }
+    }
+
+    // ---- helpers ------------------------------------------------------------------------------------------------
+
+    Ty failure() { return new Ty.Con("Failure", List.of()); }
+
+    private Ty message() { return new Ty.Con("Message", List.of()); }
+
+    private List<Ty> freshArgs(Decls.TypeInfo info) {
+        List<Ty> args = new ArrayList<>();
+        for (int i = 0; i < info.params().size(); i++) args.add(fresh());
+        return args;
+    }
+
+    private void mayFail(Origin at) { unifyOrThrow(ctx.peek(), Ty.FAIL_EFFECT, at, "effect"); }
+
+    /** Syntactic values, the only let-bound expressions generalized. */
+    static boolean isValue(Exp e) {
+        switch (e.kind()) {
+            case LAMBDA: case NUM: case TEXT: case BOOL: case SYM: case MONEY: case DURATION: case EMPTY_LIST: case VAR:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    private Ty.Var fresh() { return new Ty.Var(level, false); }
+
+    private Ty.Var effectVar() {
+        Ty.Var v = new Ty.Var(level, true);
+        effectVars.add(v);
+        return v;
+    }
+
+    private Scheme generalize(Ty t) {
+        List<Ty.Var> vars = new ArrayList<>();
+        collect(t, vars);
+        return new Scheme(vars, t);
+    }
+
+    private void collect(Ty t, List<Ty.Var> vars) {
+        t = t.resolve();
+        if (t instanceof Ty.Var v) {
+            if (!v.effect && v.level > level && !vars.contains(v)) vars.add(v);
+        } else if (t instanceof Ty.Con c) {
+            for (Ty a : c.args) collect(a, vars);
+        } else {
+            Ty.Fun f = (Ty.Fun) t;
+            for (Ty p : f.params) collect(p, vars);
+            collect(f.ret, vars);
+        }
+    }
+
+    /** {@code found} must unify with {@code expected}; otherwise a type mismatch naming {@code what}. */
+    private void expect(Ty expected, Ty found, Origin at, String what) {
+        if (!unify(expected, found, at)) {
+            Map<Ty.Var, String> names = new HashMap<>();
+            String exp = Ty.show(expected, names);
+            String fnd = Ty.show(found, names);
+            throw new DiagnosticException(NormanCode.TYPE_MISMATCH.at(at, what + " has type " + fnd + " but " + exp + " is expected", exp, fnd));
+        }
+    }
+
+    private void unifyOrThrow(Ty a, Ty b, Origin at, String what) { expect(a, b, at, what); }
+
+    private boolean unify(Ty a, Ty b, Origin at) {
+        a = a.resolve();
+        b = b.resolve();
+        if (a == b) return true;
+        if (a instanceof Ty.Var v) return bind(v, b, at);
+        if (b instanceof Ty.Var v) return bind(v, a, at);
+        if (a instanceof Ty.Con x && b instanceof Ty.Con y) {
+            if (!x.name.equals(y.name) || x.args.size() != y.args.size()) return false;
+            for (int i = 0; i < x.args.size(); i++) if (!unify(x.args.get(i), y.args.get(i), at)) return false;
+            return true;
+        }
+        if (a instanceof Ty.Fun x && b instanceof Ty.Fun y) {
+            if (x.params.size() != y.params.size()) return false;
+            for (int i = 0; i < x.params.size(); i++) if (!unify(x.params.get(i), y.params.get(i), at)) return false;
+            return unify(x.ret, y.ret, at) && unify(x.eff, y.eff, at);
+        }
+        return false;
+    }
+
+    private boolean bind(Ty.Var v, Ty t, Origin at) {
+        if (occurs(v, t)) {
+            throw new DiagnosticException(NormanCode.INFINITE_TYPE.at(at, "this would need a type that contains itself: " + v + " = " + t));
+        }
+        v.ref = t;
+        trail.add(() -> v.ref = null);
+        return true;
+    }
+
+    /** Occurs check, which also lowers the levels inside {@code t} to {@code v}'s (so generalization stays sound). */
+    private boolean occurs(Ty.Var v, Ty t) {
+        t = t.resolve();
+        if (t == v) return true;
+        if (t instanceof Ty.Var w) {
+            if (w.level > v.level) {
+                int old = w.level;
+                w.level = v.level;
+                trail.add(() -> w.level = old);
+            }
+            return false;
+        }
+        if (t instanceof Ty.Con c) {
+            for (Ty a : c.args) if (occurs(v, a)) return true;
+            return false;
+        }
+        Ty.Fun f = (Ty.Fun) t;
+        for (Ty p : f.params) if (occurs(v, p)) return true;
+        return occurs(v, f.ret) || occurs(v, f.eff);
+    }
+
+    private void undo(int mark) {
+        while (trail.size() > mark) trail.remove(trail.size() - 1).run();
+    }
+
+    Optional<Ast.Grant> grant(String name) { return Optional.ofNullable(grants.get(name)); }
+}

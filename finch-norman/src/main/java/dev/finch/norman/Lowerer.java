@@ -1,0 +1,789 @@
+package dev.finch.norman;
+
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.DiagnosticException;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.instr.Block;
+import dev.finch.ir.instr.Immediate;
+import dev.finch.ir.instr.Instr;
+import dev.finch.ir.instr.Literal;
+import dev.finch.ir.instr.Module;
+import dev.finch.ir.instr.WordDef;
+import dev.finch.ir.type.Type;
+import dev.finch.norman.Ast.Exp;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Lowers a typed µNorman program to the shared IR (see {@code docs/notes} in the report for the design): Num→float,
+ * Text→string, Bool→bool, Sym→symbol, (List t)→list&lt;t&gt;, a datatype→variant{Con(record{fields})|Nullary},
+ * a record→record{…}; a top-level function is a word with a declared signature, a lambda a closure; a function
+ * that may fail answers result&lt;T,Failure&gt; and its body propagates failures with {@code ?} (left to right).
+ */
+final class Lowerer {
+    /** Words the lowering emits that the shared vocabulary does not have yet (proposed to the lead). */
+    static final Map<String, String> PROPOSED = Map.of(
+            "show", "show<T>: T -> string (immediate: the µNorman type's IR type)",
+            "list-prepend", "a list<a> -> list<a>",
+            "norman-error", "string -> a (a checked run-time error; never returns)",
+            "norman-expect-ok", "result<a,Failure> -> a (stops the submission, reporting the failure)",
+            "money-from-micros", "int -> money",
+            "duration-from-millis", "int -> duration",
+            "money-unlimited", "-> money",
+            "duration-unlimited", "-> duration");
+
+    private final Infer inf;
+    private final Set<Ast.Def> basis;
+    private final String language;
+    private final List<Diagnostic> diagnostics = new ArrayList<>();
+    private final Map<String, WordDef> words = new LinkedHashMap<>();
+    private final Deque<Ast.Def> pending = new ArrayDeque<>();
+    private final Set<Ast.Def> requested = Collections.newSetFromMap(new IdentityHashMap<>());
+    private Type failureType;
+
+    Lowerer(Infer inf, Set<Ast.Def> basis, String language) {
+        this.inf = inf;
+        this.basis = basis;
+        this.language = language;
+    }
+
+    List<Diagnostic> diagnostics() { return diagnostics; }
+
+    // ---- modules ------------------------------------------------------------------------------------------------
+
+    /** The program's module: its definitions as words, its top-level expressions and failing vals in main. */
+    Module program(List<Ast.Def> defs, String source) {
+        List<Instr> main = new ArrayList<>();
+        int top = 0;
+        for (Ast.Def d : defs) {
+            try {
+                switch (d.kind()) {
+                    case DEFINE:
+                    case VAL:
+                        request(d);
+                        if (d instanceof Ast.Val v && fallible(d)) {
+                            main.add(new Instr.Call(initName(v), v.origin()));
+                            main.add(new Instr.Call("norman-expect-ok", v.origin()));
+                            main.add(new Instr.Constant(v.name(), Optional.empty(), v.origin()));
+                        }
+                        break;
+                    case EXP: {
+                        Ast.TopExp t = (Ast.TopExp) d;
+                        if (fallible(d)) {
+                            String name = "nm.top." + (++top);
+                            words.put(name, wrapper(name, t.exp(), inf.defEffects.get(d), t.origin()));
+                            main.add(new Instr.Call(name, t.origin()));
+                            main.add(new Instr.Call("norman-expect-ok", t.origin()));
+                        } else {
+                            Fn f = new Fn(false, new Names(Map.of()), true);
+                            exp(t.exp(), f, new Scope(), main);
+                        }
+                        break;
+                    }
+                    case GRANT:
+                    case SCRIPT:
+                        throw agentic(d.origin(), d.kind() == Ast.Def.Kind.GRANT ? "grant" : "script");
+                    default:
+                        break;
+                }
+            } catch (DiagnosticException e) {
+                diagnostics.addAll(e.diagnostics());
+            }
+        }
+        drain();
+        return new Module(source, language, List.copyOf(words.values()), new Block(main));
+    }
+
+    /** A module for the test harness: the program's words plus one word per test expression (see {@link NormanTests}). */
+    Module tests(List<Ast.Def> defs, List<Ast.Test> tests, Map<Ast.Test, List<String>> wordNames, Map<Ast.Test, String> matchers, String source) {
+        for (Ast.Def d : defs) if (d.kind() == Ast.Def.Kind.DEFINE || d.kind() == Ast.Def.Kind.VAL) request(d);
+        int n = 0;
+        for (Ast.Test t : tests) {
+            n++;
+            List<String> names = new ArrayList<>();
+            try {
+                Diagnostic staticError = inf.staticErrors.get(t);
+                if (staticError != null) {
+                    String name = "nm.test." + n + ".1";
+                    List<Instr> body = List.of(new Instr.Push(new Literal.StringLit(staticError.message()), t.origin()),
+                            new Instr.Call("norman-error", t.origin()));
+                    words.put(name, new WordDef(name, Optional.of(Type.Fn.of(List.of(), List.of(Type.result(Type.UNIT, failure())))), new Block(body), t.origin()));
+                    names.add(name);
+                } else {
+                    for (int i = 0; i < t.exps().size(); i++) {
+                        String name = "nm.test." + n + "." + (i + 1);
+                        Exp e = t.exps().get(i);
+                        words.put(name, wrapper(name, e, Ty.FAIL_EFFECT, e.origin()));
+                        names.add(name);
+                    }
+                }
+                if (t.pattern().isPresent()) {
+                    String name = "nm.test." + n + ".match";
+                    words.put(name, matcher(name, t.pattern().get()));
+                    matchers.put(t, name);
+                }
+            } catch (DiagnosticException e) {
+                diagnostics.addAll(e.diagnostics());
+            }
+            wordNames.put(t, names);
+        }
+        drain();
+        return new Module(source, language, List.copyOf(words.values()), Block.EMPTY);
+    }
+
+    private void request(Ast.Def d) {
+        if (requested.add(d)) pending.add(d);
+    }
+
+    private void drain() {
+        while (!pending.isEmpty()) {
+            Ast.Def d = pending.poll();
+            try {
+                if (d instanceof Ast.Define f) words.put(wordName(d), define(f));
+                else {
+                    Ast.Val v = (Ast.Val) d;
+                    String name = fallible(d) ? initName(v) : wordName(d);
+                    words.put(name, wrapper(name, v.value(), inf.defEffects.get(d), v.origin()));
+                }
+            } catch (DiagnosticException e) {
+                diagnostics.addAll(e.diagnostics());
+            }
+        }
+    }
+
+    private String wordName(Ast.Def d) {
+        String name = d instanceof Ast.Define f ? f.name() : ((Ast.Val) d).name();
+        return basis.contains(d) ? "nm." + name : name;
+    }
+
+    private static String initName(Ast.Val v) { return "nm.init." + v.name(); }
+
+    private boolean fallible(Ast.Def d) { return inf.defEffects.get(d).isFail(); }
+
+    // ---- words --------------------------------------------------------------------------------------------------
+
+    private WordDef define(Ast.Define f) {
+        Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).resolve();
+        Names names = Names.of(fun);
+        Type.Fn sig = (Type.Fn) type(fun, names, Map.of());
+        Fn fn = new Fn(fun.eff.isFail(), names, false);
+        List<Instr> body = new ArrayList<>();
+        Scope scope = new Scope();
+        params(f.formals(), fn, scope, body, f.origin());
+        exp(f.body(), fn, scope, body);
+        if (fn.fallible) body.add(new Instr.Call("ok", f.origin()));
+        return new WordDef(wordName(f), Optional.of(sig), new Block(body), f.origin());
+    }
+
+    /** A word with no inputs that computes {@code e}; it answers a result when {@code eff} may fail. */
+    private WordDef wrapper(String name, Exp e, Ty eff, Origin at) {
+        Ty t = inf.types.get(e);
+        Names names = Names.of(t);
+        boolean fails = eff.isFail();
+        Type out = type(t, names, Map.of());
+        Type.Fn sig = Type.Fn.of(List.of(), List.of(fails ? Type.result(out, failure()) : out));
+        Fn fn = new Fn(fails, names, false);
+        List<Instr> body = new ArrayList<>();
+        exp(e, fn, new Scope(), body);
+        if (fails) body.add(new Instr.Call("ok", at));
+        return new WordDef(name, Optional.of(sig), new Block(body), at);
+    }
+
+    /** {@code Failure -> bool}: whether a failure matches check-fail's pattern. */
+    private WordDef matcher(String name, Ast.Pattern p) {
+        List<Instr> body = new ArrayList<>();
+        Origin at = p.origin();
+        if (p instanceof Ast.PCon c) {
+            body.add(variantGet(c.constructor(), at));
+            body.add(new Instr.Call("is-some", at));
+        } else {
+            body.add(new Instr.Call("drop", at));
+            body.add(new Instr.Push(new Literal.BoolLit(p.kind() == Ast.Pattern.Kind.WILD), at));
+        }
+        return new WordDef(name, Optional.of(Type.Fn.of(List.of(failure()), List.of(Type.BOOL))), new Block(body), at);
+    }
+
+    private void params(List<String> formals, Fn fn, Scope scope, List<Instr> out, Origin at) {
+        List<String> locals = new ArrayList<>();
+        for (String p : formals) locals.add(scope.bind(p, fn));
+        for (int i = locals.size() - 1; i >= 0; i--) out.add(new Instr.LocalStore(locals.get(i), at));
+    }
+
+    // ---- expressions --------------------------------------------------------------------------------------------
+
+    private void exp(Exp e, Fn fn, Scope scope, List<Instr> out) {
+        Origin at = e.origin();
+        switch (e.kind()) {
+            case NUM: out.add(new Instr.Push(new Literal.FloatLit(((Ast.Num) e).value()), at)); return;
+            case TEXT: out.add(new Instr.Push(new Literal.StringLit(((Ast.Text) e).value()), at)); return;
+            case BOOL: out.add(new Instr.Push(new Literal.BoolLit(((Ast.Bool) e).value()), at)); return;
+            case SYM: out.add(new Instr.Push(new Literal.SymbolLit(((Ast.Sym) e).name()), at)); return;
+            case MONEY:
+                out.add(new Instr.Push(new Literal.IntLit(((Ast.Money) e).micros()), at));
+                out.add(new Instr.Call("money-from-micros", at));
+                return;
+            case DURATION:
+                out.add(new Instr.Push(new Literal.IntLit(((Ast.Duration) e).millis()), at));
+                out.add(new Instr.Call("duration-from-millis", at));
+                return;
+            case INFINITY: {
+                Ty t = inf.types.get(e).resolve();
+                out.add(new Instr.Call(t instanceof Ty.Con c && c.name.equals("Duration") ? "duration-unlimited" : "money-unlimited", at));
+                return;
+            }
+            case EMPTY_LIST: {
+                Type list = typeOf(e, fn, scope);
+                out.add(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(((Type.ListT) list).element())), at));
+                return;
+            }
+            case VAR: variable((Ast.Var) e, fn, scope, out); return;
+            case IF: {
+                Ast.If i = (Ast.If) e;
+                exp(i.test(), fn, scope, out);
+                out.add(new Instr.If(block(i.then(), fn, scope), block(i.otherwise(), fn, scope), at));
+                return;
+            }
+            case LET_STAR: {
+                Ast.LetStar l = (Ast.LetStar) e;
+                Scope inner = scope.copy();
+                for (Ast.Binding b : l.bindings()) {
+                    Scheme s = inf.letSchemes.get(b);
+                    if (!b.name().equals("_") && s != null && !s.vars().isEmpty()) {
+                        // A polymorphic local is a value (the value restriction): rebuild it at each use, at that use's type.
+                        inner.inline(b.name(), new Inline(b.value(), s, inner.copy(), fn.subst));
+                        continue;
+                    }
+                    exp(b.value(), fn, inner, out);
+                    if (b.name().equals("_")) out.add(new Instr.Call("drop", b.origin()));
+                    else out.add(new Instr.LocalStore(inner.bind(b.name(), fn), b.origin()));
+                }
+                exp(l.body(), fn, inner, out);
+                return;
+            }
+            case LAMBDA: {
+                Ast.Lambda l = (Ast.Lambda) e;
+                Ty.Fun fun = (Ty.Fun) inf.types.get(e).resolve();
+                Type.Fn type = (Type.Fn) type(fun, fn.names, fn.subst);
+                Fn inner = fn.closure(fun.eff.isFail());
+                Scope s = scope.copy();
+                List<Instr> body = new ArrayList<>();
+                params(l.formals(), inner, s, body, at);
+                exp(l.body(), inner, s, body);
+                if (inner.fallible) body.add(new Instr.Call("ok", at));
+                out.add(new Instr.Closure(type, new Block(body), at));
+                return;
+            }
+            case APPLY: apply((Ast.Apply) e, fn, scope, out); return;
+            case DOT: {
+                Ast.Dot d = (Ast.Dot) e;
+                exp(d.record(), fn, scope, out);
+                out.add(new Instr.Call("record-get", List.of(new Immediate.NameArg(d.field())), at));
+                out.add(new Instr.Call("unwrap", at));
+                return;
+            }
+            case CASE: caseOf((Ast.Case) e, fn, scope, out); return;
+            case CONSTRUCT: {
+                Ast.Construct c = (Ast.Construct) e;
+                Type t = typeOf(e, fn, scope);
+                Decls.ConInfo con = inf.decls.constructors.get(c.constructor());
+                if (!c.args().isEmpty()) {
+                    List<String> names = con.fields().stream().map(Decls.Field::name).toList();
+                    record(names, c.args(), fn, scope, out, at);
+                }
+                out.add(new Instr.Call("variant", List.of(new Immediate.TypeArg(t), new Immediate.NameArg(c.constructor())), at));
+                return;
+            }
+            case RECORD_NEW: {
+                Ast.RecordNew r = (Ast.RecordNew) e;
+                record(r.fields().stream().map(Ast.Binding::name).toList(), r.fields().stream().map(Ast.Binding::value).toList(), fn, scope, out, at);
+                return;
+            }
+            case LIST: {
+                Ast.ListExp l = (Ast.ListExp) e;
+                if (l.items().isEmpty()) {
+                    Type list = typeOf(e, fn, scope);
+                    out.add(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(((Type.ListT) list).element())), at));
+                    return;
+                }
+                List<Instr> items = new ArrayList<>();
+                if (l.items().stream().anyMatch(this::mayFail)) {
+                    // Left to right: evaluate into locals first, so a failure leaves no half-built literal.
+                    List<String> temps = new ArrayList<>();
+                    for (Exp x : l.items()) {
+                        exp(x, fn, scope, out);
+                        String tmp = fn.fresh("item");
+                        out.add(new Instr.LocalStore(tmp, x.origin()));
+                        temps.add(tmp);
+                    }
+                    for (String tmp : temps) items.add(new Instr.LocalLoad(tmp, at));
+                } else {
+                    for (Exp x : l.items()) exp(x, fn, scope, items);
+                }
+                out.add(new Instr.ListLit(new Block(items), at));
+                return;
+            }
+            case CONS: {
+                Ast.Cons c = (Ast.Cons) e;
+                exp(c.head(), fn, scope, out);
+                exp(c.tail(), fn, scope, out);
+                out.add(new Instr.Call("list-prepend", at));
+                return;
+            }
+            case FAIL: {
+                exp(((Ast.Fail) e).failure(), fn, scope, out);
+                out.add(new Instr.Call("err", at));
+                out.add(new Instr.Propagate(at));
+                return;
+            }
+            case CATCH: {
+                Ast.Catch c = (Ast.Catch) e;
+                if (!inf.catchEffects.get(e).isFail()) {
+                    exp(c.body(), fn, scope, out); // nothing inside can fail: the handler is unreachable
+                    return;
+                }
+                Type t = typeOf(c.body(), fn, scope);
+                Fn inner = fn.closure(true);
+                List<Instr> body = new ArrayList<>();
+                exp(c.body(), inner, scope.copy(), body);
+                body.add(new Instr.Call("ok", at));
+                out.add(new Instr.Closure(Type.Fn.of(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
+                out.add(new Instr.Call("execute", at));
+                Scope hs = scope.copy();
+                List<Instr> handler = new ArrayList<>();
+                handler.add(new Instr.LocalStore(hs.bind(c.name(), fn), at));
+                exp(c.handler(), fn, hs, handler);
+                out.add(new Instr.IfOk(Block.EMPTY, new Block(handler), at));
+                return;
+            }
+            case WORKFLOW: {
+                // The values of a workflow are those of its steps in dependency order; running steps concurrently
+                // (and charging one shared pool) needs the agentic vocabulary of the next issue.
+                Ast.Workflow w = (Ast.Workflow) e;
+                Scope inner = scope.copy();
+                for (Ast.Binding b : w.steps()) {
+                    exp(b.value(), fn, inner, out);
+                    out.add(new Instr.LocalStore(inner.bind(b.name(), fn), b.origin()));
+                }
+                exp(w.body(), fn, inner, out);
+                return;
+            }
+            case ASK: throw agentic(at, "ask");
+            case CALL: throw agentic(at, "call");
+            case BUDGET:
+            default: throw agentic(at, "budget");
+        }
+    }
+
+    private Block block(Exp e, Fn fn, Scope scope) {
+        List<Instr> out = new ArrayList<>();
+        exp(e, fn, scope.copy(), out);
+        return new Block(out);
+    }
+
+    /** A record literal of named values (a record, or a constructor's payload); evaluation stays left to right. */
+    private void record(List<String> names, List<Exp> values, Fn fn, Scope scope, List<Instr> out, Origin at) {
+        Map<String, Block> fields = new TreeMap<>();
+        boolean temps = values.stream().anyMatch(this::mayFail);
+        for (int i = 0; i < names.size(); i++) {
+            Exp v = values.get(i);
+            if (temps) {
+                exp(v, fn, scope, out);
+                String tmp = fn.fresh(names.get(i));
+                out.add(new Instr.LocalStore(tmp, v.origin()));
+                fields.put(names.get(i), Block.of(new Instr.LocalLoad(tmp, v.origin())));
+            } else {
+                fields.put(names.get(i), block(v, fn, scope));
+            }
+        }
+        List<Instr.RecordLit.Field> lit = new ArrayList<>();
+        for (var f : fields.entrySet()) lit.add(new Instr.RecordLit.Field(f.getKey(), f.getValue(), at));
+        out.add(new Instr.RecordLit(lit, at));
+    }
+
+    private void variable(Ast.Var v, Fn fn, Scope scope, List<Instr> out) {
+        Origin at = v.origin();
+        Object local = scope.lookup(v.name());
+        if (local instanceof String name) { out.add(new Instr.LocalLoad(name, at)); return; }
+        if (local instanceof Inline in) {
+            Ty generic = inf.types.get(in.value);
+            Map<Ty.Var, Ty> map = new HashMap<>(in.subst);
+            match(generic, inf.types.get(v), in.scheme.vars(), map);
+            exp(in.value, fn.withSubst(map), in.scope, out);
+            return;
+        }
+        Ast.Def target = inf.varTargets.get(v);
+        if (target != null) {
+            request(target);
+            if (target instanceof Ast.Define) { out.add(new Instr.Quote(wordName(target), at)); return; }
+            Ast.Val val = (Ast.Val) target;
+            if (!fallible(target)) { out.add(new Instr.Call(wordName(target), at)); return; }
+            if (!fn.main) {
+                throw new DiagnosticException(NormanCode.VAL_FROM_WORD.at(at, "`" + val.name() + "` is a val whose initializer may fail; a function "
+                        + "cannot read it yet (the IR lets words read only constants of earlier submissions)"));
+            }
+            out.add(new Instr.Call(val.name(), at));
+            return;
+        }
+        if (inf.isPrimitive(v.name())) {
+            // A primitive as a value: a closure that applies it.
+            Ty.Fun fun = (Ty.Fun) inf.types.get(v).resolve();
+            Type.Fn type = (Type.Fn) type(fun, fn.names, fn.subst);
+            List<Instr> body = new ArrayList<>();
+            primitive(v.name(), fun, fn, at, body);
+            out.add(new Instr.Closure(type, new Block(body), at));
+            return;
+        }
+        throw agentic(at, "a grant's capability");
+    }
+
+    private void apply(Ast.Apply a, Fn fn, Scope scope, List<Instr> out) {
+        Origin at = a.origin();
+        Ty.Fun fun = (Ty.Fun) inf.types.get(a.fn()).resolve();
+        for (Exp x : a.args()) exp(x, fn, scope, out);
+        boolean called = false;
+        if (a.fn() instanceof Ast.Var v && scope.lookup(v.name()) == null) {
+            Ast.Def target = inf.varTargets.get(v);
+            if (target instanceof Ast.Define) {
+                request(target);
+                out.add(new Instr.Call(wordName(target), at));
+                called = true;
+            } else if (target == null && inf.isPrimitive(v.name())) {
+                primitive(v.name(), fun, fn, at, out);
+                called = true;
+            }
+        }
+        if (!called) {
+            exp(a.fn(), fn, scope, out);
+            out.add(new Instr.Call("execute", at));
+        }
+        if (fun.eff.isFail()) out.add(new Instr.Propagate(at));
+    }
+
+    /** The instructions of a primitive, its arguments already pushed. */
+    private void primitive(String name, Ty.Fun fun, Fn fn, Origin at, List<Instr> out) {
+        if (name.equals("show")) {
+            out.add(new Instr.Call("show", List.of(new Immediate.TypeArg(type(fun.params.get(0), fn.names, fn.subst))), at));
+        } else {
+            out.add(new Instr.Call(name, at)); // + - * / < > = are shared vocabulary words with a float overload
+        }
+    }
+
+    // ---- case ---------------------------------------------------------------------------------------------------
+
+    private void caseOf(Ast.Case c, Fn fn, Scope scope, List<Instr> out) {
+        exp(c.scrutinee(), fn, scope, out);
+        String s = fn.fresh("scrutinee");
+        out.add(new Instr.LocalStore(s, c.origin()));
+        Ty st = inf.types.get(c.scrutinee()).resolve();
+        Set<String> all = new HashSet<>();
+        if (st instanceof Ty.Con con && inf.decls.types.containsKey(con.name)) {
+            for (Decls.ConInfo ci : inf.decls.types.get(con.name).constructors()) all.add(ci.name());
+        } else {
+            all.add("'()");
+            all.add("cons");
+        }
+        out.addAll(branches(c, 0, s, new HashSet<>(), all, fn, scope));
+    }
+
+    private List<Instr> branches(Ast.Case c, int i, String s, Set<String> covered, Set<String> all, Fn fn, Scope scope) {
+        List<Instr> out = new ArrayList<>();
+        if (i == c.branches().size()) {
+            out.add(new Instr.Push(new Literal.StringLit("no branch of the case at " + c.origin() + " matches"), c.origin()));
+            out.add(new Instr.Call("norman-error", c.origin()));
+            return out;
+        }
+        Ast.Branch b = c.branches().get(i);
+        Origin at = b.origin();
+        Scope inner = scope.copy();
+        Ast.Pattern p = b.pattern();
+        Set<String> now = new HashSet<>(covered);
+        switch (p.kind()) {
+            case WILD:
+                exp(b.body(), fn, inner, out);
+                return out;
+            case NIL: {
+                now.add("'()");
+                if (now.containsAll(all)) { exp(b.body(), fn, inner, out); return out; }
+                out.add(new Instr.LocalLoad(s, at));
+                out.add(new Instr.Call("list-length", at));
+                out.add(new Instr.Push(new Literal.IntLit(0), at));
+                out.add(new Instr.Call("=", at));
+                out.add(new Instr.If(new Block(bodyOf(b, fn, inner)), new Block(branches(c, i + 1, s, now, all, fn, scope)), at));
+                return out;
+            }
+            case CONS: {
+                Ast.PCons pc = (Ast.PCons) p;
+                now.add("cons");
+                List<Instr> some = new ArrayList<>();
+                bindFields(List.of("head", "tail"), List.of(pc.head(), pc.tail()), fn, inner, some, at);
+                some.addAll(bodyOf(b, fn, inner));
+                out.add(new Instr.LocalLoad(s, at));
+                out.add(new Instr.Call("list-uncons", at));
+                finishTest(c, i, s, now, all, fn, scope, out, some, at);
+                return out;
+            }
+            case CON:
+            default: {
+                Ast.PCon pc = (Ast.PCon) p;
+                now.add(pc.constructor());
+                Decls.ConInfo con = inf.decls.constructors.get(pc.constructor());
+                List<Instr> some = new ArrayList<>();
+                if (con.fields().isEmpty()) some.add(new Instr.Call("drop", at));
+                else bindFields(con.fields().stream().map(Decls.Field::name).toList(), pc.vars(), fn, inner, some, at);
+                some.addAll(bodyOf(b, fn, inner));
+                out.add(new Instr.LocalLoad(s, at));
+                out.add(variantGet(pc.constructor(), at));
+                finishTest(c, i, s, now, all, fn, scope, out, some, at);
+                return out;
+            }
+        }
+    }
+
+    /** An option is on the stack: branch on it, or, when this branch completes the coverage, take it as certain. */
+    private void finishTest(Ast.Case c, int i, String s, Set<String> now, Set<String> all, Fn fn, Scope scope, List<Instr> out,
+                            List<Instr> some, Origin at) {
+        if (now.containsAll(all)) {
+            out.add(new Instr.Call("unwrap", at));
+            out.addAll(some);
+        } else {
+            out.add(new Instr.IfSome(new Block(some), new Block(branches(c, i + 1, s, now, all, fn, scope)), at));
+        }
+    }
+
+    private List<Instr> bodyOf(Ast.Branch b, Fn fn, Scope scope) {
+        List<Instr> out = new ArrayList<>();
+        exp(b.body(), fn, scope, out);
+        return out;
+    }
+
+    /** The payload record is on the stack: bind the named fields to locals and drop it. */
+    private void bindFields(List<String> fields, List<Optional<String>> vars, Fn fn, Scope scope, List<Instr> out, Origin at) {
+        for (int k = 0; k < fields.size(); k++) {
+            if (vars.get(k).isEmpty()) continue;
+            out.add(new Instr.Call("dup", at));
+            out.add(new Instr.Call("record-get", List.of(new Immediate.NameArg(fields.get(k))), at));
+            out.add(new Instr.Call("unwrap", at));
+            out.add(new Instr.LocalStore(scope.bind(vars.get(k).get(), fn), at));
+        }
+        out.add(new Instr.Call("drop", at));
+    }
+
+    private static Instr variantGet(String tag, Origin at) {
+        return new Instr.Call("variant-get", List.of(new Immediate.NameArg(tag)), at);
+    }
+
+    // ---- effects and types --------------------------------------------------------------------------------------
+
+    /** Conservatively: may evaluating {@code e} fail (so its order relative to its siblings is observable)? */
+    private boolean mayFail(Exp e) {
+        switch (e.kind()) {
+            case FAIL: case ASK: case CALL: case BUDGET: return true;
+            case LAMBDA: return false;
+            case APPLY: {
+                Ast.Apply a = (Ast.Apply) e;
+                if (((Ty.Fun) inf.types.get(a.fn()).resolve()).eff.isFail()) return true;
+                return mayFail(a.fn()) || a.args().stream().anyMatch(this::mayFail);
+            }
+            default: {
+                // Every other form fails only through a sub-expression; find one.
+                boolean[] found = {false};
+                children(e).forEach(x -> found[0] |= mayFail(x));
+                return found[0];
+            }
+        }
+    }
+
+    private static List<Exp> children(Exp e) {
+        List<Exp> out = new ArrayList<>();
+        switch (e.kind()) {
+            case IF: { Ast.If i = (Ast.If) e; out.add(i.test()); out.add(i.then()); out.add(i.otherwise()); break; }
+            case LET_STAR: { Ast.LetStar l = (Ast.LetStar) e; l.bindings().forEach(b -> out.add(b.value())); out.add(l.body()); break; }
+            case DOT: out.add(((Ast.Dot) e).record()); break;
+            case CASE: { Ast.Case c = (Ast.Case) e; out.add(c.scrutinee()); c.branches().forEach(b -> out.add(b.body())); break; }
+            case CONSTRUCT: out.addAll(((Ast.Construct) e).args()); break;
+            case RECORD_NEW: ((Ast.RecordNew) e).fields().forEach(b -> out.add(b.value())); break;
+            case LIST: out.addAll(((Ast.ListExp) e).items()); break;
+            case CONS: out.add(((Ast.Cons) e).head()); out.add(((Ast.Cons) e).tail()); break;
+            case CATCH: out.add(((Ast.Catch) e).handler()); break;
+            case WORKFLOW: { Ast.Workflow w = (Ast.Workflow) e; w.steps().forEach(b -> out.add(b.value())); out.add(w.body()); break; }
+            default: break;
+        }
+        return out;
+    }
+
+    private Type typeOf(Exp e, Fn fn, Scope scope) { return type(inf.types.get(e), fn.names, fn.subst); }
+
+    private Type failure() {
+        if (failureType == null) failureType = type(inf.failure(), new Names(Map.of()), Map.of());
+        return failureType;
+    }
+
+    /** The IR type of a µNorman type; {@code names} spells the word's type parameters, other free variables are unit. */
+    Type type(Ty t, Names names, Map<Ty.Var, Ty> subst) { return type(t, names, subst, new HashSet<>()); }
+
+    private Type type(Ty t, Names names, Map<Ty.Var, Ty> subst, Set<String> open) {
+        t = t.resolve();
+        if (t instanceof Ty.Var v) {
+            if (subst.containsKey(v)) return type(subst.get(v), names, subst, open);
+            String n = names.vars.get(v);
+            return n == null ? Type.UNIT : Type.var(n);
+        }
+        if (t instanceof Ty.Fun f) {
+            List<Type> ins = new ArrayList<>();
+            for (Ty p : f.params) ins.add(type(p, names, subst, open));
+            Type ret = type(f.ret, names, subst, open);
+            return Type.Fn.of(ins, List.of(f.eff.isFail() ? Type.result(ret, failure()) : ret));
+        }
+        Ty.Con c = (Ty.Con) t;
+        switch (c.name) {
+            case "Text": return Type.STRING;
+            case "Num": return Type.FLOAT;
+            case "Bool": return Type.BOOL;
+            case "Sym": return Type.SYMBOL;
+            case "List": return Type.list(type(c.args.get(0), names, subst, open));
+            case "Money": return new Type.Named("money");
+            case "Duration": return new Type.Named("duration");
+            case "Model": return new Type.Named("model");
+            default: break;
+        }
+        if (c.name.startsWith("Tool:")) return new Type.Named("capability");
+        Decls.TypeInfo info = inf.decls.types.get(c.name);
+        if (!open.add(c.name)) {
+            throw new DiagnosticException(NormanCode.RECURSIVE_TYPE.at(info.origin(), "`" + c.name + "` contains itself; the IR has structural "
+                    + "types only, so a recursive datatype or record cannot be lowered yet"));
+        }
+        Map<Ty.Var, Ty> inst = new HashMap<>(subst);
+        inst.putAll(Decls.instance(info, c.args));
+        Type out;
+        if (info.isRecord()) {
+            Map<String, Type> fields = new LinkedHashMap<>();
+            for (Decls.Field f : info.fields()) fields.put(f.name(), type(f.type(), names, inst, open));
+            out = new Type.RecordT(fields);
+        } else {
+            Map<String, Optional<Type>> tags = new LinkedHashMap<>();
+            for (Decls.ConInfo con : info.constructors()) {
+                if (con.fields().isEmpty()) { tags.put(con.name(), Optional.empty()); continue; }
+                Map<String, Type> fields = new LinkedHashMap<>();
+                for (Decls.Field f : con.fields()) fields.put(f.name(), type(f.type(), names, inst, open));
+                tags.put(con.name(), Optional.of(new Type.RecordT(fields)));
+            }
+            out = new Type.VariantT(tags);
+        }
+        open.remove(c.name);
+        return out;
+    }
+
+    /** Matches a generic type against an instance, recording what each of {@code vars} stands for. */
+    private static void match(Ty generic, Ty instance, List<Ty.Var> vars, Map<Ty.Var, Ty> out) {
+        generic = generic.resolve();
+        if (generic instanceof Ty.Var v) {
+            if (vars.contains(v)) out.putIfAbsent(v, instance);
+            return;
+        }
+        instance = instance.resolve();
+        if (generic instanceof Ty.Con g && instance instanceof Ty.Con i) {
+            for (int k = 0; k < Math.min(g.args.size(), i.args.size()); k++) match(g.args.get(k), i.args.get(k), vars, out);
+        } else if (generic instanceof Ty.Fun g && instance instanceof Ty.Fun i) {
+            for (int k = 0; k < Math.min(g.params.size(), i.params.size()); k++) match(g.params.get(k), i.params.get(k), vars, out);
+            match(g.ret, i.ret, vars, out);
+        }
+    }
+
+    private static DiagnosticException agentic(Origin at, String what) {
+        return new DiagnosticException(NormanCode.AGENTIC_NOT_LOWERED.at(at, what + " is not lowered yet: it needs the agentic vocabulary "
+                + "(models, tools, budgets, scripts) that the next issue adds"));
+    }
+
+    // ---- lowering state -----------------------------------------------------------------------------------------
+
+    /** Spells a word's type parameters {@code a b c …} in order of appearance in its type. */
+    static final class Names {
+        final Map<Ty.Var, String> vars;
+
+        Names(Map<Ty.Var, String> vars) { this.vars = vars; }
+
+        static Names of(Ty t) {
+            Map<Ty.Var, String> m = new LinkedHashMap<>();
+            collect(t, m);
+            return new Names(m);
+        }
+
+        private static void collect(Ty t, Map<Ty.Var, String> m) {
+            t = t.resolve();
+            if (t instanceof Ty.Var v) {
+                if (!v.effect && !m.containsKey(v)) m.put(v, m.size() < 26 ? String.valueOf((char) ('a' + m.size())) : "a" + m.size());
+            } else if (t instanceof Ty.Con c) {
+                for (Ty a : c.args) collect(a, m);
+            } else {
+                Ty.Fun f = (Ty.Fun) t;
+                for (Ty p : f.params) collect(p, m);
+                collect(f.ret, m);
+            }
+        }
+    }
+
+    /** The function being lowered: whether it answers a result, its type names, its flat local namespace. */
+    private static final class Fn {
+        final boolean fallible;
+        final Names names;
+        final boolean main;
+        final Map<Ty.Var, Ty> subst;
+        final Map<String, Integer> counters;
+
+        Fn(boolean fallible, Names names, boolean main) { this(fallible, names, main, Map.of(), new HashMap<>()); }
+
+        private Fn(boolean fallible, Names names, boolean main, Map<Ty.Var, Ty> subst, Map<String, Integer> counters) {
+            this.fallible = fallible;
+            this.names = names;
+            this.main = main;
+            this.subst = subst;
+            this.counters = counters;
+        }
+
+        Fn closure(boolean fails) { return new Fn(fails, names, false, subst, counters); }
+
+        Fn withSubst(Map<Ty.Var, Ty> s) { return new Fn(fallible, names, main, s, counters); }
+
+        /** A local name unique within the word (closures share the word's namespace). */
+        String fresh(String base) {
+            String clean = base.trim().isEmpty() ? "t" : base.trim();
+            int n = counters.merge(clean, 1, Integer::sum);
+            return n == 1 ? clean : clean + "-" + n;
+        }
+    }
+
+    /** A polymorphic let-bound value, rebuilt where it is used. */
+    private record Inline(Exp value, Scheme scheme, Scope scope, Map<Ty.Var, Ty> subst) { }
+
+    /** Lexical scope: a µNorman name → its IR local name, or an {@link Inline}. */
+    private static final class Scope {
+        private final Map<String, Object> names;
+
+        Scope() { this(new HashMap<>()); }
+
+        private Scope(Map<String, Object> names) { this.names = names; }
+
+        Scope copy() { return new Scope(new HashMap<>(names)); }
+
+        Object lookup(String name) { return names.get(name); }
+
+        String bind(String name, Fn fn) {
+            String local = fn.fresh(name);
+            names.put(name, local);
+            return local;
+        }
+
+        void inline(String name, Inline in) { names.put(name, in); }
+    }
+}

@@ -1,0 +1,130 @@
+package dev.finch.norman;
+
+import dev.finch.ir.Frontend;
+import dev.finch.ir.Lowering;
+import dev.finch.ir.checked.Environment;
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.DiagnosticException;
+import dev.finch.ir.instr.Module;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The µNorman frontend (language {@code norman}): reads a file and the files it uses, checks it, infers its types
+ * (decisions D10) and lowers it to the shared IR. {@link #check} returns the typed program with its unit tests as
+ * data; {@link #lower} the module a session runs; {@link #lowerTests} the module a test harness runs.
+ */
+public final class Norman implements Frontend {
+    private static final String BASIS = "basis.nm";
+    private final SourceLoader loader;
+
+    /** A frontend that resolves uses on the file system. */
+    public Norman() { this(SourceLoader.fileSystem()); }
+
+    /** A frontend that resolves uses through {@code loader}. */
+    public Norman(SourceLoader loader) { this.loader = loader; }
+
+    @Override public String language() { return "norman"; }
+
+    @Override
+    public Lowering lower(String text, String sourceId, Environment env) {
+        NormanProgram p = check(text, sourceId);
+        if (!p.ok()) return Lowering.failed(p.diagnostics());
+        Lowerer lowerer = new Lowerer(p.inference, p.basis, language());
+        try {
+            Module m = lowerer.program(p.definitions(), sourceId);
+            return lowerer.diagnostics().isEmpty() ? Lowering.of(m) : Lowering.failed(lowerer.diagnostics());
+        } catch (DiagnosticException e) {
+            return Lowering.failed(e.diagnostics());
+        }
+    }
+
+    /** Lowers the unit tests of a checked program for the harness (see {@link NormanTests}). */
+    public NormanTests lowerTests(NormanProgram p) {
+        if (!p.ok()) return new NormanTests(Optional.empty(), List.of(), p.diagnostics());
+        Lowerer lowerer = new Lowerer(p.inference, p.basis, language());
+        Map<Ast.Test, List<String>> words = new IdentityHashMap<>();
+        Map<Ast.Test, String> matchers = new IdentityHashMap<>();
+        Module m = lowerer.tests(p.definitions(), p.testDefs, words, matchers, p.source());
+        List<NormanTests.Lowered> out = new ArrayList<>();
+        for (int i = 0; i < p.testDefs.size(); i++) {
+            Ast.Test t = p.testDefs.get(i);
+            out.add(new NormanTests.Lowered(p.tests().get(i), words.getOrDefault(t, List.of()), Optional.ofNullable(matchers.get(t))));
+        }
+        if (!lowerer.diagnostics().isEmpty()) return new NormanTests(Optional.empty(), out, lowerer.diagnostics());
+        return new NormanTests(Optional.of(m), out, List.of());
+    }
+
+    /** Reads, checks and types {@code text} (identity {@code sourceId}, against which uses resolve). */
+    public NormanProgram check(String text, String sourceId) {
+        List<Diagnostic> diagnostics = new ArrayList<>();
+        Syntax syntax = new Syntax();
+        List<Sx> basisDatums = Reader.read(basisText(), "<basis>");
+        Loader load = new Loader(loader);
+        load.root(text, sourceId);
+        diagnostics.addAll(load.diagnostics);
+        syntax.declare(basisDatums);
+        syntax.declare(load.datums);
+        List<Ast.Def> basisDefs = defs(syntax, basisDatums);
+        List<Ast.Def> defs = defs(syntax, load.datums);
+        diagnostics.addAll(syntax.diagnostics());
+        Set<Ast.Def> basis = Collections.newSetFromMap(new IdentityHashMap<>());
+        basis.addAll(basisDefs);
+        Infer inf = new Infer(new Decls());
+        List<Ast.Test> testDefs = new ArrayList<>();
+        List<UnitTest> tests = new ArrayList<>();
+        Map<String, String> types = new LinkedHashMap<>();
+        if (diagnostics.isEmpty()) {
+            try {
+                List<Ast.Def> all = new ArrayList<>(basisDefs);
+                all.addAll(defs);
+                inf.decls.declareAll(all);
+                inf.program(basisDefs, false);
+                inf.program(defs, true);
+                inf.finish();
+            } catch (DiagnosticException e) {
+                inf.diagnostics.addAll(e.diagnostics());
+            }
+            diagnostics.addAll(inf.diagnostics);
+            for (Ast.Def d : defs) {
+                if (d instanceof Ast.Define f) types.put(f.name(), inf.globals.get(f.name()).toString());
+                if (d instanceof Ast.Val v) types.put(v.name(), inf.globals.get(v.name()).toString());
+            }
+        }
+        for (Ast.Def d : defs) {
+            if (d instanceof Ast.Test t) { testDefs.add(t); tests.add(unit(t, Optional.empty(), inf)); }
+            if (d instanceof Ast.Under u) for (Ast.Test t : u.tests()) { testDefs.add(t); tests.add(unit(t, Optional.of(u), inf)); }
+        }
+        return new NormanProgram(sourceId, defs, types, tests, diagnostics, inf, basis, testDefs);
+    }
+
+    private static UnitTest unit(Ast.Test t, Optional<Ast.Under> u, Infer inf) {
+        return new UnitTest(t.testKind(), t.origin(), t.exps(), t.pattern(), t.grade(), u.flatMap(Ast.Under::script),
+                u.flatMap(Ast.Under::cost), u.flatMap(Ast.Under::time), Optional.ofNullable(inf.staticErrors.get(t)));
+    }
+
+    private static List<Ast.Def> defs(Syntax syntax, List<Sx> datums) {
+        List<Ast.Def> out = new ArrayList<>();
+        for (Sx d : datums) syntax.def(d).ifPresent(out::add);
+        return out;
+    }
+
+    private static String basisText() {
+        try (InputStream in = Norman.class.getResourceAsStream(BASIS)) {
+            if (in == null) throw new IllegalStateException("the µNorman basis resource is missing from the jar");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read the µNorman basis", e);
+        }
+    }
+}

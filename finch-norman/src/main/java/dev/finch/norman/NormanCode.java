@@ -1,0 +1,53 @@
+package dev.finch.norman;
+
+import dev.finch.ir.diag.DiagnosticCode;
+import dev.finch.ir.diag.Phase;
+
+/**
+ * Every diagnostic code of the µNorman frontend. 0xx: reading and the syntactic checks (phase parse); 1xx: static
+ * types (phase verify, the phase in which Finch reports every type error); 2xx: lowering to the IR (phase lower).
+ */
+public enum NormanCode implements DiagnosticCode {
+    BAD_TOKEN("E-NORMAN-001", Phase.PARSE, "A malformed token: an unterminated string, a bad escape, or a stray character."),
+    BRACKETS("E-NORMAN-002", Phase.PARSE, "Brackets do not balance or do not match."),
+    BAD_FORM("E-NORMAN-003", Phase.PARSE, "A form is malformed: a part has the wrong shape."),
+    ARITY("E-NORMAN-004", Phase.PARSE, "A form is applied with the wrong number of parts (check 5)."),
+    DUPLICATE_NAME("E-NORMAN-005", Phase.PARSE, "Formals, constructors of a datatype or fields of a record repeat (check 1)."),
+    DUPLICATE_STEP("E-NORMAN-006", Phase.PARSE, "A workflow's binding names repeat (check 2)."),
+    WORKFLOW_CYCLE("E-NORMAN-007", Phase.PARSE, "A workflow's dependency graph has a cycle (check 3)."),
+    NESTED_PATTERN("E-NORMAN-008", Phase.PARSE, "A pattern is nested: a constructor applies to something other than a name or _ (check 4)."),
+    REPEATED_PATTERN_VAR("E-NORMAN-009", Phase.PARSE, "A variable repeats within one pattern (check 4)."),
+    RESERVED_WORD("E-NORMAN-010", Phase.PARSE, "A reserved word is used as a name."),
+    DUPLICATE_CONSTRUCTOR("E-NORMAN-011", Phase.PARSE, "A constructor name is declared twice in the program (one namespace)."),
+    DUPLICATE_TYPE("E-NORMAN-012", Phase.PARSE, "A datatype or record name is declared twice."),
+    BAD_LITERAL("E-NORMAN-013", Phase.PARSE, "A malformed numeral, money amount or duration."),
+    UNKNOWN_FIELD("E-NORMAN-014", Phase.PARSE, "A record is built with a field it does not have, without one it has, or with one twice."),
+    BAD_PATTERN("E-NORMAN-015", Phase.PARSE, "A pattern is not one of Con, (Con x _), '(), (cons h t), _."),
+    UNKNOWN_TYPE("E-NORMAN-016", Phase.PARSE, "A type names no datatype, record or built-in type."),
+    USE_NOT_FOUND("E-NORMAN-020", Phase.PARSE, "A used file cannot be read."),
+    USE_CYCLE("E-NORMAN-021", Phase.PARSE, "Files use each other in a cycle."),
+    TYPE_MISMATCH("E-NORMAN-101", Phase.VERIFY, "An expression's type does not fit where it is used (expected/found)."),
+    UNBOUND("E-NORMAN-102", Phase.VERIFY, "A name is bound by nothing in scope."),
+    INFINITE_TYPE("E-NORMAN-103", Phase.VERIFY, "A type would have to contain itself."),
+    AMBIGUOUS_FIELD("E-NORMAN-104", Phase.VERIFY, "A field selection's record type cannot be determined."),
+    NOT_A_CAPABILITY("E-NORMAN-105", Phase.VERIFY, "call needs a granted tool capability, or the operation is not declared by its grant."),
+    RECURSIVE_TYPE("E-NORMAN-201", Phase.LOWER, "A recursive datatype or record has no structural IR type yet."),
+    AGENTIC_NOT_LOWERED("E-NORMAN-202", Phase.LOWER, "An agentic form (ask, call, budget, workflow, grant, script) is not lowered yet."),
+    VAL_FROM_WORD("E-NORMAN-203", Phase.LOWER, "A function reads a val whose initializer may fail; the IR lets words read only earlier submissions' constants.");
+
+    private final String code;
+    private final Phase phase;
+    private final String meaning;
+
+    NormanCode(String code, Phase phase, String meaning) {
+        this.code = code;
+        this.phase = phase;
+        this.meaning = meaning;
+    }
+
+    @Override public String code() { return code; }
+
+    @Override public Phase phase() { return phase; }
+
+    @Override public String meaning() { return meaning; }
+}

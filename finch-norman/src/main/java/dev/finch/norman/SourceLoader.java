@@ -1,0 +1,55 @@
+package dev.finch.norman;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/** Where {@code (use file)} finds files: resolves a name relative to the using file, then reads it. */
+public interface SourceLoader {
+    /** The canonical identity of {@code file} as written in a use inside {@code from} (the using file's identity). */
+    String resolve(String from, String file);
+
+    /** The text of the file with identity {@code id}, or empty when it cannot be read. */
+    Optional<String> read(String id);
+
+    /** Files on the default file system; identities are normalized absolute paths. */
+    static SourceLoader fileSystem() {
+        return new SourceLoader() {
+            @Override public String resolve(String from, String file) {
+                Path base = from == null ? Path.of("") : Path.of(from).toAbsolutePath().getParent();
+                Path p = base == null ? Path.of(file) : base.resolve(file);
+                return p.toAbsolutePath().normalize().toString();
+            }
+
+            @Override public Optional<String> read(String id) {
+                try {
+                    return Optional.of(Files.readString(Path.of(id), StandardCharsets.UTF_8));
+                } catch (IOException | RuntimeException e) {
+                    return Optional.empty();
+                }
+            }
+        };
+    }
+
+    /** Files held in memory, keyed by slash-separated paths such as {@code lib/util.nm}; for tests and embedders. */
+    static SourceLoader inMemory(Map<String, String> files) {
+        Map<String, String> copy = Map.copyOf(files);
+        return new SourceLoader() {
+            @Override public String resolve(String from, String file) {
+                String dir = from == null || !from.contains("/") ? "" : from.substring(0, from.lastIndexOf('/') + 1);
+                java.util.Deque<String> parts = new java.util.ArrayDeque<>();
+                for (String s : (file.startsWith("/") ? file.substring(1) : dir + file).split("/")) {
+                    if (s.isEmpty() || s.equals(".")) continue;
+                    if (s.equals("..")) { if (!parts.isEmpty()) parts.removeLast(); continue; }
+                    parts.addLast(s);
+                }
+                return String.join("/", parts);
+            }
+
+            @Override public Optional<String> read(String id) { return Optional.ofNullable(copy.get(id)); }
+        };
+    }
+}

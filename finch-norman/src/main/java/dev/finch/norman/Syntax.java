@@ -1,0 +1,709 @@
+package dev.finch.norman;
+
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.DiagnosticException;
+import dev.finch.ir.diag.Origin;
+import dev.finch.norman.Ast.Binding;
+import dev.finch.norman.Ast.Exp;
+import dev.finch.norman.Ast.Pattern;
+import dev.finch.norman.Ast.TypeExpr;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Matcher;
+
+/**
+ * Recognises the forms of µNorman in datums, applies the five syntactic checks of the reference (plus arity,
+ * reserved words and the program-wide constructor namespace) and translates the sugar. Constructor and record
+ * names must be known before expressions are read, because {@code (Con e)} and {@code (Record [f e])} are told apart
+ * from applications by them: {@link #declare} pre-scans every file first.
+ */
+final class Syntax {
+    /** The reserved words of the reference. */
+    static final Set<String> RESERVED = Set.of("val", "define", "datatype", "record", "use", "grant", "script", "under",
+            "check-expect", "check-assert", "check-error", "check-fail", "check-within", "check-equiv", "if", "let*", "lambda",
+            "case", "ask", "call", "fail", "catch", "budget", "workflow", "begin", "par", "and", "or", "_");
+
+    private static final java.util.regex.Pattern NUMERAL = java.util.regex.Pattern.compile("-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?");
+    private static final java.util.regex.Pattern MONEY = java.util.regex.Pattern.compile("\\$([0-9]+(\\.[0-9]+)?)");
+    private static final java.util.regex.Pattern DURATION = java.util.regex.Pattern.compile("([0-9]+(\\.[0-9]+)?)(ms|s|min|h)");
+    private static final Map<String, Long> MILLIS = Map.of("ms", 1L, "s", 1000L, "min", 60_000L, "h", 3_600_000L);
+
+    /** Constructor name → number of fields, across the program (basis included). */
+    private final Map<String, Integer> constructors = new HashMap<>();
+    private final Map<String, Origin> constructorOrigins = new HashMap<>();
+    /** Record name → field names in declaration order. */
+    private final Map<String, List<String>> records = new HashMap<>();
+    private final Set<String> typeNames = new HashSet<>(Set.of("Text", "Num", "Bool", "Sym", "List", "Any"));
+    private final Map<String, Origin> typeOrigins = new HashMap<>();
+    private final List<Diagnostic> diagnostics = new ArrayList<>();
+    private int gensym;
+
+    List<Diagnostic> diagnostics() { return diagnostics; }
+
+    // ---- the pre-scan -------------------------------------------------------------------------------------------
+
+    /** Records the datatype and record declarations of {@code datums} (reporting program-wide duplicates). */
+    void declare(List<Sx> datums) {
+        for (Sx d : datums) {
+            if (!(d instanceof Sx.SList l) || l.size() < 2 || !(l.get(1) instanceof Sx.Atom name)) continue;
+            String head = l.head();
+            if (!"datatype".equals(head) && !"record".equals(head)) continue;
+            if (typeOrigins.containsKey(name.text()) || Set.of("Text", "Num", "Bool", "Sym", "List", "Any").contains(name.text())) {
+                diagnostics.add(NormanCode.DUPLICATE_TYPE.at(name.origin(), "type `" + name.text() + "` is already declared"
+                        + (typeOrigins.containsKey(name.text()) ? " at " + typeOrigins.get(name.text()) : " (it is built in)")));
+                continue;
+            }
+            typeNames.add(name.text());
+            typeOrigins.put(name.text(), name.origin());
+            if (head.equals("record")) {
+                List<String> fields = new ArrayList<>();
+                for (int i = 2; i < l.size(); i++) {
+                    if (l.get(i) instanceof Sx.SList f && f.size() >= 1 && f.get(0) instanceof Sx.Atom fa) fields.add(fa.text());
+                }
+                records.put(name.text(), fields);
+                continue;
+            }
+            Set<String> local = new HashSet<>();
+            for (int i = 2; i < l.size(); i++) {
+                Sx c = l.get(i);
+                Sx.Atom con;
+                int fields;
+                if (c instanceof Sx.Atom a) { con = a; fields = 0; }
+                else if (c instanceof Sx.SList cl && cl.size() >= 1 && cl.get(0) instanceof Sx.Atom a) { con = a; fields = cl.size() - 1; }
+                else continue;
+                if (!local.add(con.text())) continue; // reported by the datatype's own check 1
+                Origin first = constructorOrigins.get(con.text());
+                if (first != null) {
+                    diagnostics.add(NormanCode.DUPLICATE_CONSTRUCTOR.at(con.origin(), "constructor `" + con.text()
+                            + "` is already declared at " + first + "; constructors share one namespace across the program"));
+                    continue;
+                }
+                constructors.put(con.text(), fields);
+                constructorOrigins.put(con.text(), con.origin());
+            }
+        }
+    }
+
+    // ---- definitions --------------------------------------------------------------------------------------------
+
+    /** Reads one top-level datum; a malformed one is reported and yields nothing. */
+    Optional<Ast.Def> def(Sx d) {
+        try {
+            return Optional.of(definition(d));
+        } catch (DiagnosticException e) {
+            diagnostics.addAll(e.diagnostics());
+            return Optional.empty();
+        }
+    }
+
+    private Ast.Def definition(Sx d) {
+        Origin at = d.origin();
+        if (d instanceof Sx.SList l && l.head() != null) {
+            switch (l.head()) {
+                case "val":
+                    arity(l, 3, "(val name exp)");
+                    return new Ast.Val(binder(l.get(1)), exp(l.get(2)), at);
+                case "define": {
+                    arity(l, 4, "(define name (formals) exp)");
+                    String name = binder(l.get(1));
+                    return new Ast.Define(name, formals(l.get(2)), exp(l.get(3)), at);
+                }
+                case "datatype": return datatype(l);
+                case "record": {
+                    atLeast(l, 2, "(record Record (field ty)…)");
+                    String name = atom(l.get(1), "a record name");
+                    List<Ast.FieldDecl> fields = new ArrayList<>();
+                    for (int i = 2; i < l.size(); i++) fields.add(fieldDecl(l.get(i)));
+                    distinct(fields.stream().map(Ast.FieldDecl::name).toList(), fields.stream().map(Ast.FieldDecl::origin).toList(), "field of record " + name);
+                    return new Ast.RecordDecl(name, fields, at);
+                }
+                case "use": {
+                    arity(l, 2, "(use file)");
+                    Sx f = l.get(1);
+                    String file = f instanceof Sx.Str s ? s.value() : atom(f, "a file name");
+                    return new Ast.Use(file, at);
+                }
+                case "grant": return grant(l);
+                case "script": return script(l);
+                case "under": return under(l);
+                default:
+                    if (testKind(l.head()) != null) return test(l);
+            }
+        }
+        return new Ast.TopExp(exp(d), at);
+    }
+
+    private Ast.Datatype datatype(Sx.SList l) {
+        atLeast(l, 2, "(datatype Type [Con (field ty)…]…)");
+        String name = atom(l.get(1), "a datatype name");
+        List<Ast.ConDecl> cons = new ArrayList<>();
+        for (int i = 2; i < l.size(); i++) {
+            Sx c = l.get(i);
+            if (c instanceof Sx.Atom a) { cons.add(new Ast.ConDecl(name(a), List.of(), a.origin())); continue; }
+            if (!(c instanceof Sx.SList cl) || cl.size() == 0) throw bad(c, "a constructor [Con (field ty)…]");
+            String con = atom(cl.get(0), "a constructor name");
+            List<Ast.FieldDecl> fields = new ArrayList<>();
+            for (int k = 1; k < cl.size(); k++) fields.add(fieldDecl(cl.get(k)));
+            distinct(fields.stream().map(Ast.FieldDecl::name).toList(), fields.stream().map(Ast.FieldDecl::origin).toList(), "field of constructor " + con);
+            cons.add(new Ast.ConDecl(con, fields, c.origin()));
+        }
+        distinct(cons.stream().map(Ast.ConDecl::name).toList(), cons.stream().map(Ast.ConDecl::origin).toList(), "constructor of datatype " + name);
+        return new Ast.Datatype(name, cons, l.origin());
+    }
+
+    private Ast.FieldDecl fieldDecl(Sx f) {
+        if (!(f instanceof Sx.SList fl)) throw bad(f, "a field (name ty)");
+        arity(fl, 2, "(field ty)");
+        return new Ast.FieldDecl(atom(fl.get(0), "a field name"), type(fl.get(1)), f.origin());
+    }
+
+    private Ast.Grant grant(Sx.SList l) {
+        arity(l, 3, "(grant name host-spec)");
+        String name = binder(l.get(1));
+        if (!(l.get(2) instanceof Sx.SList spec) || spec.head() == null) throw bad(l.get(2), "a host spec (model …), (kernel …), (filesystem …) or (http …)");
+        String host = spec.head();
+        if (!Set.of("model", "kernel", "filesystem", "http").contains(host)) {
+            throw bad(spec.get(0), "one of model, kernel, filesystem, http");
+        }
+        List<Ast.HostEntry> entries = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        List<Origin> origins = new ArrayList<>();
+        for (int i = 1; i < spec.size(); i++) {
+            if (!(spec.get(i) instanceof Sx.SList e)) throw bad(spec.get(i), "an entry [key value]");
+            arity(e, 2, "[key value]");
+            String key = atom(e.get(0), "an entry name");
+            keys.add(key);
+            origins.add(e.origin());
+            if (host.equals("model")) {
+                if (!Set.of("id", "in", "out", "ceiling", "think").contains(key)) throw bad(e.get(0), "one of id, in, out, ceiling, think");
+                entries.add(new Ast.HostEntry(key, Optional.empty(), Optional.of(e.get(1)), e.origin()));
+            } else {
+                entries.add(new Ast.HostEntry(key, Optional.of(type(e.get(1))), Optional.empty(), e.origin()));
+            }
+        }
+        distinct(keys, origins, "entry of grant " + name);
+        return new Ast.Grant(name, host, entries, l.origin());
+    }
+
+    private Ast.Script script(Sx.SList l) {
+        atLeast(l, 2, "(script Name [site step…]…)");
+        String name = atom(l.get(1), "a script name");
+        List<Ast.SiteScript> sites = new ArrayList<>();
+        for (int i = 2; i < l.size(); i++) {
+            if (!(l.get(i) instanceof Sx.SList s) || s.size() == 0) throw bad(l.get(i), "a site script [site step…]");
+            String key = atom(s.get(0), "a site or capability/operation");
+            List<Ast.ScriptStep> steps = new ArrayList<>();
+            for (int k = 1; k < s.size(); k++) {
+                if (!(s.get(k) instanceof Sx.SList st) || st.head() == null) throw bad(s.get(k), "a step such as (reply \"…\")");
+                if (st.size() > 2) throw arityError(st, "(" + st.head() + " value)");
+                steps.add(new Ast.ScriptStep(st.head(), st.size() == 2 ? Optional.of(st.get(1)) : Optional.empty(), st.origin()));
+            }
+            sites.add(new Ast.SiteScript(key, steps, s.origin()));
+        }
+        return new Ast.Script(name, sites, l.origin());
+    }
+
+    private Ast.Under under(Sx.SList l) {
+        atLeast(l, 2, "(under ([script Name] [cost e] [time e]) unit-test…)");
+        if (!(l.get(1) instanceof Sx.SList config)) throw bad(l.get(1), "a configuration ([script Name] [cost e] [time e])");
+        Optional<String> script = Optional.empty();
+        Optional<Exp> cost = Optional.empty();
+        Optional<Exp> time = Optional.empty();
+        Set<String> seen = new HashSet<>();
+        for (Sx c : config.items()) {
+            if (!(c instanceof Sx.SList cl)) throw bad(c, "[script Name], [cost e] or [time e]");
+            arity(cl, 2, "[key value]");
+            String key = atom(cl.get(0), "script, cost or time");
+            if (!seen.add(key)) throw new DiagnosticException(NormanCode.DUPLICATE_NAME.at(cl.origin(), "`" + key + "` is configured twice"));
+            switch (key) {
+                case "script": script = Optional.of(atom(cl.get(1), "a script name")); break;
+                case "cost": cost = Optional.of(exp(cl.get(1))); break;
+                case "time": time = Optional.of(exp(cl.get(1))); break;
+                default: throw bad(cl.get(0), "script, cost or time");
+            }
+        }
+        List<Ast.Test> tests = new ArrayList<>();
+        for (int i = 2; i < l.size(); i++) {
+            Sx t = l.get(i);
+            if (!(t instanceof Sx.SList tl) || testKind(tl.head()) == null) throw bad(t, "a unit test (check-…)");
+            tests.add(test(tl));
+        }
+        return new Ast.Under(script, cost, time, tests, l.origin());
+    }
+
+    private static Ast.TestKind testKind(String head) {
+        if (head == null) return null;
+        for (Ast.TestKind k : Ast.TestKind.values()) if (k.spelling().equals(head)) return k;
+        return null;
+    }
+
+    private Ast.Test test(Sx.SList l) {
+        Ast.TestKind k = testKind(l.head());
+        Origin at = l.origin();
+        switch (k) {
+            case CHECK_EXPECT:
+                arity(l, 3, "(check-expect e expected)");
+                return new Ast.Test(k, List.of(exp(l.get(1)), exp(l.get(2))), Optional.empty(), Optional.empty(), at);
+            case CHECK_ASSERT:
+            case CHECK_ERROR:
+                arity(l, 2, "(" + k.spelling() + " e)");
+                return new Ast.Test(k, List.of(exp(l.get(1))), Optional.empty(), Optional.empty(), at);
+            case CHECK_FAIL:
+                arity(l, 3, "(check-fail e pattern)");
+                return new Ast.Test(k, List.of(exp(l.get(1))), Optional.of(pattern(l.get(2))), Optional.empty(), at);
+            case CHECK_WITHIN: {
+                arity(l, 3, "(check-within e ([cost c] [time t]))");
+                Exp e = exp(l.get(1));
+                if (!(l.get(2) instanceof Sx.SList limits)) throw bad(l.get(2), "limits ([cost c] [time t])");
+                Exp[] ct = limits(limits);
+                return new Ast.Test(k, List.of(e, ct[0], ct[1]), Optional.empty(), Optional.empty(), at);
+            }
+            case CHECK_EQUIV:
+            default: {
+                arity(l, 4, "(check-equiv e₁ e₂ 'grade)");
+                if (!(l.get(3) instanceof Sx.Quote q) || !(q.datum() instanceof Sx.Atom g)
+                        || !Set.of("exact", "resource", "value").contains(g.text())) {
+                    throw bad(l.get(3), "a grade 'exact, 'resource or 'value");
+                }
+                return new Ast.Test(k, List.of(exp(l.get(1)), exp(l.get(2))), Optional.empty(), Optional.of(g.text()), at);
+            }
+        }
+    }
+
+    /** {@code ([cost c] [time t])}: either may be omitted, which means ∞. */
+    private Exp[] limits(Sx.SList l) {
+        Exp[] out = {new Ast.Infinity(l.origin()), new Ast.Infinity(l.origin())};
+        Set<String> seen = new HashSet<>();
+        for (Sx c : l.items()) {
+            if (!(c instanceof Sx.SList cl)) throw bad(c, "[cost e] or [time e]");
+            arity(cl, 2, "[cost e] or [time e]");
+            String key = atom(cl.get(0), "cost or time");
+            if (!seen.add(key)) throw new DiagnosticException(NormanCode.DUPLICATE_NAME.at(cl.origin(), "`" + key + "` is given twice"));
+            if (key.equals("cost")) out[0] = exp(cl.get(1));
+            else if (key.equals("time")) out[1] = exp(cl.get(1));
+            else throw bad(cl.get(0), "cost or time");
+        }
+        return out;
+    }
+
+    // ---- expressions --------------------------------------------------------------------------------------------
+
+    Exp exp(Sx d) {
+        Origin at = d.origin();
+        switch (d.kind()) {
+            case STRING: return new Ast.Text(((Sx.Str) d).value(), at);
+            case QUOTE: {
+                Sx q = ((Sx.Quote) d).datum();
+                if (q instanceof Sx.SList ql && ql.size() == 0) return new Ast.EmptyList(at);
+                if (q instanceof Sx.Atom a && literal(a) == null) return new Ast.Sym(a.text(), at);
+                throw bad(d, "a symbol 'name or the empty list '()");
+            }
+            case ATOM: return atomExp((Sx.Atom) d);
+            case LIST:
+            default: return listExp((Sx.SList) d);
+        }
+    }
+
+    private Exp atomExp(Sx.Atom a) {
+        Exp lit = literal(a);
+        if (lit != null) return lit;
+        String s = a.text();
+        if (RESERVED.contains(s)) {
+            throw new DiagnosticException(NormanCode.RESERVED_WORD.at(a.origin(), "`" + s + "` is a reserved word and cannot be used as an expression"));
+        }
+        Integer fields = constructors.get(s);
+        if (fields != null) {
+            if (fields != 0) {
+                throw new DiagnosticException(NormanCode.ARITY.at(a.origin(), "constructor `" + s + "` has " + fields
+                        + " field(s): apply it, (" + s + " …)", fields + " argument(s)", "0"));
+            }
+            return new Ast.Construct(s, List.of(), a.origin());
+        }
+        return new Ast.Var(s, a.origin());
+    }
+
+    /** A literal atom, or null when the atom is a name. */
+    private Exp literal(Sx.Atom a) {
+        String s = a.text();
+        Origin at = a.origin();
+        if (s.equals("#t")) return new Ast.Bool(true, at);
+        if (s.equals("#f")) return new Ast.Bool(false, at);
+        if (s.equals("∞")) return new Ast.Infinity(at);
+        if (NUMERAL.matcher(s).matches()) return new Ast.Num(Double.parseDouble(s), at);
+        Matcher m = MONEY.matcher(s);
+        if (m.matches()) {
+            BigDecimal micros = new BigDecimal(m.group(1)).movePointRight(6);
+            if (micros.stripTrailingZeros().scale() > 0) throw literalError(a, "money is exact to the micro-dollar");
+            return new Ast.Money(micros.longValueExact(), at);
+        }
+        m = DURATION.matcher(s);
+        if (m.matches()) {
+            BigDecimal millis = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(MILLIS.get(m.group(3))));
+            if (millis.stripTrailingZeros().scale() > 0) throw literalError(a, "durations are exact to the millisecond");
+            return new Ast.Duration(millis.longValueExact(), at);
+        }
+        char c = s.charAt(0);
+        if (Character.isDigit(c) || (c == '$' && s.length() > 1 && Character.isDigit(s.charAt(1)))
+                || (c == '-' && s.length() > 1 && Character.isDigit(s.charAt(1)))) {
+            throw literalError(a, "not a numeral, money amount ($0.50) or duration (40s, 1min, 2ms, 1h)");
+        }
+        return null;
+    }
+
+    private static DiagnosticException literalError(Sx.Atom a, String why) {
+        return new DiagnosticException(NormanCode.BAD_LITERAL.at(a.origin(), "malformed literal `" + a.text() + "`: " + why));
+    }
+
+    private Exp listExp(Sx.SList l) {
+        Origin at = l.origin();
+        if (l.size() == 0) throw bad(l, "an expression; () is not one (the empty list is '())");
+        String head = l.head();
+        if (head == null) return new Ast.Apply(exp(l.get(0)), exps(l, 1), at);
+        switch (head) {
+            case "if":
+                arity(l, 4, "(if test then else)");
+                return new Ast.If(exp(l.get(1)), exp(l.get(2)), exp(l.get(3)), at);
+            case "and":
+                arity(l, 3, "(and e₁ e₂)");
+                return new Ast.If(exp(l.get(1)), exp(l.get(2)), new Ast.Bool(false, at), at);
+            case "or":
+                arity(l, 3, "(or e₁ e₂)");
+                return new Ast.If(exp(l.get(1)), new Ast.Bool(true, at), exp(l.get(2)), at);
+            case "let*": {
+                arity(l, 3, "(let* ([x e]…) body)");
+                List<Binding> bs = bindings(l.get(1), "let*");
+                Exp body = exp(l.get(2));
+                return bs.isEmpty() ? body : new Ast.LetStar(bs, body, at);
+            }
+            case "begin": {
+                if (l.size() == 1) return new Ast.Bool(false, at);
+                List<Binding> bs = new ArrayList<>();
+                for (int i = 1; i < l.size() - 1; i++) bs.add(new Binding("_", exp(l.get(i)), l.get(i).origin()));
+                Exp last = exp(l.get(l.size() - 1));
+                return bs.isEmpty() ? last : new Ast.LetStar(bs, last, at);
+            }
+            case "lambda":
+                arity(l, 3, "(lambda (formals) body)");
+                return new Ast.Lambda(formals(l.get(1)), exp(l.get(2)), at);
+            case ".":
+                arity(l, 3, "(. e field)");
+                return new Ast.Dot(exp(l.get(1)), atom(l.get(2), "a field name"), at);
+            case "case": return caseExp(l);
+            case "list": return new Ast.ListExp(exps(l, 1), at);
+            case "cons":
+                arity(l, 3, "(cons head tail)");
+                return new Ast.Cons(exp(l.get(1)), exp(l.get(2)), at);
+            case "fail": {
+                arity(l, 2, "(fail e)");
+                Sx arg = l.get(1);
+                if (arg instanceof Sx.Quote q && q.datum() instanceof Sx.Atom) {
+                    return new Ast.Fail(new Ast.Construct("Raised", List.of(exp(arg)), arg.origin()), at);
+                }
+                return new Ast.Fail(exp(arg), at);
+            }
+            case "catch":
+                arity(l, 4, "(catch e name handler)");
+                return new Ast.Catch(exp(l.get(1)), binder(l.get(2)), exp(l.get(3)), at);
+            case "ask": {
+                if (l.size() != 4 && l.size() != 5) throw arityError(l, "(ask model ty context ['site])");
+                String site;
+                if (l.size() == 5) {
+                    if (!(l.get(4) instanceof Sx.Quote q) || !(q.datum() instanceof Sx.Atom s)) throw bad(l.get(4), "a site 'name");
+                    site = s.text();
+                } else {
+                    site = at.source() + ":" + at.line() + ":" + at.column();
+                }
+                return new Ast.Ask(exp(l.get(1)), type(l.get(2)), exp(l.get(3)), site, at);
+            }
+            case "call":
+                atLeast(l, 3, "(call capability op exp…)");
+                return new Ast.CallTool(exp(l.get(1)), atom(l.get(2), "an operation name"), exps(l, 3), at);
+            case "budget": {
+                arity(l, 3, "(budget ([cost e] [time e]) body)");
+                if (!(l.get(1) instanceof Sx.SList limits)) throw bad(l.get(1), "limits ([cost e] [time e])");
+                Exp[] ct = limits(limits);
+                Exp body = exp(l.get(2));
+                return new Ast.Budget(optional(ct[0]), optional(ct[1]), body, at);
+            }
+            case "workflow": {
+                arity(l, 3, "(workflow ([name e]…) body)");
+                return workflow(bindings(l.get(1), "workflow"), exp(l.get(2)), at);
+            }
+            case "par": {
+                arity(l, 3, "(par e₁ e₂)");
+                String a = " par" + (++gensym) + "a";
+                String b = " par" + gensym + "b";
+                Exp pair = new Ast.RecordNew("Pair", List.of(new Binding("fst", new Ast.Var(a, at), at), new Binding("snd", new Ast.Var(b, at), at)), at);
+                return new Ast.Workflow(List.of(new Binding(a, exp(l.get(1)), l.get(1).origin()), new Binding(b, exp(l.get(2)), l.get(2).origin())), pair, at);
+            }
+            default:
+                break;
+        }
+        if (RESERVED.contains(head)) {
+            throw new DiagnosticException(NormanCode.RESERVED_WORD.at(l.get(0).origin(), "`" + head + "` cannot start an expression here"));
+        }
+        Integer fields = constructors.get(head);
+        if (fields != null) {
+            if (l.size() - 1 != fields) {
+                throw new DiagnosticException(NormanCode.ARITY.at(l.origin(), "constructor `" + head + "` takes " + fields + " field(s), given "
+                        + (l.size() - 1), String.valueOf(fields), String.valueOf(l.size() - 1)));
+            }
+            return new Ast.Construct(head, exps(l, 1), at);
+        }
+        List<String> recordFields = records.get(head);
+        if (recordFields != null) return recordNew(head, recordFields, l);
+        return new Ast.Apply(exp(l.get(0)), exps(l, 1), at);
+    }
+
+    private static Optional<Exp> optional(Exp e) { return e.kind() == Exp.Kind.INFINITY ? Optional.empty() : Optional.of(e); }
+
+    private Exp recordNew(String name, List<String> declared, Sx.SList l) {
+        List<Binding> fields = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int i = 1; i < l.size(); i++) {
+            if (!(l.get(i) instanceof Sx.SList f)) throw bad(l.get(i), "a named field [field e]");
+            arity(f, 2, "[field e]");
+            String field = atom(f.get(0), "a field name");
+            if (!declared.contains(field)) {
+                throw new DiagnosticException(NormanCode.UNKNOWN_FIELD.at(f.get(0).origin(), "record `" + name + "` has no field `" + field + "`",
+                        String.join(" ", declared), field));
+            }
+            if (!seen.add(field)) throw new DiagnosticException(NormanCode.UNKNOWN_FIELD.at(f.origin(), "field `" + field + "` is given twice"));
+            fields.add(new Binding(field, exp(f.get(1)), f.origin()));
+        }
+        for (String f : declared) {
+            if (!seen.contains(f)) {
+                throw new DiagnosticException(NormanCode.UNKNOWN_FIELD.at(l.origin(), "record `" + name + "` is built without its field `" + f
+                        + "`: every field must be named", String.join(" ", declared), String.join(" ", seen)));
+            }
+        }
+        return new Ast.RecordNew(name, fields, l.origin());
+    }
+
+    /** Checks 2 and 3 (distinct names, acyclic dependencies) and orders the steps so each follows its inputs. */
+    private Exp workflow(List<Binding> steps, Exp body, Origin at) {
+        List<String> names = steps.stream().map(Binding::name).toList();
+        Set<String> seen = new HashSet<>();
+        for (Binding b : steps) {
+            if (!seen.add(b.name())) {
+                throw new DiagnosticException(NormanCode.DUPLICATE_STEP.at(b.origin(), "workflow step `" + b.name() + "` is named twice"));
+            }
+        }
+        Map<String, Set<String>> deps = new LinkedHashMap<>();
+        for (Binding b : steps) {
+            Set<String> free = FreeVars.of(b.value());
+            free.retainAll(names);
+            deps.put(b.name(), free);
+        }
+        List<Binding> ordered = new ArrayList<>();
+        Set<String> done = new HashSet<>();
+        while (ordered.size() < steps.size()) {
+            boolean progress = false;
+            for (Binding b : steps) {
+                if (!done.contains(b.name()) && done.containsAll(deps.get(b.name()))) {
+                    ordered.add(b);
+                    done.add(b.name());
+                    progress = true;
+                }
+            }
+            if (!progress) {
+                List<String> cycle = new ArrayList<>();
+                for (Binding b : steps) if (!done.contains(b.name())) cycle.add(b.name());
+                Binding first = steps.stream().filter(b -> !done.contains(b.name())).findFirst().orElseThrow();
+                throw new DiagnosticException(NormanCode.WORKFLOW_CYCLE.at(first.origin(), "the workflow's steps depend on each other in a cycle: "
+                        + String.join(", ", cycle)));
+            }
+        }
+        return new Ast.Workflow(ordered, body, at);
+    }
+
+    private Exp caseExp(Sx.SList l) {
+        atLeast(l, 3, "(case e [pattern body]…)");
+        Exp scrutinee = exp(l.get(1));
+        List<Ast.Branch> branches = new ArrayList<>();
+        for (int i = 2; i < l.size(); i++) {
+            if (!(l.get(i) instanceof Sx.SList b)) throw bad(l.get(i), "a branch [pattern body]");
+            arity(b, 2, "[pattern body]");
+            branches.add(new Ast.Branch(pattern(b.get(0)), exp(b.get(1)), b.origin()));
+        }
+        return new Ast.Case(scrutinee, branches, l.origin());
+    }
+
+    /** Check 4: flat patterns, no repeated variable. */
+    Pattern pattern(Sx p) {
+        Origin at = p.origin();
+        if (p instanceof Sx.Atom a) {
+            if (a.text().equals("_")) return new Ast.PWild(at);
+            Integer fields = constructors.get(a.text());
+            if (fields == null) throw badPattern(p);
+            if (fields != 0) {
+                throw new DiagnosticException(NormanCode.ARITY.at(at, "constructor `" + a.text() + "` has " + fields + " field(s): match it as ("
+                        + a.text() + " …)", String.valueOf(fields), "0"));
+            }
+            return new Ast.PCon(a.text(), List.of(), at);
+        }
+        if (p instanceof Sx.Quote q && q.datum() instanceof Sx.SList ql && ql.size() == 0) return new Ast.PNil(at);
+        if (!(p instanceof Sx.SList l) || l.head() == null) throw badPattern(p);
+        String head = l.head();
+        List<Optional<String>> vars = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (int i = 1; i < l.size(); i++) {
+            Sx v = l.get(i);
+            if (!(v instanceof Sx.Atom va)) {
+                throw new DiagnosticException(NormanCode.NESTED_PATTERN.at(v.origin(), "patterns are flat: `" + head
+                        + "` applies to names or _, never to another pattern"));
+            }
+            if (va.text().equals("_")) { vars.add(Optional.empty()); continue; }
+            if (constructors.containsKey(va.text()) || literal(va) != null) {
+                throw new DiagnosticException(NormanCode.NESTED_PATTERN.at(v.origin(), "patterns are flat: `" + va.text()
+                        + "` is not a variable; bind a name and match it with another case"));
+            }
+            String name = binder(va);
+            if (!seen.add(name)) {
+                throw new DiagnosticException(NormanCode.REPEATED_PATTERN_VAR.at(v.origin(), "variable `" + name + "` repeats within one pattern"));
+            }
+            vars.add(Optional.of(name));
+        }
+        if (head.equals("cons")) {
+            if (l.size() != 3) throw arityError(l, "(cons head tail)");
+            return new Ast.PCons(vars.get(0), vars.get(1), at);
+        }
+        Integer fields = constructors.get(head);
+        if (fields == null) throw badPattern(p);
+        if (fields != vars.size()) {
+            throw new DiagnosticException(NormanCode.ARITY.at(at, "constructor `" + head + "` has " + fields + " field(s), the pattern gives "
+                    + vars.size(), String.valueOf(fields), String.valueOf(vars.size())));
+        }
+        return new Ast.PCon(head, vars, at);
+    }
+
+    private static DiagnosticException badPattern(Sx p) {
+        return new DiagnosticException(NormanCode.BAD_PATTERN.at(p.origin(), "not a pattern: expected Con, (Con x _), '(), (cons h t) or _"));
+    }
+
+    // ---- types --------------------------------------------------------------------------------------------------
+
+    TypeExpr type(Sx t) {
+        Origin at = t.origin();
+        if (t instanceof Sx.Atom a) {
+            switch (a.text()) {
+                case "Text": return new Ast.TText(Optional.empty(), at);
+                case "Num": return new Ast.TPrim(TypeExpr.Kind.NUM, at);
+                case "Bool": return new Ast.TPrim(TypeExpr.Kind.BOOL, at);
+                case "Sym": return new Ast.TPrim(TypeExpr.Kind.SYM, at);
+                case "Any": return new Ast.TAny(at);
+                case "List": throw arityError(new Sx.SList(List.of(t), false, at), "(List ty)");
+                default:
+                    if (!typeNames.contains(a.text())) {
+                        throw new DiagnosticException(NormanCode.UNKNOWN_TYPE.at(at, "unknown type `" + a.text() + "`"));
+                    }
+                    return new Ast.TNamed(a.text(), at);
+            }
+        }
+        if (t instanceof Sx.SList l && "Text".equals(l.head())) {
+            arity(l, 2, "(Text n)");
+            return new Ast.TText(Optional.of(bound(l.get(1))), at);
+        }
+        if (t instanceof Sx.SList l && "List".equals(l.head())) {
+            if (l.size() != 2 && l.size() != 3) throw arityError(l, "(List ty) or (List ty n)");
+            return new Ast.TList(type(l.get(1)), l.size() == 3 ? Optional.of(bound(l.get(2))) : Optional.empty(), at);
+        }
+        throw bad(t, "a type: Text, (Text n), Num, Bool, Sym, (List ty), a datatype or record name, or Any");
+    }
+
+    private static long bound(Sx n) {
+        if (n instanceof Sx.Atom a && a.text().matches("[0-9]+")) return Long.parseLong(a.text());
+        throw new DiagnosticException(NormanCode.BAD_LITERAL.at(n.origin(), "a bound is a whole number of bytes or elements"));
+    }
+
+    // ---- small helpers ------------------------------------------------------------------------------------------
+
+    private List<Exp> exps(Sx.SList l, int from) {
+        List<Exp> out = new ArrayList<>();
+        for (int i = from; i < l.size(); i++) out.add(exp(l.get(i)));
+        return out;
+    }
+
+    private List<Binding> bindings(Sx d, String form) {
+        if (!(d instanceof Sx.SList l)) throw bad(d, "bindings ([x e]…)");
+        List<Binding> out = new ArrayList<>();
+        for (Sx b : l.items()) {
+            if (!(b instanceof Sx.SList bl)) throw bad(b, "a binding [x e]");
+            arity(bl, 2, "[x e]");
+            out.add(new Binding(binder(bl.get(0)), exp(bl.get(1)), b.origin()));
+        }
+        return out;
+    }
+
+    /** Check 1 for formals: distinct names that are not reserved. */
+    private List<String> formals(Sx d) {
+        if (!(d instanceof Sx.SList l)) throw bad(d, "formals (x …)");
+        List<String> names = new ArrayList<>();
+        List<Origin> origins = new ArrayList<>();
+        for (Sx f : l.items()) {
+            names.add(binder(f));
+            origins.add(f.origin());
+        }
+        distinct(names, origins, "formal");
+        return names;
+    }
+
+    private void distinct(List<String> names, List<Origin> origins, String what) {
+        Map<String, Origin> seen = new HashMap<>();
+        for (int i = 0; i < names.size(); i++) {
+            Origin first = seen.putIfAbsent(names.get(i), origins.get(i));
+            if (first != null) {
+                throw new DiagnosticException(NormanCode.DUPLICATE_NAME.at(origins.get(i), what + " `" + names.get(i) + "` repeats (first at "
+                        + first.line() + ":" + first.column() + ")"));
+            }
+        }
+    }
+
+    /** A name that is being bound: an atom that is neither reserved, a literal, nor a constructor. */
+    private String binder(Sx d) {
+        String s = atom(d, "a name");
+        if (RESERVED.contains(s)) {
+            throw new DiagnosticException(NormanCode.RESERVED_WORD.at(d.origin(), "`" + s + "` is a reserved word and cannot be bound"));
+        }
+        if (literal((Sx.Atom) d) != null) throw bad(d, "a name, not a literal");
+        if (constructors.containsKey(s)) throw bad(d, "a name; `" + s + "` is a constructor");
+        return s;
+    }
+
+    private static String name(Sx.Atom a) { return a.text(); }
+
+    private static String atom(Sx d, String expected) {
+        if (d instanceof Sx.Atom a) return a.text();
+        throw bad(d, expected);
+    }
+
+    private static void arity(Sx.SList l, int n, String form) { if (l.size() != n) throw arityError(l, form); }
+
+    private static void atLeast(Sx.SList l, int n, String form) { if (l.size() < n) throw arityError(l, form); }
+
+    private static DiagnosticException arityError(Sx.SList l, String form) {
+        String head = l.head() == null ? "this form" : "`" + l.head() + "`";
+        return new DiagnosticException(NormanCode.ARITY.at(l.origin(), head + " is applied with " + (l.size() - 1) + " part(s); its form is "
+                + form, form, String.valueOf(l.size() - 1)));
+    }
+
+    private static DiagnosticException bad(Sx d, String expected) {
+        return new DiagnosticException(NormanCode.BAD_FORM.at(d.origin(), "expected " + expected, expected, describe(d)));
+    }
+
+    private static String describe(Sx d) {
+        switch (d.kind()) {
+            case ATOM: return ((Sx.Atom) d).text();
+            case STRING: return "a string";
+            case QUOTE: return "a quotation";
+            default: return "a list";
+        }
+    }
+}

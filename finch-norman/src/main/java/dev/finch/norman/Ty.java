@@ -1,0 +1,117 @@
+package dev.finch.norman;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A µNorman static type during inference: a unification variable, a constructor applied to arguments (Text, Num,
+ * Bool, Sym, Money, Duration, List, a datatype or record, a grant's capability, and the effect constants
+ * {@code Fail}/{@code Pure}), or a function with a latent effect (whether calling it may fail).
+ */
+public abstract sealed class Ty permits Ty.Var, Ty.Con, Ty.Fun {
+    /** The effect of a function that may fail. */
+    static final String FAIL = "Fail";
+    /** The effect of a function that never fails (the default of an unconstrained effect). */
+    static final String PURE = "Pure";
+
+    /** A unification variable; an effect variable is never generalized (top-level effects are monomorphic). */
+    public static final class Var extends Ty {
+        private static int counter;
+        final int id;
+        final boolean effect;
+        int level;
+        Ty ref;
+
+        Var(int level, boolean effect) {
+            this.id = ++counter;
+            this.level = level;
+            this.effect = effect;
+        }
+    }
+
+    /** A type constructor applied to arguments. */
+    public static final class Con extends Ty {
+        final String name;
+        final List<Ty> args;
+
+        Con(String name, List<Ty> args) {
+            this.name = name;
+            this.args = List.copyOf(args);
+        }
+
+        /** The constructor's name. */
+        public String name() { return name; }
+
+        /** Its arguments. */
+        public List<Ty> args() { return args; }
+    }
+
+    /** A function type with a latent effect. */
+    public static final class Fun extends Ty {
+        final List<Ty> params;
+        final Ty ret;
+        final Ty eff;
+
+        Fun(List<Ty> params, Ty ret, Ty eff) {
+            this.params = List.copyOf(params);
+            this.ret = ret;
+            this.eff = eff;
+        }
+
+        /** The parameter types. */
+        public List<Ty> params() { return params; }
+
+        /** The result type. */
+        public Ty ret() { return ret; }
+
+        /** Fail, Pure or a variable. */
+        public Ty eff() { return eff; }
+    }
+
+    static Con con(String name, Ty... args) { return new Con(name, List.of(args)); }
+
+    static final Con TEXT = con("Text");
+    static final Con NUM = con("Num");
+    static final Con BOOL = con("Bool");
+    static final Con SYM = con("Sym");
+    static final Con MONEY = con("Money");
+    static final Con DURATION = con("Duration");
+    static final Con MODEL = con("Model");
+    static final Con FAIL_EFFECT = con(FAIL);
+    static final Con PURE_EFFECT = con(PURE);
+
+    static Con list(Ty element) { return con("List", element); }
+
+    /** Follows bound variables. */
+    public Ty resolve() {
+        Ty t = this;
+        while (t instanceof Var v && v.ref != null) t = v.ref;
+        return t;
+    }
+
+    /** True when this (resolved) is the effect {@code Fail}. */
+    boolean isFail() { return resolve() instanceof Con c && c.name.equals(FAIL); }
+
+    /** The µNorman spelling: {@code Num}, {@code (List Text)}, {@code (Option Num)}, {@code (Num Num -> Num)}, {@code 'a}. */
+    @Override public String toString() { return show(this, new HashMap<>()); }
+
+    static String show(Ty t, Map<Var, String> names) {
+        t = t.resolve();
+        if (t instanceof Var v) return names.computeIfAbsent(v, k -> "'" + (char) ('a' + names.size() % 26) + (names.size() >= 26 ? String.valueOf(names.size() / 26) : ""));
+        if (t instanceof Con c) {
+            if (c.args.isEmpty()) return c.name;
+            List<String> parts = new ArrayList<>();
+            parts.add(c.name);
+            for (Ty a : c.args) parts.add(show(a, names));
+            return "(" + String.join(" ", parts) + ")";
+        }
+        Fun f = (Fun) t;
+        StringBuilder b = new StringBuilder("(");
+        for (Ty p : f.params) b.append(show(p, names)).append(' ');
+        b.append("-> ").append(show(f.ret, names));
+        if (f.eff.isFail()) b.append(" ! Failure");
+        return b.append(')').toString();
+    }
+}
