@@ -19,6 +19,17 @@ import dev.finch.vm.RunResult;
 import dev.finch.vm.Suspension;
 import dev.finch.vm.TypedValue;
 import dev.finch.vm.VmState;
+import dev.finch.capabilities.CapabilitySpec;
+import dev.finch.capabilities.Grant;
+import dev.finch.capabilities.GrantSet;
+import dev.finch.capabilities.Scope;
+import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.host.FileHost;
+import dev.finch.vm.host.HostConfig;
+import dev.finch.vm.host.HostResponse;
+import dev.finch.vm.host.LocalFileHost;
+import dev.finch.vm.host.LocalProcessHost;
+import dev.finch.vm.host.ProcessHost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -46,6 +57,11 @@ public final class Session {
     private final ConcurrentHashMap<String, Paused> paused = new ConcurrentHashMap<>();
     /** Replaced whole on commit, so a reader on another thread never sees half a commit. */
     private volatile Snapshot snapshot = new Snapshot(VmState.EMPTY, 0, 1);
+    /** The grants of session scope and wider; approvals with such a scope add to it, revocation removes. */
+    private volatile GrantSet grants;
+    private final FileHost files;
+    private final ProcessHost processes;
+    private final AtomicLong grantIds = new AtomicLong();
 
     /** The committed state: what runs start from and what outcomes report when nothing was committed. */
     private record Snapshot(VmState state, long revision, long generation) { }
@@ -58,6 +74,33 @@ public final class Session {
         this.finch = finch;
         this.id = id;
         this.options = options;
+        GrantSet g = GrantSet.EMPTY;
+        for (String spec : options.grants()) {
+            var parsed = CapabilitySpec.parse(spec);
+            if (!parsed.isOk()) throw new IllegalArgumentException("malformed grant '" + spec + "': " + parsed.refusal().orElseThrow().message());
+            var added = g.add(Grant.of("g" + grantIds.incrementAndGet(), parsed.value(), Scope.SESSION).value());
+            if (!added.isOk()) throw new IllegalArgumentException("grant '" + spec + "' refused: " + added.refusal().orElseThrow().message());
+            g = added.value();
+        }
+        this.grants = g;
+        this.files = options.workspace().map(LocalFileHost::workspace).orElse(null);
+        this.processes = new LocalProcessHost(options.workspace().orElse(null), finch.limits().timeout(), 8 << 20);
+    }
+
+    /** The grants in force for new runs (session scope and wider). */
+    public GrantSet grants() { return grants; }
+
+    /** Revokes a grant by id for later requests; true when it was present. */
+    public boolean revoke(String grantId) {
+        var r = grants.revoke(grantId);
+        if (r.isOk()) grants = r.value();
+        return r.isOk();
+    }
+
+    private HostConfig host(Submission s) {
+        HostConfig h = new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20);
+        for (var o : s.observers()) h = h.withObserver(o);
+        return h;
     }
 
     /** This session's id, unique within its {@link Finch}; execution ids start with it. */
@@ -107,7 +150,52 @@ public final class Session {
     }
 
     /** Continues a suspended execution once ({@code yield} receives unit); the outcome's output is all of its say text. */
-    public Outcome resume(String executionId) {
+    public Outcome resume(String executionId) { return continueWith(executionId, null); }
+
+    /**
+     * Approves the capability request a suspended execution waits for, with a scope: {@code ONCE} covers this one
+     * request, {@code TASK} the rest of this execution, {@code SESSION} (and wider) every later run of this session
+     * too. The execution then resumes exactly where it stopped; nothing before it is repeated.
+     */
+    public Outcome approve(String executionId, Scope scope) {
+        Paused p = paused.get(executionId);
+        Optional<EffectRequest> req = p == null ? Optional.empty() : p.suspension().pendingRequest();
+        if (req.isEmpty()) return notWaiting(executionId, p);
+        var spec = CapabilitySpec.of(req.get().requirement());
+        if (!spec.isOk()) return notWaiting(executionId, p);
+        Grant grant = Grant.of("g" + grantIds.incrementAndGet(), spec.value(), scope).value();
+        if (scope.compareTo(Scope.SESSION) >= 0) grants.add(grant).toOptional().ifPresent(g -> grants = g);
+        return continueWith(executionId, new HostResponse.Approved(req.get().sequence(), grant));
+    }
+
+    /** Denies the request a suspended execution waits for: the execution fails (E-HOST-001), nothing is dispatched. */
+    public Outcome deny(String executionId, String reason) {
+        Paused p = paused.get(executionId);
+        Optional<EffectRequest> req = p == null ? Optional.empty() : p.suspension().pendingRequest();
+        if (req.isEmpty()) return notWaiting(executionId, p);
+        return continueWith(executionId, new HostResponse.Denied(req.get().sequence(), reason));
+    }
+
+    /**
+     * Deferred-host mode: answers the awaited request with the contract's {@code VmResume} response (a result, a
+     * denial or a cancellation) for that exact sequence. A stale or duplicate sequence is refused and dispatches
+     * nothing; the execution keeps waiting for the right answer.
+     */
+    public Outcome respond(String executionId, HostResponse response) { return continueWith(executionId, response); }
+
+    /** The request a suspended execution waits for, if it waits at the host boundary. */
+    public Optional<EffectRequest> pendingRequest(String executionId) {
+        Paused p = paused.get(executionId);
+        return p == null ? Optional.empty() : p.suspension().pendingRequest();
+    }
+
+    private Outcome notWaiting(String executionId, Paused p) {
+        String sourceId = p == null ? "<session>" : p.sourceId();
+        return failed(executionId, sourceId, p == null ? null : p.language(), "", List.of(), SessionCode.UNKNOWN_EXECUTION.at(
+                Origin.of(sourceId, 0, 0), "execution " + executionId + " is not waiting for a capability decision"));
+    }
+
+    private Outcome continueWith(String executionId, HostResponse response) {
         Paused p = paused.get(executionId);
         String sourceId = p == null ? "<session>" : p.sourceId();
         String language = p == null ? null : p.language();
@@ -115,6 +203,15 @@ public final class Session {
             return failed(executionId, sourceId, language, "", List.of(), busyDiagnostic(sourceId));
         }
         try {
+            if (p != null && response != null) {
+                var pending = p.suspension().pendingRequest();
+                if (pending.isEmpty() || pending.get().sequence() != response.sequence()) {
+                    // Refused without consuming the continuation: it still waits for the right answer.
+                    return failed(executionId, p.sourceId(), p.language(), p.output(), p.inferred(), dev.finch.vm.host.HostCode.STALE_RESUME.at(
+                            Origin.of(p.sourceId(), 0, 0), "execution " + executionId + (pending.isEmpty() ? " is not waiting at the host boundary"
+                                    : " waits for sequence " + pending.get().sequence() + ", not " + response.sequence()) + "; nothing was dispatched"));
+                }
+            }
             if (p == null || !paused.remove(executionId, p)) {
                 return failed(executionId, sourceId, language, "", List.of(), SessionCode.UNKNOWN_EXECUTION.at(
                         Origin.of(sourceId, 0, 0), "no suspended execution " + executionId + " in session " + id));
@@ -123,7 +220,8 @@ public final class Session {
             running.put(executionId, token);
             RunResult r;
             try {
-                r = finch.vm().resume(p.suspension(), finch.limits(), p.sink(), token);
+                r = response == null ? finch.vm().resume(p.suspension(), finch.limits(), p.sink(), token)
+                        : finch.vm().resume(p.suspension(), response, finch.limits(), p.sink(), token);
             } finally {
                 running.remove(executionId);
             }
@@ -184,7 +282,7 @@ public final class Session {
         running.put(executionId, token);
         RunResult r;
         try {
-            r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits(), sink, token);
+            r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits(), sink, token, host(s));
         } finally {
             running.remove(executionId);
         }
@@ -233,6 +331,13 @@ public final class Session {
         }
         if (r instanceof RunResult.Suspended su) {
             paused.put(executionId, new Paused(su.suspension(), sourceId, language, inferred, baseRevision, output, sink));
+            Optional<EffectRequest> request = su.suspension().pendingRequest();
+            if (request.isPresent()) {
+                // Paused at the host boundary: required_capabilities is the concrete request, not a yield.
+                List<String> required = request.get().requirement().equals(Capability.SESSION_EMIT) ? List.of()
+                        : List.of(request.get().requirement().toString());
+                return new Outcome.Suspended(fields(executionId, sourceId, language, output, snapshot, inferred, required, List.of()), Optional.empty());
+            }
             TypedValue payload = su.suspension().payload();
             Optional<StackEntry> yielded = payload == null ? Optional.empty() : Optional.of(entry(payload));
             return new Outcome.Suspended(fields(executionId, sourceId, language, output, snapshot, inferred, List.of(), List.of()), yielded);

@@ -7,11 +7,16 @@ import java.util.Optional;
 /**
  * What a host fixes when it opens a session: the workspace root that {@code path} values resolve against and
  * the capability grants given up front (canonical spellings such as {@code fs.read(${workspace}/**)}).
- * Capabilities are enforced once the capability layer lands (issue 6); until then they are recorded here.
+ * Grants are parsed when the session opens ({@link Session}); a malformed one is refused there. Installing the
+ * workspace root grants nothing: every file operation still needs its own grant or an approval.
+ * {@code deferred} selects the contract's deferred-host mode: every approved host request suspends and waits
+ * for the embedder's {@link Session#respond} instead of being dispatched by Finch's local bindings.
  */
-public record SessionOptions(Optional<Path> workspace, List<String> grants) {
+public record SessionOptions(Optional<Path> workspace, List<String> grants, boolean deferred) {
     /** No workspace, no grants. */
-    public static final SessionOptions DEFAULT = new SessionOptions(Optional.empty(), List.of());
+    public static final SessionOptions DEFAULT = new SessionOptions(Optional.empty(), List.of(), false);
+
+    public SessionOptions(Optional<Path> workspace, List<String> grants) { this(workspace, grants, false); }
 
     public SessionOptions {
         java.util.Objects.requireNonNull(workspace, "workspace");
@@ -19,12 +24,15 @@ public record SessionOptions(Optional<Path> workspace, List<String> grants) {
     }
 
     /** These options with {@code dir} as the workspace root. */
-    public SessionOptions withWorkspace(Path dir) { return new SessionOptions(Optional.of(dir), grants); }
+    public SessionOptions withWorkspace(Path dir) { return new SessionOptions(Optional.of(dir), grants, deferred); }
+
+    /** These options in deferred-host mode (or not). */
+    public SessionOptions withDeferredHost(boolean on) { return new SessionOptions(workspace, grants, on); }
 
     /** These options with one more grant. */
     public SessionOptions withGrant(String grant) {
         java.util.List<String> g = new java.util.ArrayList<>(grants);
         g.add(grant);
-        return new SessionOptions(workspace, g);
+        return new SessionOptions(workspace, g, deferred);
     }
 }

@@ -1,6 +1,7 @@
 package dev.finch;
 
 import dev.finch.vm.OutputSink;
+import dev.finch.vm.host.EffectObserver;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -16,10 +17,18 @@ import java.util.OptionalLong;
  * @param expectedRevision   the VM revision the program was composed against, if stated
  * @param expectedGeneration the manifest generation the program was composed against, if stated
  * @param sink               receives {@code say} chunks as they execute
+ * @param observers          per-run effect observers: each awaited host request before authorization, and each
+ *                           terminal journal state
  */
 public record Submission(String text, Language language, String sourceId, OptionalLong expectedRevision,
-                         OptionalLong expectedGeneration, OutputSink sink) {
+                         OptionalLong expectedGeneration, OutputSink sink, java.util.List<EffectObserver> observers) {
+    public Submission(String text, Language language, String sourceId, OptionalLong expectedRevision,
+                      OptionalLong expectedGeneration, OutputSink sink) {
+        this(text, language, sourceId, expectedRevision, expectedGeneration, sink, java.util.List.of());
+    }
+
     public Submission {
+        observers = java.util.List.copyOf(observers);
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(sourceId, "sourceId");
         Objects.requireNonNull(expectedRevision, "expectedRevision");
@@ -34,17 +43,24 @@ public record Submission(String text, Language language, String sourceId, Option
 
     /** This submission in an explicit language (null: infer). */
     public Submission withLanguage(Language lang) {
-        return new Submission(text, lang, sourceId, expectedRevision, expectedGeneration, sink);
+        return new Submission(text, lang, sourceId, expectedRevision, expectedGeneration, sink, observers);
     }
 
     /** This submission, refused unless the session is still at {@code revision} and {@code generation}. */
     public Submission expecting(long revision, long generation) {
-        return new Submission(text, language, sourceId, OptionalLong.of(revision), OptionalLong.of(generation), sink);
+        return new Submission(text, language, sourceId, OptionalLong.of(revision), OptionalLong.of(generation), sink, observers);
     }
 
     /** This submission, streaming {@code say} chunks to {@code out}. */
     public Submission withSink(OutputSink out) {
-        return new Submission(text, language, sourceId, expectedRevision, expectedGeneration, out);
+        return new Submission(text, language, sourceId, expectedRevision, expectedGeneration, out, observers);
+    }
+
+    /** This submission with one more effect observer for its run. */
+    public Submission withObserver(EffectObserver observer) {
+        java.util.List<EffectObserver> all = new java.util.ArrayList<>(observers);
+        all.add(observer);
+        return new Submission(text, language, sourceId, expectedRevision, expectedGeneration, sink, all);
     }
 
     /** The language this submission runs in: the stated one, else the contract's inference. */

@@ -71,7 +71,12 @@ final class RunCommand implements Callable<Integer> {
         List<Source> sources = new ArrayList<>();
         for (String f : files) sources.add(Source.read(f, io.in()));
 
-        Session session = Finch.create().newSession(options);
+        Session session;
+        try {
+            session = Finch.create().newSession(options);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         boolean failed = false;
         boolean suspended = false;
         for (Source src : sources) {

@@ -41,7 +41,6 @@ class ConformanceTest {
     static final Map<String, String> PENDING = new LinkedHashMap<>();
 
     static {
-        PENDING.put("cap-", "issue 6: capabilities, grants and the host boundary");
         PENDING.put("norman-scripted-ask", "issue 8: µNorman agentic forms (grant, ask, script, under)");
         PENDING.put("norman-", "issue 7: µNorman and `finch test`");
     }
