@@ -77,6 +77,10 @@ public final class Vm implements AutoCloseable {
         state.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(limits, sink, cancel, constants);
         ctx.host = new RunHost(executionId, host);
+        java.util.Map<String, String> defs = new java.util.TreeMap<>();
+        state.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
+        module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
+        ctx.definitions = defs;
         ctx.stackIn = state.stack().stream().map(TypedValue::value).toArray();
         return execute(executionId, new Paused(ctx, compiled.main(), module, state, compiled.words()), limits, cancel);
     }

@@ -18,7 +18,10 @@ public enum VmCode implements DiagnosticCode {
     CANCELLED("E-RUN-001", "The run was cancelled."),
     ALREADY_RESUMED("E-RUN-002", "This suspension was already resumed; a continuation runs once."),
     INTERNAL("E-RUN-003", "An internal VM error; the run was stopped and nothing was committed."),
-    TOO_LARGE("E-RUN-004", "A function is too large to compile and cannot be run.");
+    TOO_LARGE("E-RUN-004", "A function is too large to compile and cannot be run."),
+    PROGRAM_ERROR("E-RUN-005", "A checked run-time error raised by the program (program-error): the program is wrong, not the world."),
+    EXPECTED_OK("E-RUN-006", "expect-ok found an err: a failure nobody caught stopped the run."),
+    SHOW_REFUSED("E-SHOW-001", "show was given a value with no written form (a function, a handle, authority) or a variant field named tag.");
 
     private final String code;
     private final String meaning;

@@ -107,6 +107,19 @@ public final class Vocabulary {
         word("json-as-map", Category.JSON, "An object as a string-keyed map, if the JSON is an object.", "json -> option<map<string,json>>");
         word("json-stringify", Category.JSON, "Compact JSON text.", "json -> string");
 
+        // Inspection.
+        word("vm-vocabulary", Category.INSPECTION, "The current typed vocabulary (core words and persisted definitions) as json.", "-> json");
+
+        // µNorman support: words its lowering needs, usable from every frontend.
+        word("list-prepend", Category.LIST, "A new list with the value added at the front (cons).", "a list<a> -> list<a>");
+        word("show", Category.STRING, "Canonical text of a value: JSON with sorted keys and a tag for variants; money, durations and unlimited in µNorman literal syntax.", "a -> string");
+        word("program-error", Category.CONTROL, "Stop with a checked run-time error (the program is wrong, not the world); never caught.", "string -> a");
+        word("expect-ok", Category.RESULT, "The ok payload; an err stops the run with its displayed failure.", "result<a,e> -> a");
+        word("money-from-micros", Category.ARITHMETIC, "Exact money from micro-dollars.", "int -> money");
+        word("duration-from-millis", Category.ARITHMETIC, "An exact duration from milliseconds.", "int -> duration");
+        word("money-unlimited", Category.ARITHMETIC, "Unlimited money (written ∞).", "-> money");
+        word("duration-unlimited", Category.ARITHMETIC, "An unlimited duration (written ∞).", "-> duration");
+
         // Files: refined paths (a root is availability, never authority) and the host words that use them.
         // Each requirement below is the conservative bound; the host boundary instantiates it with the
         // canonical concrete path of every call and checks that against the grants.

@@ -84,6 +84,9 @@ public final class Builtins {
             });
         });
         TABLE.put("execute", Builtins::execute);
+        // Type-directed words: the call site's instantiated input type travels as a constant.
+        TABLE.put("show", (mc, n, b) -> typed(mc, n, "show", "(Ljava/lang/Object;Ldev/finch/ir/type/Type;" + MethodCompiler.ORIGIN_DESC + ")Ljava/lang/String;"));
+        TABLE.put("expect-ok", (mc, n, b) -> typed(mc, n, "expectOk", "(Ljava/lang/Object;Ldev/finch/ir/type/Type;" + MethodCompiler.ORIGIN_DESC + ")Ljava/lang/Object;"));
         TABLE.put("variant", (mc, n, b) -> {
             Type.VariantT vt = (Type.VariantT) ((Immediate.TypeArg) n.instr().immediates().get(0)).type();
             String tag = ((Immediate.NameArg) n.instr().immediates().get(1)).name();
@@ -275,6 +278,16 @@ public final class Builtins {
             invoke.run();
         }
         if (ret != null) NodeEmitter.store(mc, ret, n.after(), base);
+    }
+
+    /** A one-input word whose runtime method also receives the input's static type. */
+    private static void typed(MethodCompiler mc, CallNode n, String method, String desc) {
+        int base = n.before().size() - 1;
+        NodeEmitter.load(mc, n.before(), base, Kind.A);
+        mc.classConstant(n.before().get(base), "Ldev/finch/ir/type/Type;");
+        mc.origin(n.origin());
+        mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, method, desc, false);
+        NodeEmitter.store(mc, Kind.A, n.after(), base);
     }
 
     private static void execute(MethodCompiler mc, CallNode n, Checked.Target.Builtin b) {

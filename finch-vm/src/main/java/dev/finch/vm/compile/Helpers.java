@@ -64,6 +64,13 @@ final class Helpers {
             Map.entry("json-as-bool", Helper.rt("jsonAsBool", false, false)),
             Map.entry("json-as-map", Helper.rt("jsonAsMap", false, false)),
             Map.entry("json-stringify", Helper.rt("jsonStringify", false, false)),
+            Map.entry("vm-vocabulary", Helper.rt("vmVocabulary", true, false)),
+            Map.entry("list-prepend", Helper.rt("listPrepend", false, false)),
+            Map.entry("program-error", Helper.rt("programError", false, true)),
+            Map.entry("money-from-micros", Helper.rt("moneyFromMicros", false, false)),
+            Map.entry("duration-from-millis", Helper.rt("durationFromMillis", false, false)),
+            Map.entry("money-unlimited", Helper.rt("moneyUnlimited", false, false)),
+            Map.entry("duration-unlimited", Helper.rt("durationUnlimited", false, false)),
             // Host words: every one passes the host boundary (authorization, journal, dispatch or suspension).
             Map.entry("path", Helper.host("path")),
             Map.entry("host-path", Helper.host("hostPath")),

@@ -318,6 +318,8 @@ final class Interpreter {
                 case "or" -> { return bin(s, sp, (Boolean) s[sp - 2] | (Boolean) s[sp - 1]); }
                 case "not" -> { s[sp - 1] = !(Boolean) s[sp - 1]; return sp; }
                 case "yield" -> { Rt.yield(ctx, s[sp - 1]); return ctx.suspending ? sp : sp - 1; }
+                case "show" -> { s[sp - 1] = Rt.show(s[sp - 1], n.before().get(n.before().size() - 1), o); return sp; }
+                case "expect-ok" -> { s[sp - 1] = Rt.expectOk(s[sp - 1], n.before().get(n.before().size() - 1), o); return sp; }
                 case "variant" -> {
                     Type.VariantT vt = (Type.VariantT) ((Immediate.TypeArg) n.instr().immediates().get(0)).type();
                     String tag = ((Immediate.NameArg) n.instr().immediates().get(1)).name();

@@ -48,6 +48,8 @@ public final class Ctx {
     private CancelToken cancel;
     /** The value published by the last yield. */
     public Object yielded;
+    /** The dictionary's definitions visible to the run (name → signature), for vm-vocabulary. */
+    public java.util.Map<String, String> definitions = java.util.Map.of();
     /** The run's host boundary (grants, journal, bindings, streams). */
     public dev.finch.vm.host.RunHost host;
 

@@ -357,6 +357,53 @@ public final class Rt {
 
     public static String jsonStringify(Object json) { return Values.jsonText((JsonNode) json); }
 
+    // ---- µNorman support ----
+
+    @SuppressWarnings("unchecked")
+    public static Object listPrepend(Object item, Object list) { return ((PVector<Object>) list).plus(0, item); }
+
+    public static Object programError(String message, Origin o) { throw new FinchTrap(VmCode.PROGRAM_ERROR, o, message); }
+
+    public static String show(Object value, dev.finch.ir.type.Type type, Origin o) {
+        try {
+            return dev.finch.vm.value.Show.show(type, value);
+        } catch (dev.finch.vm.value.Show.Refused r) {
+            throw new FinchTrap(VmCode.SHOW_REFUSED, o, "show: " + r.getMessage());
+        }
+    }
+
+    public static Object expectOk(Object result, dev.finch.ir.type.Type type, Origin o) {
+        ResultValue r = (ResultValue) result;
+        if (r.isOk()) return r.value();
+        dev.finch.ir.type.Type errType = ((dev.finch.ir.type.Type.ResultT) type).err();
+        throw new FinchTrap(VmCode.EXPECTED_OK, o, "uncaught failure: " + Values.display(errType, r.value()));
+    }
+
+    public static Object moneyFromMicros(long micros) { return dev.finch.vm.value.Money.ofMicros(micros); }
+
+    public static Object durationFromMillis(long millis) { return dev.finch.vm.value.Duration.ofMillis(millis); }
+
+    public static Object moneyUnlimited() { return dev.finch.vm.value.Money.UNLIMITED; }
+
+    public static Object durationUnlimited() { return dev.finch.vm.value.Duration.UNLIMITED; }
+
+    /** vm-vocabulary: the core words and the run's dictionary, as json. */
+    public static Object vmVocabulary(Ctx ctx) {
+        var f = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+        ObjectNode out = f.objectNode();
+        ArrayNode core = out.putArray("words");
+        for (var w : dev.finch.ir.vocab.Vocabulary.words()) {
+            ObjectNode o = core.addObject();
+            o.put("name", w.name());
+            o.put("signature", w.signatureText());
+            o.put("category", w.category().name().toLowerCase(java.util.Locale.ROOT));
+            o.put("doc", w.doc());
+        }
+        ArrayNode defs = out.putArray("definitions");
+        new java.util.TreeMap<>(ctx.definitions).forEach((n, sig) -> defs.addObject().put("name", n).put("signature", sig));
+        return out;
+    }
+
     // ---- constants ----
 
     public static void defineConstant(Ctx ctx, String name, Object value) { ctx.constants.put(name, value); }
@@ -367,7 +414,4 @@ public final class Rt {
 
     public static Object unit() { return Unit.INSTANCE; }
 
-    static ArrayNode unusedArray() { return null; }
-
-    static ObjectNode unusedObject() { return null; }
 }

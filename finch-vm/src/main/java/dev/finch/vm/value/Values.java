@@ -96,7 +96,11 @@ public final class Values {
                 b.append('(').append(root.equals(Type.PathT.WORKSPACE) ? "path" : root + "-path").append(' ')
                         .append(quote(p.path().relative())).append(')');
             }
-            case TASK, FIBER, STREAM, RESOURCE, NAMED, FN, VAR -> b.append('#').append(type).append(valueTag(value));
+            case NAMED -> {
+                if (value instanceof Money || value instanceof Duration) b.append(value);
+                else b.append('#').append(type).append(valueTag(value));
+            }
+            case TASK, FIBER, STREAM, RESOURCE, FN, VAR -> b.append('#').append(type).append(valueTag(value));
         }
     }
 
