@@ -267,6 +267,45 @@ public final class Session {
         }
     }
 
+    // ---------------------------------------------------------------------------------------------- discovery
+
+    /**
+     * {@code get_vm_state}: the committed stack (bottom to top), VM revision, manifest generation, persisted
+     * definitions with their signatures and constants, all from one committed state.
+     */
+    public VmStateReport getVmState() { return Discovery.vmState(view()); }
+
+    /** {@code get_language_definition}: the grammar of Lisp and Co-Forth, the type spelling, syntax and core words. */
+    public LanguageDefinition getLanguageDefinition() { return Discovery.languageDefinition(); }
+
+    /**
+     * {@code search_word}: core words, this session's definitions and constants, and source syntax whose name or
+     * documentation matches {@code query}, best match first (name matches before documentation matches).
+     */
+    public List<WordSummary> searchWord(String query) { return Discovery.search(view(), query); }
+
+    /**
+     * {@code inspect_word}: a definition's signature and canonical Co-Forth source, a constant's type and value, a
+     * core word's signature and documentation, or source syntax ({@code while}, {@code define}, …) with its form and
+     * no signature. Empty when the name denotes nothing; see {@link #suggestWords}.
+     */
+    public Optional<WordInfo> inspectWord(String name) { return Discovery.inspect(view(), name); }
+
+    /** Up to {@code max} known names close to {@code name}, for "did you mean" answers. */
+    public List<String> suggestWords(String name, int max) { return Discovery.suggestions(view(), name, max); }
+
+    /**
+     * A buffer for incremental submissions to this session from one source ({@code sourceId}, attached by the
+     * host): chunks are only buffered; they run at {@link SubmissionBuffer#flush()}, the explicit boundary.
+     */
+    public SubmissionBuffer buffer(String sourceId) { return new SubmissionBuffer(this, sourceId, null, OutputSink.NONE); }
+
+    /** The committed state, read once. */
+    Discovery.View view() {
+        Snapshot s = snapshot;
+        return new Discovery.View(id, s.state(), s.revision(), s.generation());
+    }
+
     // ---------------------------------------------------------------------------------------------------------
 
     private Outcome run(String executionId, Submission s, String language) {

@@ -37,7 +37,8 @@ public enum LispCode implements DiagnosticCode {
     BAD_TAG("E-TYPE-006", Phase.VERIFY, "A variant tag that the variant type does not have, or a payload that does not fit it."),
     AMBIGUOUS("E-TYPE-007", Phase.VERIFY, "A type that inference cannot determine; add an annotation."),
     NOT_A_FUNCTION("E-TYPE-008", Phase.VERIFY, "A value that is called but is not a function."),
-    EMPTY_LITERAL("E-TYPE-009", Phase.VERIFY, "An empty list or map literal; use (empty-list T) or give it elements.");
+    EMPTY_LITERAL("E-TYPE-009", Phase.VERIFY, "An empty list or map literal; use (empty-list T) or give it elements."),
+    NON_EXHAUSTIVE("E-TYPE-010", Phase.VERIFY, "A match over a closed variant that has no arm for some tag; add the missing arms or a final (_ …) arm.");
 
     private final String code;
     private final Phase phase;

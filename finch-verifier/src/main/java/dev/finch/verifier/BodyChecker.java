@@ -186,15 +186,17 @@ final class BodyChecker {
 
     private Node propagate(Instr.Propagate p, StackState st) {
         Type.Fn sig = scope.signature;
-        if (scope.kind != Scope.Kind.WORD || !scope.declaredByAuthor) {
-            String where = scope.kind == Scope.Kind.MAIN ? "the top level of a program"
-                    : scope.kind == Scope.Kind.CLOSURE ? "a closure" : "word `" + scope.name + "`, which has no declared signature";
+        // A closure's type is always declared, so it is a target by the same rule as a word with a signature:
+        // ? returns the err from the closure's own body (the innermost function), never from the enclosing word.
+        if (scope.kind == Scope.Kind.MAIN || !scope.declaredByAuthor) {
+            String where = scope.kind == Scope.Kind.MAIN ? "the top level of a program" : "word `" + scope.name + "`, which has no declared signature";
             throw Fail.at(VerifyCode.PROPAGATE_TARGET, p.origin(), "? (try) cannot be used in " + where
-                    + ": it returns an err from a word whose sole declared output is result<R,E>; use if-ok (match-result) here instead");
+                    + ": it returns an err from a word or closure whose sole declared output is result<R,E>; use if-ok (match-result) here instead");
         }
+        String owner = scope.kind == Scope.Kind.CLOSURE ? "this closure" : "word `" + scope.name + "`";
         Type out = sig.outs().size() == 1 ? subst.resolve(sig.outs().get(0)) : null;
         if (!(out instanceof Type.ResultT)) {
-            throw Fail.at(VerifyCode.PROPAGATE_TARGET, p.origin(), "? (try) needs word `" + scope.name + "` to declare exactly one output of type result<R,E>, but it declares "
+            throw Fail.at(VerifyCode.PROPAGATE_TARGET, p.origin(), "? (try) needs " + owner + " to declare exactly one output of type result<R,E>, but it declares "
                     + Types.row(subst, sig.outs()), "result<R,E>", Types.row(subst, sig.outs()));
         }
         Type.ResultT target = (Type.ResultT) out;
@@ -203,8 +205,8 @@ final class BodyChecker {
         Type errT = subst.fresh(p.origin());
         List<Type> popped = popExpect(st, List.of(Type.result(okT, errT)), p.origin(), "?");
         if (!Unifier.unify(subst, errT, target.err())) {
-            throw Fail.at(VerifyCode.TYPE_MISMATCH, p.origin(), "? passes on an error of type " + Types.show(subst, errT) + " but word `" + scope.name
-                    + "` returns result<" + Types.show(subst, target.ok()) + "," + Types.show(subst, target.err()) + ">; convert the error first",
+            throw Fail.at(VerifyCode.TYPE_MISMATCH, p.origin(), "? passes on an error of type " + Types.show(subst, errT) + " but " + owner
+                    + " returns result<" + Types.show(subst, target.ok()) + "," + Types.show(subst, target.err()) + ">; convert the error first",
                     Types.show(subst, target.err()), Types.show(subst, errT));
         }
         st.push(okT);
@@ -228,7 +230,7 @@ final class BodyChecker {
             }
         }
         st.pop();
-        module.defineConstant(c.name(), t);
+        module.defineConstant(c.name(), t, c.origin());
         return new Checked.ConstantNode(c, t, before, st.row());
     }
 }

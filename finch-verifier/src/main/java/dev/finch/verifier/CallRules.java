@@ -37,7 +37,7 @@ final class CallRules {
             noImmediates(c);
             return apply(c, st, new Target.Word(name), env.get());
         }
-        Optional<Type> constant = m.constantFor(name, body.scope);
+        Optional<Type> constant = m.constantFor(name, body.scope, c.origin());
         if (constant.isPresent()) {
             noImmediates(c);
             List<Type> before = st.row();
@@ -63,7 +63,7 @@ final class CallRules {
         } else if (m.env.word(name).isPresent()) {
             target = new Target.Word(name);
             sig = m.env.word(name).get();
-        } else if (m.constantFor(name, body.scope).isPresent()) {
+        } else if (m.constantFor(name, body.scope, q.origin()).isPresent()) {
             throw Fail.at(VerifyCode.BAD_QUOTE, q.origin(), "['] " + name + ": `" + name + "` is a constant, not a word; push it directly instead");
         } else if (Vocabulary.word(name).isPresent()) {
             WordSpec spec = Vocabulary.word(name).get();

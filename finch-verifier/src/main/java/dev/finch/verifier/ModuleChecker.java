@@ -49,6 +49,12 @@ final class ModuleChecker {
     private final Map<String, WordInfo> words = new LinkedHashMap<>();
     private final Deque<String> inProgress = new ArrayDeque<>();
     private final Map<String, Type> constants = new LinkedHashMap<>();
+    /** Names the program's main defines as constants at its top level, found before any body is checked. */
+    private final Set<String> mainConstants = new java.util.HashSet<>();
+    /** Words that read a constant of main, directly or through other words of this module: checked in main's order. */
+    private final Set<String> deferred = new java.util.HashSet<>();
+    /** Constants of main that some word has read, with the first such word: a redefinition must keep their type. */
+    private final Map<String, String> readBy = new HashMap<>();
 
     ModuleChecker(Module module, Environment env) {
         this.module = module;
@@ -69,13 +75,18 @@ final class ModuleChecker {
                 words.put(def.name(), new WordInfo(def));
             }
         }
-        for (WordInfo info : words.values()) if (info.status == Status.NEW) verify(info);
+        findDeferred();
+        for (WordInfo info : words.values()) if (info.status == Status.NEW && !deferred.contains(info.def.name())) verify(info);
         CheckedWord main = null;
         try {
             main = checkMain();
         } catch (DiagnosticException e) {
             diagnostics.addAll(e.diagnostics());
         }
+        // Words main never reached can run only in later submissions, after this program completed and committed
+        // every constant it defines; they are checked against the final constants. After a failed main the
+        // constants are incomplete, and main's own diagnostic is the one to fix first.
+        if (main != null) for (WordInfo info : words.values()) if (info.status == Status.NEW) verify(info);
         if (!diagnostics.isEmpty() || main == null) return Verification.failed(diagnostics);
 
         Map<String, EffectInference.Unit> units = new LinkedHashMap<>();
@@ -127,15 +138,96 @@ final class ModuleChecker {
         return path.size() <= 2 ? "it calls itself" : String.join(" → ", path);
     }
 
-    /** A constant visible from {@code scope}: the program sees its own earlier constants; every body sees the session's. */
-    Optional<Type> constantFor(String name, Scope scope) {
-        if (scope.root().kind == Scope.Kind.MAIN && constants.containsKey(name)) return Optional.of(constants.get(name));
-        return env.constant(name);
+    /**
+     * A constant visible from {@code scope}: this program's constants defined so far, then the session's. A word
+     * that reads one of main's constants is checked only when main first uses it (see {@link #findDeferred}), so
+     * "defined so far" is exactly what is defined whenever the word can run: main defines constants only at its
+     * top level, in order, and the VM commits them with the words. A word reading a constant whose type main has
+     * not determined yet would generalize the unknown part, so that is refused.
+     */
+    Optional<Type> constantFor(String name, Scope scope, Origin at) {
+        if (constants.containsKey(name)) {
+            Type t = constants.get(name);
+            if (scope.root().kind != Scope.Kind.MAIN) {
+                Type resolved = subst.resolve(t);
+                if (Types.firstMeta(resolved).isPresent()) {
+                    throw Fail.at(VerifyCode.AMBIGUOUS_TYPE, at, "word `" + scope.root().name + "` reads constant `" + name + "`, whose type "
+                            + Types.show(subst, resolved) + " is not fully known where the program defines it; declare it (constant<T>)",
+                            "a fully known type", Types.show(subst, resolved));
+                }
+                readBy.putIfAbsent(name, scope.root().name);
+                return Optional.of(resolved);
+            }
+            return Optional.of(t);
+        }
+        Optional<Type> session = env.constant(name);
+        if (session.isPresent() && scope.root().kind != Scope.Kind.MAIN && mainConstants.contains(name)) readBy.putIfAbsent(name, scope.root().name);
+        if (session.isEmpty() && scope.root().kind != Scope.Kind.MAIN && mainConstants.contains(name) && Vocabulary.word(name).isEmpty()) {
+            throw Fail.at(VerifyCode.CONSTANT_NOT_YET_DEFINED, at, "word `" + scope.root().name + "` reads constant `" + name
+                    + "`, which the program defines only after it first uses this word; define the constant before that use");
+        }
+        return session;
     }
 
-    void defineConstant(String name, Type t) {
+    void defineConstant(String name, Type t, Origin at) {
+        Type old = constants.containsKey(name) ? constants.get(name) : env.constant(name).orElse(null);
+        if (old != null && readBy.containsKey(name) && !Unifier.unify(subst, old, t)) {
+            throw Fail.at(VerifyCode.CONSTANT_NOT_YET_DEFINED, at, "constant `" + name + "` is redefined as " + Types.show(subst, t) + ", but word `"
+                    + readBy.get(name) + "` reads it as " + Types.show(subst, old) + "; use another name", Types.show(subst, old), Types.show(subst, t));
+        }
         constants.remove(name);
         constants.put(name, t);
+    }
+
+    /**
+     * Finds the words that read a constant main defines (a call that resolves to no word of this module or the
+     * session), and every word that calls or quotes one of them: they wait for main, which checks each at its
+     * first use, when the constants defined before that point are known.
+     */
+    private void findDeferred() {
+        for (Instr i : module.main().instrs()) if (i instanceof Instr.Constant c && c.name() != null) mainConstants.add(c.name());
+        if (mainConstants.isEmpty()) return;
+        Map<String, Set<String>> callers = new HashMap<>();
+        java.util.Deque<String> work = new ArrayDeque<>();
+        for (WordInfo info : words.values()) {
+            String w = info.def.name();
+            java.util.function.Consumer<String> named = n -> {
+                if (words.containsKey(n)) callers.computeIfAbsent(n, k -> new java.util.HashSet<>()).add(w);
+                else if (mainConstants.contains(n) && env.word(n).isEmpty() && deferred.add(w)) work.add(w);
+            };
+            names(info.def.body(), named);
+        }
+        while (!work.isEmpty()) {
+            for (String caller : callers.getOrDefault(work.poll(), Set.of())) if (deferred.add(caller)) work.add(caller);
+        }
+    }
+
+    /** Every word name called or quoted anywhere in {@code b}, nested blocks and closure bodies included. */
+    private static void names(dev.finch.ir.instr.Block b, java.util.function.Consumer<String> out) {
+        if (b == null || b.instrs() == null) return;
+        for (Instr i : b.instrs()) {
+            if (i == null) continue;
+            switch (i.kind()) {
+                case CALL: out.accept(((Instr.Call) i).word()); break;
+                case QUOTE: out.accept(((Instr.Quote) i).word()); break;
+                case IF: names(((Instr.If) i).then(), out); names(((Instr.If) i).otherwise(), out); break;
+                case IF_SOME: names(((Instr.IfSome) i).some(), out); names(((Instr.IfSome) i).none(), out); break;
+                case IF_OK: names(((Instr.IfOk) i).ok(), out); names(((Instr.IfOk) i).err(), out); break;
+                case LOOP: names(((Instr.Loop) i).test(), out); names(((Instr.Loop) i).body(), out); break;
+                case UNTIL: names(((Instr.Until) i).body(), out); break;
+                case CASE: {
+                    Instr.Case c = (Instr.Case) i;
+                    if (c.arms() != null) for (Instr.Case.Arm a : c.arms()) names(a.body(), out);
+                    if (c.otherwise() != null) c.otherwise().ifPresent(o -> names(o, out));
+                    break;
+                }
+                case LIST: names(((Instr.ListLit) i).elements(), out); break;
+                case MAP: names(((Instr.MapLit) i).entries(), out); break;
+                case RECORD: if (((Instr.RecordLit) i).fields() != null) for (Instr.RecordLit.Field f : ((Instr.RecordLit) i).fields()) names(f.value(), out); break;
+                case CLOSURE: names(((Instr.Closure) i).body(), out); break;
+                default: break;
+            }
+        }
     }
 
     /** Every name a call could have meant, for suggestions. */
@@ -144,7 +236,7 @@ final class ModuleChecker {
         out.addAll(words.keySet());
         out.addAll(env.words().keySet());
         out.addAll(env.constants().keySet());
-        if (scope.root().kind == Scope.Kind.MAIN) out.addAll(constants.keySet());
+        out.addAll(constants.keySet());
         for (Scope s = scope; s != null; s = s.parent) out.addAll(s.locals.keySet());
         return out;
     }

@@ -26,14 +26,15 @@ public enum VerifyCode implements DiagnosticCode {
     BAD_QUOTE("E-VERIFY-019", "['] names something that has no execution token (a special word or a constant)."),
     LOCAL_UNASSIGNED("E-VERIFY-020", "A local is read where it has not been assigned on every path (or does not exist)."),
     CAPTURED_LOCAL_STORE("E-VERIFY-021", "A closure body stores to a local of an enclosing word (captures are read-only)."),
-    PROPAGATE_TARGET("E-VERIFY-022", "? / try is used outside a word whose sole declared output is a result<R,E>."),
+    PROPAGATE_TARGET("E-VERIFY-022", "? / try is used outside a word or closure whose sole declared output is a result<R,E>."),
     CONSTANT_PLACEMENT("E-VERIFY-023", "A constant is defined somewhere other than the top level of the program."),
     AMBIGUOUS_TYPE("E-VERIFY-024", "A type that reaches the session stack or dictionary is never determined; annotate it."),
     UNDECLARED_EFFECT("E-VERIFY-025", "A body needs a capability its declared signature does not list (session.emit excepted)."),
     UNDECLARED_YIELDS("E-VERIFY-026", "A body yields but its declared signature has no yields<Y,R>."),
     DUPLICATE_CASE_VALUE("E-VERIFY-027", "Two case arms test the same value (the second could never run)."),
     VERIFIER_LIMIT("E-VERIFY-028", "The program is too deeply nested or too large for the verifier to check."),
-    MALFORMED_IR("E-VERIFY-029", "The instructions handed to the verifier are malformed (missing parts); a frontend bug, not a program error.");
+    MALFORMED_IR("E-VERIFY-029", "The instructions handed to the verifier are malformed (missing parts); a frontend bug, not a program error."),
+    CONSTANT_NOT_YET_DEFINED("E-VERIFY-030", "A word reads a constant that this program defines only later than the word is first used, or the program redefines with another type a constant a word reads.");
 
     private final String code;
     private final String meaning;

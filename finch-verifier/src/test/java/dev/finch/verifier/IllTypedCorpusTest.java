@@ -93,6 +93,8 @@ class IllTypedCorpusTest {
                 bad("\"1\" json-parse ?", VerifyCode.PROPAGATE_TARGET),
                 bad(": f ( string -> json ) json-parse ? ;", VerifyCode.PROPAGATE_TARGET),
                 bad(": f ( -> ) 1 constant one ;", VerifyCode.CONSTANT_PLACEMENT),
+                bad(": f ( -> int ) one ; f 1 constant one", VerifyCode.CONSTANT_NOT_YET_DEFINED),
+                bad(": f ( -> int ) one ; 1 constant one f \"s\" constant one", VerifyCode.CONSTANT_NOT_YET_DEFINED),
                 bad("1 drop empty-list<a>", VerifyCode.AMBIGUOUS_TYPE),
                 bad("\"x\" err", VerifyCode.AMBIGUOUS_TYPE),
                 // effects and yields

@@ -125,7 +125,8 @@ class SpecialWordsTest {
         fails("\"1\" json-parse ?", VerifyCode.PROPAGATE_TARGET);
         fails(": f \"1\" json-parse ? ;", VerifyCode.PROPAGATE_TARGET);
         fails(": f ( string -> json ) json-parse ? ;", VerifyCode.PROPAGATE_TARGET);
-        fails("[: ( string -> result<json,string> ) json-parse ? ok ;]", VerifyCode.PROPAGATE_TARGET);
+        fails("[: ( string -> json ) json-parse ? ;]", VerifyCode.PROPAGATE_TARGET);
+        ok("[: ( string -> result<json,string> ) json-parse ? ok ;] drop"); // a closure declaring a result is a target
         fails(": f ( -> result<int,int> ) \"1\" json-parse ? drop 1 ok ;", VerifyCode.TYPE_MISMATCH);
         fails(": f ( int -> result<int,string> ) ? ;", VerifyCode.TYPE_MISMATCH);
     }
@@ -141,7 +142,7 @@ class SpecialWordsTest {
         fails("constant c", VerifyCode.STACK_UNDERFLOW);
         fails(": f 1 constant c ;", VerifyCode.CONSTANT_PLACEMENT);
         fails("true if 1 constant c then", VerifyCode.CONSTANT_PLACEMENT);
-        fails(": f answer ; 42 constant answer f", VerifyCode.UNKNOWN_WORD);
+        fails(": f answer ; f 42 constant answer", VerifyCode.CONSTANT_NOT_YET_DEFINED);
         fails("['] answer", VerifyCode.UNKNOWN_WORD);
         fails("1 constant one ['] one", VerifyCode.BAD_QUOTE);
     }

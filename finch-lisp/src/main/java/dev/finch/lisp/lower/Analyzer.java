@@ -80,6 +80,13 @@ final class Analyzer {
         TopExpr(Sx sx) { this.sx = sx; }
     }
 
+    /**
+     * Co-Forth's control words: a local never gets one of these IR names, so that the canonical Co-Forth of a
+     * Lisp program ({@code finch check --emit forth}) reads back as the same program.
+     */
+    private static final Set<String> CO_FORTH_KEYWORDS = Set.of("if", "if-some", "if-ok", "else", "then", "begin", "while", "repeat",
+            "until", "case", "of", "endof", "otherwise", "endcase", "constant", "true", "false", "unit", "?", ":", ";", ":>");
+
     private final String sourceId;
     private final Environment env;
     final Infer inf = new Infer();
@@ -111,6 +118,7 @@ final class Analyzer {
             }
         }
         reserved.addAll(Vocabulary.names());
+        reserved.addAll(CO_FORTH_KEYWORDS);
         reserved.addAll(env.words().keySet());
         reserved.addAll(env.constants().keySet());
         reserved.addAll(functions.keySet());
@@ -344,9 +352,40 @@ final class Analyzer {
 
     private Node unit(Origin o) { return new Node(Node.Kind.UNIT, o, Infer.UNIT); }
 
-    private Node quoted(Sx d, Origin o) {
-        if (d instanceof Sx.SSymbol s) return lit(new Literal.SymbolLit(s.name()), o, Infer.SYMBOL);
-        throw new DiagnosticException(LispCode.UNSUPPORTED.at(o, "only symbols can be quoted ('name); build data with (list …), (map …) or { :k v }"));
+    /**
+     * Quoted data: {@code 'name} is a symbol; {@code '(1 2 3)} is a typed list of quoted data (ints, floats, strings,
+     * #t/#f, symbols, nested lists), so it lowers exactly like {@code (list 1 2 3)}.
+     */
+    Node quoted(Sx d, Origin o) {
+        switch (d.kind()) {
+            case SYMBOL: {
+                String name = ((Sx.SSymbol) d).name();
+                // Scheme: 'true is the symbol true; the booleans #t and #f stay booleans inside quoted data.
+                if (name.equals("#t")) return lit(new Literal.BoolLit(true), d.origin(), Infer.BOOL);
+                if (name.equals("#f")) return lit(new Literal.BoolLit(false), d.origin(), Infer.BOOL);
+                return lit(new Literal.SymbolLit(name), o, Infer.SYMBOL);
+            }
+            case INT: return lit(new Literal.IntLit(((Sx.SInt) d).value()), d.origin(), Infer.INT);
+            case FLOAT: return lit(new Literal.FloatLit(((Sx.SFloat) d).value()), d.origin(), Infer.FLOAT);
+            case STRING: return lit(new Literal.StringLit(((Sx.SString) d).value()), d.origin(), Infer.STRING);
+            case LIST: {
+                List<Sx> items = ((Sx.SList) d).items();
+                if (items.isEmpty()) {
+                    throw new DiagnosticException(LispCode.EMPTY_LITERAL.at(o, "'() has no element to type it; write (empty-list T)", "(empty-list T)", "'()"));
+                }
+                Ty el = inf.fresh();
+                Node n = new Node(Node.Kind.LIST, o, Infer.con("list", el));
+                for (Sx x : items) {
+                    Node v = quoted(x, x.origin());
+                    unifyAt(v.origin, el, v.type, "the elements of a quoted list must have one type");
+                    n.kids.add(v);
+                }
+                return n;
+            }
+            default:
+                throw new DiagnosticException(LispCode.UNSUPPORTED.at(d.origin(), "only symbols, numbers, strings, bools and lists of them can be quoted; "
+                        + "build other data with (list …), (map …) or { :k v }"));
+        }
     }
 
     private Node symbol(Sx.SSymbol s, Scope sc, Body b) {

@@ -59,8 +59,8 @@ final class Forms {
             }
             case "and": case "or": return logic(a, name.equals("and"), it.subList(1, it.size()), sc, b, o);
             case "quote": {
-                if (it.size() != 2) throw a.malformed(l, "(quote name)");
-                return quoteSymbol(a, it.get(1), o);
+                if (it.size() != 2) throw a.malformed(l, "(quote datum)");
+                return a.quoted(it.get(1), o);
             }
             case "match-option": return matchOption(a, l, it.get(it.size() > 1 ? 1 : 0), it.subList(Math.min(2, it.size()), it.size()), sc, b);
             case "match-result": return matchResult(a, l, it.get(it.size() > 1 ? 1 : 0), it.subList(Math.min(2, it.size()), it.size()), sc, b);
@@ -206,13 +206,6 @@ final class Forms {
     private static Node bool(boolean v, Origin o) {
         Node n = new Node(Node.Kind.LIT, o, Infer.BOOL);
         n.lit = new Literal.BoolLit(v);
-        return n;
-    }
-
-    private static Node quoteSymbol(Analyzer a, Sx d, Origin o) {
-        if (!(d instanceof Sx.SSymbol s)) throw new DiagnosticException(LispCode.UNSUPPORTED.at(o, "only symbols can be quoted"));
-        Node n = new Node(Node.Kind.LIT, o, Infer.SYMBOL);
-        n.lit = new Literal.SymbolLit(s.name());
         return n;
     }
 
@@ -372,6 +365,7 @@ final class Forms {
         Sx.SList first = arm(a, arms.get(0), "an arm (pattern body…)");
         Sx pat = first.items().get(0);
         String h = pat instanceof Sx.SSymbol s ? s.name() : null;
+        if (pat instanceof Sx.SList) return matchVariant(a, l, scrutSx, arms, sc, b);
         if ("some".equals(h) || "none".equals(h)) return matchOption(a, l, scrutSx, arms, sc, b);
         if ("ok".equals(h) || "err".equals(h)) return matchResult(a, l, scrutSx, arms, sc, b);
         if ("true".equals(h) || "false".equals(h)) return matchBool(a, l, scrutSx, arms, sc, b);
@@ -379,7 +373,128 @@ final class Forms {
         if ("record".equals(h)) return matchRecord(a, l, scrutSx, arms, sc, b);
         if (pat instanceof Sx.SInt || "_".equals(h)) return matchInt(a, l, scrutSx, arms, sc, b);
         throw new DiagnosticException(LispCode.UNSUPPORTED.at(l.origin(), "match arms must be (some …)/(none …), (ok …)/(err …), (true …)/(false …), "
-                + "(empty …)/(cons head tail …), (record ((field name) …) …) or integer arms with (_ …); for variants use variant-get with match-option"));
+                + "(empty …)/(cons head tail …), (record ((field name) …) …), variant arms ((tag name) …) or integer arms with (_ …)"));
+    }
+
+    /**
+     * {@code (match v ((tag x) body…) ((other) body…) … (_ body…))} over a closed variant: the scrutinee goes into a
+     * local, each arm but the last is {@code variant-get<tag>} with an option branch (the payload into the arm's
+     * local), and the last arm, which is the only tag left, unwraps its payload. Every tag needs an arm unless a
+     * final {@code (_ …)} arm covers the rest. No dynamic dispatch: only VariantGet, IfSome, unwrap and locals.
+     */
+    private static Node matchVariant(Analyzer a, Sx.SList l, Sx scrutSx, List<Sx> arms, Scope sc, Body b) {
+        Origin o = l.origin();
+        Node scrut = a.expr(scrutSx, sc, b);
+        a.resolvePending(false);
+        Ty st = scrut.type.prune();
+        if (!(st instanceof Ty.Con c) || !c.name().equals("variant")) {
+            if (st instanceof Ty.Var) {
+                throw new DiagnosticException(LispCode.AMBIGUOUS.at(scrut.origin, "the variant type matched here is not known yet; annotate it, "
+                        + "e.g. [v : variant{none|some(int)}]", "variant{…}", Infer.show(st)));
+            }
+            throw new DiagnosticException(LispCode.BAD_TAG.at(scrut.origin, "match with (tag …) arms needs a closed variant, found " + Infer.show(st),
+                    "variant{…}", Infer.show(st)));
+        }
+        Map<String, Sx.SList> byTag = new java.util.LinkedHashMap<>();
+        Map<String, Sx> binders = new HashMap<>();
+        Sx.SList fallback = null;
+        for (int i = 0; i < arms.size(); i++) {
+            Sx.SList al = arm(a, arms.get(i), "((tag name) body…), ((tag) body…) or (_ body…)");
+            Sx pat = al.items().get(0);
+            if (Sx.isSymbol(pat, "_")) {
+                if (i != arms.size() - 1) throw a.malformedMsg(al, "the default arm (_ …) must be last");
+                fallback = al;
+                continue;
+            }
+            if (!(pat instanceof Sx.SList pl) || pl.items().isEmpty() || pl.items().size() > 2) throw a.malformed(al, "((tag name) body…) or ((tag) body…)");
+            Sx tagSx = pl.items().get(0);
+            String tag = tagSx instanceof Sx.SSymbol sym ? sym.name() : tagName(a, tagSx);
+            if (!c.tags().contains(tag)) {
+                throw new DiagnosticException(LispCode.BAD_TAG.at(pat.origin(), Infer.show(st) + " has no tag '" + tag + "'", String.join("|", c.tags()), tag));
+            }
+            if (byTag.containsKey(tag)) throw a.malformedMsg(al, "tag '" + tag + "' has two arms");
+            if (pl.items().size() == 2) {
+                if (c.payloadOf(tag) == null) {
+                    throw new DiagnosticException(LispCode.BAD_TAG.at(pl.items().get(1).origin(), "tag '" + tag + "' carries no payload; write ((" + tag + ") body…)"));
+                }
+                binders.put(tag, pl.items().get(1));
+            }
+            byTag.put(tag, al);
+        }
+        List<String> missing = new ArrayList<>();
+        for (String tag : c.tags()) if (!byTag.containsKey(tag)) missing.add(tag);
+        if (!missing.isEmpty() && fallback == null) {
+            throw new DiagnosticException(LispCode.NON_EXHAUSTIVE.at(o, "this match has no arm for tag(s) " + String.join(", ", missing)
+                    + " of " + Infer.show(st) + "; add them or a final (_ …) arm", String.join("|", c.tags()), String.join("|", byTag.keySet())));
+        }
+        if (missing.isEmpty() && fallback != null) throw a.malformedMsg(fallback, "the default arm (_ …) is unreachable: every tag has an arm");
+        Local v = a.newLocal("tagged", st, b);
+        Node seq = new Node(Node.Kind.SEQ, o, null);
+        seq.kids.add(a.bind(v, scrut, o));
+        Ty t = a.inf.fresh();
+        List<String> tags = new ArrayList<>(byTag.keySet());
+        // Arms are analyzed in source order (locals and diagnostics follow the text), then chained from the last.
+        List<Node> bodies = new ArrayList<>();
+        List<Local> locals = new ArrayList<>();
+        for (String tag : tags) {
+            Sx.SList al = byTag.get(tag);
+            Ty payload = c.payloadOf(tag);
+            Scope scope = new Scope(sc);
+            Local x = null;
+            Sx binder = binders.get(tag);
+            if (binder != null && !Sx.isSymbol(binder, "_")) {
+                x = a.declare(binder, b);
+                a.unifyAt(binder.origin(), x.type, payload, "the payload bound to '" + x.name + "'");
+                scope.put(x);
+            }
+            Node body = a.body(al.items().subList(1, al.items().size()), scope, b, al.origin());
+            a.unifyAt(al.origin(), t, body.type, "every match arm must have one type");
+            bodies.add(body);
+            locals.add(x);
+        }
+        Node acc;
+        int chained = tags.size();
+        if (fallback != null) {
+            acc = a.body(fallback.items().subList(1, fallback.items().size()), sc, b, fallback.origin());
+            a.unifyAt(fallback.origin(), t, acc.type, "every match arm must have one type");
+        } else {
+            // The last tag is the only one left: its payload is unwrapped, never a dynamic failure.
+            chained = tags.size() - 1;
+            String tag = tags.get(chained);
+            Node body = bodies.get(chained);
+            Local x = locals.get(chained);
+            if (x == null) acc = body;
+            else {
+                Ty payload = c.payloadOf(tag);
+                Node get = variantGetOf(a, v, tag, payload, byTag.get(tag).origin(), b);
+                Node unwrap = a.callWord("unwrap", get.origin, new Ty.Fn(List.of(Infer.con("option", payload)), List.of(payload), a.inf.eff()), List.of(get), b);
+                acc = new Node(Node.Kind.SEQ, body.origin, body.type);
+                acc.kids.add(a.bind(x, unwrap, byTag.get(tag).origin()));
+                acc.kids.add(body);
+            }
+        }
+        for (int i = chained - 1; i >= 0; i--) {
+            String tag = tags.get(i);
+            Ty payload = c.payloadOf(tag);
+            Node n = new Node(Node.Kind.MATCH_OPTION, byTag.get(tag).origin(), t);
+            n.local = locals.get(i);
+            n.kids.add(variantGetOf(a, v, tag, payload, byTag.get(tag).origin(), b));
+            n.kids.add(bodies.get(i));
+            n.kids.add(acc);
+            acc = n;
+        }
+        seq.kids.add(acc);
+        seq.type = t;
+        return seq;
+    }
+
+    /** {@code variant-get<tag>} of the local holding a matched variant: option of the payload, or of unit. */
+    private static Node variantGetOf(Analyzer a, Local v, String tag, Ty payload, Origin o, Body b) {
+        Node load = new Node(Node.Kind.LOCAL, o, v.type);
+        load.local = v;
+        Node get = special(a, "variant-get", o, Infer.con("option", payload == null ? Infer.UNIT : payload), List.of(load), b);
+        get.immediates.add(tag);
+        return get;
     }
 
     private static Node matchBool(Analyzer a, Sx.SList l, Sx scrutSx, List<Sx> arms, Scope sc, Body b) {

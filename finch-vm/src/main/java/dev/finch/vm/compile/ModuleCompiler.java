@@ -159,7 +159,19 @@ public final class ModuleCompiler {
         }
         data.emitFields(cw, CLASS_NAME);
         cw.visitEnd();
-        return cw.toByteArray();
+        byte[] bytes = cw.toByteArray();
+        String dump = System.getProperty("finch.vm.dump");
+        if (dump != null) {
+            // A debugging aid: write the generated class for javap / ASM's Textifier.
+            try {
+                java.nio.file.Path dir = java.nio.file.Path.of(dump);
+                java.nio.file.Files.createDirectories(dir);
+                java.nio.file.Files.write(dir.resolve("FinchCode-" + System.nanoTime() + ".class"), bytes);
+            } catch (java.io.IOException ignored) {
+                // Dumping is best effort.
+            }
+        }
+        return bytes;
     }
 
     boolean isInterpreted(String word) { return interpretedMethods.contains(methodNames.get(word)); }

@@ -29,7 +29,7 @@ import java.io.Reader;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.pcollections.TreePVector;
+import dev.finch.vm.value.ListValue;
 
 /**
  * The host words, called from both tiers. Each computes its concrete capability requirement from its refined
@@ -117,7 +117,7 @@ public final class HostWords {
             List<Object> entries = new ArrayList<>();
             // record{kind,path,size} in canonical (sorted) field order.
             for (FileHost.Entry e : l.entries()) entries.add(new RecordValue(new Object[] {e.kind(), e.path(), e.size()}));
-            return new RecordValue(new Object[] {TreePVector.from(entries), l.truncated()});
+            return new RecordValue(new Object[] {ListValue.from(entries), l.truncated()});
         });
     }
 
@@ -180,7 +180,7 @@ public final class HostWords {
                     try {
                         if (!it.hasNext()) return OptionValue.NONE;
                         CsvRecord rec = it.next();
-                        return OptionValue.some(TreePVector.from(new ArrayList<Object>(rec.getFields())));
+                        return OptionValue.some(ListValue.from(rec.getFields()));
                     } catch (CsvParseException | UncheckedIOException e) {
                         throw new FinchTrap(HostCode.CSV, at, "malformed CSV in " + p + ": " + firstLine(e.getMessage()));
                     }
@@ -234,7 +234,8 @@ public final class HostWords {
 
     @SuppressWarnings("unchecked")
     public static Object processRun(Ctx ctx, String executable, Object arguments, Origin o) {
-        List<String> args = new ArrayList<>((List<String>) (List<?>) arguments);
+        List<String> args = new ArrayList<>();
+        for (Object a : (ListValue) arguments) args.add((String) a);
         if (executable.isEmpty() || executable.indexOf('\0') >= 0 || !executable.startsWith("/")) {
             throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "process-run needs an absolute executable path");
         }

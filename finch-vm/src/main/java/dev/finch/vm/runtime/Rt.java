@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.finch.ir.diag.Origin;
 import dev.finch.vm.VmCode;
 import dev.finch.vm.value.Bytes;
+import dev.finch.vm.value.ListValue;
 import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.RecordValue;
 import dev.finch.vm.value.ResultValue;
@@ -29,8 +30,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import org.pcollections.OrderedPMap;
-import org.pcollections.PVector;
-import org.pcollections.TreePVector;
 
 /**
  * Run-time operations called from generated code. Small static methods the JIT inlines; every failure is a
@@ -185,33 +184,33 @@ public final class Rt {
 
     // ---- lists ----
 
-    public static Object emptyList() { return TreePVector.empty(); }
+    public static Object emptyList() { return ListValue.empty(); }
 
-    public static Object listOf(Object[] items) { return TreePVector.from(java.util.Arrays.asList(items)); }
+    public static Object listOf(Object[] items) { return ListValue.of(items); }
 
     @SuppressWarnings("unchecked")
     public static Object listAppend(Ctx ctx, Object list, Object item, Origin o) {
-        PVector<Object> l = (PVector<Object>) list;
+        ListValue l = (ListValue) list;
         if ((long) (l.size() + 1) * 16 > ctx.maxMemoryBytes()) {
             throw new FinchTrap(VmCode.MEMORY_LIMIT, o, "list-append would grow a list past the memory limit");
         }
-        return l.plus(item);
+        return l.append(item);
     }
 
     @SuppressWarnings("unchecked")
     public static Object listGet(Object list, long index) {
-        List<Object> l = (List<Object>) list;
+        ListValue l = (ListValue) list;
         return index >= 0 && index < l.size() ? OptionValue.some(l.get((int) index)) : OptionValue.NONE;
     }
 
-    public static long listLength(Object list) { return ((List<?>) list).size(); }
+    public static long listLength(Object list) { return ((ListValue) list).size(); }
 
     /** list-uncons: some({head, tail}) — record fields in canonical order head, tail. */
     @SuppressWarnings("unchecked")
     public static Object listUncons(Object list) {
-        PVector<Object> l = (PVector<Object>) list;
+        ListValue l = (ListValue) list;
         if (l.isEmpty()) return OptionValue.NONE;
-        return OptionValue.some(new RecordValue(new Object[] {l.get(0), l.subList(1, l.size())}));
+        return OptionValue.some(new RecordValue(new Object[] {l.get(0), l.tail()}));
     }
 
     // ---- maps ----
@@ -241,7 +240,7 @@ public final class Rt {
         for (Map.Entry<Object, Object> e : ((Map<Object, Object>) map).entrySet()) {
             out.add(new RecordValue(new Object[] {e.getKey(), e.getValue()}));
         }
-        return TreePVector.from(out);
+        return ListValue.from(out);
     }
 
     // ---- records ----
@@ -313,7 +312,7 @@ public final class Rt {
         JsonNode n = (JsonNode) json;
         List<Object> keys = new ArrayList<>();
         if (n.isObject()) n.fieldNames().forEachRemaining(keys::add);
-        return TreePVector.from(keys);
+        return ListValue.from(keys);
     }
 
     public static Object jsonAsString(Object json) {
@@ -359,8 +358,7 @@ public final class Rt {
 
     // ---- µNorman support ----
 
-    @SuppressWarnings("unchecked")
-    public static Object listPrepend(Object item, Object list) { return ((PVector<Object>) list).plus(0, item); }
+    public static Object listPrepend(Object item, Object list) { return ((ListValue) list).prepend(item); }
 
     public static Object programError(String message, Origin o) { throw new FinchTrap(VmCode.PROGRAM_ERROR, o, message); }
 

@@ -47,7 +47,7 @@ public final class Show {
             case LIST -> {
                 b.append('[');
                 String sep = "";
-                for (Object e : (List<Object>) value) { b.append(sep); write(b, ((Type.ListT) type).element(), e); sep = ","; }
+                for (Object e : (ListValue) value) { b.append(sep); write(b, ((Type.ListT) type).element(), e); sep = ","; }
                 b.append(']');
             }
             case RECORD -> {

@@ -59,7 +59,7 @@ public final class Values {
             case LIST -> {
                 b.append('[');
                 String sep = "";
-                for (Object e : (List<Object>) value) { b.append(sep); display(b, ((Type.ListT) type).element(), e); sep = " "; }
+                for (Object e : (ListValue) value) { b.append(sep); display(b, ((Type.ListT) type).element(), e); sep = " "; }
                 b.append(']');
             }
             case MAP -> {
@@ -135,5 +135,5 @@ public final class Values {
 
     /** Iterates a list value. */
     @SuppressWarnings("unchecked")
-    public static Iterator<Object> elements(Object list) { return ((List<Object>) list).iterator(); }
+    public static Iterator<Object> elements(Object list) { return ((ListValue) list).iterator(); }
 }

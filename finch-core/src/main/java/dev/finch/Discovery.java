@@ -1,0 +1,237 @@
+package dev.finch;
+
+import dev.finch.ir.checked.Checked.CheckedWord;
+import dev.finch.ir.checked.Checked.Node;
+import dev.finch.ir.instr.Block;
+import dev.finch.ir.instr.Instr;
+import dev.finch.ir.instr.WordDef;
+import dev.finch.ir.print.CoForthPrinter;
+import dev.finch.ir.vocab.SyntaxSpec;
+import dev.finch.ir.vocab.Vocabulary;
+import dev.finch.ir.vocab.WordSpec;
+import dev.finch.vm.CompiledWord;
+import dev.finch.vm.TypedValue;
+import dev.finch.vm.VmState;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The discovery tools of the contract ({@code get_vm_state}, {@code get_language_definition}, {@code search_word},
+ * {@code inspect_word}) over one committed session state. Everything here is read-only and derived from two
+ * sources: {@link Vocabulary} (core words and syntax) and the session's committed {@link VmState}. Reach it through
+ * {@link Session#getVmState()} and its siblings; {@link #languageDefinition()} needs no session.
+ */
+public final class Discovery {
+    private static final String GRAMMAR_RESOURCE = "language-grammar.md";
+    private static volatile LanguageDefinition language;
+
+    private Discovery() { }
+
+    /** One committed state of a session, read once so that every field of a report agrees. */
+    record View(String sessionId, VmState state, long revision, long generation) { }
+
+    // ------------------------------------------------------------------------------------------- vm state
+
+    static VmStateReport vmState(View v) {
+        List<StackEntry> stack = new ArrayList<>();
+        for (TypedValue t : v.state().stack()) stack.add(new StackEntry(t.type().toString(), t.display()));
+        List<VmStateReport.DefinitionEntry> defs = new ArrayList<>();
+        new TreeMap<>(v.state().words()).forEach((n, w) -> defs.add(new VmStateReport.DefinitionEntry(n, w.signature().toString())));
+        List<VmStateReport.ConstantEntry> consts = new ArrayList<>();
+        new TreeMap<>(v.state().constants()).forEach((n, t) -> consts.add(new VmStateReport.ConstantEntry(n, t.type().toString(), t.display())));
+        return new VmStateReport(v.sessionId(), stack, v.revision(), v.generation(), defs, consts);
+    }
+
+    // ------------------------------------------------------------------------------------------- language
+
+    /**
+     * The language definition: the fixed grammar text plus the syntax and the core words generated from
+     * {@link Vocabulary}. Built once; the vocabulary is static.
+     */
+    public static LanguageDefinition languageDefinition() {
+        LanguageDefinition l = language;
+        if (l == null) {
+            l = buildLanguageDefinition();
+            language = l;
+        }
+        return l;
+    }
+
+    private static LanguageDefinition buildLanguageDefinition() {
+        String grammar = grammarText();
+        List<SyntaxSpec> syntax = Vocabulary.syntax();
+        Map<WordSpec.Category, List<WordSummary>> byCategory = new LinkedHashMap<>();
+        for (WordSpec.Category c : WordSpec.Category.values()) byCategory.put(c, new ArrayList<>());
+        for (WordSpec w : Vocabulary.words()) byCategory.get(w.category()).add(summary(w));
+        List<LanguageDefinition.Category> categories = new ArrayList<>();
+        byCategory.forEach((c, words) -> {
+            if (!words.isEmpty()) categories.add(new LanguageDefinition.Category(categoryName(c), words));
+        });
+
+        StringBuilder b = new StringBuilder();
+        b.append("# Finch language definition (").append(Outcome.PROTOCOL).append(")\n\n");
+        b.append(grammar.strip()).append("\n\n");
+        b.append("## Source syntax (forms, not callables: no runtime signature)\n\n");
+        for (SyntaxSpec s : syntax) {
+            b.append("- `").append(s.form()).append("` (").append(String.join(", ", s.languages())).append("): ")
+             .append(s.doc()).append('\n');
+        }
+        b.append("\n## Core words by category (`name : signature`)\n");
+        for (LanguageDefinition.Category c : categories) {
+            b.append("\n### ").append(c.name()).append("\n\n");
+            for (WordSummary w : c.words()) {
+                b.append("- `").append(w.name()).append(" : ").append(w.summary()).append("` ").append(w.doc()).append('\n');
+            }
+        }
+        b.append("\nUse search_word and inspect_word for one word, get_vm_state for the session's own definitions.\n");
+        return new LanguageDefinition(Outcome.PROTOCOL, grammar, syntax, categories, b.toString());
+    }
+
+    private static String grammarText() {
+        try (InputStream in = Discovery.class.getResourceAsStream(GRAMMAR_RESOURCE)) {
+            if (in == null) throw new IllegalStateException("resource dev/finch/" + GRAMMAR_RESOURCE + " is missing from the jar");
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The category's spelling in listings and JSON: lowercase, as {@code vm-vocabulary} writes it. */
+    static String categoryName(WordSpec.Category c) { return c.name().toLowerCase(Locale.ROOT); }
+
+    // ------------------------------------------------------------------------------------------- inspect
+
+    /**
+     * What {@code name} denotes, resolved in the verifier's order (a persisted definition, then a constant, then a
+     * core word), falling back to source syntax, which has no runtime meaning of its own.
+     */
+    static Optional<WordInfo> inspect(View v, String name) {
+        if (name == null) return Optional.empty();
+        String n = name.strip();
+        CompiledWord w = v.state().words().get(n);
+        if (w != null) return Optional.of(new WordInfo.Definition(n, w.signature().toString(), source(w)));
+        TypedValue c = v.state().constants().get(n);
+        if (c != null) return Optional.of(new WordInfo.Constant(n, c.type().toString(), c.display()));
+        Optional<WordSpec> core = Vocabulary.word(n);
+        if (core.isPresent()) {
+            WordSpec s = core.get();
+            List<String> overloads = s.overloads().stream().map(Object::toString).toList();
+            return Optional.of(new WordInfo.CoreWord(n, s.signatureText(), overloads, categoryName(s.category()), s.doc(), s.special()));
+        }
+        return Vocabulary.syntax(n).map(s -> new WordInfo.Syntax(s.name(), s.languages(), s.form(), s.doc()));
+    }
+
+    /** The definition as canonical Co-Forth, rebuilt from its verified IR with its verified signature declared. */
+    private static Optional<String> source(CompiledWord w) {
+        CheckedWord checked = w.checked();
+        if (checked == null) return Optional.empty();
+        List<Instr> body = new ArrayList<>(checked.body().nodes().size());
+        for (Node node : checked.body().nodes()) body.add(node.instr());
+        WordDef def = new WordDef(w.name(), Optional.of(w.signature()), new Block(body), checked.origin());
+        return Optional.of(CoForthPrinter.print(def));
+    }
+
+    // ------------------------------------------------------------------------------------------- search
+
+    /**
+     * Every name whose name or documentation matches {@code query} (case-insensitive): ranked by how the name
+     * matches (equal, prefix, contains, every term in it), then documentation matches; within a rank, session
+     * definitions and constants first, then core words, then syntax, then shorter names.
+     */
+    static List<WordSummary> search(View v, String query) {
+        String q = query == null ? "" : query.strip().toLowerCase(Locale.ROOT);
+        if (q.isEmpty()) return List.of();
+        String[] terms = q.split("\\s+");
+        List<Ranked> hits = new ArrayList<>();
+        for (WordSummary s : everything(v)) {
+            int rank = rank(s, q, terms);
+            if (rank >= 0) hits.add(new Ranked(rank, s));
+        }
+        hits.sort(Comparator.comparingInt(Ranked::rank)
+                .thenComparingInt(r -> kindOrder(r.summary().kind()))
+                .thenComparingInt(r -> r.summary().name().length())
+                .thenComparing(r -> r.summary().name()));
+        return hits.stream().map(Ranked::summary).toList();
+    }
+
+    private record Ranked(int rank, WordSummary summary) { }
+
+    private static int rank(WordSummary s, String q, String[] terms) {
+        String name = s.name().toLowerCase(Locale.ROOT);
+        if (name.equals(q)) return 0;
+        if (name.startsWith(q)) return 1;
+        if (name.contains(q)) return 2;
+        if (terms.length > 1 && allIn(terms, name)) return 3;
+        String text = name + " " + s.doc().toLowerCase(Locale.ROOT) + " " + s.summary().toLowerCase(Locale.ROOT);
+        return allIn(terms, text) ? 4 : -1;
+    }
+
+    private static boolean allIn(String[] terms, String text) {
+        for (String t : terms) if (!text.contains(t)) return false;
+        return true;
+    }
+
+    private static int kindOrder(WordKind k) {
+        switch (k) {
+            case DEFINITION: return 0;
+            case CONSTANT: return 1;
+            case CORE_WORD: return 2;
+            default: return 3;
+        }
+    }
+
+    /** Every name the session can discover, each once per kind. */
+    static List<WordSummary> everything(View v) {
+        List<WordSummary> all = new ArrayList<>();
+        new TreeMap<>(v.state().words()).forEach((n, w) -> all.add(new WordSummary(n, WordKind.DEFINITION, w.signature().toString(), "")));
+        new TreeMap<>(v.state().constants()).forEach((n, c) -> all.add(new WordSummary(n, WordKind.CONSTANT, c.type().toString(), "= " + c.display())));
+        for (WordSpec w : Vocabulary.words()) all.add(summary(w));
+        for (SyntaxSpec s : Vocabulary.syntax()) all.add(new WordSummary(s.name(), WordKind.SYNTAX, s.form(), s.doc()));
+        return all;
+    }
+
+    private static WordSummary summary(WordSpec w) { return new WordSummary(w.name(), WordKind.CORE_WORD, w.signatureText(), w.doc()); }
+
+    /** Up to {@code max} names close to a name that denotes nothing: small edit distance first, then search hits. */
+    static List<String> suggestions(View v, String name, int max) {
+        String n = name == null ? "" : name.strip().toLowerCase(Locale.ROOT);
+        if (n.isEmpty()) return List.of();
+        int limit = Math.max(1, n.length() / 3);
+        List<Ranked> close = new ArrayList<>();
+        for (WordSummary s : everything(v)) {
+            int d = distance(n, s.name().toLowerCase(Locale.ROOT));
+            if (d <= limit) close.add(new Ranked(d, s));
+        }
+        close.sort(Comparator.comparingInt(Ranked::rank).thenComparing(r -> r.summary().name()));
+        List<String> out = new ArrayList<>();
+        for (Ranked r : close) if (!out.contains(r.summary().name())) out.add(r.summary().name());
+        for (WordSummary s : search(v, n)) if (!out.contains(s.name())) out.add(s.name());
+        return out.size() > max ? List.copyOf(out.subList(0, max)) : out;
+    }
+
+    /** Levenshtein distance (names are short; quadratic is fine). */
+    private static int distance(String a, String b) {
+        int[] prev = new int[b.length() + 1];
+        int[] cur = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) prev[j] = j;
+        for (int i = 1; i <= a.length(); i++) {
+            cur[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
+                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
+            }
+            int[] t = prev; prev = cur; cur = t;
+        }
+        return prev[b.length()];
+    }
+}
