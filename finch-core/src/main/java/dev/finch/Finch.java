@@ -80,6 +80,18 @@ public final class Finch {
 
     Optional<Frontend> frontend(Language language) { return Optional.ofNullable(frontends.get(language)); }
 
+    /** A session with a given id (used when restoring an image). */
+    Session openSession(String id, SessionOptions options) { return new Session(this, id, options); }
+
+    /**
+     * Restores a session saved with {@link Session#save} — in this process or another — with its suspended
+     * execution ready to resume, approve, deny or answer. Nothing that ran before the suspension runs again.
+     *
+     * @throws SessionImage.ImageException when the image is truncated, edited, from another format, or its
+     *         program no longer verifies the same way
+     */
+    public Session restore(String image) { return SessionImage.restore(this, image); }
+
     /** Sets the limits of every run; each has a safe default. */
     public static final class Builder {
         private Limits limits = Limits.DEFAULT;

@@ -62,6 +62,10 @@ public final class Session {
     private final FileHost files;
     private final ProcessHost processes;
     private final AtomicLong grantIds = new AtomicLong();
+    /** Committed submissions in order: enough to rebuild the dictionary in another process ({@link SessionImage}). */
+    private final List<SessionImage.Entry> history = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The entry of each execution not yet committed (running or suspended). */
+    private final ConcurrentHashMap<String, SessionImage.Entry> inFlight = new ConcurrentHashMap<>();
 
     /** The committed state: what runs start from and what outcomes report when nothing was committed. */
     private record Snapshot(VmState state, long revision, long generation) { }
@@ -147,6 +151,51 @@ public final class Session {
         } finally {
             busy.set(false);
         }
+    }
+
+    /**
+     * The durable image of this session with one suspended execution: committed submissions (to rebuild the
+     * dictionary), the stack and constants, and the execution's continuation. {@link Finch#restore} resumes it in
+     * any process; nothing that ran before the suspension runs again.
+     */
+    public String save(String executionId) { return SessionImage.save(this, executionId); }
+
+    // ---- package-private access for SessionImage ----
+
+    List<SessionImage.Entry> history() { return history; }
+
+    Optional<SessionImage.Entry> inFlight(String executionId) { return Optional.ofNullable(inFlight.get(executionId)); }
+
+    Optional<Suspension> suspension(String executionId) {
+        Paused p = paused.get(executionId);
+        return p == null ? Optional.empty() : Optional.of(p.suspension());
+    }
+
+    Optional<Long> baseRevision(String executionId) {
+        Paused p = paused.get(executionId);
+        return p == null ? Optional.empty() : Optional.of(p.baseRevision());
+    }
+
+    VmState committedState() { return snapshot.state(); }
+
+    Finch finch() { return finch; }
+
+    HostConfig hostConfig() { return new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20); }
+
+    /** Installs a restored state and history, as they were when the image was saved. */
+    void install(VmState state, long revision, long generation, List<SessionImage.Entry> entries) {
+        snapshot = new Snapshot(state, revision, generation);
+        history.clear();
+        history.addAll(entries);
+    }
+
+    /** Installs a restored suspended execution. */
+    void installSuspended(String executionId, Suspension suspension, SessionImage.Entry entry, List<String> inferred, long baseRevision) {
+        inFlight.put(executionId, entry);
+        paused.put(executionId, new Paused(suspension, entry.sourceId(), entry.language(), inferred, baseRevision,
+                "", OutputSink.NONE));
+        long n = Long.parseLong(executionId.substring(executionId.lastIndexOf('e') + 1));
+        executions.accumulateAndGet(n, Math::max);
     }
 
     /** Continues a suspended execution once ({@code yield} receives unit); the outcome's output is all of its say text. */
@@ -316,6 +365,7 @@ public final class Session {
         Prepared prep = prepare(s, base.state().environment());
         if (prep.module() == null) return failed(executionId, sourceId, language, "", List.of(), prep.diagnostics());
         List<String> inferred = capabilities(prep.module());
+        inFlight.put(executionId, new SessionImage.Entry(s.text(), language, sourceId, base.state().environment()));
         OutputSink sink = guarded(s.sink());
         CancelToken token = new CancelToken();
         running.put(executionId, token);
@@ -363,9 +413,12 @@ public final class Session {
             }
             Snapshot next = new Snapshot(c.state(), now.revision() + 1, now.generation());
             snapshot = next;
+            SessionImage.Entry entry = inFlight.remove(executionId);
+            if (entry != null) history.add(entry);
             return new Outcome.Completed(fields(executionId, sourceId, language, output, next, inferred, List.of(), List.of()));
         }
         if (r instanceof RunResult.Failed f) {
+            inFlight.remove(executionId);
             return failed(executionId, sourceId, language, output, inferred, f.diagnostics());
         }
         if (r instanceof RunResult.Suspended su) {
@@ -381,6 +434,7 @@ public final class Session {
             Optional<StackEntry> yielded = payload == null ? Optional.empty() : Optional.of(entry(payload));
             return new Outcome.Suspended(fields(executionId, sourceId, language, output, snapshot, inferred, List.of(), List.of()), yielded);
         }
+        inFlight.remove(executionId);
         RunResult.Cancelled x = (RunResult.Cancelled) r;
         List<Diagnostic> why = x.reason() == null ? List.of() : List.of(x.reason());
         return new Outcome.Cancelled(fields(executionId, sourceId, language, output, snapshot, inferred, List.of(), why));

@@ -5,6 +5,7 @@ import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.vm.compile.ModuleCompiler;
+import dev.finch.vm.persist.Continuations;
 import dev.finch.vm.host.HostCode;
 import dev.finch.vm.host.HostConfig;
 import dev.finch.vm.host.HostResponse;
@@ -44,7 +45,8 @@ public final class Vm implements AutoCloseable {
             });
 
     /** A suspended run's live parts (kept in memory; see {@link Suspension}). */
-    record Paused(Ctx ctx, MethodHandle main, CheckedModule module, VmState base, Map<String, CompiledWord> words) { }
+    record Paused(Ctx ctx, MethodHandle main, CheckedModule module, VmState base, Map<String, CompiledWord> words,
+                  java.util.Set<String> interpreted) { }
 
     private final ModuleCompiler.Tiering tiering;
 
@@ -82,7 +84,7 @@ public final class Vm implements AutoCloseable {
         module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
         ctx.definitions = defs;
         ctx.stackIn = state.stack().stream().map(TypedValue::value).toArray();
-        return execute(executionId, new Paused(ctx, compiled.main(), module, state, compiled.words()), limits, cancel);
+        return execute(executionId, new Paused(ctx, compiled.main(), module, state, compiled.words(), compiled.interpreted()), limits, cancel);
     }
 
     /** Resumes a run suspended by {@code yield} once; {@code yield} returns unit to it. */
@@ -194,6 +196,55 @@ public final class Vm implements AutoCloseable {
         Map<String, TypedValue> constants = new LinkedHashMap<>(p.base().constants());
         p.module().newConstants().forEach((n, t) -> constants.put(n, new TypedValue(t, ctx.constants().get(n))));
         return new VmState(stack, words, constants);
+    }
+
+    /**
+     * Compiles a module's definitions onto {@code state} without running anything: how a restored session rebuilds
+     * its dictionary from the submissions that defined it.
+     */
+    public VmState compileOnly(CheckedModule module, VmState state) {
+        ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, state, tiering);
+        Map<String, CompiledWord> words = new LinkedHashMap<>(state.words());
+        words.putAll(compiled.words());
+        return new VmState(state.stack(), words, state.constants());
+    }
+
+    /**
+     * The durable form of a suspended run, to resume in another process (see {@link Continuations}). Refused for
+     * a run holding values that live only in this process (closures, streams).
+     */
+    public String save(Suspension suspension) {
+        Paused p = suspension.paused;
+        Type yt = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
+        return Continuations.save(suspension.executionId(), Continuations.moduleDigest(p.module(), p.interpreted()), p.ctx(), yt);
+    }
+
+    /**
+     * Rebuilds a suspended run saved by {@link #save} in any process, from the same verified module and the same
+     * base state (dictionary and stack) it started from. Nothing runs and nothing is dispatched until it is resumed.
+     */
+    public Suspension restore(String executionId, CheckedModule module, VmState base, HostConfig host, String saved) {
+        ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, base, tiering);
+        Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()));
+        Map<String, Object> constants = new LinkedHashMap<>();
+        base.constants().forEach((n, v) -> constants.put(n, v.value()));
+        Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), constants);
+        ctx.host = new RunHost(executionId, host);
+        ctx.host.restore(r.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
+        ctx.stackIn = base.stack().stream().map(TypedValue::value).toArray();
+        ctx.restoreOutput(r.output());
+        ctx.yielded = r.yielded();
+        ctx.suspending = true;
+        java.util.List<dev.finch.vm.runtime.Frame> frames = new java.util.ArrayList<>(r.framesOutermostFirst());
+        java.util.Collections.reverse(frames);
+        for (dev.finch.vm.runtime.Frame f : frames) ctx.pushFrame(f);
+        java.util.Map<String, String> defs = new java.util.TreeMap<>();
+        base.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
+        module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
+        ctx.definitions = defs;
+        Paused p = new Paused(ctx, compiled.main(), module, base, compiled.words(), compiled.interpreted());
+        TypedValue payload = r.yieldedType() == null ? null : new TypedValue(r.yieldedType(), r.yielded());
+        return new Suspension(executionId, payload == null ? new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE) : payload, p);
     }
 
     @Override public void close() { workers.shutdownNow(); }

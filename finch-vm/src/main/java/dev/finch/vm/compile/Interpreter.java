@@ -190,7 +190,9 @@ final class Interpreter {
         Object[] values = new Object[rowSize + locals.length];
         System.arraycopy(stack, 0, values, 0, rowSize);
         System.arraycopy(locals, 0, values, rowSize, locals.length);
-        ctx.pushFrame(new Frame(word.name(), pc, values));
+        List<Type> types = new java.util.ArrayList<>(code[pc].node.before().subList(0, rowSize));
+        for (String n : localIndex.keySet()) types.add(word.locals().get(n));
+        ctx.pushFrame(new Frame(word.name(), pc, values, types));
     }
 
     private static Object literal(Checked.PushNode n) {

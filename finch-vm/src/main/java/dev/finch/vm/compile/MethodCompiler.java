@@ -348,7 +348,10 @@ final class MethodCompiler {
             box(k);
             mv.visitInsn(AASTORE);
         }
-        mv.visitMethodInsn(INVOKESPECIAL, FRAME, "<init>", "(Ljava/lang/String;I[Ljava/lang/Object;)V", false);
+        java.util.List<Type> types = new java.util.ArrayList<>(row);
+        for (String n : named.keySet()) types.add(word.locals().get(n));
+        classConstant(java.util.List.copyOf(types), "Ljava/util/List;");
+        mv.visitMethodInsn(INVOKESPECIAL, FRAME, "<init>", "(Ljava/lang/String;I[Ljava/lang/Object;Ljava/util/List;)V", false);
         mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "pushFrame", "(L" + FRAME + ";)V", false);
     }
 

@@ -54,6 +54,21 @@ public final class RunHost {
     /** The grants in force now (once-grants disappear as they are used). */
     public GrantSet grants() { return grants; }
 
+    /**
+     * Restores the boundary of a run saved in another process: its grants, sequence counter, journal and the
+     * request it waits for. Nothing is dispatched by restoring.
+     */
+    public void restore(GrantSet grants, long sequence, java.util.List<EffectJournal.Entry> journal, EffectRequest pending, Waiting waiting) {
+        this.grants = grants;
+        this.sequence = sequence;
+        for (EffectJournal.Entry e : journal) this.journal.record(e.request(), e.state());
+        this.pending = pending;
+        this.waiting = waiting;
+    }
+
+    /** The last sequence number used. */
+    public long sequence() { return sequence; }
+
     /** The request the run is paused at, if any. */
     public Optional<EffectRequest> pending() { return Optional.ofNullable(pending); }
 

@@ -119,6 +119,13 @@ public final class Ctx {
 
     public String output() { return output.toString(); }
 
+    /** Restores the output of a run saved in another process (it is not streamed again). */
+    public void restoreOutput(String text) {
+        output.setLength(0);
+        output.append(text);
+        outputBytes = text.getBytes(StandardCharsets.UTF_8).length;
+    }
+
     public long maxMemoryBytes() { return limits.maxMemoryBytes(); }
 
     public Map<String, Object> constants() { return constants; }

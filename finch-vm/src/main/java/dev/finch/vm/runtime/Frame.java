@@ -1,7 +1,15 @@
 package dev.finch.vm.runtime;
 
+import dev.finch.ir.type.Type;
+import java.util.List;
+
 /**
- * One saved activation of a suspended word: which word, which resume point, and the typed values of its live
- * stack slots and locals (boxed, in the compiler's slot order). Only values and coordinates: it serializes.
+ * One saved activation of a suspended word: which word, which resume point, and the values of its live stack
+ * slots and locals (boxed, in the compiler's slot order) with their static types. Only values, types and
+ * coordinates: it serializes ({@code dev.finch.vm.persist}).
  */
-public record Frame(String word, int point, Object[] values) { }
+public record Frame(String word, int point, Object[] values, List<Type> types) {
+    public Frame {
+        types = List.copyOf(types);
+    }
+}

@@ -1,0 +1,201 @@
+package dev.finch;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.finch.ir.Frontend;
+import dev.finch.ir.Lowering;
+import dev.finch.ir.checked.Checked.CheckedModule;
+import dev.finch.ir.checked.Environment;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.type.TypeSyntax;
+import dev.finch.verifier.Verification;
+import dev.finch.verifier.Verifier;
+import dev.finch.vm.Suspension;
+import dev.finch.vm.TypedValue;
+import dev.finch.vm.VmState;
+import dev.finch.vm.persist.Continuations;
+import dev.finch.vm.persist.ValueCodec;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A session with a suspended execution, as data (issue 6, durable continuations). It keeps the committed
+ * submissions (their text, language, source identity and the environment each was verified against), which
+ * rebuild the dictionary without running anything; the persistent stack and constants as typed values; and the
+ * suspended execution's continuation ({@link Continuations}). Restoring re-lowers and re-verifies deterministically,
+ * checks the continuation is bound to exactly that program, and resumes nothing until the host says so.
+ */
+public final class SessionImage {
+    public static final String FORMAT = "finch-session/1";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private SessionImage() { }
+
+    /** One submission: its text and what it was verified against. */
+    public record Entry(String text, String language, String sourceId, Environment env) { }
+
+    /** Why an image cannot be written or read. */
+    public static final class ImageException extends RuntimeException {
+        public ImageException(String message) { super(message, null, false, false); }
+    }
+
+    static String save(Session session, String executionId) {
+        Suspension suspension = session.suspension(executionId)
+                .orElseThrow(() -> new ImageException("no suspended execution " + executionId + " in session " + session.id()));
+        Entry entry = session.inFlight(executionId).orElseThrow(() -> new ImageException("execution " + executionId + " has no recorded source"));
+        if (session.baseRevision(executionId).orElse(-1L) != session.vmRevision()) {
+            throw new ImageException("the session moved on since execution " + executionId + " was suspended; its image would be stale");
+        }
+        String continuation;
+        try {
+            continuation = session.finch().vm().save(suspension);
+        } catch (ValueCodec.NotDurable | Continuations.Refused e) {
+            throw new ImageException("execution " + executionId + " cannot be saved: " + e.getMessage());
+        }
+        ObjectNode doc = F.objectNode();
+        doc.put("format", FORMAT);
+        doc.put("session_id", session.id());
+        doc.put("vm_revision", session.vmRevision());
+        doc.put("manifest_generation", session.manifestGeneration());
+        ObjectNode opts = doc.putObject("options");
+        session.options().workspace().ifPresent(w -> opts.put("workspace", w.toString()));
+        ArrayNode grants = opts.putArray("grants");
+        session.grants().grants().forEach(g -> grants.add(g.spec().toString()));
+        opts.put("deferred", session.options().deferred());
+        ArrayNode history = doc.putArray("history");
+        for (Entry e : session.history()) history.add(entry(e));
+        VmState state = session.committedState();
+        ArrayNode stack = doc.putArray("stack");
+        for (TypedValue v : state.stack()) stack.add(typed(v));
+        ObjectNode constants = doc.putObject("constants");
+        state.constants().forEach((n, v) -> constants.set(n, typed(v)));
+        ObjectNode susp = doc.putObject("suspended");
+        susp.put("execution_id", executionId);
+        susp.set("entry", entry(entry));
+        susp.put("continuation", continuation);
+        doc.put("checksum", sha256(doc.toString()));
+        return doc.toString();
+    }
+
+    static Session restore(Finch finch, String image) {
+        JsonNode doc;
+        try {
+            doc = JSON.readTree(image);
+        } catch (Exception e) {
+            throw new ImageException("the session image is not readable JSON (truncated?)");
+        }
+        if (doc == null || !doc.isObject() || !FORMAT.equals(doc.path("format").asText())) {
+            throw new ImageException("not a session image of format " + FORMAT);
+        }
+        ObjectNode body = ((ObjectNode) doc).deepCopy();
+        String checksum = body.path("checksum").asText();
+        body.remove("checksum");
+        if (!sha256(body.toString()).equals(checksum)) throw new ImageException("the session image's checksum does not match: truncated or edited");
+        try {
+            JsonNode o = doc.get("options");
+            SessionOptions options = new SessionOptions(
+                    o.has("workspace") ? Optional.of(java.nio.file.Path.of(o.get("workspace").asText())) : Optional.empty(),
+                    texts(o.get("grants")), o.path("deferred").asBoolean());
+            Session session = finch.openSession(doc.get("session_id").asText(), options);
+            VmState state = VmState.EMPTY;
+            List<Entry> entries = new ArrayList<>();
+            for (JsonNode h : doc.get("history")) {
+                Entry e = entry(h);
+                entries.add(e);
+                state = finch.vm().compileOnly(verify(finch, e), state);
+            }
+            List<TypedValue> stack = new ArrayList<>();
+            for (JsonNode v : doc.get("stack")) stack.add(typed(v));
+            Map<String, TypedValue> constants = new LinkedHashMap<>();
+            doc.get("constants").fields().forEachRemaining(f -> constants.put(f.getKey(), typed(f.getValue())));
+            VmState base = new VmState(stack, state.words(), constants);
+            long revision = doc.get("vm_revision").asLong();
+            session.install(base, revision, doc.get("manifest_generation").asLong(), entries);
+            JsonNode s = doc.get("suspended");
+            String executionId = s.get("execution_id").asText();
+            Entry entry = entry(s.get("entry"));
+            CheckedModule module = verify(finch, entry);
+            Suspension suspension = finch.vm().restore(executionId, module, base, session.hostConfig(), s.get("continuation").asText());
+            List<String> inferred = new ArrayList<>();
+            module.inferredCapabilities().forEach(c -> inferred.add(c.toString()));
+            session.installSuspended(executionId, suspension, entry, inferred, revision);
+            return session;
+        } catch (ImageException e) {
+            throw e;
+        } catch (Continuations.Refused | ValueCodec.Malformed e) {
+            throw new ImageException(e.getMessage());
+        } catch (RuntimeException e) {
+            throw new ImageException("the session image is malformed: " + e);
+        }
+    }
+
+    private static CheckedModule verify(Finch finch, Entry e) {
+        Frontend f = finch.frontend(Language.named(e.language()).orElseThrow(() -> new ImageException("unknown language " + e.language())))
+                .orElseThrow(() -> new ImageException("language " + e.language() + " is not available"));
+        Lowering l = f.lower(e.text(), e.sourceId(), e.env());
+        if (!l.ok()) throw new ImageException("a saved submission no longer lowers: " + l.diagnostics());
+        Verification v = Verifier.verify(l.module().orElseThrow(), e.env());
+        if (!v.ok()) throw new ImageException("a saved submission no longer verifies: " + v.diagnostics());
+        return v.module().orElseThrow();
+    }
+
+    private static ObjectNode entry(Entry e) {
+        ObjectNode o = F.objectNode();
+        o.put("text", e.text());
+        o.put("language", e.language());
+        o.put("source_id", e.sourceId());
+        ObjectNode env = o.putObject("env");
+        ObjectNode words = env.putObject("words");
+        new java.util.TreeMap<>(e.env().words()).forEach((n, t) -> words.put(n, t.toString()));
+        ObjectNode consts = env.putObject("constants");
+        new java.util.TreeMap<>(e.env().constants()).forEach((n, t) -> consts.put(n, t.toString()));
+        ArrayNode stack = env.putArray("stack");
+        e.env().stack().forEach(t -> stack.add(t.toString()));
+        return o;
+    }
+
+    private static Entry entry(JsonNode o) {
+        JsonNode env = o.get("env");
+        Map<String, Type.Fn> words = new LinkedHashMap<>();
+        env.get("words").fields().forEachRemaining(f -> words.put(f.getKey(), TypeSyntax.parseSignature(f.getValue().asText())));
+        Map<String, Type> consts = new LinkedHashMap<>();
+        env.get("constants").fields().forEachRemaining(f -> consts.put(f.getKey(), TypeSyntax.parse(f.getValue().asText())));
+        List<Type> stack = new ArrayList<>();
+        env.get("stack").forEach(t -> stack.add(TypeSyntax.parse(t.asText())));
+        return new Entry(o.get("text").asText(), o.get("language").asText(), o.get("source_id").asText(), new Environment(words, consts, stack));
+    }
+
+    private static ObjectNode typed(TypedValue v) {
+        ObjectNode o = F.objectNode();
+        o.put("type", v.type().toString());
+        o.set("value", ValueCodec.encode(v.type(), v.value()));
+        return o;
+    }
+
+    private static TypedValue typed(JsonNode o) {
+        Type t = TypeSyntax.parse(o.get("type").asText());
+        return new TypedValue(t, ValueCodec.decode(t, o.get("value")));
+    }
+
+    private static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static List<String> texts(JsonNode a) {
+        List<String> out = new ArrayList<>();
+        a.forEach(x -> out.add(x.asText()));
+        return out;
+    }
+}

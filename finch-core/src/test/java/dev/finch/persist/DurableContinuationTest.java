@@ -1,0 +1,101 @@
+package dev.finch.persist;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.finch.Finch;
+import dev.finch.Outcome;
+import dev.finch.Session;
+import dev.finch.SessionImage;
+import dev.finch.SessionOptions;
+import dev.finch.Submission;
+import dev.finch.capabilities.Scope;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 6 item 4 and reliability row 20: a run suspended at a capability boundary is saved, restored in a new
+ * Finch in another JVM, approved there, and continues exactly where it stopped — its earlier effect (a process
+ * appending to a log) is not repeated and its output continues. A truncated or edited image is refused.
+ */
+class DurableContinuationTest {
+    @TempDir Path ws;
+
+    /** Defines a word in one submission, then suspends inside it (at file-read, after an effect) in the next. */
+    private Session suspended(Finch finch, List<String> streamed) throws Exception {
+        Files.writeString(ws.resolve("b.txt"), "B");
+        Session s = finch.newSession(new SessionOptions(java.util.Optional.of(ws),
+                List.of("process.run(/bin/sh)", "fs.write(${workspace}/**)")));
+        Outcome def = s.submit(Submission.of(
+                ": log ( -- ! {process.run(**)} ) \"/bin/sh\" [ \"-c\" \"echo ran >> log.txt\" ] process-run drop ;\n"
+                        + ": step ( int -- int ! {fs.read(${workspace}/**)} ) \"mid \" say \"b.txt\" path file-read bytes-to-string if-ok say else drop then 1 + ;", "defs"));
+        assertThat(def).isInstanceOf(Outcome.Completed.class);
+        Outcome o = s.submit(Submission.of("41 \"before \" say log 7 step \" after\" say", "main").withSink(streamed::add));
+        assertThat(o).isInstanceOf(Outcome.Suspended.class);
+        assertThat(o.fields().requiredCapabilities()).containsExactly("fs.read(${workspace}/b.txt)");
+        assertThat(Files.readAllLines(ws.resolve("log.txt"))).containsExactly("ran");
+        return s;
+    }
+
+    @Test void resumesInAnotherProcessWithoutRepeatingEffects() throws Exception {
+        List<String> streamed = new ArrayList<>();
+        Session s = suspended(Finch.create(), streamed);
+        String executionId = s.suspendedExecutions().iterator().next();
+        Path image = ws.resolve("image.json");
+        Files.writeString(image, s.save(executionId));
+
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), ResumeFixture.class.getName(),
+                image.toString(), executionId).redirectErrorStream(true).start();
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        JsonNode outcome = new ObjectMapper().readTree(out.lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow());
+        assertThat(outcome.get("status").asText()).as(out).isEqualTo("completed");
+        assertThat(outcome.get("output").asText()).isEqualTo("before mid B after");
+        assertThat(outcome.get("stack").get(0).get("display").asText()).isEqualTo("41");
+        assertThat(outcome.get("stack").get(1).get("display").asText()).isEqualTo("8");
+        // The process ran once, before the suspension, in the first JVM; resuming did not run it again.
+        assertThat(Files.readAllLines(ws.resolve("log.txt"))).containsExactly("ran");
+        assertThat(streamed).containsExactly("before ", "mid ");
+    }
+
+    @Test void resumesInANewFinchInThisProcess() throws Exception {
+        Session s = suspended(Finch.create(), new ArrayList<>());
+        String executionId = s.suspendedExecutions().iterator().next();
+        String image = s.save(executionId);
+        Session restored = Finch.create().restore(image);
+        List<String> later = new ArrayList<>();
+        Outcome o = restored.approve(executionId, Scope.ONCE);
+        assertThat(o).isInstanceOf(Outcome.Completed.class);
+        assertThat(o.fields().output()).isEqualTo("before mid B after");
+        assertThat(restored.vmRevision()).isEqualTo(2);
+        assertThat(Files.readAllLines(ws.resolve("log.txt"))).containsExactly("ran");
+        // The restored session keeps its dictionary: the words defined before the image still run.
+        Outcome again = restored.submit(Submission.of("1 step drop", "later").withSink(later::add));
+        assertThat(again).isInstanceOf(Outcome.Suspended.class);
+    }
+
+    @Test void truncatedOrEditedImagesAreRefused() throws Exception {
+        Session s = suspended(Finch.create(), new ArrayList<>());
+        String executionId = s.suspendedExecutions().iterator().next();
+        String image = s.save(executionId);
+        Finch finch = Finch.create();
+        for (int cut = 0; cut < image.length(); cut += Math.max(1, image.length() / 97)) {
+            String truncated = image.substring(0, cut);
+            assertThatThrownBy(() -> finch.restore(truncated)).isInstanceOf(SessionImage.ImageException.class);
+        }
+        String edited = image.replace("\\\"B\\\"", "\\\"C\\\"").replace("before ", "BEFORE ");
+        assertThat(edited).isNotEqualTo(image);
+        assertThatThrownBy(() -> finch.restore(edited)).isInstanceOf(SessionImage.ImageException.class).hasMessageContaining("checksum");
+        String older = image.replace("finch-session/1", "finch-session/0");
+        assertThatThrownBy(() -> finch.restore(older)).isInstanceOf(SessionImage.ImageException.class);
+    }
+}

@@ -1,0 +1,189 @@
+package dev.finch.vm.persist;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.finch.capabilities.Grant;
+import dev.finch.capabilities.GrantSet;
+import dev.finch.capabilities.Scope;
+import dev.finch.ir.cap.Capability;
+import dev.finch.ir.checked.Checked.CheckedModule;
+import dev.finch.ir.checked.Checked.CheckedWord;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.print.CoForthPrinter;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.type.TypeSyntax;
+import dev.finch.vm.host.EffectJournal;
+import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.host.RunHost;
+import dev.finch.vm.runtime.Ctx;
+import dev.finch.vm.runtime.Frame;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The durable form of a suspended run (architecture: "the continuation is data"). It holds only typed values and
+ * coordinates: each frame's word, resume point, slot types and values; the run's output so far; constants it
+ * defined; and its host boundary (grants, sequence, journal, the request it waits for). A digest of the module's
+ * canonical Co-Forth and signatures binds it to the exact program, and a checksum covers the whole document:
+ * a truncated, edited or older-format continuation is refused, never mis-resumed.
+ */
+public final class Continuations {
+    public static final String FORMAT = "finch-continuation/1";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
+
+    private Continuations() { }
+
+    /** Why a continuation cannot be saved or restored. */
+    public static final class Refused extends RuntimeException {
+        public Refused(String message) { super(message, null, false, false); }
+    }
+
+    /** A digest identifying the exact verified program and the tier of each function. */
+    public static String moduleDigest(CheckedModule module, Set<String> interpreted) {
+        StringBuilder b = new StringBuilder(CoForthPrinter.print(module.source()));
+        b.append('\n').append(module.main().signature());
+        for (CheckedWord w : module.words()) b.append('\n').append(w.name()).append(" : ").append(w.signature());
+        b.append("\ninterpreted ").append(new java.util.TreeSet<>(interpreted));
+        return sha256(b.toString());
+    }
+
+    /** Saves the paused run: frames outermost first. */
+    public static String save(String executionId, String moduleDigest, Ctx ctx, Type yieldedType) {
+        ObjectNode doc = F.objectNode();
+        doc.put("format", FORMAT);
+        doc.put("execution_id", executionId);
+        doc.put("module", moduleDigest);
+        doc.put("output", ctx.output());
+        if (ctx.host.pending().isEmpty()) {
+            doc.put("yielded_type", yieldedType.toString());
+            doc.set("yielded", ValueCodec.encode(yieldedType, ctx.yielded));
+        }
+        ArrayNode frames = doc.putArray("frames");
+        ctx.frames().descendingIterator().forEachRemaining(f -> {
+            ObjectNode o = frames.addObject();
+            o.put("word", f.word());
+            o.put("point", f.point());
+            ArrayNode types = o.putArray("types");
+            ArrayNode values = o.putArray("values");
+            for (int i = 0; i < f.values().length; i++) {
+                types.add(f.types().get(i).toString());
+                values.add(ValueCodec.encode(f.types().get(i), f.values()[i]));
+            }
+        });
+        RunHost h = ctx.host;
+        ObjectNode host = doc.putObject("host");
+        host.put("sequence", h.sequence());
+        h.waiting().ifPresent(w -> host.put("waiting", w.name()));
+        h.pending().ifPresent(r -> host.set("pending", request(r)));
+        ArrayNode grants = host.putArray("grants");
+        for (Grant g : h.grants().grants()) grants.addObject().put("id", g.id()).put("spec", g.spec().toString()).put("scope", g.scope().spelling());
+        ArrayNode journal = host.putArray("journal");
+        for (EffectJournal.Entry e : h.journal().entries()) journal.addObject().put("state", e.state().name()).set("request", request(e.request()));
+        doc.put("checksum", sha256(canonical(doc)));
+        return doc.toString();
+    }
+
+    /** What a restore recovers before the run is re-entered. */
+    public record Restored(List<Frame> framesOutermostFirst, String output, Type yieldedType, Object yielded,
+                           GrantSet grants, long sequence, List<EffectJournal.Entry> journal, EffectRequest pending,
+                           RunHost.Waiting waiting) { }
+
+    /** Parses and checks a saved continuation against the program it must belong to. */
+    public static Restored restore(String text, String expectedExecutionId, String expectedDigest) {
+        JsonNode doc;
+        try {
+            doc = JSON.readTree(text);
+        } catch (Exception e) {
+            throw new Refused("the continuation is not readable JSON (truncated?)");
+        }
+        if (doc == null || !doc.isObject()) throw new Refused("the continuation is not a JSON object");
+        if (!FORMAT.equals(doc.path("format").asText())) {
+            throw new Refused("the continuation has format '" + doc.path("format").asText() + "'; this Finch reads " + FORMAT);
+        }
+        ObjectNode body = ((ObjectNode) doc).deepCopy();
+        String checksum = body.path("checksum").asText();
+        body.remove("checksum");
+        if (!sha256(canonical(body)).equals(checksum)) throw new Refused("the continuation's checksum does not match: it was truncated or edited");
+        if (!expectedExecutionId.equals(doc.path("execution_id").asText())) throw new Refused("the continuation belongs to another execution");
+        if (!expectedDigest.equals(doc.path("module").asText())) throw new Refused("the continuation belongs to a different program or Finch version");
+        try {
+            List<Frame> frames = new ArrayList<>();
+            for (JsonNode f : doc.get("frames")) {
+                List<Type> types = new ArrayList<>();
+                for (JsonNode t : f.get("types")) types.add(TypeSyntax.parse(t.asText()));
+                Object[] values = new Object[types.size()];
+                JsonNode vs = f.get("values");
+                if (vs.size() != types.size()) throw new Refused("a frame's values do not match its types");
+                for (int i = 0; i < values.length; i++) values[i] = ValueCodec.decode(types.get(i), vs.get(i));
+                frames.add(new Frame(f.get("word").asText(), f.get("point").asInt(), values, types));
+            }
+            Type yt = doc.has("yielded_type") ? TypeSyntax.parse(doc.get("yielded_type").asText()) : null;
+            Object yielded = yt == null ? null : ValueCodec.decode(yt, doc.get("yielded"));
+            JsonNode host = doc.get("host");
+            GrantSet grants = GrantSet.EMPTY;
+            for (JsonNode g : host.get("grants")) {
+                var grant = Grant.of(g.get("id").asText(), g.get("spec").asText(), Scope.bySpelling(g.get("scope").asText()).orElseThrow());
+                if (!grant.isOk()) throw new Refused("a saved grant does not parse");
+                grants = grants.add(grant.value()).value();
+            }
+            List<EffectJournal.Entry> journal = new ArrayList<>();
+            for (JsonNode e : host.get("journal")) journal.add(new EffectJournal.Entry(request(e.get("request")), EffectJournal.State.valueOf(e.get("state").asText())));
+            EffectRequest pending = host.has("pending") ? request(host.get("pending")) : null;
+            RunHost.Waiting waiting = host.has("waiting") ? RunHost.Waiting.valueOf(host.get("waiting").asText()) : null;
+            return new Restored(frames, doc.get("output").asText(), yt, yielded, grants, host.get("sequence").asLong(), journal, pending, waiting);
+        } catch (Refused r) {
+            throw r;
+        } catch (RuntimeException e) {
+            throw new Refused("the continuation is malformed: " + e.getMessage());
+        }
+    }
+
+    private static ObjectNode request(EffectRequest r) {
+        ObjectNode o = F.objectNode();
+        o.put("protocol", r.protocol());
+        o.put("execution_id", r.executionId());
+        o.put("sequence", r.sequence());
+        o.put("requirement", r.requirement().toString());
+        o.put("operation", r.operation());
+        ArrayNode args = o.putArray("arguments");
+        r.arguments().forEach(args::add);
+        ArrayNode expected = o.putArray("expected_result");
+        r.expectedResult().forEach(t -> expected.add(t.toString()));
+        o.putObject("origin").put("source", r.origin().source()).put("line", r.origin().line()).put("column", r.origin().column());
+        return o;
+    }
+
+    private static EffectRequest request(JsonNode o) {
+        List<String> args = new ArrayList<>();
+        o.get("arguments").forEach(a -> args.add(a.asText()));
+        List<Type> expected = new ArrayList<>();
+        o.get("expected_result").forEach(t -> expected.add(TypeSyntax.parse(t.asText())));
+        JsonNode origin = o.get("origin");
+        Capability req = Capability.parse(o.get("requirement").asText()).orElseThrow(() -> new Refused("a saved requirement does not parse"));
+        return new EffectRequest(o.get("protocol").asText(), o.get("execution_id").asText(), o.get("sequence").asLong(), req,
+                o.get("operation").asText(), args, expected,
+                Origin.of(origin.get("source").asText(), origin.get("line").asInt(), origin.get("column").asInt()));
+    }
+
+    /** Jackson writes object fields in insertion order, which save and restore preserve. */
+    private static String canonical(JsonNode n) { return n.toString(); }
+
+    private static String sha256(String s) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static Map<String, Object> unused() { return Map.of(); }
+}
