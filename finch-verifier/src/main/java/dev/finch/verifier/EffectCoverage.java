@@ -19,6 +19,10 @@ final class EffectCoverage {
 
     static boolean covers(Capability d, Capability n) {
         if (d.equals(n)) return true;
+        // Sound containment from finch-capabilities where both parse (glob-in-glob inclusion, keyed parameters).
+        var ds = dev.finch.capabilities.CapabilitySpec.of(d);
+        var ns = dev.finch.capabilities.CapabilitySpec.of(n);
+        if (ds.isOk() && ns.isOk()) return ds.value().contains(ns.value());
         if (!d.name().equals(n.name()) || d.args().size() != n.args().size()) return false;
         for (int i = 0; i < d.args().size(); i++) if (!argCovers(d.args().get(i), n.args().get(i))) return false;
         return true;

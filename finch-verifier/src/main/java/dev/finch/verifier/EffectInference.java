@@ -34,6 +34,8 @@ final class EffectInference {
     record Result(Map<String, CheckedWord> words, CheckedWord main, SortedSet<Capability> capabilities, List<Diagnostic> diagnostics) { }
 
     private final Map<String, Unit> units;
+    /** Host calls whose path argument is known: their instantiated requirement (see {@link PathTemplates}). */
+    private java.util.IdentityHashMap<Checked.CallNode, Capability> sites = new java.util.IdentityHashMap<>();
     private final Map<String, TreeSet<Capability>> eff = new LinkedHashMap<>();
     private final List<Diagnostic> diagnostics = new ArrayList<>();
 
@@ -52,7 +54,14 @@ final class EffectInference {
     }
 
     private Result go(CheckedWord main) {
-        for (var e : units.entrySet()) eff.put(e.getKey(), new TreeSet<>(e.getValue().word().signature().effects()));
+        List<Checked.CheckedBlock> bodies = new ArrayList<>();
+        bodies.add(main.body());
+        for (Unit u : units.values()) bodies.add(u.word().body());
+        sites = PathTemplates.instantiate(bodies, diagnostics);
+        // A word's effects are what its body needs (a fixpoint over the call graph); a declaration is checked to
+        // cover them but does not widen them, so the dictionary and the permission preview stay precise.
+        for (var e : units.entrySet()) eff.put(e.getKey(), new TreeSet<>(e.getValue().declared() == null
+                ? e.getValue().word().signature().effects() : java.util.Set.of()));
         boolean changed = true;
         while (changed) {
             changed = false;
@@ -81,7 +90,7 @@ final class EffectInference {
 
     private Set<Capability> calleeEffects(Checked.CallNode c) {
         if (c.target() instanceof Checked.Target.Word w && units.containsKey(w.name())) return eff.get(w.name());
-        return c.instantiated().effects();
+        return PathTemplates.effects(c, c.instantiated().effects(), sites);
     }
 
     private void checkCovered(Checked.CheckedBlock body, Set<Capability> declared, String owner) {
@@ -122,6 +131,7 @@ final class EffectInference {
                     Type.Fn callee = units.get(w.name()).word().signature().withEffects(eff.get(w.name()));
                     suspends = WordSpec.maySuspend(callee);
                 } else {
+                    inst = inst.withEffects(PathTemplates.effects(n, inst.effects(), sites));
                     suspends = WordSpec.maySuspend(inst);
                 }
                 return new Checked.CallNode(n.instr(), n.target(), inst, suspends, n.before(), n.after());
