@@ -91,7 +91,8 @@ class VmTest {
         RunResult r = run(Limits.DEFAULT.withMaxSteps(Long.MAX_VALUE).withTimeout(Duration.ofMillis(200)), Build.main(m, false));
         long ms = (System.nanoTime() - start) / 1_000_000;
         assertThat(((RunResult.Failed) r).diagnostics().get(0).code()).isEqualTo("E-LIMIT-002");
-        assertThat(ms).isLessThan(1200);
+        // Deadline + the waiting grace (1 s) + compile time; generous so a loaded machine cannot make it flaky.
+        assertThat(ms).isLessThan(200 + 1000 + 3000);
     }
 
     @Test void runawayRecursionHitsTheDepthLimit() {

@@ -298,6 +298,7 @@ public final class Builtins {
         int base = fnPos - k;
         MethodVisitor mv = mc.mv;
         Runnable invoke = () -> {
+            mc.fuelOut();
             mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
             mc.nextDepth();
             NodeEmitter.load(mc, n.before(), fnPos, Kind.A);
@@ -318,6 +319,7 @@ public final class Builtins {
         } else {
             invoke.run();
         }
+        mc.fuelIn();
         int outs = f.outs().size();
         if (outs == 1) {
             NodeEmitter.store(mc, Kind.A, n.after(), base);

@@ -48,6 +48,11 @@ final class MethodCompiler {
     private int depthLocal = 1;
     private int capsLocal = -1;
     private int scratchLocal;
+    /**
+     * In a method with loops, the fuel lives in this local (a register for the JIT) and is written back to the
+     * context around calls and returns; -1 when the method has no loop and charges the context directly.
+     */
+    private int fuelLocal = -1;
     private final List<ResumePoint> resumePoints = new ArrayList<>();
 
     /** A suspending call site: the label that re-enters it and the row to restore. */
@@ -77,6 +82,10 @@ final class MethodCompiler {
             for (Type t : word.signature().ins()) nextLocal += Kind.of(t).size;
         }
         scratchLocal = nextLocal++;
+        if (ModuleCompiler.Loops.has(word.body())) {
+            fuelLocal = nextLocal;
+            nextLocal += 2;
+        }
         // Plan: every (position, kind) used anywhere, and the named locals.
         plan(word.body());
         for (int i = 0; i < word.signature().ins().size(); i++) slot(i, Kind.of(word.signature().ins().get(i)));
@@ -91,6 +100,7 @@ final class MethodCompiler {
         for (var e : named.entrySet()) zero(namedKinds.get(e.getKey()), e.getValue());
         mv.visitInsn(ACONST_NULL);
         mv.visitVarInsn(ASTORE, scratchLocal);
+        if (fuelLocal >= 0) { mv.visitInsn(LCONST_0); mv.visitVarInsn(LSTORE, fuelLocal); }
 
         Label dispatch = new Label();
         if (word.suspends()) {
@@ -129,6 +139,7 @@ final class MethodCompiler {
                 mv.visitVarInsn(namedKinds.get(name).store, named.get(name));
             }
         }
+        fuelIn();
         block(word.body());
         epilogue(word.body().out());
         if (word.suspends()) emitDispatch(dispatch);
@@ -195,6 +206,41 @@ final class MethodCompiler {
         mv.visitLabel(ok);
     }
 
+    /** At a loop's back-edge: one step from the fuel local (or the context when the method keeps none). */
+    void backEdgeFuel() {
+        if (fuelLocal < 0) { fuelCheck(); return; }
+        Label ok = new Label();
+        mv.visitVarInsn(LLOAD, fuelLocal);
+        mv.visitInsn(LCONST_1);
+        mv.visitInsn(LSUB);
+        mv.visitInsn(DUP2);
+        mv.visitVarInsn(LSTORE, fuelLocal);
+        mv.visitInsn(LCONST_0);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFGE, ok);
+        fuelOut();
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "refuel", "()V", false);
+        fuelIn();
+        mv.visitLabel(ok);
+    }
+
+    /** Writes the fuel local back to the context (before a call or a return). */
+    void fuelOut() {
+        if (fuelLocal < 0) return;
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitVarInsn(LLOAD, fuelLocal);
+        mv.visitFieldInsn(PUTFIELD, CTX, "fuel", "J");
+    }
+
+    /** Reads the context's fuel into the local (at entry, after a call, on resume). */
+    void fuelIn() {
+        if (fuelLocal < 0) return;
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitFieldInsn(GETFIELD, CTX, "fuel", "J");
+        mv.visitVarInsn(LSTORE, fuelLocal);
+    }
+
     private void depthCheck() {
         Label ok = new Label();
         mv.visitVarInsn(ILOAD, depthLocal);
@@ -221,6 +267,7 @@ final class MethodCompiler {
     void block(CheckedBlock b) { for (Node n : b.nodes()) NodeEmitter.emit(this, n); }
 
     private void epilogue(List<Type> out) {
+        fuelOut();
         if (role == Role.MAIN) {
             pushInt(out.size());
             mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
@@ -374,6 +421,7 @@ final class MethodCompiler {
         mv.visitVarInsn(ALOAD, CTX_LOCAL);
         mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "popFrame", "()L" + FRAME + ";", false);
         mv.visitVarInsn(ASTORE, scratchLocal);
+        fuelIn();
         Label[] restores = new Label[resumePoints.size()];
         for (int i = 0; i < restores.length; i++) restores[i] = new Label();
         Label bad = new Label();

@@ -81,6 +81,7 @@ final class NodeEmitter {
         MethodVisitor mv = mc.mv;
         boolean viaHandle = persisted != null || mc.owner.isInterpreted(name);
         Runnable invoke = () -> {
+            mc.fuelOut();
             if (persisted != null) mc.classConstant(persisted.handle(), "Ljava/lang/invoke/MethodHandle;");
             else if (viaHandle) mc.lateConstant(mc.owner.interpretedHandleSlot(name), "Ljava/lang/Object;", "java/lang/invoke/MethodHandle");
             mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
@@ -97,6 +98,7 @@ final class NodeEmitter {
         } else {
             invoke.run();
         }
+        mc.fuelIn();
         if (ret != null) store(mc, ret, n.after(), base);
         else for (int i = 0; i < sig.outs().size(); i++) {
             Kind ck = Kind.of(sig.outs().get(i));
@@ -164,7 +166,7 @@ final class NodeEmitter {
         Label head = new Label();
         Label exit = new Label();
         mc.mv.visitLabel(head);
-        mc.fuelCheck();
+        mc.backEdgeFuel();
         mc.block(n.test());
         List<Type> out = n.test().out();
         load(mc, out, out.size() - 1, Kind.Z);
@@ -177,7 +179,7 @@ final class NodeEmitter {
     private static void until(MethodCompiler mc, Checked.UntilNode n) {
         Label head = new Label();
         mc.mv.visitLabel(head);
-        mc.fuelCheck();
+        mc.backEdgeFuel();
         mc.block(n.body());
         List<Type> out = n.body().out();
         load(mc, out, out.size() - 1, Kind.Z);
@@ -347,6 +349,7 @@ final class NodeEmitter {
         mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "isOk", "(Ljava/lang/Object;)Z", false);
         mc.mv.visitJumpInsn(IFNE, ok);
         // The cold error edge: return the err itself (a result<R,E> whose err payload is the one inspected).
+        mc.fuelOut();
         load(mc, n.before(), p, Kind.A);
         mc.mv.visitInsn(ARETURN);
         mc.mv.visitLabel(ok);

@@ -41,23 +41,30 @@ public final class Rt {
 
     // ---- arithmetic (D5: checked, never wrap-around) ----
 
+    // The Math.*Exact intrinsics compile to the machine's add/jump-on-overflow; overflow is the cold path.
+
     public static long add(long a, long b, Origin o) {
-        long r = a + b;
-        if (((a ^ r) & (b ^ r)) < 0) throw overflow(o, a + " + " + b);
-        return r;
+        try {
+            return Math.addExact(a, b);
+        } catch (ArithmeticException e) {
+            throw overflow(o, a + " + " + b);
+        }
     }
 
     public static long sub(long a, long b, Origin o) {
-        long r = a - b;
-        if (((a ^ b) & (a ^ r)) < 0) throw overflow(o, a + " - " + b);
-        return r;
+        try {
+            return Math.subtractExact(a, b);
+        } catch (ArithmeticException e) {
+            throw overflow(o, a + " - " + b);
+        }
     }
 
     public static long mul(long a, long b, Origin o) {
-        long hi = Math.multiplyHigh(a, b);
-        long lo = a * b;
-        if ((hi == 0 && lo >= 0) || (hi == -1 && lo < 0)) return lo;
-        throw overflow(o, a + " * " + b);
+        try {
+            return Math.multiplyExact(a, b);
+        } catch (ArithmeticException e) {
+            throw overflow(o, a + " * " + b);
+        }
     }
 
     public static long div(long a, long b, Origin o) {
