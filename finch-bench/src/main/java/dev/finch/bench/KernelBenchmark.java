@@ -55,4 +55,6 @@ public class KernelBenchmark {
     @Benchmark public long finchAppend10e6() throws Throwable { return (long) appends.invokeExact(ctx, 0, 1_000_000L); }
 
     @Benchmark public long javaAppend10e6() { return Kernels.javaAppends(1_000_000); }
+
+    @Benchmark public long javaArrayListAppend10e6() { return Kernels.javaArrayListAppends(1_000_000); }
 }

@@ -51,9 +51,17 @@ final class Kernels {
         return total;
     }
 
+    /** The same persistent vector Finch lists use, appended to from Java (like for like). */
     static int javaAppends(int n) {
-        org.pcollections.PVector<Long> list = org.pcollections.TreePVector.empty();
-        for (long i = 0; i < n; i++) list = list.plus(i);
+        io.vavr.collection.Vector<Object> list = io.vavr.collection.Vector.empty();
+        for (long i = 0; i < n; i++) list = list.append(i);
+        return list.size();
+    }
+
+    /** A mutable ArrayList, for scale: what giving up immutability would buy. */
+    static int javaArrayListAppends(int n) {
+        java.util.ArrayList<Object> list = new java.util.ArrayList<>();
+        for (long i = 0; i < n; i++) list.add(i);
         return list.size();
     }
 }
