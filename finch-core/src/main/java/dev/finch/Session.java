@@ -382,6 +382,10 @@ public final class Session {
     private record Prepared(CheckedModule module, List<Diagnostic> diagnostics) { }
 
     private Prepared prepare(Submission s, Environment env) {
+        return finch.vm().onWorker(() -> prepareHere(s, env));
+    }
+
+    private Prepared prepareHere(Submission s, Environment env) {
         Optional<Frontend> frontend = finch.frontend(s.resolvedLanguage());
         if (frontend.isEmpty()) {
             return new Prepared(null, List.of(SessionCode.LANGUAGE_UNAVAILABLE.at(Origin.of(s.sourceId(), 0, 0),

@@ -44,6 +44,27 @@ public final class Vm implements AutoCloseable {
                 return t;
             });
 
+    /**
+     * Runs {@code task} on one of the VM's big-stack worker threads and waits for it: frontends and the verifier
+     * recurse over the program's nesting, so they get the same deep stack as runs, whatever thread the embedder
+     * calls from. Runs inline when already on a worker.
+     */
+    public <T> T onWorker(java.util.function.Supplier<T> task) {
+        if (Thread.currentThread().getName().startsWith("finch-run-")) return task.get();
+        Future<T> f = workers.submit(task::get);
+        try {
+            return f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            f.cancel(true);
+            throw new IllegalStateException("interrupted while preparing a program", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
     /** A suspended run's live parts (kept in memory; see {@link Suspension}). */
     record Paused(Ctx ctx, MethodHandle main, CheckedModule module, VmState base, Map<String, CompiledWord> words,
                   java.util.Set<String> interpreted) { }
