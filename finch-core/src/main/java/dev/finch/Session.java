@@ -430,7 +430,9 @@ public final class Session {
             Optional<EffectRequest> request = su.suspension().pendingRequest();
             if (request.isPresent()) {
                 // Paused at the host boundary: required_capabilities is the concrete request, not a yield.
-                List<String> required = request.get().requirement().equals(Capability.SESSION_EMIT) ? List.of()
+                // Only a missing grant is "required"; an approved request waiting for a deferred host's result is not.
+                boolean missing = su.suspension().waiting().orElse(null) == dev.finch.vm.host.RunHost.Waiting.APPROVAL;
+                List<String> required = !missing || request.get().requirement().equals(Capability.SESSION_EMIT) ? List.of()
                         : List.of(request.get().requirement().toString());
                 return new Outcome.Suspended(fields(executionId, sourceId, language, output, snapshot, inferred, required, List.of()), Optional.empty());
             }

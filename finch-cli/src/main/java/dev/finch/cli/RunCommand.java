@@ -42,7 +42,7 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--workspace", paramLabel = "DIR", description = "The workspace root for path values.")
     Path workspace;
 
-    @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability, e.g. fs.read(${workspace}/**); repeatable.")
+    @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Program files, or - for standard input.")

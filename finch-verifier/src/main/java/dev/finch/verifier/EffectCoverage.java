@@ -6,8 +6,8 @@ import java.util.Collection;
 /**
  * Whether a declared capability set covers an inferred requirement: the same capability, or one whose arguments
  * are scope patterns containing the requirement's ({@code fs.read(${workspace}/**)} covers
- * {@code fs.read(${workspace}/src/a.txt)}). This is a conservative syntactic check; {@code finch-capabilities}
- * owns the full scope semantics once it exists, and the host re-checks concrete requests at the boundary.
+ * {@code fs.read(${workspace}/src/a.txt)}), decided by {@code finch-capabilities}' sound containment. A
+ * declaration that does not parse is refused separately (E-VERIFY-031) and covers nothing here.
  */
 final class EffectCoverage {
     private EffectCoverage() { }
@@ -23,6 +23,7 @@ final class EffectCoverage {
         var ds = dev.finch.capabilities.CapabilitySpec.of(d);
         var ns = dev.finch.capabilities.CapabilitySpec.of(n);
         if (ds.isOk() && ns.isOk()) return ds.value().contains(ns.value());
+        if (!ds.isOk()) return false;
         if (!d.name().equals(n.name()) || d.args().size() != n.args().size()) return false;
         for (int i = 0; i < d.args().size(); i++) if (!argCovers(d.args().get(i), n.args().get(i))) return false;
         return true;

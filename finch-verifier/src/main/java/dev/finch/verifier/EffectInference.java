@@ -73,6 +73,7 @@ final class EffectInference {
         Map<String, CheckedWord> words = new LinkedHashMap<>();
         for (var e : units.entrySet()) {
             Unit u = e.getValue();
+            if (u.declared() != null) checkDeclared(u.declared().effects(), u.word().origin(), "word `" + e.getKey() + "`");
             if (u.declared() != null) checkCovered(u.word().body(), u.declared().effects(), "word `" + e.getKey() + "`");
             words.put(e.getKey(), finish(u.word(), eff.get(e.getKey())));
         }
@@ -91,6 +92,17 @@ final class EffectInference {
     private Set<Capability> calleeEffects(Checked.CallNode c) {
         if (c.target() instanceof Checked.Target.Word w && units.containsKey(w.name())) return eff.get(w.name());
         return PathTemplates.effects(c, c.instantiated().effects(), sites);
+    }
+
+    /** A declaration may only name capabilities Finch knows, so it can never be a typo that covers nothing. */
+    private void checkDeclared(Set<Capability> declared, dev.finch.ir.diag.Origin at, String owner) {
+        for (Capability c : declared) {
+            var spec = dev.finch.capabilities.CapabilitySpec.of(c);
+            if (!spec.isOk()) {
+                diagnostics.add(VerifyCode.MALFORMED_CAPABILITY.at(at, owner + " declares " + c + ", which is not a capability: "
+                        + spec.refusal().map(dev.finch.ir.diag.Diagnostic::message).orElse("malformed"), "a capability such as fs.read(${workspace}/**)", c.toString()));
+            }
+        }
     }
 
     private void checkCovered(Checked.CheckedBlock body, Set<Capability> declared, String owner) {

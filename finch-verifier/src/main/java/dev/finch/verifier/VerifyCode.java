@@ -34,7 +34,8 @@ public enum VerifyCode implements DiagnosticCode {
     DUPLICATE_CASE_VALUE("E-VERIFY-027", "Two case arms test the same value (the second could never run)."),
     VERIFIER_LIMIT("E-VERIFY-028", "The program is too deeply nested or too large for the verifier to check."),
     MALFORMED_IR("E-VERIFY-029", "The instructions handed to the verifier are malformed (missing parts); a frontend bug, not a program error."),
-    CONSTANT_NOT_YET_DEFINED("E-VERIFY-030", "A word reads a constant that this program defines only later than the word is first used, or the program redefines with another type a constant a word reads.");
+    CONSTANT_NOT_YET_DEFINED("E-VERIFY-030", "A word reads a constant that this program defines only later than the word is first used, or the program redefines with another type a constant a word reads."),
+    MALFORMED_CAPABILITY("E-VERIFY-031", "A declared capability is not one Finch knows (D9 names, a known ${root}, well-formed parameters).");
 
     private final String code;
     private final String meaning;

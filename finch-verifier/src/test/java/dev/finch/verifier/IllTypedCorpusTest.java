@@ -99,6 +99,8 @@ class IllTypedCorpusTest {
                 bad("\"x\" err", VerifyCode.AMBIGUOUS_TYPE),
                 // effects and yields
                 bad(": load ( string -> bytes ) mkpath read-file ;", VerifyCode.UNDECLARED_EFFECT),
+                bad(": odd ( -> ! {frobnicate.all} ) ;", VerifyCode.MALFORMED_CAPABILITY),
+                bad(": odd ( -> ! {fs.read(${nope}/**)} ) ;", VerifyCode.MALFORMED_CAPABILITY),
                 bad(": tool ( string -> string ! {fs.read(${workspace}/**)} ) run-tool ;", VerifyCode.UNDECLARED_EFFECT),
                 bad(": inner mkpath read-file ; : outer ( string -> bytes ) inner ;", VerifyCode.UNDECLARED_EFFECT),
                 bad("[: ( string -> string ) run-tool ;] drop", VerifyCode.UNDECLARED_EFFECT),

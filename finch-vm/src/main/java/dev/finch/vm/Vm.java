@@ -128,9 +128,14 @@ public final class Vm implements AutoCloseable {
                     + (pending.isEmpty() ? " is not waiting for a host answer" : " waits for sequence " + pending.get().sequence()
                     + ", not " + response.sequence()) + "; nothing was dispatched")), "");
         }
-        if (response instanceof HostResponse.Result && suspension.paused.ctx().host.waiting().orElse(null) != RunHost.Waiting.RESULT) {
+        RunHost.Waiting waiting = suspension.paused.ctx().host.waiting().orElse(null);
+        if (response instanceof HostResponse.Result && waiting != RunHost.Waiting.RESULT) {
             return new RunResult.Failed(List.of(HostCode.STALE_RESUME.at(Origin.UNKNOWN,
                     "request " + response.sequence() + " waits for approval, not for a result")), "");
+        }
+        if (response instanceof HostResponse.Approved && waiting != RunHost.Waiting.APPROVAL) {
+            return new RunResult.Failed(List.of(HostCode.STALE_RESUME.at(Origin.UNKNOWN,
+                    "request " + response.sequence() + " is already approved and waits for the host's result")), "");
         }
         if (!suspension.isConsumed()) suspension.paused.ctx().host.answer(response);
         return resumeConsumed(suspension, limits, sink, cancel);
@@ -193,8 +198,13 @@ public final class Vm implements AutoCloseable {
 
     private static RunResult failed(Throwable t, Ctx ctx, Paused p) {
         if (t instanceof FinchTrap trap) {
-            if (trap.code() == VmCode.CANCELLED) return new RunResult.Cancelled(trap.diagnostic(), ctx.output());
-            return new RunResult.Failed(List.of(trap.diagnostic()), ctx.output());
+            Diagnostic d = trap.diagnostic();
+            if (d.origin().equals(Origin.UNKNOWN)) {
+                // Limits are checked at calls and back-edges, which carry no origin: keep at least the source identity.
+                d = new Diagnostic(d.phase(), d.code(), d.message(), Origin.of(p.module().source().source(), 0, 0), d.expected(), d.found());
+            }
+            if (trap.code() == VmCode.CANCELLED) return new RunResult.Cancelled(d, ctx.output());
+            return new RunResult.Failed(List.of(d), ctx.output());
         }
         Origin o = p.module().main().origin();
         Diagnostic d;

@@ -17,7 +17,8 @@ public enum HostCode implements DiagnosticCode {
     PROCESS("E-HOST-010", "The process could not be started, timed out, or exceeded its output bound."),
     UNSUPPORTED_FILE("E-HOST-011", "A symlink or a special file (device, socket, pipe) where a regular file or directory is required."),
     STALE_RESUME("E-HOST-012", "A resume names a sequence or execution that is not the pending one; nothing was dispatched."),
-    NO_BINDING("E-HOST-013", "The host has no binding installed for this operation.");
+    NO_BINDING("E-HOST-013", "The host has no binding installed for this operation."),
+    BAD_RESULT("E-HOST-014", "A deferred host answered a request with a value of the wrong type; the run stops.");
 
     private final String code;
     private final String meaning;

@@ -78,8 +78,22 @@ public final class HostWords {
 
     // ---- files ----
 
+    /**
+     * Availability comes before authorization: asking a person to approve an operation that cannot happen here
+     * (no file host, root not installed) would be a prompt for nothing. Deferred hosts provide their own bindings.
+     */
+    private static void available(Ctx ctx, ConcretePath p, Origin o) {
+        if (ctx.host.config().deferred() || ctx.takeResumePeek()) return;
+        FileHost f = ctx.host.config().files();
+        if (f == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no file host is installed in this session (no workspace)");
+        if (f instanceof LocalFileHost l && !l.roots().containsKey(p.root())) {
+            throw new FinchTrap(HostCode.NOT_INSTALLED, o, p.root() + " is not installed on this host");
+        }
+    }
+
     public static Object fileRead(Ctx ctx, Object path, Origin o) {
         ConcretePath p = concrete(path);
+        available(ctx, p, o);
         long max = Math.min(ctx.host.config().maxFileReadBytes(), ctx.maxMemoryBytes());
         return ctx.host.await(ctx, "file-read", read(p), List.of(p.toString()), result("file-read"), o,
                 () -> Bytes.wrap(files(ctx).read(p, max)));
@@ -87,6 +101,7 @@ public final class HostWords {
 
     public static void fileWrite(Ctx ctx, Object path, Object bytes, Origin o) {
         ConcretePath p = concrete(path);
+        available(ctx, p, o);
         byte[] data = ((Bytes) bytes).toArray();
         ctx.host.await(ctx, "file-write", write(p), List.of(p.toString(), data.length + " bytes"), result("file-write"), o, () -> {
             files(ctx).write(p, data);
@@ -96,12 +111,14 @@ public final class HostWords {
 
     public static long fileSize(Ctx ctx, Object path, Origin o) {
         ConcretePath p = concrete(path);
+        available(ctx, p, o);
         Object v = ctx.host.await(ctx, "file-size", read(p), List.of(p.toString()), result("file-size"), o, () -> files(ctx).size(p));
         return v == null ? 0 : (Long) v;
     }
 
     public static Object fileSlice(Ctx ctx, Object path, long offset, long length, Origin o) {
         ConcretePath p = concrete(path);
+        available(ctx, p, o);
         if (offset < 0 || length < 0) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "file-slice needs a non-negative offset and length");
         if (length > MAX_SLICE) throw new FinchTrap(HostCode.TOO_LARGE, o, "file-slice length " + length + " exceeds 8 MiB");
         return ctx.host.await(ctx, "file-slice", read(p), List.of(p.toString(), Long.toString(offset), Long.toString(length)),
@@ -110,6 +127,7 @@ public final class HostWords {
 
     public static Object treeList(Ctx ctx, Object path, long max, Origin o) {
         ConcretePath p = concrete(path);
+        available(ctx, p, o);
         if (max < 0 || max > MAX_TREE) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "tree-list takes 0 to 100000 entries, not " + max);
         Capability req = Capability.of("fs.read", p.segments().isEmpty() ? p.root().prefix() + "/**" : p + "/**");
         return ctx.host.await(ctx, "tree-list", req, List.of(p.toString(), Long.toString(max)), result("tree-list"), o, () -> {
@@ -132,6 +150,7 @@ public final class HostWords {
 
     public static Object fileLinesOpen(Ctx ctx, Object path, Origin o) {
         ConcretePath p = concrete(path);
+        available(ctx, p, o);
         return ctx.host.await(ctx, "file-lines-open", read(p), List.of(p.toString()), result("file-lines-open"), o, () -> {
             BufferedReader r = new BufferedReader(files(ctx).open(p));
             Source s = new Source() {
@@ -172,6 +191,7 @@ public final class HostWords {
 
     public static Object csvOpen(Ctx ctx, Object path, Origin o) {
         ConcretePath p = concrete(path);
+        available(ctx, p, o);
         return ctx.host.await(ctx, "csv-open", read(p), List.of(p.toString()), result("csv-open"), o, () -> {
             CsvReader<CsvRecord> reader = csv(files(ctx).open(p));
             CloseableIterator<CsvRecord> it = reader.iterator();
@@ -212,6 +232,7 @@ public final class HostWords {
 
     public static Object csvSummary(Ctx ctx, Object path, long maxRows, Origin o) {
         ConcretePath p = concrete(path);
+        available(ctx, p, o);
         if (maxRows < 0 || maxRows > 100_000) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "csv-summary takes 0 to 100000 rows, not " + maxRows);
         return ctx.host.await(ctx, "csv-summary", read(p), List.of(p.toString(), Long.toString(maxRows)), result("csv-summary"), o, () -> {
             try (CsvReader<CsvRecord> reader = csv(files(ctx).open(p))) {

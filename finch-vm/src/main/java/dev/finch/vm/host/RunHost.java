@@ -97,6 +97,13 @@ public final class RunHost {
                 throw new FinchTrap(VmCode.CANCELLED, origin, "the request for " + requirement + " was cancelled" + (c.reason() == null ? "" : ": " + c.reason()));
             }
             if (r instanceof HostResponse.Result res) {
+                // A deferred host's answer is untrusted data: it must have the awaited row's type.
+                Type row = request.expectedResult().isEmpty() ? Type.UNIT : request.expectedResult().get(0);
+                if (!dev.finch.vm.value.Values.conforms(row, res.value())) {
+                    settle(request, EffectJournal.State.ACKNOWLEDGED);
+                    throw new FinchTrap(HostCode.BAD_RESULT, origin, "the host answered request " + request.sequence()
+                            + " with a value that is not a " + row);
+                }
                 settle(request, EffectJournal.State.ACKNOWLEDGED);
                 return res.value();
             }

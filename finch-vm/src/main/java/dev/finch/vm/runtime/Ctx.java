@@ -100,6 +100,8 @@ public final class Ctx {
      * Called by the innermost suspending operation: true (and the resume is finished) when this call is the one
      * being resumed, so it returns its resume value instead of suspending again.
      */
+    public boolean takeResumePeek() { return resuming; }
+
     public boolean takeResume() {
         if (!resuming) return false;
         resuming = false;

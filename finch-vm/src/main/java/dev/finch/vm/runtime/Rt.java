@@ -274,12 +274,36 @@ public final class Rt {
         try {
             JsonNode n = STRICT.readTree(text);
             if (n == null || n.isMissingNode()) return ResultValue.err("invalid JSON: empty input");
+            // Escapes such as "\uD800" decode to lone surrogates after parsing: refuse those too.
+            if (hasEscapedLoneSurrogate(n)) return ResultValue.err("invalid JSON: lone surrogate in a string");
             return ResultValue.ok(n);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return ResultValue.err("invalid JSON: " + jsonProblem(e));
         } catch (Exception | StackOverflowError e) {
-            String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            int nl = m.indexOf('\n');
-            return ResultValue.err("invalid JSON: " + (nl > 0 ? m.substring(0, nl) : m));
+            return ResultValue.err("invalid JSON");
         }
+    }
+
+    /** The parser's complaint in words, with its position, without library internals. */
+    private static String jsonProblem(com.fasterxml.jackson.core.JsonProcessingException e) {
+        String m = e.getOriginalMessage() == null ? "malformed" : e.getOriginalMessage();
+        int nl = m.indexOf('\n');
+        if (nl > 0) m = m.substring(0, nl);
+        m = m.replaceAll("\\s*\\(.*?StreamReadConstraints.*?\\)", "").replaceAll("`[a-z]+(\\.[A-Za-z$]+)+`", "a value");
+        var loc = e.getLocation();
+        return loc == null ? m : m + " (line " + loc.getLineNr() + ", column " + loc.getColumnNr() + ")";
+    }
+
+    private static boolean hasEscapedLoneSurrogate(JsonNode n) {
+        if (n.isTextual()) return hasLoneSurrogate(n.textValue());
+        if (n.isObject()) {
+            for (var it = n.fields(); it.hasNext(); ) {
+                var e = it.next();
+                if (hasLoneSurrogate(e.getKey()) || hasEscapedLoneSurrogate(e.getValue())) return true;
+            }
+        }
+        if (n.isArray()) for (JsonNode e : n) if (hasEscapedLoneSurrogate(e)) return true;
+        return false;
     }
 
     private static boolean hasLoneSurrogate(String s) {
@@ -291,7 +315,6 @@ public final class Rt {
             }
             if (Character.isLowSurrogate(c)) return true;
         }
-        // Escaped lone surrogates (\\uD800) are decoded by the parser; check them after parsing too.
         return false;
     }
 

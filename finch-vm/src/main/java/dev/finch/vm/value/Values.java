@@ -136,4 +136,60 @@ public final class Values {
     /** Iterates a list value. */
     @SuppressWarnings("unchecked")
     public static Iterator<Object> elements(Object list) { return ((ListValue) list).iterator(); }
+
+    /** Whether {@code value} has the runtime shape of {@code type} (checks untrusted values from hosts). */
+    @SuppressWarnings("unchecked")
+    public static boolean conforms(Type type, Object value) {
+        if (value == null) return false;
+        switch (type.kind()) {
+            case PRIM:
+                return switch ((Type.Prim) type) {
+                    case INT -> value instanceof Long;
+                    case FLOAT -> value instanceof Double;
+                    case BOOL -> value instanceof Boolean;
+                    case STRING -> value instanceof String;
+                    case BYTES -> value instanceof Bytes;
+                    case UNIT -> value == Unit.INSTANCE;
+                    case SYMBOL -> value instanceof Symbol;
+                    case JSON -> value instanceof JsonNode;
+                };
+            case PATH: return value instanceof PathValue;
+            case OPTION: {
+                if (!(value instanceof OptionValue o)) return false;
+                return !o.isSome() || conforms(((Type.OptionT) type).value(), o.value());
+            }
+            case RESULT: {
+                if (!(value instanceof ResultValue r)) return false;
+                Type.ResultT rt = (Type.ResultT) type;
+                return conforms(r.isOk() ? rt.ok() : rt.err(), r.value());
+            }
+            case LIST: {
+                if (!(value instanceof ListValue l)) return false;
+                for (Object e : l) if (!conforms(((Type.ListT) type).element(), e)) return false;
+                return true;
+            }
+            case MAP: {
+                if (!(value instanceof Map<?, ?> m)) return false;
+                Type.MapT mt = (Type.MapT) type;
+                for (Map.Entry<?, ?> e : m.entrySet()) if (!conforms(mt.key(), e.getKey()) || !conforms(mt.value(), e.getValue())) return false;
+                return true;
+            }
+            case RECORD: {
+                if (!(value instanceof RecordValue r)) return false;
+                Type.RecordT rt = (Type.RecordT) type;
+                if (r.size() != rt.fields().size()) return false;
+                int i = 0;
+                for (Type f : rt.fields().values()) if (!conforms(f, r.get(i++))) return false;
+                return true;
+            }
+            case VARIANT: {
+                if (!(value instanceof VariantValue v)) return false;
+                var payload = ((Type.VariantT) type).tags().get(v.tag());
+                if (payload == null) return false;
+                return payload.isEmpty() ? v.payload() == Unit.INSTANCE : conforms(payload.get(), v.payload());
+            }
+            case NAMED: return value instanceof Money || value instanceof Duration;
+            default: return false;
+        }
+    }
 }
