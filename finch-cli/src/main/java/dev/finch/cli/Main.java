@@ -56,11 +56,11 @@ public final class Main implements Callable<Integer> {
         CommandLine cl = new CommandLine(new Main(io));
         cl.addSubcommand("run", new RunCommand(io));
         cl.addSubcommand("check", new CheckCommand(io));
-        later(cl, io, "test", "running µNorman unit tests", 7);
-        later(cl, io, "repl", "the interactive loop", 5);
-        later(cl, io, "vocabulary", "the discovery tools", 5);
-        later(cl, io, "inspect", "the discovery tools", 5);
-        later(cl, io, "language", "the discovery tools", 5);
+        cl.addSubcommand("test", new TestCommand(io));
+        cl.addSubcommand("repl", new ReplCommand(io));
+        cl.addSubcommand("vocabulary", new VocabularyCommand(io));
+        cl.addSubcommand("inspect", new InspectCommand(io));
+        cl.addSubcommand("language", new LanguageCommand(io));
         cl.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
         cl.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
         cl.setParameterExceptionHandler((ex, a) -> {
@@ -74,11 +74,6 @@ public final class Main implements Callable<Integer> {
             return EXIT_FAILED;
         });
         return cl;
-    }
-
-    private static void later(CommandLine cl, Io io, String name, String what, int issue) {
-        cl.addSubcommand(name, new LaterCommand(io, name, what, issue));
-        cl.getSubcommands().get(name).getCommandSpec().usageMessage().description("(not available yet: " + what + ", issue " + issue + ")");
     }
 
     /** Prints a short usage message for {@code command} and returns the usage exit status. */

@@ -42,7 +42,6 @@ class ConformanceTest {
 
     static {
         PENDING.put("norman-scripted-ask", "issue 8: µNorman agentic forms (grant, ask, script, under)");
-        PENDING.put("norman-", "issue 7: µNorman and `finch test`");
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();

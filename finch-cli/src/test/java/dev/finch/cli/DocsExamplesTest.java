@@ -107,7 +107,8 @@ class DocsExamplesTest {
             for (Example e : examples) tests.add(DynamicTest.dynamicTest(e.name(), () -> run(e, sessions)));
             files.add(DynamicContainer.dynamicContainer(guide, tests));
         }
-        assertThat(total).as("documented examples found").isGreaterThanOrEqualTo(40);
+        int found = total;
+        files.add(DynamicTest.dynamicTest("the guides hold their examples", () -> assertThat(found).as("documented examples").isGreaterThanOrEqualTo(60)));
         return files.stream();
     }
 
@@ -235,6 +236,16 @@ class DocsExamplesTest {
                 .containsEntry("grant", List.of("x", "y"));
     }
 
+    /** The outcome objects docs/guide.md shows are the real ones for the programs it names. */
+    @Test
+    void theGuideShowsRealOutcomes() throws IOException {
+        String guide = Files.readString(DOCS.resolve("guide.md"), StandardCharsets.UTF_8);
+        Session session = Finch.create().newSession();
+        Outcome done = session.submit(Submission.of(": square ( int -- int ) dup * ;  \"7 squared is \" say  7 square dup int-to-string say", "turn-1"));
+        Outcome failed = session.submit(Submission.of("\"3\" 4 +", "turn-1"));
+        assertThat(guide).contains(FinchJson.write(done) + "\n" + FinchJson.write(failed) + "\n");
+    }
+
     // ------------------------------------------------------------------------------------------------ vocabulary
 
     static final String VOCAB_BEGIN = "<!-- vocabulary:begin -->";
@@ -297,7 +308,7 @@ class DocsExamplesTest {
     void theEmbeddingSnippetsAreTheOnesInTheGuide() throws IOException {
         String doc = Files.readString(DOCS.resolve("embedding.md"), StandardCharsets.UTF_8);
         Map<String, String> snippets = snippets();
-        assertThat(snippets).containsKeys("limits", "turns", "approve", "deferred", "observe", "cancel", "check", "yield");
+        assertThat(snippets).containsKeys("limits", "turns", "approve", "deferred", "observe", "cancel", "check", "yield", "durable", "discover");
         snippets.forEach((name, body) -> assertThat(doc).as("docs/embedding.md shows snippet '%s' verbatim:\n%s", name, body).contains(body));
     }
 
@@ -420,7 +431,7 @@ class DocsExamplesTest {
     @Test
     void cancel() throws Exception {
         // doc:cancel:begin
-        Session session = Finch.builder().timeout(Duration.ofMinutes(1)).build().newSession();
+        Session session = Finch.builder().maxSteps(Long.MAX_VALUE).timeout(Duration.ofMinutes(1)).build().newSession();
         CompletableFuture<Outcome> running = CompletableFuture.supplyAsync(
                 () -> session.submit(Submission.of("begin true while repeat", "turn-1")));
         // … later, from any thread (a "stop" button):
@@ -439,9 +450,10 @@ class DocsExamplesTest {
     void check() {
         // doc:check:begin
         CheckResult r = Finch.create().newSession().check(Submission.of(
-                "(define (load [name : string]) : bytes (file-read (path name)))", "preview"));
+                "(define (load [name : string]) : bytes (file-read (path name)))  (load \"a.txt\")", "preview"));
         // r.ok() true; r.definitions() [load : string -> bytes ! {fs.read(${workspace}/**)}]
-        // r.inferredCapabilities() [fs.read(${workspace}/**)]; r.canonicalForth() the program as Co-Forth
+        // r.inferredCapabilities() [fs.read(${workspace}/**)]  (the bound: the concrete path is known only at run time)
+        // r.canonicalForth() the program as Co-Forth
         // doc:check:end
         assertThat(r.ok()).isTrue();
         assertThat(r.definitions()).containsExactly(new CheckResult.Definition("load", "string -> bytes ! {fs.read(${workspace}/**)}"));
@@ -454,7 +466,7 @@ class DocsExamplesTest {
         // doc:yield:begin
         Session session = Finch.create().newSession();
         Outcome o = session.submit(Submission.of("\"step 1 \" say 1 yield \"step 2\" say", "turn-1"));
-        // o is Suspended: yielded (some value) {type: int, display: 1}, output "step 1 "
+        // o is Suspended: s.yielded() holds {type: int, display: 1}; output "step 1 "
         if (o instanceof Outcome.Suspended s && s.yielded().isPresent()) {
             o = session.resume(o.executionId());               // yield returns unit; the run goes on
         }
@@ -462,5 +474,39 @@ class DocsExamplesTest {
         // doc:yield:end
         assertThat(o.status()).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(o.output()).isEqualTo("step 1 step 2");
+    }
+
+    @Test
+    void durable() throws IOException {
+        Path dir = Files.createDirectories(temp.resolve("ws"));
+        Files.writeString(dir.resolve("notes.txt"), "kept");
+        Session session = Finch.create().newSession(SessionOptions.DEFAULT.withWorkspace(dir));
+        Outcome o = session.submit(Submission.of("\"before \" say \"notes.txt\" path file-read bytes-to-string", "turn-1"));
+        // doc:durable:begin
+        String image = session.save(o.executionId());          // JSON text: store it anywhere
+        // … in another process, days later:
+        Session restored = Finch.create().restore(image);
+        Outcome done = restored.approve(o.executionId(), Scope.ONCE);
+        // done is Completed; the say before the suspension and the work before it are not repeated
+        // doc:durable:end
+        assertThat(done.status()).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(done.stack()).containsExactly(new StackEntry("result<string,string>", "(ok \"kept\")"));
+    }
+
+    @Test
+    void discover() {
+        Session session = Finch.create().newSession();
+        session.submit(Submission.of(": square ( int -- int ) dup * ;  7", "turn-1"));
+        // doc:discover:begin
+        var state = session.getVmState();               // get_vm_state: stack, revision, generation, definitions
+        var found = session.searchWord("square");       // search_word: core words, definitions, syntax
+        var info = session.inspectWord("square");       // inspect_word: signature and canonical source
+        var grammar = session.getLanguageDefinition();  // get_language_definition
+        // doc:discover:end
+        assertThat(state.vmRevision()).isEqualTo(1);
+        assertThat(state.stack()).containsExactly(new StackEntry("int", "7"));
+        assertThat(found).isNotEmpty();
+        assertThat(info).isPresent();
+        assertThat(grammar.protocol()).isEqualTo("FINCH-VM-TYPED/1");
     }
 }

@@ -62,15 +62,6 @@ class MainTest {
     }
 
     @Test
-    void commandsOfLaterIssuesSaySoAndExit2() {
-        for (String cmd : List.of("test", "repl", "vocabulary", "inspect", "language")) {
-            ConformanceTest.Run r = finch("", cmd, "--json", "whatever");
-            assertThat(r.exit()).as(cmd).isEqualTo(2);
-            assertThat(r.err()).as(cmd).contains("finch " + cmd + ": not available in this build yet");
-        }
-    }
-
-    @Test
     void helpExitsZero() {
         ConformanceTest.Run r = finch("", "--help");
         assertThat(r.exit()).isZero();

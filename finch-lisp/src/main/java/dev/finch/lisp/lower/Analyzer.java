@@ -200,6 +200,10 @@ final class Analyzer {
                 def = new FnDef(name, f.origin(), ps.items(), null, lam.subList(2, lam.size()));
             } else def = new ConstDef(name, f.origin(), annotation, value);
         }
+        if (!coForthSpellable(name)) {
+            throw malformedMsg(target, "'" + name + "' cannot name a definition: definitions share one dictionary with Co-Forth, where this "
+                    + "name reads as a keyword, a number or a field label; choose another name");
+        }
         if (functions.containsKey(name) || constants.containsKey(name)) {
             throw new DiagnosticException(LispCode.DUPLICATE_DEFINITION.at(f.origin(), "'" + name + "' is defined twice in this submission"));
         }
@@ -392,6 +396,10 @@ final class Analyzer {
         String name = s.name();
         Origin o = s.origin();
         Local l = sc.lookup(name);
+        if (l != null && l.loop != null) {
+            throw new DiagnosticException(LispCode.UNSUPPORTED.at(o, "'" + name + "' names a named let; it can only be called, in tail position: ("
+                    + name + " args…)"));
+        }
         if (l != null) {
             Node n = new Node(Node.Kind.LOCAL, o, l.type);
             n.local = l;
@@ -456,6 +464,7 @@ final class Analyzer {
         }
         String name = hs.name();
         Local local = sc.lookup(name);
+        if (local != null && local.loop != null) return Forms.loopCall(this, local, analyzeAll(args, sc, b), l.origin(), b);
         if (local != null) return callValue(symbol(hs, sc, b), analyzeAll(args, sc, b), l.origin(), b);
         Node form = Forms.form(this, name, l, sc, b);
         if (form != null) return form;
@@ -608,10 +617,22 @@ final class Analyzer {
     Local newLocal(String name, Ty t, Body b) {
         int cut = name.indexOf('%');
         String base = cut > 0 ? name.substring(0, cut) : name;
+        if (!coForthSpellable(base)) base = "local";
         String ir = base;
         for (int k = 2; b.irNames.contains(ir) || reserved.contains(ir); k++) ir = base + "-" + k;
         b.irNames.add(ir);
         return new Local(name, ir, t, b);
+    }
+
+    /**
+     * Whether {@code name} reads back as one Co-Forth word (not a keyword, number, field label, parameterized word,
+     * and free of the delimiters Co-Forth splits on), so the canonical Co-Forth of the program is the same program.
+     */
+    static boolean coForthSpellable(String name) {
+        if (name.isEmpty() || CO_FORTH_KEYWORDS.contains(name) || name.startsWith("(") || name.startsWith("\\")) return false;
+        for (int i = 0; i < name.length(); i++) if (" \t\r\n\f[]{},\"".indexOf(name.charAt(i)) >= 0) return false;
+        return !name.matches("[a-zA-Z_][a-zA-Z0-9_-]*:|-?[0-9]+|-?0[xX][0-9a-fA-F]+|-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?|[+-]inf\\.0|\\+nan\\.0"
+                + "|[a-z][a-z0-9-]*<.*>|constant<.*>|s\".*|'.*");
     }
 
     static String bracketName(Sx.SBracket br) {

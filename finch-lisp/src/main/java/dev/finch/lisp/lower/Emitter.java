@@ -185,9 +185,91 @@ final class Emitter {
                 emit(n.kid(0), true, out);
                 out.add(new Instr.Propagate(n.origin));
                 return true;
+            case NAMED_LET: {
+                // Initial values first (a parallel binding), then stored right to left off the stack.
+                for (int i = 0; i < n.params.size(); i++) emit(n.kid(i), true, out);
+                for (int i = n.params.size() - 1; i >= 0; i--) out.add(new Instr.LocalStore(n.params.get(i).ir, n.origin));
+                out.add(new Instr.Push(new Literal.BoolLit(true), n.origin));
+                out.add(new Instr.LocalStore(n.local.ir, n.origin));
+                out.add(new Instr.Call("none", n.origin));
+                out.add(new Instr.LocalStore(n.local2.ir, n.origin));
+                List<Instr> body = new ArrayList<>();
+                tail(n.kid(n.kids.size() - 1), n, body);
+                List<Instr> test = List.of(new Instr.LocalLoad(n.local.ir, n.origin));
+                out.add(new Instr.Loop(new Block(test), new Block(body), n.origin));
+                if (!want) return false;
+                out.add(new Instr.LocalLoad(n.local2.ir, n.origin));
+                out.add(new Instr.Call("unwrap", n.origin));
+                return true;
+            }
+            case LOOP_CALL:
+                throw new IllegalStateException("a named let's call outside tail position");
             default:
                 throw new IllegalStateException("no emitter for " + n.kind);
         }
+    }
+
+    /**
+     * The body of a named let in tail position: a call of the loop stores its arguments into the parameters (and
+     * the loop goes round again); any other value is stored as the result and stops the loop.
+     */
+    private void tail(Node n, Node loop, List<Instr> out) {
+        switch (n.kind) {
+            case LOOP_CALL:
+                if (n.local.loop != loop) break;
+                for (Node k : n.kids) emit(k, true, out);
+                for (int i = loop.params.size() - 1; i >= 0; i--) out.add(new Instr.LocalStore(loop.params.get(i).ir, n.origin));
+                return;
+            case IF:
+                emit(n.kid(0), true, out);
+                out.add(new Instr.If(tailBlock(null, n.kid(1), loop, n), tailBlock(null, n.kid(2), loop, n), n.origin));
+                return;
+            case SEQ: {
+                if (n.kids.isEmpty()) break;
+                int last = Forms.tailIndex(n);
+                for (int i = 0; i < last; i++) emit(n.kid(i), false, out);
+                tail(n.kid(last), loop, out);
+                return;
+            }
+            case MATCH_OPTION: {
+                emit(n.kid(0), true, out);
+                Block some = tailBlock(n.local == null ? DROP : n.local, n.kid(1), loop, n);
+                out.add(new Instr.IfSome(some, tailBlock(null, n.kid(2), loop, n), n.origin));
+                return;
+            }
+            case MATCH_RESULT:
+                emit(n.kid(0), true, out);
+                out.add(new Instr.IfOk(tailBlock(n.local == null ? DROP : n.local, n.kid(1), loop, n),
+                        tailBlock(n.local2 == null ? DROP : n.local2, n.kid(2), loop, n), n.origin));
+                return;
+            case CASE: {
+                emit(n.kid(0), true, out);
+                List<Instr.Case.Arm> arms = new ArrayList<>();
+                for (int i = 0; i < n.caseValues.size(); i++) {
+                    Node body = n.kid(1 + i);
+                    arms.add(new Instr.Case.Arm(n.caseValues.get(i), tailBlock(null, body, loop, n), body.origin));
+                }
+                Optional<Block> otherwise = n.hasDefault ? Optional.of(tailBlock(null, n.kid(n.kids.size() - 1), loop, n)) : Optional.empty();
+                out.add(new Instr.Case(arms, otherwise, n.origin));
+                return;
+            }
+            default:
+        }
+        emit(n, true, out);
+        out.add(new Instr.Call("some", n.origin));
+        out.add(new Instr.LocalStore(loop.local2.ir, n.origin));
+        out.add(new Instr.Push(new Literal.BoolLit(false), n.origin));
+        out.add(new Instr.LocalStore(loop.local.ir, n.origin));
+    }
+
+    /** Marks a branch edge whose payload is dropped (a {@code _} binder). */
+    private static final Local DROP = new Local("_", "_", null, null);
+
+    private Block tailBlock(Local binder, Node body, Node loop, Node at) {
+        List<Instr> out = new ArrayList<>();
+        if (binder != null) out.add(binder == DROP ? new Instr.Call("drop", at.origin) : new Instr.LocalStore(binder.ir, at.origin));
+        tail(body, loop, out);
+        return new Block(out);
     }
 
     /** A branch edge that starts with a payload: store it into the binder, or drop it for {@code _}. */

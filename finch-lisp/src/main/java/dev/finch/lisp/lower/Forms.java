@@ -215,7 +215,8 @@ final class Forms {
         List<Sx> it = l.items();
         String name = sequential ? "let*" : "let";
         if (it.size() >= 2 && it.get(1) instanceof Sx.SSymbol) {
-            throw new DiagnosticException(LispCode.UNSUPPORTED.at(l.origin(), "named let is not supported; use while with set!, or a top-level recursive define"));
+            if (sequential) throw new DiagnosticException(LispCode.UNSUPPORTED.at(l.origin(), "let* has no named form; use (let name (…) body…)"));
+            return namedLet(a, l, sc, b);
         }
         if (it.size() < 3 || !(it.get(1) instanceof Sx.SList bindings)) throw a.malformed(l, "(" + name + " ((name value) …) body…)");
         Scope inner = new Scope(sc);
@@ -235,6 +236,95 @@ final class Forms {
         seq.kids.add(body);
         seq.type = body.type;
         return seq;
+    }
+
+    /**
+     * {@code (let loop ((x init) …) body…)} where every call of {@code loop} is in tail position: a loop, not a
+     * recursion. The parameters are locals; a tail call stores new values into them and goes round again; any other
+     * tail value is the result. It lowers to locals and a while loop (Loop, If), so it runs in constant stack space.
+     */
+    private static Node namedLet(Analyzer a, Sx.SList l, Scope sc, Body b) {
+        List<Sx> it = l.items();
+        String name = ((Sx.SSymbol) it.get(1)).name();
+        if (it.size() < 4 || !(it.get(2) instanceof Sx.SList bindings)) throw a.malformed(l, "(let name ((var init) …) body…)");
+        Node n = new Node(Node.Kind.NAMED_LET, l.origin(), a.inf.fresh());
+        Scope inner = new Scope(sc);
+        List<Ty> ins = new ArrayList<>();
+        for (Sx bs : bindings.items()) {
+            if (!(bs instanceof Sx.SList bl) || bl.items().size() != 2) throw a.malformed(bs, "a binding (name value)");
+            Node init = a.expr(bl.items().get(1), sc, b);
+            Local p = a.declare(bl.items().get(0), b);
+            a.unifyAt(init.origin, p.type, init.type, "the initial value of '" + p.name + "'");
+            n.kids.add(init);
+            n.params.add(p);
+            ins.add(p.type);
+        }
+        for (Local p : n.params) inner.put(p);
+        Local self = new Local(name, name, new Ty.Fn(ins, List.of(n.type), a.inf.eff()), b);
+        self.loop = n;
+        inner.put(self);
+        n.local = a.newLocal("again", Infer.BOOL, b);
+        // The result is kept as an option, so that the local is assigned (none) on every path before the loop.
+        n.local2 = a.newLocal("result", Infer.con("option", n.type), b);
+        Node body = a.body(it.subList(3, it.size()), inner, b, l.origin());
+        a.unifyAt(l.origin(), n.type, body.type, "the value of named let '" + name + "'");
+        checkTail(body, n, true);
+        n.kids.add(body);
+        return n;
+    }
+
+    /**
+     * The index of a sequence's tail form: its last form, or, in a for-effect body ({@code when}, {@code unless}, a
+     * one-armed {@code if}) that ends in a loop call followed by the implicit unit, that call (its value is unit too).
+     */
+    static int tailIndex(Node seq) {
+        int last = seq.kids.size() - 1;
+        if (last >= 1 && seq.kid(last).kind == Node.Kind.UNIT && seq.kid(last - 1).kind == Node.Kind.LOOP_CALL) return last - 1;
+        return last;
+    }
+
+    /** A call of a named let's name: new values for its parameters (the emitter stores them and loops). */
+    static Node loopCall(Analyzer a, Local self, List<Node> args, Origin o, Body b) {
+        Node loop = self.loop;
+        if (self.owner != b) {
+            throw new DiagnosticException(LispCode.UNSUPPORTED.at(o, "named let '" + self.name + "' cannot be called from inside a lambda; "
+                    + "only tail calls in its own body loop"));
+        }
+        if (args.size() != loop.params.size()) {
+            throw new DiagnosticException(LispCode.ARITY.at(o, "'" + self.name + "' takes " + loop.params.size() + " argument(s), given " + args.size(),
+                    Integer.toString(loop.params.size()), Integer.toString(args.size())));
+        }
+        for (int i = 0; i < args.size(); i++) {
+            a.unifyAt(args.get(i).origin, loop.params.get(i).type, args.get(i).type, "argument " + (i + 1) + " of '" + self.name + "'");
+        }
+        Node n = new Node(Node.Kind.LOOP_CALL, o, loop.type);
+        n.local = self;
+        n.kids.addAll(args);
+        return n;
+    }
+
+    /** Every call of {@code loop} must be in tail position: through if, sequences and match arms only. */
+    private static void checkTail(Node n, Node loop, boolean tail) {
+        switch (n.kind) {
+            case LOOP_CALL:
+                if (n.local.loop == loop && !tail) {
+                    throw new DiagnosticException(LispCode.UNSUPPORTED.at(n.origin, "'" + n.local.name + "' is called here but not in tail position; "
+                            + "a named let is a loop, so its calls must be the last thing its body does"));
+                }
+                for (Node k : n.kids) checkTail(k, loop, false);
+                return;
+            case IF: case MATCH_OPTION: case MATCH_RESULT: case CASE:
+                checkTail(n.kid(0), loop, false);
+                for (int i = 1; i < n.kids.size(); i++) checkTail(n.kid(i), loop, tail);
+                return;
+            case SEQ: {
+                int last = tailIndex(n);
+                for (int i = 0; i < n.kids.size(); i++) checkTail(n.kid(i), loop, tail && i == last);
+                return;
+            }
+            default:
+                for (Node k : n.kids) checkTail(k, loop, false);
+        }
     }
 
     /** A closure: parameters become locals of a new body that shares the word's local namespace. */
@@ -748,7 +838,17 @@ final class Forms {
 
     private static Node tryForm(Analyzer a, Sx.SList l, Scope sc, Body b) {
         if (l.items().size() != 2) throw a.malformed(l, "(try result)");
-        if (b.lambda || b.declaredReturn == null) {
+        if (b.lambda || b == a.main) {
+            // Top level and closures have no declared result return: the same Propagate the Co-Forth ? lowers to,
+            // which the verifier rejects there with the same diagnostic in both spellings.
+            Node e = a.expr(l.items().get(1), sc, b);
+            Ty ok = a.inf.fresh();
+            a.unifyAt(e.origin, Infer.con("result", ok, a.inf.fresh()), e.type, "try needs a result");
+            Node n = new Node(Node.Kind.PROPAGATE, l.origin(), ok);
+            n.kids.add(e);
+            return n;
+        }
+        if (b.declaredReturn == null) {
             throw new DiagnosticException(LispCode.TRY_OUTSIDE_RESULT.at(l.origin(), "try needs an enclosing function whose declared return type is result<…>, e.g. "
                     + "(define (f [x : int]) : result<int,string> …); top-level forms and lambdas cannot propagate"));
         }

@@ -8,6 +8,8 @@ final class Local {
     final String ir;
     final Ty type;
     final Body owner;
+    /** For the name of a named let: its loop node (calls of it are loop continuations); null for ordinary locals. */
+    Node loop;
 
     Local(String name, String ir, Ty type, Body owner) {
         this.name = name;

@@ -12,7 +12,7 @@ import java.util.List;
  */
 final class Node {
     /** The expression kinds; each has one emitter case. */
-    enum Kind { LIT, UNIT, LOCAL, CONST, QUOTE_WORD, CALL, CALL_VALUE, IF, SEQ, BIND, LAMBDA, WHILE, MATCH_OPTION, MATCH_RESULT, CASE, LIST, MAP, RECORD, PROPAGATE }
+    enum Kind { LIT, UNIT, LOCAL, CONST, QUOTE_WORD, CALL, CALL_VALUE, IF, SEQ, BIND, LAMBDA, WHILE, MATCH_OPTION, MATCH_RESULT, CASE, LIST, MAP, RECORD, PROPAGATE, NAMED_LET, LOOP_CALL }
 
     final Kind kind;
     final Origin origin;

@@ -1,0 +1,139 @@
+package dev.finch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The REPL driven through piped standard input (a dumb terminal): every test ends at end of input, never hangs. */
+@Timeout(60)
+class ReplTest {
+    @TempDir
+    Path dir;
+
+    private static ConformanceTest.Run repl(String script, String... extra) {
+        List<String> args = new java.util.ArrayList<>(List.of("repl", "--no-history"));
+        args.addAll(List.of(extra));
+        return ConformanceTest.invoke(args, script);
+    }
+
+    @Test
+    void multiLineEntriesRunWhenCompleteAndTheSessionPersists() {
+        ConformanceTest.Run r = repl(String.join("\n",
+                ": sq ( int -- int )",
+                "  dup * ;",
+                "7 sq",
+                "(define (greet [n : string])",
+                "  (say (string-append \"hi \" n)))",
+                "(greet \"bo\")",
+                ":quit", ""));
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains(ReplCommand.CONTINUATION + "  dup * ;");
+        assertThat(r.out()).contains("stack:  49 : int");
+        assertThat(r.out()).contains("hi bo\n");
+        // The open definition did not run on its first line: no verify or parse error appeared.
+        assertThat(r.out()).doesNotContain("error[");
+    }
+
+    @Test
+    void discoveryCommandsSeeTheSessionsDefinitions() {
+        ConformanceTest.Run r = repl(String.join("\n",
+                ": inc ( int -- int ) 1 + ;",
+                "41 inc",
+                ":inspect inc",
+                ":inspect while",
+                ":search inc",
+                ":state",
+                ":vocabulary",
+                ":language",
+                ":inspect nope-nope",
+                ":frobnicate",
+                ":help", ""));
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("inc : int -> int\n  definition of this session\n  : inc ( int -- int ) 1 + ;");
+        assertThat(r.out()).contains("while    begin test while body repeat").contains("no runtime signature");
+        assertThat(r.out()).contains("inc : int -> int   [definition]");
+        assertThat(r.out()).contains("vm_revision 2, manifest_generation 1").contains("  42 : int");
+        assertThat(r.out()).contains("definitions (this session)\n  inc : int -> int");
+        assertThat(r.out()).contains("## Co-Forth");
+        assertThat(r.out()).contains("'nope-nope' is no core word");
+        assertThat(r.out()).contains("unknown command :frobnicate");
+        assertThat(r.out()).contains(":inspect WORD");
+    }
+
+    @Test
+    void errorsAreShownWithCaretsAndCommitNothing() {
+        ConformanceTest.Run r = repl("5\n\"x\" 1 +\n:state\n");
+        assertThat(r.out()).contains("error[E-VERIFY-").contains("^");
+        assertThat(r.out()).contains("vm_revision 1,");
+    }
+
+    @Test
+    void endOfInputFlushesAnOpenEntryAsOneProgram() {
+        ConformanceTest.Run r = repl(": half ( int -- int ) 2 /\n");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("error[E-FORTH-");
+    }
+
+    @Test
+    void aCapabilityRequestAsksThePerson() throws IOException {
+        Files.writeString(dir.resolve("n.txt"), "note");
+        String read = "\"n.txt\" path file-read bytes-to-string if-ok say else say then";
+        ConformanceTest.Run r = repl(String.join("\n",
+                read, "maybe", "o",           // an unclear answer is asked again; once
+                read, "n",                    // asked again (once covered one request): no
+                read, "s",                    // for the session
+                read,                         // not asked any more
+                ":quit", ""), "--workspace", dir.toString());
+        assertThat(r.exit()).isZero();
+        String out = r.out();
+        assertThat(out.split("allow fs\\.read\\(\\$\\{workspace}/n\\.txt\\)\\? \\[o]nce/\\[s]ession/\\[n]o", -1)).hasSize(5);
+        assertThat(out).contains("answer o (once), s (this session) or n (no)");
+        assertThat(out).contains("error[E-HOST-001]");
+        assertThat(out.split("note\n", -1)).hasSize(4);
+    }
+
+    @Test
+    void endOfInputAtACapabilityQuestionDenies() throws IOException {
+        Files.writeString(dir.resolve("n.txt"), "note");
+        ConformanceTest.Run r = repl("\"n.txt\" path file-read drop\n", "--workspace", dir.toString());
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("error[E-HOST-001]").contains("the input ended");
+    }
+
+    @Test
+    void yieldsAreShownAndResumed() {
+        ConformanceTest.Run r = repl("\"a\" say 1 yield 2 yield \"b\" say\n:quit\n");
+        assertThat(r.out()).contains("a\nyield: 1 : int\nyield: 2 : int\nb\n");
+    }
+
+    @Test
+    void historyIsWrittenToTheGivenFile() throws IOException {
+        Path h = dir.resolve("hist");
+        {
+            ConformanceTest.Run r = ConformanceTest.invoke(List.of("repl", "--history", h.toString()), "1 2 +\n:state\n");
+            assertThat(r.exit()).isZero();
+        }
+        assertThat(Files.readString(h)).contains("1 2 +").contains(":state");
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        assertThat(repl("", "--lang", "cobol").exit()).isEqualTo(2);
+        assertThat(repl("", "--workspace", dir.resolve("missing").toString()).exit()).isEqualTo(2);
+        assertThat(repl("", "--grant", "not a grant(").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void theLanguageOptionFixesEveryEntry() {
+        ConformanceTest.Run r = repl("( 1 2 ) 3\n", "--lang", "forth");
+        // As Co-Forth, "( 1 2 )" is a comment (inferred, "(" would mean Lisp and fail).
+        assertThat(r.out()).contains("stack:  3 : int");
+        assertThat(r.out()).doesNotContain("error[");
+    }
+}

@@ -1,0 +1,77 @@
+package dev.finch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code finch test}: a line per failing test, the summary last, exit 0 only when all passed and every file loaded. */
+class TestCommandTest {
+    @TempDir
+    Path dir;
+
+    private record Result(int exit, String out, String err) { }
+
+    private Result finch(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.execute(args, new ByteArrayInputStream(new byte[0]), out, err);
+        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private String file(String name, String text) throws IOException {
+        Path p = dir.resolve(name);
+        Files.writeString(p, text);
+        return p.toString();
+    }
+
+    @Test void passingFilesExitZero() throws IOException {
+        String a = file("a.nm", "(define sq (x) (* x x))\n(check-expect (sq 3) 9)\n(check-assert (= (sq 2) 4))\n");
+        String b = file("b.nm", "(check-fail (fail 'no) (Raised _))\n");
+        Result r = finch("test", a, b);
+        assertThat(r.out()).isEqualTo("3 passed, 0 failed\n");
+        assertThat(r.exit()).isZero();
+    }
+
+    @Test void aFailingTestIsALineWithItsLocation() throws IOException {
+        String a = file("a.nm", "(check-expect 1 1)\n  (check-expect (* 2 3) 7)\n");
+        Result r = finch("test", a);
+        assertThat(r.out()).isEqualTo(a + ":2:3: check-expect: expected 7 but found 6\n1 passed, 1 failed\n");
+        assertThat(r.exit()).isEqualTo(1);
+    }
+
+    @Test void aFileThatDoesNotLoadPrintsItsDiagnosticsWithACaretAndExitsOne() throws IOException {
+        String bad = file("bad.nm", "(check-expect 1 1)\n(define f (x) (+ x \"s\"))\n");
+        String good = file("good.nm", "(check-expect 1 1)\n");
+        Result r = finch("test", bad, good);
+        assertThat(r.err()).contains("error[E-NORMAN-101]").contains(" 2 | (define f (x) (+ x \"s\"))").contains("^");
+        assertThat(r.out()).isEqualTo("1 passed, 0 failed\n");
+        assertThat(r.exit()).isEqualTo(1);
+        Result missing = finch("test", dir.resolve("nope.nm").toString());
+        assertThat(missing.err()).contains("no such file");
+        assertThat(missing.out()).isEqualTo("0 passed, 0 failed\n");
+        assertThat(missing.exit()).isEqualTo(1);
+    }
+
+    @Test void aFailingValIsReportedOnStderrWithoutStoppingTheFile() throws IOException {
+        String a = file("a.nm", "(val broken (fail 'oops))\n(check-error broken)\n");
+        Result r = finch("test", a);
+        assertThat(r.err()).contains(a + ":1:1: val broken failed, so it is not bound: {\"reason\":\"oops\",\"tag\":\"Raised\"}");
+        assertThat(r.out()).isEqualTo("1 passed, 0 failed\n");
+        assertThat(r.exit()).isZero();
+    }
+
+    @Test void usesResolveRelativeToTheUsingFile() throws IOException {
+        Files.createDirectories(dir.resolve("lib"));
+        file("lib/util.nm", "(define twice (x) (* 2 x))\n");
+        String a = file("a.nm", "(use \"lib/util.nm\")\n(check-expect (twice 4) 8)\n");
+        Result r = finch("test", a);
+        assertThat(r.out()).as(r.err()).isEqualTo("1 passed, 0 failed\n");
+    }
+}
