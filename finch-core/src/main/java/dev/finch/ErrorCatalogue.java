@@ -24,9 +24,11 @@ public final class ErrorCatalogue {
             dev.finch.verifier.VerifyCode.values(),
             dev.finch.forth.ForthCode.values(),
             dev.finch.lisp.LispCode.values(),
+            dev.finch.norman.NormanCode.values(),
             dev.finch.vm.VmCode.values(),
             dev.finch.vm.host.HostCode.values(),
-            SessionCode.values());
+            SessionCode.values(),
+            dev.finch.tools.ToolCode.values());
 
     /** Every code, sorted by its spelling (stable for codes that collide, so a duplicate stays visible). */
     public static List<DiagnosticCode> codes() {

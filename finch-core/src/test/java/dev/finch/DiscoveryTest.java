@@ -1,0 +1,189 @@
+package dev.finch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.finch.ir.vocab.Vocabulary;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(30)
+class DiscoveryTest {
+    private final Finch finch = Finch.builder().timeout(Duration.ofSeconds(10)).build();
+
+    private static Submission forth(String text) { return Submission.of(text, "t.fth").withLanguage(Language.FORTH); }
+
+    private static Submission lisp(String text) { return Submission.of(text, "t.lisp").withLanguage(Language.LISP); }
+
+    @Test
+    void vmStateReportsStackBottomToTopRevisionsDefinitionsAndConstants() {
+        Session s = finch.newSession();
+        assertThat(s.submit(forth(": square ( int -- int ) dup * ; 42 constant answer 1 \"two\"")).status()).isEqualTo(Outcome.Status.COMPLETED);
+        VmStateReport r = s.getVmState();
+        assertThat(r.stack()).containsExactly(new StackEntry("int", "1"), new StackEntry("string", "\"two\""));
+        assertThat(r.vmRevision()).isEqualTo(1);
+        assertThat(r.manifestGeneration()).isEqualTo(1);
+        assertThat(r.definitions()).containsExactly(new VmStateReport.DefinitionEntry("square", "int -> int"));
+        assertThat(r.constants()).containsExactly(new VmStateReport.ConstantEntry("answer", "int", "42"));
+        assertThat(r.sessionId()).isEqualTo(s.id());
+    }
+
+    @Test
+    void aFailedRunLeavesTheReportedStateAsItWas() {
+        Session s = finch.newSession();
+        s.submit(forth("5"));
+        s.submit(forth(": bad ( -- int ) 1 ; \"x\" 1 +"));
+        VmStateReport r = s.getVmState();
+        assertThat(r.vmRevision()).isEqualTo(1);
+        assertThat(r.definitions()).isEmpty();
+        assertThat(r.stack()).containsExactly(new StackEntry("int", "5"));
+    }
+
+    @Test
+    void inspectingACoreWordGivesSignatureAndDoc() {
+        WordInfo info = finch.newSession().inspectWord("list-get").orElseThrow();
+        assertThat(info).isInstanceOf(WordInfo.CoreWord.class);
+        WordInfo.CoreWord w = (WordInfo.CoreWord) info;
+        assertThat(w.signature()).isEqualTo("list<a> int -> option<a>");
+        assertThat(w.category()).isEqualTo("list");
+        assertThat(w.doc()).isEqualTo(Vocabulary.word("list-get").orElseThrow().doc());
+        WordInfo.CoreWord plus = (WordInfo.CoreWord) finch.newSession().inspectWord("+").orElseThrow();
+        assertThat(plus.overloads()).containsExactly("int int -> int", "float float -> float");
+    }
+
+    @Test
+    void syntaxIsReportedWithItsFormAndNoSignature() throws Exception {
+        Session s = finch.newSession();
+        for (String name : List.of("while", "define", "if")) {
+            WordInfo info = s.inspectWord(name).orElseThrow();
+            assertThat(info).as(name).isInstanceOf(WordInfo.Syntax.class);
+            assertThat(((WordInfo.Syntax) info).form()).isNotBlank();
+            JsonNode json = new ObjectMapper().readTree(DiscoveryJson.write(DiscoveryJson.tree(info)));
+            assertThat(json.get("kind").asText()).isEqualTo("syntax");
+            assertThat(json.has("signature")).as("syntax has no pretend signature").isFalse();
+            assertThat(json.get("form").asText()).isEqualTo(Vocabulary.syntax(name).orElseThrow().form());
+        }
+        assertThat(((WordInfo.Syntax) s.inspectWord("define").orElseThrow()).languages()).containsExactly("lisp");
+    }
+
+    @Test
+    void aPersistedDefinitionShowsItsSignatureAndCanonicalForthThatRunsAgain() {
+        Session s = finch.newSession();
+        assertThat(s.submit(lisp("(define (sq [n : int]) : int (* n n))")).status()).isEqualTo(Outcome.Status.COMPLETED);
+        WordInfo.Definition d = (WordInfo.Definition) s.inspectWord("sq").orElseThrow();
+        assertThat(d.signature()).isEqualTo("int -> int");
+        String source = d.source().orElseThrow();
+        assertThat(source).startsWith(": sq ( int -- int )").endsWith(";");
+        // The canonical Co-Forth is a real program: define it in a fresh session and call it.
+        Session fresh = finch.newSession();
+        Outcome o = fresh.submit(forth(source + " 7 sq"));
+        assertThat(o.status()).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(o.stack()).containsExactly(new StackEntry("int", "49"));
+    }
+
+    @Test
+    void aDefinitionShadowsNothingItDoesNotName_andConstantsAreInspectable() {
+        Session s = finch.newSession();
+        s.submit(forth("3 constant three"));
+        WordInfo.Constant c = (WordInfo.Constant) s.inspectWord("three").orElseThrow();
+        assertThat(c.type()).isEqualTo("int");
+        assertThat(c.display()).isEqualTo("3");
+        assertThat(s.inspectWord("no-such-word")).isEmpty();
+        assertThat(s.inspectWord(" dup ")).get().extracting(WordInfo::kind).isEqualTo(WordKind.CORE_WORD);
+    }
+
+    @Test
+    void searchRanksNameMatchesBeforeDocMatches() {
+        Session s = finch.newSession();
+        s.submit(forth(": string-twice ( string -- string ) dup string-append ;"));
+        List<WordSummary> hits = s.searchWord("string");
+        List<String> names = hits.stream().map(WordSummary::name).toList();
+        // A definition is a name match too and comes before the core words of its rank.
+        assertThat(names.get(0)).isEqualTo("string-twice");
+        assertThat(names).contains("string-length", "string-append", "int-to-string");
+        int firstDocOnly = names.indexOf("show");       // "show" matches only by its doc ("Canonical text ... string")
+        if (firstDocOnly >= 0) assertThat(firstDocOnly).isGreaterThan(names.indexOf("int-to-string"));
+        // Prefix matches before contains matches.
+        assertThat(names.indexOf("string-length")).isLessThan(names.indexOf("int-to-string"));
+    }
+
+    @Test
+    void searchFindsSyntaxAndMultiTermQueries() {
+        Session s = finch.newSession();
+        assertThat(s.searchWord("while").get(0)).isEqualTo(new WordSummary("while", WordKind.SYNTAX,
+                Vocabulary.syntax("while").orElseThrow().form(), Vocabulary.syntax("while").orElseThrow().doc()));
+        assertThat(s.searchWord("length string").stream().map(WordSummary::name)).first().isEqualTo("string-length");
+        assertThat(s.searchWord("code points").stream().map(WordSummary::name)).contains("string-length");
+        assertThat(s.searchWord("   ")).isEmpty();
+        assertThat(s.searchWord("zzzz-nothing")).isEmpty();
+    }
+
+    @Test
+    void suggestionsOfferCloseNames() {
+        Session s = finch.newSession();
+        assertThat(s.suggestWords("string-lenght", 5)).contains("string-length");
+        assertThat(s.suggestWords("dupp", 5)).first().isEqualTo("dup");
+    }
+
+    @Test
+    void theLanguageDefinitionIsGeneratedFromTheVocabulary() {
+        LanguageDefinition d = finch.newSession().getLanguageDefinition();
+        assertThat(d.protocol()).isEqualTo("FINCH-VM-TYPED/1");
+        assertThat(d.text()).contains("## Co-Forth", "## Lisp", "## Types");
+        for (var w : Vocabulary.words()) assertThat(d.text()).contains("`" + w.name() + " : " + w.signatureText() + "`");
+        for (var x : Vocabulary.syntax()) assertThat(d.text()).contains("`" + x.form() + "`");
+        assertThat(d.syntax()).isEqualTo(Vocabulary.syntax());
+        int words = d.categories().stream().mapToInt(c -> c.words().size()).sum();
+        assertThat(words).isEqualTo(Vocabulary.words().size());
+        assertThat(Discovery.languageDefinition()).isSameAs(d);
+    }
+
+    @Test
+    void everyExampleProgramInTheLanguageDefinitionRuns() {
+        String grammar = Discovery.languageDefinition().grammar();
+        Matcher m = Pattern.compile("```(forth|lisp)\\n(.*?)```", Pattern.DOTALL).matcher(grammar);
+        List<String> failures = new ArrayList<>();
+        int count = 0;
+        while (m.find()) {
+            count++;
+            Language lang = Language.named(m.group(1)).orElseThrow();
+            Outcome o = finch.newSession().submit(Submission.of(m.group(2), "example").withLanguage(lang));
+            if (o.status() != Outcome.Status.COMPLETED) failures.add(m.group(2) + " -> " + FinchJson.write(o));
+        }
+        assertThat(count).isGreaterThanOrEqualTo(6);
+        assertThat(failures).isEmpty();
+    }
+
+    @Test
+    void theVocabularyJsonHasTheShapeOfTheVmVocabularyWord() throws Exception {
+        Session s = finch.newSession();
+        s.submit(forth(": inc ( int -- int ) 1 + ;"));
+        Outcome o = s.submit(forth("vm-vocabulary json-stringify"));
+        assertThat(o.status()).isEqualTo(Outcome.Status.COMPLETED);
+        ObjectMapper json = new ObjectMapper();
+        String display = o.stack().get(o.stack().size() - 1).display();
+        JsonNode fromWord = json.readTree(json.readTree(display).asText());
+        var ours = DiscoveryJson.vocabularyTree(s.getVmState());
+        assertThat(ours.get("words")).isEqualTo(fromWord.get("words"));
+        assertThat(ours.get("definitions")).isEqualTo(fromWord.get("definitions"));
+        assertThat(ours.get("syntax").size()).isEqualTo(Vocabulary.syntax().size());
+    }
+
+    @Test
+    void vmStateJsonIsSnakeCaseBottomToTop() throws Exception {
+        Session s = finch.newSession();
+        s.submit(forth("1 2"));
+        JsonNode j = new ObjectMapper().readTree(DiscoveryJson.write(DiscoveryJson.tree(s.getVmState())));
+        assertThat(j.get("vm_revision").asLong()).isEqualTo(1);
+        assertThat(j.get("manifest_generation").asLong()).isEqualTo(1);
+        assertThat(j.get("stack").get(1).get("display").asText()).isEqualTo("2");
+        assertThat(j.get("definitions").isArray()).isTrue();
+        assertThat(j.get("constants").isArray()).isTrue();
+    }
+}

@@ -1,0 +1,172 @@
+package dev.finch.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.finch.Finch;
+import dev.finch.Session;
+import dev.finch.SessionOptions;
+import dev.finch.capabilities.Scope;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+@Timeout(30)
+class ToolSurfaceTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private final Finch finch = Finch.builder().timeout(Duration.ofSeconds(10)).build();
+
+    @TempDir
+    Path dir;
+
+    private static JsonNode json(String s) {
+        try {
+            return JSON.readTree(s);
+        } catch (IOException e) {
+            throw new AssertionError("not JSON: " + s, e);
+        }
+    }
+
+    private static String errorCode(String reply) {
+        JsonNode e = json(reply).get("error");
+        return e == null ? null : e.get("code").asText();
+    }
+
+    @Test
+    void declaresTheFiveToolsWithObjectSchemas() {
+        ToolSurface t = ToolSurface.of(finch.newSession());
+        assertThat(t.tools()).extracting(ToolSpec::name)
+                .containsExactly("get_vm_state", "get_language_definition", "search_word", "inspect_word", "submit_program");
+        for (ToolSpec s : t.tools()) {
+            JsonNode schema = json(s.inputSchema());
+            assertThat(schema.get("type").asText()).isEqualTo("object");
+            assertThat(schema.get("additionalProperties").asBoolean()).isFalse();
+            assertThat(s.description()).isNotBlank();
+        }
+        JsonNode submit = json(t.tools().get(4).inputSchema());
+        assertThat(submit.get("required")).containsExactly(JSON.getNodeFactory().textNode("source"));
+        assertThat(submit.get("properties").fieldNames()).toIterable()
+                .containsExactly("source", "language", "expected_vm_revision", "expected_manifest_generation");
+        assertThat(submit.get("properties").get("language").get("enum")).hasSize(2);
+        assertThat(json(t.toolsJson())).hasSize(5);
+        assertThat(json(t.toolsJson()).get(0).has("input_schema")).isTrue();
+    }
+
+    @Test
+    void aProviderTurnDiscoversThenSubmitsAgainstTheObservedRevision() {
+        Session s = finch.newSession();
+        ToolSurface t = ToolSurface.of(s);
+        JsonNode state = json(t.handle("get_vm_state", "{}"));
+        assertThat(state.get("vm_revision").asLong()).isZero();
+        JsonNode out = json(t.handle("submit_program", "{\"source\":\"(define (sq [n : int]) : int (* n n)) (sq 6)\","
+                + "\"expected_vm_revision\":0,\"expected_manifest_generation\":1}", "resp-42/call-1"));
+        assertThat(out.get("status").asText()).isEqualTo("completed");
+        assertThat(out.get("source_id").asText()).isEqualTo("resp-42/call-1");
+        assertThat(out.get("language").asText()).isEqualTo("lisp");
+        assertThat(out.get("stack").get(0).get("display").asText()).isEqualTo("36");
+
+        JsonNode after = json(t.handle("get_vm_state", ""));
+        assertThat(after.get("vm_revision").asLong()).isEqualTo(1);
+        assertThat(after.get("definitions").get(0).get("name").asText()).isEqualTo("sq");
+
+        JsonNode def = json(t.handle("inspect_word", "{\"name\":\"sq\"}"));
+        assertThat(def.get("kind").asText()).isEqualTo("definition");
+        assertThat(def.get("signature").asText()).isEqualTo("int -> int");
+        assertThat(def.get("source").asText()).startsWith(": sq ( int -- int )");
+
+        // A program composed against the old revision is refused with the session's structured error.
+        JsonNode stale = json(t.handle("submit_program", "{\"source\":\"drop\",\"language\":\"forth\",\"expected_vm_revision\":0}"));
+        assertThat(stale.get("status").asText()).isEqualTo("failed");
+        assertThat(stale.get("diagnostics").get(0).get("code").asText()).isEqualTo("E-SESSION-001");
+        assertThat(stale.get("source_id").asText()).isEqualTo("tool:submit_program#1");
+    }
+
+    @Test
+    void searchAndInspectAnswerWithSyntaxWithoutSignature() {
+        ToolSurface t = ToolSurface.of(finch.newSession());
+        JsonNode hits = json(t.handle("search_word", "{\"query\":\"while\"}"));
+        assertThat(hits.get("hits").get(0).get("name").asText()).isEqualTo("while");
+        assertThat(hits.get("hits").get(0).get("kind").asText()).isEqualTo("syntax");
+        assertThat(hits.get("hits").get(0).has("signature")).isFalse();
+        JsonNode limited = json(t.handle("search_word", "{\"query\":\"string\",\"limit\":2}"));
+        assertThat(limited.get("hits")).hasSize(2);
+        assertThat(limited.get("truncated").asBoolean()).isTrue();
+
+        JsonNode w = json(t.handle("inspect_word", "{\"name\":\"while\"}"));
+        assertThat(w.get("kind").asText()).isEqualTo("syntax");
+        assertThat(w.has("signature")).isFalse();
+        JsonNode core = json(t.handle("inspect_word", "{\"name\":\"string-length\"}"));
+        assertThat(core.get("signature").asText()).isEqualTo("string -> int");
+
+        String unknown = t.handle("inspect_word", "{\"name\":\"string-lenght\"}");
+        assertThat(errorCode(unknown)).isEqualTo("E-TOOL-004");
+        assertThat(json(unknown).get("error").get("suggestions").toString()).contains("string-length");
+
+        JsonNode lang = json(t.handle("get_language_definition", null));
+        assertThat(lang.get("text").asText()).contains("## Co-Forth").contains("## Lisp");
+    }
+
+    @Test
+    void badCallsGetErrorObjectsNeverExceptions() {
+        ToolSurface t = ToolSurface.of(finch.newSession());
+        assertThat(errorCode(t.handle("rm_rf", "{}"))).isEqualTo("E-TOOL-001");
+        assertThat(errorCode(t.handle(null, null))).isEqualTo("E-TOOL-001");
+        for (String bad : List.of("{", "[1]", "\"x\"", "{\"name\":\"a\"} {}", "{\"name\":\"a\",\"name\":\"b\"}", "nul",
+                "{\"name\":" + "[".repeat(100) + "]".repeat(100) + "}")) {
+            assertThat(errorCode(t.handle("inspect_word", bad))).as(bad).isEqualTo("E-TOOL-002");
+        }
+        for (String bad : List.of("{}", "{\"name\":1}", "{\"name\":\"\"}", "{\"name\":\"dup\",\"extra\":true}", "{\"name\":null}")) {
+            assertThat(errorCode(t.handle("inspect_word", bad))).as(bad).isEqualTo("E-TOOL-003");
+        }
+        assertThat(errorCode(t.handle("submit_program", "{\"source\":\"1\",\"language\":\"cobol\"}"))).isEqualTo("E-TOOL-003");
+        assertThat(errorCode(t.handle("submit_program", "{\"source\":\"1\",\"expected_vm_revision\":1.5}"))).isEqualTo("E-TOOL-003");
+        assertThat(errorCode(t.handle("submit_program", "{\"source\":\"1\",\"expected_vm_revision\":-1}"))).isEqualTo("E-TOOL-003");
+        assertThat(errorCode(t.handle("search_word", "{\"query\":\"x\",\"limit\":0}"))).isEqualTo("E-TOOL-003");
+        assertThat(errorCode(t.handle("get_vm_state", "{\"x\":1}"))).isEqualTo("E-TOOL-003");
+        String huge = "{\"source\":\"" + "1 ".repeat(ToolSurface.MAX_SOURCE_CHARS) + "\"}";
+        assertThat(errorCode(t.handle("submit_program", huge))).isIn("E-TOOL-002", "E-TOOL-003");
+        // Nothing of the above ran or committed.
+        assertThat(t.session().vmRevision()).isZero();
+    }
+
+    @Test
+    void aProgramFailureIsAnOutcomeNotAToolError() {
+        ToolSurface t = ToolSurface.of(finch.newSession());
+        JsonNode o = json(t.handle("submit_program", "{\"source\":\"1 \\\"a\\\" +\"}"));
+        assertThat(o.has("error")).isFalse();
+        assertThat(o.get("status").asText()).isEqualTo("failed");
+        assertThat(o.get("diagnostics").get(0).get("phase").asText()).isEqualTo("verify");
+    }
+
+    @Test
+    void unitYieldsAreResumedAndSayStreamsToTheSink() {
+        StringBuilder said = new StringBuilder();
+        ToolSurface t = ToolSurface.of(finch.newSession()).withSink(said::append);
+        JsonNode o = json(t.handle("submit_program", "{\"source\":\"\\\"a\\\" say unit yield \\\"b\\\" say\"}"));
+        assertThat(o.get("status").asText()).isEqualTo("completed");
+        assertThat(o.get("output").asText()).isEqualTo("ab");
+        assertThat(said.toString()).isEqualTo("ab");
+        JsonNode paused = json(ToolSurface.of(finch.newSession()).withUnitYieldResumes(0)
+                .handle("submit_program", "{\"source\":\"unit yield\"}"));
+        assertThat(paused.get("status").asText()).isEqualTo("suspended");
+    }
+
+    @Test
+    void aMissingGrantSuspendsAndTheHostApprovesThroughTheSession() throws IOException {
+        Files.writeString(dir.resolve("n.txt"), "note");
+        Session s = finch.newSession(SessionOptions.DEFAULT.withWorkspace(dir));
+        ToolSurface t = ToolSurface.of(s);
+        JsonNode o = json(t.handle("submit_program",
+                "{\"source\":\"(match-result (bytes-to-string (file-read (path \\\"n.txt\\\"))) (ok x (say x)) (err e (say e)))\"}"));
+        assertThat(o.get("status").asText()).isEqualTo("suspended");
+        assertThat(o.get("required_capabilities").get(0).asText()).contains("fs.read").contains("n.txt");
+        var done = s.approve(o.get("execution_id").asText(), Scope.ONCE);
+        assertThat(done.output()).isEqualTo("note");
+    }
+}
