@@ -85,7 +85,7 @@ final class HostFixture {
         assertThat(o.status()).as("status of %s", o).isEqualTo(Outcome.Status.FAILED);
         Diagnostic d = onlyDiagnostic(o);
         assertThat(d.code()).as("code of %s", d).isEqualTo(code);
-        assertThat(d.phase().toString().toLowerCase(java.util.Locale.ROOT)).as("phase of %s", d).isEqualTo(phase);
+        assertThat(d.phase().spelling()).as("phase of %s", d).isEqualTo(phase);
     }
 
     static void writeFile(Path p, String text) throws IOException {
