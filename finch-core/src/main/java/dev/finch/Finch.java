@@ -55,6 +55,7 @@ public final class Finch {
         Map<Language, Frontend> f = new EnumMap<>(Language.class);
         f.put(Language.FORTH, new CoForth());
         f.put(Language.LISP, new Lisp());
+        f.put(Language.NORMAN, new dev.finch.norman.Norman());
         // µNorman joins with its issue; until then a .nm submission gets a structured "not available" diagnostic.
         this.frontends = java.util.Collections.unmodifiableMap(f);
     }

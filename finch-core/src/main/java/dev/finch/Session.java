@@ -252,6 +252,18 @@ public final class Session {
             return failed(executionId, sourceId, language, "", List.of(), busyDiagnostic(sourceId));
         }
         try {
+            if (p != null) {
+                // Refuse an answer of the wrong kind here, before the continuation is taken: it keeps waiting.
+                var waiting = p.suspension().waiting().orElse(null);
+                String wrong = null;
+                if (response == null && waiting != null) wrong = "it waits at the host boundary; approve, deny or respond instead of resume";
+                else if (response instanceof HostResponse.Result && waiting != dev.finch.vm.host.RunHost.Waiting.RESULT) wrong = "it waits for approval, not a result";
+                else if (response instanceof HostResponse.Approved && waiting != dev.finch.vm.host.RunHost.Waiting.APPROVAL) wrong = "it does not wait for approval";
+                if (wrong != null) {
+                    return failed(executionId, p.sourceId(), p.language(), p.output(), p.inferred(), dev.finch.vm.host.HostCode.STALE_RESUME.at(
+                            Origin.of(p.sourceId(), 0, 0), "execution " + executionId + " was not resumed: " + wrong + "; nothing was dispatched"));
+                }
+            }
             if (p != null && response != null) {
                 var pending = p.suspension().pendingRequest();
                 if (pending.isEmpty() || pending.get().sequence() != response.sequence()) {

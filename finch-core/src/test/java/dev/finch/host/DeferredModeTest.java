@@ -27,7 +27,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -238,11 +237,6 @@ class DeferredModeTest {
     }
 
     @Test
-    @Disabled("bug: Session.continueWith removes the paused execution (paused.remove) BEFORE Vm.resume refuses a response of "
-            + "the wrong kind, so a refused answer still loses the continuation: respond(Result) to a request that waits for "
-            + "APPROVAL, and a plain resume(id) of a run paused at the host boundary, both return E-HOST-012 'nothing was "
-            + "dispatched' but afterwards approve/respond get E-SESSION-004 (row 19: a refused resume must not consume the "
-            + "continuation)")
     void aRefusedAnswerOfTheWrongKindDoesNotConsumeTheContinuation() {
         Session s = deferredSession(ws);
         Outcome o = lisp(s, readAndSay("a.txt"));

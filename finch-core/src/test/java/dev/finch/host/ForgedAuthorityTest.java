@@ -122,11 +122,6 @@ class ForgedAuthorityTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("bug: process-run accepts an executable holding capability syntax (',', '(', ')', '{', '}'), so the "
-            + "prompt shows required_capabilities = [\"process.run(/bin/x),fs.read(${workspace}/**)\"], which reads like a second, "
-            + "workspace-wide grant; it can never be approved (Session.approve answers E-SESSION-004, as the text does not "
-            + "parse back), but the person sees a forged-looking request. HostWords.processRun should refuse such names with "
-            + "E-HOST-007 before the boundary, as path refinement refuses reserved characters (E-CAP-010)")
     void anExecutableHoldingCapabilitySyntaxIsRefusedBeforeThePrompt() {
         HostFixture.Recorder rec = new HostFixture.Recorder();
         Outcome o = lisp(session(ws), "(process-run " + str("/bin/x),fs.read(${workspace}/**") + " (empty-list string))", rec);

@@ -68,9 +68,16 @@ class PathEscapeTest {
         return new Escape(name, program, true, l -> { }, phase, code, null);
     }
 
-    /** A write whose literal name must land at {@code expected} (segments under the workspace). */
+    /**
+     * A write whose literal name must land at {@code expected} (segments under the workspace). Finch creates no
+     * directories (a path-based mkdir could race outside), so the test makes the literal-named parents first.
+     */
     static Escape lands(String name, String rel, List<String> expected) {
-        return new Escape(name, write(rel, PWNED), false, l -> { }, null, null, l -> {
+        return new Escape(name, write(rel, PWNED), false, l -> {
+            Path dir = l.ws();
+            for (String seg : expected.subList(0, expected.size() - 1)) dir = dir.resolve(seg);
+            Files.createDirectories(dir);
+        }, null, null, l -> {
             Path target = l.ws();
             for (String seg : expected) target = target.resolve(seg);
             assertThat(Files.isRegularFile(target, LinkOption.NOFOLLOW_LINKS)).as("%s lands at %s", rel, target).isTrue();
@@ -286,6 +293,7 @@ class PathEscapeTest {
     void aDirectoryReplacedByASymlinkBetweenTwoRunsIsRefused() throws IOException {
         Layout l = layout();
         Session s = session(l.ws(), READ_ALL, WRITE_ALL);
+        Files.createDirectory(l.ws().resolve("d"));
         assertThat(lisp(s, write("d/secret.txt", "first run")).status()).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(lisp(s, readAndSay("d/secret.txt")).output()).isEqualTo("first run");
         // Between the runs the directory becomes a link to the outside, which holds a file of the same name.

@@ -108,6 +108,7 @@ class RootsTest {
         HostConfig all = config("fs.read(${host-machine}/**)", "fs.read(${project}/**)", "fs.read(${task.output}/**)", "fs.write(${task.output}/**)");
         assertThat(((RunResult.Completed) run(read("host-file-read", "host-path", "a.txt"), all)).output()).isEqualTo("host-a");
         assertThat(((RunResult.Completed) run(read("project-file-read", "project-path", "a.txt"), all)).output()).isEqualTo("project-a");
+        Files.createDirectories(out.resolve("r"));
         RunResult w = run("(task-output-file-write (task-output-path \"r/new.txt\") (string-to-bytes \"made\"))", all);
         assertThat(w).isInstanceOf(RunResult.Completed.class);
         assertThat(Files.readString(out.resolve("r/new.txt"))).isEqualTo("made");

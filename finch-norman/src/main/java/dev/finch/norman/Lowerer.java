@@ -29,20 +29,15 @@ import java.util.TreeMap;
  * Lowers a typed µNorman program to the shared IR (see {@code docs/notes} in the report for the design): Num→float,
  * Text→string, Bool→bool, Sym→symbol, (List t)→list&lt;t&gt;, a datatype→variant{Con(record{fields})|Nullary},
  * a record→record{…}; a top-level function is a word with a declared signature, a lambda a closure; a function
- * that may fail answers result&lt;T,Failure&gt; and its body propagates failures with {@code ?} (left to right).
+ * that may fail answers result&lt;T,Failure&gt; and its body propagates failures with {@code ?} (left to right; a
+ * lambda or catch body that may fail is a closure declaring that result, which the verifier accepts as a target of
+ * {@code ?}). A val whose initializer may fail is a constant of main holding that result (an err: the val bound
+ * nothing, and reading it is the checked run-time error {@code program-error}); functions read it like any constant.
+ * Only shared vocabulary words are emitted ({@code show}, {@code list-prepend}, {@code program-error},
+ * {@code expect-ok}, {@code money-from-micros}, …); program names that are also vocabulary words are renamed
+ * ({@link #userName}) so that they cannot shadow what the lowering calls.
  */
 final class Lowerer {
-    /** Words the lowering emits that the shared vocabulary does not have yet (proposed to the lead). */
-    static final Map<String, String> PROPOSED = Map.of(
-            "show", "show<T>: T -> string (immediate: the µNorman type's IR type)",
-            "list-prepend", "a list<a> -> list<a>",
-            "norman-error", "string -> a (a checked run-time error; never returns)",
-            "norman-expect-ok", "result<a,Failure> -> a (stops the submission, reporting the failure)",
-            "money-from-micros", "int -> money",
-            "duration-from-millis", "int -> duration",
-            "money-unlimited", "-> money",
-            "duration-unlimited", "-> duration");
-
     private final Infer inf;
     private final Set<Ast.Def> basis;
     private final String language;
@@ -64,7 +59,38 @@ final class Lowerer {
 
     /** The program's module: its definitions as words, its top-level expressions and failing vals in main. */
     Module program(List<Ast.Def> defs, String source) {
+        List<Instr> main = main(defs);
+        drain();
+        return new Module(source, language, List.copyOf(words.values()), new Block(main));
+    }
+
+    /**
+     * The names of the vals whose initializer may fail, in order: each is a constant of main holding a
+     * {@code result<T,Failure>} (an err when the val failed, which binds nothing: reading it is a checked run-time
+     * error).
+     */
+    List<Ast.Val> failingVals(List<Ast.Def> defs) {
+        List<Ast.Val> out = new ArrayList<>();
+        for (Ast.Def d : defs) if (d instanceof Ast.Val v && fallible(d)) out.add(v);
+        return out;
+    }
+
+    /**
+     * Main: first every failing val's constant bound to "not bound yet" (so that a function may read it whenever
+     * main first uses that function: the verifier requires the constant to exist by then), then the definitions in
+     * order — a failing val's initializer result replaces its constant and an err is reported with {@code say} —
+     * and the top-level expressions, whose values stay on the stack.
+     */
+    private List<Instr> main(List<Ast.Def> defs) {
         List<Instr> main = new ArrayList<>();
+        for (Ast.Val v : failingVals(defs)) {
+            Origin at = v.origin();
+            Type slot = valSlot(v);
+            main.add(new Instr.RecordLit(List.of(new Instr.RecordLit.Field("reason", Block.of(new Instr.Push(new Literal.SymbolLit("unbound"), at)), at)), at));
+            main.add(new Instr.Call("variant", List.of(new Immediate.TypeArg(failure()), new Immediate.NameArg("Raised")), at));
+            main.add(new Instr.Call("err", at));
+            main.add(new Instr.Constant(constName(v), Optional.of(slot), at));
+        }
         int top = 0;
         for (Ast.Def d : defs) {
             try {
@@ -73,18 +99,28 @@ final class Lowerer {
                     case VAL:
                         request(d);
                         if (d instanceof Ast.Val v && fallible(d)) {
-                            main.add(new Instr.Call(initName(v), v.origin()));
-                            main.add(new Instr.Call("norman-expect-ok", v.origin()));
-                            main.add(new Instr.Constant(v.name(), Optional.empty(), v.origin()));
+                            Origin at = v.origin();
+                            main.add(new Instr.Call(initName(v), at));
+                            main.add(new Instr.Constant(constName(v), Optional.of(valSlot(v)), at));
+                            main.add(new Instr.Call(constName(v), at));
+                            List<Instr> report = new ArrayList<>();
+                            report.add(new Instr.Call("show", at));
+                            report.add(new Instr.Push(new Literal.StringLit(at + ": val " + v.name() + " failed, so it is not bound: "), at));
+                            report.add(new Instr.Call("swap", at));
+                            report.add(new Instr.Call("string-append", at));
+                            report.add(new Instr.Push(new Literal.StringLit("\n"), at));
+                            report.add(new Instr.Call("string-append", at));
+                            report.add(new Instr.Call("say", at));
+                            main.add(new Instr.IfOk(Block.of(new Instr.Call("drop", at)), new Block(report), at));
                         }
                         break;
                     case EXP: {
                         Ast.TopExp t = (Ast.TopExp) d;
                         if (fallible(d)) {
                             String name = "nm.top." + (++top);
-                            words.put(name, wrapper(name, t.exp(), inf.defEffects.get(d), t.origin()));
+                            words.put(name, wrapper(name, t.exp(), inf.defEffects.get(d), t.origin(), true));
                             main.add(new Instr.Call(name, t.origin()));
-                            main.add(new Instr.Call("norman-expect-ok", t.origin()));
+                            main.add(new Instr.Call("expect-ok", t.origin()));
                         } else {
                             Fn f = new Fn(false, new Names(Map.of()), true);
                             exp(t.exp(), f, new Scope(), main);
@@ -101,13 +137,21 @@ final class Lowerer {
                 diagnostics.addAll(e.diagnostics());
             }
         }
-        drain();
-        return new Module(source, language, List.copyOf(words.values()), new Block(main));
+        return main;
     }
 
-    /** A module for the test harness: the program's words plus one word per test expression (see {@link NormanTests}). */
+    /** The type of a failing val's constant: the result of its initializer. */
+    private Type valSlot(Ast.Val v) {
+        Ty t = inf.types.get(v.value());
+        return Type.result(type(t, new Names(Map.of()), Map.of()), failure());
+    }
+
+    /**
+     * A module for the test harness: the program (its words and main, so that loading it binds the vals) plus one
+     * word per test expression (see {@link NormanTests}).
+     */
     Module tests(List<Ast.Def> defs, List<Ast.Test> tests, Map<Ast.Test, List<String>> wordNames, Map<Ast.Test, String> matchers, String source) {
-        for (Ast.Def d : defs) if (d.kind() == Ast.Def.Kind.DEFINE || d.kind() == Ast.Def.Kind.VAL) request(d);
+        List<Instr> main = main(defs);
         int n = 0;
         for (Ast.Test t : tests) {
             n++;
@@ -117,14 +161,14 @@ final class Lowerer {
                 if (staticError != null) {
                     String name = "nm.test." + n + ".1";
                     List<Instr> body = List.of(new Instr.Push(new Literal.StringLit(staticError.message()), t.origin()),
-                            new Instr.Call("norman-error", t.origin()));
+                            new Instr.Call("program-error", t.origin()));
                     words.put(name, new WordDef(name, Optional.of(Type.Fn.of(List.of(), List.of(Type.result(Type.UNIT, failure())))), new Block(body), t.origin()));
                     names.add(name);
                 } else {
                     for (int i = 0; i < t.exps().size(); i++) {
                         String name = "nm.test." + n + "." + (i + 1);
                         Exp e = t.exps().get(i);
-                        words.put(name, wrapper(name, e, Ty.FAIL_EFFECT, e.origin()));
+                        words.put(name, wrapper(name, e, Ty.FAIL_EFFECT, e.origin(), true));
                         names.add(name);
                     }
                 }
@@ -139,7 +183,7 @@ final class Lowerer {
             wordNames.put(t, names);
         }
         drain();
-        return new Module(source, language, List.copyOf(words.values()), Block.EMPTY);
+        return new Module(source, language, List.copyOf(words.values()), new Block(main));
     }
 
     private void request(Ast.Def d) {
@@ -164,10 +208,20 @@ final class Lowerer {
 
     private String wordName(Ast.Def d) {
         String name = d instanceof Ast.Define f ? f.name() : ((Ast.Val) d).name();
-        return basis.contains(d) ? "nm." + name : name;
+        return basis.contains(d) ? "nm." + name : userName(name);
     }
 
     private static String initName(Ast.Val v) { return "nm.init." + v.name(); }
+
+    /** The constant holding a failing val's result. */
+    static String constName(Ast.Val v) { return userName(v.name()); }
+
+    /**
+     * A program's own name as an IR name. Module words and constants shadow the shared vocabulary, which the
+     * lowering itself calls ({@code ok}, {@code drop}, {@code show}…), so a name that is also a vocabulary word
+     * gets a prefix: {@code (define ok …)} becomes the word {@code nm.user.ok}.
+     */
+    static String userName(String name) { return dev.finch.ir.vocab.Vocabulary.word(name).isPresent() ? "nm.user." + name : name; }
 
     private boolean fallible(Ast.Def d) { return inf.defEffects.get(d).isFail(); }
 
@@ -187,9 +241,15 @@ final class Lowerer {
     }
 
     /** A word with no inputs that computes {@code e}; it answers a result when {@code eff} may fail. */
-    private WordDef wrapper(String name, Exp e, Ty eff, Origin at) {
+    private WordDef wrapper(String name, Exp e, Ty eff, Origin at) { return wrapper(name, e, eff, at, false); }
+
+    /**
+     * As above; {@code closed} spells the expression's free type variables as unit rather than type parameters, for
+     * words main or the harness calls once (a test, a top-level expression), whose value must have a known type.
+     */
+    private WordDef wrapper(String name, Exp e, Ty eff, Origin at, boolean closed) {
         Ty t = inf.types.get(e);
-        Names names = Names.of(t);
+        Names names = closed ? new Names(Map.of()) : Names.of(t);
         boolean fails = eff.isFail();
         Type out = type(t, names, Map.of());
         Type.Fn sig = Type.Fn.of(List.of(), List.of(fails ? Type.result(out, failure()) : out));
@@ -428,11 +488,11 @@ final class Lowerer {
             if (target instanceof Ast.Define) { out.add(new Instr.Quote(wordName(target), at)); return; }
             Ast.Val val = (Ast.Val) target;
             if (!fallible(target)) { out.add(new Instr.Call(wordName(target), at)); return; }
-            if (!fn.main) {
-                throw new DiagnosticException(NormanCode.VAL_FROM_WORD.at(at, "`" + val.name() + "` is a val whose initializer may fail; a function "
-                        + "cannot read it yet (the IR lets words read only constants of earlier submissions)"));
-            }
-            out.add(new Instr.Call(val.name(), at));
+            // A failing val's constant holds its initializer's result; an err means the val bound nothing.
+            out.add(new Instr.Call(constName(val), at));
+            out.add(new Instr.IfOk(Block.EMPTY, Block.of(new Instr.Call("drop", at),
+                    new Instr.Push(new Literal.StringLit("`" + val.name() + "` is not bound: its val (" + val.origin() + ") failed or has not run yet"), at),
+                    new Instr.Call("program-error", at)), at));
             return;
         }
         if (inf.isPrimitive(v.name())) {
@@ -472,11 +532,9 @@ final class Lowerer {
 
     /** The instructions of a primitive, its arguments already pushed. */
     private void primitive(String name, Ty.Fun fun, Fn fn, Origin at, List<Instr> out) {
-        if (name.equals("show")) {
-            out.add(new Instr.Call("show", List.of(new Immediate.TypeArg(type(fun.params.get(0), fn.names, fn.subst))), at));
-        } else {
-            out.add(new Instr.Call(name, at)); // + - * / < > = are shared vocabulary words with a float overload
-        }
+        // show is typed by its call site (the value's IR type), and + - * / < > = are shared vocabulary words with
+        // a float overload: each primitive is one vocabulary word.
+        out.add(new Instr.Call(name, at));
     }
 
     // ---- case ---------------------------------------------------------------------------------------------------
@@ -500,7 +558,7 @@ final class Lowerer {
         List<Instr> out = new ArrayList<>();
         if (i == c.branches().size()) {
             out.add(new Instr.Push(new Literal.StringLit("no branch of the case at " + c.origin() + " matches"), c.origin()));
-            out.add(new Instr.Call("norman-error", c.origin()));
+            out.add(new Instr.Call("program-error", c.origin()));
             return out;
         }
         Ast.Branch b = c.branches().get(i);

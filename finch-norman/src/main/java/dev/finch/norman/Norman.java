@@ -51,7 +51,7 @@ public final class Norman implements Frontend {
 
     /** Lowers the unit tests of a checked program for the harness (see {@link NormanTests}). */
     public NormanTests lowerTests(NormanProgram p) {
-        if (!p.ok()) return new NormanTests(Optional.empty(), List.of(), p.diagnostics());
+        if (!p.ok()) return new NormanTests(Optional.empty(), List.of(), List.of(), p.diagnostics());
         Lowerer lowerer = new Lowerer(p.inference, p.basis, language());
         Map<Ast.Test, List<String>> words = new IdentityHashMap<>();
         Map<Ast.Test, String> matchers = new IdentityHashMap<>();
@@ -61,8 +61,10 @@ public final class Norman implements Frontend {
             Ast.Test t = p.testDefs.get(i);
             out.add(new NormanTests.Lowered(p.tests().get(i), words.getOrDefault(t, List.of()), Optional.ofNullable(matchers.get(t))));
         }
-        if (!lowerer.diagnostics().isEmpty()) return new NormanTests(Optional.empty(), out, lowerer.diagnostics());
-        return new NormanTests(Optional.of(m), out, List.of());
+        List<NormanTests.FailingVal> vals = new ArrayList<>();
+        for (Ast.Val v : lowerer.failingVals(p.definitions())) vals.add(new NormanTests.FailingVal(Lowerer.constName(v), v.origin()));
+        if (!lowerer.diagnostics().isEmpty()) return new NormanTests(Optional.empty(), out, vals, lowerer.diagnostics());
+        return new NormanTests(Optional.of(m), out, vals, List.of());
     }
 
     /** Reads, checks and types {@code text} (identity {@code sourceId}, against which uses resolve). */

@@ -5,7 +5,8 @@ import dev.finch.ir.diag.Phase;
 
 /**
  * Every diagnostic code of the µNorman frontend. 0xx: reading and the syntactic checks (phase parse); 1xx: static
- * types (phase verify, the phase in which Finch reports every type error); 2xx: lowering to the IR (phase lower).
+ * types (phase verify, the phase in which Finch reports every type error); 2xx: lowering to the IR (phase lower);
+ * 3xx: the test harness (finch test and the JUnit engine).
  */
 public enum NormanCode implements DiagnosticCode {
     BAD_TOKEN("E-NORMAN-001", Phase.PARSE, "A malformed token: an unterminated string, a bad escape, or a stray character."),
@@ -33,7 +34,9 @@ public enum NormanCode implements DiagnosticCode {
     NOT_A_CAPABILITY("E-NORMAN-105", Phase.VERIFY, "call needs a granted tool capability, or the operation is not declared by its grant."),
     RECURSIVE_TYPE("E-NORMAN-201", Phase.LOWER, "A recursive datatype or record has no structural IR type yet."),
     AGENTIC_NOT_LOWERED("E-NORMAN-202", Phase.LOWER, "An agentic form (ask, call, budget, workflow, grant, script) is not lowered yet."),
-    VAL_FROM_WORD("E-NORMAN-203", Phase.LOWER, "A function reads a val whose initializer may fail; the IR lets words read only earlier submissions' constants.");
+    LOAD_SUSPENDED("E-NORMAN-301", Phase.EXECUTE, "The test harness could not load a file: its top level suspended instead of completing."),
+    HARNESS_INTERNAL("E-NORMAN-302", Phase.EXECUTE, "The test harness met a defect of Finch (not of the program) while loading a file."),
+    TEST_FILE_UNREADABLE("E-NORMAN-303", Phase.PARSE, "A .nm file found by the JUnit engine cannot be read as UTF-8 text.");
 
     private final String code;
     private final Phase phase;

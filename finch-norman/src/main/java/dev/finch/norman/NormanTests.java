@@ -1,21 +1,27 @@
 package dev.finch.norman;
 
 import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.Origin;
 import dev.finch.ir.instr.Module;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The unit tests of a program lowered for the harness: one module holding the program's words and, per test,
- * words of no inputs answering {@code result<T,Failure>} (one per test expression, in order), plus for check-fail a
- * word {@code Failure -> bool} that matches the pattern. A check-error whose expression has a static error gets one
- * word that raises that error as a checked run-time error.
+ * The unit tests of a program lowered for the harness: one module holding the program (its words, and a main
+ * that loads it: vals, top-level expressions) and, per test, words of no inputs answering {@code result<T,Failure>}
+ * (one per test expression, in order), plus for check-fail a word {@code Failure -> bool} that matches the pattern.
+ * A check-error whose expression has a static error gets one word that raises that error as a checked run-time
+ * error ({@code program-error}). {@link #failingVals()} names the vals whose initializer may fail: each is a
+ * constant of type {@code result<T,Failure>} after loading, an err when the val failed and bound nothing.
  */
-public record NormanTests(Optional<Module> module, List<Lowered> tests, List<Diagnostic> diagnostics) {
-    public NormanTests { tests = List.copyOf(tests); diagnostics = List.copyOf(diagnostics); }
+public record NormanTests(Optional<Module> module, List<Lowered> tests, List<FailingVal> failingVals, List<Diagnostic> diagnostics) {
+    public NormanTests { tests = List.copyOf(tests); failingVals = List.copyOf(failingVals); diagnostics = List.copyOf(diagnostics); }
 
     /** One test with the names of its words in {@link #module()}. */
     public record Lowered(UnitTest test, List<String> words, Optional<String> matcher) {
         public Lowered { words = List.copyOf(words); }
     }
+
+    /** A val whose initializer may fail: the constant {@code name} holds its result once the program has loaded. */
+    public record FailingVal(String name, Origin origin) { }
 }

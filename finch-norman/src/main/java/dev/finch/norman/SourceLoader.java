@@ -38,18 +38,38 @@ public interface SourceLoader {
     static SourceLoader inMemory(Map<String, String> files) {
         Map<String, String> copy = Map.copyOf(files);
         return new SourceLoader() {
-            @Override public String resolve(String from, String file) {
-                String dir = from == null || !from.contains("/") ? "" : from.substring(0, from.lastIndexOf('/') + 1);
-                java.util.Deque<String> parts = new java.util.ArrayDeque<>();
-                for (String s : (file.startsWith("/") ? file.substring(1) : dir + file).split("/")) {
-                    if (s.isEmpty() || s.equals(".")) continue;
-                    if (s.equals("..")) { if (!parts.isEmpty()) parts.removeLast(); continue; }
-                    parts.addLast(s);
-                }
-                return String.join("/", parts);
-            }
+            @Override public String resolve(String from, String file) { return relative(from, file); }
 
             @Override public Optional<String> read(String id) { return Optional.ofNullable(copy.get(id)); }
         };
+    }
+
+    /** Resources of {@code loader}, named by slash-separated resource paths such as {@code examples/basics.nm}. */
+    static SourceLoader classpath(ClassLoader loader) {
+        return new SourceLoader() {
+            @Override public String resolve(String from, String file) { return relative(from, file); }
+
+            @Override public Optional<String> read(String id) {
+                try (java.io.InputStream in = loader.getResourceAsStream(id)) {
+                    if (in == null) return Optional.empty();
+                    return Optional.of(StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                            .decode(java.nio.ByteBuffer.wrap(in.readAllBytes())).toString());
+                } catch (IOException | RuntimeException e) {
+                    return Optional.empty();
+                }
+            }
+        };
+    }
+
+    /** {@code file} relative to the folder of {@code from}, both slash-separated, with . and .. resolved. */
+    private static String relative(String from, String file) {
+        String dir = from == null || !from.contains("/") ? "" : from.substring(0, from.lastIndexOf('/') + 1);
+        java.util.Deque<String> parts = new java.util.ArrayDeque<>();
+        for (String s : (file.startsWith("/") ? file.substring(1) : dir + file).split("/")) {
+            if (s.isEmpty() || s.equals(".")) continue;
+            if (s.equals("..")) { if (!parts.isEmpty()) parts.removeLast(); continue; }
+            parts.addLast(s);
+        }
+        return String.join("/", parts);
     }
 }

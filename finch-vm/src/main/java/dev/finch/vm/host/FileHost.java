@@ -24,6 +24,9 @@ public interface FileHost {
     /** A strict UTF-8 reader of a regular file. */
     Reader open(ConcretePath path) throws HostFailure;
 
+    /** The raw bytes of a regular file, as a stream (line streams decode each line strictly by themselves). */
+    java.io.InputStream openBytes(ConcretePath path) throws HostFailure;
+
     /** One listed entry: its root-relative path, kind ({@code file} or {@code dir}) and size in bytes. */
     record Entry(String path, String kind, long size) { }
 

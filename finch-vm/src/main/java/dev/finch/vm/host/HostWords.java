@@ -91,19 +91,36 @@ public final class HostWords {
         }
     }
 
-    public static Object fileRead(Ctx ctx, Object path, Origin o) {
+    public static Object fileRead(Ctx ctx, Object path, Origin o) { return read(ctx, "file-read", path, o); }
+
+    public static Object hostFileRead(Ctx ctx, Object path, Origin o) { return read(ctx, "host-file-read", path, o); }
+
+    public static Object projectFileRead(Ctx ctx, Object path, Origin o) { return read(ctx, "project-file-read", path, o); }
+
+    public static Object taskOutputFileRead(Ctx ctx, Object path, Origin o) { return read(ctx, "task-output-file-read", path, o); }
+
+    public static void hostFileWrite(Ctx ctx, Object path, Object bytes, Origin o) { write(ctx, "host-file-write", path, bytes, o); }
+
+    public static void projectFileWrite(Ctx ctx, Object path, Object bytes, Origin o) { write(ctx, "project-file-write", path, bytes, o); }
+
+    public static void taskOutputFileWrite(Ctx ctx, Object path, Object bytes, Origin o) { write(ctx, "task-output-file-write", path, bytes, o); }
+
+    /** The envelope names the word that was called, so an audit log can tell the roots apart. */
+    private static Object read(Ctx ctx, String word, Object path, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         long max = Math.min(ctx.host.config().maxFileReadBytes(), ctx.maxMemoryBytes());
-        return ctx.host.await(ctx, "file-read", read(p), List.of(p.toString()), result("file-read"), o,
+        return ctx.host.await(ctx, word, read(p), List.of(p.toString()), result(word), o,
                 () -> Bytes.wrap(files(ctx).read(p, max)));
     }
 
-    public static void fileWrite(Ctx ctx, Object path, Object bytes, Origin o) {
+    public static void fileWrite(Ctx ctx, Object path, Object bytes, Origin o) { write(ctx, "file-write", path, bytes, o); }
+
+    private static void write(Ctx ctx, String word, Object path, Object bytes, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         byte[] data = ((Bytes) bytes).toArray();
-        ctx.host.await(ctx, "file-write", write(p), List.of(p.toString(), data.length + " bytes"), result("file-write"), o, () -> {
+        ctx.host.await(ctx, word, write(p), List.of(p.toString(), data.length + " bytes"), result(word), o, () -> {
             files(ctx).write(p, data);
             return Unit.INSTANCE;
         });
@@ -152,36 +169,76 @@ public final class HostWords {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         return ctx.host.await(ctx, "file-lines-open", read(p), List.of(p.toString()), result("file-lines-open"), o, () -> {
-            BufferedReader r = new BufferedReader(files(ctx).open(p));
+            java.io.InputStream in = new java.io.BufferedInputStream(files(ctx).openBytes(p));
+            int[] lineNo = {0};
             Source s = new Source() {
                 @Override public Object next(Origin at) {
                     try {
-                        StringBuilder line = new StringBuilder();
+                        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
                         int c;
                         boolean any = false;
-                        while ((c = r.read()) >= 0) {
+                        while ((c = in.read()) >= 0) {
                             any = true;
                             if (c == '\n') break;
-                            if (line.length() >= MAX_LINE) throw new FinchTrap(HostCode.TOO_LARGE, at, "a line of " + p + " exceeds 1 MiB");
-                            line.append((char) c);
+                            if (line.size() >= MAX_LINE) throw new FinchTrap(HostCode.TOO_LARGE, at, "line " + (lineNo[0] + 1) + " of " + p + " exceeds 1 MiB");
+                            line.write(c);
                         }
                         if (!any) return OptionValue.NONE;
-                        int n = line.length();
-                        if (n > 0 && line.charAt(n - 1) == '\r') line.setLength(n - 1);
-                        return OptionValue.some(line.toString());
+                        lineNo[0]++;
+                        byte[] bytes = line.toByteArray();
+                        int n = bytes.length;
+                        if (n > 0 && bytes[n - 1] == '\r') n--;
+                        // Each line is decoded strictly on its own, so a bad byte is reported at its own line.
+                        String text = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                                .decode(java.nio.ByteBuffer.wrap(bytes, 0, n)).toString();
+                        return OptionValue.some(text);
                     } catch (java.nio.charset.CharacterCodingException e) {
-                        throw new FinchTrap(HostCode.IO, at, p + " is not valid UTF-8");
+                        throw new FinchTrap(HostCode.IO, at, "line " + lineNo[0] + " of " + p + " is not valid UTF-8");
                     } catch (IOException e) {
                         throw new FinchTrap(HostCode.IO, at, "cannot read " + p + ": " + e.getClass().getSimpleName());
                     }
                 }
 
                 @Override public void close() {
-                    try { r.close(); } catch (IOException ignored) { /* closing */ }
+                    try { in.close(); } catch (IOException ignored) { /* closing */ }
                 }
             };
             return new StreamValue(ctx.host.executionId(), ctx.host.openStream(s), "lines");
         });
+    }
+
+    /**
+     * The line where a quoted field opens and never closes, if any. FastCSV reads such a field to the end of the
+     * file; a CSV stream must instead fail with the position (reliability row 7). One extra pass over the bytes.
+     */
+    private static long unterminatedQuoteLine(java.io.InputStream in) throws IOException {
+        try (java.io.InputStream b = new java.io.BufferedInputStream(in)) {
+            boolean quoted = false;
+            long line = 1;
+            long openedAt = 0;
+            int c;
+            while ((c = b.read()) >= 0) {
+                if (c == '"') {
+                    quoted = !quoted;
+                    if (quoted) openedAt = line;
+                } else if (c == '\n') {
+                    line++;
+                }
+            }
+            return quoted ? openedAt : 0;
+        }
+    }
+
+    private static void requireTerminatedQuotes(Ctx ctx, ConcretePath p) throws HostFailure {
+        long line;
+        try {
+            line = unterminatedQuoteLine(files(ctx).openBytes(p));
+        } catch (IOException e) {
+            throw new HostFailure(HostCode.IO, "cannot read " + p);
+        }
+        if (line > 0) throw new HostFailure(HostCode.CSV, "malformed CSV in " + p + ": a quoted field opened on line " + line + " is never closed");
     }
 
     private static CsvReader<CsvRecord> csv(Reader r) {
@@ -193,6 +250,7 @@ public final class HostWords {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         return ctx.host.await(ctx, "csv-open", read(p), List.of(p.toString()), result("csv-open"), o, () -> {
+            requireTerminatedQuotes(ctx, p);
             CsvReader<CsvRecord> reader = csv(files(ctx).open(p));
             CloseableIterator<CsvRecord> it = reader.iterator();
             Source s = new Source() {
@@ -235,6 +293,7 @@ public final class HostWords {
         available(ctx, p, o);
         if (maxRows < 0 || maxRows > 100_000) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "csv-summary takes 0 to 100000 rows, not " + maxRows);
         return ctx.host.await(ctx, "csv-summary", read(p), List.of(p.toString(), Long.toString(maxRows)), result("csv-summary"), o, () -> {
+            requireTerminatedQuotes(ctx, p);
             try (CsvReader<CsvRecord> reader = csv(files(ctx).open(p))) {
                 return CsvSummary.of(reader, (int) maxRows);
             } catch (CsvParseException | UncheckedIOException e) {
@@ -259,6 +318,12 @@ public final class HostWords {
         for (Object a : (ListValue) arguments) args.add((String) a);
         if (executable.isEmpty() || executable.indexOf('\0') >= 0 || !executable.startsWith("/")) {
             throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "process-run needs an absolute executable path");
+        }
+        // The prompt shows the requirement: an executable that no grant can spell (capability syntax, odd
+        // characters) would make a misleading prompt, so it is refused before any request is made.
+        var spec = dev.finch.capabilities.CapabilitySpec.parse("process.run(" + executable + ")");
+        if (!spec.isOk() || !spec.value().toString().equals("process.run(" + executable + ")")) {
+            throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "process-run cannot run '" + executable + "': no grant can name that path");
         }
         for (String a : args) if (a.indexOf('\0') >= 0) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "process arguments cannot contain NUL");
         List<String> shown = new ArrayList<>();

@@ -58,8 +58,8 @@ public final class LocalFileHost implements FileHost {
     private static final Set<OpenOption> WRITE = Set.of(StandardOpenOption.WRITE, StandardOpenOption.CREATE,
             StandardOpenOption.TRUNCATE_EXISTING, LinkOption.NOFOLLOW_LINKS);
 
-    /** Opens the directory holding {@code path}'s last segment, walking without following links. */
-    private <T> T inParent(ConcretePath path, boolean createDirectories, InDirectory<T> action) throws HostFailure {
+    /** Opens the directory holding {@code path}'s last segment, walking without following links (never creating one). */
+    private <T> T inParent(ConcretePath path, InDirectory<T> action) throws HostFailure {
         Path root = roots.get(path.root());
         if (root == null) throw new HostFailure(HostCode.NOT_INSTALLED, path.root() + " is not installed on this host");
         List<String> segs = path.segments();
@@ -72,22 +72,11 @@ public final class LocalFileHost implements FileHost {
             if (!(top instanceof SecureDirectoryStream<Path> dir)) {
                 throw new HostFailure(HostCode.IO, "this file system offers no race-free directory walk; refusing");
             }
-            Path walked = real;
             for (int i = 0; i < segs.size() - 1; i++) {
                 Path seg = Path.of(segs.get(i));
-                walked = walked.resolve(seg);
-                SecureDirectoryStream<Path> next;
-                try {
-                    next = dir.newDirectoryStream(seg, LinkOption.NOFOLLOW_LINKS);
-                } catch (NoSuchFileException e) {
-                    if (!createDirectories) throw e;
-                    try {
-                        Files.createDirectory(walked);
-                    } catch (FileAlreadyExistsException raced) {
-                        // Someone created it meanwhile; the no-follow open below decides whether it is acceptable.
-                    }
-                    next = dir.newDirectoryStream(seg, LinkOption.NOFOLLOW_LINKS);
-                }
+                // Missing directories are not created: a path-based mkdir could land outside the root if a parent
+                // were swapped for a symlink meanwhile, and the race-free walk has no mkdir. Writes need their directory.
+                SecureDirectoryStream<Path> next = dir.newDirectoryStream(seg, LinkOption.NOFOLLOW_LINKS);
                 opened.add(next);
                 dir = next;
             }
@@ -124,7 +113,7 @@ public final class LocalFileHost implements FileHost {
     }
 
     @Override public byte[] read(ConcretePath path, long maxBytes) throws HostFailure {
-        return inParent(path, false, (dir, name) -> {
+        return inParent(path, (dir, name) -> {
             requireRegular(dir, name, path);
             try (SeekableByteChannel ch = dir.newByteChannel(name, READ)) {
                 long size = ch.size();
@@ -137,7 +126,7 @@ public final class LocalFileHost implements FileHost {
     }
 
     @Override public void write(ConcretePath path, byte[] data) throws HostFailure {
-        inParent(path, true, (dir, name) -> {
+        inParent(path, (dir, name) -> {
             try {
                 BasicFileAttributes a = attributes(dir, name);
                 if (a.isSymbolicLink()) throw new HostFailure(HostCode.ESCAPE, "a symlink at " + path + " is refused (links are never followed)");
@@ -154,14 +143,14 @@ public final class LocalFileHost implements FileHost {
     }
 
     @Override public long size(ConcretePath path) throws HostFailure {
-        return inParent(path, false, (dir, name) -> {
+        return inParent(path, (dir, name) -> {
             requireRegular(dir, name, path);
             return attributes(dir, name).size();
         });
     }
 
     @Override public byte[] slice(ConcretePath path, long offset, int length) throws HostFailure {
-        return inParent(path, false, (dir, name) -> {
+        return inParent(path, (dir, name) -> {
             requireRegular(dir, name, path);
             try (SeekableByteChannel ch = dir.newByteChannel(name, READ)) {
                 long size = ch.size();
@@ -188,7 +177,7 @@ public final class LocalFileHost implements FileHost {
             }
             return new Listing(out, truncated[0]);
         }
-        return inParent(directory, false, (dir, name) -> {
+        return inParent(directory, (dir, name) -> {
             BasicFileAttributes a = attributes(dir, name);
             if (a.isSymbolicLink()) throw new HostFailure(HostCode.ESCAPE, "a symlink at " + directory + " is refused");
             if (!a.isDirectory()) throw new HostFailure(HostCode.UNSUPPORTED_FILE, directory + " is not a directory");
@@ -223,8 +212,15 @@ public final class LocalFileHost implements FileHost {
         }
     }
 
+    @Override public java.io.InputStream openBytes(ConcretePath path) throws HostFailure {
+        return inParent(path, (dir, name) -> {
+            requireRegular(dir, name, path);
+            return Channels.newInputStream(dir.newByteChannel(name, READ));
+        });
+    }
+
     @Override public Reader open(ConcretePath path) throws HostFailure {
-        return inParent(path, false, (dir, name) -> {
+        return inParent(path, (dir, name) -> {
             requireRegular(dir, name, path);
             SeekableByteChannel ch = dir.newByteChannel(name, READ);
             return new InputStreamReader(Channels.newInputStream(ch), StandardCharsets.UTF_8.newDecoder()
