@@ -113,11 +113,11 @@ class SessionTest {
     }
 
     @Test
-    void normanIsNotAvailableYetAndSaysSo() {
-        Outcome o = finch.newSession().submit(Submission.of("(check-expect 1 1)", "t.nm").withLanguage(Language.NORMAN));
-        assertThat(o).isInstanceOf(Outcome.Failed.class);
+    void normanRunsInSessionsToo() {
+        Outcome o = finch.newSession().submit(Submission.of("(define sq (x) (* x x))\n(sq 4)", "t.nm").withLanguage(Language.NORMAN));
+        assertThat(o).as("%s", o).isInstanceOf(Outcome.Completed.class);
         assertThat(o.language()).isEqualTo("norman");
-        assertThat(code(o)).isEqualTo("E-SESSION-005");
+        assertThat(o.fields().stack()).extracting(StackEntry::display).containsExactly("16.0");
     }
 
     @Test
