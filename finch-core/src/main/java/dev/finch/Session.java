@@ -63,7 +63,7 @@ public final class Session {
     private final ProcessHost processes;
     private final AtomicLong grantIds = new AtomicLong();
     /** Committed submissions in order: enough to rebuild the dictionary in another process ({@link SessionImage}). */
-    private final List<SessionImage.Entry> history = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<SessionImage.Entry> history = java.util.Collections.synchronizedList(new ArrayList<>());
     /** The entry of each execution not yet committed (running or suspended). */
     private final ConcurrentHashMap<String, SessionImage.Entry> inFlight = new ConcurrentHashMap<>();
 
@@ -162,7 +162,11 @@ public final class Session {
 
     // ---- package-private access for SessionImage ----
 
-    List<SessionImage.Entry> history() { return history; }
+    List<SessionImage.Entry> history() {
+        synchronized (history) {
+            return List.copyOf(history);
+        }
+    }
 
     Optional<SessionImage.Entry> inFlight(String executionId) { return Optional.ofNullable(inFlight.get(executionId)); }
 
@@ -430,7 +434,8 @@ public final class Session {
             Snapshot next = new Snapshot(c.state(), now.revision() + 1, now.generation());
             snapshot = next;
             SessionImage.Entry entry = inFlight.remove(executionId);
-            if (entry != null) history.add(entry);
+            // Only submissions that change the dictionary are needed to rebuild it; values are saved as values.
+            if (entry != null && !c.state().words().equals(now.state().words())) history.add(entry);
             return new Outcome.Completed(fields(executionId, sourceId, language, output, next, inferred, List.of(), List.of()));
         }
         if (r instanceof RunResult.Failed f) {

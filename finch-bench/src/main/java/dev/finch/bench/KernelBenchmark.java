@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {"-Xss64m"})
+@Fork(value = 2, jvmArgsAppend = {"-Xss64m", "-Xms2g", "-Xmx2g"})
 public class KernelBenchmark {
     private Vm vm;
     private MethodHandle fib;

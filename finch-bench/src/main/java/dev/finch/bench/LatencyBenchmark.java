@@ -2,7 +2,6 @@ package dev.finch.bench;
 
 import dev.finch.Finch;
 import dev.finch.Outcome;
-import dev.finch.Session;
 import dev.finch.Submission;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -18,7 +17,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * From a new source text to its outcome, in a warm JVM, through the public embedding API: parse, lower, verify,
- * tier choice, run, commit. A one-line program, and one that defines a word (which generates a class).
+ * tier choice, run, commit. A one-line program, and one that defines a word (which generates a class). Each
+ * operation uses a fresh session, so values a program leaves on the stack do not pile up across operations.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -28,22 +28,18 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(1)
 public class LatencyBenchmark {
     private Finch finch;
-    private Session session;
 
-    @Setup public void setup() {
-        finch = Finch.builder().build();
-        session = finch.newSession();
-    }
+    @Setup public void setup() { finch = Finch.builder().build(); }
 
     @Benchmark public Outcome oneLineForth() {
-        return session.submit(Submission.of("\"hi\" 40 2 + int-to-string string-append drop", "bench"));
+        return finch.newSession().submit(Submission.of("\"hi\" 40 2 + int-to-string string-append drop", "bench"));
     }
 
     @Benchmark public Outcome oneLineLisp() {
-        return session.submit(Submission.of("(string-append \"hi\" (int-to-string (+ 40 2)))", "bench"));
+        return finch.newSession().submit(Submission.of("(string-append \"hi\" (int-to-string (+ 40 2)))", "bench"));
     }
 
     @Benchmark public Outcome defineAndCall() {
-        return session.submit(Submission.of(": sq ( int -- int ) dup * ; 9 sq drop", "bench"));
+        return finch.newSession().submit(Submission.of(": sq ( int -- int ) dup * ; 9 sq drop", "bench"));
     }
 }
