@@ -26,7 +26,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Lowers a typed µNorman program to the shared IR (see {@code docs/notes} in the report for the design): Num→float,
+ * Lowers a typed µNorman program to the shared IR (design in {@code docs/norman.md}): Num→float,
  * Text→string, Bool→bool, Sym→symbol, (List t)→list&lt;t&gt;, a datatype→variant{Con(record{fields})|Nullary},
  * a record→record{…}; a top-level function is a word with a declared signature, a lambda a closure; a function
  * that may fail answers result&lt;T,Failure&gt; and its body propagates failures with {@code ?} (left to right; a
