@@ -209,7 +209,7 @@ public final class Discovery {
         int limit = Math.max(1, n.length() / 3);
         List<Ranked> close = new ArrayList<>();
         for (WordSummary s : everything(v)) {
-            int d = distance(n, s.name().toLowerCase(Locale.ROOT));
+            int d = dev.finch.ir.diag.Suggestions.distance(n, s.name().toLowerCase(Locale.ROOT));
             if (d <= limit) close.add(new Ranked(d, s));
         }
         close.sort(Comparator.comparingInt(Ranked::rank).thenComparing(r -> r.summary().name()));
@@ -219,19 +219,4 @@ public final class Discovery {
         return out.size() > max ? List.copyOf(out.subList(0, max)) : out;
     }
 
-    /** Levenshtein distance (names are short; quadratic is fine). */
-    private static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) prev[j] = j;
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev; prev = cur; cur = t;
-        }
-        return prev[b.length()];
-    }
 }

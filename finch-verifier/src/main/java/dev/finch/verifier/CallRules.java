@@ -1,5 +1,6 @@
 package dev.finch.verifier;
 
+import dev.finch.ir.diag.Suggestions;
 import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.Target;
 import dev.finch.ir.instr.Instr;
@@ -126,7 +127,7 @@ final class CallRules {
     }
 
     private RuntimeException unknown(dev.finch.ir.diag.Origin at, String name) {
-        String hint = Suggest.didYouMean(name, body.module.knownNames(body.scope));
+        String hint = Suggestions.didYouMean(name, body.module.knownNames(body.scope));
         return Fail.at(VerifyCode.UNKNOWN_WORD, at, "unknown word `" + name + "`" + hint
                 + (hint.isEmpty() ? "; define it first, or look it up with search_word" : ""));
     }

@@ -1,5 +1,6 @@
 package dev.finch.verifier;
 
+import dev.finch.ir.diag.Suggestions;
 import dev.finch.ir.checked.Checked;
 import dev.finch.ir.instr.Instr;
 import dev.finch.ir.type.Type;
@@ -51,7 +52,7 @@ final class LocalRules {
             if (captured.isEmpty()) {
                 String why = scope.kind == Scope.Kind.CLOSURE && scope.isEnclosingLocal(l.name())
                         ? "local `" + l.name() + "` is not assigned on every path to where this closure is made"
-                        : "local `" + l.name() + "` is read before any store to it" + Suggest.didYouMean(l.name(), visibleLocals(scope));
+                        : "local `" + l.name() + "` is read before any store to it" + Suggestions.didYouMean(l.name(), visibleLocals(scope));
                 throw Fail.at(VerifyCode.LOCAL_UNASSIGNED, l.origin(), why);
             }
             t = captured.get();

@@ -1,5 +1,6 @@
 package dev.finch.verifier;
 
+import dev.finch.ir.diag.Suggestions;
 import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.Target;
 import dev.finch.ir.instr.Immediate;
@@ -143,7 +144,7 @@ final class SpecialWords {
 
     private Optional<Type> tag(Type.VariantT v, String tag, Instr.Call c) {
         if (!v.tags().containsKey(tag)) {
-            throw Fail.at(VerifyCode.UNKNOWN_TAG, c.origin(), "tag `" + tag + "` is not a tag of " + v + Suggest.didYouMean(tag, v.tags().keySet()),
+            throw Fail.at(VerifyCode.UNKNOWN_TAG, c.origin(), "tag `" + tag + "` is not a tag of " + v + Suggestions.didYouMean(tag, v.tags().keySet()),
                     String.join("|", v.tags().keySet()), tag);
         }
         return v.tags().get(tag);
@@ -152,7 +153,7 @@ final class SpecialWords {
     private Type field(Type.RecordT r, String field, Instr.Call c) {
         if (!r.fields().containsKey(field)) {
             throw Fail.at(VerifyCode.UNKNOWN_FIELD, c.origin(), "field `" + field + "` is not a field of " + Types.show(body.subst, r)
-                    + Suggest.didYouMean(field, r.fields().keySet()), String.join(",", r.fields().keySet()), field);
+                    + Suggestions.didYouMean(field, r.fields().keySet()), String.join(",", r.fields().keySet()), field);
         }
         return r.fields().get(field);
     }

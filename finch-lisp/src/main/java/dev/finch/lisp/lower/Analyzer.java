@@ -724,7 +724,7 @@ final class Analyzer {
         String best = null;
         int bestD = 3;
         for (String c : candidates) {
-            int d = distance(name, c);
+            int d = dev.finch.ir.diag.Suggestions.distance(name, c);
             if (d < bestD || (d == bestD && best != null && c.compareTo(best) < 0)) {
                 bestD = d;
                 best = c;
@@ -734,21 +734,6 @@ final class Analyzer {
         return new DiagnosticException(LispCode.UNKNOWN_NAME.at(o, "unknown name '" + name + "'" + hint));
     }
 
-    private static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) prev[j] = j;
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
-    }
 
     Eff effOf(Body b) { return b.eff; }
 }

@@ -1,4 +1,4 @@
-package dev.finch.verifier;
+package dev.finch.ir.diag;
 
 import java.util.ArrayList;
 import java.util.Collection;
@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 
-/** "Did you mean" suggestions: the nearest names by edit distance. */
-final class Suggest {
-    private Suggest() { }
+/** "Did you mean" suggestions for every phase: the nearest names by edit distance (one implementation). */
+public final class Suggestions {
+    private Suggestions() { }
 
     /** Up to three names close to {@code name}, nearest first. */
-    static List<String> near(String name, Collection<String> candidates) {
+    public static List<String> near(String name, Collection<String> candidates) {
         int limit = Math.max(1, Math.min(3, name.length() / 3));
         List<String[]> scored = new ArrayList<>();
         for (String c : new TreeSet<>(candidates)) {
@@ -28,7 +28,7 @@ final class Suggest {
     }
 
     /** A sentence suffix such as {@code "; did you mean `dup`?"}, or empty. */
-    static String didYouMean(String name, Collection<String> candidates) {
+    public static String didYouMean(String name, Collection<String> candidates) {
         List<String> near = near(name, candidates);
         if (near.isEmpty()) return "";
         StringBuilder b = new StringBuilder("; did you mean ");
@@ -39,13 +39,13 @@ final class Suggest {
         return b.append('?').toString();
     }
 
-    static Optional<String> best(String name, Collection<String> candidates) {
+    public static Optional<String> best(String name, Collection<String> candidates) {
         List<String> near = near(name, candidates);
         return near.isEmpty() ? Optional.empty() : Optional.of(near.get(0));
     }
 
     /** Edit distance counting an adjacent transposition as one edit (optimal string alignment), the commonest typo. */
-    static int distance(String a, String b) {
+    public static int distance(String a, String b) {
         int[][] d = new int[a.length() + 1][b.length() + 1];
         for (int i = 0; i <= a.length(); i++) d[i][0] = i;
         for (int j = 0; j <= b.length(); j++) d[0][j] = j;
