@@ -94,7 +94,8 @@ final class Helpers {
             Map.entry("stream-close", Helper.host("streamClose")),
             Map.entry("file-lines-next", Helper.host("streamNext")),
             Map.entry("file-lines-close", Helper.host("streamClose")),
-            Map.entry("process-run", Helper.host("processRun")));
+            Map.entry("process-run", Helper.host("processRun")),
+            Map.entry("model-ask", new Helper("dev/finch/vm/host/ModelWords", "ask", true, true)));
 
     /** The JVM descriptor of the helper for overload {@code decl}. */
     static String descriptor(Type.Fn decl, Helper h) {

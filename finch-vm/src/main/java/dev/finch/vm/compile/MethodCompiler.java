@@ -527,6 +527,4 @@ final class MethodCompiler {
 
     String methodNameOf(String word) { return owner.methodNames.get(word); }
 
-    @SuppressWarnings("unused")
-    private static void unused(Checked.Target t) { }
 }

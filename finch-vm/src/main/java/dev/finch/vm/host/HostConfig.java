@@ -9,22 +9,30 @@ import java.util.List;
  * bindings: every host word then pauses for approval and cannot be dispatched.
  */
 public record HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred,
-                         List<EffectObserver> observers, long maxFileReadBytes) {
+                         List<EffectObserver> observers, long maxFileReadBytes, ModelHost models) {
     public static final HostConfig NONE = new HostConfig(GrantSet.EMPTY, null, null, false, List.of(), 8L << 20);
 
     public HostConfig { observers = List.copyOf(observers); }
 
-    public HostConfig withGrants(GrantSet g) { return new HostConfig(g, files, processes, deferred, observers, maxFileReadBytes); }
+    /** A configuration without a model host. */
+    public HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred, List<EffectObserver> observers, long maxFileReadBytes) {
+        this(grants, files, processes, deferred, observers, maxFileReadBytes, null);
+    }
 
-    public HostConfig withFiles(FileHost f) { return new HostConfig(grants, f, processes, deferred, observers, maxFileReadBytes); }
+    /** The same configuration with {@code m} answering model asks. */
+    public HostConfig withModels(ModelHost m) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, m); }
 
-    public HostConfig withProcesses(ProcessHost p) { return new HostConfig(grants, files, p, deferred, observers, maxFileReadBytes); }
+    public HostConfig withGrants(GrantSet g) { return new HostConfig(g, files, processes, deferred, observers, maxFileReadBytes, models); }
 
-    public HostConfig withDeferred(boolean d) { return new HostConfig(grants, files, processes, d, observers, maxFileReadBytes); }
+    public HostConfig withFiles(FileHost f) { return new HostConfig(grants, f, processes, deferred, observers, maxFileReadBytes, models); }
+
+    public HostConfig withProcesses(ProcessHost p) { return new HostConfig(grants, files, p, deferred, observers, maxFileReadBytes, models); }
+
+    public HostConfig withDeferred(boolean d) { return new HostConfig(grants, files, processes, d, observers, maxFileReadBytes, models); }
 
     public HostConfig withObserver(EffectObserver o) {
         List<EffectObserver> all = new java.util.ArrayList<>(observers);
         all.add(o);
-        return new HostConfig(grants, files, processes, deferred, all, maxFileReadBytes);
+        return new HostConfig(grants, files, processes, deferred, all, maxFileReadBytes, models);
     }
 }

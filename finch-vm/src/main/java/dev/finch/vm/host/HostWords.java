@@ -14,7 +14,6 @@ import dev.finch.ir.cap.Capability;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.Vocabulary;
-import dev.finch.vm.VmCode;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.Bytes;
@@ -23,7 +22,6 @@ import dev.finch.vm.value.PathValue;
 import dev.finch.vm.value.RecordValue;
 import dev.finch.vm.value.StreamValue;
 import dev.finch.vm.value.Unit;
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -406,5 +404,4 @@ public final class HostWords {
         }
     }
 
-    static void unused() { throw new FinchTrap(VmCode.INTERNAL, Origin.UNKNOWN, ""); }
 }

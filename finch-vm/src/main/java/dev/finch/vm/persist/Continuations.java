@@ -25,7 +25,6 @@ import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -185,5 +184,4 @@ public final class Continuations {
         }
     }
 
-    static Map<String, Object> unused() { return Map.of(); }
 }

@@ -1,0 +1,17 @@
+package dev.finch.vm.host;
+
+import dev.finch.ir.diag.Origin;
+
+/**
+ * The binding a run's model asks go to (word {@code model-ask}), installed by whoever runs the program (the µNorman
+ * test harness installs a scripted one). It answers a {@code result}: the validated value, or a failure value
+ * ({@code Invalid}, {@code ToolError}, {@code OverBudget}, {@code PastDeadline}); a checked run-time error (an
+ * exhausted script) is thrown as a trap. The grant names a model the program declared; the key identifies the
+ * ask's answer type to the binding. Authority stays unforgeable: the model is never a value of the program, only
+ * the grant's name at the ask site.
+ */
+@FunctionalInterface
+public interface ModelHost {
+    /** One ask: the context (a µNorman list of Messages, as VM values), the grant, the answer type's key, the site. */
+    Object ask(Object context, String grant, String key, String site, Origin origin) throws HostFailure;
+}
