@@ -297,8 +297,7 @@ public final class Rt {
     private static boolean hasEscapedLoneSurrogate(JsonNode n) {
         if (n.isTextual()) return hasLoneSurrogate(n.textValue());
         if (n.isObject()) {
-            for (var it = n.fields(); it.hasNext(); ) {
-                var e = it.next();
+            for (var e : n.properties()) {
                 if (hasLoneSurrogate(e.getKey()) || hasEscapedLoneSurrogate(e.getValue())) return true;
             }
         }
@@ -377,8 +376,7 @@ public final class Rt {
         JsonNode n = (JsonNode) json;
         if (!n.isObject()) return OptionValue.NONE;
         OrderedPMap<Object, Object> m = OrderedPMap.empty();
-        for (Iterator<Map.Entry<String, JsonNode>> it = n.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : n.properties()) {
             m = m.plus(e.getKey(), e.getValue());
         }
         return OptionValue.some(m);

@@ -153,7 +153,7 @@ public final class Show {
     private static String canonicalJson(JsonNode n) {
         if (n.isObject()) {
             TreeMap<String, JsonNode> sorted = new TreeMap<>();
-            n.fields().forEachRemaining(e -> sorted.put(e.getKey(), e.getValue()));
+            n.properties().forEach(e -> sorted.put(e.getKey(), e.getValue()));
             StringBuilder b = new StringBuilder("{");
             String sep = "";
             for (var e : sorted.entrySet()) { b.append(sep).append(Values.quote(e.getKey())).append(':').append(canonicalJson(e.getValue())); sep = ","; }
