@@ -12,7 +12,8 @@ public enum CapabilityKind {
     AGENT_SPAWN("agent.spawn"),
     SCHEDULE_CREATE("schedule.create"),
     PROGRAM_INVOKE("program.invoke"),
-    MCP_CALL("mcp.call");
+    MCP_CALL("mcp.call"),
+    MODEL_ASK("model.ask");
 
     private final String canonicalName;
 

@@ -132,4 +132,13 @@ public sealed interface CapabilitySpec {
 
         @Override public String toString() { return kind() + "(" + server + "," + tool + ")"; }
     }
+
+    /** {@code model.ask(model)}, exact or {@code *}: consult the model a µNorman grant names. */
+    record ModelAsk(NamePattern model) implements CapabilitySpec {
+        @Override public CapabilityKind kind() { return CapabilityKind.MODEL_ASK; }
+
+        @Override public boolean contains(CapabilitySpec inner) { return inner instanceof ModelAsk m && model.contains(m.model); }
+
+        @Override public String toString() { return kind() + "(" + model + ")"; }
+    }
 }

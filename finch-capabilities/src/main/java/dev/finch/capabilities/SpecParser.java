@@ -52,6 +52,8 @@ final class SpecParser {
             case MCP_CALL:
                 return arity(c, 2, origin).flatMap(x -> NamePattern.parse(a.get(0), "server", origin)
                         .flatMap(s -> NamePattern.parse(a.get(1), "tool", origin).map(t -> new CapabilitySpec.McpCall(s, t))));
+            case MODEL_ASK:
+                return arity(c, 1, origin).flatMap(x -> NamePattern.parse(a.get(0), "model", origin)).map(CapabilitySpec.ModelAsk::new);
             default:
                 throw new AssertionError(kind);
         }

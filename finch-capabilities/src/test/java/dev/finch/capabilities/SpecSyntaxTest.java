@@ -50,6 +50,8 @@ class SpecSyntaxTest {
             "mcp.call(github,create_issue)                | mcp.call(github,create_issue)                | MCP_CALL",
             "mcp.call(github,*)                           | mcp.call(github,*)                           | MCP_CALL",
             "mcp.call(*,*)                                | mcp.call(*,*)                                | MCP_CALL",
+            "model.ask(claude)                            | model.ask(claude)                            | MODEL_ASK",
+            "model.ask(*)                                 | model.ask(*)                                 | MODEL_ASK",
     })
     void parsesAndPrintsCanonically(String input, String canonical, CapabilityKind kind) {
         CapabilitySpec s = spec(input);

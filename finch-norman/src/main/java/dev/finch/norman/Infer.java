@@ -59,6 +59,7 @@ final class Infer {
         for (String op : List.of("<", ">")) primitive(op, List.of(), Ty.BOOL, Ty.NUM, Ty.NUM);
         primitive("=", List.of(a), Ty.BOOL, a, a);
         primitive("show", List.of(a), Ty.TEXT, a);
+        primitive("remaining", List.of(), Ty.con("Resources", Ty.MONEY, Ty.DURATION));
     }
 
     private void primitive(String name, List<Ty.Var> vars, Ty ret, Ty... params) {

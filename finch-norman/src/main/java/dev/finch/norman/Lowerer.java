@@ -82,6 +82,7 @@ final class Lowerer {
      * and the top-level expressions, whose values stay on the stack.
      */
     private List<Instr> main(List<Ast.Def> defs) {
+        programDefs = List.copyOf(defs);
         List<Instr> main = new ArrayList<>();
         for (Ast.Val v : failingVals(defs)) {
             Origin at = v.origin();
@@ -128,8 +129,11 @@ final class Lowerer {
                         break;
                     }
                     case GRANT:
+                        // A model grant is a declaration the ask sites name; tools (call) are not lowered yet.
+                        if (!((Ast.Grant) d).isModel()) throw agentic(d.origin(), "a tool grant");
+                        break;
                     case SCRIPT:
-                        throw agentic(d.origin(), d.kind() == Ast.Def.Kind.GRANT ? "grant" : "script");
+                        break; // scripts are data for the test harness's scripted model host
                     default:
                         break;
                 }
@@ -438,12 +442,125 @@ final class Lowerer {
                 exp(w.body(), fn, inner, out);
                 return;
             }
-            case ASK: throw agentic(at, "ask");
+            case ASK: ask((Ast.Ask) e, fn, scope, out); return;
             case CALL: throw agentic(at, "call");
-            case BUDGET:
+            case BUDGET: {
+                // The limits, then the body as a closure answering a result, so the scope closes whether it failed
+                // or not; the result then propagates. Spending inside is the pool's, so it is charged outside too.
+                Ast.Budget b = (Ast.Budget) e;
+                if (b.cost().isPresent()) exp(b.cost().get(), fn, scope, out); else out.add(new Instr.Call("money-unlimited", at));
+                if (b.time().isPresent()) exp(b.time().get(), fn, scope, out); else out.add(new Instr.Call("duration-unlimited", at));
+                out.add(new Instr.Call("budget-open", at));
+                Type t = typeOf(b.body(), fn, scope);
+                Fn inner = fn.closure(true);
+                List<Instr> body = new ArrayList<>();
+                exp(b.body(), inner, scope.copy(), body);
+                body.add(new Instr.Call("ok", at));
+                out.add(new Instr.Closure(Type.Fn.of(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
+                out.add(new Instr.Call("execute", at));
+                out.add(new Instr.Call("budget-close", at));
+                out.add(new Instr.Propagate(at));
+                return;
+            }
             default: throw agentic(at, "budget");
         }
     }
+
+    /**
+     * {@code (ask model τ context 'site)}: the context, then the grant's name, the key of τ in {@link #asks} and the
+     * site, and the vocabulary word {@code model-ask}, whose result propagates like any failure. A type that is not
+     * askable is the checked run-time error the ask would raise (askability is checked when the ask runs).
+     */
+    private void ask(Ast.Ask a, Fn fn, Scope scope, List<Instr> out) {
+        Origin at = a.origin();
+        if (!(a.model() instanceof Ast.Var v) || scope.lookup(v.name()) != null || inf.grant(v.name()).filter(Ast.Grant::isModel).isEmpty()) {
+            throw agentic(at, "an ask whose model is not a model grant's name");
+        }
+        Optional<Askable> type = askable(a.type(), new HashSet<>());
+        if (type.isEmpty()) {
+            out.add(new Instr.Push(new Literal.StringLit("the type of the ask at " + at + " is not askable (it must be built from Text, Num, Bool, "
+                    + "Sym, List and datatypes or records whose fields are all askable)"), at));
+            out.add(new Instr.Call("program-error", at));
+            return;
+        }
+        String key = "ask" + (asks.size() + 1) + ":" + type.get();
+        asks.put(key, type.get());
+        exp(a.context(), fn, scope, out);
+        out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
+        out.add(new Instr.Push(new Literal.StringLit(key), at));
+        out.add(new Instr.Push(new Literal.StringLit(a.site()), at));
+        out.add(new Instr.Call("model-ask", at));
+        out.add(new Instr.Propagate(at));
+    }
+
+    /** The answer types of the ask sites lowered so far, by the key each site passes to {@code model-ask}. */
+    final Map<String, Askable> asks = new LinkedHashMap<>();
+
+    /** The askable type a written type denotes, or empty when it is not askable (Any, a type parameter, a cycle). */
+    private Optional<Askable> askable(Ast.TypeExpr t, Set<String> visiting) {
+        switch (t.kind()) {
+            case TEXT: return Optional.of(new Askable.Text(bound(((Ast.TText) t).bound())));
+            case NUM: return Optional.of(new Askable.Num());
+            case BOOL: return Optional.of(new Askable.Bool());
+            case SYM: return Optional.of(new Askable.Sym());
+            case LIST: {
+                Ast.TList l = (Ast.TList) t;
+                return askable(l.element(), visiting).map(x -> new Askable.ListOf(x, bound(l.bound())));
+            }
+            case NAMED: {
+                String name = ((Ast.TNamed) t).name();
+                Ast.Def d = typeDefs().get(name);
+                if (d == null || !visiting.add(name)) return Optional.empty();
+                try {
+                    if (d instanceof Ast.RecordDecl r) {
+                        Map<String, Askable> fields = fields(r.fields(), visiting);
+                        return fields == null ? Optional.empty() : Optional.of(new Askable.Record(name, fields));
+                    }
+                    Map<String, Map<String, Askable>> cons = new LinkedHashMap<>();
+                    for (Ast.ConDecl c : ((Ast.Datatype) d).constructors()) {
+                        Map<String, Askable> fields = fields(c.fields(), visiting);
+                        if (fields == null) return Optional.empty();
+                        cons.put(c.name(), fields);
+                    }
+                    return Optional.of(new Askable.Datatype(name, cons));
+                } finally {
+                    visiting.remove(name);
+                }
+            }
+            case ANY:
+            default: return Optional.empty();
+        }
+    }
+
+    private Map<String, Askable> fields(List<Ast.FieldDecl> decls, Set<String> visiting) {
+        Map<String, Askable> out = new LinkedHashMap<>();
+        for (Ast.FieldDecl f : decls) {
+            Optional<Askable> a = askable(f.type(), visiting);
+            if (a.isEmpty()) return null;
+            out.put(f.name(), a.get());
+        }
+        return out;
+    }
+
+    private static java.util.OptionalLong bound(Optional<Long> b) { return b.map(java.util.OptionalLong::of).orElse(java.util.OptionalLong.empty()); }
+
+    private Map<String, Ast.Def> typeDefs;
+
+    /** Every datatype and record declaration, the basis's included, by name. */
+    private Map<String, Ast.Def> typeDefs() {
+        if (typeDefs == null) {
+            typeDefs = new HashMap<>();
+            List<Ast.Def> all = new ArrayList<>(basis);
+            all.addAll(programDefs);
+            for (Ast.Def d : all) {
+                if (d instanceof Ast.Datatype dt) typeDefs.put(dt.name(), d);
+                else if (d instanceof Ast.RecordDecl r) typeDefs.put(r.name(), d);
+            }
+        }
+        return typeDefs;
+    }
+
+    private List<Ast.Def> programDefs = List.of();
 
     private Block block(Exp e, Fn fn, Scope scope) {
         List<Instr> out = new ArrayList<>();
@@ -534,7 +651,7 @@ final class Lowerer {
     private void primitive(String name, Ty.Fun fun, Fn fn, Origin at, List<Instr> out) {
         // show is typed by its call site (the value's IR type), and + - * / < > = are shared vocabulary words with
         // a float overload: each primitive is one vocabulary word.
-        out.add(new Instr.Call(name, at));
+        out.add(new Instr.Call(name.equals("remaining") ? "budget-remaining" : name, at));
     }
 
     // ---- case ---------------------------------------------------------------------------------------------------

@@ -64,7 +64,13 @@ public final class Norman implements Frontend {
         List<NormanTests.FailingVal> vals = new ArrayList<>();
         for (Ast.Val v : lowerer.failingVals(p.definitions())) vals.add(new NormanTests.FailingVal(Lowerer.constName(v), v.origin()));
         if (!lowerer.diagnostics().isEmpty()) return new NormanTests(Optional.empty(), out, vals, lowerer.diagnostics());
-        return new NormanTests(Optional.of(m), out, vals, List.of());
+        Map<String, Ast.Grant> grants = new java.util.LinkedHashMap<>();
+        Map<String, Ast.Script> scripts = new java.util.LinkedHashMap<>();
+        for (Ast.Def d : p.definitions()) {
+            if (d instanceof Ast.Grant g && g.isModel()) grants.put(g.name(), g);
+            if (d instanceof Ast.Script s) scripts.put(s.name(), s);
+        }
+        return new NormanTests(Optional.of(m), out, vals, List.of(), new NormanTests.Agents(lowerer.asks, grants, scripts));
     }
 
     /** Reads, checks and types {@code text} (identity {@code sourceId}, against which uses resolve). */

@@ -14,8 +14,23 @@ import java.util.Optional;
  * error ({@code program-error}). {@link #failingVals()} names the vals whose initializer may fail: each is a
  * constant of type {@code result<T,Failure>} after loading, an err when the val failed and bound nothing.
  */
-public record NormanTests(Optional<Module> module, List<Lowered> tests, List<FailingVal> failingVals, List<Diagnostic> diagnostics) {
+public record NormanTests(Optional<Module> module, List<Lowered> tests, List<FailingVal> failingVals, List<Diagnostic> diagnostics, Agents agents) {
     public NormanTests { tests = List.copyOf(tests); failingVals = List.copyOf(failingVals); diagnostics = List.copyOf(diagnostics); }
+
+    /** Lowered tests of a program that declares no model grants, scripts or asks. */
+    public NormanTests(Optional<Module> module, List<Lowered> tests, List<FailingVal> failingVals, List<Diagnostic> diagnostics) {
+        this(module, tests, failingVals, diagnostics, Agents.NONE);
+    }
+
+    /**
+     * What the scripted model host needs: the answer type of each ask site (by the key the lowering passes to
+     * {@code model-ask}), the program's model grants and its scripts.
+     */
+    public record Agents(java.util.Map<String, Askable> asks, java.util.Map<String, Ast.Grant> grants, java.util.Map<String, Ast.Script> scripts) {
+        public static final Agents NONE = new Agents(java.util.Map.of(), java.util.Map.of(), java.util.Map.of());
+
+        public Agents { asks = java.util.Map.copyOf(asks); grants = java.util.Map.copyOf(grants); scripts = java.util.Map.copyOf(scripts); }
+    }
 
     /** One test with the names of its words in {@link #module()}. */
     public record Lowered(UnitTest test, List<String> words, Optional<String> matcher) {

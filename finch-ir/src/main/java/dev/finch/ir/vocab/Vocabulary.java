@@ -119,6 +119,10 @@ public final class Vocabulary {
         word("duration-from-millis", Category.ARITHMETIC, "An exact duration from milliseconds.", "int -> duration");
         word("money-unlimited", Category.ARITHMETIC, "Unlimited money (written ∞).", "-> money");
         word("duration-unlimited", Category.ARITHMETIC, "An unlimited duration (written ∞).", "-> duration");
+        word("model-ask", Category.CONTROL, "Ask a granted model once (context, grant, ask key, site): the validated answer or a failure, through the run's model host.", "a string string string -> result<b,e>");
+        word("budget-open", Category.CONTROL, "Open a budget scope of at most this money and time (nesting takes the smaller; spending is charged outside too).", "money duration ->");
+        word("budget-close", Category.CONTROL, "Close the innermost budget scope.", "->");
+        word("budget-remaining", Category.CONTROL, "The money and time left in the innermost budget scope.", "-> record{cost:money,time:duration}");
 
         // Files: refined paths (a root is availability, never authority) and the host words that use them.
         // Each requirement below is the conservative bound; the host boundary instantiates it with the

@@ -28,8 +28,11 @@ public final class Loaded {
     private final List<NormanTests.Lowered> tests;
     private final List<String> valFailures;
     private final List<Diagnostic> diagnostics;
+    private final NormanTests.Agents agents;
 
-    Loaded(TestHarness harness, String source, VmState base, List<NormanTests.Lowered> tests, List<String> valFailures, List<Diagnostic> diagnostics) {
+    Loaded(TestHarness harness, String source, VmState base, List<NormanTests.Lowered> tests, List<String> valFailures, List<Diagnostic> diagnostics,
+           NormanTests.Agents agents) {
+        this.agents = agents;
         this.harness = harness;
         this.source = source;
         this.base = base;
@@ -38,7 +41,7 @@ public final class Loaded {
         this.diagnostics = List.copyOf(diagnostics);
     }
 
-    static Loaded failed(List<Diagnostic> diagnostics) { return new Loaded(null, null, null, List.of(), List.of(), diagnostics); }
+    static Loaded failed(List<Diagnostic> diagnostics) { return new Loaded(null, null, null, List.of(), List.of(), diagnostics, NormanTests.Agents.NONE); }
 
     /** True when the file loaded; otherwise {@link #diagnostics()} say why. */
     public boolean ok() { return diagnostics.isEmpty(); }
@@ -61,6 +64,13 @@ public final class Loaded {
         UnitTest t = l.test();
         Origin at = t.origin();
         Ast.TestKind kind = t.kind();
+        current = t;
+        for (Optional<Ast.Exp> lim : List.of(t.cost(), t.time())) {
+            if (lim.isPresent() && !(lim.get() instanceof Ast.Money || lim.get() instanceof Ast.Duration || lim.get() instanceof Ast.Infinity)) {
+                return TestResult.fail(at, kind, "the limits of under must be literals ($1.00, 1min, ∞) for now; "
+                        + lim.get().origin() + " is an expression");
+            }
+        }
         try {
             switch (kind) {
                 case CHECK_EXPECT: return same(l, "expected");
@@ -75,7 +85,7 @@ public final class Loaded {
                 case CHECK_ERROR: return errs(l);
                 case CHECK_WITHIN:
                 default:
-                    return TestResult.fail(at, kind, kind.spelling() + " needs issue 8 (budgets and the simulated clock)");
+                    return within(l);
             }
         } catch (RuntimeException e) {
             return TestResult.fail(at, kind, "the test harness failed (a defect of Finch, not of the program): " + e);
@@ -92,11 +102,49 @@ public final class Loaded {
         }
     }
 
-    private Run call(String word, Origin at, Instr... after) {
+    /** A fresh world for one run of the test's expressions: its under's script rewound, a fresh pool and clock. */
+    private ScriptedModels world(UnitTest t) {
+        ModelProvider p = t.script().map(n -> agents.scripts().get(n)).<ModelProvider>map(ScriptedModels.Script::new).orElse(ScriptedModels.NO_SCRIPT);
+        return new ScriptedModels(agents, p, limit(t.cost()), limit(t.time()));
+    }
+
+    /** An under's literal limit in micro-dollars or milliseconds; -1 when omitted or ∞ (other expressions are refused in run). */
+    private static long limit(Optional<Ast.Exp> e) {
+        if (e.isEmpty()) return -1;
+        if (e.get() instanceof Ast.Money m) return m.micros();
+        if (e.get() instanceof Ast.Duration d) return d.millis();
+        return -1;
+    }
+
+    private Run call(String word, Origin at, Instr... after) { return call(word, at, world(current), after); }
+
+    private UnitTest current;
+
+    private dev.finch.capabilities.GrantSet modelGrants;
+
+    /**
+     * The file's model grants as the host's grants for its runs: {@code model.ask(name)} for each, so an ask passes
+     * the host boundary only for a model the program declared (a grant is the host–program contract, and in a test
+     * run the harness is the host that accepts it).
+     */
+    private dev.finch.capabilities.GrantSet modelGrants() {
+        if (modelGrants == null) {
+            List<dev.finch.capabilities.Grant> gs = new java.util.ArrayList<>();
+            for (String name : new java.util.TreeSet<>(agents.grants().keySet())) {
+                var g = dev.finch.capabilities.Grant.of("norman-grant-" + name, "model.ask(" + name + ")", dev.finch.capabilities.Scope.TASK);
+                if (g.isOk()) gs.add(g.value()); // a name the capability grammar cannot spell is never granted
+            }
+            modelGrants = dev.finch.capabilities.GrantSet.of(gs).value();
+        }
+        return modelGrants;
+    }
+
+    private Run call(String word, Origin at, ScriptedModels world, Instr... after) {
         List<Instr> main = new java.util.ArrayList<>();
         main.add(new Instr.Call(word, at));
         main.addAll(List.of(after));
-        RunResult r = harness.run(new Module(source, "norman", List.of(), new Block(main)), base);
+        RunResult r = harness.run(new Module(source, "norman", List.of(), new Block(main)), base,
+                dev.finch.vm.host.HostConfig.NONE.withGrants(modelGrants()).withModels(world));
         if (r instanceof RunResult.Completed c) {
             List<TypedValue> stack = c.state().stack();
             return new Run(stack.get(0), stack.size() > 1 ? stack.get(1).value() : null, List.of());
@@ -142,6 +190,28 @@ public final class Loaded {
         if (v.isOk()) return TestResult.fail(at, t.kind(), "expected a failure matching " + pattern + " but found the value " + Display.outcome(r.value()));
         if (Boolean.TRUE.equals(r.extra())) return TestResult.pass(at, t.kind());
         return TestResult.fail(at, t.kind(), "expected a failure matching " + pattern + " but found " + Display.outcome(r.value()));
+    }
+
+    /** check-within: the expression, whatever its result, spends at most c and takes at most t of simulated time. */
+    private TestResult within(NormanTests.Lowered l) {
+        UnitTest t = l.test();
+        Origin at = t.origin();
+        Run c = call(l.words().get(1), t.exps().get(1).origin());
+        Run d = call(l.words().get(2), t.exps().get(2).origin());
+        if (c.stopped() || d.stopped()) return TestResult.fail(at, t.kind(), "the limits stopped with a checked run-time error: " + (c.stopped() ? c : d).error());
+        ResultValue cv = (ResultValue) c.value().value();
+        ResultValue dv = (ResultValue) d.value().value();
+        if (!cv.isOk() || !dv.isOk()) return TestResult.fail(at, t.kind(), "the limits of check-within failed");
+        dev.finch.vm.value.Money cost = (dev.finch.vm.value.Money) cv.value();
+        dev.finch.vm.value.Duration time = (dev.finch.vm.value.Duration) dv.value();
+        ScriptedModels w = world(t);
+        Run r = call(l.words().get(0), t.exps().get(0).origin(), w);
+        if (r.stopped()) return TestResult.fail(at, t.kind(), "the expression stopped with a checked run-time error: " + r.error());
+        boolean costOk = cost.unlimited() || w.spent() <= cost.micros();
+        boolean timeOk = time.unlimited() || w.elapsed() <= time.millis();
+        if (costOk && timeOk) return TestResult.pass(at, t.kind());
+        return TestResult.fail(at, t.kind(), "expected at most " + String.valueOf(cost) + " and " + time + " but the expression spent "
+                + dev.finch.vm.value.Money.ofMicros(w.spent()) + " and took " + dev.finch.vm.value.Duration.ofMillis(w.elapsed()));
     }
 
     private TestResult errs(NormanTests.Lowered l) {

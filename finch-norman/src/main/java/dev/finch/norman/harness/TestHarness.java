@@ -80,7 +80,7 @@ public final class TestHarness implements AutoCloseable {
                 valFailures.add(fv.origin() + ": val " + fv.name() + " failed, so it is not bound: " + Display.failure(tv));
             }
         }
-        return new Loaded(this, sourceId, base, lowered.tests(), valFailures, List.of());
+        return new Loaded(this, sourceId, base, lowered.tests(), valFailures, List.of(), lowered.agents());
     }
 
     /** What a run that did not complete reports. */
@@ -101,10 +101,10 @@ public final class TestHarness implements AutoCloseable {
         return !c.startsWith("E-LIMIT-") && !c.equals("E-RUN-001") && !c.equals("E-RUN-002") && !c.equals("E-RUN-003") && !c.equals("E-RUN-004");
     }
 
-    RunResult run(Module m, VmState base) {
+    RunResult run(Module m, VmState base, dev.finch.vm.host.HostConfig host) {
         Verification v = Verifier.verify(m, base.environment());
         if (!v.ok()) return new RunResult.Failed(v.diagnostics(), "");
-        return vm.run(executionId(), v.module().get(), base, LIMITS, OutputSink.NONE, new CancelToken());
+        return vm.run(executionId(), v.module().get(), base, LIMITS, OutputSink.NONE, new CancelToken(), host);
     }
 
     private static String executionId() { return "norman-test-" + RUNS.incrementAndGet(); }

@@ -95,7 +95,10 @@ final class Helpers {
             Map.entry("file-lines-next", Helper.host("streamNext")),
             Map.entry("file-lines-close", Helper.host("streamClose")),
             Map.entry("process-run", Helper.host("processRun")),
-            Map.entry("model-ask", new Helper("dev/finch/vm/host/ModelWords", "ask", true, true)));
+            Map.entry("model-ask", new Helper("dev/finch/vm/host/ModelWords", "ask", true, true)),
+            Map.entry("budget-open", new Helper("dev/finch/vm/host/ModelWords", "budgetOpen", true, true)),
+            Map.entry("budget-close", new Helper("dev/finch/vm/host/ModelWords", "budgetClose", true, true)),
+            Map.entry("budget-remaining", new Helper("dev/finch/vm/host/ModelWords", "budgetRemaining", true, true)));
 
     /** The JVM descriptor of the helper for overload {@code decl}. */
     static String descriptor(Type.Fn decl, Helper h) {

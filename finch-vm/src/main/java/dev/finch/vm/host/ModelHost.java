@@ -14,4 +14,16 @@ import dev.finch.ir.diag.Origin;
 public interface ModelHost {
     /** One ask: the context (a µNorman list of Messages, as VM values), the grant, the answer type's key, the site. */
     Object ask(Object context, String grant, String key, String site, Origin origin) throws HostFailure;
+
+    /** Opens a budget scope of at most {@code cost} and {@code time} more (nesting takes the smaller). */
+    default void budgetOpen(dev.finch.vm.value.Money cost, dev.finch.vm.value.Duration time) { }
+
+    /** Closes the innermost budget scope; what it spent stays spent outside. */
+    default void budgetClose() { }
+
+    /** The money and time left in the innermost scope, as a {@code record{cost:money,time:duration}}. */
+    default Object remaining() { return UNLIMITED; }
+
+    /** Unlimited money and time. */
+    Object UNLIMITED = new dev.finch.vm.value.RecordValue(new Object[] {dev.finch.vm.value.Money.UNLIMITED, dev.finch.vm.value.Duration.UNLIMITED});
 }
