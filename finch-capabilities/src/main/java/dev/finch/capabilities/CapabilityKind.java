@@ -13,7 +13,8 @@ public enum CapabilityKind {
     SCHEDULE_CREATE("schedule.create"),
     PROGRAM_INVOKE("program.invoke"),
     MCP_CALL("mcp.call"),
-    MODEL_ASK("model.ask");
+    MODEL_ASK("model.ask"),
+    TOOL_CALL("tool.call");
 
     private final String canonicalName;
 

@@ -141,4 +141,13 @@ public sealed interface CapabilitySpec {
 
         @Override public String toString() { return kind() + "(" + model + ")"; }
     }
+
+    /** {@code tool.call(tool,op)}, each exact or {@code *}: one operation of the tool a µNorman grant names. */
+    record ToolCall(NamePattern tool, NamePattern op) implements CapabilitySpec {
+        @Override public CapabilityKind kind() { return CapabilityKind.TOOL_CALL; }
+
+        @Override public boolean contains(CapabilitySpec inner) { return inner instanceof ToolCall c && tool.contains(c.tool) && op.contains(c.op); }
+
+        @Override public String toString() { return kind() + "(" + tool + "," + op + ")"; }
+    }
 }

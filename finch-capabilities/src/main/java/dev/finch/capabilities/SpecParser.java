@@ -54,6 +54,9 @@ final class SpecParser {
                         .flatMap(s -> NamePattern.parse(a.get(1), "tool", origin).map(t -> new CapabilitySpec.McpCall(s, t))));
             case MODEL_ASK:
                 return arity(c, 1, origin).flatMap(x -> NamePattern.parse(a.get(0), "model", origin)).map(CapabilitySpec.ModelAsk::new);
+            case TOOL_CALL:
+                return arity(c, 2, origin).flatMap(x -> NamePattern.parse(a.get(0), "tool", origin)
+                        .flatMap(t -> NamePattern.parse(a.get(1), "operation", origin).map(op -> new CapabilitySpec.ToolCall(t, op))));
             default:
                 throw new AssertionError(kind);
         }

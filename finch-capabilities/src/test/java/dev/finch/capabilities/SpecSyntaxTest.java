@@ -52,6 +52,8 @@ class SpecSyntaxTest {
             "mcp.call(*,*)                                | mcp.call(*,*)                                | MCP_CALL",
             "model.ask(claude)                            | model.ask(claude)                            | MODEL_ASK",
             "model.ask(*)                                 | model.ask(*)                                 | MODEL_ASK",
+            "tool.call(py,exec)                           | tool.call(py,exec)                           | TOOL_CALL",
+            "tool.call(py,*)                              | tool.call(py,*)                              | TOOL_CALL",
     })
     void parsesAndPrintsCanonically(String input, String canonical, CapabilityKind kind) {
         CapabilitySpec s = spec(input);
@@ -109,6 +111,7 @@ class SpecSyntaxTest {
             "program.invoke(language=\"*\")               | E-CAP-003",
             "mcp.call(github)                             | E-CAP-003",
             "mcp.call(git hub,x)                          | E-CAP-003",
+            "tool.call(py)                                | E-CAP-003",
             "fs.read(/etc/passwd)                         | E-CAP-006",
             "fs.read(~/x)                                 | E-CAP-004",
             "fs.read(${home}/x)                           | E-CAP-004",

@@ -129,9 +129,7 @@ final class Lowerer {
                         break;
                     }
                     case GRANT:
-                        // A model grant is a declaration the ask sites name; tools (call) are not lowered yet.
-                        if (!((Ast.Grant) d).isModel()) throw agentic(d.origin(), "a tool grant");
-                        break;
+                        break; // a grant is a declaration the ask and call sites name; the host grants its authority
                     case SCRIPT:
                         break; // scripts are data for the test harness's scripted model host
                     default:
@@ -443,7 +441,7 @@ final class Lowerer {
                 return;
             }
             case ASK: ask((Ast.Ask) e, fn, scope, out); return;
-            case CALL: throw agentic(at, "call");
+            case CALL: callTool((Ast.CallTool) e, fn, scope, out); return;
             case BUDGET: {
                 // The limits, then the body as a closure answering a result, so the scope closes whether it failed
                 // or not; the result then propagates. Spending inside is the pool's, so it is charged outside too.
@@ -490,6 +488,62 @@ final class Lowerer {
         out.add(new Instr.Push(new Literal.StringLit(key), at));
         out.add(new Instr.Push(new Literal.StringLit(a.site()), at));
         out.add(new Instr.Call("model-ask", at));
+        out.add(new Instr.Propagate(at));
+    }
+
+    /**
+     * {@code (call cap op arg…)}: the capability, the operation, the (Text) arguments as a list, the key of the
+     * operation's declared result type in {@link #asks} ({@code fork} for a kernel's fork), and the vocabulary word
+     * {@code tool-call}, whose result propagates like any failure. An operation a closed grant does not declare, or a
+     * declared type that is not askable, is the checked run-time error the call would raise.
+     */
+    private void callTool(Ast.CallTool c, Fn fn, Scope scope, List<Instr> out) {
+        Origin at = c.origin();
+        Ty cap = inf.types.get(c.capability()).resolve();
+        Ast.Grant g = inf.grant(((Ty.Con) cap).name.substring(5)).orElseThrow();
+        String key = null, refused = null;
+        if (g.host().equals("kernel") && c.op().equals("fork")) key = "fork";
+        else if (g.entries().isEmpty()) key = "call:Text";
+        else {
+            Ast.HostEntry h = g.entries().stream().filter(x -> x.key().equals(c.op())).findFirst().orElse(null);
+            if (h == null) {
+                refused = "grant `" + g.name() + "` does not declare operation `" + c.op() + "` (it declares "
+                        + g.entries().stream().map(Ast.HostEntry::key).toList() + ")";
+            } else {
+                Optional<Askable> type = askable(h.type().orElseThrow(), new HashSet<>());
+                if (type.isEmpty()) refused = "the result type of `" + g.name() + "` " + c.op() + " is not askable (it must be built from Text, Num, "
+                        + "Bool, Sym, List and datatypes or records whose fields are all askable)";
+                else {
+                    key = "call" + (asks.size() + 1) + ":" + type.get();
+                    asks.put(key, type.get());
+                }
+            }
+        }
+        if (key == null) {
+            out.add(new Instr.Push(new Literal.StringLit(at + ": " + refused), at));
+            out.add(new Instr.Call("program-error", at));
+            return;
+        }
+        if (key.equals("call:Text")) asks.put(key, new Askable.Text(java.util.OptionalLong.empty()));
+        exp(c.capability(), fn, scope, out);
+        out.add(new Instr.Push(new Literal.StringLit(c.op()), at));
+        List<Instr> items = new ArrayList<>();
+        List<String> temps = new ArrayList<>();
+        for (Exp x : c.args()) {
+            exp(x, fn, scope, out);
+            String tmp = fn.fresh("arg");
+            out.add(new Instr.LocalStore(tmp, x.origin()));
+            temps.add(tmp);
+        }
+        for (String tmp : temps) items.add(new Instr.LocalLoad(tmp, at));
+        if (items.isEmpty()) out.add(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(Type.STRING)), at));
+        else out.add(new Instr.ListLit(new Block(items), at));
+        out.add(new Instr.Push(new Literal.StringLit(key), at));
+        // tool-call answers result<b,e> for any b: a closure typed by the grant's declaration fixes b here.
+        Type result = Type.result(type(inf.types.get(c), fn.names, fn.subst), failure());
+        Type.Fn typed = Type.Fn.of(List.of(new Type.Named("capability"), Type.STRING, Type.list(Type.STRING), Type.STRING), List.of(result));
+        out.add(new Instr.Closure(typed, Block.of(new Instr.Call("tool-call", at)), at));
+        out.add(new Instr.Call("execute", at));
         out.add(new Instr.Propagate(at));
     }
 
@@ -619,6 +673,12 @@ final class Lowerer {
             List<Instr> body = new ArrayList<>();
             primitive(v.name(), fun, fn, at, body);
             out.add(new Instr.Closure(type, new Block(body), at));
+            return;
+        }
+        if (inf.grant(v.name()).filter(g -> !g.isModel()).isPresent()) {
+            // A tool grant's own capability value; it confers nothing by itself (each call is checked by the host).
+            out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
+            out.add(new Instr.Call("tool-capability", at));
             return;
         }
         throw agentic(at, "a grant's capability");

@@ -67,7 +67,7 @@ public final class Norman implements Frontend {
         Map<String, Ast.Grant> grants = new java.util.LinkedHashMap<>();
         Map<String, Ast.Script> scripts = new java.util.LinkedHashMap<>();
         for (Ast.Def d : p.definitions()) {
-            if (d instanceof Ast.Grant g && g.isModel()) grants.put(g.name(), g);
+            if (d instanceof Ast.Grant g) grants.put(g.name(), g);
             if (d instanceof Ast.Script s) scripts.put(s.name(), s);
         }
         return new NormanTests(Optional.of(m), out, vals, List.of(), new NormanTests.Agents(lowerer.asks, grants, scripts));

@@ -145,7 +145,7 @@ class LoweringTest {
     void unsupportedShapesAreLowerDiagnostics() {
         assertThat(Support.lower("(datatype Tree [Leaf] [Node (l Tree) (r Tree)])\n(define leaf () Leaf)").diagnostics())
                 .extracting(d -> d.code()).containsExactly("E-NORMAN-201");
-        assertThat(Support.lower("(grant k (kernel))\n(define a () (call k exec \"x\"))").diagnostics())
+        assertThat(Support.lower("(grant claude (model))\n(val m claude)").diagnostics())
                 .extracting(d -> d.code()).contains("E-NORMAN-202");
     }
 

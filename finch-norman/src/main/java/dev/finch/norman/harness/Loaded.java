@@ -123,7 +123,7 @@ public final class Loaded {
     private dev.finch.capabilities.GrantSet modelGrants;
 
     /**
-     * The file's model grants as the host's grants for its runs: {@code model.ask(name)} for each, so an ask passes
+     * The file's grants as the host's grants for its runs: {@code model.ask(name)} for each model, {@code tool.call(name,*)} for each tool, so an ask passes
      * the host boundary only for a model the program declared (a grant is the host–program contract, and in a test
      * run the harness is the host that accepts it).
      */
@@ -131,7 +131,8 @@ public final class Loaded {
         if (modelGrants == null) {
             List<dev.finch.capabilities.Grant> gs = new java.util.ArrayList<>();
             for (String name : new java.util.TreeSet<>(agents.grants().keySet())) {
-                var g = dev.finch.capabilities.Grant.of("norman-grant-" + name, "model.ask(" + name + ")", dev.finch.capabilities.Scope.TASK);
+                String spec = agents.grants().get(name).isModel() ? "model.ask(" + name + ")" : "tool.call(" + name + ",*)";
+                var g = dev.finch.capabilities.Grant.of("norman-grant-" + name, spec, dev.finch.capabilities.Scope.TASK);
                 if (g.isOk()) gs.add(g.value()); // a name the capability grammar cannot spell is never granted
             }
             modelGrants = dev.finch.capabilities.GrantSet.of(gs).value();
@@ -144,7 +145,7 @@ public final class Loaded {
         main.add(new Instr.Call(word, at));
         main.addAll(List.of(after));
         RunResult r = harness.run(new Module(source, "norman", List.of(), new Block(main)), base,
-                dev.finch.vm.host.HostConfig.NONE.withGrants(modelGrants()).withModels(world));
+                dev.finch.vm.host.HostConfig.NONE.withGrants(modelGrants()).withModels(world).withTools(world));
         if (r instanceof RunResult.Completed c) {
             List<TypedValue> stack = c.state().stack();
             return new Run(stack.get(0), stack.size() > 1 ? stack.get(1).value() : null, List.of());

@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  * ({@code Invalid} with the raw reply), a provider error is {@code ToolError}, and a clock past the deadline is
  * {@code PastDeadline}. Tokens are counted as a quarter of the UTF-8 bytes, rounded up, plus 4 per message.
  */
-public final class ScriptedModels implements ModelHost {
+public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHost {
     /** Defaults of a model grant's fields: prices in micro-dollars per token, the ceiling in tokens. */
     static final long DEFAULT_IN = 3, DEFAULT_OUT = 15, DEFAULT_CEILING = 4096;
 
@@ -113,6 +113,44 @@ public final class ScriptedModels implements ModelHost {
         if (deadline() >= 0 && clock > deadline()) return failure("PastDeadline", null);
         Validate.Validated v = Validate.validate(reply.text(), type);
         return v.ok() ? ResultValue.ok(v.value().get()) : failure("Invalid", reply.text());
+    }
+
+    /** Kernels forked so far in this world; each fork is a fresh instance of its grant's tool. */
+    private long forks;
+
+    /**
+     * One tool call under the world's script: the next {@code [cap/op …]} entry (its latency advances the clock);
+     * a declared Text takes the result verbatim and checks only its bound, any other type reads it as JSON
+     * ({@code Invalid} with the raw text on failure). A kernel's {@code fork} answers a new capability, consuming a
+     * {@code [cap/fork …]} entry only when the script has one.
+     */
+    @Override public Object call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin) {
+        String site = cap.grant() + "/" + op;
+        boolean fork = key.equals("fork");
+        if (fork && !(provider instanceof Script s && s.has(site))) return ResultValue.ok(new dev.finch.vm.host.ToolCapability(cap.grant(), ++forks));
+        Askable type = fork ? new Askable.Text(java.util.OptionalLong.empty()) : agents.asks().get(key);
+        if (type == null) throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "no tool grant `" + cap.grant() + "` for this call");
+        if (!(provider instanceof Script)) {
+            throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the call of '" + site + "' runs outside any script: run it under ([script Name])");
+        }
+        if (deadline() >= 0 && clock >= deadline()) return failure("PastDeadline", null);
+        ModelProvider.Response r;
+        try {
+            r = provider.complete(new ModelProvider.Request(cap.grant(), cap.grant(), site, List.of(), type, 0));
+        } catch (Exhausted e) {
+            throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, e.getMessage());
+        }
+        clock += Math.max(0, r.latencyMillis());
+        if (deadline() >= 0 && clock > deadline()) return failure("PastDeadline", null);
+        if (r instanceof ModelProvider.ProviderError e) return failure("ToolError", e.message());
+        if (fork) return ResultValue.ok(new dev.finch.vm.host.ToolCapability(cap.grant(), ++forks));
+        String text = ((ModelProvider.Reply) r).text();
+        if (type instanceof Askable.Text x) {
+            long bytes = text.getBytes(StandardCharsets.UTF_8).length;
+            return x.maxBytes().isPresent() && bytes > x.maxBytes().getAsLong() ? failure("Invalid", text) : ResultValue.ok(text);
+        }
+        Validate.Validated v = Validate.validate(text, type);
+        return v.ok() ? ResultValue.ok(v.value().get()) : failure("Invalid", text);
     }
 
     private static ResultValue failure(String tag, String text) {
@@ -228,6 +266,9 @@ public final class ScriptedModels implements ModelHost {
             long unit = switch (m.group(2)) { case "ms" -> 1; case "s" -> 1000; case "min" -> 60_000; default -> 3_600_000; };
             return new java.math.BigDecimal(m.group(1)).multiply(java.math.BigDecimal.valueOf(unit)).longValue();
         }
+
+        /** True when the script has entries for {@code key} (a site or {@code cap/op}). */
+        boolean has(String key) { return sites.containsKey(key); }
 
         @Override public Response complete(Request r) {
             List<Entry> entries = sites.getOrDefault(r.site(), List.of());

@@ -96,6 +96,8 @@ final class Helpers {
             Map.entry("file-lines-close", Helper.host("streamClose")),
             Map.entry("process-run", Helper.host("processRun")),
             Map.entry("model-ask", new Helper("dev/finch/vm/host/ModelWords", "ask", true, true)),
+            Map.entry("tool-capability", new Helper("dev/finch/vm/host/ToolWords", "capability", true, true)),
+            Map.entry("tool-call", new Helper("dev/finch/vm/host/ToolWords", "call", true, true)),
             Map.entry("budget-open", new Helper("dev/finch/vm/host/ModelWords", "budgetOpen", true, true)),
             Map.entry("budget-close", new Helper("dev/finch/vm/host/ModelWords", "budgetClose", true, true)),
             Map.entry("budget-remaining", new Helper("dev/finch/vm/host/ModelWords", "budgetRemaining", true, true)));

@@ -19,7 +19,8 @@ public enum HostCode implements DiagnosticCode {
     STALE_RESUME("E-HOST-012", "A resume names a sequence or execution that is not the pending one; nothing was dispatched."),
     NO_BINDING("E-HOST-013", "The host has no binding installed for this operation."),
     BAD_RESULT("E-HOST-014", "A deferred host answered a request with a value of the wrong type; the run stops."),
-    MODEL_NOT_GRANTED("E-HOST-015", "A model ask whose model.ask(NAME) is not granted before the run (an ask cannot pause for approval or a deferred answer yet); nothing was sent.");
+    MODEL_NOT_GRANTED("E-HOST-015", "A model ask whose model.ask(NAME) is not granted before the run (an ask cannot pause for approval or a deferred answer yet); nothing was sent."),
+    TOOL_NOT_GRANTED("E-HOST-016", "A tool call whose tool.call(TOOL,OP) is not granted before the run (a call cannot pause for approval or a deferred answer yet); nothing was sent.");
 
     private final String code;
     private final String meaning;

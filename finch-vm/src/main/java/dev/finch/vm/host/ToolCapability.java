@@ -1,0 +1,11 @@
+package dev.finch.vm.host;
+
+/**
+ * A tool capability as a run's value (IR type {@code capability}): the grant it comes from and which instance of
+ * that tool it is (0 for the grant's own, a fresh number for each {@code fork} of a kernel). It confers nothing by
+ * itself: every call through it passes the host boundary with {@code tool.call(grant,op)}. It has no written form
+ * ({@code show} refuses it) and is never askable.
+ */
+public record ToolCapability(String grant, long instance) {
+    @Override public String toString() { return instance == 0 ? grant : grant + "#" + instance; }
+}

@@ -1,0 +1,17 @@
+package dev.finch.vm.host;
+
+import dev.finch.ir.diag.Origin;
+import java.util.List;
+
+/**
+ * The binding a run's tool calls go to (word {@code tool-call}), installed by whoever runs the program (the µNorman
+ * test harness installs a scripted one). It answers a {@code result}: the validated value (a new
+ * {@link ToolCapability} for a kernel's {@code fork}), or a failure value ({@code Invalid}, {@code ToolError}, …);
+ * a checked run-time error (an undeclared operation, an exhausted script) is thrown as a trap. The key identifies
+ * the operation's declared result type to the binding.
+ */
+@FunctionalInterface
+public interface ToolHost {
+    /** One call: the capability, the operation, its arguments as text, and the declared result type's key. */
+    Object call(ToolCapability capability, String op, List<String> args, String key, Origin origin) throws HostFailure;
+}

@@ -1,0 +1,37 @@
+package dev.finch.vm.host;
+
+import dev.finch.ir.cap.Capability;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.vocab.Vocabulary;
+import dev.finch.vm.runtime.Ctx;
+import dev.finch.vm.runtime.FinchTrap;
+import dev.finch.vm.value.ListValue;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The tool words, called from both tiers: {@code tool-call} passes the host boundary with the requirement
+ * {@code tool.call(grant,op)} and is then dispatched to the run's {@link ToolHost}.
+ */
+public final class ToolWords {
+    private ToolWords() { }
+
+    /** The grant's own capability value (instance 0); authority is checked per call, never by holding the value. */
+    public static Object capability(Ctx ctx, String grant, Origin o) { return new ToolCapability(grant, 0); }
+
+    public static Object call(Ctx ctx, Object capability, String op, Object args, String key, Origin o) {
+        ToolCapability cap = (ToolCapability) capability;
+        ToolHost t = ctx.host.config().tools();
+        if (t == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no tool host is installed in this run, so `" + cap.grant() + "` cannot be called");
+        // As for model-ask: one choke point, no resume point, so a call that would pause fails closed before anything is sent.
+        Capability requirement = Capability.of("tool.call", cap.grant(), op);
+        if (ctx.host.config().deferred() || !ctx.host.grants().permits(requirement)) {
+            throw new FinchTrap(HostCode.TOOL_NOT_GRANTED, o, "the call of `" + cap.grant() + "` " + op + " needs " + requirement
+                    + (ctx.host.config().deferred() ? ", and a deferred host cannot answer calls yet" : ", which this run was not granted"));
+        }
+        List<String> texts = new ArrayList<>();
+        for (Object a : (ListValue) args) texts.add((String) a);
+        return ctx.host.await(ctx, "tool-call", requirement, List.of(cap.toString(), op),
+                Vocabulary.word("tool-call").orElseThrow().overloads().get(0).outs(), o, () -> t.call(cap, op, List.copyOf(texts), key, o));
+    }
+}
