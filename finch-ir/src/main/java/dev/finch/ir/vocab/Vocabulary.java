@@ -134,7 +134,7 @@ public final class Vocabulary {
         word("project-path", Category.FILE, "Refine a relative name under the installed root<project>.", "string -> path<project>");
         word("task-output-path", Category.FILE, "Refine a relative name under the installed root<task.output>.", "string -> path<task.output>");
         word("file-read", Category.FILE, "The bytes of a workspace file.", "path -> bytes ! {fs.read(${workspace}/**)}");
-        word("file-write", Category.FILE, "Replace a workspace file's bytes (creating it).", "path bytes -> ! {fs.write(${workspace}/**)}");
+        word("file-write", Category.FILE, "Replace a workspace file's bytes, creating the file if needed; its directory must exist.", "path bytes -> ! {fs.write(${workspace}/**)}");
         word("file-size", Category.FILE, "A workspace file's size in bytes.", "path -> int ! {fs.read(${workspace}/**)}");
         word("file-slice", Category.FILE, "Up to length bytes from offset (at most 8 MiB; shorter at end of file).", "path int int -> bytes ! {fs.read(${workspace}/**)}");
         word("tree-list", Category.FILE, "Up to max entries under a directory, sorted, no symlinks (at most 100,000).",
