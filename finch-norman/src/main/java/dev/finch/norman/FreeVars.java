@@ -11,6 +11,18 @@ final class FreeVars {
     private FreeVars() { }
 
     /** The names {@code e} mentions and does not bind itself. */
+    private static final ThreadLocal<Boolean> SKIP_FORKS = ThreadLocal.withInitial(() -> false);
+
+    /** The free names of {@code e}, not counting the capability of a {@code (call k fork)}. */
+    static Set<String> ofIgnoringForks(Exp e) {
+        SKIP_FORKS.set(true);
+        try {
+            return of(e);
+        } finally {
+            SKIP_FORKS.set(false);
+        }
+    }
+
     static Set<String> of(Exp e) {
         Set<String> out = new LinkedHashSet<>();
         walk(e, new HashSet<>(), out);
@@ -83,7 +95,8 @@ final class FreeVars {
             case ASK: walk(((Ast.Ask) e).model(), bound, out); walk(((Ast.Ask) e).context(), bound, out); return;
             case CALL: {
                 Ast.CallTool c = (Ast.CallTool) e;
-                walk(c.capability(), bound, out);
+                // (call k fork) makes a new kernel: for the stateful-tool check of workflows it does not use k's state.
+                if (!(SKIP_FORKS.get() && c.op().equals("fork"))) walk(c.capability(), bound, out);
                 for (Exp x : c.args()) walk(x, bound, out);
                 return;
             }

@@ -429,15 +429,42 @@ final class Lowerer {
                 return;
             }
             case WORKFLOW: {
-                // The values of a workflow are those of its steps in dependency order; running steps concurrently
-                // (and charging one shared pool) needs the agentic vocabulary of the next issue.
+                // Steps run one after another in real time, in the order the syntactic check gave them (sweeps over
+                // the declaration order, each step once its inputs have finished); the world's scheduler events
+                // (the workflow-event word) put them on the simulated clock:
+                // each step starts when its inputs are ready, the body when the last step ends.
                 Ast.Workflow w = (Ast.Workflow) e;
-                Scope inner = scope.copy();
-                for (Ast.Binding b : w.steps()) {
-                    exp(b.value(), fn, inner, out);
-                    out.add(new Instr.LocalStore(inner.bind(b.name(), fn), b.origin()));
+                List<String> names = w.steps().stream().map(Ast.Binding::name).toList();
+                Optional<String> shared = sharedStatefulTool(w, scope);
+                if (shared.isPresent()) {
+                    out.add(new Instr.Push(new Literal.StringLit(at + ": " + shared.get()), at));
+                    out.add(new Instr.Call("program-error", at));
+                    return;
                 }
-                exp(w.body(), fn, inner, out);
+                schedule(ScriptedModelsCommands.WF_OPEN, 0, at, out);
+                Type t = typeOf(w.body(), fn, scope);
+                // A workflow that cannot fail (in a function that cannot) runs as a plain closure; otherwise its closure
+                // answers a result, so the workflow closes whether a step failed or not, and the failure then propagates.
+                boolean fails = fn.fallible;
+                Fn inner = fn.closure(fails);
+                Scope ws = scope.copy();
+                List<Instr> body = new ArrayList<>();
+                for (Ast.Binding b : w.steps()) {
+                    int i = names.indexOf(b.name());
+                    schedule(ScriptedModelsCommands.STEP_START, i, b.origin(), body);
+                    Set<String> deps = FreeVars.of(b.value());
+                    for (String n : names) if (deps.contains(n)) schedule(ScriptedModelsCommands.STEP_DEP, names.indexOf(n), b.origin(), body);
+                    exp(b.value(), inner, ws, body);
+                    body.add(new Instr.LocalStore(ws.bind(b.name(), inner), b.origin()));
+                    schedule(ScriptedModelsCommands.STEP_END, i, b.origin(), body);
+                }
+                schedule(ScriptedModelsCommands.WF_JOIN, 0, at, body);
+                exp(w.body(), inner, ws, body);
+                if (fails) body.add(new Instr.Call("ok", at));
+                out.add(new Instr.Closure(Type.Fn.of(List.of(), List.of(fails ? Type.result(t, failure()) : t)), new Block(body), at));
+                out.add(new Instr.Call("execute", at));
+                schedule(ScriptedModelsCommands.WF_CLOSE, 0, at, out);
+                if (fails) out.add(new Instr.Propagate(at));
                 return;
             }
             case ASK: ask((Ast.Ask) e, fn, scope, out); return;
@@ -933,6 +960,71 @@ final class Lowerer {
             for (int k = 0; k < Math.min(g.params.size(), i.params.size()); k++) match(g.params.get(k), i.params.get(k), vars, out);
             match(g.ret, i.ret, vars, out);
         }
+    }
+
+    /** The scheduler's command numbers (the same as {@code harness.ScriptedModels}'s, which this module cannot see). */
+    static final class ScriptedModelsCommands {
+        static final int WF_OPEN = 1, STEP_START = 2, STEP_DEP = 3, STEP_END = 4, WF_JOIN = 5, WF_CLOSE = 6;
+    }
+
+    /** A scheduler event for the world's clock: the shared {@code workflow-event} word. */
+    private static void schedule(int command, long arg, Origin at, List<Instr> out) {
+        out.add(new Instr.Push(new Literal.IntLit(command), at));
+        out.add(new Instr.Push(new Literal.IntLit(arg), at));
+        out.add(new Instr.Call("workflow-event", at));
+    }
+
+    /**
+     * Why the workflow's steps may not run concurrently, if they may not: two steps that use one stateful tool (a
+     * kernel or filesystem grant), directly or through the functions they call — forking a kernel does not count.
+     */
+    private Optional<String> sharedStatefulTool(Ast.Workflow w, Scope scope) {
+        Map<String, List<String>> users = new java.util.TreeMap<>();
+        for (Ast.Binding b : w.steps()) {
+            if (b.name().startsWith(" ")) continue; // par's steps are named by the parser; report them as par
+            for (String g : statefulTools(b.value(), scope)) users.computeIfAbsent(g, k -> new ArrayList<>()).add(b.name());
+        }
+        List<String> parSteps = w.steps().stream().map(Ast.Binding::name).filter(n -> n.startsWith(" ")).toList();
+        if (!parSteps.isEmpty()) {
+            users.clear();
+            for (Ast.Binding b : w.steps()) for (String g : statefulTools(b.value(), scope)) users.computeIfAbsent(g, k -> new ArrayList<>()).add(
+                    b.name().endsWith("a") ? "the first branch of par" : "the second branch of par");
+        }
+        for (var u : users.entrySet()) {
+            if (u.getValue().size() > 1) {
+                return Optional.of("the steps " + String.join(" and ", u.getValue()) + " share the stateful tool `" + u.getKey()
+                        + "` (" + inf.grant(u.getKey()).map(Ast.Grant::host).orElse("?") + "), so they cannot run concurrently: "
+                        + "fork a kernel for each step, or make them one step");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The stateful tools (kernel and filesystem grants) {@code e} uses, through the top-level functions it names too. */
+    private Set<String> statefulTools(Ast.Exp e, Scope scope) {
+        Set<String> tools = new java.util.TreeSet<>();
+        Set<String> seen = new HashSet<>();
+        java.util.ArrayDeque<Ast.Exp> todo = new java.util.ArrayDeque<>(List.of(e));
+        boolean top = true;
+        while (!todo.isEmpty()) {
+            Ast.Exp x = todo.pop();
+            for (String n : FreeVars.ofIgnoringForks(x)) {
+                if (top && scope.lookup(n) != null) continue;
+                Optional<Ast.Grant> g = inf.grant(n);
+                if (g.isPresent()) {
+                    if (g.get().host().equals("kernel") || g.get().host().equals("filesystem")) tools.add(n);
+                    continue;
+                }
+                if (seen.add(n)) {
+                    for (Ast.Def d : programDefs) {
+                        if (d instanceof Ast.Define f && f.name().equals(n)) todo.push(f.body());
+                        else if (d instanceof Ast.Val v && v.name().equals(n)) todo.push(v.value());
+                    }
+                }
+            }
+            top = false;
+        }
+        return tools;
     }
 
     private static DiagnosticException agentic(Origin at, String what) {

@@ -58,8 +58,17 @@ public final class Loaded {
     /** The {@code i}th unit test as data (its origin names it). */
     public UnitTest test(int i) { return tests.get(i).test(); }
 
-    /** Runs the {@code i}th unit test in a fresh world. */
+    /** Runs the {@code i}th unit test in a fresh world; its result carries the trace of the tested expression's world. */
     public TestResult run(int i) {
+        traced = null;
+        TestResult r = runTest(i);
+        return traced == null ? r : r.withTrace(traced.trace());
+    }
+
+    /** The world of the tested expression's run (the first expression, or check-within's measured one). */
+    private ScriptedModels traced;
+
+    private TestResult runTest(int i) {
         NormanTests.Lowered l = tests.get(i);
         UnitTest t = l.test();
         Origin at = t.origin();
@@ -73,13 +82,14 @@ public final class Loaded {
         }
         try {
             switch (kind) {
-                case CHECK_EXPECT: return same(l, "expected");
-                case CHECK_EQUIV:
-                    if (!t.grade().orElse("").equals("value")) {
-                        return TestResult.fail(at, kind, "grade '" + t.grade().orElse("?") + " needs issue 8 (the agentic forms: the world, the trace "
-                                + "and spending); only 'value is checked so far");
+                case CHECK_EXPECT: return same(l, "expected", "value");
+                case CHECK_EQUIV: {
+                    String grade = t.grade().orElse("value");
+                    if (!List.of("exact", "resource", "value").contains(grade)) {
+                        return TestResult.fail(at, kind, "unknown grade '" + grade + " (the grades are 'exact, 'resource and 'value)");
                     }
-                    return same(l, "equivalent to");
+                    return same(l, "equivalent to", grade);
+                }
                 case CHECK_ASSERT: return asserted(l);
                 case CHECK_FAIL: return fails(l);
                 case CHECK_ERROR: return errs(l);
@@ -118,6 +128,9 @@ public final class Loaded {
 
     private Run call(String word, Origin at, Instr... after) { return call(word, at, world(current), after); }
 
+    /** The world of the last run. */
+    private ScriptedModels last;
+
     private UnitTest current;
 
     private dev.finch.capabilities.GrantSet modelGrants;
@@ -144,6 +157,8 @@ public final class Loaded {
         List<Instr> main = new java.util.ArrayList<>();
         main.add(new Instr.Call(word, at));
         main.addAll(List.of(after));
+        last = world;
+        if (traced == null) traced = world;
         RunResult r = harness.run(new Module(source, "norman", List.of(), new Block(main)), base,
                 dev.finch.vm.host.HostConfig.NONE.withGrants(modelGrants()).withModels(world).withTools(world));
         if (r instanceof RunResult.Completed c) {
@@ -153,11 +168,18 @@ public final class Loaded {
         return new Run(null, null, TestHarness.problems(r, source));
     }
 
-    private TestResult same(NormanTests.Lowered l, String relation) {
+    /**
+     * Both sides, each in its own fresh world, compared at {@code grade}: 'value compares the results, 'resource also
+     * the spend, the simulated time and the host state (the script consumed, kernels forked), 'exact also the trace
+     * of every ask and call.
+     */
+    private TestResult same(NormanTests.Lowered l, String relation, String grade) {
         UnitTest t = l.test();
         Run found = call(l.words().get(0), t.exps().get(0).origin());
+        ScriptedModels wa = last;
         if (found.stopped()) return TestResult.fail(t.origin(), t.kind(), "the expression stopped with a checked run-time error: " + found.error());
         Run expected = call(l.words().get(1), t.exps().get(1).origin());
+        ScriptedModels wb = last;
         if (expected.stopped()) return TestResult.fail(t.origin(), t.kind(), "the expected expression stopped with a checked run-time error: " + expected.error());
         ResultValue a = (ResultValue) found.value().value();
         ResultValue b = (ResultValue) expected.value().value();
@@ -165,6 +187,17 @@ public final class Loaded {
         var tb = (dev.finch.ir.type.Type.ResultT) expected.value().type();
         boolean equal = a.isOk() == b.isOk()
                 && (a.isOk() ? Display.same(ta.ok(), a.value(), tb.ok(), b.value()) : Display.same(ta.err(), a.value(), tb.err(), b.value()));
+        if (equal && !grade.equals("value")) {
+            String what = null;
+            if (wa.spent() != wb.spent()) what = "spent " + dev.finch.vm.value.Money.ofMicros(wb.spent()) + " and " + dev.finch.vm.value.Money.ofMicros(wa.spent());
+            else if (wa.elapsed() != wb.elapsed()) what = "took " + dev.finch.vm.value.Duration.ofMillis(wb.elapsed()) + " and " + dev.finch.vm.value.Duration.ofMillis(wa.elapsed());
+            else if (!wa.hostState().equals(wb.hostState())) what = "left the host state " + wb.hostState() + " and " + wa.hostState();
+            else if (grade.equals("exact") && !wa.trace().equals(wb.trace())) what = "traced " + wb.trace() + " and " + wa.trace();
+            if (what != null) {
+                return TestResult.fail(t.origin(), t.kind(), "the results agree (" + Display.outcome(found.value()) + ") but at grade '" + grade
+                        + " the worlds differ: the sides " + what);
+            }
+        }
         if (equal) return TestResult.pass(t.origin(), t.kind());
         return TestResult.fail(t.origin(), t.kind(), relation + " " + Display.outcome(expected.value()) + " but found " + Display.outcome(found.value()));
     }
@@ -206,6 +239,7 @@ public final class Loaded {
         dev.finch.vm.value.Money cost = (dev.finch.vm.value.Money) cv.value();
         dev.finch.vm.value.Duration time = (dev.finch.vm.value.Duration) dv.value();
         ScriptedModels w = world(t);
+        traced = w;
         Run r = call(l.words().get(0), t.exps().get(0).origin(), w);
         if (r.stopped()) return TestResult.fail(at, t.kind(), "the expression stopped with a checked run-time error: " + r.error());
         boolean costOk = cost.unlimited() || w.spent() <= cost.micros();

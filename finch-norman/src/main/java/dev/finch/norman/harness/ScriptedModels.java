@@ -66,6 +66,8 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         return d;
     }
 
+    @Override public void workflowEvent(int command, long argument) { schedule(command, argument); }
+
     @Override public void budgetOpen(dev.finch.vm.value.Money cost, dev.finch.vm.value.Duration time) {
         scopes.addLast(new long[] {cost.unlimited() ? -1 : spent + cost.micros(), time.unlimited() ? -1 : clock + time.millis()});
     }
@@ -79,6 +81,72 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
             d < 0 ? dev.finch.vm.value.Duration.UNLIMITED : dev.finch.vm.value.Duration.ofMillis(Math.max(0, d - clock))});
     }
 
+    // ---- the deterministic scheduler of workflow and par --------------------------------------------------------
+
+    /** Scheduler commands: open a workflow, start step i, step i depends on j, step i ended, join (before the body), close. */
+    public static final int WF_OPEN = 1, STEP_START = 2, STEP_DEP = 3, STEP_END = 4, WF_JOIN = 5, WF_CLOSE = 6;
+
+    /** An open workflow: when it started, when each finished step ended, and whether its steps have joined. */
+    private static final class Frame {
+        final long start;
+        final Map<Long, Long> ends = new HashMap<>();
+        boolean joined;
+        Frame(long start) { this.start = start; }
+        long latest(long at) { long m = at; for (long e : ends.values()) m = Math.max(m, e); return m; }
+    }
+
+    private final java.util.ArrayDeque<Frame> frames = new java.util.ArrayDeque<>();
+
+    /**
+     * The simulated-time semantics of concurrent steps, executed one after another in real time: every step starts
+     * at the workflow's start, or later at the end of the latest step it reads; the workflow's body starts when the
+     * last step ends (the longest path, not the sum); money is one pool, so cost adds up.
+     */
+    private void schedule(int command, long arg) {
+        switch (command) {
+            case WF_OPEN -> frames.addLast(new Frame(clock));
+            case STEP_START -> { Frame f = frames.peekLast(); if (f != null) clock = f.start; }
+            case STEP_DEP -> { Frame f = frames.peekLast(); if (f != null) clock = Math.max(clock, f.ends.getOrDefault(arg, f.start)); }
+            case STEP_END -> { Frame f = frames.peekLast(); if (f != null) f.ends.put(arg, clock); }
+            case WF_JOIN -> { Frame f = frames.peekLast(); if (f != null) { clock = f.latest(f.start); f.joined = true; } }
+            case WF_CLOSE -> { Frame f = frames.pollLast(); if (f != null && !f.joined) clock = f.latest(clock); }
+            default -> { }
+        }
+    }
+
+    // ---- the trace ----------------------------------------------------------------------------------------------
+
+    /**
+     * One ask or call of the world, in the order they ran: {@code kind} is {@code ask} or {@code call}, {@code site}
+     * the ask's site or the call's {@code cap/op}, {@code inputs} the request (each message as {@code Role: content},
+     * or the call's arguments), {@code reply} what came back ({@code reply …}, {@code provider-error …}, or the
+     * failure the world answered without a provider: {@code OverBudget}, {@code PastDeadline}), {@code cost} in
+     * micro-dollars, {@code start} and {@code end} on the simulated clock in milliseconds.
+     */
+    public record TraceEntry(String kind, String site, List<String> inputs, String reply, long cost, long start, long end) {
+        public TraceEntry { inputs = List.copyOf(inputs); }
+
+        @Override public String toString() {
+            return kind + " " + site + " " + inputs + " -> " + reply + " " + dev.finch.vm.value.Money.ofMicros(cost) + " ["
+                    + dev.finch.vm.value.Duration.ofMillis(start) + ", " + dev.finch.vm.value.Duration.ofMillis(end) + "]";
+        }
+    }
+
+    private final List<TraceEntry> trace = new ArrayList<>();
+
+    /** Every ask and call of this world so far, in order. */
+    public List<TraceEntry> trace() { return List.copyOf(trace); }
+
+    /** The world's host state: how far the script has been consumed at each site, and how many kernels were forked. */
+    public String hostState() {
+        return "script " + (provider instanceof Script s ? new java.util.TreeMap<>(s.next) : Map.of()) + ", forks " + forks;
+    }
+
+    private Object traced(String kind, String site, List<String> inputs, long start, long before, String reply, Object result) {
+        trace.add(new TraceEntry(kind, site, inputs, reply, spent - before, start, clock));
+        return result;
+    }
+
     /** Micro-dollars charged so far. */
     public long spent() { return spent; }
 
@@ -86,6 +154,16 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     public long elapsed() { return clock; }
 
     @Override public Object ask(Object context, String grant, String key, String site, Origin origin) {
+        long start = clock, before = spent;
+        List<String> inputs = new ArrayList<>();
+        if (context instanceof ListValue) for (ModelProvider.Message m : messages(context)) inputs.add(m.role() + ": " + m.content());
+        Object[] reply = {""};
+        Object r = ask(context, grant, key, site, origin, reply);
+        String shown = reply[0].equals("") && r instanceof ResultValue rv && !rv.isOk() ? ((VariantValue) rv.value()).tag() : (String) reply[0];
+        return traced("ask", site, inputs, start, before, shown, r);
+    }
+
+    private Object ask(Object context, String grant, String key, String site, Origin origin, Object[] shown) {
         Askable type = agents.asks().get(key);
         Ast.Grant g = agents.grants().get(grant);
         if (type == null || g == null) throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "no model grant `" + grant + "` for this ask");
@@ -104,6 +182,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
             throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, e.getMessage());
         }
         clock += Math.max(0, r.latencyMillis());
+        shown[0] = r instanceof ModelProvider.ProviderError pe ? "provider-error " + pe.message() : "reply " + ((ModelProvider.Reply) r).text();
         if (r instanceof ModelProvider.ProviderError e) {
             return deadline() >= 0 && clock > deadline() ? failure("PastDeadline", null) : failure("ToolError", e.message());
         }
@@ -125,6 +204,15 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
      * {@code [cap/fork …]} entry only when the script has one.
      */
     @Override public Object call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin) {
+        long start = clock, before = spent;
+        Object[] reply = {""};
+        Object r = call(cap, op, args, key, origin, reply);
+        String shown = !reply[0].equals("") ? (String) reply[0]
+                : r instanceof ResultValue rv && !rv.isOk() ? ((VariantValue) rv.value()).tag() : "fork";
+        return traced("call", cap.grant() + "/" + op, args, start, before, shown, r);
+    }
+
+    private Object call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin, Object[] shown) {
         String site = cap.grant() + "/" + op;
         boolean fork = key.equals("fork");
         if (fork && !(provider instanceof Script s && s.has(site))) return ResultValue.ok(new dev.finch.vm.host.ToolCapability(cap.grant(), ++forks));
@@ -141,6 +229,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
             throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, e.getMessage());
         }
         clock += Math.max(0, r.latencyMillis());
+        shown[0] = r instanceof ModelProvider.ProviderError pe ? "provider-error " + pe.message() : "result " + ((ModelProvider.Reply) r).text();
         if (deadline() >= 0 && clock > deadline()) return failure("PastDeadline", null);
         if (r instanceof ModelProvider.ProviderError e) return failure("ToolError", e.message());
         if (fork) return ResultValue.ok(new dev.finch.vm.host.ToolCapability(cap.grant(), ++forks));

@@ -10,8 +10,18 @@ import dev.finch.norman.Ast;
  * @param kind    the test form
  * @param passed  whether it passed
  * @param message why it failed (expected and found displayed with {@code show}); empty when it passed
+ * @param trace   every ask and call of the tested expression's world, in order (its first expression; check-within's
+ *                measured run); empty when it asked and called nothing
  */
-public record TestResult(Origin origin, Ast.TestKind kind, boolean passed, String message) {
+public record TestResult(Origin origin, Ast.TestKind kind, boolean passed, String message, java.util.List<ScriptedModels.TraceEntry> trace) {
+    public TestResult { trace = java.util.List.copyOf(trace); }
+
+    /** A result without a trace. */
+    public TestResult(Origin origin, Ast.TestKind kind, boolean passed, String message) { this(origin, kind, passed, message, java.util.List.of()); }
+
+    /** This result with {@code trace}. */
+    TestResult withTrace(java.util.List<ScriptedModels.TraceEntry> trace) { return new TestResult(origin, kind, passed, message, trace); }
+
     /** A passing result. */
     static TestResult pass(Origin origin, Ast.TestKind kind) { return new TestResult(origin, kind, true, ""); }
 

@@ -92,9 +92,9 @@ class TestHarnessTest {
                 (check-equiv 1 1 'exact)
                 (check-within 1 ([cost $0.01]))
                 """);
-        assertThat(r.results()).extracting(TestResult::passed).containsExactly(true, false, false, true);
+        // without asks or calls, equal results are equal worlds (the grades are tested in WorkflowAndTraceTest)
+        assertThat(r.results()).extracting(TestResult::passed).containsExactly(true, false, true, true);
         assertThat(r.results().get(1).message()).isEqualTo("equivalent to 4 but found 3");
-        assertThat(r.results().get(2).message()).startsWith("grade 'exact needs issue 8");
     }
 
     @Test void testsSeeTheWholeFileInAnyOrderAndUsedFiles() {

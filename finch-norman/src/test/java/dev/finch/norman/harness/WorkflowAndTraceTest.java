@@ -1,0 +1,134 @@
+package dev.finch.norman.harness;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.finch.norman.SourceLoader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/** The trace of asks and calls, the check-equiv grades, and workflow/par/best-of on the simulated clock. */
+class WorkflowAndTraceTest {
+    private static TestHarness harness;
+
+    @BeforeAll static void start() { harness = new TestHarness(SourceLoader.inMemory(Map.of())); }
+
+    @AfterAll static void stop() { harness.close(); }
+
+    private static String resource(String name) {
+        try (InputStream in = WorkflowAndTraceTest.class.getResourceAsStream("/" + name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static List<String> messages(FileReport r) { return r.results().stream().map(t -> t.name() + ": " + t.passed() + " " + t.message()).toList(); }
+
+    private static FileReport run(String text) {
+        FileReport r = harness.runAll(text, "t.nm");
+        assertThat(r.diagnostics()).isEmpty();
+        return r;
+    }
+
+    private static final String AGENT = """
+            (grant gpt (model [in 1] [out 2] [ceiling 100]))
+            (grant py (kernel [exec Text]))
+            (define a () (ask gpt Num (list (Message [role User] [content "a?"])) 'a))
+            (define b () (ask gpt Num (list (Message [role User] [content "b?"])) 'b))
+            (script s
+              [a (reply "1") (out 10) (latency 2s) (provider-error "503") (latency 1s)]
+              [b (reply "2") (out 10) (latency 5s)]
+              [py/exec (result "done") (latency 500ms) (result "done") (latency 500ms)])
+            """;
+
+    @Test void theTraceRecordsEveryAskAndCallOnTheSimulatedClock() {
+        FileReport r = run(AGENT + "(under ([script s]) (check-expect (begin (a) (call py exec \"x = 1\") (catch (a) e 0) (b)) 2))");
+        assertThat(r.failed()).as("%s", messages(r)).isZero();
+        List<ScriptedModels.TraceEntry> t = r.results().get(0).trace();
+        assertThat(t).hasSize(4);
+        // "a?" is 1 token + 4 per message: 5 in at 1, 10 out at 2
+        assertThat(t.get(0)).isEqualTo(new ScriptedModels.TraceEntry("ask", "a", List.of("User: a?"), "reply 1", 17, 0, 2000));
+        assertThat(t.get(1)).isEqualTo(new ScriptedModels.TraceEntry("call", "py/exec", List.of("x = 1"), "result done", 0, 2000, 2500));
+        assertThat(t.get(2)).isEqualTo(new ScriptedModels.TraceEntry("ask", "a", List.of("User: a?"), "provider-error 503", 0, 2500, 3500));
+        assertThat(t.get(3).start()).isEqualTo(3500);
+        assertThat(t.get(3).end()).isEqualTo(8500);
+    }
+
+    @Test void anAskRefusedBeforeTheCallIsTracedWithoutCost() {
+        FileReport r = run(AGENT + "(under ([script s] [cost $0.000001]) (check-fail (a) OverBudget))");
+        assertThat(r.failed()).as("%s", messages(r)).isZero();
+        assertThat(r.results().get(0).trace()).containsExactly(new ScriptedModels.TraceEntry("ask", "a", List.of("User: a?"), "OverBudget", 0, 0, 0));
+    }
+
+    @Test void parallelStepsStartTogetherAndTheTraceShowsIt() {
+        FileReport r = run(AGENT + "(under ([script s]) (check-expect (par (a) (b)) (Pair [fst 1] [snd 2])))");
+        assertThat(r.failed()).as("%s", messages(r)).isZero();
+        List<ScriptedModels.TraceEntry> t = r.results().get(0).trace();
+        assertThat(t).extracting(ScriptedModels.TraceEntry::start).containsExactly(0L, 0L);
+        assertThat(t).extracting(ScriptedModels.TraceEntry::end).containsExactly(2000L, 5000L);
+    }
+
+    @Test void aStepWaitsForItsInputsAndTheBodyForTheLastStep() {
+        FileReport r = run(AGENT + """
+                (under ([script s])
+                  (check-within (workflow ([y (b)] [x (a)] [z (call py exec (show x))]) (+ x y)) ([time 5s]))
+                  (check-within (workflow ([x (a)] [z (call py exec (show x))]) x) ([time 2500ms]))
+                  (check-within (workflow ([x (a)] [z (call py exec (show x))]) x) ([time 2499ms])))
+                """);
+        assertThat(r.results()).extracting(TestResult::passed).containsExactly(true, true, false);
+    }
+
+    @Test void gradesCompareTheWorlds() {
+        FileReport r = run(AGENT + """
+                (under ([script s])
+                  (check-equiv (a) 1 'value)
+                  (check-equiv (a) 1 'resource)
+                  (check-equiv (par (a) (b)) (par (a) (b)) 'exact)
+                  (check-equiv (. (par (a) (b)) fst) (begin (b) (a)) 'value)
+                  (check-equiv (. (par (a) (b)) fst) (begin (b) (a)) 'resource)
+                  (check-equiv (. (par (a) (b)) fst) (. (par (b) (a)) snd) 'resource)
+                  (check-equiv (. (par (a) (b)) fst) (. (par (b) (a)) snd) 'exact)
+                  (check-equiv (call py exec "1") (call py exec "2") 'resource)
+                  (check-equiv (call py exec "1") (call py exec "2") 'exact))
+                """);
+        assertThat(r.results()).extracting(TestResult::passed).as("%s", messages(r))
+                .containsExactly(true, false, true, true, false, true, false, true, false);
+        assertThat(r.results().get(1).message()).contains("grade 'resource").contains("spent");
+        assertThat(r.results().get(4).message()).contains("took");
+        assertThat(r.results().get(6).message()).contains("traced");
+        assertThat(r.results()).allSatisfy(t -> assertThat(t.message()).doesNotContain("issue 8"));
+    }
+
+    @Test void stepsSharingAStatefulToolAreRefusedBeforeAnyStepStarts() {
+        FileReport r = run(AGENT + """
+                (define use-py (s) (call py exec s))
+                (under ([script s])
+                  (check-error (workflow ([one (use-py "a")] [two (begin (a) (use-py "b"))]) one))
+                  (check-expect (workflow ([one (call (call py fork) exec "a")] [two (use-py "b")]) one) "done"))
+                """);
+        assertThat(r.results()).extracting(TestResult::passed).as("%s", messages(r)).containsExactly(true, true);
+        // refused before any step: nothing was asked or called
+        assertThat(r.results().get(0).trace()).isEmpty();
+        Loaded l = harness.load(AGENT + "(define use-py (s) (call py exec s))\n(under ([script s]) (check-expect (workflow ([one (use-py \"a\")] [two (use-py \"b\")]) one) \"x\"))", "t.nm");
+        assertThat(l.run(0).message()).contains("one and two").contains("`py`");
+    }
+
+    @Test void theWorkflowsDocExamplePasses() {
+        FileReport r = harness.runAll(resource("docs/workflows.nm"), "workflows.nm");
+        assertThat(r.diagnostics()).isEmpty();
+        assertThat(r.results()).hasSize(10);
+        assertThat(r.failed()).as("%s", messages(r)).isZero();
+    }
+
+    @Test void theNegativesFailWithTheirReasons() {
+        FileReport r = harness.runAll(resource("workflow-negatives.nm"), "workflow-negatives.nm");
+        assertThat(r.results()).extracting(TestResult::passed).as("%s", messages(r))
+                .containsExactly(false, false, false, true, true, true, false, true);
+    }
+}
