@@ -2,40 +2,10 @@ package dev.finch.norman.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.finch.norman.SourceLoader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Scripted asks end to end: grants, scripts, under, the reservation, the simulated clock, check-within, retry. */
-class ScriptedAskTest {
-    private static TestHarness harness;
-
-    @BeforeAll static void start() { harness = new TestHarness(SourceLoader.inMemory(Map.of())); }
-
-    @AfterAll static void stop() { harness.close(); }
-
-    private static String resource(String name) {
-        try (InputStream in = ScriptedAskTest.class.getResourceAsStream("/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static List<String> messages(FileReport r) { return r.results().stream().map(t -> t.name() + ": " + t.passed() + " " + t.message()).toList(); }
-
-    private static FileReport run(String text) {
-        FileReport r = harness.runAll(text, "t.nm");
-        assertThat(r.diagnostics()).isEmpty();
-        return r;
-    }
-
+class ScriptedAskTest extends HarnessTestSupport {
     private static final String HEAD = """
             (grant gpt (model [in 2] [out 8] [ceiling 4000]))
             (record Answer (value Num))

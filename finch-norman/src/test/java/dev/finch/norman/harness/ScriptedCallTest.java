@@ -18,39 +18,12 @@ import dev.finch.vm.RunResult;
 import dev.finch.vm.Vm;
 import dev.finch.vm.VmState;
 import dev.finch.vm.host.HostConfig;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Tool grants and call end to end: typed results, scripts, the clock, fork, and the host boundary (tool.call). */
-class ScriptedCallTest {
-    private static TestHarness harness;
-
-    @BeforeAll static void start() { harness = new TestHarness(SourceLoader.inMemory(Map.of())); }
-
-    @AfterAll static void stop() { harness.close(); }
-
-    private static String resource(String name) {
-        try (InputStream in = ScriptedCallTest.class.getResourceAsStream("/" + name)) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static List<String> messages(FileReport r) { return r.results().stream().map(t -> t.name() + ": " + t.passed() + " " + t.message()).toList(); }
-
-    private static FileReport run(String text) {
-        FileReport r = harness.runAll(text, "t.nm");
-        assertThat(r.diagnostics()).isEmpty();
-        return r;
-    }
-
+class ScriptedCallTest extends HarnessTestSupport {
     @Test void theToolsExamplePasses() {
         FileReport r = harness.runAll(resource("examples/tools.nm"), "tools.nm");
         assertThat(r.diagnostics()).isEmpty();
