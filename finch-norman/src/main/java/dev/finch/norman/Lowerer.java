@@ -429,10 +429,10 @@ final class Lowerer {
                 return;
             }
             case WORKFLOW: {
-                // Steps run one after another in real time, in the order the syntactic check gave them (sweeps over
-                // the declaration order, each step once its inputs have finished); the world's scheduler events
-                // (the workflow-event word) put them on the simulated clock:
-                // each step starts when its inputs are ready, the body when the last step ends.
+                // Every step is a closure started with step-spawn, in the order the syntactic check gave them (each
+                // after the steps it reads), and first joins the steps it reads: so it runs as soon as its inputs are
+                // ready, concurrently with the others, on the run's deterministic scheduler. The body runs once every
+                // step has ended; the first step in that order that failed is the workflow's failure.
                 Ast.Workflow w = (Ast.Workflow) e;
                 List<String> names = w.steps().stream().map(Ast.Binding::name).toList();
                 Optional<String> shared = sharedStatefulTool(w, scope);
@@ -441,30 +441,45 @@ final class Lowerer {
                     out.add(new Instr.Call("program-error", at));
                     return;
                 }
-                schedule(ScriptedModelsCommands.WF_OPEN, 0, at, out);
-                Type t = typeOf(w.body(), fn, scope);
-                // A workflow that cannot fail (in a function that cannot) runs as a plain closure; otherwise its closure
-                // answers a result, so the workflow closes whether a step failed or not, and the failure then propagates.
                 boolean fails = fn.fallible;
-                Fn inner = fn.closure(fails);
-                Scope ws = scope.copy();
-                List<Instr> body = new ArrayList<>();
+                Map<String, String> tasks = new HashMap<>();
                 for (Ast.Binding b : w.steps()) {
-                    int i = names.indexOf(b.name());
-                    schedule(ScriptedModelsCommands.STEP_START, i, b.origin(), body);
+                    Type st = typeOf(b.value(), fn, scope);
+                    Fn inner = fn.closure(fails);
+                    Scope ss = scope.copy();
+                    List<Instr> step = new ArrayList<>();
                     Set<String> deps = FreeVars.of(b.value());
-                    for (String n : names) if (deps.contains(n)) schedule(ScriptedModelsCommands.STEP_DEP, names.indexOf(n), b.origin(), body);
-                    exp(b.value(), inner, ws, body);
-                    body.add(new Instr.LocalStore(ws.bind(b.name(), inner), b.origin()));
-                    schedule(ScriptedModelsCommands.STEP_END, i, b.origin(), body);
+                    for (String n : names) if (deps.contains(n) && tasks.containsKey(n)) join(tasks.get(n), n, fails, inner, ss, b.origin(), step);
+                    exp(b.value(), inner, ss, step);
+                    if (fails) step.add(new Instr.Call("ok", b.origin()));
+                    out.add(new Instr.Closure(Type.Fn.of(List.of(), List.of(fails ? Type.result(st, failure()) : st)), new Block(step), b.origin()));
+                    out.add(new Instr.Call("step-spawn", b.origin()));
+                    String task = fn.fresh("step-" + b.name().trim());
+                    out.add(new Instr.LocalStore(task, b.origin()));
+                    tasks.put(b.name(), task);
                 }
-                schedule(ScriptedModelsCommands.WF_JOIN, 0, at, body);
+                Type t = typeOf(w.body(), fn, scope);
+                Scope ws = scope.copy();
+                if (!fails) {
+                    for (Ast.Binding b : w.steps()) join(tasks.get(b.name()), b.name(), false, fn, ws, at, out);
+                    exp(w.body(), fn, ws, out);
+                    return;
+                }
+                // A step may fail: the body is a closure answering a result, so that every step has ended before the
+                // workflow does (none outlives it, and its spending lands inside the enclosing budget scope).
+                Fn inner = fn.closure(true);
+                List<Instr> body = new ArrayList<>();
+                for (Ast.Binding b : w.steps()) join(tasks.get(b.name()), b.name(), true, inner, ws, at, body);
                 exp(w.body(), inner, ws, body);
-                if (fails) body.add(new Instr.Call("ok", at));
-                out.add(new Instr.Closure(Type.Fn.of(List.of(), List.of(fails ? Type.result(t, failure()) : t)), new Block(body), at));
+                body.add(new Instr.Call("ok", at));
+                out.add(new Instr.Closure(Type.Fn.of(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
                 out.add(new Instr.Call("execute", at));
-                schedule(ScriptedModelsCommands.WF_CLOSE, 0, at, out);
-                if (fails) out.add(new Instr.Propagate(at));
+                for (Ast.Binding b : w.steps()) {
+                    out.add(new Instr.LocalLoad(tasks.get(b.name()), at));
+                    out.add(new Instr.Call("step-join", at));
+                    out.add(new Instr.Call("drop", at));
+                }
+                out.add(new Instr.Propagate(at));
                 return;
             }
             case ASK: ask((Ast.Ask) e, fn, scope, out); return;
@@ -892,19 +907,25 @@ final class Lowerer {
     }
 
     /** The IR type of a µNorman type; {@code names} spells the word's type parameters, other free variables are unit. */
-    Type type(Ty t, Names names, Map<Ty.Var, Ty> subst) { return type(t, names, subst, new HashSet<>()); }
+    Type type(Ty t, Names names, Map<Ty.Var, Ty> subst) { return type(t, names, subst, new HashSet<>(), Map.of()); }
 
-    private Type type(Ty t, Names names, Map<Ty.Var, Ty> subst, Set<String> open) {
+    /**
+     * {@code open} holds the declarations being expanded (one met again inside itself is recursive); {@code bound}
+     * the type parameters of those declarations, already lowered where they were instantiated — an argument is not
+     * inside the declaration, so {@code (Pair [fst 1] [snd (Pair …)])} is nested, not recursive.
+     */
+    private Type type(Ty t, Names names, Map<Ty.Var, Ty> subst, Set<String> open, Map<Ty.Var, Type> bound) {
         t = t.resolve();
         if (t instanceof Ty.Var v) {
-            if (subst.containsKey(v)) return type(subst.get(v), names, subst, open);
+            if (bound.containsKey(v)) return bound.get(v);
+            if (subst.containsKey(v)) return type(subst.get(v), names, subst, open, bound);
             String n = names.vars.get(v);
             return n == null ? Type.UNIT : Type.var(n);
         }
         if (t instanceof Ty.Fun f) {
             List<Type> ins = new ArrayList<>();
-            for (Ty p : f.params) ins.add(type(p, names, subst, open));
-            Type ret = type(f.ret, names, subst, open);
+            for (Ty p : f.params) ins.add(type(p, names, subst, open, bound));
+            Type ret = type(f.ret, names, subst, open, bound);
             return Type.Fn.of(ins, List.of(f.eff.isFail() ? Type.result(ret, failure()) : ret));
         }
         Ty.Con c = (Ty.Con) t;
@@ -913,7 +934,7 @@ final class Lowerer {
             case "Num": return Type.FLOAT;
             case "Bool": return Type.BOOL;
             case "Sym": return Type.SYMBOL;
-            case "List": return Type.list(type(c.args.get(0), names, subst, open));
+            case "List": return Type.list(type(c.args.get(0), names, subst, open, bound));
             case "Money": return new Type.Named("money");
             case "Duration": return new Type.Named("duration");
             case "Model": return new Type.Named("model");
@@ -921,23 +942,23 @@ final class Lowerer {
         }
         if (c.name.startsWith("Tool:")) return new Type.Named("capability");
         Decls.TypeInfo info = inf.decls.types.get(c.name);
+        Map<Ty.Var, Type> inner = new HashMap<>(bound);
+        for (var arg : Decls.instance(info, c.args).entrySet()) inner.put(arg.getKey(), type(arg.getValue(), names, subst, open, bound));
         if (!open.add(c.name)) {
             throw new DiagnosticException(NormanCode.RECURSIVE_TYPE.at(info.origin(), "`" + c.name + "` contains itself; the IR has structural "
                     + "types only, so a recursive datatype or record cannot be lowered yet"));
         }
-        Map<Ty.Var, Ty> inst = new HashMap<>(subst);
-        inst.putAll(Decls.instance(info, c.args));
         Type out;
         if (info.isRecord()) {
             Map<String, Type> fields = new LinkedHashMap<>();
-            for (Decls.Field f : info.fields()) fields.put(f.name(), type(f.type(), names, inst, open));
+            for (Decls.Field f : info.fields()) fields.put(f.name(), type(f.type(), names, subst, open, inner));
             out = new Type.RecordT(fields);
         } else {
             Map<String, Optional<Type>> tags = new LinkedHashMap<>();
             for (Decls.ConInfo con : info.constructors()) {
                 if (con.fields().isEmpty()) { tags.put(con.name(), Optional.empty()); continue; }
                 Map<String, Type> fields = new LinkedHashMap<>();
-                for (Decls.Field f : con.fields()) fields.put(f.name(), type(f.type(), names, inst, open));
+                for (Decls.Field f : con.fields()) fields.put(f.name(), type(f.type(), names, subst, open, inner));
                 tags.put(con.name(), Optional.of(new Type.RecordT(fields)));
             }
             out = new Type.VariantT(tags);
@@ -962,16 +983,12 @@ final class Lowerer {
         }
     }
 
-    /** The scheduler's command numbers (the same as {@code harness.ScriptedModels}'s, which this module cannot see). */
-    static final class ScriptedModelsCommands {
-        static final int WF_OPEN = 1, STEP_START = 2, STEP_DEP = 3, STEP_END = 4, WF_JOIN = 5, WF_CLOSE = 6;
-    }
-
-    /** A scheduler event for the world's clock: the shared {@code workflow-event} word. */
-    private static void schedule(int command, long arg, Origin at, List<Instr> out) {
-        out.add(new Instr.Push(new Literal.IntLit(command), at));
-        out.add(new Instr.Push(new Literal.IntLit(arg), at));
-        out.add(new Instr.Call("workflow-event", at));
+    /** Binds {@code name} to the value of the step {@code task} (waiting for it), propagating its failure if it may fail. */
+    private static void join(String task, String name, boolean fails, Fn fn, Scope scope, Origin at, List<Instr> out) {
+        out.add(new Instr.LocalLoad(task, at));
+        out.add(new Instr.Call("step-join", at));
+        if (fails) out.add(new Instr.Propagate(at));
+        out.add(new Instr.LocalStore(scope.bind(name, fn), at));
     }
 
     /**

@@ -154,11 +154,17 @@ public final class Vm implements AutoCloseable {
     private RunResult execute(String executionId, Paused p, Limits limits, CancelToken cancel) {
         Ctx ctx = p.ctx();
         Future<Throwable> f = workers.submit(() -> {
+            dev.finch.vm.runtime.Strands.enter(ctx);
             try {
                 p.main().invokeExact(ctx);
+                // Steps the program spawned and never joined still run to their end before the run does.
+                if (!ctx.suspending) ctx.strands.drain();
                 return null;
             } catch (Throwable t) {
                 return t;
+            } finally {
+                ctx.strands.shutdown();
+                dev.finch.vm.runtime.Strands.leave();
             }
         });
         Throwable failure;

@@ -15,12 +15,14 @@ public enum VmCode implements DiagnosticCode {
     DEPTH_LIMIT("E-LIMIT-003", "Calls nested deeper than the recursion depth limit."),
     OUTPUT_LIMIT("E-LIMIT-004", "say output exceeded the run's output limit."),
     MEMORY_LIMIT("E-LIMIT-005", "A value would exceed the run's memory limit; refused before allocating."),
+    STRANDS_LIMIT("E-LIMIT-006", "More concurrent steps (step-spawn: workflow, par, best-of) would be alive at once than a run allows (256)."),
     CANCELLED("E-RUN-001", "The run was cancelled."),
     ALREADY_RESUMED("E-RUN-002", "This suspension was already resumed; a continuation runs once."),
     INTERNAL("E-RUN-003", "An internal VM error; the run was stopped and nothing was committed."),
     TOO_LARGE("E-RUN-004", "A function is too large to compile and cannot be run."),
     PROGRAM_ERROR("E-RUN-005", "A checked run-time error raised by the program (program-error): the program is wrong, not the world."),
     EXPECTED_OK("E-RUN-006", "expect-ok found an err: a failure nobody caught stopped the run."),
+    STEP_PAUSED("E-RUN-007", "The run tried to pause (for approval, a deferred answer or a yield) while concurrent steps were running; a pause needs the whole run's frames, so the run stops."),
     SHOW_REFUSED("E-SHOW-001", "show was given a value with no written form (a function, a handle, authority) or a variant field named tag.");
 
     private final String code;

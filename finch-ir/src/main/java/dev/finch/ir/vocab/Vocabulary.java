@@ -124,7 +124,8 @@ public final class Vocabulary {
         word("tool-call", Category.CONTROL, "Call one operation of a granted tool once (capability, operation, arguments, result key): the validated result or a failure, through the run's tool host.", "capability string list<string> string -> result<b,e>");
         word("budget-open", Category.CONTROL, "Open a budget scope of at most this money and time (nesting takes the smaller; spending is charged outside too).", "money duration ->");
         word("budget-close", Category.CONTROL, "Close the innermost budget scope.", "->");
-        word("workflow-event", Category.CONTROL, "A workflow scheduler event (command, argument) for the host's clock: open, step start, step input, step end, join, close.", "int int ->");
+        word("step-spawn", Category.CONTROL, "Start a pure closure (no inputs, one output, no capability effects, no yields) as a concurrent step of the run, on its deterministic scheduler; answers the handle to join.", "( -> a) -> task<a>");
+        word("step-join", Category.CONTROL, "The step's value, waiting until it has ended; a step's checked run-time error stops the whole run.", "task<a> -> a");
         word("budget-remaining", Category.CONTROL, "The money and time left in the innermost budget scope.", "-> record{cost:money,time:duration}");
 
         // Files: refined paths (a root is availability, never authority) and the host words that use them.

@@ -30,4 +30,13 @@ public interface ModelProvider {
 
     /** Sends one request. */
     Response complete(Request request);
+
+    /**
+     * True for a provider that answers at once with a simulated latency (a script): its world keeps a simulated
+     * clock, calls it with the run's baton, and concurrent steps sleep on that clock, so a run is exactly
+     * repeatable. False (the default, a real provider): the world's clock is the wall clock and each request is
+     * sent off the baton, so the requests of concurrent steps overlap in real time; the provider must then be safe
+     * to call from several threads at once.
+     */
+    default boolean simulated() { return false; }
 }

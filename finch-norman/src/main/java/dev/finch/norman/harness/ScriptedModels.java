@@ -8,6 +8,7 @@ import dev.finch.norman.Sx;
 import dev.finch.vm.VmCode;
 import dev.finch.vm.host.ModelHost;
 import dev.finch.vm.runtime.FinchTrap;
+import dev.finch.vm.runtime.Strands;
 import dev.finch.vm.value.ListValue;
 import dev.finch.vm.value.RecordValue;
 import dev.finch.vm.value.ResultValue;
@@ -40,8 +41,15 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     private final ModelProvider provider;
     private final long costLimit;
     private final long deadline;
+    /** A script's world keeps a simulated clock; a real provider's world reads the wall clock (see {@link ModelProvider#simulated()}). */
+    private final boolean simulated;
+    private final long wallStart = System.nanoTime();
     private long spent;
+    /** What the asks in flight have reserved and not yet settled. */
+    private long reserved;
     private long clock;
+    /** The simulated clock as the run's scheduler sees it: steps sleep on it, and it jumps to the earliest wake-up. */
+    private final Strands.SimClock simClock = millis -> clock = Math.max(clock, millis);
 
     /** A world with {@code costLimit} micro-dollars and {@code timeLimit} ms (negative: unlimited). */
     public ScriptedModels(NormanTests.Agents agents, ModelProvider provider, long costLimit, long timeLimit) {
@@ -49,79 +57,68 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         this.provider = provider;
         this.costLimit = costLimit;
         this.deadline = timeLimit;
+        this.simulated = provider.simulated();
     }
 
-    /** The open budget scopes, innermost last: {absolute cost cap in micro-dollars, absolute deadline in ms}, -1 for none. */
-    private final java.util.ArrayDeque<long[]> scopes = new java.util.ArrayDeque<>();
+    /** The world's time in ms: simulated under a script, else the wall clock since the world was made. */
+    private long now() { return simulated ? clock : (System.nanoTime() - wallStart) / 1_000_000; }
+
+    /**
+     * The budget scopes open around a step, innermost first: absolute caps in micro-dollars and ms (-1 for none).
+     * Each step has its own chain (a step inherits its spawner's), kept as the step's strand-local value, so
+     * concurrent steps open and close scopes without seeing each other's; the pool and the clock are shared.
+     */
+    private record Scopes(long cost, long deadline, Scopes outer) { }
+
+    /** The chain of a run that is not inside any VM step (a direct call from Java). */
+    private Scopes unbound;
+
+    private Scopes scopes() {
+        Strands.Strand s = Strands.current();
+        return s == null ? unbound : s.local() instanceof Scopes c ? c : null;
+    }
+
+    private void scopes(Scopes c) {
+        Strands.Strand s = Strands.current();
+        if (s == null) unbound = c; else s.local(c);
+    }
 
     private long costCap() {
         long cap = costLimit;
-        for (long[] s : scopes) if (s[0] >= 0) cap = cap < 0 ? s[0] : Math.min(cap, s[0]);
+        for (Scopes s = scopes(); s != null; s = s.outer) if (s.cost >= 0) cap = cap < 0 ? s.cost : Math.min(cap, s.cost);
         return cap;
     }
 
     private long deadline() {
         long d = deadline;
-        for (long[] s : scopes) if (s[1] >= 0) d = d < 0 ? s[1] : Math.min(d, s[1]);
+        for (Scopes s = scopes(); s != null; s = s.outer) if (s.deadline >= 0) d = d < 0 ? s.deadline : Math.min(d, s.deadline);
         return d;
     }
 
-    @Override public void workflowEvent(int command, long argument) { schedule(command, argument); }
-
     @Override public void budgetOpen(dev.finch.vm.value.Money cost, dev.finch.vm.value.Duration time) {
-        scopes.addLast(new long[] {cost.unlimited() ? -1 : spent + cost.micros(), time.unlimited() ? -1 : clock + time.millis()});
+        scopes(new Scopes(cost.unlimited() ? -1 : spent + cost.micros(), time.unlimited() ? -1 : now() + time.millis(), scopes()));
     }
 
-    @Override public void budgetClose() { scopes.pollLast(); }
+    @Override public void budgetClose() {
+        Scopes c = scopes();
+        if (c != null) scopes(c.outer);
+    }
 
     @Override public Object remaining() {
         long cap = costCap(), d = deadline();
         return new RecordValue(new Object[] {
             cap < 0 ? dev.finch.vm.value.Money.UNLIMITED : dev.finch.vm.value.Money.ofMicros(Math.max(0, cap - spent)),
-            d < 0 ? dev.finch.vm.value.Duration.UNLIMITED : dev.finch.vm.value.Duration.ofMillis(Math.max(0, d - clock))});
-    }
-
-    // ---- the deterministic scheduler of workflow and par --------------------------------------------------------
-
-    /** Scheduler commands: open a workflow, start step i, step i depends on j, step i ended, join (before the body), close. */
-    public static final int WF_OPEN = 1, STEP_START = 2, STEP_DEP = 3, STEP_END = 4, WF_JOIN = 5, WF_CLOSE = 6;
-
-    /** An open workflow: when it started, when each finished step ended, and whether its steps have joined. */
-    private static final class Frame {
-        final long start;
-        final Map<Long, Long> ends = new HashMap<>();
-        boolean joined;
-        Frame(long start) { this.start = start; }
-        long latest(long at) { long m = at; for (long e : ends.values()) m = Math.max(m, e); return m; }
-    }
-
-    private final java.util.ArrayDeque<Frame> frames = new java.util.ArrayDeque<>();
-
-    /**
-     * The simulated-time semantics of concurrent steps, executed one after another in real time: every step starts
-     * at the workflow's start, or later at the end of the latest step it reads; the workflow's body starts when the
-     * last step ends (the longest path, not the sum); money is one pool, so cost adds up.
-     */
-    private void schedule(int command, long arg) {
-        switch (command) {
-            case WF_OPEN -> frames.addLast(new Frame(clock));
-            case STEP_START -> { Frame f = frames.peekLast(); if (f != null) clock = f.start; }
-            case STEP_DEP -> { Frame f = frames.peekLast(); if (f != null) clock = Math.max(clock, f.ends.getOrDefault(arg, f.start)); }
-            case STEP_END -> { Frame f = frames.peekLast(); if (f != null) f.ends.put(arg, clock); }
-            case WF_JOIN -> { Frame f = frames.peekLast(); if (f != null) { clock = f.latest(f.start); f.joined = true; } }
-            case WF_CLOSE -> { Frame f = frames.pollLast(); if (f != null && !f.joined) clock = f.latest(clock); }
-            default -> { }
-        }
+            d < 0 ? dev.finch.vm.value.Duration.UNLIMITED : dev.finch.vm.value.Duration.ofMillis(Math.max(0, d - now()))});
     }
 
     // ---- the trace ----------------------------------------------------------------------------------------------
 
     /**
-     * One ask or call of the world, in the order they ran: {@code kind} is {@code ask} or {@code call}, {@code site}
-     * the ask's site or the call's {@code cap/op}, {@code inputs} the request (each message as {@code Role: content},
-     * or the call's arguments), {@code reply} what came back ({@code reply …}, {@code provider-error …}, or the
-     * failure the world answered without a provider: {@code OverBudget}, {@code PastDeadline}), {@code cost} in
-     * micro-dollars, {@code start} and {@code end} on the simulated clock in milliseconds.
+     * One ask or call of the world, in the order they ended: {@code kind} is {@code ask} or {@code call},
+     * {@code site} the ask's site or the call's {@code cap/op}, {@code inputs} the request (each message as
+     * {@code Role: content}, or the call's arguments), {@code reply} what came back ({@code reply …},
+     * {@code provider-error …}, or the failure the world answered without a provider: {@code OverBudget},
+     * {@code PastDeadline}), {@code cost} in micro-dollars, {@code start} and {@code end} on the world's clock in ms.
      */
     public record TraceEntry(String kind, String site, List<String> inputs, String reply, long cost, long start, long end) {
         public TraceEntry { inputs = List.copyOf(inputs); }
@@ -134,7 +131,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
 
     private final List<TraceEntry> trace = new ArrayList<>();
 
-    /** Every ask and call of this world so far, in order. */
+    /** Every ask and call of this world so far, in the order they ended (ties: the order the steps were started). */
     public List<TraceEntry> trace() { return List.copyOf(trace); }
 
     /** The world's host state: how far the script has been consumed at each site, and how many kernels were forked. */
@@ -142,28 +139,56 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         return "script " + (provider instanceof Script s ? new java.util.TreeMap<>(s.next) : Map.of()) + ", forks " + forks;
     }
 
-    private Object traced(String kind, String site, List<String> inputs, long start, long before, String reply, Object result) {
-        trace.add(new TraceEntry(kind, site, inputs, reply, spent - before, start, clock));
-        return result;
-    }
-
     /** Micro-dollars charged so far. */
     public long spent() { return spent; }
 
-    /** Simulated milliseconds elapsed so far. */
-    public long elapsed() { return clock; }
+    /** Milliseconds elapsed so far on the world's clock. */
+    public long elapsed() { return now(); }
 
-    @Override public Object ask(Object context, String grant, String key, String site, Origin origin) {
-        long start = clock, before = spent;
-        List<String> inputs = new ArrayList<>();
-        if (context instanceof ListValue) for (ModelProvider.Message m : messages(context)) inputs.add(m.role() + ": " + m.content());
-        Object[] reply = {""};
-        Object r = ask(context, grant, key, site, origin, reply);
-        String shown = reply[0].equals("") && r instanceof ResultValue rv && !rv.isOk() ? ((VariantValue) rv.value()).tag() : (String) reply[0];
-        return traced("ask", site, inputs, start, before, shown, r);
+    /** What one ask or call came to: its result, what the trace shows came back, and what it cost. */
+    private record Settled(Object result, String shown, long cost) {
+        static Settled failed(String tag) { return new Settled(failure(tag, null), tag, 0); }
     }
 
-    private Object ask(Object context, String grant, String key, String site, Origin origin, Object[] shown) {
+    /**
+     * The provider's response to {@code request}, after its latency: under a script the provider answers with the
+     * baton and the step sleeps on the simulated clock; a real provider is called off the baton, so concurrent
+     * steps' requests overlap in real time. An exhausted script is the ask's checked run-time error.
+     */
+    private ModelProvider.Response respond(ModelProvider.Request request, long start, Origin origin) {
+        try {
+            if (!simulated) return Strands.offBaton(() -> complete(request));
+            ModelProvider.Response r = provider.complete(request);
+            Strands.sleepUntil(simClock, start + Math.max(0, r.latencyMillis()));
+            return r;
+        } catch (Exhausted e) {
+            throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, e.getMessage());
+        }
+    }
+
+    /** A real provider's answer; one that throws (it should not) counts as a provider error. */
+    private ModelProvider.Response complete(ModelProvider.Request request) {
+        long t0 = System.nanoTime();
+        try {
+            return provider.complete(request);
+        } catch (Exhausted e) {
+            throw e;
+        } catch (RuntimeException e) {
+            return new ModelProvider.ProviderError("the provider failed: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()), (System.nanoTime() - t0) / 1_000_000);
+        }
+    }
+
+    @Override public Object ask(Object context, String grant, String key, String site, Origin origin) {
+        long start = now();
+        List<String> inputs = new ArrayList<>();
+        if (context instanceof ListValue) for (ModelProvider.Message m : messages(context)) inputs.add(m.role() + ": " + m.content());
+        Settled r = ask(context, grant, key, site, origin, start);
+        trace.add(new TraceEntry("ask", site, inputs, r.shown(), r.cost(), start, now()));
+        return r.result();
+    }
+
+    private Settled ask(Object context, String grant, String key, String site, Origin origin, long start) {
         Askable type = agents.asks().get(key);
         Ast.Grant g = agents.grants().get(grant);
         if (type == null || g == null) throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "no model grant `" + grant + "` for this ask");
@@ -172,74 +197,72 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         long in = 0;
         for (ModelProvider.Message m : messages) in += tokens(m.content()) + 4;
         long worstOut = Math.min(ceiling, maxBytes(type).map(ScriptedModels::tokens).orElse(ceiling));
-        if (deadline() >= 0 && clock >= deadline()) return failure("PastDeadline", null);
+        if (deadline() >= 0 && start >= deadline()) return Settled.failed("PastDeadline");
+        // The worst case is reserved before the call, against what is spent and what the asks in flight reserved.
         long reserve = in * inPrice + worstOut * outPrice;
-        if (costCap() >= 0 && spent + reserve > costCap()) return failure("OverBudget", null);
+        if (costCap() >= 0 && spent + reserved + reserve > costCap()) return Settled.failed("OverBudget");
         ModelProvider.Response r;
+        reserved += reserve;
         try {
-            r = provider.complete(new ModelProvider.Request(grant, modelId(g), site, messages, type, worstOut));
-        } catch (Exhausted e) {
-            throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, e.getMessage());
+            r = respond(new ModelProvider.Request(grant, modelId(g), site, messages, type, worstOut), start, origin);
+        } finally {
+            reserved -= reserve;
         }
-        clock += Math.max(0, r.latencyMillis());
-        shown[0] = r instanceof ModelProvider.ProviderError pe ? "provider-error " + pe.message() : "reply " + ((ModelProvider.Reply) r).text();
         if (r instanceof ModelProvider.ProviderError e) {
-            return deadline() >= 0 && clock > deadline() ? failure("PastDeadline", null) : failure("ToolError", e.message());
+            String shown = "provider-error " + e.message();
+            return deadline() >= 0 && now() > deadline() ? new Settled(failure("PastDeadline", null), shown, 0)
+                    : new Settled(failure("ToolError", e.message()), shown, 0);
         }
         ModelProvider.Reply reply = (ModelProvider.Reply) r;
         long out = Math.min(worstOut, reply.outputTokens() >= 0 ? reply.outputTokens() : tokens(reply.text()));
-        spent += in * inPrice + out * outPrice;
-        if (deadline() >= 0 && clock > deadline()) return failure("PastDeadline", null);
+        long cost = in * inPrice + out * outPrice;
+        spent += cost;
+        String shown = "reply " + reply.text();
+        if (deadline() >= 0 && now() > deadline()) return new Settled(failure("PastDeadline", null), shown, cost);
         Validate.Validated v = Validate.validate(reply.text(), type);
-        return v.ok() ? ResultValue.ok(v.value().get()) : failure("Invalid", reply.text());
+        return new Settled(v.ok() ? ResultValue.ok(v.value().get()) : failure("Invalid", reply.text()), shown, cost);
     }
 
     /** Kernels forked so far in this world; each fork is a fresh instance of its grant's tool. */
     private long forks;
 
     /**
-     * One tool call under the world's script: the next {@code [cap/op …]} entry (its latency advances the clock);
-     * a declared Text takes the result verbatim and checks only its bound, any other type reads it as JSON
-     * ({@code Invalid} with the raw text on failure). A kernel's {@code fork} answers a new capability, consuming a
-     * {@code [cap/fork …]} entry only when the script has one.
+     * One tool call under the world's script: the next {@code [cap/op …]} entry (its latency passes on the
+     * simulated clock); a declared Text takes the result verbatim and checks only its bound, any other type reads it
+     * as JSON ({@code Invalid} with the raw text on failure). A kernel's {@code fork} answers a new capability,
+     * consuming a {@code [cap/fork …]} entry only when the script has one.
      */
     @Override public Object call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin) {
-        long start = clock, before = spent;
-        Object[] reply = {""};
-        Object r = call(cap, op, args, key, origin, reply);
-        String shown = !reply[0].equals("") ? (String) reply[0]
-                : r instanceof ResultValue rv && !rv.isOk() ? ((VariantValue) rv.value()).tag() : "fork";
-        return traced("call", cap.grant() + "/" + op, args, start, before, shown, r);
+        long start = now();
+        Settled r = call(cap, op, args, key, origin, start);
+        trace.add(new TraceEntry("call", cap.grant() + "/" + op, args, r.shown(), r.cost(), start, now()));
+        return r.result();
     }
 
-    private Object call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin, Object[] shown) {
+    private Settled call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin, long start) {
         String site = cap.grant() + "/" + op;
         boolean fork = key.equals("fork");
-        if (fork && !(provider instanceof Script s && s.has(site))) return ResultValue.ok(new dev.finch.vm.host.ToolCapability(cap.grant(), ++forks));
+        if (fork && !(provider instanceof Script s && s.has(site))) {
+            return new Settled(ResultValue.ok(new dev.finch.vm.host.ToolCapability(cap.grant(), ++forks)), "fork", 0);
+        }
         Askable type = fork ? new Askable.Text(java.util.OptionalLong.empty()) : agents.asks().get(key);
         if (type == null) throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "no tool grant `" + cap.grant() + "` for this call");
         if (!(provider instanceof Script)) {
             throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the call of '" + site + "' runs outside any script: run it under ([script Name])");
         }
-        if (deadline() >= 0 && clock >= deadline()) return failure("PastDeadline", null);
-        ModelProvider.Response r;
-        try {
-            r = provider.complete(new ModelProvider.Request(cap.grant(), cap.grant(), site, List.of(), type, 0));
-        } catch (Exhausted e) {
-            throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, e.getMessage());
-        }
-        clock += Math.max(0, r.latencyMillis());
-        shown[0] = r instanceof ModelProvider.ProviderError pe ? "provider-error " + pe.message() : "result " + ((ModelProvider.Reply) r).text();
-        if (deadline() >= 0 && clock > deadline()) return failure("PastDeadline", null);
-        if (r instanceof ModelProvider.ProviderError e) return failure("ToolError", e.message());
-        if (fork) return ResultValue.ok(new dev.finch.vm.host.ToolCapability(cap.grant(), ++forks));
+        if (deadline() >= 0 && start >= deadline()) return Settled.failed("PastDeadline");
+        ModelProvider.Response r = respond(new ModelProvider.Request(cap.grant(), cap.grant(), site, List.of(), type, 0), start, origin);
+        String shown = r instanceof ModelProvider.ProviderError pe ? "provider-error " + pe.message() : "result " + ((ModelProvider.Reply) r).text();
+        if (deadline() >= 0 && now() > deadline()) return new Settled(failure("PastDeadline", null), shown, 0);
+        if (r instanceof ModelProvider.ProviderError e) return new Settled(failure("ToolError", e.message()), shown, 0);
+        if (fork) return new Settled(ResultValue.ok(new dev.finch.vm.host.ToolCapability(cap.grant(), ++forks)), shown, 0);
         String text = ((ModelProvider.Reply) r).text();
         if (type instanceof Askable.Text x) {
             long bytes = text.getBytes(StandardCharsets.UTF_8).length;
-            return x.maxBytes().isPresent() && bytes > x.maxBytes().getAsLong() ? failure("Invalid", text) : ResultValue.ok(text);
+            return new Settled(x.maxBytes().isPresent() && bytes > x.maxBytes().getAsLong() ? failure("Invalid", text) : ResultValue.ok(text), shown, 0);
         }
         Validate.Validated v = Validate.validate(text, type);
-        return v.ok() ? ResultValue.ok(v.value().get()) : failure("Invalid", text);
+        return new Settled(v.ok() ? ResultValue.ok(v.value().get()) : failure("Invalid", text), shown, 0);
     }
 
     private static ResultValue failure(String tag, String text) {
@@ -356,6 +379,8 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
             return new java.math.BigDecimal(m.group(1)).multiply(java.math.BigDecimal.valueOf(unit)).longValue();
         }
 
+        @Override public boolean simulated() { return true; }
+
         /** True when the script has entries for {@code key} (a site or {@code cap/op}). */
         boolean has(String key) { return sites.containsKey(key); }
 
@@ -378,8 +403,12 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     }
 
     /** A provider for runs without a script: every ask is a checked run-time error. */
-    public static final ModelProvider NO_SCRIPT = r -> {
-        throw new Exhausted("the ask at site '" + r.site() + "' runs outside any script: "
-                + "run it under ([script Name]) or install a model provider");
+    public static final ModelProvider NO_SCRIPT = new ModelProvider() {
+        @Override public Response complete(Request r) {
+            throw new Exhausted("the ask at site '" + r.site() + "' runs outside any script: "
+                    + "run it under ([script Name]) or install a model provider");
+        }
+
+        @Override public boolean simulated() { return true; }
     };
 }

@@ -53,6 +53,9 @@ public final class FileSystemTool implements ToolHost {
         return new FileSystemTool(LocalFileHost.workspace(dir), Root.WORKSPACE, 1 << 20, 1000, agents);
     }
 
+    /** Calls are real I/O and thread-safe, so concurrent steps' calls overlap. */
+    @Override public boolean concurrent() { return true; }
+
     @Override public Object call(ToolCapability cap, String op, List<String> args, String key, Origin origin) {
         if (key.equals("fork")) return ToolResults.toolError("a filesystem tool cannot be forked");
         Map<String, Integer> arity = Map.of("read", 1, "write", 2, "list", 1);

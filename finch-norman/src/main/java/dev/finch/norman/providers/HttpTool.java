@@ -151,6 +151,9 @@ public final class HttpTool implements ToolHost {
         return sb.toString();
     }
 
+    /** Calls are real I/O and thread-safe, so concurrent steps' calls overlap. */
+    @Override public boolean concurrent() { return true; }
+
     @Override public Object call(ToolCapability cap, String op, List<String> args, String key, Origin origin) {
         if (key.equals("fork")) return ToolResults.toolError("an http tool has no state to fork");
         Op spec = ops.get(op);

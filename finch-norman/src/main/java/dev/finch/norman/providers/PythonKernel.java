@@ -114,6 +114,9 @@ public final class PythonKernel implements ToolHost, AutoCloseable {
         requests = null;
     }
 
+    /** Calls are real I/O and thread-safe, so concurrent steps' calls overlap. */
+    @Override public boolean concurrent() { return true; }
+
     @Override public synchronized Object call(ToolCapability cap, String op, List<String> args, String key, Origin origin) {
         if (key.equals("fork") || op.equals("fork")) return ToolResults.toolError("a live kernel cannot copy its state, so `" + cap.grant() + "` cannot be forked");
         if (!op.equals("exec") && !op.equals("eval")) return ToolResults.toolError("a python kernel has exec and eval, not " + op);

@@ -29,6 +29,9 @@ public final class Tools implements ToolHost, AutoCloseable {
         return t.call(capability, op, args, key, origin);
     }
 
+    /** Concurrent when every binding is. */
+    @Override public boolean concurrent() { return bindings.values().stream().allMatch(ToolHost::concurrent); }
+
     @Override public void close() {
         for (ToolHost t : bindings.values()) {
             if (t instanceof AutoCloseable c) {

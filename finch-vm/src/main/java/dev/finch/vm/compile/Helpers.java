@@ -100,7 +100,8 @@ final class Helpers {
             Map.entry("tool-call", new Helper("dev/finch/vm/host/ToolWords", "call", true, true)),
             Map.entry("budget-open", new Helper("dev/finch/vm/host/ModelWords", "budgetOpen", true, true)),
             Map.entry("budget-close", new Helper("dev/finch/vm/host/ModelWords", "budgetClose", true, true)),
-            Map.entry("workflow-event", new Helper("dev/finch/vm/host/ModelWords", "workflowEvent", true, true)),
+            Map.entry("step-spawn", Helper.rt("stepSpawn", true, true)),
+            Map.entry("step-join", Helper.rt("stepJoin", true, true)),
             Map.entry("budget-remaining", new Helper("dev/finch/vm/host/ModelWords", "budgetRemaining", true, true)));
 
     /** The JVM descriptor of the helper for overload {@code decl}. */

@@ -18,12 +18,6 @@ public interface ModelHost {
     /** Opens a budget scope of at most {@code cost} and {@code time} more (nesting takes the smaller). */
     default void budgetOpen(dev.finch.vm.value.Money cost, dev.finch.vm.value.Duration time) { }
 
-    /**
-     * A workflow scheduler event: {@code command} is one of open, step start, step input, step end, join, close
-     * (numbered 1–6 by the µNorman lowering), {@code argument} the step index. Hosts without a clock ignore it.
-     */
-    default void workflowEvent(int command, long argument) { }
-
     /** Closes the innermost budget scope; what it spent stays spent outside. */
     default void budgetClose() { }
 

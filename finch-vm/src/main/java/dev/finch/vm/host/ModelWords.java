@@ -36,12 +36,6 @@ public final class ModelWords {
         if (m != null) m.budgetOpen((dev.finch.vm.value.Money) cost, (dev.finch.vm.value.Duration) time);
     }
 
-    /** A workflow's scheduler event, for the host's (simulated) clock; ignored by hosts without one. */
-    public static void workflowEvent(Ctx ctx, long command, long argument, Origin o) {
-        ModelHost m = ctx.host.config().models();
-        if (m != null) m.workflowEvent((int) command, argument);
-    }
-
     public static void budgetClose(Ctx ctx, Origin o) {
         ModelHost m = ctx.host.config().models();
         if (m != null) m.budgetClose();

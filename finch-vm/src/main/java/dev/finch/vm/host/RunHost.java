@@ -130,6 +130,7 @@ public final class RunHost {
     }
 
     private Object suspend(Ctx ctx, EffectRequest request, Waiting why) {
+        dev.finch.vm.runtime.Strands.checkMayPause(ctx, request.origin());
         pending = request;
         waiting = why;
         ctx.suspending = true;

@@ -14,4 +14,11 @@ import java.util.List;
 public interface ToolHost {
     /** One call: the capability, the operation, its arguments as text, and the declared result type's key. */
     Object call(ToolCapability capability, String op, List<String> args, String key, Origin origin) throws HostFailure;
+
+    /**
+     * True when calls may run off the run's baton, from several concurrent steps at once (thread-safe bindings doing
+     * real I/O): the waits of concurrent steps then overlap in real time. False (the default): each call runs with
+     * the baton, one at a time, in the scheduler's deterministic order.
+     */
+    default boolean concurrent() { return false; }
 }

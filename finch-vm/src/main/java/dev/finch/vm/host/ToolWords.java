@@ -32,6 +32,22 @@ public final class ToolWords {
         List<String> texts = new ArrayList<>();
         for (Object a : (ListValue) args) texts.add((String) a);
         return ctx.host.await(ctx, "tool-call", requirement, List.of(cap.toString(), op),
-                Vocabulary.word("tool-call").orElseThrow().overloads().get(0).outs(), o, () -> t.call(cap, op, List.copyOf(texts), key, o));
+                Vocabulary.word("tool-call").orElseThrow().overloads().get(0).outs(), o, () -> dispatch(t, cap, op, List.copyOf(texts), key, o));
+    }
+
+    /** The binding's call: off the baton when the binding allows it, so concurrent steps' calls overlap. */
+    private static Object dispatch(ToolHost t, ToolCapability cap, String op, List<String> args, String key, Origin o) throws HostFailure {
+        if (!t.concurrent()) return t.call(cap, op, args, key, o);
+        Object[] failure = {null};
+        Object r = dev.finch.vm.runtime.Strands.offBaton(() -> {
+            try {
+                return t.call(cap, op, args, key, o);
+            } catch (HostFailure f) {
+                failure[0] = f;
+                return null;
+            }
+        });
+        if (failure[0] != null) throw (HostFailure) failure[0];
+        return r;
     }
 }

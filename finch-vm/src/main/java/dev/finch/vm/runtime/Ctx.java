@@ -13,7 +13,9 @@ import java.util.Map;
 /**
  * The run context every generated method receives: fuel, limits, output, result registers for words with several
  * outputs, and the suspension protocol (frames pushed innermost first while unwinding, popped outermost first on
- * resume). Confined to the run's thread.
+ * resume). Confined to the thread that holds the run's baton: a run's concurrent steps ({@link Strands}) each get
+ * a child context (their own fuel slice, registers and frames) that shares the run's step pool, output, limits,
+ * deadline, cancellation, constants and host with the root.
  */
 public final class Ctx {
     /** Steps handed out per slice; the deadline and cancellation are checked once per slice. */
@@ -52,6 +54,10 @@ public final class Ctx {
     public java.util.Map<String, String> definitions = java.util.Map.of();
     /** The run's host boundary (grants, journal, bindings, streams). */
     public dev.finch.vm.host.RunHost host;
+    /** The run's scheduler of concurrent steps, shared by the root and every child context. */
+    public final Strands strands;
+    /** The run's root context; this one for the root itself. */
+    private final Ctx root;
 
     public Ctx(Limits limits, OutputSink sink, CancelToken cancel, Map<String, Object> constants) {
         this.limits = limits;
@@ -62,7 +68,29 @@ public final class Ctx {
         this.stepsLeft = limits.maxSteps();
         this.deadlineNanos = System.nanoTime() + limits.timeout().toNanos();
         this.fuel = 0;
+        this.root = this;
+        this.strands = new Strands(this);
     }
+
+    /** A child context for one concurrent step of this run (see {@link Strands}). */
+    private Ctx(Ctx parent) {
+        this.root = parent.root;
+        this.limits = root.limits;
+        this.maxDepth = root.maxDepth;
+        this.sink = root.sink;
+        this.cancel = root.cancel;
+        this.constants = root.constants;
+        this.deadlineNanos = root.deadlineNanos;
+        this.definitions = root.definitions;
+        this.host = root.host;
+        this.strands = root.strands;
+        this.fuel = 0;
+    }
+
+    Ctx child() { return new Ctx(this); }
+
+    /** True for a concurrent step's context. */
+    public boolean isChild() { return root != this; }
 
     /** Prepares a suspended run's context to resume under new limits, sink and cancellation. */
     public void renew(Limits limits, OutputSink sink, CancelToken cancel) {
@@ -80,12 +108,25 @@ public final class Ctx {
 
     /** Called when a slice of fuel is used up: charges it, checks the step limit, the deadline and cancellation. */
     public void refuel() {
-        if (cancel.isCancelled()) throw new FinchTrap(VmCode.CANCELLED, Origin.UNKNOWN, "the run was cancelled" + (cancel.reason() == null ? "" : ": " + cancel.reason()));
-        if (System.nanoTime() > deadlineNanos) throw new FinchTrap(VmCode.DEADLINE, Origin.UNKNOWN, "the run passed its deadline of " + limits.timeout().toMillis() + " ms");
+        strands.checkAbort();
+        fuel = root.slice();
+    }
+
+    /** The trap of a run that was cancelled or passed its deadline, or null while it may go on. */
+    FinchTrap stopped() {
+        if (cancel.isCancelled()) return new FinchTrap(VmCode.CANCELLED, Origin.UNKNOWN, "the run was cancelled" + (cancel.reason() == null ? "" : ": " + cancel.reason()));
+        if (System.nanoTime() > deadlineNanos) return new FinchTrap(VmCode.DEADLINE, Origin.UNKNOWN, "the run passed its deadline of " + limits.timeout().toMillis() + " ms");
+        return null;
+    }
+
+    /** Charges one slice of the run's step pool (the caller holds the baton), checking the limits first. */
+    private long slice() {
+        FinchTrap stop = stopped();
+        if (stop != null) throw stop;
         if (stepsLeft <= 0) throw new FinchTrap(VmCode.STEP_LIMIT, Origin.UNKNOWN, "the run used more than " + limits.maxSteps() + " steps");
         long slice = Math.min(SLICE, stepsLeft);
         stepsLeft -= slice;
-        fuel = slice - 1;
+        return slice - 1;
     }
 
     /** Steps used so far. */
@@ -110,6 +151,10 @@ public final class Ctx {
 
     /** Appends say output, streaming it to the sink, within the output limit. */
     public void say(String text, Origin origin) {
+        if (root != this) {
+            root.say(text, origin);
+            return;
+        }
         long bytes = text.getBytes(StandardCharsets.UTF_8).length;
         if (outputBytes + bytes > limits.maxOutputBytes()) {
             throw new FinchTrap(VmCode.OUTPUT_LIMIT, origin, "say output would exceed the limit of " + limits.maxOutputBytes() + " bytes");

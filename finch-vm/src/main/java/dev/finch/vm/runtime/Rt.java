@@ -137,9 +137,16 @@ public final class Rt {
 
     public static void say(Ctx ctx, String text, Origin o) { ctx.say(text, o); }
 
+    /** step-spawn: see {@link Strands}. */
+    public static Object stepSpawn(Ctx ctx, Object closure, Origin o) { return Strands.spawn(ctx, closure, o); }
+
+    /** step-join: see {@link Strands}. */
+    public static Object stepJoin(Ctx ctx, Object task, Origin o) { return Strands.join(ctx, task, o); }
+
     /** yield: publishes the value and suspends; when this call is the one being resumed, returns instead. */
     public static void yield(Ctx ctx, Object value) {
         if (ctx.takeResume()) return;
+        Strands.checkMayPause(ctx, Origin.UNKNOWN);
         ctx.yielded = value;
         ctx.suspending = true;
     }

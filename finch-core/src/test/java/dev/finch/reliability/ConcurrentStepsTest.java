@@ -1,0 +1,162 @@
+package dev.finch.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.finch.Finch;
+import dev.finch.Outcome;
+import dev.finch.Session;
+import dev.finch.Submission;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Concurrent steps (step-spawn / step-join, the words under µNorman's workflow and par) through the public API: values
+ * of every kind, a deterministic interleaving, and every limit and failure of a run holding for its steps too.
+ * Programs are run at the top level (interpreted) and inside a word (compiled), so both tiers are covered.
+ */
+class ConcurrentStepsTest {
+    private static final Finch FINCH = Finch.create();
+
+    private static Outcome run(Session s, String src) { return s.submit(Submission.of(src, "t")); }
+
+    private static Outcome run(String src) { return run(FINCH.newSession(), src); }
+
+    private static String code(Outcome o) { return o.fields().diagnostics().get(0).code(); }
+
+    /** The same program at the top level, and as the body of a word that is then called. */
+    private static String tier(String tier, String body, String sig) {
+        return tier.equals("top") ? body : ": go ( -- " + sig + " ) " + body + " ; go";
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"top", "word"})
+    void everyKindOfValueComesBackThroughJoin(String t) {
+        Outcome o = run(tier(t, """
+                [: ( -- int ) 6 7 * ;] step-spawn :> a
+                [: ( -- float ) 1.5 2.0 + ;] step-spawn :> b
+                [: ( -- bool ) 1 2 < ;] step-spawn :> c
+                [: ( -- string ) "x" "y" string-append ;] step-spawn :> d
+                [: ( -- list<int> ) [ 1 2 3 ] ;] step-spawn :> e
+                a step-join b step-join c step-join d step-join e step-join""", "int float bool string list<int>"));
+        assertThat(o).as("%s", o).isInstanceOf(Outcome.Completed.class);
+        assertThat(o.fields().stack()).extracting(v -> v.display()).containsExactly("42", "3.5", "true", "\"xy\"", "[1 2 3]");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"top", "word"})
+    void theInterleavingIsAFunctionOfTheProgram(String t) {
+        // Steps run when the spawner gives up the baton (here: at its first join), lowest id first, each until it
+        // ends or waits: a ends, b finds a already ended and goes on, then c.
+        String src = tier(t, """
+                [: ( -- int ) "a1 " say 1 ;] step-spawn :> a
+                [: ( -- int ) "b1 " say a step-join "b2 " say 1 + ;] step-spawn :> b
+                [: ( -- int ) "c1 " say 3 ;] step-spawn :> c
+                "root " say b step-join c step-join +""", "int");
+        Set<String> outputs = new HashSet<>();
+        for (int i = 0; i < 30; i++) {
+            Outcome o = run(src);
+            assertThat(o).as("%s", o).isInstanceOf(Outcome.Completed.class);
+            assertThat(o.fields().stack()).extracting(v -> v.display()).containsExactly("5");
+            outputs.add(o.output());
+        }
+        assertThat(outputs).containsExactly("root a1 b1 b2 c1 ");
+    }
+
+    @Test void aStepsCheckedErrorStopsTheRunAndNothingCommits() {
+        Session s = FINCH.newSession();
+        assertThat(run(s, "1 : keep ( int -- int ) 1 + ;")).isInstanceOf(Outcome.Completed.class);
+        long revision = s.vmRevision();
+        var stack = s.stack();
+        Outcome o = run(s, """
+                "a" say
+                [: ( -- int ) 1 0 / ;] step-spawn :> bad
+                [: ( -- int ) 0 begin dup 1000000000 < while 1 + repeat ;] step-spawn :> slow
+                bad step-join slow step-join +""");
+        assertThat(o).isInstanceOf(Outcome.Failed.class);
+        assertThat(code(o)).isEqualTo("E-ARITH-002");
+        assertThat(o.output()).isEqualTo("a");
+        assertThat(s.vmRevision()).isEqualTo(revision);
+        assertThat(s.stack()).isEqualTo(stack);
+    }
+
+    @Test void theStepBudgetIsTheRunsAndHoldsInsideSteps() {
+        Finch small = Finch.builder().maxSteps(200_000).build();
+        String loop = "[: ( -- int ) 0 begin true while 1 + repeat ;] step-spawn :> a "
+                + "[: ( -- int ) 0 begin true while 1 + repeat ;] step-spawn :> b a step-join b step-join +";
+        Outcome o = run(small.newSession(), loop);
+        assertThat(o).isInstanceOf(Outcome.Failed.class);
+        assertThat(code(o)).isEqualTo("E-LIMIT-001");
+    }
+
+    @Test void theDeadlineHoldsInsideSteps() {
+        Finch quick = Finch.builder().timeout(Duration.ofMillis(300)).build();
+        Outcome o = run(quick.newSession(), "[: ( -- int ) 0 begin true while 1 + repeat ;] step-spawn step-join");
+        assertThat(o).isInstanceOf(Outcome.Failed.class);
+        assertThat(code(o)).isEqualTo("E-LIMIT-002");
+    }
+
+    @Test void cancellingARunStopsItsSteps() throws Exception {
+        Session s = FINCH.newSession();
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            Future<Outcome> f = pool.submit(() -> run(s, "[: ( -- int ) 0 begin true while 1 + repeat ;] step-spawn step-join"));
+            String id = null;
+            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (id == null && System.nanoTime() < until) {
+                id = s.runningExecution().orElse(null);
+                Thread.onSpinWait();
+            }
+            assertThat(id).isNotNull();
+            Thread.sleep(50);
+            assertThat(s.cancel(id)).isTrue();
+            assertThat(f.get(10, TimeUnit.SECONDS)).isInstanceOf(Outcome.Cancelled.class);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test void stepsNeverJoinedStillRunBeforeTheRunEnds() {
+        Outcome o = run("[: ( -- int ) \"late \" say 1 ;] step-spawn drop \"main \" say 2");
+        assertThat(o).as("%s", o).isInstanceOf(Outcome.Completed.class);
+        assertThat(o.output()).isEqualTo("main late ");
+    }
+
+    @Test void aRunHasAtMost256LiveSteps() {
+        Outcome o = run(": many ( int -- ) dup 0 > if [: ( -- int ) 1 ;] step-spawn drop 1 - many else drop then ; 300 many");
+        assertThat(o).isInstanceOf(Outcome.Failed.class);
+        assertThat(code(o)).isEqualTo("E-LIMIT-006");
+        assertThat(run(": many ( int -- ) dup 0 > if [: ( -- int ) 1 ;] step-spawn drop 1 - many else drop then ; 256 many"))
+                .isInstanceOf(Outcome.Completed.class);
+    }
+
+    @Test void aRunCannotPauseWhileStepsRun() {
+        Outcome yielding = run("[: ( -- int ) 1 ;] step-spawn unit yield step-join");
+        assertThat(yielding).isInstanceOf(Outcome.Failed.class);
+        assertThat(code(yielding)).isEqualTo("E-RUN-007");
+        // a step is a pure closure (like defer's): one with a capability effect (which might need approval) is refused
+        Outcome effect = run("[: ( -- bytes ! {fs.read(${workspace}/notes.txt)} ) \"notes.txt\" path file-read ;] step-spawn step-join");
+        assertThat(effect).as("%s", effect).isInstanceOf(Outcome.Failed.class);
+        assertThat(code(effect)).isEqualTo("E-VERIFY-002");
+        // once every step has ended, the run pauses as usual
+        assertThat(run("[: ( -- int ) 1 ;] step-spawn step-join unit yield")).isInstanceOf(Outcome.Suspended.class);
+    }
+
+    @AfterAll static void noStepThreadOutlivesItsRun() throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < until && liveStepThreads() > 0) Thread.sleep(20);
+        assertThat(liveStepThreads()).isZero();
+    }
+
+    private static long liveStepThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("finch-run-step-") && t.isAlive()).count();
+    }
+}

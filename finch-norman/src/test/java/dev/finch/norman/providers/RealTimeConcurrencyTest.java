@@ -1,0 +1,172 @@
+package dev.finch.norman.providers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.finch.capabilities.Grant;
+import dev.finch.capabilities.GrantSet;
+import dev.finch.capabilities.Scope;
+import dev.finch.ir.checked.Environment;
+import dev.finch.norman.Norman;
+import dev.finch.norman.NormanProgram;
+import dev.finch.norman.NormanTests;
+import dev.finch.norman.SourceLoader;
+import dev.finch.norman.harness.ModelProvider;
+import dev.finch.norman.harness.ScriptedModels;
+import dev.finch.norman.harness.TestHarness;
+import dev.finch.verifier.Verification;
+import dev.finch.verifier.Verifier;
+import dev.finch.vm.CancelToken;
+import dev.finch.vm.OutputSink;
+import dev.finch.vm.RunResult;
+import dev.finch.vm.Vm;
+import dev.finch.vm.VmState;
+import dev.finch.vm.host.HostConfig;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Workflow, par and best-of with real (non-simulated) bindings: the steps' requests are in flight at the same time,
+ * so a workflow takes its longest path in real time too, not the sum of its steps' latencies. Each request here
+ * takes {@value #LATENCY_MS} ms; the bounds leave a wide margin for a slow machine but sit below the sequential sum.
+ */
+class RealTimeConcurrencyTest {
+    private static final long LATENCY_MS = 400;
+
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger mostInFlight = new AtomicInteger();
+    private final Vm vm = new Vm();
+
+    @AfterEach void close() { vm.close(); }
+
+    /** A real-time provider: every request takes LATENCY_MS of wall time and answers the number its site names. */
+    private final ModelProvider slow = request -> {
+        mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+        try {
+            Thread.sleep(LATENCY_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            inFlight.decrementAndGet();
+        }
+        String answer = switch (request.site()) { case "one" -> "1"; case "two" -> "2"; case "three" -> "3"; default -> "9"; };
+        return new ModelProvider.Reply(answer, 1, "end_turn", LATENCY_MS);
+    };
+
+    private static final String GRANTS = """
+            (grant gpt (model [in 1] [out 1] [ceiling 10]))
+            (define one () (ask gpt Num (list (Message [role User] [content "1?"])) 'one))
+            (define two () (ask gpt Num (list (Message [role User] [content "2?"])) 'two))
+            (define three () (ask gpt Num (list (Message [role User] [content "3?"])) 'three))
+            """;
+
+    private record Timed(Object value, long millis, ScriptedModels world) { }
+
+    private Timed run(String expression) {
+        Norman norman = new Norman(SourceLoader.inMemory(Map.of()));
+        NormanProgram p = norman.check(GRANTS + expression, "agent.nm");
+        NormanTests lowered = norman.lowerTests(p);
+        assertThat(lowered.diagnostics()).isEmpty();
+        Verification v = Verifier.verify(lowered.module().orElseThrow(), Environment.EMPTY);
+        assertThat(v.diagnostics()).isEmpty();
+        ScriptedModels world = new ScriptedModels(lowered.agents(), slow, -1, -1);
+        GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(gpt)", Scope.TASK).value())).value();
+        long t0 = System.nanoTime();
+        RunResult r = vm.run("agent", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
+                HostConfig.NONE.withGrants(grants).withModels(world));
+        long millis = (System.nanoTime() - t0) / 1_000_000;
+        assertThat(r).as("%s", r).isInstanceOf(RunResult.Completed.class);
+        return new Timed(((RunResult.Completed) r).state().stack().get(0).value(), millis, world);
+    }
+
+    @Test void parSendsBothRequestsAtOnce() {
+        Timed t = run("(let* ([p (par (one) (two))]) (+ (. p fst) (. p snd)))");
+        assertThat(t.value()).isEqualTo(3.0);
+        assertThat(mostInFlight.get()).isEqualTo(2);
+        assertThat(t.millis()).isLessThan(2 * LATENCY_MS - 50);
+        List<ScriptedModels.TraceEntry> trace = t.world().trace();
+        assertThat(trace).hasSize(2);
+        // the world's clock is the wall clock: the two asks overlap
+        assertThat(trace.get(1).start()).isLessThan(trace.get(0).end());
+    }
+
+    @Test void aWorkflowTakesItsLongestPathInRealTime() {
+        // x and y start together; z reads x, so it starts when x ends: two latencies in all, not three.
+        Timed t = run("(workflow ([x (one)] [y (two)] [z (+ x (three))]) (+ y z))");
+        assertThat(t.value()).isEqualTo(6.0);
+        assertThat(mostInFlight.get()).isEqualTo(2);
+        assertThat(t.millis()).isGreaterThanOrEqualTo(2 * LATENCY_MS).isLessThan(3 * LATENCY_MS - 50);
+    }
+
+    @Test void bestOfRunsItsAttemptsConcurrently() {
+        Timed t = run("(best-of 3 one (lambda (n) (> n 0)))");
+        assertThat(t.value()).isEqualTo(1.0);
+        assertThat(mostInFlight.get()).isEqualTo(3);
+        assertThat(t.millis()).isLessThan(2 * LATENCY_MS);
+        assertThat(t.world().spent()).isEqualTo(3 * (5 + 1)); // three asks: 5 input tokens and 1 output token each, at 1 µ$
+    }
+
+    @Test void budgetsHoldAcrossConcurrentStepsInRealTime() {
+        // Each ask reserves its worst case, 5 input tokens and 6 output tokens (a Num is at most 24 bytes) = 11 µ$,
+        // and a reservation counts until its ask settles: with one and two in flight (22 µ$), three does not fit 30 µ$.
+        Timed t = run("(budget ([cost $0.00003]) (let* ([p (par (one) (catch (par (two) (three)) e (Pair [fst 0] [snd 0])))]) "
+                + "(+ (. p fst) (+ (. (. p snd) fst) (. (. p snd) snd)))))");
+        // three failed OverBudget without being sent, so the inner par failed and its catch answered zeros
+        assertThat(t.value()).isEqualTo(1.0);
+        assertThat(mostInFlight.get()).isEqualTo(2);
+    }
+
+    @Test void httpCallsOfConcurrentStepsOverlap() throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(Executors.newFixedThreadPool(4));
+        AtomicInteger serving = new AtomicInteger();
+        AtomicInteger mostServing = new AtomicInteger();
+        server.createContext("/", x -> {
+            mostServing.accumulateAndGet(serving.incrementAndGet(), Math::max);
+            try {
+                Thread.sleep(LATENCY_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            serving.decrementAndGet();
+            byte[] b = "7".getBytes(StandardCharsets.UTF_8);
+            x.sendResponseHeaders(200, b.length);
+            try (OutputStream out = x.getResponseBody()) { out.write(b); }
+        });
+        server.start();
+        try {
+            String file = """
+                    (grant web (http [count Num]))
+                    (let* ([p (par (call web count "a") (call web count "b"))]) (+ (. p fst) (. p snd)))
+                    """;
+            Norman norman = new Norman(SourceLoader.inMemory(Map.of()));
+            NormanTests lowered = norman.lowerTests(norman.check(file, "agent.nm"));
+            Verification v = Verifier.verify(lowered.module().orElseThrow(), Environment.EMPTY);
+            assertThat(v.diagnostics()).isEmpty();
+            String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+            GrantSet grants = GrantSet.of(List.of(Grant.of("g", "tool.call(web,*)", Scope.TASK).value())).value();
+            try (Tools tools = Tools.of(Map.of("web", HttpTool.builder(base).get("count", "/count/{0}").timeout(Duration.ofSeconds(5))
+                    .agents(lowered.agents()).build()))) {
+                long t0 = System.nanoTime();
+                RunResult r = vm.run("agent", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
+                        HostConfig.NONE.withGrants(grants).withTools(tools));
+                long millis = (System.nanoTime() - t0) / 1_000_000;
+                assertThat(r).as("%s", r).isInstanceOf(RunResult.Completed.class);
+                assertThat(((RunResult.Completed) r).state().stack().get(0).value()).isEqualTo(14.0);
+                assertThat(mostServing.get()).isEqualTo(2);
+                assertThat(millis).isLessThan(2 * LATENCY_MS - 50);
+            }
+        } finally {
+            server.stop(0);
+        }
+    }
+}

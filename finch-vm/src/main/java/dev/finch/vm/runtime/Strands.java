@@ -1,0 +1,384 @@
+package dev.finch.vm.runtime;
+
+import dev.finch.ir.diag.Origin;
+import dev.finch.vm.VmCode;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The deterministic scheduler of one run's concurrent steps (words {@code step-spawn} and {@code step-join}; µNorman's
+ * {@code workflow}, {@code par} and {@code best-of}).
+ *
+ * <p>Each step is a <em>strand</em>: a closure running on its own big-stack thread with its own child {@link Ctx}.
+ * Exactly one strand holds the run's <em>baton</em> at a time, and only the holder runs VM code or touches the run's
+ * shared state (the host boundary, the step pool, the output, a host's world). A strand gives the baton up only at
+ * a scheduling point — joining a step that has not finished, ending, sleeping on a simulated clock, or doing host
+ * work off the baton — and the baton then goes to the ready strand with the lowest id (ids follow spawn order). So
+ * the interleaving is a function of the program and of when off-baton work finishes, never of thread timing:
+ * <ul>
+ *   <li>{@link #offBaton} runs real host work (a model request, an HTTP call) without the baton, so the waits of
+ *       concurrent steps overlap in real time;</li>
+ *   <li>{@link #sleepUntil} waits on a {@link SimClock}: when no strand is ready and none is working off the baton,
+ *       the clock jumps to the earliest wake-up (ties by id), so under a script the whole run is exactly
+ *       repeatable.</li>
+ * </ul>
+ * The first checked run-time error of any strand aborts the run: every strand stops at its next scheduling point
+ * or fuel slice, and the run fails with that diagnostic. A strand cannot pause (approval, a deferred answer, yield):
+ * a pause needs the whole run's frames, so it is refused with {@code E-RUN-007}. At most {@link #MAX_LIVE} strands
+ * are alive at once ({@code E-LIMIT-006}).
+ */
+public final class Strands {
+    /** The most steps alive at once in one run. */
+    public static final int MAX_LIVE = 256;
+
+    private static final long STACK_BYTES = 1L << 29;
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    private static final ThreadLocal<Strand> CURRENT = new ThreadLocal<>();
+    private static final Object[] NO_ARGS = new Object[0];
+
+    /** A clock that the scheduler advances when every strand waits on it (a host's simulated time). */
+    public interface SimClock {
+        /** Moves the clock forward to {@code millis} (never backward). */
+        void advanceTo(long millis);
+    }
+
+    /** One step of the run: its id, the strand that spawned it, its context and its value or failure once done. */
+    public final class Strand {
+        private final long id;
+        private final Ctx ctx;
+        private Object local;
+        private boolean done;
+        private Object value;
+        private Throwable failure;
+        private Thread thread;
+        private long wakeAt;
+        private SimClock clock;
+        private final List<Strand> joiners = new ArrayList<>(1);
+
+        private Strand(long id, Ctx ctx, Object local) {
+            this.id = id;
+            this.ctx = ctx;
+            this.local = local;
+        }
+
+        private Strands owner() { return Strands.this; }
+
+        /** The strand's id: 0 for the run's root, then in spawn order. */
+        public long id() { return id; }
+
+        /** A host's per-strand value (a budget scope chain, say), inherited from the spawner at spawn time. */
+        public Object local() { return local; }
+
+        public void local(Object value) { this.local = value; }
+
+        @Override public String toString() { return "step#" + id; }
+    }
+
+    private final Ctx root;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final Strand rootStrand;
+    private final TreeMap<Long, Strand> ready = new TreeMap<>();
+    private final PriorityQueue<Strand> sleepers = new PriorityQueue<>((a, b) ->
+            a.wakeAt != b.wakeAt ? Long.compare(a.wakeAt, b.wakeAt) : Long.compare(a.id, b.id));
+    private final TreeMap<Long, Strand> live = new TreeMap<>();
+    private Strand running;
+    private int off;
+    private long nextId = 1;
+    private volatile FinchTrap abort;
+
+    Strands(Ctx root) {
+        this.root = root;
+        this.rootStrand = new Strand(0, root, null);
+        this.running = rootStrand;
+    }
+
+    // ---- binding the run's threads ----------------------------------------------------------------------------
+
+    /** Marks the calling thread as running {@code ctx}'s root strand (the VM calls this when a run starts or resumes). */
+    public static void enter(Ctx ctx) { CURRENT.set(ctx.strands.rootStrand); }
+
+    /** Unbinds the calling thread at the end of a run. */
+    public static void leave() { CURRENT.remove(); }
+
+    /** The strand the calling thread runs, or null outside any run. */
+    public static Strand current() { return CURRENT.get(); }
+
+    // ---- the words ----------------------------------------------------------------------------------------------
+
+    /** {@code step-spawn}: starts {@code closure} (no inputs, one output) as a new strand; the caller keeps the baton. */
+    public static Object spawn(Ctx ctx, Object closure, Origin origin) { return ctx.strands.spawnStrand(ctx, closure, origin); }
+
+    /** {@code step-join}: the step's value, waiting (off the baton) until it has ended. */
+    public static Object join(Ctx ctx, Object task, Origin origin) {
+        Strand t = (Strand) task;
+        if (t.owner() != ctx.strands) {
+            // A step of an earlier run (its handle was left on the stack): that run ended only after all its steps did.
+            if (t.failure != null) throw asTrap(t.failure);
+            return t.value;
+        }
+        return ctx.strands.joinStrand(t, origin);
+    }
+
+    private Strand spawnStrand(Ctx ctx, Object closure, Origin origin) {
+        Strand me = CURRENT.get();
+        Object inherited = me == null ? null : me.local;
+        lock.lock();
+        try {
+            checkAbort();
+            if (live.size() >= MAX_LIVE) {
+                throw new FinchTrap(VmCode.STRANDS_LIMIT, origin, "more than " + MAX_LIVE + " concurrent steps would be alive at once");
+            }
+            Strand s = new Strand(nextId++, ctx.child(), inherited);
+            Thread t = new Thread(null, () -> body(s, closure), "finch-run-step-" + THREADS.incrementAndGet(), STACK_BYTES);
+            t.setDaemon(true);
+            s.thread = t;
+            live.put(s.id, s);
+            ready.put(s.id, s);
+            t.start();
+            return s;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void body(Strand s, Object closure) {
+        CURRENT.set(s);
+        try {
+            lock.lock();
+            try {
+                awaitTurn(s);
+            } finally {
+                lock.unlock();
+            }
+            Object v = Calls.execute(s.ctx, 0, closure, NO_ARGS);
+            if (s.ctx.suspending) throw pauseRefused(Origin.UNKNOWN);
+            s.value = v;
+        } catch (Throwable t) {
+            s.failure = t;
+        } finally {
+            CURRENT.remove();
+            lock.lock();
+            try {
+                s.done = true;
+                live.remove(s.id);
+                if (s.failure != null && abort == null) abort = asTrap(s.failure);
+                for (Strand j : s.joiners) ready.put(j.id, j);
+                s.joiners.clear();
+                if (running == s) dispatch();
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private Object joinStrand(Strand task, Origin origin) {
+        Strand me = CURRENT.get();
+        lock.lock();
+        try {
+            checkAbort();
+            if (!task.done) {
+                if (me == null || me == task) throw new FinchTrap(VmCode.INTERNAL, origin, "a step cannot wait for itself");
+                task.joiners.add(me);
+                giveUp(me);
+                awaitTurn(me);
+            }
+            if (task.failure != null) throw asTrap(task.failure);
+            return task.value;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- what hosts use -----------------------------------------------------------------------------------------
+
+    /**
+     * Runs {@code work} without the baton, so other steps go on meanwhile; returns (or throws) once the caller holds
+     * the baton again. With no other step alive it simply runs {@code work}. {@code work} must not touch the run's
+     * shared state.
+     */
+    public static <T> T offBaton(java.util.function.Supplier<T> work) {
+        Strand me = CURRENT.get();
+        if (me == null) return work.get();
+        Strands s = me.ctx.strands;
+        return s.off(me, work);
+    }
+
+    private <T> T off(Strand me, java.util.function.Supplier<T> work) {
+        boolean alone;
+        lock.lock();
+        try {
+            alone = live.isEmpty();
+            if (!alone) {
+                off++;
+                giveUp(me);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (alone) return work.get();
+        try {
+            return work.get();
+        } finally {
+            lock.lock();
+            try {
+                off--;
+                ready.put(me.id, me);
+                if (running == null) dispatch();
+                awaitTurn(me);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Waits until {@code clock} reads {@code millis}: the caller sleeps, the other steps run, and when every strand
+     * waits the clock jumps to the earliest wake-up. With no other step alive the clock simply advances.
+     */
+    public static void sleepUntil(SimClock clock, long millis) {
+        Strand me = CURRENT.get();
+        if (me == null) {
+            clock.advanceTo(millis);
+            return;
+        }
+        me.ctx.strands.sleep(me, clock, millis);
+    }
+
+    private void sleep(Strand me, SimClock clock, long millis) {
+        lock.lock();
+        try {
+            if (live.isEmpty() || live.size() == 1 && live.containsKey(me.id) && sleepers.isEmpty() && ready.isEmpty() && off == 0) {
+                clock.advanceTo(millis);
+                return;
+            }
+            me.wakeAt = millis;
+            me.clock = clock;
+            sleepers.add(me);
+            giveUp(me);
+            awaitTurn(me);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Refuses a pause (approval, a deferred answer, yield) while steps run concurrently: a pause saves the whole
+     * run's frames, which a step's thread does not have.
+     */
+    public static void checkMayPause(Ctx ctx, Origin origin) {
+        if (ctx.isChild() || !ctx.strands.liveIsEmpty()) throw pauseRefused(origin);
+    }
+
+    private boolean liveIsEmpty() {
+        lock.lock();
+        try {
+            return live.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static FinchTrap pauseRefused(Origin origin) {
+        return new FinchTrap(VmCode.STEP_PAUSED, origin, "a run cannot pause (for approval, a deferred answer or a yield) while "
+                + "concurrent steps are running; grant what the steps need before the run");
+    }
+
+    // ---- the run's lifecycle ------------------------------------------------------------------------------------
+
+    /** Called by the root when its main body has finished: every step still alive runs to its end (ids in order). */
+    public void drain() {
+        while (true) {
+            Strand next;
+            lock.lock();
+            try {
+                next = live.isEmpty() ? null : live.firstEntry().getValue();
+            } finally {
+                lock.unlock();
+            }
+            if (next == null) return;
+            joinStrand(next, Origin.UNKNOWN);
+        }
+    }
+
+    /** Called when the run ends in any way: stops every strand still alive (they end at their next scheduling point). */
+    public void shutdown() {
+        lock.lock();
+        try {
+            if (live.isEmpty()) return;
+            if (abort == null) abort = new FinchTrap(VmCode.CANCELLED, Origin.UNKNOWN, "the run ended while a step was running");
+            for (Strand s : live.values()) if (s.thread != null) s.thread.interrupt();
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Throws the run's abort, if a step stopped it. */
+    void checkAbort() {
+        FinchTrap a = abort;
+        if (a != null) throw a;
+    }
+
+    // ---- the baton (the lock is held) ---------------------------------------------------------------------------
+
+    private void giveUp(Strand me) {
+        if (running == me) dispatch();
+    }
+
+    /** Hands the baton to the lowest ready strand; else wakes the earliest sleepers; else nobody holds it. */
+    private void dispatch() {
+        Strand next = null;
+        if (!ready.isEmpty()) {
+            next = ready.pollFirstEntry().getValue();
+        } else if (off == 0 && !sleepers.isEmpty()) {
+            next = sleepers.poll();
+            next.clock.advanceTo(next.wakeAt);
+            while (!sleepers.isEmpty() && sleepers.peek().wakeAt == next.wakeAt) {
+                Strand also = sleepers.poll();
+                ready.put(also.id, also);
+            }
+        } else if (off == 0 && abort == null && hasWaiters()) {
+            abort = new FinchTrap(VmCode.INTERNAL, Origin.UNKNOWN, "every step of the run waits for another (a deadlock)");
+        }
+        running = next;
+        changed.signalAll();
+    }
+
+    private boolean hasWaiters() { return !live.isEmpty() || !rootStrand.joiners.isEmpty(); }
+
+    /** Waits (releasing the lock) until {@code me} holds the baton; throws if the run was stopped meanwhile. */
+    private void awaitTurn(Strand me) {
+        while (running != me) {
+            checkAbort();
+            FinchTrap stop = root.stopped();
+            if (stop != null) {
+                if (abort == null) abort = stop;
+                changed.signalAll();
+                throw abort;
+            }
+            try {
+                changed.await(50, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                if (abort == null) abort = new FinchTrap(VmCode.CANCELLED, Origin.UNKNOWN, "the run was interrupted");
+                changed.signalAll();
+                throw abort;
+            }
+        }
+        checkAbort();
+    }
+
+    private static FinchTrap asTrap(Throwable t) {
+        if (t instanceof FinchTrap f) return f;
+        if (t instanceof StackOverflowError) return new FinchTrap(VmCode.DEPTH_LIMIT, Origin.UNKNOWN, "a step's JVM stack overflowed");
+        if (t instanceof OutOfMemoryError) return new FinchTrap(VmCode.MEMORY_LIMIT, Origin.UNKNOWN, "a step ran out of memory");
+        return new FinchTrap(VmCode.INTERNAL, Origin.UNKNOWN, "a step failed inside the VM: " + t);
+    }
+}
