@@ -152,12 +152,14 @@ final class Lowerer {
      * A module for the test harness: the program (its words and main, so that loading it binds the vals) plus one
      * word per test expression (see {@link NormanTests}).
      */
-    Module tests(List<Ast.Def> defs, List<Ast.Test> tests, Map<Ast.Test, List<String>> wordNames, Map<Ast.Test, String> matchers, String source) {
+    Module tests(List<Ast.Def> defs, List<Ast.Test> tests, Map<Ast.Test, List<String>> wordNames, Map<Ast.Test, String> matchers,
+                 Map<Ast.Test, List<Optional<String>>> handlerNames, String source) {
         List<Instr> main = main(defs);
         int n = 0;
         for (Ast.Test t : tests) {
             n++;
             List<String> names = new ArrayList<>();
+            List<Optional<String>> handlers = new ArrayList<>();
             try {
                 Diagnostic staticError = inf.staticErrors.get(t);
                 if (staticError != null) {
@@ -170,7 +172,16 @@ final class Lowerer {
                     for (int i = 0; i < t.exps().size(); i++) {
                         String name = "nm.test." + n + "." + (i + 1);
                         Exp e = t.exps().get(i);
-                        words.put(name, wrapper(name, e, Ty.FAIL_EFFECT, e.origin(), true));
+                        if (inf.testCatches.contains(e)) {
+                            // The caught expression, and its handler as a word of the failure (see Infer.side).
+                            Ast.Catch c = (Ast.Catch) e;
+                            words.put(name, wrapper(name, c.body(), Ty.FAIL_EFFECT, e.origin(), true));
+                            words.put(name + ".handler", handler(name + ".handler", c));
+                            handlers.add(Optional.of(name + ".handler"));
+                        } else {
+                            words.put(name, wrapper(name, e, Ty.FAIL_EFFECT, e.origin(), true));
+                            handlers.add(Optional.empty());
+                        }
                         names.add(name);
                     }
                 }
@@ -183,6 +194,7 @@ final class Lowerer {
                 diagnostics.addAll(e.diagnostics());
             }
             wordNames.put(t, names);
+            handlerNames.put(t, handlers);
         }
         drain();
         return new Module(source, language, List.copyOf(words.values()), new Block(main));
@@ -260,6 +272,19 @@ final class Lowerer {
         exp(e, fn, new Scope(), body);
         if (fails) body.add(new Instr.Call("ok", at));
         return new WordDef(name, Optional.of(sig), new Block(body), at);
+    }
+
+    /** {@code Failure -> result<T,Failure>}: a test side's catch handler, run by the harness on the caught failure. */
+    private WordDef handler(String name, Ast.Catch c) {
+        Names names = new Names(Map.of());
+        Type out = type(inf.types.get(c.handler()), names, Map.of());
+        Fn fn = new Fn(true, names, false);
+        List<Instr> body = new ArrayList<>();
+        Scope scope = new Scope();
+        params(List.of(c.name()), fn, scope, body, c.origin());
+        exp(c.handler(), fn, scope, body);
+        body.add(new Instr.Call("ok", c.origin()));
+        return new WordDef(name, Optional.of(Type.Fn.of(List.of(failure()), List.of(Type.result(out, failure())))), new Block(body), c.origin());
     }
 
     /** {@code Failure -> bool}: whether a failure matches check-fail's pattern. */

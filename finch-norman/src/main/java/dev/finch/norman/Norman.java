@@ -55,11 +55,13 @@ public final class Norman implements Frontend {
         Lowerer lowerer = new Lowerer(p.inference, p.basis, language());
         Map<Ast.Test, List<String>> words = new IdentityHashMap<>();
         Map<Ast.Test, String> matchers = new IdentityHashMap<>();
-        Module m = lowerer.tests(p.definitions(), p.testDefs, words, matchers, p.source());
+        Map<Ast.Test, List<Optional<String>>> handlers = new IdentityHashMap<>();
+        Module m = lowerer.tests(p.definitions(), p.testDefs, words, matchers, handlers, p.source());
         List<NormanTests.Lowered> out = new ArrayList<>();
         for (int i = 0; i < p.testDefs.size(); i++) {
             Ast.Test t = p.testDefs.get(i);
-            out.add(new NormanTests.Lowered(p.tests().get(i), words.getOrDefault(t, List.of()), Optional.ofNullable(matchers.get(t))));
+            out.add(new NormanTests.Lowered(p.tests().get(i), words.getOrDefault(t, List.of()), Optional.ofNullable(matchers.get(t)),
+                    handlers.getOrDefault(t, List.of())));
         }
         List<NormanTests.FailingVal> vals = new ArrayList<>();
         for (Ast.Val v : lowerer.failingVals(p.definitions())) vals.add(new NormanTests.FailingVal(Lowerer.constName(v), v.origin()));

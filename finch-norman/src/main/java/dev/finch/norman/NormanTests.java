@@ -32,9 +32,21 @@ public record NormanTests(Optional<Module> module, List<Lowered> tests, List<Fai
         public Agents { asks = java.util.Map.copyOf(asks); grants = java.util.Map.copyOf(grants); scripts = java.util.Map.copyOf(scripts); }
     }
 
-    /** One test with the names of its words in {@link #module()}. */
-    public record Lowered(UnitTest test, List<String> words, Optional<String> matcher) {
-        public Lowered { words = List.copyOf(words); }
+    /**
+     * One test with the names of its words in {@link #module()}. {@code handlers} is aligned with {@code words}: for a
+     * compared side that is a catch whose handler answers another type (see {@code Infer}), the word is the caught
+     * expression and the handler is a word {@code Failure -> result<T,Failure>} the harness runs, in the same world,
+     * only when the expression failed.
+     */
+    public record Lowered(UnitTest test, List<String> words, Optional<String> matcher, List<Optional<String>> handlers) {
+        public Lowered {
+            words = List.copyOf(words);
+            List<Optional<String>> h = new java.util.ArrayList<>(handlers);
+            while (h.size() < words.size()) h.add(Optional.empty());
+            handlers = List.copyOf(h);
+        }
+
+        public Lowered(UnitTest test, List<String> words, Optional<String> matcher) { this(test, words, matcher, List.of()); }
     }
 
     /** A val whose initializer may fail: the constant {@code name} holds its result once the program has loaded. */

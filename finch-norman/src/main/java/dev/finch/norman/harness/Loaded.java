@@ -153,13 +153,20 @@ public final class Loaded {
         return modelGrants;
     }
 
-    private Run call(String word, Origin at, ScriptedModels world, Instr... after) {
+    private Run call(String word, Origin at, ScriptedModels world, Instr... after) { return call(word, at, world, List.of(), after); }
+
+    /**
+     * Runs {@code word} from the loaded state with {@code below} on the stack, in {@code world}. The stack carries a
+     * caught failure into a test side's handler.
+     */
+    private Run call(String word, Origin at, ScriptedModels world, List<TypedValue> below, Instr... after) {
         List<Instr> main = new java.util.ArrayList<>();
         main.add(new Instr.Call(word, at));
         main.addAll(List.of(after));
         last = world;
         if (traced == null) traced = world;
-        RunResult r = harness.run(new Module(source, "norman", List.of(), new Block(main)), base,
+        VmState from = below.isEmpty() ? base : new VmState(below, base.words(), base.constants());
+        RunResult r = harness.run(new Module(source, "norman", List.of(), new Block(main)), from,
                 dev.finch.vm.host.HostConfig.NONE.withGrants(modelGrants()).withModels(world).withTools(world));
         if (r instanceof RunResult.Completed c) {
             List<TypedValue> stack = c.state().stack();
@@ -175,10 +182,10 @@ public final class Loaded {
      */
     private TestResult same(NormanTests.Lowered l, String relation, String grade) {
         UnitTest t = l.test();
-        Run found = call(l.words().get(0), t.exps().get(0).origin());
+        Run found = side(l, 0);
         ScriptedModels wa = last;
         if (found.stopped()) return TestResult.fail(t.origin(), t.kind(), "the expression stopped with a checked run-time error: " + found.error());
-        Run expected = call(l.words().get(1), t.exps().get(1).origin());
+        Run expected = side(l, 1);
         ScriptedModels wb = last;
         if (expected.stopped()) return TestResult.fail(t.origin(), t.kind(), "the expected expression stopped with a checked run-time error: " + expected.error());
         ResultValue a = (ResultValue) found.value().value();
@@ -200,6 +207,20 @@ public final class Loaded {
         }
         if (equal) return TestResult.pass(t.origin(), t.kind());
         return TestResult.fail(t.origin(), t.kind(), relation + " " + Display.outcome(expected.value()) + " but found " + Display.outcome(found.value()));
+    }
+
+    /**
+     * One compared side in its own fresh world. A side that is a catch whose handler answers another type runs the
+     * caught expression and, only when that failed, the handler on the failure in the same world.
+     */
+    private Run side(NormanTests.Lowered l, int i) {
+        Origin at = l.test().exps().get(i).origin();
+        ScriptedModels world = world(current);
+        Run body = call(l.words().get(i), at, world);
+        Optional<String> handler = l.handlers().get(i);
+        if (handler.isEmpty() || body.stopped() || ((ResultValue) body.value().value()).isOk()) return body;
+        var failureType = ((dev.finch.ir.type.Type.ResultT) body.value().type()).err();
+        return call(handler.get(), at, world, List.of(new TypedValue(failureType, ((ResultValue) body.value().value()).value())));
     }
 
     private TestResult asserted(NormanTests.Lowered l) {

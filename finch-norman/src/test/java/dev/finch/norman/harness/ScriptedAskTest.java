@@ -26,6 +26,37 @@ class ScriptedAskTest extends HarnessTestSupport {
         assertThat(r.failed()).as("%s", messages(r)).isZero();
     }
 
+    @Test void aTestSidesCatchMayAnswerAnotherTypeThanItsExpression() {
+        // The reference's example, generalized: the expression runs, and the handler only when it failed, in the same
+        // world; whichever value came out is compared with its type.
+        FileReport r = run(HEAD + """
+                (script s [math (reply "oops") (out 1) (latency 1s) (reply "{\\"value\\":4}") (out 4) (latency 1s)])
+                (under ([script s])
+                  (check-expect (catch (ask-n) e (case e [(Invalid raw) raw] [_ "other"])) "oops")
+                  (check-expect (catch (retry 1 ask-n) e "failed") (Answer [value 4]))
+                  (check-expect (catch (retry 1 ask-n) e "failed") "failed")
+                  (check-equiv (catch (ask-n) e (case e [(Invalid raw) raw] [_ "other"])) "oops" 'value)
+                  (check-fail (catch (ask-n) e (fail 'gave-up)) (Raised _))
+                  (check-expect (catch (ask-n) e (. (ask-n) value)) 4))
+                """);
+        assertThat(r.results()).extracting(TestResult::passed).as("%s", messages(r)).containsExactly(true, true, false, true, true, true);
+        // a value of the other type is simply not equal
+        assertThat(r.results().get(2).message()).contains("expected \"failed\"").contains("found");
+        // the last handler asked again and got the script's second entry: it ran in the expression's world
+    }
+
+    @Test void anywhereElseAHandlerAnswersLikeItsExpression() {
+        for (String bad : java.util.List.of(
+                "(check-expect (show (catch (ask-n) e \"x\")) \"x\")",
+                "(define f () (catch (ask-n) e \"x\"))",
+                "(check-assert (catch (ask-n) e \"x\"))",
+                "(check-expect (catch (ask-n) e (+ 1 \"x\")) 1)")) {
+            FileReport r = harness.runAll(HEAD + bad, "t.nm");
+            assertThat(r.diagnostics()).as(bad).isNotEmpty();
+            assertThat(r.diagnostics().get(0).code()).as(bad).startsWith("E-NORMAN-");
+        }
+    }
+
     @Test void anInvalidReplyKeepsTheRawTextAndRetryRetriesIt() {
         FileReport r = run(HEAD + """
                 (script s [math (reply "four") (out 1) (latency 1s) (reply "{\\"value\\":4}") (out 4) (latency 1s)])
