@@ -150,13 +150,9 @@ class ConcurrentStepsTest {
         assertThat(run("[: ( -- int ) 1 ;] step-spawn step-join unit yield")).isInstanceOf(Outcome.Suspended.class);
     }
 
-    @AfterAll static void noStepThreadOutlivesItsRun() throws InterruptedException {
+    @AfterAll static void noStepOutlivesItsRun() throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < until && liveStepThreads() > 0) Thread.sleep(20);
-        assertThat(liveStepThreads()).isZero();
-    }
-
-    private static long liveStepThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("finch-run-step-") && t.isAlive()).count();
+        while (System.nanoTime() < until && dev.finch.vm.runtime.Strands.alive() > 0) Thread.sleep(20);
+        assertThat(dev.finch.vm.runtime.Strands.alive()).isZero();
     }
 }

@@ -39,6 +39,18 @@ public final class Strands {
 
     private static final long STACK_BYTES = 1L << 29;
     private static final AtomicInteger THREADS = new AtomicInteger();
+    /** Strands alive in this JVM, all runs together (for tests and monitoring). */
+    private static final AtomicInteger ALIVE = new AtomicInteger();
+    /**
+     * The threads strands run on: big stacks like the VM's workers, reused while idle for 30 s (a strand costs a
+     * hand-off, not a thread start); a strand never waits for a thread.
+     */
+    private static final java.util.concurrent.ThreadPoolExecutor THREAD_POOL = new java.util.concurrent.ThreadPoolExecutor(
+            0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), r -> {
+                Thread t = new Thread(null, r, "finch-run-step-" + THREADS.incrementAndGet(), STACK_BYTES);
+                t.setDaemon(true);
+                return t;
+            });
     private static final ThreadLocal<Strand> CURRENT = new ThreadLocal<>();
     private static final Object[] NO_ARGS = new Object[0];
 
@@ -136,12 +148,10 @@ public final class Strands {
                 throw new FinchTrap(VmCode.STRANDS_LIMIT, origin, "more than " + MAX_LIVE + " concurrent steps would be alive at once");
             }
             Strand s = new Strand(nextId++, ctx.child(), inherited);
-            Thread t = new Thread(null, () -> body(s, closure), "finch-run-step-" + THREADS.incrementAndGet(), STACK_BYTES);
-            t.setDaemon(true);
-            s.thread = t;
             live.put(s.id, s);
             ready.put(s.id, s);
-            t.start();
+            ALIVE.incrementAndGet();
+            THREAD_POOL.execute(() -> body(s, closure));
             return s;
         } finally {
             lock.unlock();
@@ -153,6 +163,7 @@ public final class Strands {
         try {
             lock.lock();
             try {
+                s.thread = Thread.currentThread();
                 awaitTurn(s);
             } finally {
                 lock.unlock();
@@ -175,9 +186,13 @@ public final class Strands {
                 changed.signalAll();
             } finally {
                 lock.unlock();
+                ALIVE.decrementAndGet();
             }
         }
     }
+
+    /** How many strands are alive in this JVM right now, across all runs. */
+    public static int alive() { return ALIVE.get(); }
 
     private Object joinStrand(Strand task, Origin origin) {
         Strand me = CURRENT.get();
@@ -314,7 +329,8 @@ public final class Strands {
         try {
             if (live.isEmpty()) return;
             if (abort == null) abort = new FinchTrap(VmCode.CANCELLED, Origin.UNKNOWN, "the run ended while a step was running");
-            for (Strand s : live.values()) if (s.thread != null) s.thread.interrupt();
+            // Only strands still running: a pooled thread whose strand has ended may already serve another run.
+            for (Strand s : live.values()) if (s.thread != null && !s.done) s.thread.interrupt();
             changed.signalAll();
         } finally {
             lock.unlock();
