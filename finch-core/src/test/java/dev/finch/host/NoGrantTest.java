@@ -102,11 +102,20 @@ class NoGrantTest {
         return out;
     }
 
+    /**
+     * Host words whose binding only a µNorman world provides (a session installs no model or tool host): their paired
+     * no-grant cases — pause before the binding is called, approve once, deny, deferred answer — live with that world.
+     */
+    static final Map<String, String> PAIRED_WITH_THEIR_HOST = Map.of(
+            "model-ask", "finch-norman dev.finch.norman.harness.ModelAuthorityTest",
+            "tool-call", "finch-norman dev.finch.norman.harness.ScriptedCallTest");
+
     @Test
     void everyHostWordHasACase() {
         assertThat(hostWords()).as("host words derived from the vocabulary").isNotEmpty().contains("file-read", "process-run");
-        assertThat(new TreeSet<>(cases().keySet())).as("every host word has a paired no-grant case, and no case is stale")
-                .isEqualTo(hostWords());
+        Set<String> covered = new TreeSet<>(cases().keySet());
+        covered.addAll(PAIRED_WITH_THEIR_HOST.keySet());
+        assertThat(covered).as("every host word has a paired no-grant case, and no case is stale").isEqualTo(hostWords());
     }
 
     private Path workspace(String name) throws IOException {

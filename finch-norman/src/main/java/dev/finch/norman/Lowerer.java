@@ -166,7 +166,7 @@ final class Lowerer {
                     String name = "nm.test." + n + ".1";
                     List<Instr> body = List.of(new Instr.Push(new Literal.StringLit(staticError.message()), t.origin()),
                             new Instr.Call("program-error", t.origin()));
-                    words.put(name, new WordDef(name, Optional.of(Type.Fn.of(List.of(), List.of(Type.result(Type.UNIT, failure())))), new Block(body), t.origin()));
+                    words.put(name, new WordDef(name, Optional.of(fnType(List.of(), List.of(Type.result(Type.UNIT, failure())))), new Block(body), t.origin()));
                     names.add(name);
                 } else {
                     for (int i = 0; i < t.exps().size(); i++) {
@@ -266,7 +266,7 @@ final class Lowerer {
         Names names = closed ? new Names(Map.of()) : Names.of(t);
         boolean fails = eff.isFail();
         Type out = type(t, names, Map.of());
-        Type.Fn sig = Type.Fn.of(List.of(), List.of(fails ? Type.result(out, failure()) : out));
+        Type.Fn sig = fnType(List.of(), List.of(fails ? Type.result(out, failure()) : out));
         Fn fn = new Fn(fails, names, false);
         List<Instr> body = new ArrayList<>();
         exp(e, fn, new Scope(), body);
@@ -284,7 +284,7 @@ final class Lowerer {
         params(List.of(c.name()), fn, scope, body, c.origin());
         exp(c.handler(), fn, scope, body);
         body.add(new Instr.Call("ok", c.origin()));
-        return new WordDef(name, Optional.of(Type.Fn.of(List.of(failure()), List.of(Type.result(out, failure())))), new Block(body), c.origin());
+        return new WordDef(name, Optional.of(fnType(List.of(failure()), List.of(Type.result(out, failure())))), new Block(body), c.origin());
     }
 
     /** {@code Failure -> bool}: whether a failure matches check-fail's pattern. */
@@ -444,7 +444,7 @@ final class Lowerer {
                 List<Instr> body = new ArrayList<>();
                 exp(c.body(), inner, scope.copy(), body);
                 body.add(new Instr.Call("ok", at));
-                out.add(new Instr.Closure(Type.Fn.of(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
+                out.add(new Instr.Closure(fnType(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
                 out.add(new Instr.Call("execute", at));
                 Scope hs = scope.copy();
                 List<Instr> handler = new ArrayList<>();
@@ -477,7 +477,7 @@ final class Lowerer {
                     for (String n : names) if (deps.contains(n) && tasks.containsKey(n)) join(tasks.get(n), n, fails, inner, ss, b.origin(), step);
                     exp(b.value(), inner, ss, step);
                     if (fails) step.add(new Instr.Call("ok", b.origin()));
-                    out.add(new Instr.Closure(Type.Fn.of(List.of(), List.of(fails ? Type.result(st, failure()) : st)), new Block(step), b.origin()));
+                    out.add(new Instr.Closure(fnType(List.of(), List.of(fails ? Type.result(st, failure()) : st)), new Block(step), b.origin()));
                     out.add(new Instr.Call("step-spawn", b.origin()));
                     String task = fn.fresh("step-" + b.name().trim());
                     out.add(new Instr.LocalStore(task, b.origin()));
@@ -497,7 +497,7 @@ final class Lowerer {
                 for (Ast.Binding b : w.steps()) join(tasks.get(b.name()), b.name(), true, inner, ws, at, body);
                 exp(w.body(), inner, ws, body);
                 body.add(new Instr.Call("ok", at));
-                out.add(new Instr.Closure(Type.Fn.of(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
+                out.add(new Instr.Closure(fnType(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
                 out.add(new Instr.Call("execute", at));
                 for (Ast.Binding b : w.steps()) {
                     out.add(new Instr.LocalLoad(tasks.get(b.name()), at));
@@ -521,7 +521,7 @@ final class Lowerer {
                 List<Instr> body = new ArrayList<>();
                 exp(b.body(), inner, scope.copy(), body);
                 body.add(new Instr.Call("ok", at));
-                out.add(new Instr.Closure(Type.Fn.of(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
+                out.add(new Instr.Closure(fnType(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
                 out.add(new Instr.Call("execute", at));
                 out.add(new Instr.Call("budget-close", at));
                 out.add(new Instr.Propagate(at));
@@ -608,7 +608,7 @@ final class Lowerer {
         out.add(new Instr.Push(new Literal.StringLit(key), at));
         // tool-call answers result<b,e> for any b: a closure typed by the grant's declaration fixes b here.
         Type result = Type.result(type(inf.types.get(c), fn.names, fn.subst), failure());
-        Type.Fn typed = Type.Fn.of(List.of(new Type.Named("capability"), Type.STRING, Type.list(Type.STRING), Type.STRING), List.of(result));
+        Type.Fn typed = fnType(List.of(new Type.Named("capability"), Type.STRING, Type.list(Type.STRING), Type.STRING), List.of(result));
         out.add(new Instr.Closure(typed, Block.of(new Instr.Call("tool-call", at)), at));
         out.add(new Instr.Call("execute", at));
         out.add(new Instr.Propagate(at));
@@ -723,7 +723,21 @@ final class Lowerer {
         Ast.Def target = inf.varTargets.get(v);
         if (target != null) {
             request(target);
-            if (target instanceof Ast.Define) { out.add(new Instr.Quote(wordName(target), at)); return; }
+            if (target instanceof Ast.Define) {
+                // As a value, a closure that calls the word: its type declares the host effects like every function
+                // value's, whatever the word itself is inferred to do.
+                Type.Fn type = (Type.Fn) type(inf.types.get(v).resolve(), fn.names, fn.subst);
+                Fn inner = fn.closure(false);
+                Scope s = scope.copy();
+                List<Instr> body = new ArrayList<>();
+                List<String> params = new ArrayList<>();
+                for (int i = 0; i < type.ins().size(); i++) params.add(fn.fresh("arg"));
+                for (int i = params.size() - 1; i >= 0; i--) body.add(new Instr.LocalStore(params.get(i), at));
+                for (String p : params) body.add(new Instr.LocalLoad(p, at));
+                body.add(new Instr.Call(wordName(target), at));
+                out.add(new Instr.Closure(type, new Block(body), at));
+                return;
+            }
             Ast.Val val = (Ast.Val) target;
             if (!fallible(target)) { out.add(new Instr.Call(wordName(target), at)); return; }
             // A failing val's constant holds its initializer's result; an err means the val bound nothing.
@@ -951,7 +965,7 @@ final class Lowerer {
             List<Type> ins = new ArrayList<>();
             for (Ty p : f.params) ins.add(type(p, names, subst, open, bound));
             Type ret = type(f.ret, names, subst, open, bound);
-            return Type.Fn.of(ins, List.of(f.eff.isFail() ? Type.result(ret, failure()) : ret));
+            return fnType(ins, List.of(f.eff.isFail() ? Type.result(ret, failure()) : ret));
         }
         Ty.Con c = (Ty.Con) t;
         switch (c.name) {
@@ -1007,6 +1021,18 @@ final class Lowerer {
             match(g.ret, i.ret, vars, out);
         }
     }
+
+    /**
+     * What any µNorman function may do at the host boundary: ask a model, call a tool. Every function type the
+     * lowering writes — words, lambdas, the closures of catch, budget and workflow steps, global functions passed as
+     * values — declares this set, so a call through any of them is a point where the run can pause (for approval or
+     * a deferred host) and resume; a word's effects are still only what its body is inferred to do.
+     */
+    static final java.util.SortedSet<dev.finch.ir.cap.Capability> HOST = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(List.of(
+            dev.finch.ir.cap.Capability.of("model.ask", "*"), dev.finch.ir.cap.Capability.of("tool.call", "*", "*"))));
+
+    /** A function type of the lowering: {@code ins -> outs} with the {@link #HOST} effects. */
+    static Type.Fn fnType(List<Type> ins, List<Type> outs) { return new Type.Fn(ins, outs, HOST, Optional.empty()); }
 
     /** Binds {@code name} to the value of the step {@code task} (waiting for it), propagating its failure if it may fail. */
     private static void join(String task, String name, boolean fails, Fn fn, Scope scope, Origin at, List<Instr> out) {

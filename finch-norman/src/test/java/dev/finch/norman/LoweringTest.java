@@ -13,6 +13,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class LoweringTest {
+    /** The host effects every function type of the lowering declares (asks and calls may pause there). */
+    private static final String H = " ! {model.ask(*),tool.call(*,*)}";
+
     private static final String FAILURE = "variant{Invalid(record{raw:string})|ToolError(record{message:string})|Refused(record{category:symbol})"
             + "|OverBudget|PastDeadline|Raised(record{reason:symbol})}";
 
@@ -28,7 +31,7 @@ class LoweringTest {
         assertThat(m.language()).isEqualTo("norman");
         assertThat(m.main().isEmpty()).isTrue();
         WordDef greet = word(m, "greet");
-        assertThat(greet.declared()).contains((Type.Fn) TypeSyntax.parse("variant{Cat|Dog(record{name:string})} -> string"));
+        assertThat(greet.declared()).contains((Type.Fn) TypeSyntax.parse("variant{Cat|Dog(record{name:string})} -> string" + H));
         assertThat(Support.flatten(greet.body())).extracting(Instr::kind).startsWith(Instr.Kind.LOCAL_STORE, Instr.Kind.LOCAL_LOAD,
                 Instr.Kind.LOCAL_STORE, Instr.Kind.LOCAL_LOAD, Instr.Kind.CALL, Instr.Kind.IF_SOME);
         Instr.Call get = (Instr.Call) greet.body().instrs().get(4);
@@ -48,7 +51,7 @@ class LoweringTest {
         NormanTests.Lowered first = t.tests().get(0);
         assertThat(first.words()).hasSize(2);
         WordDef e = word(m, first.words().get(0));
-        assertThat(e.declared()).contains((Type.Fn) TypeSyntax.parse("-> result<string," + FAILURE + ">"));
+        assertThat(e.declared()).contains((Type.Fn) TypeSyntax.parse("-> result<string," + FAILURE + ">" + H));
         assertThat(Support.calls(e.body())).containsExactly("variant", "greet", "ok");
         Instr.Call variant = (Instr.Call) e.body().instrs().get(0);
         assertThat(variant.immediates()).containsExactly(new Immediate.TypeArg(TypeSyntax.parse("variant{Cat|Dog(record{name:string})}")),
@@ -75,7 +78,7 @@ class LoweringTest {
         WordDef e = word(m, t.tests().get(0).words().get(0));
         assertThat(e.body().instrs()).extracting(Instr::kind).containsExactly(Instr.Kind.PUSH, Instr.Kind.PUSH, Instr.Kind.CALL, Instr.Kind.CALL);
         assertThat(Support.calls(e.body())).containsExactly("*", "ok");
-        assertThat(e.declared()).contains((Type.Fn) TypeSyntax.parse("-> result<float," + FAILURE + ">"));
+        assertThat(e.declared()).contains((Type.Fn) TypeSyntax.parse("-> result<float," + FAILURE + ">" + H));
         WordDef expected = word(m, t.tests().get(0).words().get(1));
         assertThat(((Instr.Push) expected.body().instrs().get(0)).literal().type()).isEqualTo(Type.FLOAT);
     }
@@ -84,7 +87,7 @@ class LoweringTest {
     void failingFunctionsAnswerResultsAndPropagate() {
         Lowering l = Support.lower("(define safe-div (a b) (if (= b 0) (fail 'div) (/ a b)))\n(define sum (a b) (+ (safe-div a b) 1))");
         Module m = l.module().orElseThrow();
-        assertThat(word(m, "sum").declared()).contains((Type.Fn) TypeSyntax.parse("float float -> result<float," + FAILURE + ">"));
+        assertThat(word(m, "sum").declared()).contains((Type.Fn) TypeSyntax.parse("float float -> result<float," + FAILURE + ">" + H));
         assertThat(Support.flatten(word(m, "sum").body())).extracting(Instr::kind).containsSubsequence(Instr.Kind.CALL, Instr.Kind.PROPAGATE,
                 Instr.Kind.PUSH, Instr.Kind.CALL, Instr.Kind.CALL);
         assertThat(Support.calls(word(m, "sum").body())).containsExactly("safe-div", "+", "ok");
@@ -94,18 +97,18 @@ class LoweringTest {
     void catchRunsTheBodyAsAResultClosure() {
         Lowering l = Support.lower("(define safe-div (a b) (if (= b 0) (fail 'div) (/ a b)))\n(define guarded (a) (catch (safe-div 1 a) e 0))");
         WordDef g = word(l.module().orElseThrow(), "guarded");
-        assertThat(g.declared()).contains((Type.Fn) TypeSyntax.parse("float -> float"));
+        assertThat(g.declared()).contains((Type.Fn) TypeSyntax.parse("float -> float" + H));
         assertThat(g.body().instrs()).extracting(Instr::kind).containsExactly(Instr.Kind.LOCAL_STORE, Instr.Kind.CLOSURE, Instr.Kind.CALL, Instr.Kind.IF_OK);
         Instr.Closure c = (Instr.Closure) g.body().instrs().get(1);
-        assertThat(c.type()).isEqualTo(TypeSyntax.parse("-> result<float," + FAILURE + ">"));
+        assertThat(c.type()).isEqualTo(TypeSyntax.parse("-> result<float," + FAILURE + ">" + H));
     }
 
     @Test
     void polymorphicWordsKeepTypeVariablesAndBasisWordsArePulledInOnDemand() {
         Lowering l = Support.lower("(define firsts (xs) (append xs xs))\n(define twice (f v) (f (f v)))");
         Module m = l.module().orElseThrow();
-        assertThat(word(m, "twice").declared()).contains((Type.Fn) TypeSyntax.parse("(a -> a) a -> a"));
-        assertThat(word(m, "nm.append").declared()).contains((Type.Fn) TypeSyntax.parse("list<a> list<a> -> list<a>"));
+        assertThat(word(m, "twice").declared()).contains((Type.Fn) TypeSyntax.parse("(a -> a" + H + ") a -> a" + H));
+        assertThat(word(m, "nm.append").declared()).contains((Type.Fn) TypeSyntax.parse("list<a> list<a> -> list<a>" + H));
         assertThat(Support.calls(word(m, "nm.append").body())).contains("list-uncons", "list-prepend");
         assertThat(m.words()).extracting(WordDef::name).doesNotContain("nm.filter", "nm.not");
     }
@@ -114,16 +117,16 @@ class LoweringTest {
     void letPolymorphicValuesAreRebuiltAtEachUse() {
         Lowering l = Support.lower("(define pair () (let* ([id (lambda (z) z)]) (Pair [fst (id 1)] [snd (id \"a\")])))");
         WordDef w = word(l.module().orElseThrow(), "pair");
-        assertThat(w.declared()).contains((Type.Fn) TypeSyntax.parse("-> record{fst:float,snd:string}"));
+        assertThat(w.declared()).contains((Type.Fn) TypeSyntax.parse("-> record{fst:float,snd:string}" + H));
         assertThat(Support.flatten(w.body()).stream().filter(i -> i instanceof Instr.Closure).map(i -> ((Instr.Closure) i).type().toString()))
-                .containsExactly("float -> float", "string -> string");
+                .containsExactly("float -> float" + H, "string -> string" + H);
     }
 
     @Test
     void valsAndTopLevelExpressions() {
         Lowering l = Support.lower("(val origin (Pair [fst 0] [snd 0]))\n(. origin fst)\n(val bad (fail 'x))");
         Module m = l.module().orElseThrow();
-        assertThat(word(m, "origin").declared()).contains((Type.Fn) TypeSyntax.parse("-> record{fst:float,snd:float}"));
+        assertThat(word(m, "origin").declared()).contains((Type.Fn) TypeSyntax.parse("-> record{fst:float,snd:float}" + H));
         // The failing val's constant exists from the start ("not bound yet"), then holds its initializer's result;
         // an err is reported with say and binds nothing.
         assertThat(m.main().instrs()).extracting(Instr::kind).containsExactly(Instr.Kind.RECORD, Instr.Kind.CALL, Instr.Kind.CALL, Instr.Kind.CONSTANT,

@@ -13,7 +13,8 @@ import java.util.Optional;
 
 /**
  * The dedicated rules of the special vocabulary words, whose type depends on an immediate or on the value below:
- * {@code execute}, {@code variant}, {@code variant-get}, {@code empty-list}, {@code record-get}, {@code record-set}.
+ * {@code execute}, {@code step-spawn}, {@code variant}, {@code variant-get}, {@code empty-list}, {@code record-get},
+ * {@code record-set}.
  * Each records the signature it used at the site as the call's instantiated type.
  */
 final class SpecialWords {
@@ -24,6 +25,7 @@ final class SpecialWords {
     Checked.Node call(Instr.Call c, WordSpec spec, StackState st) {
         switch (spec.name()) {
             case "execute": return execute(c, st);
+            case "step-spawn": return stepSpawn(c, st);
             case "variant": return variant(c, st);
             case "variant-get": return variantGet(c, st);
             case "empty-list": return emptyList(c, st);
@@ -56,6 +58,30 @@ final class SpecialWords {
         ins.add(fn);
         Type.Fn used = new Type.Fn(ins, fn.outs(), fn.effects(), fn.yields());
         return new Checked.CallNode(c, new Target.Builtin("execute", 0), used, false, before, st.row());
+    }
+
+    /**
+     * {@code step-spawn}: a closure of no inputs and one output, without yields (a step cannot pause), whatever its
+     * effects; they are the spawn's, since the step performs them within the run.
+     */
+    private Checked.Node stepSpawn(Instr.Call c, StackState st) {
+        immediates(c, "step-spawn", "");
+        List<Type> before = st.row();
+        body.require(st, 1, c.origin(), "`step-spawn`", null);
+        Type top = body.subst.resolve(st.top(1).get(0));
+        if (Substitution.isMeta(top)) {
+            throw Fail.at(VerifyCode.NEEDS_KNOWN_TYPE, c.origin(), "`step-spawn` needs to know the type of the closure on top of the stack, "
+                    + "but it is not determined yet here", "( -> a)", "_");
+        }
+        if (!(top instanceof Type.Fn fn) || !fn.ins().isEmpty() || fn.outs().size() != 1 || fn.yields().isPresent()) {
+            throw Fail.at(VerifyCode.TYPE_MISMATCH, c.origin(), "`step-spawn` starts a closure of no inputs and one output that does not yield, "
+                    + "but found " + Types.show(body.subst, top), "( -> a)", Types.show(body.subst, top));
+        }
+        st.pop();
+        Type task = new Type.TaskT(fn.outs().get(0));
+        st.push(task);
+        Type.Fn used = new Type.Fn(List.of(fn), List.of(task), fn.effects(), Optional.empty());
+        return new Checked.CallNode(c, new Target.Builtin("step-spawn", 0), used, false, before, st.row());
     }
 
     private Checked.Node variant(Instr.Call c, StackState st) {

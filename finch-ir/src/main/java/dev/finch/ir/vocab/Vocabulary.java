@@ -119,12 +119,12 @@ public final class Vocabulary {
         word("duration-from-millis", Category.ARITHMETIC, "An exact duration from milliseconds.", "int -> duration");
         word("money-unlimited", Category.ARITHMETIC, "Unlimited money (written ∞).", "-> money");
         word("duration-unlimited", Category.ARITHMETIC, "An unlimited duration (written ∞).", "-> duration");
-        word("model-ask", Category.CONTROL, "Ask a granted model once (context, grant, ask key, site): the validated answer or a failure, through the run's model host.", "a string string string -> result<b,e>");
+        word("model-ask", Category.CONTROL, "Ask a granted model once (context, grant, ask key, site): the validated answer or a failure, through the run's model host.", "a string string string -> result<b,e> ! {model.ask(*)}");
         word("tool-capability", Category.CONTROL, "The capability value a µNorman tool grant names; it confers nothing by itself (every call needs tool.call(grant,op)).", "string -> capability");
-        word("tool-call", Category.CONTROL, "Call one operation of a granted tool once (capability, operation, arguments, result key): the validated result or a failure, through the run's tool host.", "capability string list<string> string -> result<b,e>");
+        word("tool-call", Category.CONTROL, "Call one operation of a granted tool once (capability, operation, arguments, result key): the validated result or a failure, through the run's tool host.", "capability string list<string> string -> result<b,e> ! {tool.call(*,*)}");
         word("budget-open", Category.CONTROL, "Open a budget scope of at most this money and time (nesting takes the smaller; spending is charged outside too).", "money duration ->");
         word("budget-close", Category.CONTROL, "Close the innermost budget scope.", "->");
-        word("step-spawn", Category.CONTROL, "Start a pure closure (no inputs, one output, no capability effects, no yields) as a concurrent step of the run, on its deterministic scheduler; answers the handle to join.", "( -> a) -> task<a>");
+        special("step-spawn", Category.CONTROL, "Start a closure (no inputs, one output, no yields) as a concurrent step of the run, on its deterministic scheduler; answers the handle to join. The step's effects are the spawn's; a step cannot pause, so one that would need approval stops the run (E-RUN-007).", "( -> a) -> task<a>");
         word("step-join", Category.CONTROL, "The step's value, waiting until it has ended; a step's checked run-time error stops the whole run.", "task<a> -> a");
         word("budget-remaining", Category.CONTROL, "The money and time left in the innermost budget scope.", "-> record{cost:money,time:duration}");
 

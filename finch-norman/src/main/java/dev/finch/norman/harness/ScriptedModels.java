@@ -180,15 +180,27 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     }
 
     @Override public Object ask(Object context, String grant, String key, String site, Origin origin) {
+        return ask(context, grant, key, site, origin, null);
+    }
+
+    /**
+     * A deferred host's answer to an ask: the reply text it obtained, read exactly like a provider's (reserved and
+     * charged at the grant's prices, its output tokens estimated from the text, validated); no time passes.
+     */
+    @Override public Object answered(Object context, String grant, String key, String site, String reply, Origin origin) {
+        return ask(context, grant, key, site, origin, new ModelProvider.Reply(reply, -1, "deferred", 0));
+    }
+
+    private Object ask(Object context, String grant, String key, String site, Origin origin, ModelProvider.Response deferred) {
         long start = now();
         List<String> inputs = new ArrayList<>();
         if (context instanceof ListValue) for (ModelProvider.Message m : messages(context)) inputs.add(m.role() + ": " + m.content());
-        Settled r = ask(context, grant, key, site, origin, start);
+        Settled r = ask(context, grant, key, site, origin, start, deferred);
         trace.add(new TraceEntry("ask", site, inputs, r.shown(), r.cost(), start, now()));
         return r.result();
     }
 
-    private Settled ask(Object context, String grant, String key, String site, Origin origin, long start) {
+    private Settled ask(Object context, String grant, String key, String site, Origin origin, long start, ModelProvider.Response deferred) {
         Askable type = agents.asks().get(key);
         Ast.Grant g = agents.grants().get(grant);
         if (type == null || g == null) throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "no model grant `" + grant + "` for this ask");
@@ -204,7 +216,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         ModelProvider.Response r;
         reserved += reserve;
         try {
-            r = respond(new ModelProvider.Request(grant, modelId(g), site, messages, type, worstOut), start, origin);
+            r = deferred != null ? deferred : respond(new ModelProvider.Request(grant, modelId(g), site, messages, type, worstOut), start, origin);
         } finally {
             reserved -= reserve;
         }
@@ -233,25 +245,36 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
      * consuming a {@code [cap/fork …]} entry only when the script has one.
      */
     @Override public Object call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin) {
+        return call(cap, op, args, key, origin, null);
+    }
+
+    /** A deferred host's answer to a call: the result text, read exactly like a scripted result; no time passes. */
+    @Override public Object answered(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, String result, Origin origin) {
+        return call(cap, op, args, key, origin, new ModelProvider.Reply(result, -1, "deferred", 0));
+    }
+
+    private Object call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin, ModelProvider.Response deferred) {
         long start = now();
-        Settled r = call(cap, op, args, key, origin, start);
+        Settled r = call(cap, op, args, key, origin, start, deferred);
         trace.add(new TraceEntry("call", cap.grant() + "/" + op, args, r.shown(), r.cost(), start, now()));
         return r.result();
     }
 
-    private Settled call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin, long start) {
+    private Settled call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin, long start,
+                         ModelProvider.Response deferred) {
         String site = cap.grant() + "/" + op;
         boolean fork = key.equals("fork");
-        if (fork && !(provider instanceof Script s && s.has(site))) {
+        if (fork && deferred == null && !(provider instanceof Script s && s.has(site))) {
             return new Settled(ResultValue.ok(new dev.finch.vm.host.ToolCapability(cap.grant(), ++forks)), "fork", 0);
         }
         Askable type = fork ? new Askable.Text(java.util.OptionalLong.empty()) : agents.asks().get(key);
         if (type == null) throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "no tool grant `" + cap.grant() + "` for this call");
-        if (!(provider instanceof Script)) {
+        if (deferred == null && !(provider instanceof Script)) {
             throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the call of '" + site + "' runs outside any script: run it under ([script Name])");
         }
         if (deadline() >= 0 && start >= deadline()) return Settled.failed("PastDeadline");
-        ModelProvider.Response r = respond(new ModelProvider.Request(cap.grant(), cap.grant(), site, List.of(), type, 0), start, origin);
+        ModelProvider.Response r = deferred != null ? deferred
+                : respond(new ModelProvider.Request(cap.grant(), cap.grant(), site, List.of(), type, 0), start, origin);
         String shown = r instanceof ModelProvider.ProviderError pe ? "provider-error " + pe.message() : "result " + ((ModelProvider.Reply) r).text();
         if (deadline() >= 0 && now() > deadline()) return new Settled(failure("PastDeadline", null), shown, 0);
         if (r instanceof ModelProvider.ProviderError e) return new Settled(failure("ToolError", e.message()), shown, 0);

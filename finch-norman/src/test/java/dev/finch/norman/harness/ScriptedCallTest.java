@@ -20,6 +20,8 @@ import dev.finch.vm.VmState;
 import dev.finch.vm.host.HostConfig;
 import java.util.List;
 import java.util.Map;
+import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.host.HostResponse;
 import org.junit.jupiter.api.Test;
 
 /** Tool grants and call end to end: typed results, scripts, the clock, fork, and the host boundary (tool.call). */
@@ -110,7 +112,10 @@ class ScriptedCallTest extends HarnessTestSupport {
             (call py count "wc -l")
             """;
 
-    private static Object[] runWith(GrantSet grants) {
+    /** Runs FILE with {@code grants}; a pause is answered with {@code answer} (given the request), if any. */
+    private static Object[] runWith(GrantSet grants, java.util.function.Function<EffectRequest, HostResponse> answer) { return runWith(grants, answer, false); }
+
+    private static Object[] runWith(GrantSet grants, java.util.function.Function<EffectRequest, HostResponse> answer, boolean deferred) {
         Norman frontend = new Norman(SourceLoader.inMemory(Map.of()));
         NormanProgram p = frontend.check(FILE, "t.nm");
         NormanTests t = frontend.lowerTests(p);
@@ -120,25 +125,50 @@ class ScriptedCallTest extends HarnessTestSupport {
         ScriptedModels world = new ScriptedModels(t.agents(), new ScriptedModels.Script(t.agents().scripts().get("s")), -1, -1);
         try (Vm vm = new Vm()) {
             RunResult r = vm.run("authority", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
-                    HostConfig.NONE.withGrants(grants).withTools(world));
-            return new Object[] {r, world.elapsed()};
+                    HostConfig.NONE.withGrants(grants).withTools(world).withDeferred(deferred));
+            EffectRequest asked = null;
+            if (r instanceof RunResult.Suspended s && answer != null) {
+                asked = s.suspension().pendingRequest().orElseThrow();
+                r = vm.resume(s.suspension(), answer.apply(asked), TestHarness.LIMITS, OutputSink.NONE, new CancelToken());
+            }
+            return new Object[] {r, world.elapsed(), asked};
         }
     }
 
+    private static Object[] runWith(GrantSet grants) { return runWith(grants, null); }
+
     private static GrantSet grants(String spec) { return GrantSet.of(List.of(Grant.of("g", spec, Scope.TASK).value())).value(); }
 
-    @Test void withoutTheGrantTheRunStopsBeforeTheToolIsCalled() {
+    @Test void withoutTheGrantTheRunPausesBeforeTheToolIsCalled() {
         Object[] r = runWith(GrantSet.EMPTY);
-        assertThat(r[0]).isInstanceOf(RunResult.Failed.class);
-        assertThat(((RunResult.Failed) r[0]).diagnostics().get(0).code()).isEqualTo("E-HOST-016");
-        assertThat(((RunResult.Failed) r[0]).diagnostics().get(0).message()).contains("tool.call(py,count)");
+        assertThat(r[0]).isInstanceOf(RunResult.Suspended.class);
+        EffectRequest asked = ((RunResult.Suspended) r[0]).suspension().pendingRequest().orElseThrow();
+        assertThat(asked.requirement().toString()).isEqualTo("tool.call(py,count)");
         assertThat(r[1]).isEqualTo(0L);
     }
 
-    @Test void aGrantForAnotherOperationDoesNotPermitIt() {
-        Object[] r = runWith(grants("tool.call(py,exec)"));
-        assertThat(r[0]).isInstanceOf(RunResult.Failed.class);
-        assertThat(r[1]).isEqualTo(0L);
+    @Test void approvedTheCallRunsOnceAndDeniedNever() {
+        Object[] approved = runWith(GrantSet.EMPTY, q -> new HostResponse.Approved(q.sequence(),
+                dev.finch.capabilities.Grant.of("once", "tool.call(py,count)", dev.finch.capabilities.Scope.ONCE).value()));
+        assertThat(approved[0]).as("%s", approved[0]).isInstanceOf(RunResult.Completed.class);
+        assertThat(((RunResult.Completed) approved[0]).state().stack().get(0).value()).isEqualTo(7.0);
+        assertThat(approved[1]).isEqualTo(1000L);
+        Object[] denied = runWith(grants("tool.call(py,exec)"), q -> new HostResponse.Denied(q.sequence(), null));
+        assertThat(((EffectRequest) denied[2]).requirement().toString()).isEqualTo("tool.call(py,count)");
+        assertThat(denied[0]).isInstanceOf(RunResult.Failed.class);
+        assertThat(((RunResult.Failed) denied[0]).diagnostics().get(0).code()).isEqualTo("E-HOST-001");
+        assertThat(denied[1]).isEqualTo(0L);
+    }
+
+    @Test void aDeferredHostAnswersTheCallWithResultTextReadByTheGrantsDeclaration() {
+        Object[] r = runWith(grants("tool.call(py,count)"), q -> new HostResponse.Result(q.sequence(), "12"), true);
+        assertThat(((EffectRequest) r[2]).requirement().toString()).isEqualTo("tool.call(py,count)");
+        assertThat(r[0]).as("%s", r[0]).isInstanceOf(RunResult.Completed.class);
+        assertThat(((RunResult.Completed) r[0]).state().stack().get(0).value()).isEqualTo(12.0); // [count Num]: read as JSON
+        assertThat(r[1]).isEqualTo(0L); // the script was not used
+        Object[] bad = runWith(grants("tool.call(py,count)"), q -> new HostResponse.Result(q.sequence(), "twelve"), true);
+        assertThat(bad[0]).isInstanceOf(RunResult.Failed.class); // Invalid, uncaught at the top level
+        assertThat(((RunResult.Failed) bad[0]).diagnostics().get(0).message()).contains("Invalid");
     }
 
     @Test void theGrantedOperationRuns() {

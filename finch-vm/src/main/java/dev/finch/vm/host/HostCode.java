@@ -19,8 +19,8 @@ public enum HostCode implements DiagnosticCode {
     STALE_RESUME("E-HOST-012", "A resume names a sequence or execution that is not the pending one; nothing was dispatched."),
     NO_BINDING("E-HOST-013", "The host has no binding installed for this operation."),
     BAD_RESULT("E-HOST-014", "A deferred host answered a request with a value of the wrong type; the run stops."),
-    MODEL_NOT_GRANTED("E-HOST-015", "A model ask whose model.ask(NAME) is not granted before the run (an ask cannot pause for approval or a deferred answer yet); nothing was sent."),
-    TOOL_NOT_GRANTED("E-HOST-016", "A tool call whose tool.call(TOOL,OP) is not granted before the run (a call cannot pause for approval or a deferred answer yet); nothing was sent.");
+    MODEL_NOT_GRANTED("E-HOST-015", "Retired, no longer raised: an ask whose model.ask(NAME) was not granted before the run used to stop it; an ask now pauses for approval (or a deferred host's answer) like every host word."),
+    TOOL_NOT_GRANTED("E-HOST-016", "Retired, no longer raised: a tool call whose tool.call(TOOL,OP) was not granted before the run used to stop it; a call now pauses for approval (or a deferred host's answer) like every host word.");
 
     private final String code;
     private final String meaning;

@@ -15,6 +15,15 @@ public interface ModelHost {
     /** One ask: the context (a µNorman list of Messages, as VM values), the grant, the answer type's key, the site. */
     Object ask(Object context, String grant, String key, String site, Origin origin) throws HostFailure;
 
+    /**
+     * An ask a deferred host answered itself ({@code HostConfig.withDeferred}): {@code reply} is the model's reply
+     * text as the host obtained it, untrusted, to be read exactly like a provider's reply (validated against the
+     * ask's type, {@code Invalid} with the raw text). By default a host cannot take such answers.
+     */
+    default Object answered(Object context, String grant, String key, String site, String reply, Origin origin) throws HostFailure {
+        throw new HostFailure(HostCode.NO_BINDING, "this model host cannot take a deferred host's answer to the ask of `" + grant + "`");
+    }
+
     /** Opens a budget scope of at most {@code cost} and {@code time} more (nesting takes the smaller). */
     default void budgetOpen(dev.finch.vm.value.Money cost, dev.finch.vm.value.Duration time) { }
 

@@ -18,13 +18,20 @@ public final class ModelWords {
         ModelHost m = ctx.host.config().models();
         if (m == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no model host is installed in this run, so `" + grant + "` cannot be asked");
         // The one choke point: the requirement is the grant's model, so only a host that granted model.ask(grant)
-        // lets the ask through; the binding runs after authorization, at most once. model-ask declares no effect
-        // in its signature yet (µNorman's effects are not IR effects), so it has no resume point: it must not pause,
-        // and an ask that would (not granted, or a deferred host) fails closed before anything is sent.
+        // lets the ask through, and the binding runs after authorization, at most once. Like every host word it may
+        // pause the run (for approval, or for a deferred host's answer) and resume exactly here.
         Capability requirement = Capability.of("model.ask", grant);
-        if (ctx.host.config().deferred() || !ctx.host.grants().permits(requirement)) {
-            throw new FinchTrap(HostCode.MODEL_NOT_GRANTED, o, "the ask of `" + grant + "` needs " + requirement
-                    + (ctx.host.config().deferred() ? ", and a deferred host cannot answer asks yet" : ", which this run was not granted"));
+        if (ctx.host.config().deferred()) {
+            // A deferred host answers the ask itself, with the reply text, which is then read like any reply.
+            Object reply = ctx.host.await(ctx, "model-ask", requirement, List.of(grant, site), List.of(dev.finch.ir.type.Type.STRING), o, () -> {
+                throw new HostFailure(HostCode.NO_BINDING, "a deferred host answers asks itself");
+            });
+            if (reply == null) return null;
+            try {
+                return m.answered(context, grant, key, site, (String) reply, o);
+            } catch (HostFailure f) {
+                throw new FinchTrap(f.code(), o, f.getMessage());
+            }
         }
         return ctx.host.await(ctx, "model-ask", requirement, List.of(grant, site),
                 Vocabulary.word("model-ask").orElseThrow().overloads().get(0).outs(), o, () -> m.ask(context, grant, key, site, o));

@@ -16,6 +16,14 @@ public interface ToolHost {
     Object call(ToolCapability capability, String op, List<String> args, String key, Origin origin) throws HostFailure;
 
     /**
+     * A call a deferred host answered itself: {@code result} is the tool's result text, untrusted, read exactly like
+     * the tool's own (a declared Text verbatim with its bound, another type as JSON). By default a host cannot.
+     */
+    default Object answered(ToolCapability capability, String op, List<String> args, String key, String result, Origin origin) throws HostFailure {
+        throw new HostFailure(HostCode.NO_BINDING, "this tool host cannot take a deferred host's answer to a call of `" + capability.grant() + "`");
+    }
+
+    /**
      * True when calls may run off the run's baton, from several concurrent steps at once (thread-safe bindings doing
      * real I/O): the waits of concurrent steps then overlap in real time. False (the default): each call runs with
      * the baton, one at a time, in the scheduler's deterministic order.

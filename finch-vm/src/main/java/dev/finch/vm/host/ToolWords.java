@@ -23,14 +23,22 @@ public final class ToolWords {
         ToolCapability cap = (ToolCapability) capability;
         ToolHost t = ctx.host.config().tools();
         if (t == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no tool host is installed in this run, so `" + cap.grant() + "` cannot be called");
-        // As for model-ask: one choke point, no resume point, so a call that would pause fails closed before anything is sent.
+        // As for model-ask: one choke point; the call may pause for approval or a deferred answer and resume here.
         Capability requirement = Capability.of("tool.call", cap.grant(), op);
-        if (ctx.host.config().deferred() || !ctx.host.grants().permits(requirement)) {
-            throw new FinchTrap(HostCode.TOOL_NOT_GRANTED, o, "the call of `" + cap.grant() + "` " + op + " needs " + requirement
-                    + (ctx.host.config().deferred() ? ", and a deferred host cannot answer calls yet" : ", which this run was not granted"));
-        }
         List<String> texts = new ArrayList<>();
         for (Object a : (ListValue) args) texts.add((String) a);
+        if (ctx.host.config().deferred()) {
+            // A deferred host answers the call itself, with the result text, which is then read like the tool's.
+            Object result = ctx.host.await(ctx, "tool-call", requirement, List.of(cap.toString(), op), List.of(dev.finch.ir.type.Type.STRING), o, () -> {
+                throw new HostFailure(HostCode.NO_BINDING, "a deferred host answers calls itself");
+            });
+            if (result == null) return null;
+            try {
+                return t.answered(cap, op, List.copyOf(texts), key, (String) result, o);
+            } catch (HostFailure f) {
+                throw new FinchTrap(f.code(), o, f.getMessage());
+            }
+        }
         return ctx.host.await(ctx, "tool-call", requirement, List.of(cap.toString(), op),
                 Vocabulary.word("tool-call").orElseThrow().overloads().get(0).outs(), o, () -> dispatch(t, cap, op, List.copyOf(texts), key, o));
     }
