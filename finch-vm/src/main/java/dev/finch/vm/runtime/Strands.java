@@ -151,7 +151,15 @@ public final class Strands {
             live.put(s.id, s);
             ready.put(s.id, s);
             ALIVE.incrementAndGet();
-            THREAD_POOL.execute(() -> body(s, closure));
+            try {
+                THREAD_POOL.execute(() -> body(s, closure));
+            } catch (RuntimeException | OutOfMemoryError e) {
+                // The JVM could not start a thread: the step never existed.
+                live.remove(s.id);
+                ready.remove(s.id);
+                ALIVE.decrementAndGet();
+                throw new FinchTrap(VmCode.STRANDS_LIMIT, origin, "the host could not start a thread for another concurrent step");
+            }
             return s;
         } finally {
             lock.unlock();
