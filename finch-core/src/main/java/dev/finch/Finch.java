@@ -48,15 +48,18 @@ public final class Finch {
     private final Limits limits;
     private final Map<Language, Frontend> frontends;
     private final AtomicLong sessions = new AtomicLong();
+    private final java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
+    private final dev.finch.vm.host.ToolHost tools;
 
-    private Finch(Limits limits) {
+    private Finch(Limits limits, java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models, dev.finch.vm.host.ToolHost tools) {
         this.vm = new Vm();
         this.limits = limits;
+        this.models = models;
+        this.tools = tools;
         Map<Language, Frontend> f = new EnumMap<>(Language.class);
         f.put(Language.FORTH, new CoForth());
         f.put(Language.LISP, new Lisp());
         f.put(Language.NORMAN, new dev.finch.norman.Norman());
-        // µNorman joins with its issue; until then a .nm submission gets a structured "not available" diagnostic.
         this.frontends = java.util.Collections.unmodifiableMap(f);
     }
 
@@ -79,6 +82,12 @@ public final class Finch {
 
     Vm vm() { return vm; }
 
+    /** A new model host for one run (a fresh world: pool, deadline, clock), or null when none is installed. */
+    dev.finch.vm.host.ModelHost newModelHost() { return models == null ? null : models.get(); }
+
+    /** The tool host every run shares, or null when none is installed. */
+    dev.finch.vm.host.ToolHost tools() { return tools; }
+
     Optional<Frontend> frontend(Language language) { return Optional.ofNullable(frontends.get(language)); }
 
     /** A session with a given id (used when restoring an image). */
@@ -96,8 +105,32 @@ public final class Finch {
     /** Sets the limits of every run; each has a safe default. */
     public static final class Builder {
         private Limits limits = Limits.DEFAULT;
+        private java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
+        private dev.finch.vm.host.ToolHost tools;
 
         private Builder() { }
+
+        /**
+         * Where µNorman's {@code ask} goes once a grant or an approval allows {@code model.ask(NAME)}: {@code perRun}
+         * makes the model host of each run — typically
+         * {@code () -> new ScriptedModels(provider, costMicros, timeMillis)} from {@code dev.finch.norman.harness},
+         * a fresh budget pool and deadline per run over one provider (an {@code AnthropicProvider}, say). Without
+         * one, an ask stops its run with {@code E-HOST-013}.
+         */
+        public Builder models(java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> perRun) {
+            this.models = java.util.Objects.requireNonNull(perRun, "perRun");
+            return this;
+        }
+
+        /**
+         * Where µNorman's {@code call} goes once {@code tool.call(TOOL,OP)} is allowed: one binding shared by every run
+         * of every session, typically {@code Tools.of(Map.of("web", httpTool, …))} from {@code dev.finch.norman.providers}
+         * (its owner closes it). Without one, a call stops its run with {@code E-HOST-013}.
+         */
+        public Builder tools(dev.finch.vm.host.ToolHost tools) {
+            this.tools = java.util.Objects.requireNonNull(tools, "tools");
+            return this;
+        }
 
         /** Steps (calls and loop back-edges) one run may take before it fails. */
         public Builder maxSteps(long steps) { limits = limits.withMaxSteps(positive(steps, "maxSteps")); return this; }
@@ -119,7 +152,7 @@ public final class Finch {
         public Builder maxDepth(int depth) { limits = limits.withMaxDepth((int) positive(depth, "maxDepth")); return this; }
 
         /** The configured Finch. */
-        public Finch build() { return new Finch(limits); }
+        public Finch build() { return new Finch(limits, models, tools); }
 
         private static long positive(long v, String what) {
             if (v <= 0) throw new IllegalArgumentException(what + " must be positive, was " + v);

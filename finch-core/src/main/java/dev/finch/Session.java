@@ -102,7 +102,7 @@ public final class Session {
     }
 
     private HostConfig host(Submission s) {
-        HostConfig h = new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20);
+        HostConfig h = hostConfig();
         for (var o : s.observers()) h = h.withObserver(o);
         return h;
     }
@@ -184,7 +184,10 @@ public final class Session {
 
     Finch finch() { return finch; }
 
-    HostConfig hostConfig() { return new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20); }
+    /** The host of a new run: the session's grants, files and processes, a fresh model host and the tool host. */
+    HostConfig hostConfig() {
+        return new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20).withModels(finch.newModelHost()).withTools(finch.tools());
+    }
 
     /** Installs a restored state and history, as they were when the image was saved. */
     void install(VmState state, long revision, long generation, List<SessionImage.Entry> entries) {

@@ -548,13 +548,18 @@ final class Lowerer {
             out.add(new Instr.Call("program-error", at));
             return;
         }
-        String key = "ask" + (asks.size() + 1) + ":" + type.get();
+        String key = SiteKey.ask(type.get(), SiteKey.Model.of(inf.grant(v.name()).orElseThrow())).spell();
         asks.put(key, type.get());
         exp(a.context(), fn, scope, out);
         out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
         out.add(new Instr.Push(new Literal.StringLit(key), at));
         out.add(new Instr.Push(new Literal.StringLit(a.site()), at));
-        out.add(new Instr.Call("model-ask", at));
+        // model-ask answers result<b,e> for any b: a closure typed by the asked type fixes b here, so what follows
+        // (a field read, say) knows the answer's type whatever the surrounding function declares.
+        Type result = Type.result(typeOf(a, fn, scope), failure());
+        Type.Fn typed = fnType(List.of(typeOf(a.context(), fn, scope), Type.STRING, Type.STRING, Type.STRING), List.of(result));
+        out.add(new Instr.Closure(typed, Block.of(new Instr.Call("model-ask", at)), at));
+        out.add(new Instr.Call("execute", at));
         out.add(new Instr.Propagate(at));
     }
 
@@ -570,7 +575,7 @@ final class Lowerer {
         Ast.Grant g = inf.grant(((Ty.Con) cap).name.substring(5)).orElseThrow();
         String key = null, refused = null;
         if (g.host().equals("kernel") && c.op().equals("fork")) key = "fork";
-        else if (g.entries().isEmpty()) key = "call:Text";
+        else if (g.entries().isEmpty()) key = SiteKey.call(Askable.text()).spell();
         else {
             Ast.HostEntry h = g.entries().stream().filter(x -> x.key().equals(c.op())).findFirst().orElse(null);
             if (h == null) {
@@ -581,7 +586,7 @@ final class Lowerer {
                 if (type.isEmpty()) refused = "the result type of `" + g.name() + "` " + c.op() + " is not askable (it must be built from Text, Num, "
                         + "Bool, Sym, List and datatypes or records whose fields are all askable)";
                 else {
-                    key = "call" + (asks.size() + 1) + ":" + type.get();
+                    key = SiteKey.call(type.get()).spell();
                     asks.put(key, type.get());
                 }
             }
@@ -591,7 +596,7 @@ final class Lowerer {
             out.add(new Instr.Call("program-error", at));
             return;
         }
-        if (key.equals("call:Text")) asks.put(key, new Askable.Text(java.util.OptionalLong.empty()));
+        if (!key.equals("fork")) asks.putIfAbsent(key, SiteKey.parse(key).orElseThrow().type());
         exp(c.capability(), fn, scope, out);
         out.add(new Instr.Push(new Literal.StringLit(c.op()), at));
         List<Instr> items = new ArrayList<>();

@@ -115,7 +115,7 @@ public final class Loaded {
     /** A fresh world for one run of the test's expressions: its under's script rewound, a fresh pool and clock. */
     private ScriptedModels world(UnitTest t) {
         ModelProvider p = t.script().map(n -> agents.scripts().get(n)).<ModelProvider>map(ScriptedModels.Script::new).orElse(ScriptedModels.NO_SCRIPT);
-        return new ScriptedModels(agents, p, limit(t.cost()), limit(t.time()));
+        return new ScriptedModels(p, limit(t.cost()), limit(t.time()));
     }
 
     /** An under's literal limit in micro-dollars or milliseconds; -1 when omitted or ∞ (other expressions are refused in run). */

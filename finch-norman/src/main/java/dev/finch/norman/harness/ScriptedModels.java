@@ -4,6 +4,7 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.norman.Askable;
 import dev.finch.norman.Ast;
 import dev.finch.norman.NormanTests;
+import dev.finch.norman.SiteKey;
 import dev.finch.norman.Sx;
 import dev.finch.vm.VmCode;
 import dev.finch.vm.host.ModelHost;
@@ -34,10 +35,6 @@ import java.util.regex.Pattern;
  * {@code PastDeadline}. Tokens are counted as a quarter of the UTF-8 bytes, rounded up, plus 4 per message.
  */
 public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHost {
-    /** Defaults of a model grant's fields: prices in micro-dollars per token, the ceiling in tokens. */
-    static final long DEFAULT_IN = 3, DEFAULT_OUT = 15, DEFAULT_CEILING = 4096;
-
-    private final NormanTests.Agents agents;
     private final ModelProvider provider;
     private final long costLimit;
     private final long deadline;
@@ -51,9 +48,12 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     /** The simulated clock as the run's scheduler sees it: steps sleep on it, and it jumps to the earliest wake-up. */
     private final Strands.SimClock simClock = millis -> clock = Math.max(clock, millis);
 
-    /** A world with {@code costLimit} micro-dollars and {@code timeLimit} ms (negative: unlimited). */
-    public ScriptedModels(NormanTests.Agents agents, ModelProvider provider, long costLimit, long timeLimit) {
-        this.agents = agents;
+    /**
+     * A world with {@code costLimit} micro-dollars and {@code timeLimit} ms (negative: unlimited) over
+     * {@code provider}. Each ask and call carries what the world needs to know about it (its {@link SiteKey}), so one
+     * world serves any µNorman program.
+     */
+    public ScriptedModels(ModelProvider provider, long costLimit, long timeLimit) {
         this.provider = provider;
         this.costLimit = costLimit;
         this.deadline = timeLimit;
@@ -201,10 +201,10 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     }
 
     private Settled ask(Object context, String grant, String key, String site, Origin origin, long start, ModelProvider.Response deferred) {
-        Askable type = agents.asks().get(key);
-        Ast.Grant g = agents.grants().get(grant);
-        if (type == null || g == null) throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "no model grant `" + grant + "` for this ask");
-        long inPrice = field(g, "in", DEFAULT_IN), outPrice = field(g, "out", DEFAULT_OUT), ceiling = field(g, "ceiling", DEFAULT_CEILING);
+        SiteKey site0 = siteKey(key, origin);
+        SiteKey.Model terms = site0.model().orElseThrow(() -> new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the ask of `" + grant + "` names no model terms"));
+        Askable type = site0.type();
+        long inPrice = terms.in(), outPrice = terms.out(), ceiling = terms.ceiling();
         List<ModelProvider.Message> messages = messages(context);
         long in = 0;
         for (ModelProvider.Message m : messages) in += tokens(m.content()) + 4;
@@ -216,7 +216,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         ModelProvider.Response r;
         reserved += reserve;
         try {
-            r = deferred != null ? deferred : respond(new ModelProvider.Request(grant, modelId(g), site, messages, type, worstOut), start, origin);
+            r = deferred != null ? deferred : respond(new ModelProvider.Request(grant, terms.id().orElse(grant), site, messages, type, worstOut), start, origin);
         } finally {
             reserved -= reserve;
         }
@@ -267,8 +267,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         if (fork && deferred == null && !(provider instanceof Script s && s.has(site))) {
             return new Settled(ResultValue.ok(new dev.finch.vm.host.ToolCapability(cap.grant(), ++forks)), "fork", 0);
         }
-        Askable type = fork ? new Askable.Text(java.util.OptionalLong.empty()) : agents.asks().get(key);
-        if (type == null) throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "no tool grant `" + cap.grant() + "` for this call");
+        Askable type = fork ? Askable.text() : siteKey(key, origin).type();
         if (deferred == null && !(provider instanceof Script)) {
             throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the call of '" + site + "' runs outside any script: run it under ([script Name])");
         }
@@ -337,22 +336,13 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         return Optional.of(n);
     }
 
-    private static long field(Ast.Grant g, String key, long fallback) {
-        for (Ast.HostEntry e : g.entries()) {
-            if (e.key().equals(key) && e.value().isPresent() && e.value().get() instanceof Sx.Atom a) {
-                try {
-                    return Long.parseLong(a.text());
-                } catch (NumberFormatException ignored) {
-                    return fallback;
-                }
-            }
-        }
-        return fallback;
-    }
+    /** The ask or call site the key spells (see {@link SiteKey}); another key is a defect of whoever built the call. */
+    private final Map<String, SiteKey> keys = new HashMap<>();
 
-    private static String modelId(Ast.Grant g) {
-        for (Ast.HostEntry e : g.entries()) if (e.key().equals("id") && e.value().orElse(null) instanceof Sx.Str s) return s.value();
-        return g.name();
+    private SiteKey siteKey(String key, Origin origin) {
+        SiteKey k = keys.computeIfAbsent(key, x -> SiteKey.parse(x).orElse(null));
+        if (k == null) throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the ask or call carries no site key this world can read");
+        return k;
     }
 
     // ---- scripts ------------------------------------------------------------------------------------------------

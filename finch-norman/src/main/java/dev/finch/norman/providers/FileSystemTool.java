@@ -4,7 +4,6 @@ import dev.finch.capabilities.Attempt;
 import dev.finch.capabilities.ConcretePath;
 import dev.finch.capabilities.Root;
 import dev.finch.ir.diag.Origin;
-import dev.finch.norman.NormanTests;
 import dev.finch.vm.host.FileHost;
 import dev.finch.vm.host.HostFailure;
 import dev.finch.vm.host.LocalFileHost;
@@ -30,27 +29,25 @@ import java.util.Map;
  *   <li>{@code (call fs list "notes")} — the entries under a directory, depth-first in sorted order, one per line,
  *   directories ending with {@code /}; a last line {@code …} when the listing was cut at its bound.</li>
  * </ul>
- * The results are Text, typed by the grant's declaration when the program's agents are given.
+ * The results are Text, typed by the grant's declaration (which each call carries).
  */
 public final class FileSystemTool implements ToolHost {
     private final FileHost files;
     private final Root root;
     private final long maxReadBytes;
     private final int maxEntries;
-    private final NormanTests.Agents agents;
 
     /** A binding on {@code files} under {@code root}, with a read bound in bytes and a listing bound in entries. */
-    public FileSystemTool(FileHost files, Root root, long maxReadBytes, int maxEntries, NormanTests.Agents agents) {
+    public FileSystemTool(FileHost files, Root root, long maxReadBytes, int maxEntries) {
         this.files = files;
         this.root = root;
         this.maxReadBytes = maxReadBytes;
         this.maxEntries = maxEntries;
-        this.agents = agents == null ? NormanTests.Agents.NONE : agents;
     }
 
     /** A binding on the directory {@code dir} as the workspace root, reading at most 1 MiB and listing 1000 entries. */
-    public static FileSystemTool workspace(Path dir, NormanTests.Agents agents) {
-        return new FileSystemTool(LocalFileHost.workspace(dir), Root.WORKSPACE, 1 << 20, 1000, agents);
+    public static FileSystemTool workspace(Path dir) {
+        return new FileSystemTool(LocalFileHost.workspace(dir), Root.WORKSPACE, 1 << 20, 1000);
     }
 
     /** Calls are real I/O and thread-safe, so concurrent steps' calls overlap. */
@@ -88,7 +85,7 @@ public final class FileSystemTool implements ToolHost {
                 }
             };
             if (text == null) return ToolResults.toolError(args.get(0) + " is not UTF-8 text");
-            return ToolResults.typed(agents, cap.grant(), op, key, text, origin);
+            return ToolResults.typed(cap.grant(), op, key, text, origin);
         } catch (HostFailure e) {
             return ToolResults.toolError(op + " " + args.get(0) + ": " + e.getMessage());
         }

@@ -1,7 +1,6 @@
 package dev.finch.norman.providers;
 
 import dev.finch.ir.diag.Origin;
-import dev.finch.norman.NormanTests;
 import dev.finch.vm.host.ToolCapability;
 import dev.finch.vm.host.ToolHost;
 import java.io.IOException;
@@ -31,8 +30,8 @@ import java.util.regex.Pattern;
  * nothing a program passes can change the scheme, host, port or prefix. A POST operation may send one argument as
  * its body. Redirects are not followed; there are a connect and a request timeout and a bound on the response body.
  *
- * <p>The response body (strict UTF-8) is the call's text, typed by the grant's declaration when the program's agents
- * are given; a non-2xx status, a timeout, an I/O error, an oversized or undecodable body, an operation this binding
+ * <p>The response body (strict UTF-8) is the call's text, typed by the grant's declaration (which each call carries);
+ * a non-2xx status, a timeout, an I/O error, an oversized or undecodable body, an operation this binding
  * does not configure and a wrong number of arguments are {@code ToolError}.
  */
 public final class HttpTool implements ToolHost {
@@ -53,7 +52,6 @@ public final class HttpTool implements ToolHost {
     private final Duration timeout;
     private final long maxResponseBytes;
     private final Map<String, String> headers;
-    private final NormanTests.Agents agents;
     private final HttpClient client;
 
     private HttpTool(Builder b) {
@@ -62,7 +60,6 @@ public final class HttpTool implements ToolHost {
         this.timeout = b.timeout;
         this.maxResponseBytes = b.maxResponseBytes;
         this.headers = Map.copyOf(b.headers);
-        this.agents = b.agents;
         this.client = HttpClient.newBuilder().connectTimeout(b.connectTimeout).followRedirects(HttpClient.Redirect.NEVER).build();
     }
 
@@ -80,7 +77,6 @@ public final class HttpTool implements ToolHost {
         private Duration timeout = Duration.ofSeconds(30);
         private long maxResponseBytes = 1 << 20;
         private final Map<String, String> headers = new LinkedHashMap<>();
-        private NormanTests.Agents agents = NormanTests.Agents.NONE;
 
         private Builder(String base) {
             URI u = URI.create(base);
@@ -131,8 +127,6 @@ public final class HttpTool implements ToolHost {
         /** A header sent with every request (an API key, Accept …), fixed by the embedder. */
         public Builder header(String name, String value) { headers.put(name, value); return this; }
 
-        /** The program's agents, so results are typed by the grant's declarations (default: every result is Text). */
-        public Builder agents(NormanTests.Agents a) { this.agents = a; return this; }
 
         public HttpTool build() { return new HttpTool(this); }
     }
@@ -206,6 +200,6 @@ public final class HttpTool implements ToolHost {
             return ToolResults.toolError(op + ": the response is not UTF-8 text");
         }
         if (r.statusCode() / 100 != 2) return ToolResults.toolError("HTTP " + r.statusCode() + (text.isBlank() ? "" : ": " + ToolResults.brief(text, 200)));
-        return ToolResults.typed(agents, cap.grant(), op, key, text, origin);
+        return ToolResults.typed(cap.grant(), op, key, text, origin);
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.finch.ir.diag.Origin;
-import dev.finch.norman.NormanTests;
 import dev.finch.vm.host.ToolCapability;
 import dev.finch.vm.host.ToolHost;
 import java.io.BufferedReader;
@@ -47,7 +46,6 @@ public final class PythonKernel implements ToolHost, AutoCloseable {
     private final String python;
     private final Duration timeout;
     private final int maxOutputChars;
-    private final NormanTests.Agents agents;
     private final ExecutorService reader = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "python-kernel-reader");
         t.setDaemon(true);
@@ -59,15 +57,14 @@ public final class PythonKernel implements ToolHost, AutoCloseable {
     private boolean closed;
 
     /** A kernel run by the executable {@code python} (such as {@code "python3"}), with a per-call timeout and an output bound. */
-    public PythonKernel(String python, Duration timeout, int maxOutputChars, NormanTests.Agents agents) {
+    public PythonKernel(String python, Duration timeout, int maxOutputChars) {
         this.python = python;
         this.timeout = timeout;
         this.maxOutputChars = maxOutputChars;
-        this.agents = agents == null ? NormanTests.Agents.NONE : agents;
     }
 
     /** {@code python3} from the PATH, 30 s per call, 64 Ki characters of output. */
-    public PythonKernel(NormanTests.Agents agents) { this("python3", Duration.ofSeconds(30), 65536, agents); }
+    public PythonKernel() { this("python3", Duration.ofSeconds(30), 65536); }
 
     private static String loadLoop() {
         try (InputStream in = PythonKernel.class.getResourceAsStream("kernel.py")) {
@@ -168,7 +165,7 @@ public final class PythonKernel implements ToolHost, AutoCloseable {
             return ToolResults.toolError((out.isEmpty() ? "" : out + (out.endsWith("\n") ? "" : "\n")) + err);
         }
         String result = op.equals("eval") ? reply.path("value").asText("") : out;
-        return ToolResults.typed(agents, cap.grant(), op, key, result, origin);
+        return ToolResults.typed(cap.grant(), op, key, result, origin);
     }
 
     /** Kills the process; later calls are ToolError. */

@@ -2,7 +2,7 @@ package dev.finch.norman.providers;
 
 import dev.finch.ir.diag.Origin;
 import dev.finch.norman.Askable;
-import dev.finch.norman.NormanTests;
+import dev.finch.norman.SiteKey;
 import dev.finch.norman.harness.Validate;
 import dev.finch.vm.VmCode;
 import dev.finch.vm.runtime.FinchTrap;
@@ -13,19 +13,17 @@ import dev.finch.vm.value.VariantValue;
 import java.nio.charset.StandardCharsets;
 
 /**
- * How a real tool's text becomes a call's {@code result}, as under a script: with the program's agents known, a
- * declared Text is taken verbatim (only its bound is checked), any other declared type reads the text as JSON and is
- * validated ({@code Invalid} with the raw text); an operation the grant does not declare is a checked run-time error.
- * Without agents ({@link NormanTests.Agents#NONE}) every result is Text, unchecked.
+ * How a real tool's text becomes a call's {@code result}, as under a script: the call's key ({@link SiteKey}) carries
+ * the grant's declared result type, so a declared Text is taken verbatim (only its bound is checked) and any other
+ * type reads the text as JSON and is validated ({@code Invalid} with the raw text).
  */
 final class ToolResults {
     private ToolResults() { }
 
-    /** The call's result for the tool's text {@code text}, typed by the declaration {@code key} names. */
-    static Object typed(NormanTests.Agents agents, String grant, String op, String key, String text, Origin origin) {
-        if (agents == null || agents == NormanTests.Agents.NONE || agents.asks().isEmpty()) return ResultValue.ok(text);
-        Askable type = agents.asks().get(key);
-        if (type == null) throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "no declaration of `" + grant + "` " + op + " for this call");
+    /** The call's result for the tool's text {@code text}, typed by the declaration its {@code key} spells. */
+    static Object typed(String grant, String op, String key, String text, Origin origin) {
+        Askable type = SiteKey.parse(key).map(SiteKey::type)
+                .orElseThrow(() -> new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the call of `" + grant + "` " + op + " carries no result type"));
         if (type instanceof Askable.Text x) {
             long bytes = text.getBytes(StandardCharsets.UTF_8).length;
             return x.maxBytes().isPresent() && bytes > x.maxBytes().getAsLong() ? failure("Invalid", text) : ResultValue.ok(text);

@@ -59,7 +59,7 @@ class ModelAuthorityTest {
 
             @Override public boolean simulated() { return true; }
         };
-        ScriptedModels world = new ScriptedModels(t.agents(), counting, -1, -1);
+        ScriptedModels world = new ScriptedModels(counting, -1, -1);
         HostConfig host = HostConfig.NONE.withGrants(grants).withModels(world);
         if (deferred) host = host.withDeferred(true);
         return vm.run("authority", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(), host);

@@ -45,6 +45,16 @@ class ScriptedAskTest extends HarnessTestSupport {
         // the last handler asked again and got the script's second entry: it ran in the expression's world
     }
 
+    @Test void anAsksAnswerTypeIsKnownWhereTheAskIsWritten() {
+        // no function declares the answer's type here: the ask itself does
+        FileReport r = run(HEAD + """
+                (script s [math (reply "{\\"value\\":4}") (out 4) (latency 1s)])
+                (under ([script s])
+                  (check-expect (. (ask gpt Answer (list (Message [role User] [content "2+2?"])) 'math) value) 4))
+                """);
+        assertThat(r.failed()).as("%s", messages(r)).isZero();
+    }
+
     @Test void anywhereElseAHandlerAnswersLikeItsExpression() {
         for (String bad : java.util.List.of(
                 "(check-expect (show (catch (ask-n) e \"x\")) \"x\")",

@@ -122,7 +122,7 @@ class ScriptedCallTest extends HarnessTestSupport {
         assertThat(t.diagnostics()).isEmpty();
         Verification v = Verifier.verify(t.module().orElseThrow(), Environment.EMPTY);
         assertThat(v.diagnostics()).isEmpty();
-        ScriptedModels world = new ScriptedModels(t.agents(), new ScriptedModels.Script(t.agents().scripts().get("s")), -1, -1);
+        ScriptedModels world = new ScriptedModels(new ScriptedModels.Script(t.agents().scripts().get("s")), -1, -1);
         try (Vm vm = new Vm()) {
             RunResult r = vm.run("authority", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
                     HostConfig.NONE.withGrants(grants).withTools(world).withDeferred(deferred));

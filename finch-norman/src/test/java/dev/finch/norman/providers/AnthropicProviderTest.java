@@ -313,7 +313,7 @@ class AnthropicProviderTest {
         assertThat(t.diagnostics()).isEmpty();
         Verification v = Verifier.verify(t.module().orElseThrow(), Environment.EMPTY);
         assertThat(v.diagnostics()).isEmpty();
-        ScriptedModels world = new ScriptedModels(t.agents(), provider(0), -1, -1);
+        ScriptedModels world = new ScriptedModels(provider(0), -1, -1);
         GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(claude)", Scope.TASK).value())).value();
         RunResult r;
         try (Vm vm = new Vm()) {

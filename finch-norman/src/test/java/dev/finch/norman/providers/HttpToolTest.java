@@ -1,6 +1,7 @@
 package dev.finch.norman.providers;
 
 import static dev.finch.norman.providers.ToolTesting.O;
+import static dev.finch.norman.providers.ToolTesting.TEXT;
 import static dev.finch.norman.providers.ToolTesting.failure;
 import static dev.finch.norman.providers.ToolTesting.ok;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -78,7 +79,7 @@ class HttpToolTest {
 
     @Test void aGetFillsTheTemplateWithEncodedArgumentsAndAnswersTheBody() {
         queue(200, "<p>hi</p>");
-        Object r = tool().call(WEB, "search", List.of("a b&c=d/é", "en"), "k", O);
+        Object r = tool().call(WEB, "search", List.of("a b&c=d/é", "en"), TEXT, O);
         assertThat(ok(r)).isEqualTo("<p>hi</p>");
         assertThat(seen).hasSize(1);
         Seen s = seen.get(0);
@@ -89,7 +90,7 @@ class HttpToolTest {
 
     @Test void aPostSendsItsBodyArgument() {
         queue(201, "saved");
-        assertThat(ok(tool().call(WEB, "save", List.of("n1", "some text"), "k", O))).isEqualTo("saved");
+        assertThat(ok(tool().call(WEB, "save", List.of("n1", "some text"), TEXT, O))).isEqualTo("saved");
         Seen s = seen.get(0);
         assertThat(s.method()).isEqualTo("POST");
         assertThat(s.rawUri()).isEqualTo("/api/v1/notes/n1");
@@ -101,38 +102,38 @@ class HttpToolTest {
         queue(200, "a");
         queue(200, "b");
         HttpTool t = tool();
-        assertThat(ok(t.call(WEB, "page", List.of("http://evil.example/x"), "k", O))).isEqualTo("a");
-        assertThat(ok(t.call(WEB, "page", List.of("../../admin?x=1#f"), "k", O))).isEqualTo("b");
+        assertThat(ok(t.call(WEB, "page", List.of("http://evil.example/x"), TEXT, O))).isEqualTo("a");
+        assertThat(ok(t.call(WEB, "page", List.of("../../admin?x=1#f"), TEXT, O))).isEqualTo("b");
         assertThat(seen).extracting(Seen::rawUri).containsExactly(
                 "/api/v1/pages/http%3A%2F%2Fevil.example%2Fx", "/api/v1/pages/..%2F..%2Fadmin%3Fx%3D1%23f");
-        assertThat(failure(t.call(WEB, "page", List.of(".."), "k", O))).startsWith("ToolError: the argument `..` is refused");
+        assertThat(failure(t.call(WEB, "page", List.of(".."), TEXT, O))).startsWith("ToolError: the argument `..` is refused");
         assertThat(seen).hasSize(2);   // refused before anything is sent
     }
 
     @Test void aNon2xxStatusIsAToolErrorWithTheStatus() {
         queue(404, "no such page");
-        assertThat(failure(tool().call(WEB, "page", List.of("x"), "k", O))).isEqualTo("ToolError: HTTP 404: no such page");
+        assertThat(failure(tool().call(WEB, "page", List.of("x"), TEXT, O))).isEqualTo("ToolError: HTTP 404: no such page");
         queue(503, "");
-        assertThat(failure(tool().call(WEB, "page", List.of("x"), "k", O))).isEqualTo("ToolError: HTTP 503");
+        assertThat(failure(tool().call(WEB, "page", List.of("x"), TEXT, O))).isEqualTo("ToolError: HTTP 503");
     }
 
     @Test void anOversizedResponseIsAToolError() {
         queue(200, "x".repeat(65));
-        assertThat(failure(tool().call(WEB, "page", List.of("x"), "k", O))).contains("over the bound of 64 bytes");
+        assertThat(failure(tool().call(WEB, "page", List.of("x"), TEXT, O))).contains("over the bound of 64 bytes");
         queue(200, "x".repeat(64));
-        assertThat(ok(tool().call(WEB, "page", List.of("x"), "k", O))).isEqualTo("x".repeat(64));
+        assertThat(ok(tool().call(WEB, "page", List.of("x"), TEXT, O))).isEqualTo("x".repeat(64));
     }
 
     @Test void aSlowServerTimesOut() {
         synchronized (replies) { replies.add(new Canned(200, "late", 1500)); }
         HttpTool t = HttpTool.builder(base()).get("page", "/pages/{0}").timeout(Duration.ofMillis(200)).build();
-        assertThat(failure(t.call(WEB, "page", List.of("x"), "k", O))).isEqualTo("ToolError: page timed out after 200 ms");
+        assertThat(failure(t.call(WEB, "page", List.of("x"), TEXT, O))).isEqualTo("ToolError: page timed out after 200 ms");
     }
 
     @Test void unconfiguredOperationsWrongAritiesAndForkAreToolErrors() {
         HttpTool t = tool();
-        assertThat(failure(t.call(WEB, "delete", List.of("x"), "k", O))).startsWith("ToolError: `web` has no operation delete");
-        assertThat(failure(t.call(WEB, "search", List.of("x"), "k", O))).isEqualTo("ToolError: search takes 2 argument(s), not 1");
+        assertThat(failure(t.call(WEB, "delete", List.of("x"), TEXT, O))).startsWith("ToolError: `web` has no operation delete");
+        assertThat(failure(t.call(WEB, "search", List.of("x"), TEXT, O))).isEqualTo("ToolError: search takes 2 argument(s), not 1");
         assertThat(failure(t.call(WEB, "fork", List.of(), "fork", O))).startsWith("ToolError");
         assertThat(seen).isEmpty();
     }

@@ -1,6 +1,7 @@
 package dev.finch.norman.providers;
 
 import static dev.finch.norman.providers.ToolTesting.O;
+import static dev.finch.norman.providers.ToolTesting.TEXT;
 import static dev.finch.norman.providers.ToolTesting.failure;
 import static dev.finch.norman.providers.ToolTesting.ok;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,17 +36,17 @@ class PythonKernelTest {
 
     @BeforeEach void start() {
         Assumptions.assumeTrue(python3OnPath(), "python3 not installed: live kernel tests skipped");
-        kernel = new PythonKernel("python3", Duration.ofSeconds(20), 1000, NormanTests.Agents.NONE);
+        kernel = new PythonKernel("python3", Duration.ofSeconds(20), 1000);
     }
 
     @AfterEach void stop() { if (kernel != null) kernel.close(); }
 
-    private Object exec(String code) { return kernel.call(PY, "exec", List.of(code), "k", O); }
+    private Object exec(String code) { return kernel.call(PY, "exec", List.of(code), TEXT, O); }
 
     @Test void stateSurvivesFromCallToCall() {
         assertThat(ok(exec("x = 20\ndef f(y):\n    return x + y\n"))).isEqualTo("");
         assertThat(ok(exec("print(f(22))"))).isEqualTo("42\n");
-        assertThat(ok(kernel.call(PY, "eval", List.of("{'n': f(1), 'ok': True}"), "k", O))).isEqualTo("{\"n\": 21, \"ok\": true}");
+        assertThat(ok(kernel.call(PY, "eval", List.of("{'n': f(1), 'ok': True}"), TEXT, O))).isEqualTo("{\"n\": 21, \"ok\": true}");
         assertThat(kernel.alive()).isTrue();
     }
 
@@ -70,7 +71,7 @@ class PythonKernelTest {
 
     @Test void aCallPastTheTimeoutStopsTheKernelAndTheNextCallStartsAFreshOne() {
         kernel.close();
-        kernel = new PythonKernel("python3", Duration.ofMillis(500), 1000, NormanTests.Agents.NONE);
+        kernel = new PythonKernel("python3", Duration.ofMillis(500), 1000);
         assertThat(ok(exec("x = 1"))).isEqualTo("");
         assertThat(failure(exec("import time\ntime.sleep(30)"))).isEqualTo("ToolError: exec ran past 500 ms: the kernel was stopped and its state is lost");
         assertThat(kernel.alive()).isFalse();
@@ -85,8 +86,8 @@ class PythonKernelTest {
     }
 
     @Test void aMissingInterpreterIsAToolError() {
-        try (PythonKernel k = new PythonKernel("/nonexistent/python3", Duration.ofSeconds(5), 100, null)) {
-            assertThat(failure(k.call(PY, "exec", List.of("pass"), "k", O))).startsWith("ToolError: cannot run /nonexistent/python3");
+        try (PythonKernel k = new PythonKernel("/nonexistent/python3", Duration.ofSeconds(5), 100)) {
+            assertThat(failure(k.call(PY, "exec", List.of("pass"), TEXT, O))).startsWith("ToolError: cannot run /nonexistent/python3");
         }
     }
 }

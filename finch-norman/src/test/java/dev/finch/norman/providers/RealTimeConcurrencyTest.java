@@ -88,7 +88,7 @@ class RealTimeConcurrencyTest {
         assertThat(lowered.diagnostics()).isEmpty();
         Verification v = Verifier.verify(lowered.module().orElseThrow(), Environment.EMPTY);
         assertThat(v.diagnostics()).isEmpty();
-        ScriptedModels world = new ScriptedModels(lowered.agents(), slow, -1, -1);
+        ScriptedModels world = new ScriptedModels(slow, -1, -1);
         GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(gpt)", Scope.TASK).value())).value();
         RunResult r = vm.run("agent", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
                 HostConfig.NONE.withGrants(grants).withModels(world));
@@ -166,7 +166,7 @@ class RealTimeConcurrencyTest {
             String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
             GrantSet grants = GrantSet.of(List.of(Grant.of("g", "tool.call(web,*)", Scope.TASK).value())).value();
             try (Tools tools = Tools.of(Map.of("web", HttpTool.builder(base).get("count", "/count/{0}").timeout(Duration.ofSeconds(5))
-                    .agents(lowered.agents()).build()))) {
+                    .build()))) {
                 RunResult r = vm.run("agent", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
                         HostConfig.NONE.withGrants(grants).withTools(tools));
                 assertThat(r).as("%s", r).isInstanceOf(RunResult.Completed.class);

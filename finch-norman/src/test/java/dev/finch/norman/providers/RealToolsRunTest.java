@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 class RealToolsRunTest {
     @TempDir Path dir;
 
-    private static RunResult run(String file, List<String> tools, java.util.function.Function<NormanTests.Agents, Map<String, ToolHost>> bindings) {
+    private static RunResult run(String file, List<String> tools, java.util.function.Supplier<Map<String, ToolHost>> bindings) {
         Norman norman = new Norman(SourceLoader.inMemory(Map.of()));
         NormanProgram p = norman.check(file, "agent.nm");
         NormanTests lowered = norman.lowerTests(p);
@@ -49,7 +49,7 @@ class RealToolsRunTest {
         assertThat(v.diagnostics()).isEmpty();
         List<Grant> gs = new ArrayList<>();
         for (String t : tools) gs.add(Grant.of("g-" + t, "tool.call(" + t + ",*)", Scope.TASK).value());
-        try (Tools installed = Tools.of(bindings.apply(lowered.agents())); Vm vm = new Vm()) {
+        try (Tools installed = Tools.of(bindings.get()); Vm vm = new Vm()) {
             return vm.run("agent", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
                     HostConfig.NONE.withGrants(GrantSet.of(gs).value()).withTools(installed));
         }
@@ -81,9 +81,9 @@ class RealToolsRunTest {
                     (go)
                     """;
             String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
-            Object v = top(run(file, List.of("fs", "web"), agents -> Map.of(
-                    "fs", FileSystemTool.workspace(dir, agents),
-                    "web", HttpTool.builder(base).get("count", "/count/{0}").timeout(Duration.ofSeconds(5)).agents(agents).build())));
+            Object v = top(run(file, List.of("fs", "web"), () -> Map.of(
+                    "fs", FileSystemTool.workspace(dir),
+                    "web", HttpTool.builder(base).get("count", "/count/{0}").timeout(Duration.ofSeconds(5)).build())));
             // write answers 5 (bytes, declared Num), the server's "12" is read as a Num
             assertThat(v).isEqualTo(17.0);
             assertThat(Files.readString(dir.resolve("copy.txt"))).isEqualTo("hello");
@@ -100,7 +100,7 @@ class RealToolsRunTest {
                 (define go () (begin (call py exec "x = 40") (call py eval "x + 2")))
                 (go)
                 """;
-        Object v = top(run(file, List.of("py"), agents -> Map.of("py", new PythonKernel("python3", Duration.ofSeconds(20), 10_000, agents))));
+        Object v = top(run(file, List.of("py"), () -> Map.of("py", new PythonKernel("python3", Duration.ofSeconds(20), 10_000))));
         assertThat(v).isEqualTo(42.0);
     }
 }

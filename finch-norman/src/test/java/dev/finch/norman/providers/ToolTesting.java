@@ -11,6 +11,9 @@ final class ToolTesting {
 
     static final Origin O = Origin.UNKNOWN;
 
+    /** The key of a call whose declared result is Text (what an open grant's calls carry). */
+    static final String TEXT = dev.finch.norman.SiteKey.call(dev.finch.norman.Askable.text()).spell();
+
     /** The ok value, or an AssertionError naming the failure. */
     static Object ok(Object r) {
         ResultValue v = (ResultValue) r;

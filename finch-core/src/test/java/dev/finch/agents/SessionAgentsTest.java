@@ -1,0 +1,101 @@
+package dev.finch.agents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.finch.Finch;
+import dev.finch.Language;
+import dev.finch.Outcome;
+import dev.finch.Session;
+import dev.finch.SessionOptions;
+import dev.finch.Submission;
+import dev.finch.capabilities.Scope;
+import dev.finch.norman.harness.ModelProvider;
+import dev.finch.norman.harness.ScriptedModels;
+import dev.finch.norman.providers.FileSystemTool;
+import dev.finch.norman.providers.Tools;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * µNorman agents in a session: the model and tool hosts installed on {@code Finch}, asks and calls that pause for
+ * approval at the host boundary and resume there, and the permission preview.
+ */
+class SessionAgentsTest {
+    @TempDir Path ws;
+
+    private final AtomicInteger asked = new AtomicInteger();
+
+    /** A provider standing in for a real model: it answers the sum the user message asks for. */
+    private final ModelProvider model = request -> {
+        asked.incrementAndGet();
+        return new ModelProvider.Reply("{\"value\":4}", 3, "end_turn", 5);
+    };
+
+    private static final String AGENT = """
+            (grant gpt (model [in 1] [out 2] [ceiling 50]))
+            (grant fs (filesystem [read Text]))
+            (record Answer (value Num))
+            (define ask-sum () (. (ask gpt Answer (list (Message [role User] [content (call fs read "q.txt")])) 'sum) value))
+            (ask-sum)
+            """;
+
+    private Finch finch(Tools tools) {
+        return Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).tools(tools).build();
+    }
+
+    private static Outcome submit(Session s, String src) { return s.submit(Submission.of(src, "agent.nm").withLanguage(Language.NORMAN)); }
+
+    @Test void anAgentPausesForEachGrantItNeedsAndResumesWhereItStopped() throws IOException {
+        Files.writeString(ws.resolve("q.txt"), "2+2?");
+        try (Tools tools = Tools.of(Map.of("fs", FileSystemTool.workspace(ws)))) {
+            Session s = finch(tools).newSession();
+            Outcome o = submit(s, AGENT);
+            assertThat(o).as("%s", o).isInstanceOf(Outcome.Suspended.class);
+            assertThat(o.requiredCapabilities()).containsExactly("tool.call(fs,read)");
+            assertThat(o.inferredCapabilities()).contains("model.ask(*)", "tool.call(*,*)");
+            o = s.approve(o.executionId(), Scope.ONCE);
+            assertThat(o).as("%s", o).isInstanceOf(Outcome.Suspended.class);
+            assertThat(o.requiredCapabilities()).containsExactly("model.ask(gpt)");
+            assertThat(asked.get()).isZero();
+            o = s.approve(o.executionId(), Scope.SESSION);
+            assertThat(o).as("%s", o).isInstanceOf(Outcome.Completed.class);
+            assertThat(o.stack()).extracting(e -> e.display()).containsExactly("4.0");
+            assertThat(asked.get()).isEqualTo(1);
+            // the session grant now covers the model; the file read still needs its approval
+            Outcome again = submit(s, AGENT);
+            assertThat(again.requiredCapabilities()).containsExactly("tool.call(fs,read)");
+        }
+    }
+
+    @Test void grantedUpFrontTheAgentRunsThrough() throws IOException {
+        Files.writeString(ws.resolve("q.txt"), "2+2?");
+        try (Tools tools = Tools.of(Map.of("fs", FileSystemTool.workspace(ws)))) {
+            Session s = finch(tools).newSession(SessionOptions.DEFAULT.withGrant("model.ask(gpt)").withGrant("tool.call(fs,read)"));
+            Outcome o = submit(s, AGENT);
+            assertThat(o).as("%s", o).isInstanceOf(Outcome.Completed.class);
+            assertThat(asked.get()).isEqualTo(1);
+        }
+    }
+
+    @Test void aDeniedAskNeverReachesTheModel() {
+        Session s = Finch.builder().models(() -> new ScriptedModels(model, -1, -1)).build().newSession();
+        Outcome o = submit(s, "(grant gpt (model)) (ask gpt Num (list (Message [role User] [content \"n?\"])))");
+        assertThat(o.requiredCapabilities()).containsExactly("model.ask(gpt)");
+        o = s.deny(o.executionId(), "no");
+        assertThat(o).isInstanceOf(Outcome.Failed.class);
+        assertThat(o.fields().diagnostics().get(0).code()).isEqualTo("E-HOST-001");
+        assertThat(asked.get()).isZero();
+    }
+
+    @Test void withoutAModelHostAnAskIsUnavailable() {
+        Outcome o = submit(Finch.create().newSession(SessionOptions.DEFAULT.withGrant("model.ask(gpt)")),
+                "(grant gpt (model)) (ask gpt Num (list (Message [role User] [content \"n?\"])))");
+        assertThat(o).isInstanceOf(Outcome.Failed.class);
+        assertThat(o.fields().diagnostics().get(0).code()).isEqualTo("E-HOST-013");
+    }
+}

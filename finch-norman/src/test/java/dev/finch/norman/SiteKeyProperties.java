@@ -1,0 +1,54 @@
+package dev.finch.norman;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
+
+/** The law of the key an ask or call site carries: reading back what was spelled gives the same site. */
+class SiteKeyProperties {
+    @Property(tries = 500)
+    void parseOfSpellIsIdentity(@ForAll("keys") SiteKey key) {
+        assertThat(SiteKey.parse(key.spell())).contains(key);
+    }
+
+    @Test void otherTextIsNoKey() {
+        for (String s : new String[] {"", "k", "fork", "{}", "{\"type\":{\"kind\":\"nope\"}}", "[1]", "{\"type\":{\"kind\":\"list\"}}"}) {
+            assertThat(SiteKey.parse(s)).as(s).isEmpty();
+        }
+    }
+
+    @Provide Arbitrary<SiteKey> keys() {
+        Arbitrary<Optional<SiteKey.Model>> model = Combinators.combine(
+                Arbitraries.strings().alpha().numeric().withChars("-.").ofMinLength(1).ofMaxLength(12).optional(),
+                Arbitraries.longs().between(0, 1_000_000), Arbitraries.longs().between(0, 1_000_000), Arbitraries.longs().between(1, 200_000))
+                .as(SiteKey.Model::new).optional();
+        return Combinators.combine(askable(3), model).as(SiteKey::new);
+    }
+
+    private static Arbitrary<OptionalLong> bound() {
+        return Arbitraries.longs().between(0, 100_000).optional().map(o -> o.map(OptionalLong::of).orElse(OptionalLong.empty()));
+    }
+
+    private static Arbitrary<Askable> askable(int depth) {
+        Arbitrary<Askable> leaf = Arbitraries.oneOf(bound().map(Askable.Text::new), Arbitraries.just(new Askable.Num()),
+                Arbitraries.just(new Askable.Bool()), Arbitraries.just(new Askable.Sym()));
+        if (depth == 0) return leaf;
+        Arbitrary<Map<String, Askable>> fields = Arbitraries.maps(Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(6), askable(depth - 1))
+                .ofMaxSize(3).map(LinkedHashMap::new);
+        Arbitrary<String> name = Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(8).map(s -> Character.toUpperCase(s.charAt(0)) + s.substring(1));
+        return Arbitraries.oneOf(leaf,
+                Combinators.combine(askable(depth - 1), bound()).as(Askable.ListOf::new),
+                Combinators.combine(name, fields).as(Askable.Record::new),
+                Combinators.combine(name, Arbitraries.maps(name, fields).ofMinSize(1).ofMaxSize(3).map(LinkedHashMap::new)).as(Askable.Datatype::new));
+    }
+}
