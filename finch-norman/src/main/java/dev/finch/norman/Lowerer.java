@@ -153,8 +153,15 @@ final class Lowerer {
      * word per test expression (see {@link NormanTests}).
      */
     Module tests(List<Ast.Def> defs, List<Ast.Test> tests, Map<Ast.Test, List<String>> wordNames, Map<Ast.Test, String> matchers,
-                 Map<Ast.Test, List<Optional<String>>> handlerNames, String source) {
+                 Map<Ast.Test, List<Optional<String>>> handlerNames, Map<Exp, String> limitWords, String source) {
         List<Instr> main = main(defs);
+        for (var lim : limitWords.entrySet()) {
+            try {
+                words.put(lim.getValue(), wrapper(lim.getValue(), lim.getKey(), Ty.FAIL_EFFECT, lim.getKey().origin(), true));
+            } catch (DiagnosticException e) {
+                diagnostics.addAll(e.diagnostics());
+            }
+        }
         int n = 0;
         for (Ast.Test t : tests) {
             n++;

@@ -56,12 +56,20 @@ public final class Norman implements Frontend {
         Map<Ast.Test, List<String>> words = new IdentityHashMap<>();
         Map<Ast.Test, String> matchers = new IdentityHashMap<>();
         Map<Ast.Test, List<Optional<String>>> handlers = new IdentityHashMap<>();
-        Module m = lowerer.tests(p.definitions(), p.testDefs, words, matchers, handlers, p.source());
+        // An under's limit that is an expression becomes a word the harness runs before the test (literals are read).
+        Map<Ast.Exp, String> limits = new IdentityHashMap<>();
+        for (UnitTest u : p.tests()) {
+            for (Optional<Ast.Exp> lim : List.of(u.cost(), u.time())) {
+                if (lim.isPresent() && !isLiteralLimit(lim.get())) limits.computeIfAbsent(lim.get(), e -> "nm.limit." + (limits.size() + 1));
+            }
+        }
+        Module m = lowerer.tests(p.definitions(), p.testDefs, words, matchers, handlers, limits, p.source());
         List<NormanTests.Lowered> out = new ArrayList<>();
         for (int i = 0; i < p.testDefs.size(); i++) {
             Ast.Test t = p.testDefs.get(i);
-            out.add(new NormanTests.Lowered(p.tests().get(i), words.getOrDefault(t, List.of()), Optional.ofNullable(matchers.get(t)),
-                    handlers.getOrDefault(t, List.of())));
+            UnitTest u = p.tests().get(i);
+            out.add(new NormanTests.Lowered(u, words.getOrDefault(t, List.of()), Optional.ofNullable(matchers.get(t)),
+                    handlers.getOrDefault(t, List.of()), u.cost().map(limits::get), u.time().map(limits::get)));
         }
         List<NormanTests.FailingVal> vals = new ArrayList<>();
         for (Ast.Val v : lowerer.failingVals(p.definitions())) vals.add(new NormanTests.FailingVal(Lowerer.constName(v), v.origin()));
@@ -117,6 +125,9 @@ public final class Norman implements Frontend {
         }
         return new NormanProgram(sourceId, defs, types, tests, diagnostics, inf, basis, testDefs);
     }
+
+    /** A limit written as a literal ($1.00, 1min, ∞), which the harness reads without running anything. */
+    public static boolean isLiteralLimit(Ast.Exp e) { return e instanceof Ast.Money || e instanceof Ast.Duration || e instanceof Ast.Infinity; }
 
     private static UnitTest unit(Ast.Test t, Optional<Ast.Under> u, Infer inf) {
         return new UnitTest(t.testKind(), t.origin(), t.exps(), t.pattern(), t.grade(), u.flatMap(Ast.Under::script),

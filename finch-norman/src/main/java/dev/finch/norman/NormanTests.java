@@ -33,12 +33,15 @@ public record NormanTests(Optional<Module> module, List<Lowered> tests, List<Fai
     }
 
     /**
-     * One test with the names of its words in {@link #module()}. {@code handlers} is aligned with {@code words}: for a
+     * One test with the names of its words in {@link #module()}. {@code costWord} and {@code timeWord} compute its
+     * under's limits when they are expressions rather than literals ({@code result<money|duration,Failure>}).
+     * {@code handlers} is aligned with {@code words}: for a
      * compared side that is a catch whose handler answers another type (see {@code Infer}), the word is the caught
      * expression and the handler is a word {@code Failure -> result<T,Failure>} the harness runs, in the same world,
      * only when the expression failed.
      */
-    public record Lowered(UnitTest test, List<String> words, Optional<String> matcher, List<Optional<String>> handlers) {
+    public record Lowered(UnitTest test, List<String> words, Optional<String> matcher, List<Optional<String>> handlers,
+                          Optional<String> costWord, Optional<String> timeWord) {
         public Lowered {
             words = List.copyOf(words);
             List<Optional<String>> h = new java.util.ArrayList<>(handlers);
@@ -46,7 +49,9 @@ public record NormanTests(Optional<Module> module, List<Lowered> tests, List<Fai
             handlers = List.copyOf(h);
         }
 
-        public Lowered(UnitTest test, List<String> words, Optional<String> matcher) { this(test, words, matcher, List.of()); }
+        public Lowered(UnitTest test, List<String> words, Optional<String> matcher) {
+            this(test, words, matcher, List.of(), Optional.empty(), Optional.empty());
+        }
     }
 
     /** A val whose initializer may fail: the constant {@code name} holds its result once the program has loaded. */

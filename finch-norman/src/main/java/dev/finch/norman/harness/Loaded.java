@@ -74,11 +74,25 @@ public final class Loaded {
         Origin at = t.origin();
         Ast.TestKind kind = t.kind();
         current = t;
-        for (Optional<Ast.Exp> lim : List.of(t.cost(), t.time())) {
-            if (lim.isPresent() && !(lim.get() instanceof Ast.Money || lim.get() instanceof Ast.Duration || lim.get() instanceof Ast.Infinity)) {
-                return TestResult.fail(at, kind, "the limits of under must be literals ($1.00, 1min, ∞) for now; "
-                        + lim.get().origin() + " is an expression");
+        // The under's limits: literals are read, expressions run first (in a world of their own, without a script).
+        costLimit = -1;
+        timeLimit = -1;
+        for (int k = 0; k < 2; k++) {
+            Optional<Ast.Exp> lim = k == 0 ? t.cost() : t.time();
+            Optional<String> word = k == 0 ? l.costWord() : l.timeWord();
+            long v;
+            if (lim.isEmpty()) v = -1;
+            else if (word.isEmpty()) v = literal(lim.get());
+            else {
+                Run r = call(word.get(), lim.get().origin(), new ScriptedModels(ScriptedModels.NO_SCRIPT, -1, -1));
+                String what = k == 0 ? "cost" : "time";
+                if (r.stopped()) return TestResult.fail(at, kind, "the " + what + " limit of under stopped with a checked run-time error: " + r.error());
+                ResultValue rv = (ResultValue) r.value().value();
+                if (!rv.isOk()) return TestResult.fail(at, kind, "the " + what + " limit of under failed: " + Display.outcome(r.value()));
+                v = rv.value() instanceof dev.finch.vm.value.Money m ? (m.unlimited() ? -1 : m.micros())
+                        : ((dev.finch.vm.value.Duration) rv.value()).unlimited() ? -1 : ((dev.finch.vm.value.Duration) rv.value()).millis();
             }
+            if (k == 0) costLimit = v; else timeLimit = v;
         }
         try {
             switch (kind) {
@@ -112,17 +126,19 @@ public final class Loaded {
         }
     }
 
+    /** The current test's under limits, in micro-dollars and milliseconds (-1: unlimited). */
+    private long costLimit = -1, timeLimit = -1;
+
     /** A fresh world for one run of the test's expressions: its under's script rewound, a fresh pool and clock. */
     private ScriptedModels world(UnitTest t) {
         ModelProvider p = t.script().map(n -> agents.scripts().get(n)).<ModelProvider>map(ScriptedModels.Script::new).orElse(ScriptedModels.NO_SCRIPT);
-        return new ScriptedModels(p, limit(t.cost()), limit(t.time()));
+        return new ScriptedModels(p, costLimit, timeLimit);
     }
 
-    /** An under's literal limit in micro-dollars or milliseconds; -1 when omitted or ∞ (other expressions are refused in run). */
-    private static long limit(Optional<Ast.Exp> e) {
-        if (e.isEmpty()) return -1;
-        if (e.get() instanceof Ast.Money m) return m.micros();
-        if (e.get() instanceof Ast.Duration d) return d.millis();
+    /** A literal limit in micro-dollars or milliseconds; -1 for ∞. */
+    private static long literal(Ast.Exp e) {
+        if (e instanceof Ast.Money m) return m.micros();
+        if (e instanceof Ast.Duration d) return d.millis();
         return -1;
     }
 

@@ -166,11 +166,19 @@ class ScriptedAskTest extends HarnessTestSupport {
         assertThat(r.results()).hasSize(13);
     }
 
-    @Test void anUnderLimitThatIsNotALiteralIsReportedNotIgnored() {
+    @Test void anUnderLimitMayBeAnExpressionEvaluatedBeforeTheTest() {
+        // "2+2?" reserves 5 input tokens at 2 µ$ and 9 output tokens at 8 µ$: 82 µ$
         FileReport r = run(HEAD + """
-                (define dollars () $1)
-                (under ([cost (dollars)]) (check-assert #t))
+                (script s [math (reply "{\\"value\\":4}") (out 4) (latency 1s) (reply "{\\"value\\":4}") (out 4) (latency 1s)])
+                (val tight $0.00008)
+                (define seconds (n) (if (> n 1) 2s 1s))
+                (under ([script s] [cost tight]) (check-fail (ask-n) OverBudget))
+                (under ([script s] [cost (if #t $1 $0)] [time (seconds 2)])
+                  (check-expect (. (ask-n) value) 4)
+                  (check-fail (begin (ask-n) (ask-n) (ask-n)) PastDeadline))
+                (under ([cost (fail 'no-budget)]) (check-assert #t))
                 """);
-        assertThat(r.results()).singleElement().satisfies(t -> assertThat(t.message()).contains("must be literals"));
+        assertThat(r.results()).extracting(TestResult::passed).as("%s", messages(r)).containsExactly(true, true, true, false);
+        assertThat(r.results().get(3).message()).contains("the cost limit of under failed").contains("no-budget");
     }
 }
