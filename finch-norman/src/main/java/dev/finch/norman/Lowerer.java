@@ -770,7 +770,9 @@ final class Lowerer {
         }
         if (inf.grant(v.name()).filter(g -> !g.isModel()).isPresent()) {
             // A tool grant's own capability value; it confers nothing by itself (each call is checked by the host).
+            Ast.Grant g = inf.grant(v.name()).orElseThrow();
             out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
+            out.add(new Instr.Push(new Literal.BoolLit(g.host().equals("kernel") || g.host().equals("filesystem")), at));
             out.add(new Instr.Call("tool-capability", at));
             return;
         }

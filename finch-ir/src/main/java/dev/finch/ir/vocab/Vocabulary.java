@@ -120,7 +120,7 @@ public final class Vocabulary {
         word("money-unlimited", Category.ARITHMETIC, "Unlimited money (written ∞).", "-> money");
         word("duration-unlimited", Category.ARITHMETIC, "An unlimited duration (written ∞).", "-> duration");
         word("model-ask", Category.CONTROL, "Ask a granted model once (context, grant, ask key, site): the validated answer or a failure, through the run's model host.", "a string string string -> result<b,e> ! {model.ask(*)}");
-        word("tool-capability", Category.CONTROL, "The capability value a µNorman tool grant names; it confers nothing by itself (every call needs tool.call(grant,op)).", "string -> capability");
+        word("tool-capability", Category.CONTROL, "The capability value a µNorman tool grant names (and whether the tool keeps state); it confers nothing by itself (every call needs tool.call(grant,op)).", "string bool -> capability");
         word("tool-call", Category.CONTROL, "Call one operation of a granted tool once (capability, operation, arguments, result key): the validated result or a failure, through the run's tool host.", "capability string list<string> string -> result<b,e> ! {tool.call(*,*)}");
         word("budget-open", Category.CONTROL, "Open a budget scope of at most this money and time (nesting takes the smaller; spending is charged outside too).", "money duration ->");
         word("budget-close", Category.CONTROL, "Close the innermost budget scope.", "->");

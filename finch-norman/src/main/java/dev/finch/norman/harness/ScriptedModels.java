@@ -265,7 +265,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         String site = cap.grant() + "/" + op;
         boolean fork = key.equals("fork");
         if (fork && deferred == null && !(provider instanceof Script s && s.has(site))) {
-            return new Settled(ResultValue.ok(new dev.finch.vm.host.ToolCapability(cap.grant(), ++forks)), "fork", 0);
+            return new Settled(ResultValue.ok(cap.withInstance(++forks)), "fork", 0);
         }
         Askable type = fork ? Askable.text() : siteKey(key, origin).type();
         if (deferred == null && !(provider instanceof Script)) {
@@ -277,7 +277,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         String shown = r instanceof ModelProvider.ProviderError pe ? "provider-error " + pe.message() : "result " + ((ModelProvider.Reply) r).text();
         if (deadline() >= 0 && now() > deadline()) return new Settled(failure("PastDeadline", null), shown, 0);
         if (r instanceof ModelProvider.ProviderError e) return new Settled(failure("ToolError", e.message()), shown, 0);
-        if (fork) return new Settled(ResultValue.ok(new dev.finch.vm.host.ToolCapability(cap.grant(), ++forks)), shown, 0);
+        if (fork) return new Settled(ResultValue.ok(cap.withInstance(++forks)), shown, 0);
         String text = ((ModelProvider.Reply) r).text();
         if (type instanceof Askable.Text x) {
             long bytes = text.getBytes(StandardCharsets.UTF_8).length;

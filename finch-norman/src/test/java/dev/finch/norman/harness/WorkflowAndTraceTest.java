@@ -107,6 +107,20 @@ class WorkflowAndTraceTest extends HarnessTestSupport {
         assertThat(r.results()).allSatisfy(t -> assertThat(t.message()).doesNotContain("issue 8"));
     }
 
+    @Test void stepsReachingOneStatefulToolThroughValuesAreStoppedAtTheSecondStep() {
+        // The capability travels in a local and a function parameter, so the check before the steps cannot see it;
+        // the steps themselves can: the second concurrent step to reach the kernel stops the run before its call.
+        FileReport r = run(AGENT + """
+                (under ([script s])
+                  (check-error (let* ([k py]) (par (call k exec "x = 1") (call k exec "x = 2"))))
+                  (check-expect (let* ([k py]) (par (call (call k fork) exec "x = 1") (call k exec "x = 2"))) (Pair [fst "done"] [snd "done"]))
+                  (check-expect (let* ([k py]) (workflow ([a (call k exec "x = 1")] [b (begin a (call k exec "x = 2"))]) b)) "done")
+                  (check-expect (let* ([k py]) (begin (call k exec "x = 1") (. (par (call k exec "x = 2") 1) fst))) "done"))
+                """);
+        assertThat(r.results()).extracting(TestResult::passed).as("%s", messages(r)).containsOnly(true);
+        assertThat(r.results()).hasSize(4);
+    }
+
     @Test void stepsSharingAStatefulToolAreRefusedBeforeAnyStepStarts() {
         FileReport r = run(AGENT + """
                 (define use-py (s) (call py exec s))

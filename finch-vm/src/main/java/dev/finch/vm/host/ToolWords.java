@@ -17,12 +17,16 @@ public final class ToolWords {
     private ToolWords() { }
 
     /** The grant's own capability value (instance 0); authority is checked per call, never by holding the value. */
-    public static Object capability(Ctx ctx, String grant, Origin o) { return new ToolCapability(grant, 0); }
+    public static Object capability(Ctx ctx, String grant, boolean stateful, Origin o) { return new ToolCapability(grant, 0, stateful); }
 
     public static Object call(Ctx ctx, Object capability, String op, Object args, String key, Origin o) {
         ToolCapability cap = (ToolCapability) capability;
         ToolHost t = ctx.host.config().tools();
         if (t == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no tool host is installed in this run, so `" + cap.grant() + "` cannot be called");
+        // A stateful tool serves one step at a time: a second concurrent step reaching the same instance is a checked
+        // run-time error, before anything is authorized or sent.
+        // Forking is not a use (each step may fork its own).
+        if (cap.stateful() && !op.equals("fork")) dev.finch.vm.runtime.Strands.claim(ctx, cap, "the stateful tool `" + cap + "`", o);
         // As for model-ask: one choke point; the call may pause for approval or a deferred answer and resume here.
         Capability requirement = Capability.of("tool.call", cap.grant(), op);
         List<String> texts = new ArrayList<>();

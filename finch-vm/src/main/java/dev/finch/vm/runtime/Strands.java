@@ -63,6 +63,7 @@ public final class Strands {
     /** One step of the run: its id, the strand that spawned it, its context and its value or failure once done. */
     public final class Strand {
         private final long id;
+        private final Strand parent;
         private final Ctx ctx;
         private Object local;
         private boolean done;
@@ -73,8 +74,9 @@ public final class Strands {
         private SimClock clock;
         private final List<Strand> joiners = new ArrayList<>(1);
 
-        private Strand(long id, Ctx ctx, Object local) {
+        private Strand(long id, Strand parent, Ctx ctx, Object local) {
             this.id = id;
+            this.parent = parent;
             this.ctx = ctx;
             this.local = local;
         }
@@ -104,10 +106,12 @@ public final class Strands {
     private int off;
     private long nextId = 1;
     private volatile FinchTrap abort;
+    /** Which strand holds each stateful resource the run's steps have used (see {@link #claim}). */
+    private final java.util.HashMap<Object, Strand> owners = new java.util.HashMap<>();
 
     Strands(Ctx root) {
         this.root = root;
-        this.rootStrand = new Strand(0, root, null);
+        this.rootStrand = new Strand(0, null, root, null);
         this.running = rootStrand;
     }
 
@@ -147,7 +151,7 @@ public final class Strands {
             if (live.size() >= MAX_LIVE) {
                 throw new FinchTrap(VmCode.STRANDS_LIMIT, origin, "more than " + MAX_LIVE + " concurrent steps would be alive at once");
             }
-            Strand s = new Strand(nextId++, ctx.child(), inherited);
+            Strand s = new Strand(nextId++, me == null || me.owner() != this ? rootStrand : me, ctx.child(), inherited);
             live.put(s.id, s);
             ready.put(s.id, s);
             ALIVE.incrementAndGet();
@@ -214,6 +218,8 @@ public final class Strands {
                 awaitTurn(me);
             }
             if (task.failure != null) throw asTrap(task.failure);
+            // Whatever the step held is ordered before the joiner now.
+            if (me != null) owners.replaceAll((k, v) -> v == task ? me : v);
             return task.value;
         } finally {
             lock.unlock();
@@ -290,6 +296,39 @@ public final class Strands {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Claims a stateful resource (a kernel or filesystem instance) for the calling step. A resource serves one step at
+     * a time: the first step to use it holds it, a step it spawned may use it (its parent waits meanwhile), and a step
+     * that joins the holder after it ended takes it over; any other step that reaches it while the holder's use is not
+     * ordered before its own — two steps that may run concurrently, whatever the timing — stops the run with a checked
+     * run-time error before anything is sent. Runs without steps never conflict.
+     */
+    public static void claim(Ctx ctx, Object resource, String what, Origin origin) {
+        Strand me = CURRENT.get();
+        if (me == null || me.owner() != ctx.strands) return;
+        ctx.strands.claimFor(me, resource, what, origin);
+    }
+
+    private void claimFor(Strand me, Object resource, String what, Origin origin) {
+        lock.lock();
+        try {
+            Strand holder = owners.get(resource);
+            if (holder == null || holder == me || isAncestor(holder, me)) {
+                owners.put(resource, me);
+                return;
+            }
+            throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "two concurrent steps use " + what + " (" + holder + " and " + me
+                    + "); a stateful tool serves one step at a time: fork a kernel for each step, or make them one step");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static boolean isAncestor(Strand a, Strand b) {
+        for (Strand p = b.parent; p != null; p = p.parent) if (p == a) return true;
+        return false;
     }
 
     /**
