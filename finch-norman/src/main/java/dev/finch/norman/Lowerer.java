@@ -561,12 +561,9 @@ final class Lowerer {
         out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
         out.add(new Instr.Push(new Literal.StringLit(key), at));
         out.add(new Instr.Push(new Literal.StringLit(a.site()), at));
-        // model-ask answers result<b,e> for any b: a closure typed by the asked type fixes b here, so what follows
+        // model-ask answers result<b,e> for any b: the ascription <result<τ,Failure>> fixes b here, so what follows
         // (a field read, say) knows the answer's type whatever the surrounding function declares.
-        Type result = Type.result(typeOf(a, fn, scope), failure());
-        Type.Fn typed = fnType(List.of(typeOf(a.context(), fn, scope), Type.STRING, Type.STRING, Type.STRING), List.of(result));
-        out.add(new Instr.Closure(typed, Block.of(new Instr.Call("model-ask", at)), at));
-        out.add(new Instr.Call("execute", at));
+        out.add(new Instr.Call("model-ask", List.of(new Immediate.TypeArg(Type.result(typeOf(a, fn, scope), failure()))), at));
         out.add(new Instr.Propagate(at));
     }
 
@@ -618,11 +615,9 @@ final class Lowerer {
         if (items.isEmpty()) out.add(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(Type.STRING)), at));
         else out.add(new Instr.ListLit(new Block(items), at));
         out.add(new Instr.Push(new Literal.StringLit(key), at));
-        // tool-call answers result<b,e> for any b: a closure typed by the grant's declaration fixes b here.
+        // tool-call answers result<b,e> for any b: the ascription fixes b to the grant's declared type here.
         Type result = Type.result(type(inf.types.get(c), fn.names, fn.subst), failure());
-        Type.Fn typed = fnType(List.of(new Type.Named("capability"), Type.STRING, Type.list(Type.STRING), Type.STRING), List.of(result));
-        out.add(new Instr.Closure(typed, Block.of(new Instr.Call("tool-call", at)), at));
-        out.add(new Instr.Call("execute", at));
+        out.add(new Instr.Call("tool-call", List.of(new Immediate.TypeArg(result)), at));
         out.add(new Instr.Propagate(at));
     }
 

@@ -48,8 +48,27 @@ final class CallRules {
         Optional<WordSpec> spec = Vocabulary.word(name);
         if (spec.isEmpty()) throw unknown(c.origin(), name);
         if (spec.get().special()) return specials.call(c, spec.get(), st);
-        noImmediates(c);
-        return overloaded(c, spec.get(), st);
+        Optional<Type> ascribed = ascription(c);
+        Checked.Node n = overloaded(c, spec.get(), st);
+        if (ascribed.isPresent()) {
+            // word<T>: its output is T — what a frontend writes where the word's type leaves the output open
+            // (a model's answer, a tool's result), so that what follows knows it.
+            Type t = Types.instantiate(ascribed.get(), body.subst, c.origin(), body.scope.rigid);
+            Type top = st.top(1).get(0);
+            if (!Unifier.unify(body.subst, t, top)) {
+                throw Fail.at(VerifyCode.TYPE_MISMATCH, c.origin(), "`" + c.word() + "<" + ascribed.get() + ">` answers "
+                        + Types.show(body.subst, top) + ", which is not " + ascribed.get(), ascribed.get().toString(), Types.show(body.subst, top));
+            }
+        }
+        return n;
+    }
+
+    /** A vocabulary word's optional output ascription {@code <T>}: one type immediate and nothing else. */
+    private static Optional<Type> ascription(Instr.Call c) {
+        if (c.immediates() == null || c.immediates().isEmpty()) return Optional.empty();
+        if (c.immediates().size() == 1 && c.immediates().get(0) instanceof dev.finch.ir.instr.Immediate.TypeArg t) return Optional.of(t.type());
+        throw Fail.at(VerifyCode.BAD_IMMEDIATE, c.origin(), "`" + c.word() + "` takes at most one immediate, the type of its output (<T>), but got <"
+                + c.immediates().get(0) + ">");
     }
 
     Checked.Node quote(Instr.Quote q, StackState st) {

@@ -40,6 +40,15 @@ class SpecialWordsTest {
         fails("variant<" + V + ",none> variant-get", VerifyCode.BAD_IMMEDIATE);
     }
 
+    @Test void aVocabularyWordsOutputMayBeAscribed() {
+        // word<T>: the output is T, so a word whose output the inputs leave open is pinned where it is used
+        assertThat(finalStack(ok("none<option<int>>"))).containsExactly("option<int>");
+        assertThat(finalStack(ok("1 2 +<int>"))).containsExactly("int");
+        fails("none<int>", VerifyCode.TYPE_MISMATCH);
+        fails("1 2 +<string>", VerifyCode.TYPE_MISMATCH);
+        fails("none<int,int>", VerifyCode.BAD_IMMEDIATE);
+    }
+
     @Test void emptyListTakesItsElementType() {
         assertThat(finalStack(ok("empty-list<int> 1 list-append"))).containsExactly("list<int>");
         fails("empty-list<int> \"a\" list-append", VerifyCode.TYPE_MISMATCH);

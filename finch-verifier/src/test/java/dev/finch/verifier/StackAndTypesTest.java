@@ -129,8 +129,10 @@ class StackAndTypesTest {
         fails("1 \"b\" =", VerifyCode.TYPE_MISMATCH);
     }
 
-    @Test void immediatesOnOrdinaryWordsAreRejected() {
-        fails("1 dup<int>", VerifyCode.BAD_IMMEDIATE);
+    @Test void anOrdinaryWordTakesNoImmediateButAnOutputAscription() {
+        fails("1 dup<int,int>", VerifyCode.BAD_IMMEDIATE);
+        fails("1 dup<string>", VerifyCode.TYPE_MISMATCH);
+        assertThat(finalStack(ok("1 dup<int>"))).containsExactly("int", "int");
     }
 
     @Test void nullAndMalformedInputNeverThrows() {
