@@ -539,7 +539,7 @@ final class Lowerer {
     }
 
     /**
-     * {@code (ask model τ context 'site)}: the context, then the grant's name, the key of τ in {@link #asks} and the
+     * {@code (ask model τ context 'site)}: the context, then the grant's name, the site's {@link SiteKey} (τ and the grant's terms) and the
      * site, and the vocabulary word {@code model-ask}, whose result propagates like any failure. A type that is not
      * askable is the checked run-time error the ask would raise (askability is checked when the ask runs).
      */
@@ -556,7 +556,6 @@ final class Lowerer {
             return;
         }
         String key = SiteKey.ask(type.get(), SiteKey.Model.of(inf.grant(v.name()).orElseThrow())).spell();
-        asks.put(key, type.get());
         exp(a.context(), fn, scope, out);
         out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
         out.add(new Instr.Push(new Literal.StringLit(key), at));
@@ -569,7 +568,7 @@ final class Lowerer {
 
     /**
      * {@code (call cap op arg…)}: the capability, the operation, the (Text) arguments as a list, the key of the
-     * operation's declared result type in {@link #asks} ({@code fork} for a kernel's fork), and the vocabulary word
+     * operation's declared result type as a {@link SiteKey} ({@code fork} for a kernel's fork), and the vocabulary word
      * {@code tool-call}, whose result propagates like any failure. An operation a closed grant does not declare, or a
      * declared type that is not askable, is the checked run-time error the call would raise.
      */
@@ -591,7 +590,6 @@ final class Lowerer {
                         + "Bool, Sym, List and datatypes or records whose fields are all askable)";
                 else {
                     key = SiteKey.call(type.get()).spell();
-                    asks.put(key, type.get());
                 }
             }
         }
@@ -600,7 +598,6 @@ final class Lowerer {
             out.add(new Instr.Call("program-error", at));
             return;
         }
-        if (!key.equals("fork")) asks.putIfAbsent(key, SiteKey.parse(key).orElseThrow().type());
         exp(c.capability(), fn, scope, out);
         out.add(new Instr.Push(new Literal.StringLit(c.op()), at));
         List<Instr> items = new ArrayList<>();
@@ -620,9 +617,6 @@ final class Lowerer {
         out.add(new Instr.Call("tool-call", List.of(new Immediate.TypeArg(result)), at));
         out.add(new Instr.Propagate(at));
     }
-
-    /** The answer types of the ask sites lowered so far, by the key each site passes to {@code model-ask}. */
-    final Map<String, Askable> asks = new LinkedHashMap<>();
 
     /** The askable type a written type denotes, or empty when it is not askable (Any, a type parameter, a cycle). */
     private Optional<Askable> askable(Ast.TypeExpr t, Set<String> visiting) {

@@ -80,7 +80,7 @@ public final class Norman implements Frontend {
             if (d instanceof Ast.Grant g) grants.put(g.name(), g);
             if (d instanceof Ast.Script s) scripts.put(s.name(), s);
         }
-        return new NormanTests(Optional.of(m), out, vals, List.of(), new NormanTests.Agents(lowerer.asks, grants, scripts));
+        return new NormanTests(Optional.of(m), out, vals, List.of(), new NormanTests.Agents(grants, scripts));
     }
 
     /** Reads, checks and types {@code text} (identity {@code sourceId}, against which uses resolve). */

@@ -23,13 +23,14 @@ public record NormanTests(Optional<Module> module, List<Lowered> tests, List<Fai
     }
 
     /**
-     * What the scripted model host needs: the answer type of each ask site (by the key the lowering passes to
-     * {@code model-ask}), the program's model grants and its scripts.
+     * What the test harness needs from the program besides its module: the grants it declares (each becomes the
+     * harness's grant of {@code model.ask(NAME)} or {@code tool.call(NAME,*)}) and its scripts. Asks and calls carry
+     * their own types ({@link SiteKey}).
      */
-    public record Agents(java.util.Map<String, Askable> asks, java.util.Map<String, Ast.Grant> grants, java.util.Map<String, Ast.Script> scripts) {
-        public static final Agents NONE = new Agents(java.util.Map.of(), java.util.Map.of(), java.util.Map.of());
+    public record Agents(java.util.Map<String, Ast.Grant> grants, java.util.Map<String, Ast.Script> scripts) {
+        public static final Agents NONE = new Agents(java.util.Map.of(), java.util.Map.of());
 
-        public Agents { asks = java.util.Map.copyOf(asks); grants = java.util.Map.copyOf(grants); scripts = java.util.Map.copyOf(scripts); }
+        public Agents { grants = java.util.Map.copyOf(grants); scripts = java.util.Map.copyOf(scripts); }
     }
 
     /**
