@@ -19,8 +19,17 @@ class ScriptedAskTest extends HarnessTestSupport {
         assertThat(r.failed()).as("%s", messages(r)).isZero();
     }
 
+    /** The reference's complete example, verbatim, as README and docs/examples show it. */
+    private static String agentsExample() {
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of("..", "docs", "examples", "agents.nm"));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test void theReferencesCompleteExamplePasses() {
-        FileReport r = harness.runAll(resource("examples/agents.nm"), "agents.nm");
+        FileReport r = harness.runAll(agentsExample(), "agents.nm");
         assertThat(r.diagnostics()).isEmpty();
         assertThat(r.results()).hasSize(4);
         assertThat(r.failed()).as("%s", messages(r)).isZero();
