@@ -49,9 +49,10 @@ public final class Finch {
     private final Map<Language, Frontend> frontends;
     private final AtomicLong sessions = new AtomicLong();
     private final java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
-    private final dev.finch.vm.host.ToolHost tools;
+    private final java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
 
-    private Finch(Limits limits, java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models, dev.finch.vm.host.ToolHost tools) {
+    private Finch(Limits limits, java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models,
+                  java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools) {
         this.vm = new Vm();
         this.limits = limits;
         this.models = models;
@@ -85,8 +86,8 @@ public final class Finch {
     /** A new model host for one run (a fresh world: pool, deadline, clock), or null when none is installed. */
     dev.finch.vm.host.ModelHost newModelHost() { return models == null ? null : models.get(); }
 
-    /** The tool host every run shares, or null when none is installed. */
-    dev.finch.vm.host.ToolHost tools() { return tools; }
+    /** A new tool host for one session, or null when none is installed. */
+    dev.finch.vm.host.ToolHost newToolHost() { return tools == null ? null : tools.get(); }
 
     Optional<Frontend> frontend(Language language) { return Optional.ofNullable(frontends.get(language)); }
 
@@ -106,7 +107,7 @@ public final class Finch {
     public static final class Builder {
         private Limits limits = Limits.DEFAULT;
         private java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
-        private dev.finch.vm.host.ToolHost tools;
+        private java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
 
         private Builder() { }
 
@@ -123,12 +124,15 @@ public final class Finch {
         }
 
         /**
-         * Where µNorman's {@code call} goes once {@code tool.call(TOOL,OP)} is allowed: one binding shared by every run
-         * of every session, typically {@code Tools.of(Map.of("web", httpTool, …))} from {@code dev.finch.norman.providers}
-         * (its owner closes it). Without one, a call stops its run with {@code E-HOST-013}.
+         * Where µNorman's {@code call} goes once {@code tool.call(TOOL,OP)} is allowed: {@code perSession} makes the tool
+         * host of each session when it opens (a restored one too), typically
+         * {@code () -> Tools.of(Map.of("web", httpTool, "py", new PythonKernel()))} from
+         * {@code dev.finch.norman.providers}. One per session, because tools keep state — a kernel's variables must
+         * not pass from one session's runs to another's; the embedder closes what it made when the session ends.
+         * Without one, a call stops its run with {@code E-HOST-013}.
          */
-        public Builder tools(dev.finch.vm.host.ToolHost tools) {
-            this.tools = java.util.Objects.requireNonNull(tools, "tools");
+        public Builder tools(java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> perSession) {
+            this.tools = java.util.Objects.requireNonNull(perSession, "perSession");
             return this;
         }
 

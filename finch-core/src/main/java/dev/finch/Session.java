@@ -61,6 +61,8 @@ public final class Session {
     private volatile GrantSet grants;
     private final FileHost files;
     private final ProcessHost processes;
+    /** This session's tool host (µNorman's call), made when it opened; null when Finch has none. */
+    private final dev.finch.vm.host.ToolHost tools;
     private final AtomicLong grantIds = new AtomicLong();
     /** Committed submissions in order: enough to rebuild the dictionary in another process ({@link SessionImage}). */
     private final List<SessionImage.Entry> history = java.util.Collections.synchronizedList(new ArrayList<>());
@@ -88,6 +90,7 @@ public final class Session {
         }
         this.grants = g;
         this.files = options.workspace().map(LocalFileHost::workspace).orElse(null);
+        this.tools = finch.newToolHost();
         this.processes = new LocalProcessHost(options.workspace().orElse(null), finch.limits().timeout(), 8 << 20);
     }
 
@@ -184,9 +187,9 @@ public final class Session {
 
     Finch finch() { return finch; }
 
-    /** The host of a new run: the session's grants, files and processes, a fresh model host and the tool host. */
+    /** The host of a new run: the session's grants, files, processes and tools, and a fresh model host. */
     HostConfig hostConfig() {
-        return new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20).withModels(finch.newModelHost()).withTools(finch.tools());
+        return new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20).withModels(finch.newModelHost()).withTools(tools);
     }
 
     /** Installs a restored state and history, as they were when the image was saved. */

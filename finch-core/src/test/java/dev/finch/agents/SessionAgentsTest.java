@@ -45,7 +45,7 @@ class SessionAgentsTest {
             """;
 
     private Finch finch(Tools tools) {
-        return Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).tools(tools).build();
+        return Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).tools(() -> tools).build();
     }
 
     private static Outcome submit(Session s, String src) { return s.submit(Submission.of(src, "agent.nm").withLanguage(Language.NORMAN)); }
@@ -106,6 +106,25 @@ class SessionAgentsTest {
         assertThat(o).isInstanceOf(Outcome.Failed.class);
         assertThat(o.fields().diagnostics().get(0).code()).isEqualTo("E-HOST-001");
         assertThat(asked.get()).isZero();
+    }
+
+    @Test void eachSessionGetsItsOwnToolsAndEachRunItsOwnBudget() throws IOException {
+        Files.writeString(ws.resolve("q.txt"), "2+2?");
+        AtomicInteger toolHosts = new AtomicInteger();
+        AtomicInteger worlds = new AtomicInteger();
+        Finch finch = Finch.builder()
+                .models(() -> { worlds.incrementAndGet(); return new ScriptedModels(model, 1_000, 60_000); })
+                .tools(() -> { toolHosts.incrementAndGet(); return Tools.of(Map.of("fs", FileSystemTool.workspace(ws))); })
+                .build();
+        SessionOptions granted = SessionOptions.DEFAULT.withGrant("model.ask(gpt)").withGrant("tool.call(fs,read)");
+        Session a = finch.newSession(granted);
+        Session b = finch.newSession(granted);
+        assertThat(toolHosts.get()).isEqualTo(2);
+        assertThat(submit(a, AGENT)).isInstanceOf(Outcome.Completed.class);
+        assertThat(submit(a, AGENT)).isInstanceOf(Outcome.Completed.class);
+        assertThat(submit(b, AGENT)).isInstanceOf(Outcome.Completed.class);
+        assertThat(worlds.get()).isEqualTo(3);
+        assertThat(toolHosts.get()).isEqualTo(2);
     }
 
     @Test void withoutAModelHostAnAskIsUnavailable() {
