@@ -17,8 +17,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argument-dependent file requirements (contract: "templates over immutable refined path values, never string
- * replacement"). A host word's vocabulary signature states the conservative bound ({@code fs.read(${workspace}/**)});
+ * Argument-dependent requirements. µNorman's {@code model-ask} and {@code tool-call} name their grant (and
+ * operation) by literals, so their bounds {@code model.ask(*)} and {@code tool.call(*,*)} are instantiated with them.
+ * Files (contract: "templates over immutable refined path values, never string replacement"): A host word's vocabulary signature states the conservative bound ({@code fs.read(${workspace}/**)});
  * where its path argument is known at the call site — a literal refined by {@code path} (or {@code host-path}, …),
  * possibly through stack shuffles or a local stored once — the requirement is instantiated with that canonical
  * path, built from the refined path's parts. A literal that cannot be refined (it escapes its root) is a verify
@@ -75,6 +76,12 @@ final class PathTemplates {
             } else if (n instanceof Checked.ClosureNode c) {
                 body(c.body().body());
                 known.add(null);
+            } else if (n instanceof Checked.ListNode || n instanceof Checked.MapNode || n instanceof Checked.RecordNode) {
+                // A literal pushes one value; what it does not consume below keeps what is known of it.
+                for (CheckedBlock child : CheckedRewriter.children(n)) block(child, new ArrayList<>(), stores, locals);
+                int kept = Math.max(0, Math.min(known.size(), n.after().size() - 1));
+                known.subList(kept, known.size()).clear();
+                known.add(null);
             } else {
                 for (CheckedBlock child : CheckedRewriter.children(n)) {
                     List<Object> inner = new ArrayList<>(known.subList(0, Math.min(known.size(), child.in().size())));
@@ -86,10 +93,25 @@ final class PathTemplates {
         }
     }
 
+    /** What is known of a tool capability value made from a grant's name here ({@code tool-capability}). */
+    private record ToolName(String grant) { }
+
     private void call(Checked.CallNode c, List<Object> known) {
         String name = c.instr().word();
         int ins = c.instantiated().ins().size();
         int base = known.size() - ins;
+        if (c.target() instanceof Checked.Target.Builtin) {
+            // µNorman's host words name their grant (and operation) by literals: the requirement is that grant's.
+            if (name.equals("model-ask") && known.get(base + 1) instanceof String grant) sites.put(c, Capability.of("model.ask", grant));
+            if (name.equals("tool-call") && known.get(base) instanceof ToolName t && known.get(base + 1) instanceof String op) {
+                sites.put(c, Capability.of("tool.call", t.grant(), op));
+            }
+            if (name.equals("tool-capability") && known.get(base) instanceof String grant) {
+                known.subList(base, known.size()).clear();
+                known.add(new ToolName(grant));
+                return;
+            }
+        }
         if (c.target() instanceof Checked.Target.Builtin && SHUFFLES.containsKey(name)) {
             List<Object> in = new ArrayList<>(known.subList(base, known.size()));
             known.subList(base, known.size()).clear();
@@ -136,7 +158,7 @@ final class PathTemplates {
         if (concrete == null) return declared;
         java.util.TreeSet<Capability> out = new java.util.TreeSet<>();
         for (Capability cap : declared) {
-            if (cap.name().equals(concrete.name()) && cap.args().size() == 1 && concrete.args().get(0).startsWith(cap.args().get(0).replace("/**", ""))) continue;
+            if (cap.name().equals(concrete.name()) && EffectCoverage.covers(cap, concrete)) continue;
             out.add(cap);
         }
         out.add(concrete);
