@@ -30,6 +30,28 @@ class CapabilityInferenceTest {
         assertThat(r.inferredCapabilities()).containsExactly("fs.read(${workspace}/**)");
     }
 
+    @Test void functionsMadeInTheProgramAddNothingBeyondTheirBodies() {
+        // The closure's type declares the bound; its body needs only the instantiated path, and no function value
+        // comes from outside the program, so the preview is the call site's.
+        CheckResult closed = check("[: ( -- bytes ! {fs.read(${workspace}/**)} ) \"a.txt\" path file-read ;] execute drop");
+        assertThat(closed.inferredCapabilities()).containsExactly("fs.read(${workspace}/a.txt)");
+        assertThat(check("[: ( -- int ) 1 ;] execute").inferredCapabilities()).isEmpty();
+        // A function from the session's stack is executed as its type says.
+        var s = finch.newSession();
+        assertThat(s.submit(Submission.of("[: ( -- bytes ! {fs.read(${workspace}/**)} ) \"a.txt\" path file-read ;]", "t")))
+                .isInstanceOf(dev.finch.Outcome.Completed.class);
+        assertThat(s.check(Submission.of("execute drop", "t")).inferredCapabilities()).containsExactly("fs.read(${workspace}/**)");
+    }
+
+    @Test void aNormanProgramsPreviewIsItsAsksAndCallsOnly() {
+        var norman = Submission.of("(define f (x) (catch (if (> x 0) x (fail 'neg)) e 0)) (par (f 1) (f 2))", "t.nm")
+                .withLanguage(dev.finch.Language.NORMAN);
+        assertThat(finch.newSession().check(norman).inferredCapabilities()).isEmpty();
+        var agent = Submission.of("(grant gpt (model)) (define a () (ask gpt Num (list (Message [role User] [content \"n?\"])))) (retry 1 a)", "t.nm")
+                .withLanguage(dev.finch.Language.NORMAN);
+        assertThat(finch.newSession().check(agent).inferredCapabilities()).containsExactly("model.ask(gpt)");
+    }
+
     @Test void aLiteralThatEscapesItsRootIsRefusedBeforeRunning() {
         CheckResult r = check("(file-read (path \"../../etc/passwd\"))");
         assertThat(r.status()).isEqualTo(CheckResult.Status.FAILED);

@@ -168,27 +168,78 @@ final class EffectInference {
 
     /**
      * The module's requirement set (the permission preview): main's effects plus, conservatively, those of every
-     * module word, execution token and closure reachable from it.
+     * module word, execution token and closure reachable from it. When no function value can come from outside the
+     * module (none on main's input stack, in a session constant, or out of a session word), every function a body
+     * executes was made in the module and its body is walked anyway, so the preview is the union of the concrete call
+     * sites instead: what {@code execute} and {@code step-spawn} would add through function types (a declared bound
+     * such as µNorman's {@code model.ask(*)}) says nothing more. A pure program's preview is then empty.
      */
     private SortedSet<Capability> reached(CheckedWord main, Map<String, CheckedWord> words) {
-        TreeSet<Capability> out = new TreeSet<>(main.signature().effects());
+        boolean closed = closed(main, words);
+        TreeSet<Capability> out = new TreeSet<>();
+        if (!closed) out.addAll(main.signature().effects());
         Set<String> seen = new HashSet<>();
         Deque<CheckedWord> work = new ArrayDeque<>();
         work.push(main);
         while (!work.isEmpty()) {
             CheckedWord w = work.pop();
-            out.addAll(w.signature().effects());
+            if (!closed) out.addAll(w.signature().effects());
             CheckedRewriter.forEach(w.body(), n -> {
                 String target = null;
-                if (n instanceof Checked.CallNode c && c.target() instanceof Checked.Target.Word t) target = t.name();
+                if (n instanceof Checked.CallNode c) {
+                    if (c.target() instanceof Checked.Target.Word t) target = t.name();
+                    boolean moduleWord = target != null && words.containsKey(target);
+                    boolean throughType = c.target() instanceof Checked.Target.Builtin b && (b.name().equals("execute") || b.name().equals("step-spawn"));
+                    if (closed && !moduleWord && !throughType) out.addAll(calleeEffects(c));
+                }
                 if (n instanceof Checked.QuoteNode q) {
-                    out.addAll(q.type().effects());
                     if (q.target() instanceof Checked.Target.Word t) target = t.name();
+                    if (!closed || target == null || !words.containsKey(target)) out.addAll(q.type().effects());
                 }
                 if (n instanceof Checked.ClosureNode c) work.push(c.body());
                 if (target != null && words.containsKey(target) && seen.add(target)) work.push(words.get(target));
             });
         }
         return out;
+    }
+
+    /** True when every function value the module's bodies can hold was made in the module (see {@link #reached}). */
+    private static boolean closed(CheckedWord main, Map<String, CheckedWord> words) {
+        for (Type t : main.signature().ins()) if (holdsFunction(t)) return false;
+        List<CheckedWord> bodies = new ArrayList<>(words.values());
+        bodies.add(main);
+        boolean[] open = {false};
+        Deque<CheckedWord> work = new ArrayDeque<>(bodies);
+        while (!work.isEmpty()) {
+            CheckedWord w = work.pop();
+            CheckedRewriter.forEach(w.body(), n -> {
+                if (n instanceof Checked.CallNode c && c.target() instanceof Checked.Target.ConstantRef) {
+                    for (Type t : c.instantiated().outs()) if (holdsFunction(t)) open[0] = true;
+                }
+                if (n instanceof Checked.CallNode c && c.target() instanceof Checked.Target.Word t && !words.containsKey(t.name())) {
+                    for (Type o : c.instantiated().outs()) if (holdsFunction(o)) open[0] = true;
+                }
+                if (n instanceof Checked.ClosureNode c) work.push(c.body());
+            });
+        }
+        return !open[0];
+    }
+
+    private static boolean holdsFunction(Type t) {
+        switch (t.kind()) {
+            case FN: return true;
+            case OPTION: return holdsFunction(((Type.OptionT) t).value());
+            case RESULT: return holdsFunction(((Type.ResultT) t).ok()) || holdsFunction(((Type.ResultT) t).err());
+            case LIST: return holdsFunction(((Type.ListT) t).element());
+            case MAP: return holdsFunction(((Type.MapT) t).key()) || holdsFunction(((Type.MapT) t).value());
+            case RECORD: return ((Type.RecordT) t).fields().values().stream().anyMatch(EffectInference::holdsFunction);
+            case VARIANT: return ((Type.VariantT) t).tags().values().stream().anyMatch(p -> p.isPresent() && holdsFunction(p.get()));
+            case TASK: return holdsFunction(((Type.TaskT) t).value());
+            case FIBER: return holdsFunction(((Type.FiberT) t).yielded()) || holdsFunction(((Type.FiberT) t).result());
+            case STREAM: return holdsFunction(((Type.StreamT) t).element());
+            case RESOURCE: return holdsFunction(((Type.ResourceT) t).of());
+            case VAR: return true; // unknown: could be a function
+            default: return false;
+        }
     }
 }
