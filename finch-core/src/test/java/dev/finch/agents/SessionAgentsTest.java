@@ -98,6 +98,20 @@ class SessionAgentsTest {
         }
     }
 
+    @Test void anAgentPausedAtAToolCallIsSavedWithItsCapabilityAndResumedElsewhere() throws IOException {
+        Files.writeString(ws.resolve("q.txt"), "2+2?");
+        try (Tools tools = Tools.of(Map.of("fs", FileSystemTool.workspace(ws)))) {
+            Session s = finch(tools).newSession(SessionOptions.DEFAULT.withGrant("model.ask(gpt)"));
+            Outcome o = submit(s, AGENT);
+            assertThat(o.requiredCapabilities()).containsExactly("tool.call(fs,read)");
+            Session restored = finch(tools).restore(s.save(o.executionId()));
+            Outcome done = restored.approve(o.executionId(), Scope.ONCE);
+            assertThat(done).as("%s", done).isInstanceOf(Outcome.Completed.class);
+            assertThat(done.stack()).extracting(e -> e.display()).containsExactly("4.0");
+            assertThat(asked.get()).isEqualTo(1);
+        }
+    }
+
     @Test void aDeniedAskNeverReachesTheModel() {
         Session s = Finch.builder().models(() -> new ScriptedModels(model, -1, -1)).build().newSession();
         Outcome o = submit(s, "(grant gpt (model)) (ask gpt Num (list (Message [role User] [content \"n?\"])))");

@@ -73,9 +73,16 @@ public final class Continuations {
             o.put("point", f.point());
             ArrayNode types = o.putArray("types");
             ArrayNode values = o.putArray("values");
+            ArrayNode unset = o.putArray("unset");
             for (int i = 0; i < f.values().length; i++) {
                 types.add(f.types().get(i).toString());
-                values.add(ValueCodec.encode(f.types().get(i), f.values()[i]));
+                // A slot the word has not stored into yet (a local assigned later) holds nothing: saved as such.
+                if (f.values()[i] == null) {
+                    values.add(F.nullNode());
+                    unset.add(i);
+                } else {
+                    values.add(ValueCodec.encode(f.types().get(i), f.values()[i]));
+                }
             }
         });
         RunHost h = ctx.host;
@@ -122,7 +129,9 @@ public final class Continuations {
                 Object[] values = new Object[types.size()];
                 JsonNode vs = f.get("values");
                 if (vs.size() != types.size()) throw new Refused("a frame's values do not match its types");
-                for (int i = 0; i < values.length; i++) values[i] = ValueCodec.decode(types.get(i), vs.get(i));
+                java.util.Set<Integer> unset = new java.util.HashSet<>();
+                for (JsonNode u : f.path("unset")) unset.add(u.asInt());
+                for (int i = 0; i < values.length; i++) values[i] = unset.contains(i) ? null : ValueCodec.decode(types.get(i), vs.get(i));
                 frames.add(new Frame(f.get("word").asText(), f.get("point").asInt(), values, types));
             }
             Type yt = doc.has("yielded_type") ? TypeSyntax.parse(doc.get("yielded_type").asText()) : null;

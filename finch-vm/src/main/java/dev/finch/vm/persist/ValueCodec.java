@@ -44,8 +44,19 @@ public final class ValueCodec {
         public Malformed(String message) { super(message, null, false, false); }
     }
 
-    @SuppressWarnings("unchecked")
+    /** The saved form of {@code v}, a value of {@code type}; {@link NotDurable} when it has none. */
     public static JsonNode encode(Type type, Object v) {
+        try {
+            return encodeChecked(type, v);
+        } catch (NotDurable e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new NotDurable("a value held as " + type + " has no saved form");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static JsonNode encodeChecked(Type type, Object v) {
         switch (type.kind()) {
             case PRIM -> {
                 return switch ((Type.Prim) type) {
@@ -107,6 +118,10 @@ public final class ValueCodec {
             case NAMED -> {
                 if (v instanceof Money m) return F.objectNode().put("money", m.micros()).put("unlimited", m.unlimited());
                 if (v instanceof Duration d) return F.objectNode().put("duration", d.millis()).put("unlimited", d.unlimited());
+                // A tool capability is plain data: it confers nothing (every call is checked at the host boundary).
+                if (v instanceof dev.finch.vm.host.ToolCapability c) {
+                    return F.objectNode().put("tool", c.grant()).put("instance", c.instance()).put("stateful", c.stateful());
+                }
                 throw new NotDurable("a value of type " + type + " lives only in this process");
             }
             case VAR -> {
@@ -208,6 +223,7 @@ public final class ValueCodec {
             case NAMED -> {
                 if (n.has("money")) return n.get("unlimited").asBoolean() ? Money.UNLIMITED : Money.ofMicros(n.get("money").longValue());
                 if (n.has("duration")) return n.get("unlimited").asBoolean() ? Duration.UNLIMITED : Duration.ofMillis(n.get("duration").longValue());
+                if (n.has("tool")) return new dev.finch.vm.host.ToolCapability(n.get("tool").asText(), n.path("instance").asLong(), n.path("stateful").asBoolean());
                 throw new Malformed("no saved form for type " + type);
             }
             case VAR -> {
