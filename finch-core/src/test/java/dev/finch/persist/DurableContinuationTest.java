@@ -67,6 +67,21 @@ class DurableContinuationTest {
         assertThat(streamed).containsExactly("before ", "mid ");
     }
 
+    @Test void aLocalNotStoredYetWhenTheRunPausedIsSavedAsUnset() throws Exception {
+        // `text` and `rec` are stored only after the read the run pauses at: their slots hold nothing yet.
+        Files.writeString(ws.resolve("b.txt"), "B");
+        Session s = Finch.create().newSession(new SessionOptions(java.util.Optional.of(ws), List.of()));
+        Outcome def = s.submit(Submission.of(": later ( -- string ! {fs.read(${workspace}/**)} ) \"b.txt\" path file-read "
+                + "bytes-to-string if-ok else drop \"?\" then :> text { t: text } :> rec rec \"t\" record-get unwrap ;", "defs"));
+        assertThat(def).as("%s", def).isInstanceOf(Outcome.Completed.class);
+        Outcome o = s.submit(Submission.of("later", "main"));
+        assertThat(o).isInstanceOf(Outcome.Suspended.class);
+        Session restored = Finch.create().restore(s.save(o.executionId()));
+        Outcome done = restored.approve(o.executionId(), dev.finch.capabilities.Scope.ONCE);
+        assertThat(done).as("%s", done).isInstanceOf(Outcome.Completed.class);
+        assertThat(done.stack()).extracting(e -> e.display()).containsExactly("\"B\"");
+    }
+
     @Test void resumesInANewFinchInThisProcess() throws Exception {
         Session s = suspended(Finch.create(), new ArrayList<>());
         String executionId = s.suspendedExecutions().iterator().next();
