@@ -112,6 +112,27 @@ class SessionAgentsTest {
         }
     }
 
+    @Test void anAgentPausedInsideClosuresIsSavedAndResumedElsewhere() throws IOException {
+        // The ask waits inside retry's thunk, inside a budget's body, inside catch: closures are on the paused frames.
+        String agent = """
+                (grant gpt (model [in 1] [out 2] [ceiling 50]))
+                (record Answer (value Num))
+                (define ask-n (q) (lambda () (ask gpt Answer (list (Message [role User] [content q])) 'sum)))
+                (define guarded (q) (catch (budget ([cost $0.01]) (. (retry 2 (ask-n q)) value)) e -1))
+                (+ (guarded "2+2?") 0)
+                """;
+        Session s = Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).build().newSession();
+        Outcome o = submit(s, agent);
+        assertThat(o).as("%s", o).isInstanceOf(Outcome.Suspended.class);
+        assertThat(o.requiredCapabilities()).containsExactly("model.ask(gpt)");
+        String image = s.save(o.executionId());
+        Session restored = Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).build().restore(image);
+        Outcome done = restored.approve(o.executionId(), Scope.ONCE);
+        assertThat(done).as("%s", done).isInstanceOf(Outcome.Completed.class);
+        assertThat(done.stack()).extracting(e -> e.display()).containsExactly("4.0");
+        assertThat(asked.get()).isEqualTo(1);
+    }
+
     @Test void aDeniedAskNeverReachesTheModel() {
         Session s = Finch.builder().models(() -> new ScriptedModels(model, -1, -1)).build().newSession();
         Outcome o = submit(s, "(grant gpt (model)) (ask gpt Num (list (Message [role User] [content \"n?\"])))");

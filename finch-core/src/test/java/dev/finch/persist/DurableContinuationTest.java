@@ -82,6 +82,22 @@ class DurableContinuationTest {
         assertThat(done.stack()).extracting(e -> e.display()).containsExactly("\"B\"");
     }
 
+    @Test void aRunPausedInsideAClosureIsSavedWithItAndResumedInBothTiers() throws Exception {
+        Files.writeString(ws.resolve("b.txt"), "B");
+        String closure = "7 :> n [: ( -- string ! {fs.read(${workspace}/**)} ) \"b.txt\" path file-read bytes-to-string "
+                + "if-ok else drop \"?\" then n int-to-string string-append ;] execute";
+        // compiled: the closure literal is inside a word; interpreted: inside the top-level program
+        for (String src : List.of(": go ( -- string ! {fs.read(${workspace}/**)} ) " + closure + " ; go", closure)) {
+            Session s = Finch.create().newSession(new SessionOptions(java.util.Optional.of(ws), List.of()));
+            Outcome o = s.submit(Submission.of(src, "main"));
+            assertThat(o).as(src).isInstanceOf(Outcome.Suspended.class);
+            Session restored = Finch.create().restore(s.save(o.executionId()));
+            Outcome done = restored.approve(o.executionId(), dev.finch.capabilities.Scope.ONCE);
+            assertThat(done).as("%s", done).isInstanceOf(Outcome.Completed.class);
+            assertThat(done.stack()).extracting(e -> e.display()).containsExactly("\"B7\"");
+        }
+    }
+
     @Test void resumesInANewFinchInThisProcess() throws Exception {
         Session s = suspended(Finch.create(), new ArrayList<>());
         String executionId = s.suspendedExecutions().iterator().next();

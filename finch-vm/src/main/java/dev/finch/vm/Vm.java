@@ -248,12 +248,14 @@ public final class Vm implements AutoCloseable {
 
     /**
      * The durable form of a suspended run, to resume in another process (see {@link Continuations}). Refused for
-     * a run holding values that live only in this process (closures, streams).
+     * a run holding values that live only in this process (streams, step handles, closures not made by this
+     * program's literals).
      */
     public String save(Suspension suspension) {
         Paused p = suspension.paused;
         Type yt = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
-        return Continuations.save(suspension.executionId(), Continuations.moduleDigest(p.module(), p.interpreted()), p.ctx(), yt);
+        return Continuations.save(suspension.executionId(), Continuations.moduleDigest(p.module(), p.interpreted()), p.ctx(), yt,
+                Continuations.closures(p.module(), null));
     }
 
     /**
@@ -262,7 +264,8 @@ public final class Vm implements AutoCloseable {
      */
     public Suspension restore(String executionId, CheckedModule module, VmState base, HostConfig host, String saved) {
         ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, base, tiering);
-        Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()));
+        Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()),
+                Continuations.closures(module, compiled::closure));
         Map<String, Object> constants = new LinkedHashMap<>();
         base.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), constants);

@@ -280,7 +280,7 @@ final class Interpreter {
         CheckedWord body = n.body();
         Object[] caps = new Object[body.captures().size()];
         for (int i = 0; i < caps.length; i++) caps[i] = locals[localIndex.get(body.captures().get(i))];
-        return new Closure(new Interpreter(body, link).uniform(), caps, body.signature(), "closure@" + n.origin());
+        return new Closure(new Interpreter(body, link).uniform(), caps, body.signature(), "closure@" + n.origin(), body);
     }
 
     /** The vocabulary on boxed values, following the compiled emitters' semantics. */

@@ -46,6 +46,8 @@ public final class ModuleCompiler {
     private final Map<String, MethodHandle> compiledHandles = new HashMap<>();
     private final Map<String, MethodHandle> persistedUniform = new HashMap<>();
     private final Interpreter.Link link = this::callee;
+    /** The uniform invoker of each closure literal compiled into the generated class. */
+    private final Map<CheckedWord, MethodHandle> closureInvokers = new HashMap<>();
 
     /** A generated extra method and the class-data slot that will hold its uniform invoker. */
     record Extra(String method, CheckedWord word, boolean closure, int invokerSlot) { }
@@ -59,7 +61,16 @@ public final class ModuleCompiler {
      * The runnable module: its entry (taking the run context), its new words ready to persist, whether any class
      * was generated, and which functions run interpreted.
      */
-    public record Compiled(MethodHandle main, Map<String, CompiledWord> words, boolean generatedClass, Set<String> interpreted) { }
+    public record Compiled(MethodHandle main, Map<String, CompiledWord> words, boolean generatedClass, Set<String> interpreted,
+                           java.util.function.Function<CheckedWord, MethodHandle> closureInvoker) {
+        /**
+         * Remakes a closure literal of this module from its verified body and captured values (a restored run's): it
+         * runs interpreted, which behaves exactly as the compiled tier does.
+         */
+        public dev.finch.vm.value.Closure closure(CheckedWord body, Object[] captures) {
+            return new dev.finch.vm.value.Closure(closureInvoker.apply(body), captures, body.signature(), "closure@" + body.origin(), body);
+        }
+    }
 
     /** Compiles {@code module}, linking to the words of {@code state}; the top-level program may be interpreted. */
     public static Compiled compile(CheckedModule module, VmState state) { return compile(module, state, Tiering.AUTO); }
@@ -119,6 +130,7 @@ public final class ModuleCompiler {
                             ? new Interpreter(x.word(), link).uniform()
                             : Invokers.uniform(hidden.findStatic(cls, x.method(), methodType(x.word().signature(), x.closure())), x.word().signature(), x.closure());
                     data.fill(x.invokerSlot(), uniform);
+                    if (x.closure()) closureInvokers.putIfAbsent(x.word(), uniform);
                 }
                 // Every late entry is in place: now the initializer may copy the class data into its fields.
                 hidden.ensureInitialized(cls);
@@ -136,7 +148,10 @@ public final class ModuleCompiler {
             }
             Set<String> interpreted = new HashSet<>();
             for (var e : methodNames.entrySet()) if (interpretedMethods.contains(e.getValue())) interpreted.add(e.getKey());
-            return new Compiled(main, words, cls != null, interpreted);
+            // A closure literal runs in the tier its function was compiled to, so a restored closure resumes its own frames.
+            Map<CheckedWord, MethodHandle> compiledClosures = Map.copyOf(closureInvokers);
+            return new Compiled(main, words, cls != null, interpreted,
+                    body -> compiledClosures.containsKey(body) ? compiledClosures.get(body) : new Interpreter(body, link).uniform());
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("generated class could not be linked", e);
         }

@@ -289,12 +289,22 @@ final class NodeEmitter {
     }
 
     private static void newClosure(MethodCompiler mc, int invokerSlot, Type.Fn sig, String name, List<Type> after, int pos, Runnable captures) {
+        newClosure(mc, invokerSlot, sig, name, after, pos, captures, null);
+    }
+
+    private static void newClosure(MethodCompiler mc, int invokerSlot, Type.Fn sig, String name, List<Type> after, int pos, Runnable captures,
+                                   CheckedWord body) {
         mc.lateConstant(invokerSlot, "Ljava/lang/invoke/MethodHandle;");
-        newClosureFromLoadedInvoker(mc, sig, name, after, pos, captures);
+        newClosureFromLoadedInvoker(mc, sig, name, after, pos, captures, body);
     }
 
     /** With the invoker on the operand stack, builds a Closure value and stores it at {@code pos}. */
     private static void newClosureFromLoadedInvoker(MethodCompiler mc, Type.Fn sig, String name, List<Type> after, int pos, Runnable captures) {
+        newClosureFromLoadedInvoker(mc, sig, name, after, pos, captures, null);
+    }
+
+    private static void newClosureFromLoadedInvoker(MethodCompiler mc, Type.Fn sig, String name, List<Type> after, int pos, Runnable captures,
+                                                    CheckedWord body) {
         MethodVisitor mv = mc.mv;
         mv.visitVarInsn(ASTORE, mc.slot(pos, Kind.A));
         mv.visitTypeInsn(NEW, "dev/finch/vm/value/Closure");
@@ -305,8 +315,14 @@ final class NodeEmitter {
         else captures.run();
         mc.classConstant(sig, "Ldev/finch/ir/type/Type$Fn;");
         mv.visitLdcInsn(name);
-        mv.visitMethodInsn(INVOKESPECIAL, "dev/finch/vm/value/Closure", "<init>",
-                "(Ljava/lang/invoke/MethodHandle;[Ljava/lang/Object;Ldev/finch/ir/type/Type$Fn;Ljava/lang/String;)V", false);
+        if (body == null) {
+            mv.visitMethodInsn(INVOKESPECIAL, "dev/finch/vm/value/Closure", "<init>",
+                    "(Ljava/lang/invoke/MethodHandle;[Ljava/lang/Object;Ldev/finch/ir/type/Type$Fn;Ljava/lang/String;)V", false);
+        } else {
+            mc.classConstant(body, "Ldev/finch/ir/checked/Checked$CheckedWord;");
+            mv.visitMethodInsn(INVOKESPECIAL, "dev/finch/vm/value/Closure", "<init>",
+                    "(Ljava/lang/invoke/MethodHandle;[Ljava/lang/Object;Ldev/finch/ir/type/Type$Fn;Ljava/lang/String;Ldev/finch/ir/checked/Checked$CheckedWord;)V", false);
+        }
         store(mc, Kind.A, after, pos);
     }
 
@@ -325,7 +341,7 @@ final class NodeEmitter {
                 mc.box(k);
                 mc.mv.visitInsn(AASTORE);
             }
-        });
+        }, body);
     }
 
     private static void localStore(MethodCompiler mc, Checked.LocalStoreNode n) {

@@ -55,8 +55,63 @@ public final class Continuations {
         return sha256(b.toString());
     }
 
+    /**
+     * The closure literals of {@code module} in a fixed order (main's body, then each word's, each depth first,
+     * nested literals included), as a continuation names them; {@code make} remakes a closure of one (null when
+     * only saving).
+     */
+    public static ValueCodec.Closures closures(CheckedModule module, java.util.function.BiFunction<CheckedWord, Object[], Object> make) {
+        List<CheckedWord> literals = new ArrayList<>();
+        java.util.Map<CheckedWord, Integer> index = new java.util.HashMap<>();
+        List<CheckedWord> roots = new ArrayList<>();
+        roots.add(module.main());
+        roots.addAll(module.words());
+        for (CheckedWord root : roots) collect(root.body(), literals, index);
+        return new ValueCodec.Closures() {
+            @Override public int indexOf(CheckedWord body) { return index.getOrDefault(body, -1); }
+
+            @Override public CheckedWord body(int i) { return i >= 0 && i < literals.size() ? literals.get(i) : null; }
+
+            @Override public Object make(CheckedWord body, Object[] captures) {
+                if (make == null) throw new Refused("closures are remade only when a run is restored");
+                return make.apply(body, captures);
+            }
+        };
+    }
+
+    private static void collect(dev.finch.ir.checked.Checked.CheckedBlock block, List<CheckedWord> literals, java.util.Map<CheckedWord, Integer> index) {
+        for (dev.finch.ir.checked.Checked.Node n : block.nodes()) {
+            if (n instanceof dev.finch.ir.checked.Checked.ClosureNode c) {
+                index.putIfAbsent(c.body(), literals.size());
+                literals.add(c.body());
+                collect(c.body().body(), literals, index);
+            } else {
+                for (dev.finch.ir.checked.Checked.CheckedBlock child : children(n)) collect(child, literals, index);
+            }
+        }
+    }
+
+    private static List<dev.finch.ir.checked.Checked.CheckedBlock> children(dev.finch.ir.checked.Checked.Node n) {
+        List<dev.finch.ir.checked.Checked.CheckedBlock> out = new ArrayList<>();
+        if (n instanceof dev.finch.ir.checked.Checked.IfNode x) { out.add(x.then()); out.add(x.otherwise()); }
+        else if (n instanceof dev.finch.ir.checked.Checked.IfSomeNode x) { out.add(x.some()); out.add(x.none()); }
+        else if (n instanceof dev.finch.ir.checked.Checked.IfOkNode x) { out.add(x.ok()); out.add(x.err()); }
+        else if (n instanceof dev.finch.ir.checked.Checked.LoopNode x) { out.add(x.test()); out.add(x.body()); }
+        else if (n instanceof dev.finch.ir.checked.Checked.UntilNode x) out.add(x.body());
+        else if (n instanceof dev.finch.ir.checked.Checked.CaseNode x) { x.arms().forEach(a -> out.add(a.body())); x.otherwise().ifPresent(out::add); }
+        else if (n instanceof dev.finch.ir.checked.Checked.ListNode x) out.add(x.elements());
+        else if (n instanceof dev.finch.ir.checked.Checked.MapNode x) out.add(x.entries());
+        else if (n instanceof dev.finch.ir.checked.Checked.RecordNode x) out.addAll(x.values());
+        return out;
+    }
+
     /** Saves the paused run: frames outermost first. */
     public static String save(String executionId, String moduleDigest, Ctx ctx, Type yieldedType) {
+        return save(executionId, moduleDigest, ctx, yieldedType, null);
+    }
+
+    /** As above, saving the closures of the program's own literals ({@link #closures}). */
+    public static String save(String executionId, String moduleDigest, Ctx ctx, Type yieldedType, ValueCodec.Closures closures) {
         ObjectNode doc = F.objectNode();
         doc.put("format", FORMAT);
         doc.put("execution_id", executionId);
@@ -64,7 +119,7 @@ public final class Continuations {
         doc.put("output", ctx.output());
         if (ctx.host.pending().isEmpty()) {
             doc.put("yielded_type", yieldedType.toString());
-            doc.set("yielded", ValueCodec.encode(yieldedType, ctx.yielded));
+            doc.set("yielded", ValueCodec.encode(yieldedType, ctx.yielded, closures));
         }
         ArrayNode frames = doc.putArray("frames");
         ctx.frames().descendingIterator().forEachRemaining(f -> {
@@ -81,7 +136,7 @@ public final class Continuations {
                     values.add(F.nullNode());
                     unset.add(i);
                 } else {
-                    values.add(ValueCodec.encode(f.types().get(i), f.values()[i]));
+                    values.add(ValueCodec.encode(f.types().get(i), f.values()[i], closures));
                 }
             }
         });
@@ -105,6 +160,11 @@ public final class Continuations {
 
     /** Parses and checks a saved continuation against the program it must belong to. */
     public static Restored restore(String text, String expectedExecutionId, String expectedDigest) {
+        return restore(text, expectedExecutionId, expectedDigest, null);
+    }
+
+    /** As above, remaking the closures of the program's own literals ({@link #closures}). */
+    public static Restored restore(String text, String expectedExecutionId, String expectedDigest, ValueCodec.Closures closures) {
         JsonNode doc;
         try {
             doc = JSON.readTree(text);
@@ -131,11 +191,11 @@ public final class Continuations {
                 if (vs.size() != types.size()) throw new Refused("a frame's values do not match its types");
                 java.util.Set<Integer> unset = new java.util.HashSet<>();
                 for (JsonNode u : f.path("unset")) unset.add(u.asInt());
-                for (int i = 0; i < values.length; i++) values[i] = unset.contains(i) ? null : ValueCodec.decode(types.get(i), vs.get(i));
+                for (int i = 0; i < values.length; i++) values[i] = unset.contains(i) ? null : ValueCodec.decode(types.get(i), vs.get(i), closures);
                 frames.add(new Frame(f.get("word").asText(), f.get("point").asInt(), values, types));
             }
             Type yt = doc.has("yielded_type") ? TypeSyntax.parse(doc.get("yielded_type").asText()) : null;
-            Object yielded = yt == null ? null : ValueCodec.decode(yt, doc.get("yielded"));
+            Object yielded = yt == null ? null : ValueCodec.decode(yt, doc.get("yielded"), closures);
             JsonNode host = doc.get("host");
             GrantSet grants = GrantSet.EMPTY;
             for (JsonNode g : host.get("grants")) {

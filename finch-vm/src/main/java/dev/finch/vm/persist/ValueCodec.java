@@ -26,8 +26,9 @@ import org.pcollections.OrderedPMap;
 
 /**
  * Values to JSON and back, driven by their static type (which the frames and the stack always carry), so a
- * suspended run can be resumed in another process. Closures, streams and other run-owned handles do not
- * serialize: {@link NotDurable} says which, and the run cannot be saved.
+ * suspended run can be resumed in another process. A closure made by a closure literal of the run's own program is
+ * saved as which literal and what it captured ({@link Closures}); streams, step handles, execution tokens and
+ * closures from elsewhere do not serialize: {@link NotDurable} says which, and the run cannot be saved.
  */
 public final class ValueCodec {
     private ValueCodec() { }
@@ -44,10 +45,28 @@ public final class ValueCodec {
         public Malformed(String message) { super(message, null, false, false); }
     }
 
+    /**
+     * The closure literals of the program a continuation belongs to, by their place in it: how a closure is saved
+     * (its literal's index and its captured values) and remade when the run is restored.
+     */
+    public interface Closures {
+        /** The index of {@code body} among the program's closure literals, or -1 when it is not one of them. */
+        int indexOf(dev.finch.ir.checked.Checked.CheckedWord body);
+
+        /** The closure literal at {@code index}, or null. */
+        dev.finch.ir.checked.Checked.CheckedWord body(int index);
+
+        /** A closure running {@code body} over {@code captures}. */
+        Object make(dev.finch.ir.checked.Checked.CheckedWord body, Object[] captures);
+    }
+
     /** The saved form of {@code v}, a value of {@code type}; {@link NotDurable} when it has none. */
-    public static JsonNode encode(Type type, Object v) {
+    public static JsonNode encode(Type type, Object v) { return encode(type, v, null); }
+
+    /** As {@link #encode(Type, Object)}, saving closures made by the literals {@code closures} knows. */
+    public static JsonNode encode(Type type, Object v, Closures closures) {
         try {
-            return encodeChecked(type, v);
+            return encodeChecked(type, v, closures);
         } catch (NotDurable e) {
             throw e;
         } catch (RuntimeException e) {
@@ -56,7 +75,7 @@ public final class ValueCodec {
     }
 
     @SuppressWarnings("unchecked")
-    private static JsonNode encodeChecked(Type type, Object v) {
+    private static JsonNode encodeChecked(Type type, Object v, Closures cl) {
         switch (type.kind()) {
             case PRIM -> {
                 return switch ((Type.Prim) type) {
@@ -77,26 +96,26 @@ public final class ValueCodec {
             case OPTION -> {
                 OptionValue o = (OptionValue) v;
                 ArrayNode a = F.arrayNode();
-                if (o.isSome()) a.add(encode(((Type.OptionT) type).value(), o.value()));
+                if (o.isSome()) a.add(encodeChecked(((Type.OptionT) type).value(), o.value(), cl));
                 return a;
             }
             case RESULT -> {
                 ResultValue r = (ResultValue) v;
                 Type.ResultT rt = (Type.ResultT) type;
                 ObjectNode o = F.objectNode();
-                o.set(r.isOk() ? "ok" : "err", encode(r.isOk() ? rt.ok() : rt.err(), r.value()));
+                o.set(r.isOk() ? "ok" : "err", encodeChecked(r.isOk() ? rt.ok() : rt.err(), r.value(), cl));
                 return o;
             }
             case LIST -> {
                 ArrayNode a = F.arrayNode();
-                for (Object e : (ListValue) v) a.add(encode(((Type.ListT) type).element(), e));
+                for (Object e : (ListValue) v) a.add(encodeChecked(((Type.ListT) type).element(), e, cl));
                 return a;
             }
             case MAP -> {
                 Type.MapT mt = (Type.MapT) type;
                 ArrayNode a = F.arrayNode();
                 for (Map.Entry<Object, Object> e : ((Map<Object, Object>) v).entrySet()) {
-                    a.addArray().add(encode(mt.key(), e.getKey())).add(encode(mt.value(), e.getValue()));
+                    a.addArray().add(encodeChecked(mt.key(), e.getKey(), cl)).add(encodeChecked(mt.value(), e.getValue(), cl));
                 }
                 return a;
             }
@@ -105,14 +124,14 @@ public final class ValueCodec {
                 RecordValue r = (RecordValue) v;
                 ObjectNode o = F.objectNode();
                 int i = 0;
-                for (Map.Entry<String, Type> f : rt.fields().entrySet()) o.set(f.getKey(), encode(f.getValue(), r.get(i++)));
+                for (Map.Entry<String, Type> f : rt.fields().entrySet()) o.set(f.getKey(), encodeChecked(f.getValue(), r.get(i++), cl));
                 return o;
             }
             case VARIANT -> {
                 VariantValue vv = (VariantValue) v;
                 var payload = ((Type.VariantT) type).tags().get(vv.tag());
                 ObjectNode o = F.objectNode().put("tag", vv.tag());
-                if (payload != null && payload.isPresent()) o.set("payload", encode(payload.get(), vv.payload()));
+                if (payload != null && payload.isPresent()) o.set("payload", encodeChecked(payload.get(), vv.payload(), cl));
                 return o;
             }
             case NAMED -> {
@@ -128,6 +147,24 @@ public final class ValueCodec {
                 // A type variable's value in a polymorphic word's frame: record its runtime shape.
                 return encodeDynamic(v);
             }
+            case FN -> {
+                // A closure literal's closure: which literal, and what it captured (typed by the literal's locals).
+                if (cl != null && v instanceof dev.finch.vm.value.Closure c && c.body() != null) {
+                    int index = cl.indexOf(c.body());
+                    if (index >= 0) {
+                        ObjectNode o = F.objectNode().put("closure", index);
+                        ArrayNode caps = o.putArray("captures");
+                        List<String> names = c.body().captures();
+                        for (int k = 0; k < names.size(); k++) {
+                            Type t = c.body().locals().get(names.get(k));
+                            if (t == null) throw new NotDurable("a closure captures `" + names.get(k) + "` of no known type");
+                            caps.add(encodeChecked(t, c.captures()[k], cl));
+                        }
+                        return o;
+                    }
+                }
+                throw new NotDurable("a value of type " + type + " (a function made outside this program, or an execution token) lives only in this process");
+            }
             default -> throw new NotDurable("a value of type " + type + " (a closure, stream, task or handle) lives only in this process");
         }
     }
@@ -142,9 +179,12 @@ public final class ValueCodec {
         throw new NotDurable("a polymorphic frame holds a structured value whose type is only known to its caller");
     }
 
-    public static Object decode(Type type, JsonNode n) {
+    public static Object decode(Type type, JsonNode n) { return decode(type, n, null); }
+
+    /** As {@link #decode(Type, JsonNode)}, remaking closures of the literals {@code closures} knows. */
+    public static Object decode(Type type, JsonNode n, Closures closures) {
         try {
-            return decodeChecked(type, n);
+            return decodeChecked(type, n, closures);
         } catch (Malformed | NotDurable e) {
             throw e;
         } catch (RuntimeException e) {
@@ -152,7 +192,7 @@ public final class ValueCodec {
         }
     }
 
-    private static Object decodeChecked(Type type, JsonNode n) {
+    private static Object decodeChecked(Type type, JsonNode n, Closures cl) {
         switch (type.kind()) {
             case PRIM -> {
                 return switch ((Type.Prim) type) {
@@ -176,19 +216,19 @@ public final class ValueCodec {
             }
             case OPTION -> {
                 require(n.isArray() && n.size() <= 1, type);
-                return n.size() == 0 ? OptionValue.NONE : OptionValue.some(decode(((Type.OptionT) type).value(), n.get(0)));
+                return n.size() == 0 ? OptionValue.NONE : OptionValue.some(decodeChecked(((Type.OptionT) type).value(), n.get(0), cl));
             }
             case RESULT -> {
                 require(n.isObject() && n.size() == 1, type);
                 Type.ResultT rt = (Type.ResultT) type;
-                if (n.has("ok")) return ResultValue.ok(decode(rt.ok(), n.get("ok")));
+                if (n.has("ok")) return ResultValue.ok(decodeChecked(rt.ok(), n.get("ok"), cl));
                 require(n.has("err"), type);
-                return ResultValue.err(decode(rt.err(), n.get("err")));
+                return ResultValue.err(decodeChecked(rt.err(), n.get("err"), cl));
             }
             case LIST -> {
                 require(n.isArray(), type);
                 List<Object> items = new ArrayList<>();
-                for (JsonNode e : n) items.add(decode(((Type.ListT) type).element(), e));
+                for (JsonNode e : n) items.add(decodeChecked(((Type.ListT) type).element(), e, cl));
                 return ListValue.from(items);
             }
             case MAP -> {
@@ -197,7 +237,7 @@ public final class ValueCodec {
                 OrderedPMap<Object, Object> m = OrderedPMap.empty();
                 for (JsonNode e : n) {
                     require(e.isArray() && e.size() == 2, type);
-                    m = m.plus(decode(mt.key(), e.get(0)), decode(mt.value(), e.get(1)));
+                    m = m.plus(decodeChecked(mt.key(), e.get(0), cl), decodeChecked(mt.value(), e.get(1), cl));
                 }
                 return m;
             }
@@ -209,7 +249,7 @@ public final class ValueCodec {
                 int i = 0;
                 for (Map.Entry<String, Type> f : rt.fields().entrySet()) {
                     require(n.has(f.getKey()), type);
-                    values[i++] = decode(f.getValue(), n.get(f.getKey()));
+                    values[i++] = decodeChecked(f.getValue(), n.get(f.getKey()), cl);
                 }
                 return new RecordValue(values);
             }
@@ -218,7 +258,7 @@ public final class ValueCodec {
                 String tag = n.get("tag").asText();
                 var payload = ((Type.VariantT) type).tags().get(tag);
                 require(payload != null, type);
-                return new VariantValue(tag, payload.isPresent() ? decode(payload.get(), n.get("payload")) : Unit.INSTANCE);
+                return new VariantValue(tag, payload.isPresent() ? decodeChecked(payload.get(), n.get("payload"), cl) : Unit.INSTANCE);
             }
             case NAMED -> {
                 if (n.has("money")) return n.get("unlimited").asBoolean() ? Money.UNLIMITED : Money.ofMicros(n.get("money").longValue());
@@ -234,6 +274,18 @@ public final class ValueCodec {
                 if (n.has("string")) return n.get("string").asText();
                 if (n.has("unit")) return Unit.INSTANCE;
                 throw new Malformed("unknown saved shape");
+            }
+            case FN -> {
+                require(n.isObject() && n.has("closure") && cl != null, type);
+                var lit = cl.body(n.get("closure").asInt());
+                require(lit != null && lit.captures().size() == n.path("captures").size(), type);
+                Object[] caps = new Object[lit.captures().size()];
+                for (int k = 0; k < caps.length; k++) {
+                    Type t = lit.locals().get(lit.captures().get(k));
+                    require(t != null, type);
+                    caps[k] = decodeChecked(t, n.get("captures").get(k), cl);
+                }
+                return cl.make(lit, caps);
             }
             default -> throw new Malformed("no saved form for type " + type);
         }

@@ -13,13 +13,21 @@ public final class Closure {
     private final Object[] captures;
     private final Type.Fn type;
     private final String name;
+    private final dev.finch.ir.checked.Checked.CheckedWord body;
 
-    public Closure(MethodHandle invoker, Object[] captures, Type.Fn type, String name) {
+    public Closure(MethodHandle invoker, Object[] captures, Type.Fn type, String name) { this(invoker, captures, type, name, null); }
+
+    /** A closure made by a closure literal, with the verified body it runs (what lets a paused run save it). */
+    public Closure(MethodHandle invoker, Object[] captures, Type.Fn type, String name, dev.finch.ir.checked.Checked.CheckedWord body) {
         this.invoker = invoker;
         this.captures = captures;
         this.type = type;
         this.name = name;
+        this.body = body;
     }
+
+    /** The verified body of a closure literal; null for an execution token. */
+    public dev.finch.ir.checked.Checked.CheckedWord body() { return body; }
 
     public MethodHandle invoker() { return invoker; }
 
