@@ -25,14 +25,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One world of a µNorman test run (language reference, "Scripts and tests"): the model host of every ask in the
- * run, with a pool of money, an absolute deadline, a simulated clock and a provider (a script, rewound for each
- * world). An ask reserves its worst case before the call — the context's input tokens plus the largest answer
- * the type's bounds allow (unbounded text: the grant's ceiling) at the grant's prices — and if that does not fit
- * the pool the provider is never called and nothing is charged ({@code OverBudget}). Otherwise the provider
- * answers, the clock advances by its latency, the input and output tokens are charged, and the reply is validated
- * ({@code Invalid} with the raw reply), a provider error is {@code ToolError}, and a clock past the deadline is
- * {@code PastDeadline}. Tokens are counted as a quarter of the UTF-8 bytes, rounded up, plus 4 per message.
+ * One world of µNorman runs (language reference, "Scripts and tests"): the model host of every ask — and, under a
+ * script, the tool host of every call — with a pool of money, an absolute deadline, a clock and a provider (a script,
+ * rewound for each world, or a real model). Each ask and call carries its {@link SiteKey}, so one world serves any
+ * program. An ask reserves its worst case before the call — the context's input tokens plus the largest answer
+ * the type's bounds allow (unbounded text: the grant's ceiling) at the grant's prices — against what is spent and
+ * what asks in flight have reserved; if that does not fit, the provider is never called and nothing is charged
+ * ({@code OverBudget}). Otherwise the provider answers — a script at once, the asking step then sleeping on the
+ * simulated clock for the latency; a real provider off the run's baton, on the wall clock — the input and output
+ * tokens are charged and the reply is validated ({@code Invalid} with the raw reply); a provider error is
+ * {@code ToolError}, and a clock past the deadline {@code PastDeadline}. Tokens are counted as a quarter of the
+ * UTF-8 bytes, rounded up, plus 4 per message. Budget scopes are kept per concurrent step (see {@code Strands}).
  */
 public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHost {
     private final ModelProvider provider;
