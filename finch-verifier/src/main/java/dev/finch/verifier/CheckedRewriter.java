@@ -96,33 +96,11 @@ class CheckedRewriter {
         }
     }
 
-    /** The blocks directly inside {@code n} (a closure's body is a separate word and is not included). */
-    static List<CheckedBlock> children(Node n) {
-        switch (n.instr().kind()) {
-            case IF: { var x = (Checked.IfNode) n; return List.of(x.then(), x.otherwise()); }
-            case IF_SOME: { var x = (Checked.IfSomeNode) n; return List.of(x.some(), x.none()); }
-            case IF_OK: { var x = (Checked.IfOkNode) n; return List.of(x.ok(), x.err()); }
-            case LOOP: { var x = (Checked.LoopNode) n; return List.of(x.test(), x.body()); }
-            case UNTIL: return List.of(((Checked.UntilNode) n).body());
-            case CASE: {
-                var x = (Checked.CaseNode) n;
-                List<CheckedBlock> out = new ArrayList<>();
-                for (Checked.CheckedArm arm : x.arms()) out.add(arm.body());
-                x.otherwise().ifPresent(out::add);
-                return out;
-            }
-            case LIST: return List.of(((Checked.ListNode) n).elements());
-            case MAP: return List.of(((Checked.MapNode) n).entries());
-            case RECORD: return ((Checked.RecordNode) n).values();
-            default: return List.of();
-        }
-    }
-
     /** Every node of {@code b}, nested blocks included, closure bodies excluded. */
     static void forEach(CheckedBlock b, java.util.function.Consumer<Node> f) {
         for (Node n : b.nodes()) {
             f.accept(n);
-            for (CheckedBlock c : children(n)) forEach(c, f);
+            for (CheckedBlock c : Checked.children(n)) forEach(c, f);
         }
     }
 

@@ -78,12 +78,12 @@ final class PathTemplates {
                 known.add(null);
             } else if (n instanceof Checked.ListNode || n instanceof Checked.MapNode || n instanceof Checked.RecordNode) {
                 // A literal pushes one value; what it does not consume below keeps what is known of it.
-                for (CheckedBlock child : CheckedRewriter.children(n)) block(child, new ArrayList<>(), stores, locals);
+                for (CheckedBlock child : Checked.children(n)) block(child, new ArrayList<>(), stores, locals);
                 int kept = Math.max(0, Math.min(known.size(), n.after().size() - 1));
                 known.subList(kept, known.size()).clear();
                 known.add(null);
             } else {
-                for (CheckedBlock child : CheckedRewriter.children(n)) {
+                for (CheckedBlock child : Checked.children(n)) {
                     List<Object> inner = new ArrayList<>(known.subList(0, Math.min(known.size(), child.in().size())));
                     block(child, inner, stores, locals);
                 }

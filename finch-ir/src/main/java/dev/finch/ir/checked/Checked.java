@@ -18,6 +18,25 @@ import java.util.SortedSet;
 public final class Checked {
     private Checked() { }
 
+    /** The blocks directly inside {@code n}, in order (a closure's body is a separate word and is not included). */
+    public static List<CheckedBlock> children(Node n) {
+        if (n instanceof IfNode x) return List.of(x.then(), x.otherwise());
+        if (n instanceof IfSomeNode x) return List.of(x.some(), x.none());
+        if (n instanceof IfOkNode x) return List.of(x.ok(), x.err());
+        if (n instanceof LoopNode x) return List.of(x.test(), x.body());
+        if (n instanceof UntilNode x) return List.of(x.body());
+        if (n instanceof CaseNode x) {
+            List<CheckedBlock> out = new java.util.ArrayList<>();
+            for (CheckedArm arm : x.arms()) out.add(arm.body());
+            x.otherwise().ifPresent(out::add);
+            return out;
+        }
+        if (n instanceof ListNode x) return List.of(x.elements());
+        if (n instanceof MapNode x) return List.of(x.entries());
+        if (n instanceof RecordNode x) return x.values();
+        return List.of();
+    }
+
     /**
      * A verified submission. {@code main} takes the session stack ({@code main.signature().ins()}) and leaves the
      * new stack ({@code outs()}). {@code inferredCapabilities} is the transitive requirement set (the preview).

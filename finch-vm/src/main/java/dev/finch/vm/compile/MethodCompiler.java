@@ -155,7 +155,7 @@ final class MethodCompiler {
         for (Node n : b.nodes()) {
             row(n.before());
             row(n.after());
-            for (CheckedBlock inner : Blocks.children(n)) plan(inner);
+            for (CheckedBlock inner : Checked.children(n)) plan(inner);
         }
     }
 

@@ -260,7 +260,7 @@ public final class ModuleCompiler {
         static boolean has(Checked.CheckedBlock b) {
             for (Checked.Node n : b.nodes()) {
                 if (n instanceof Checked.LoopNode || n instanceof Checked.UntilNode) return true;
-                for (Checked.CheckedBlock c : Blocks.children(n)) if (has(c)) return true;
+                for (Checked.CheckedBlock c : Checked.children(n)) if (has(c)) return true;
             }
             return false;
         }
@@ -269,7 +269,7 @@ public final class ModuleCompiler {
             int s = 0;
             for (Checked.Node n : b.nodes()) {
                 s++;
-                for (Checked.CheckedBlock c : Blocks.children(n)) s += size(c);
+                for (Checked.CheckedBlock c : Checked.children(n)) s += size(c);
             }
             return s;
         }

@@ -86,23 +86,9 @@ public final class Continuations {
                 literals.add(c.body());
                 collect(c.body().body(), literals, index);
             } else {
-                for (dev.finch.ir.checked.Checked.CheckedBlock child : children(n)) collect(child, literals, index);
+                for (dev.finch.ir.checked.Checked.CheckedBlock child : dev.finch.ir.checked.Checked.children(n)) collect(child, literals, index);
             }
         }
-    }
-
-    private static List<dev.finch.ir.checked.Checked.CheckedBlock> children(dev.finch.ir.checked.Checked.Node n) {
-        List<dev.finch.ir.checked.Checked.CheckedBlock> out = new ArrayList<>();
-        if (n instanceof dev.finch.ir.checked.Checked.IfNode x) { out.add(x.then()); out.add(x.otherwise()); }
-        else if (n instanceof dev.finch.ir.checked.Checked.IfSomeNode x) { out.add(x.some()); out.add(x.none()); }
-        else if (n instanceof dev.finch.ir.checked.Checked.IfOkNode x) { out.add(x.ok()); out.add(x.err()); }
-        else if (n instanceof dev.finch.ir.checked.Checked.LoopNode x) { out.add(x.test()); out.add(x.body()); }
-        else if (n instanceof dev.finch.ir.checked.Checked.UntilNode x) out.add(x.body());
-        else if (n instanceof dev.finch.ir.checked.Checked.CaseNode x) { x.arms().forEach(a -> out.add(a.body())); x.otherwise().ifPresent(out::add); }
-        else if (n instanceof dev.finch.ir.checked.Checked.ListNode x) out.add(x.elements());
-        else if (n instanceof dev.finch.ir.checked.Checked.MapNode x) out.add(x.entries());
-        else if (n instanceof dev.finch.ir.checked.Checked.RecordNode x) out.addAll(x.values());
-        return out;
     }
 
     /** Saves the paused run: frames outermost first. */
