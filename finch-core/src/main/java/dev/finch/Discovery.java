@@ -6,6 +6,7 @@ import dev.finch.ir.instr.Block;
 import dev.finch.ir.instr.Instr;
 import dev.finch.ir.instr.WordDef;
 import dev.finch.ir.print.CoForthPrinter;
+import dev.finch.ir.vocab.SourceSyntax;
 import dev.finch.ir.vocab.SyntaxSpec;
 import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.ir.vocab.WordSpec;
@@ -28,12 +29,14 @@ import java.util.TreeMap;
 /**
  * The discovery tools of the contract ({@code get_vm_state}, {@code get_language_definition}, {@code search_word},
  * {@code inspect_word}) over one committed session state. Everything here is read-only and derived from two
- * sources: {@link Vocabulary} (core words and syntax) and the session's committed {@link VmState}. Reach it through
+ * sources: the session's {@link Vocabulary} (Finch's and the host's words), {@link SourceSyntax}, and the session's
+ * committed {@link VmState}. Reach it through
  * {@link Session#getVmState()} and its siblings; {@link #languageDefinition()} needs no session.
  */
 public final class Discovery {
     private static final String GRAMMAR_RESOURCE = "language-grammar.md";
-    private static volatile LanguageDefinition language;
+    /** The last definition built, with the vocabulary it describes (a Finch's sessions share one vocabulary). */
+    private static volatile Object[] language;
 
     private Discovery() { }
 
@@ -54,25 +57,27 @@ public final class Discovery {
 
     // ------------------------------------------------------------------------------------------- language
 
+    /** The language definition of Finch's own words (no host words): what {@code finch language} prints. */
+    public static LanguageDefinition languageDefinition() { return languageDefinition(VmState.EMPTY.library().vocabulary()); }
+
     /**
-     * The language definition: the fixed grammar text plus the syntax and the core words generated from
-     * {@link Vocabulary}. Built once; the vocabulary is static.
+     * The language definition over {@code vocabulary}: the fixed grammar text plus the syntax and the words
+     * (Finch's and the host's) generated from the vocabulary, the one source of truth.
      */
-    public static LanguageDefinition languageDefinition() {
-        LanguageDefinition l = language;
-        if (l == null) {
-            l = buildLanguageDefinition();
-            language = l;
-        }
-        return l;
+    public static LanguageDefinition languageDefinition(Vocabulary vocabulary) {
+        Object[] l = language;
+        if (l != null && l[0] == vocabulary) return (LanguageDefinition) l[1];
+        LanguageDefinition built = buildLanguageDefinition(vocabulary);
+        language = new Object[] {vocabulary, built};
+        return built;
     }
 
-    private static LanguageDefinition buildLanguageDefinition() {
+    private static LanguageDefinition buildLanguageDefinition(Vocabulary vocabulary) {
         String grammar = grammarText();
-        List<SyntaxSpec> syntax = Vocabulary.syntax();
+        List<SyntaxSpec> syntax = SourceSyntax.all();
         Map<WordSpec.Category, List<WordSummary>> byCategory = new LinkedHashMap<>();
         for (WordSpec.Category c : WordSpec.Category.values()) byCategory.put(c, new ArrayList<>());
-        for (WordSpec w : Vocabulary.words()) byCategory.get(w.category()).add(summary(w));
+        for (WordSpec w : vocabulary.words()) byCategory.get(w.category()).add(summary(w));
         List<LanguageDefinition.Category> categories = new ArrayList<>();
         byCategory.forEach((c, words) -> {
             if (!words.isEmpty()) categories.add(new LanguageDefinition.Category(categoryName(c), words));
@@ -122,13 +127,13 @@ public final class Discovery {
         if (w != null) return Optional.of(new WordInfo.Definition(n, w.signature().toString(), source(w)));
         TypedValue c = v.state().constants().get(n);
         if (c != null) return Optional.of(new WordInfo.Constant(n, c.type().toString(), c.display()));
-        Optional<WordSpec> core = Vocabulary.word(n);
+        Optional<WordSpec> core = v.state().library().vocabulary().word(n);
         if (core.isPresent()) {
             WordSpec s = core.get();
-            List<String> overloads = s.overloads().stream().map(Object::toString).toList();
+            List<String> overloads = s.signatures().stream().map(Object::toString).toList();
             return Optional.of(new WordInfo.CoreWord(n, s.signatureText(), overloads, categoryName(s.category()), s.doc(), s.special()));
         }
-        return Vocabulary.syntax(n).map(s -> new WordInfo.Syntax(s.name(), s.languages(), s.form(), s.doc()));
+        return SourceSyntax.named(n).map(s -> new WordInfo.Syntax(s.name(), s.languages(), s.form(), s.doc()));
     }
 
     /** The definition as canonical Co-Forth, rebuilt from its verified IR with its verified signature declared. */
@@ -195,8 +200,8 @@ public final class Discovery {
         List<WordSummary> all = new ArrayList<>();
         new TreeMap<>(v.state().words()).forEach((n, w) -> all.add(new WordSummary(n, WordKind.DEFINITION, w.signature().toString(), "")));
         new TreeMap<>(v.state().constants()).forEach((n, c) -> all.add(new WordSummary(n, WordKind.CONSTANT, c.type().toString(), "= " + c.display())));
-        for (WordSpec w : Vocabulary.words()) all.add(summary(w));
-        for (SyntaxSpec s : Vocabulary.syntax()) all.add(new WordSummary(s.name(), WordKind.SYNTAX, s.form(), s.doc()));
+        for (WordSpec w : v.state().library().vocabulary().words()) all.add(summary(w));
+        for (SyntaxSpec s : SourceSyntax.all()) all.add(new WordSummary(s.name(), WordKind.SYNTAX, s.form(), s.doc()));
         return all;
     }
 

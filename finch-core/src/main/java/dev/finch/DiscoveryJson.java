@@ -102,17 +102,17 @@ public final class DiscoveryJson {
      * signature, category, doc; {@code definitions} with name and signature), plus the source syntax, which that
      * word leaves out because it is no value a program can use.
      */
-    public static ObjectNode vocabularyTree(VmStateReport state) {
+    public static ObjectNode vocabularyTree(Vocabulary vocabulary, VmStateReport state) {
         ObjectNode o = F.objectNode();
         ArrayNode words = o.putArray("words");
-        for (WordSpec w : Vocabulary.words()) {
+        for (WordSpec w : vocabulary.words()) {
             words.addObject().put("name", w.name()).put("signature", w.signatureText())
                  .put("category", Discovery.categoryName(w.category())).put("doc", w.doc());
         }
         ArrayNode defs = o.putArray("definitions");
         for (VmStateReport.DefinitionEntry d : state.definitions()) defs.addObject().put("name", d.name()).put("signature", d.signature());
         ArrayNode syntax = o.putArray("syntax");
-        for (SyntaxSpec s : Vocabulary.syntax()) {
+        for (SyntaxSpec s : dev.finch.ir.vocab.SourceSyntax.all()) {
             ObjectNode n = syntax.addObject().put("name", s.name());
             ArrayNode langs = n.putArray("languages");
             s.languages().forEach(langs::add);

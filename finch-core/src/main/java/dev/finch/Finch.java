@@ -4,7 +4,11 @@ import dev.finch.forth.CoForth;
 import dev.finch.ir.Frontend;
 import dev.finch.lisp.Lisp;
 import dev.finch.vm.Limits;
+import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.vm.Vm;
+import dev.finch.vm.compile.ModuleCompiler;
+import dev.finch.vm.word.Library;
+import java.util.List;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
@@ -51,9 +55,12 @@ public final class Finch {
     private final java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
     private final java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
 
+    private final Library library;
+
     private Finch(Limits limits, java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models,
-                  java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools) {
-        this.vm = new Vm();
+                  java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools, Library library, Tier tier) {
+        this.vm = new Vm(tier.tiering);
+        this.library = library;
         this.limits = limits;
         this.models = models;
         this.tools = tools;
@@ -81,6 +88,14 @@ public final class Finch {
     /** The limits every run of every session gets. */
     public Limits limits() { return limits; }
 
+    /**
+     * The words every session of this Finch may call: Finch's own and those installed with
+     * {@link Builder#words}, as data (what the frontends and the verifier see, and discovery reports).
+     */
+    public Vocabulary vocabulary() { return library.vocabulary(); }
+
+    Library library() { return library; }
+
     Vm vm() { return vm; }
 
     /** A new model host for one run (a fresh world: pool, deadline, clock), or null when none is installed. */
@@ -101,15 +116,59 @@ public final class Finch {
      * @throws SessionImage.ImageException when the image is truncated, edited, from another format, or its
      *         program no longer verifies the same way
      */
-    public Session restore(String image) { return SessionImage.restore(this, image); }
+    public Session restore(String image) { return SessionImage.restore(this, image, List.of()); }
+
+    /**
+     * Restores a session that had installed words of its own ({@link Session#installWords}): {@code sessionWords} are
+     * installed into the restored session first, so its vocabulary is the one the image was saved under.
+     *
+     * @throws SessionImage.ImageException when the image is unreadable, edited, or was saved under another vocabulary
+     */
+    public Session restore(String image, List<Class<?>> sessionWords) { return SessionImage.restore(this, image, sessionWords); }
+
+    /** Which VM tier runs the functions of every submission. */
+    public enum Tier {
+        /** Chosen per function: a one-shot top-level program without loops is interpreted, everything else compiled. */
+        AUTO(ModuleCompiler.Tiering.AUTO),
+        /** Everything interpreted from the verified IR (for differential testing). */
+        INTERPRETED(ModuleCompiler.Tiering.INTERPRET_ALL),
+        /** Everything compiled to JVM bytecode (for differential testing). */
+        COMPILED(ModuleCompiler.Tiering.COMPILE_ALL);
+
+        final ModuleCompiler.Tiering tiering;
+
+        Tier(ModuleCompiler.Tiering tiering) { this.tiering = tiering; }
+    }
 
     /** Sets the limits of every run; each has a safe default. */
     public static final class Builder {
         private Limits limits = Limits.DEFAULT;
         private java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
         private java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
+        private final List<Class<?>> words = new java.util.ArrayList<>();
+        private Tier tier = Tier.AUTO;
 
         private Builder() { }
+
+        /**
+         * Installs the words declared on {@code classes} in every session: public static methods annotated with
+         * {@link dev.finch.vm.word.Word} and {@link dev.finch.vm.word.Overload}, callable from Lisp, Co-Forth and µNorman's
+         * lowering alike and listed by discovery. A word whose signature names a capability passes the host boundary
+         * like Finch's own host words (approval, journal, deferred mode) before its method runs.
+         *
+         * @throws IllegalArgumentException at {@link #build} when a declaration is malformed, disagrees with its method,
+         *         or takes a name or overload id already taken
+         */
+        public Builder words(Class<?>... classes) {
+            for (Class<?> c : classes) words.add(java.util.Objects.requireNonNull(c, "word class"));
+            return this;
+        }
+
+        /** Forces the VM tier (differential testing); the default chooses per function. */
+        public Builder tier(Tier tier) {
+            this.tier = java.util.Objects.requireNonNull(tier, "tier");
+            return this;
+        }
 
         /**
          * Where µNorman's {@code ask} goes once a grant or an approval allows {@code model.ask(NAME)}: {@code perRun}
@@ -156,7 +215,7 @@ public final class Finch {
         public Builder maxDepth(int depth) { limits = limits.withMaxDepth((int) positive(depth, "maxDepth")); return this; }
 
         /** The configured Finch. */
-        public Finch build() { return new Finch(limits, models, tools); }
+        public Finch build() { return new Finch(limits, models, tools, Library.core().with(words), tier); }
 
         private static long positive(long v, String what) {
             if (v <= 0) throw new IllegalArgumentException(what + " must be positive, was " + v);

@@ -56,7 +56,7 @@ public final class Session {
     private final ConcurrentHashMap<String, CancelToken> running = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Paused> paused = new ConcurrentHashMap<>();
     /** Replaced whole on commit, so a reader on another thread never sees half a commit. */
-    private volatile Snapshot snapshot = new Snapshot(VmState.EMPTY, 0, 1);
+    private volatile Snapshot snapshot;
     /** The grants of session scope and wider; approvals with such a scope add to it, revocation removes. */
     private volatile GrantSet grants;
     private final FileHost files;
@@ -80,6 +80,7 @@ public final class Session {
         this.finch = finch;
         this.id = id;
         this.options = options;
+        this.snapshot = new Snapshot(VmState.empty(finch.library()), 0, 1);
         GrantSet g = GrantSet.EMPTY;
         for (String spec : options.grants()) {
             var parsed = CapabilitySpec.parse(spec);
@@ -119,8 +120,32 @@ public final class Session {
     /** The number of committed runs so far. */
     public long vmRevision() { return snapshot.revision(); }
 
-    /** The manifest generation submissions are checked against. */
+    /** The manifest generation submissions are checked against; it goes up each time words are installed. */
     public long manifestGeneration() { return snapshot.generation(); }
+
+    /** The words this session's submissions may call: its Finch's, and those installed with {@link #installWords}. */
+    public dev.finch.ir.vocab.Vocabulary vocabulary() { return snapshot.state().library().vocabulary(); }
+
+    /**
+     * Installs the words declared on {@code classes} (see {@link Finch.Builder#words}) into this session only. The
+     * manifest generation goes up by one, so a submission composed against the previous vocabulary and stating its
+     * generation is refused ({@code E-SESSION-002}) rather than run against words it did not see; the VM revision, the
+     * stack and the dictionary are unchanged. Answers the new generation.
+     *
+     * @throws IllegalArgumentException when a declaration is malformed or takes a name or id already taken
+     * @throws IllegalStateException when a submission is running in this session
+     */
+    public long installWords(List<Class<?>> classes) {
+        if (!busy.compareAndSet(false, true)) throw new IllegalStateException("session " + id + " is running a submission");
+        try {
+            Snapshot s = snapshot;
+            var library = s.state().library().with(classes);
+            snapshot = new Snapshot(s.state().withLibrary(library), s.revision(), s.generation() + 1);
+            return s.generation() + 1;
+        } finally {
+            busy.set(false);
+        }
+    }
 
     /** The committed persistent stack, bottom to top. */
     public List<StackEntry> stack() { return stackOf(snapshot.state()); }
@@ -347,7 +372,7 @@ public final class Session {
     public VmStateReport getVmState() { return Discovery.vmState(view()); }
 
     /** {@code get_language_definition}: the grammar of Lisp and Co-Forth, the type spelling, syntax and core words. */
-    public LanguageDefinition getLanguageDefinition() { return Discovery.languageDefinition(); }
+    public LanguageDefinition getLanguageDefinition() { return Discovery.languageDefinition(vocabulary()); }
 
     /**
      * {@code search_word}: core words, this session's definitions and constants, and source syntax whose name or
@@ -437,7 +462,8 @@ public final class Session {
                         "the session moved on while this execution was suspended; its changes were not committed",
                         Long.toString(baseRevision), Long.toString(now.revision())));
             }
-            Snapshot next = new Snapshot(c.state(), now.revision() + 1, now.generation());
+            // Words installed while this run was suspended stay installed: the run commits its stack and dictionary only.
+            Snapshot next = new Snapshot(c.state().withLibrary(now.state().library()), now.revision() + 1, now.generation());
             snapshot = next;
             SessionImage.Entry entry = inFlight.remove(executionId);
             // Only submissions that change the dictionary are needed to rebuild it; values are saved as values.

@@ -64,6 +64,7 @@ public final class SessionImage {
         doc.put("session_id", session.id());
         doc.put("vm_revision", session.vmRevision());
         doc.put("manifest_generation", session.manifestGeneration());
+        doc.put("vocabulary", session.vocabulary().fingerprint());
         ObjectNode opts = doc.putObject("options");
         session.options().workspace().ifPresent(w -> opts.put("workspace", w.toString()));
         ArrayNode grants = opts.putArray("grants");
@@ -84,7 +85,7 @@ public final class SessionImage {
         return doc.toString();
     }
 
-    static Session restore(Finch finch, String image) {
+    static Session restore(Finch finch, String image, List<Class<?>> sessionWords) {
         JsonNode doc;
         try {
             doc = JSON.readTree(image);
@@ -104,10 +105,16 @@ public final class SessionImage {
                     o.has("workspace") ? Optional.of(java.nio.file.Path.of(o.get("workspace").asText())) : Optional.empty(),
                     texts(o.get("grants")), o.path("deferred").asBoolean());
             Session session = finch.openSession(doc.get("session_id").asText(), options);
-            VmState state = VmState.EMPTY;
+            if (!sessionWords.isEmpty()) session.installWords(sessionWords);
+            dev.finch.ir.vocab.Vocabulary vocabulary = session.vocabulary();
+            if (!vocabulary.fingerprint().equals(doc.path("vocabulary").asText())) {
+                throw new ImageException("the session image was saved under another vocabulary: restore it into a Finch with the same "
+                        + "words (Finch.builder().words(…)), installing the words the session had installed (Finch.restore(image, words))");
+            }
+            VmState state = session.committedState();
             List<Entry> entries = new ArrayList<>();
             for (JsonNode h : doc.get("history")) {
-                Entry e = entry(h);
+                Entry e = entry(h, vocabulary);
                 entries.add(e);
                 state = finch.vm().compileOnly(verify(finch, e), state);
             }
@@ -115,12 +122,12 @@ public final class SessionImage {
             for (JsonNode v : doc.get("stack")) stack.add(typed(v));
             Map<String, TypedValue> constants = new LinkedHashMap<>();
             doc.get("constants").fields().forEachRemaining(f -> constants.put(f.getKey(), typed(f.getValue())));
-            VmState base = new VmState(stack, state.words(), constants);
+            VmState base = new VmState(state.library(), stack, state.words(), constants);
             long revision = doc.get("vm_revision").asLong();
             session.install(base, revision, doc.get("manifest_generation").asLong(), entries);
             JsonNode s = doc.get("suspended");
             String executionId = s.get("execution_id").asText();
-            Entry entry = entry(s.get("entry"));
+            Entry entry = entry(s.get("entry"), vocabulary);
             CheckedModule module = verify(finch, entry);
             Suspension suspension = finch.vm().restore(executionId, module, base, session.hostConfig(), s.get("continuation").asText());
             List<String> inferred = new ArrayList<>();
@@ -161,7 +168,7 @@ public final class SessionImage {
         return o;
     }
 
-    private static Entry entry(JsonNode o) {
+    private static Entry entry(JsonNode o, dev.finch.ir.vocab.Vocabulary vocabulary) {
         JsonNode env = o.get("env");
         Map<String, Type.Fn> words = new LinkedHashMap<>();
         env.get("words").fields().forEachRemaining(f -> words.put(f.getKey(), TypeSyntax.parseSignature(f.getValue().asText())));
@@ -169,7 +176,7 @@ public final class SessionImage {
         env.get("constants").fields().forEachRemaining(f -> consts.put(f.getKey(), TypeSyntax.parse(f.getValue().asText())));
         List<Type> stack = new ArrayList<>();
         env.get("stack").forEach(t -> stack.add(TypeSyntax.parse(t.asText())));
-        return new Entry(o.get("text").asText(), o.get("language").asText(), o.get("source_id").asText(), new Environment(words, consts, stack));
+        return new Entry(o.get("text").asText(), o.get("language").asText(), o.get("source_id").asText(), new Environment(vocabulary, words, consts, stack));
     }
 
     private static ObjectNode typed(TypedValue v) {

@@ -52,7 +52,7 @@ class DiscoveryTest {
         WordInfo.CoreWord w = (WordInfo.CoreWord) info;
         assertThat(w.signature()).isEqualTo("list<a> int -> option<a>");
         assertThat(w.category()).isEqualTo("list");
-        assertThat(w.doc()).isEqualTo(Vocabulary.word("list-get").orElseThrow().doc());
+        assertThat(w.doc()).isEqualTo(dev.finch.vm.VmState.EMPTY.library().vocabulary().word("list-get").orElseThrow().doc());
         WordInfo.CoreWord plus = (WordInfo.CoreWord) finch.newSession().inspectWord("+").orElseThrow();
         assertThat(plus.overloads()).containsExactly("int int -> int", "float float -> float");
     }
@@ -67,7 +67,7 @@ class DiscoveryTest {
             JsonNode json = new ObjectMapper().readTree(DiscoveryJson.write(DiscoveryJson.tree(info)));
             assertThat(json.get("kind").asText()).isEqualTo("syntax");
             assertThat(json.has("signature")).as("syntax has no pretend signature").isFalse();
-            assertThat(json.get("form").asText()).isEqualTo(Vocabulary.syntax(name).orElseThrow().form());
+            assertThat(json.get("form").asText()).isEqualTo(dev.finch.ir.vocab.SourceSyntax.named(name).orElseThrow().form());
         }
         assertThat(((WordInfo.Syntax) s.inspectWord("define").orElseThrow()).languages()).containsExactly("lisp");
     }
@@ -117,7 +117,7 @@ class DiscoveryTest {
     void searchFindsSyntaxAndMultiTermQueries() {
         Session s = finch.newSession();
         assertThat(s.searchWord("while").get(0)).isEqualTo(new WordSummary("while", WordKind.SYNTAX,
-                Vocabulary.syntax("while").orElseThrow().form(), Vocabulary.syntax("while").orElseThrow().doc()));
+                dev.finch.ir.vocab.SourceSyntax.named("while").orElseThrow().form(), dev.finch.ir.vocab.SourceSyntax.named("while").orElseThrow().doc()));
         assertThat(s.searchWord("length string").stream().map(WordSummary::name)).first().isEqualTo("string-length");
         assertThat(s.searchWord("code points").stream().map(WordSummary::name)).contains("string-length");
         assertThat(s.searchWord("   ")).isEmpty();
@@ -136,11 +136,11 @@ class DiscoveryTest {
         LanguageDefinition d = finch.newSession().getLanguageDefinition();
         assertThat(d.protocol()).isEqualTo("FINCH-VM-TYPED/1");
         assertThat(d.text()).contains("## Co-Forth", "## Lisp", "## Types");
-        for (var w : Vocabulary.words()) assertThat(d.text()).contains("`" + w.name() + " : " + w.signatureText() + "`");
-        for (var x : Vocabulary.syntax()) assertThat(d.text()).contains("`" + x.form() + "`");
-        assertThat(d.syntax()).isEqualTo(Vocabulary.syntax());
+        for (var w : dev.finch.vm.VmState.EMPTY.library().vocabulary().words()) assertThat(d.text()).contains("`" + w.name() + " : " + w.signatureText() + "`");
+        for (var x : dev.finch.ir.vocab.SourceSyntax.all()) assertThat(d.text()).contains("`" + x.form() + "`");
+        assertThat(d.syntax()).isEqualTo(dev.finch.ir.vocab.SourceSyntax.all());
         int words = d.categories().stream().mapToInt(c -> c.words().size()).sum();
-        assertThat(words).isEqualTo(Vocabulary.words().size());
+        assertThat(words).isEqualTo(dev.finch.vm.VmState.EMPTY.library().vocabulary().words().size());
         assertThat(Discovery.languageDefinition()).isSameAs(d);
     }
 
@@ -169,10 +169,10 @@ class DiscoveryTest {
         ObjectMapper json = new ObjectMapper();
         String display = o.stack().get(o.stack().size() - 1).display();
         JsonNode fromWord = json.readTree(json.readTree(display).asText());
-        var ours = DiscoveryJson.vocabularyTree(s.getVmState());
+        var ours = DiscoveryJson.vocabularyTree(s.vocabulary(), s.getVmState());
         assertThat(ours.get("words")).isEqualTo(fromWord.get("words"));
         assertThat(ours.get("definitions")).isEqualTo(fromWord.get("definitions"));
-        assertThat(ours.get("syntax").size()).isEqualTo(Vocabulary.syntax().size());
+        assertThat(ours.get("syntax").size()).isEqualTo(dev.finch.ir.vocab.SourceSyntax.all().size());
     }
 
     @Test

@@ -14,7 +14,8 @@ public enum CapabilityKind {
     PROGRAM_INVOKE("program.invoke"),
     MCP_CALL("mcp.call"),
     MODEL_ASK("model.ask"),
-    TOOL_CALL("tool.call");
+    TOOL_CALL("tool.call"),
+    HOST_CALL("host.call");
 
     private final String canonicalName;
 

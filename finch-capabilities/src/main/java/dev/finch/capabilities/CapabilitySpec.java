@@ -150,4 +150,16 @@ public sealed interface CapabilitySpec {
 
         @Override public String toString() { return kind() + "(" + tool + "," + op + ")"; }
     }
+
+    /**
+     * {@code host.call(word)}, exact or {@code *}: call a word the embedding host installed and declared with this
+     * requirement (its authority is the host's to define; Finch only checks it at the boundary).
+     */
+    record HostCall(NamePattern word) implements CapabilitySpec {
+        @Override public CapabilityKind kind() { return CapabilityKind.HOST_CALL; }
+
+        @Override public boolean contains(CapabilitySpec inner) { return inner instanceof HostCall h && word.contains(h.word); }
+
+        @Override public String toString() { return kind() + "(" + word + ")"; }
+    }
 }

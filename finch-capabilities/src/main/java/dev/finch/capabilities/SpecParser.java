@@ -57,6 +57,8 @@ final class SpecParser {
             case TOOL_CALL:
                 return arity(c, 2, origin).flatMap(x -> NamePattern.parse(a.get(0), "tool", origin)
                         .flatMap(t -> NamePattern.parse(a.get(1), "operation", origin).map(op -> new CapabilitySpec.ToolCall(t, op))));
+            case HOST_CALL:
+                return arity(c, 1, origin).flatMap(x -> NamePattern.parse(a.get(0), "word", origin)).map(CapabilitySpec.HostCall::new);
             default:
                 throw new AssertionError(kind);
         }

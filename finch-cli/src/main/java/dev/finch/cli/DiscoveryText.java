@@ -25,7 +25,7 @@ final class DiscoveryText {
             for (VmStateReport.DefinitionEntry d : state.definitions()) b.append("  ").append(d.name()).append(" : ").append(d.signature()).append('\n');
         }
         b.append("syntax (forms, no runtime signature)\n");
-        for (SyntaxSpec s : Vocabulary.syntax()) b.append("  ").append(s.name()).append("    ").append(s.form()).append('\n');
+        for (SyntaxSpec s : dev.finch.ir.vocab.SourceSyntax.all()) b.append("  ").append(s.name()).append("    ").append(s.form()).append('\n');
         return b.toString();
     }
 

@@ -20,7 +20,7 @@ final class VocabularyCommand implements Callable<Integer> {
 
     @Override public Integer call() {
         Session session = Finch.create().newSession();
-        if (json) io.out().println(DiscoveryJson.write(DiscoveryJson.vocabularyTree(session.getVmState())));
+        if (json) io.out().println(DiscoveryJson.write(DiscoveryJson.vocabularyTree(session.vocabulary(), session.getVmState())));
         else io.out().print(DiscoveryText.vocabulary(Discovery.languageDefinition(), session.getVmState()));
         io.out().flush();
         return Main.EXIT_OK;

@@ -26,7 +26,7 @@ class DiscoveryCommandsTest {
     void vocabularyListsEveryCoreWordBySignatureAndTheSyntax() {
         ConformanceTest.Run r = finch("vocabulary");
         assertThat(r.exit()).isZero();
-        for (var w : Vocabulary.words()) assertThat(r.out()).contains("  " + w.name() + " : " + w.signatureText() + "\n");
+        for (var w : dev.finch.vm.VmState.EMPTY.library().vocabulary().words()) assertThat(r.out()).contains("  " + w.name() + " : " + w.signatureText() + "\n");
         assertThat(r.out()).contains("syntax (forms, no runtime signature)").contains("  while    ");
     }
 
@@ -35,10 +35,10 @@ class DiscoveryCommandsTest {
         ConformanceTest.Run r = finch("vocabulary", "--json");
         assertThat(r.exit()).isZero();
         JsonNode j = JSON.readTree(r.out());
-        assertThat(j.get("words")).hasSize(Vocabulary.words().size());
+        assertThat(j.get("words")).hasSize(dev.finch.vm.VmState.EMPTY.library().vocabulary().words().size());
         assertThat(j.get("words").get(0).fieldNames()).toIterable().containsExactly("name", "signature", "category", "doc");
         assertThat(j.get("definitions")).isEmpty();
-        assertThat(j.get("syntax")).hasSize(Vocabulary.syntax().size());
+        assertThat(j.get("syntax")).hasSize(dev.finch.ir.vocab.SourceSyntax.all().size());
     }
 
     @Test

@@ -251,13 +251,13 @@ class DocsExamplesTest {
     static final String VOCAB_BEGIN = "<!-- vocabulary:begin -->";
     static final String VOCAB_END = "<!-- vocabulary:end -->";
 
-    /** The generated vocabulary section of docs/forth.md: every word of {@link Vocabulary} by category, then syntax. */
+    /** The generated vocabulary section of docs/forth.md: every word of the core vocabulary by category, then syntax. */
     static String vocabularyMarkdown() {
         StringBuilder b = new StringBuilder();
-        b.append("<!-- Generated from dev.finch.ir.vocab.Vocabulary by DocsExamplesTest; do not edit by hand. Regenerate with\n")
+        b.append("<!-- Generated from the word declarations (dev.finch.vm.word.Library.core()) by DocsExamplesTest; do not edit by hand. Regenerate with\n")
                 .append("     mvn -o -q -pl finch-cli test -Dtest=DocsExamplesTest -Dfinch.regenerate=true -->\n");
         Map<WordSpec.Category, List<WordSpec>> byCategory = new java.util.EnumMap<>(WordSpec.Category.class);
-        for (WordSpec w : Vocabulary.words()) byCategory.computeIfAbsent(w.category(), c -> new ArrayList<>()).add(w);
+        for (WordSpec w : dev.finch.vm.VmState.EMPTY.library().vocabulary().words()) byCategory.computeIfAbsent(w.category(), c -> new ArrayList<>()).add(w);
         for (var entry : byCategory.entrySet()) {
             b.append("\n#### ").append(title(entry.getKey())).append("\n\n");
             b.append("| Word | Signature | What it does |\n|---|---|---|\n");
@@ -268,7 +268,7 @@ class DocsExamplesTest {
             }
         }
         b.append("\n#### Source syntax (no runtime signature)\n\n| Name | Languages | Form | What it does |\n|---|---|---|---|\n");
-        for (SyntaxSpec s : Vocabulary.syntax()) {
+        for (SyntaxSpec s : dev.finch.ir.vocab.SourceSyntax.all()) {
             b.append("| `").append(cell(s.name())).append("` | ").append(String.join(", ", s.languages())).append(" | `")
                     .append(cell(s.form())).append("` | ").append(cell(s.doc())).append(" |\n");
         }
@@ -298,7 +298,7 @@ class DocsExamplesTest {
             current = generated;
         }
         assertThat(current).as("docs/forth.md vocabulary table (regenerate: -Dfinch.regenerate=true)").isEqualTo(generated);
-        for (WordSpec w : Vocabulary.words()) assertThat(current).contains("| `" + cell(w.name()) + "` |");
+        for (WordSpec w : dev.finch.vm.VmState.EMPTY.library().vocabulary().words()) assertThat(current).contains("| `" + cell(w.name()) + "` |");
     }
 
     // ------------------------------------------------------------------------------------------------ embedding.md

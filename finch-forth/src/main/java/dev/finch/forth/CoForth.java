@@ -6,6 +6,7 @@ import dev.finch.ir.checked.Environment;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.instr.Module;
+import dev.finch.ir.vocab.Vocabulary;
 import java.util.List;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
@@ -27,16 +28,13 @@ public final class CoForth implements Frontend {
     public Lowering lower(String text, String sourceId, Environment env) {
         String source = sourceId == null ? Origin.UNKNOWN.source() : sourceId;
         try {
-            return run(text == null ? "" : text, source);
+            return run(text == null ? "" : text, source, env == null ? Vocabulary.EMPTY : env.vocabulary());
         } catch (RuntimeException | StackOverflowError e) {
             return Lowering.failed(List.of(ForthCode.INTERNAL.at(Origin.of(source, 1, 1), "internal error in the Co-Forth frontend: " + e)));
         }
     }
 
-    /** Lowers {@code text} without an environment (the frontend does not type its source). */
-    public Lowering lower(String text, String sourceId) { return lower(text, sourceId, Environment.EMPTY); }
-
-    private static Lowering run(String text, String source) {
+    private static Lowering run(String text, String source, Vocabulary vocabulary) {
         DiagnosticListener listener = new DiagnosticListener(source);
         CoForthLexer lexer = new CoForthLexer(CharStreams.fromString(text, source));
         lexer.removeErrorListeners();
@@ -57,7 +55,7 @@ public final class CoForth implements Frontend {
         CoForthParser.ProgramContext tree = parser.program();
         if (!listener.diagnostics().isEmpty()) return Lowering.failed(listener.diagnostics());
 
-        CoForthLowerer lowerer = new CoForthLowerer(source, tokens);
+        CoForthLowerer lowerer = new CoForthLowerer(source, tokens, vocabulary);
         Module module = lowerer.lower(tree);
         List<Diagnostic> diagnostics = lowerer.diagnostics();
         return diagnostics.isEmpty() ? Lowering.of(module) : Lowering.failed(diagnostics);

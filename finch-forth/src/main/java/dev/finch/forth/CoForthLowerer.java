@@ -36,6 +36,9 @@ import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.instr.Block;
 import dev.finch.ir.instr.Immediate;
+import dev.finch.ir.vocab.Typing;
+import dev.finch.ir.vocab.Vocabulary;
+import dev.finch.ir.vocab.WordSpec;
 import dev.finch.ir.instr.Instr;
 import dev.finch.ir.instr.Literal;
 import dev.finch.ir.instr.Module;
@@ -67,9 +70,12 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
     private Set<String> locals = new HashSet<>();
     private List<Instr> out = new ArrayList<>();
 
-    CoForthLowerer(String sourceId, BufferedTokenStream tokens) {
+    private final Vocabulary vocabulary;
+
+    CoForthLowerer(String sourceId, BufferedTokenStream tokens, Vocabulary vocabulary) {
         this.sourceId = sourceId;
         this.tokens = tokens;
+        this.vocabulary = vocabulary;
     }
 
     List<Diagnostic> diagnostics() { return diagnostics; }
@@ -291,9 +297,9 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
     @Override public Void visitWord(WordContext ctx) {
         Token t = ctx.WORD().getSymbol();
         String name = t.getText();
-        if (name.equals("record-get") || name.equals("record-set")) {
+        if (takesField(name)) {
             fuseFieldName(t, name);
-        } else if (name.matches("(variant|variant-get|empty-list|constant)<.*")) {
+        } else if (name.matches("[a-z][a-z0-9-]*<.*")) {
             report(ForthCode.BAD_TYPE_PARAMETER.at(origin(t), "'" + name + "': the < > parameters do not balance (or span a line)"));
         } else if (locals.contains(name)) {
             out.add(new Instr.LocalLoad(name, origin(t)));
@@ -320,6 +326,15 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
                 "a string literal", previous == null ? "start of input" : previous.getText()));
     }
 
+    /** True when {@code name} is written after its literal field name ({@code "city" record-get}). */
+    private boolean takesField(String name) {
+        return vocabulary.word(name).map(w -> w.typing().immediates().contains(Typing.Immediate.FIELD)).orElse(false);
+    }
+
+    /**
+     * {@code name<…>}: the static arguments of a word whose typing takes them, in the shape its {@link Typing}
+     * declares ({@code variant<T,tag>}, {@code empty-map<K,V>}), or one type that ascribes an ordinary word's output.
+     */
     @Override public Void visitParamWord(ParamWordContext ctx) {
         Token t = ctx.PARAM_WORD().getSymbol();
         String text = t.getText();
@@ -327,30 +342,51 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         String name = text.substring(0, open);
         String inner = text.substring(open + 1, text.length() - 1);
         int innerAt = open + 1;
-        switch (name) {
-            case "variant": {
-                int comma = lastTopLevelComma(inner);
-                if (comma < 0) {
-                    report(ForthCode.BAD_TYPE_PARAMETER.at(origin(t), "variant needs a type and a tag: variant<variant{none|some(int)},some>"));
-                    return null;
-                }
-                Optional<Type> type = type(t, innerAt, inner.substring(0, comma));
-                Optional<String> tag = tag(t, innerAt + comma + 1, inner.substring(comma + 1));
-                if (type.isPresent() && tag.isPresent()) {
-                    out.add(new Instr.Call(name, List.of(new Immediate.TypeArg(type.get()), new Immediate.NameArg(tag.get())), origin(t)));
-                }
-                return null;
-            }
-            case "variant-get":
-                tag(t, innerAt, inner).ifPresent(tag -> out.add(new Instr.Call(name, List.of(new Immediate.NameArg(tag)), origin(t))));
-                return null;
-            case "empty-list":
-                type(t, innerAt, inner).ifPresent(type -> out.add(new Instr.Call(name, List.of(new Immediate.TypeArg(type)), origin(t))));
-                return null;
-            default:
-                report(ForthCode.UNKNOWN_PARAMETERIZED.at(origin(t), "'" + name + "<…>' takes no parameters; only variant<T,tag>, variant-get<tag>, empty-list<T> and constant<T> do"));
-                return null;
+        Optional<WordSpec> spec = vocabulary.word(name);
+        List<Typing.Immediate> shape = spec.map(w -> w.typing() == Typing.ORDINARY ? List.of(Typing.Immediate.TYPE) : w.typing().immediates())
+                .filter(l -> !l.isEmpty() && !l.contains(Typing.Immediate.FIELD)).orElse(null);
+        if (shape == null) {
+            report(ForthCode.UNKNOWN_PARAMETERIZED.at(origin(t), "'" + name + "<…>' takes no parameters; " + parameterized()));
+            return null;
         }
+        List<Integer> commas = topLevelCommas(inner);
+        if (commas.size() != shape.size() - 1) {
+            report(ForthCode.BAD_TYPE_PARAMETER.at(origin(t), "'" + name + "' is written " + form(name, shape) + ", with " + shape.size()
+                    + " parameter" + (shape.size() == 1 ? "" : "s")));
+            return null;
+        }
+        List<Immediate> immediates = new ArrayList<>();
+        int from = 0;
+        for (int i = 0; i < shape.size(); i++) {
+            int to = i < commas.size() ? commas.get(i) : inner.length();
+            String part = inner.substring(from, to);
+            int at = innerAt + from;
+            Optional<? extends Immediate> imm = shape.get(i) == Typing.Immediate.TYPE ? type(t, at, part).map(Immediate.TypeArg::new)
+                    : tag(t, at, part).map(Immediate.NameArg::new);
+            if (imm.isEmpty()) return null;
+            immediates.add(imm.get());
+            from = to + 1;
+        }
+        out.add(new Instr.Call(name, immediates, origin(t)));
+        return null;
+    }
+
+    /** The spelling of a parameterized word for messages: {@code variant<T,tag>}. */
+    private static String form(String name, List<Typing.Immediate> shape) {
+        long types = shape.stream().filter(i -> i == Typing.Immediate.TYPE).count();
+        List<String> typeNames = types == 2 ? List.of("K", "V") : List.of("T");
+        List<String> parts = new ArrayList<>();
+        int k = 0;
+        for (Typing.Immediate i : shape) parts.add(i == Typing.Immediate.TAG ? "tag" : typeNames.get(k++));
+        return name + "<" + String.join(",", parts) + ">";
+    }
+
+    /** The words of this vocabulary that take parameters, for the message of a word that does not. */
+    private String parameterized() {
+        List<String> forms = new ArrayList<>();
+        for (WordSpec w : vocabulary.words()) if (w.typing().bracketed()) forms.add(form(w.name(), w.typing().immediates()));
+        forms.add("constant<T>");
+        return "only " + String.join(", ", forms) + " take < > parameters (and a vocabulary word's output may be ascribed as word<T>)";
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
@@ -374,18 +410,18 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         return Optional.empty();
     }
 
-    /** The comma separating the type from the tag in variant<T,tag>; "->" is an arrow, not a closing bracket. */
-    private static int lastTopLevelComma(String s) {
+    /** The commas separating the parameters of {@code name<…>}; "->" is an arrow, not a closing bracket. */
+    private static List<Integer> topLevelCommas(String s) {
         int depth = 0;
-        int last = -1;
+        List<Integer> out = new ArrayList<>();
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c == '-' && i + 1 < s.length() && s.charAt(i + 1) == '>') { i++; continue; }
             if (c == '(' || c == '{' || c == '[' || c == '<') depth++;
             else if (c == ')' || c == '}' || c == ']' || c == '>') depth--;
-            else if (c == ',' && depth == 0) last = i;
+            else if (c == ',' && depth == 0) out.add(i);
         }
-        return last;
+        return out;
     }
 
     /** The signature is the PAREN comment directly after {@code t} (decisions D7), if there is one. */

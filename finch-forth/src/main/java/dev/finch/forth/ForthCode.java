@@ -23,7 +23,7 @@ public enum ForthCode implements DiagnosticCode {
     MISSING_SIGNATURE("E-FORTH-108", Phase.LOWER, "A closure [: … ;] has no ( ins -- outs ) signature right after [:."),
     MISPLACED_FIELD("E-FORTH-109", Phase.LOWER, "A record field label name: appears outside { }, or a record does not start with a field."),
     MISPLACED_COMMA("E-FORTH-110", Phase.LOWER, "A comma appears outside a list, map or record, where it separates nothing."),
-    UNKNOWN_PARAMETERIZED("E-FORTH-111", Phase.LOWER, "Only variant<T,tag>, variant-get<tag>, empty-list<T> and constant<T> take < > parameters."),
+    UNKNOWN_PARAMETERIZED("E-FORTH-111", Phase.LOWER, "Only the words whose typing takes immediates (variant<T,tag>, variant-get<tag>, empty-list<T>, empty-map<K,V>), constant<T>, and a vocabulary word's output ascription word<T> take < > parameters."),
     MISPLACED_IN_CASE("E-FORTH-112", Phase.LOWER, "Between case and endcase only 'N of … endof' arms and one otherwise may appear."),
     DUPLICATE_DEFINITION("E-FORTH-113", Phase.LOWER, "One submission defines the same word twice."),
     DUPLICATE_FIELD("E-FORTH-114", Phase.LOWER, "A record literal names the same field twice."),

@@ -71,7 +71,7 @@ class CoForthDiagnosticsTest {
             empty-list<lis t>               | E-FORTH-007 | 1 | 17
             """)
     void reportsCodeAndPlace(String source, String code, int line, int column) {
-        Lowering l = new CoForth().lower(source.replace("\\n", "\n").replace("\\\\", "\\"), "t.fth");
+        Lowering l = new CoForth().lower(source.replace("\\n", "\n").replace("\\\\", "\\"), "t.fth", Ir.ENV);
         assertThat(l.ok()).isFalse();
         assertThat(l.module()).isEmpty();
         Diagnostic d = l.diagnostics().get(0);
@@ -85,7 +85,7 @@ class CoForthDiagnosticsTest {
 
     @Test
     void misplacedWordNamesWhatIsOpen() {
-        Diagnostic d = new CoForth().lower(": f 1 if 2 ;", "s").diagnostics().get(0);
+        Diagnostic d = new CoForth().lower(": f 1 if 2 ;", "s", Ir.ENV).diagnostics().get(0);
         assertThat(d.message()).contains("'if'").contains("1:7").contains("then");
         assertThat(d.expected()).isEqualTo("then");
         assertThat(d.found()).isEqualTo(";");
@@ -93,7 +93,7 @@ class CoForthDiagnosticsTest {
 
     @Test
     void unclosedDefinitionNamesTheWord() {
-        Diagnostic d = new CoForth().lower("\n: square ( int -- int ) dup *", "s").diagnostics().get(0);
+        Diagnostic d = new CoForth().lower("\n: square ( int -- int ) dup *", "s", Ir.ENV).diagnostics().get(0);
         assertThat(d.code()).isEqualTo("E-FORTH-103");
         assertThat(d.message()).contains(": square").contains(";");
         assertThat(d.origin().line()).isEqualTo(2);
@@ -101,17 +101,17 @@ class CoForthDiagnosticsTest {
 
     @Test
     void severalLowerProblemsAreAllReported() {
-        Lowering l = new CoForth().lower("\"a\\q\" 99999999999999999999 record-get", "s");
+        Lowering l = new CoForth().lower("\"a\\q\" 99999999999999999999 record-get", "s", Ir.ENV);
         assertThat(l.diagnostics()).extracting(Diagnostic::code).containsExactly("E-FORTH-004", "E-FORTH-005", "E-FORTH-105");
     }
 
     @Test
     void nestingDeeperThanTheLimitIsADiagnosticNotAStackOverflow() {
         String deep = "[ ".repeat(100_000) + "]".repeat(100_000);
-        Lowering l = new CoForth().lower(deep, "s");
+        Lowering l = new CoForth().lower(deep, "s", Ir.ENV);
         assertThat(l.diagnostics()).extracting(Diagnostic::code).containsExactly("E-FORTH-115");
         String deepJson = "{\"a\":" + "[".repeat(5_000) + "]".repeat(5_000) + "}";
-        assertThat(new CoForth().lower(deepJson, "s").diagnostics()).extracting(Diagnostic::code).containsExactly("E-FORTH-006");
+        assertThat(new CoForth().lower(deepJson, "s", Ir.ENV).diagnostics()).extracting(Diagnostic::code).containsExactly("E-FORTH-006");
     }
 
     @Test

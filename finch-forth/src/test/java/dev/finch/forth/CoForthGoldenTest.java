@@ -33,7 +33,7 @@ class CoForthGoldenTest {
     @MethodSource("programs")
     void lowersToTheGoldenIrAndCanonicalText(String name) throws IOException {
         String source = Files.readString(DIR.resolve(name + ".fth"));
-        Lowering lowering = new CoForth().lower(source, name + ".fth");
+        Lowering lowering = new CoForth().lower(source, name + ".fth", Ir.ENV);
         assertThat(lowering.diagnostics()).isEmpty();
         Module module = lowering.module().orElseThrow();
 
@@ -41,7 +41,7 @@ class CoForthGoldenTest {
         String canonical = CoForthPrinter.print(module);
         check(DIR.resolve(name + ".canon.fth"), canonical);
 
-        Lowering again = new CoForth().lower(canonical, name + ".canon.fth");
+        Lowering again = new CoForth().lower(canonical, name + ".canon.fth", Ir.ENV);
         assertThat(again.diagnostics()).isEmpty();
         assertThat(Ir.erase(again.module().orElseThrow())).isEqualTo(Ir.erase(module));
     }

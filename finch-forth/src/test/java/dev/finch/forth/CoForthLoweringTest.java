@@ -17,7 +17,7 @@ class CoForthLoweringTest {
     private static final CoForth FORTH = new CoForth();
 
     private static Module lower(String text) {
-        Lowering l = FORTH.lower(text, "unit.fth");
+        Lowering l = FORTH.lower(text, "unit.fth", Ir.ENV);
         assertThat(l.diagnostics()).as(text).isEmpty();
         return l.module().orElseThrow();
     }
@@ -100,7 +100,7 @@ class CoForthLoweringTest {
     void fieldNamesFuseIntoTheImmediate() {
         Instr get = main("r s\" city\" record-get").get(1);
         assertThat(get).isEqualTo(new Instr.Call("record-get", List.of(new Immediate.NameArg("city")), Origin.of("unit.fth", 1, 3)));
-        assertThat(FORTH.lower("[ \"a\", record-get ]", "s").diagnostics()).extracting(d -> d.code()).containsExactly("E-FORTH-105");
+        assertThat(FORTH.lower("[ \"a\", record-get ]", "s", Ir.ENV).diagnostics()).extracting(d -> d.code()).containsExactly("E-FORTH-105");
     }
 
     @Test
@@ -120,7 +120,7 @@ class CoForthLoweringTest {
                 .isEqualTo(new Literal.JsonLit("{\"a\":[1,2.5e1],\"b/c\":\"é😀\\u0001\",\"n\":null}"));
         assertThat(literal("{\"}\": \"{\"}")).isEqualTo(new Literal.JsonLit("{\"}\":\"{\"}"));
         for (String bad : List.of("{\"a\":tru}", "{\"a\":1 \"b\":2}", "{\"a\":'x'}", "{\"a\":1.}", "{\"a\":-}", "{\"a\":\"\\x\"}", "{\"a\":[1,]}")) {
-            assertThat(FORTH.lower(bad, "s").diagnostics()).as(bad).extracting(d -> d.code()).containsExactly("E-FORTH-006");
+            assertThat(FORTH.lower(bad, "s", Ir.ENV).diagnostics()).as(bad).extracting(d -> d.code()).containsExactly("E-FORTH-006");
         }
     }
 

@@ -21,7 +21,7 @@ class CoForthRoundTripProperties {
     @Property(tries = 400)
     void parseOfPrintIsIdentity(@ForAll("modules") Module m) {
         String text = CoForthPrinter.print(m);
-        Lowering l = new CoForth().lower(text, "rt");
+        Lowering l = new CoForth().lower(text, "rt", Ir.ENV);
         assertThat(l.diagnostics()).as(text).isEmpty();
         assertThat(Ir.erase(l.module().orElseThrow())).as(text).isEqualTo(Ir.erase(m));
     }
@@ -29,7 +29,7 @@ class CoForthRoundTripProperties {
     @Property(tries = 200)
     void printIsIdempotent(@ForAll("modules") Module m) {
         String once = CoForthPrinter.print(m);
-        Module back = new CoForth().lower(once, "rt").module().orElseThrow();
+        Module back = new CoForth().lower(once, "rt", Ir.ENV).module().orElseThrow();
         assertThat(CoForthPrinter.print(back)).isEqualTo(once);
     }
 
@@ -46,7 +46,7 @@ class CoForthRoundTripProperties {
 
     @Property(tries = 1000)
     void arbitraryTokenSoupNeverThrowsOrFailsInternally(@ForAll("noise") String text) {
-        Lowering l = new CoForth().lower(text, "soup");
+        Lowering l = new CoForth().lower(text, "soup", Ir.ENV);
         assertThat(l.ok() || !l.diagnostics().isEmpty()).isTrue();
         for (Diagnostic d : l.diagnostics()) {
             assertThat(d.code()).as(text + " -> " + d).isNotEqualTo(ForthCode.INTERNAL.code());
@@ -58,7 +58,7 @@ class CoForthRoundTripProperties {
 
     @Property(tries = 300)
     void arbitraryTextNeverThrows(@ForAll String text) {
-        Lowering l = new CoForth().lower(text, "any");
+        Lowering l = new CoForth().lower(text, "any", Ir.ENV);
         assertThat(l.diagnostics()).extracting(Diagnostic::code).doesNotContain(ForthCode.INTERNAL.code());
     }
 

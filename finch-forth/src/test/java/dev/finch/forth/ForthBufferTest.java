@@ -34,6 +34,6 @@ class ForthBufferTest {
         String program = b.take().orElseThrow();
         assertThat(program).isEqualTo(": sq ( int -- int ) dup * ;\n\"sq: \" say");
         assertThat(b.text()).isEmpty();
-        assertThat(new CoForth().lower(program, "buf").ok()).isTrue();
+        assertThat(new CoForth().lower(program, "buf", Ir.ENV).ok()).isTrue();
     }
 }

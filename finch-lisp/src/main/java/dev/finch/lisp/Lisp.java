@@ -46,7 +46,7 @@ public final class Lisp implements Frontend {
         try {
             List<Sx> forms = SyntaxReader.read(text, sourceId);
             List<Sx> expanded = new MacroExpander(maxExpansionSteps, maxExpansionDepth).expand(forms);
-            Module module = Lowerer.lower(expanded, sourceId, env == null ? Environment.EMPTY : env);
+            Module module = Lowerer.lower(expanded, sourceId, env == null ? Environment.of(dev.finch.ir.vocab.Vocabulary.EMPTY) : env);
             return Lowering.of(module);
         } catch (DiagnosticException e) {
             return Lowering.failed(e.diagnostics());

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class ConformanceGoldenTest {
     /** Host words as a session would publish them (the capability cases call them). */
-    static final Environment HOST = new Environment(java.util.Map.of(
+    static final Environment HOST = new Environment(Support.VOCABULARY, java.util.Map.of(
             "path", TypeSyntax.parseSignature("string -> path"),
             "file-read", TypeSyntax.parseSignature("path -> bytes ! {fs.read(${workspace}/**)}")), java.util.Map.of(), java.util.List.of());
 
@@ -30,7 +30,7 @@ class ConformanceGoldenTest {
             "lisp-top-value", "session-cross-language-1", "cap-read-granted", "cap-escape-denied"})
     void matchesGolden(String name) throws IOException {
         String source = resource("/conformance/" + name + ".lisp");
-        Lowering l = new Lisp().lower(source, name + ".lisp", name.startsWith("cap-") ? HOST : Environment.EMPTY);
+        Lowering l = new Lisp().lower(source, name + ".lisp", name.startsWith("cap-") ? HOST : Support.EMPTY);
         String actual = l.ok() ? IrDump.module(l.module().orElseThrow())
                 : l.diagnostics().stream().map(Diagnostic::toString).collect(Collectors.joining("\n"));
         Path golden = Path.of("src/test/resources/golden", name + ".ir");

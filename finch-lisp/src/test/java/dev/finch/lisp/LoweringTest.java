@@ -140,7 +140,7 @@ class LoweringTest {
 
     @Test
     void environmentWordsAreCallable() {
-        Environment env = new Environment(Map.of("double", TypeSyntax.parseSignature("int -> int")), Map.of("limit", Type.Prim.INT), List.of());
+        Environment env = new Environment(Support.VOCABULARY, Map.of("double", TypeSyntax.parseSignature("int -> int")), Map.of("limit", Type.Prim.INT), List.of());
         assertThat(IrDump.module(ok("(double limit)", env))).isEqualTo("limit double");
         assertThat(IrDump.module(ok("(define (quad x) (double (double x)))", env))).isEqualTo(": quad ( int -> int ) :> x @x double double ;");
     }
@@ -208,7 +208,7 @@ class LoweringTest {
     void effectsFlowThroughCalls() {
         Module m = ok("(define (hello) (say \"hi\")) (define (twice) (hello) (hello))");
         assertThat(word(m, "twice").declared().orElseThrow().effects()).extracting(Object::toString).containsExactly("session.emit");
-        Environment env = new Environment(Map.of("read-it", TypeSyntax.parseSignature("string -> bytes ! {fs.read(${workspace}/**)}")), Map.of(), List.of());
+        Environment env = new Environment(Support.VOCABULARY, Map.of("read-it", TypeSyntax.parseSignature("string -> bytes ! {fs.read(${workspace}/**)}")), Map.of(), List.of());
         Module m2 = ok("(define (a p) (read-it p)) (define (b p) (a p))", env);
         assertThat(word(m2, "b").declared().orElseThrow().effects()).extracting(Object::toString).containsExactly("fs.read(${workspace}/**)");
     }

@@ -47,9 +47,9 @@ class MacroTest {
 
     @Test
     void stepLimit() {
-        Lowering l = new Lisp(5, 100).lower("(define-syntax one (syntax-rules () ((_) 1))) (list (one) (one) (one) (one) (one) (one))", "m", Environment.EMPTY);
+        Lowering l = new Lisp(5, 100).lower("(define-syntax one (syntax-rules () ((_) 1))) (list (one) (one) (one) (one) (one) (one))", "m", Support.EMPTY);
         assertThat(l.diagnostics()).extracting(Diagnostic::code).containsExactly("E-EXPAND-003");
-        assertThat(new Lisp(6, 100).lower("(define-syntax one (syntax-rules () ((_) 1))) (list (one) (one) (one) (one) (one) (one))", "m", Environment.EMPTY).ok()).isTrue();
+        assertThat(new Lisp(6, 100).lower("(define-syntax one (syntax-rules () ((_) 1))) (list (one) (one) (one) (one) (one) (one))", "m", Support.EMPTY).ok()).isTrue();
     }
 
     @Test

@@ -11,11 +11,16 @@ import dev.finch.ir.instr.Module;
 final class Support {
     private Support() { }
 
-    static Lowering lower(String text) { return lower(text, Environment.EMPTY); }
+    /** Finch's real vocabulary. */
+    static final dev.finch.ir.vocab.Vocabulary VOCABULARY = dev.finch.vm.word.Library.core().vocabulary();
+    /** An empty session over it. */
+    static final Environment EMPTY = Environment.of(VOCABULARY);
+
+    static Lowering lower(String text) { return lower(text, EMPTY); }
 
     static Lowering lower(String text, Environment env) { return new Lisp().lower(text, "test.lisp", env); }
 
-    static Module ok(String text) { return ok(text, Environment.EMPTY); }
+    static Module ok(String text) { return ok(text, EMPTY); }
 
     static Module ok(String text, Environment env) {
         Lowering l = lower(text, env);

@@ -47,10 +47,13 @@ final class Lowerer {
     private final Set<Ast.Def> requested = Collections.newSetFromMap(new IdentityHashMap<>());
     private Type failureType;
 
-    Lowerer(Infer inf, Set<Ast.Def> basis, String language) {
+    private final dev.finch.ir.vocab.Vocabulary vocabulary;
+
+    Lowerer(Infer inf, Set<Ast.Def> basis, String language, dev.finch.ir.vocab.Vocabulary vocabulary) {
         this.inf = inf;
         this.basis = basis;
         this.language = language;
+        this.vocabulary = vocabulary;
     }
 
     List<Diagnostic> diagnostics() { return diagnostics; }
@@ -235,14 +238,14 @@ final class Lowerer {
     private static String initName(Ast.Val v) { return "nm.init." + v.name(); }
 
     /** The constant holding a failing val's result. */
-    static String constName(Ast.Val v) { return userName(v.name()); }
+    String constName(Ast.Val v) { return userName(v.name()); }
 
     /**
      * A program's own name as an IR name. Module words and constants shadow the shared vocabulary, which the
      * lowering itself calls ({@code ok}, {@code drop}, {@code show}…), so a name that is also a vocabulary word
      * gets a prefix: {@code (define ok …)} becomes the word {@code nm.user.ok}.
      */
-    static String userName(String name) { return dev.finch.ir.vocab.Vocabulary.word(name).isPresent() ? "nm.user." + name : name; }
+    String userName(String name) { return vocabulary.word(name).isPresent() ? "nm.user." + name : name; }
 
     private boolean fallible(Ast.Def d) { return inf.defEffects.get(d).isFail(); }
 

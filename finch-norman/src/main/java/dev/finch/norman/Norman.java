@@ -40,7 +40,7 @@ public final class Norman implements Frontend {
     public Lowering lower(String text, String sourceId, Environment env) {
         NormanProgram p = check(text, sourceId);
         if (!p.ok()) return Lowering.failed(p.diagnostics());
-        Lowerer lowerer = new Lowerer(p.inference, p.basis, language());
+        Lowerer lowerer = new Lowerer(p.inference, p.basis, language(), env.vocabulary());
         try {
             Module m = lowerer.program(p.definitions(), sourceId);
             return lowerer.diagnostics().isEmpty() ? Lowering.of(m) : Lowering.failed(lowerer.diagnostics());
@@ -49,10 +49,10 @@ public final class Norman implements Frontend {
         }
     }
 
-    /** Lowers the unit tests of a checked program for the harness (see {@link NormanTests}). */
-    public NormanTests lowerTests(NormanProgram p) {
+    /** Lowers the unit tests of a checked program for the harness (see {@link NormanTests}), over {@code vocabulary}. */
+    public NormanTests lowerTests(NormanProgram p, dev.finch.ir.vocab.Vocabulary vocabulary) {
         if (!p.ok()) return new NormanTests(Optional.empty(), List.of(), List.of(), p.diagnostics());
-        Lowerer lowerer = new Lowerer(p.inference, p.basis, language());
+        Lowerer lowerer = new Lowerer(p.inference, p.basis, language(), vocabulary);
         Map<Ast.Test, List<String>> words = new IdentityHashMap<>();
         Map<Ast.Test, String> matchers = new IdentityHashMap<>();
         Map<Ast.Test, List<Optional<String>>> handlers = new IdentityHashMap<>();
@@ -72,7 +72,7 @@ public final class Norman implements Frontend {
                     handlers.getOrDefault(t, List.of()), u.cost().map(limits::get), u.time().map(limits::get)));
         }
         List<NormanTests.FailingVal> vals = new ArrayList<>();
-        for (Ast.Val v : lowerer.failingVals(p.definitions())) vals.add(new NormanTests.FailingVal(Lowerer.constName(v), v.origin()));
+        for (Ast.Val v : lowerer.failingVals(p.definitions())) vals.add(new NormanTests.FailingVal(lowerer.constName(v), v.origin()));
         if (!lowerer.diagnostics().isEmpty()) return new NormanTests(Optional.empty(), out, vals, lowerer.diagnostics());
         Map<String, Ast.Grant> grants = new java.util.LinkedHashMap<>();
         Map<String, Ast.Script> scripts = new java.util.LinkedHashMap<>();

@@ -17,7 +17,7 @@ final class Support {
 
     static NormanProgram check(String text) { return new Norman(SourceLoader.inMemory(Map.of())).check(text, "t.nm"); }
 
-    static Lowering lower(String text) { return new Norman(SourceLoader.inMemory(Map.of())).lower(text, "t.nm", Environment.EMPTY); }
+    static Lowering lower(String text) { return new Norman(SourceLoader.inMemory(Map.of())).lower(text, "t.nm", dev.finch.vm.VmState.EMPTY.environment()); }
 
     static String resource(String name) {
         try (InputStream in = Support.class.getResourceAsStream(name)) {

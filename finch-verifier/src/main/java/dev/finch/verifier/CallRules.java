@@ -5,7 +5,6 @@ import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.Target;
 import dev.finch.ir.instr.Instr;
 import dev.finch.ir.type.Type;
-import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.ir.vocab.WordSpec;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +44,7 @@ final class CallRules {
             st.push(constant.get());
             return new Checked.CallNode(c, new Target.ConstantRef(name), Type.Fn.of(List.of(), List.of(constant.get())), false, before, st.row());
         }
-        Optional<WordSpec> spec = Vocabulary.word(name);
+        Optional<WordSpec> spec = m.env.vocabulary().word(name);
         if (spec.isEmpty()) throw unknown(c.origin(), name);
         if (spec.get().special()) return specials.call(c, spec.get(), st);
         Optional<Type> ascribed = ascription(c);
@@ -85,15 +84,15 @@ final class CallRules {
             sig = m.env.word(name).get();
         } else if (m.constantFor(name, body.scope, q.origin()).isPresent()) {
             throw Fail.at(VerifyCode.BAD_QUOTE, q.origin(), "['] " + name + ": `" + name + "` is a constant, not a word; push it directly instead");
-        } else if (Vocabulary.word(name).isPresent()) {
-            WordSpec spec = Vocabulary.word(name).get();
+        } else if (m.env.vocabulary().word(name).isPresent()) {
+            WordSpec spec = m.env.vocabulary().word(name).get();
             if (spec.special()) {
                 throw Fail.at(VerifyCode.BAD_QUOTE, q.origin(), "['] " + name + ": `" + name + "` is typed by a dedicated rule and has no execution token; "
                         + "wrap it in a closure with a signature, e.g. [: ( … -- … ) " + name + " ;]");
             }
             // An overloaded word quotes as its first overload, the same choice a call makes on an unknown stack.
-            target = new Target.Builtin(name, 0);
-            sig = spec.overloads().get(0);
+            target = new Target.Builtin(name, spec.overloads().get(0).id());
+            sig = spec.overloads().get(0).signature();
         } else {
             throw unknown(q.origin(), name);
         }
@@ -114,8 +113,8 @@ final class CallRules {
     }
 
     private Checked.Node overloaded(Instr.Call c, WordSpec spec, StackState st) {
-        List<Type.Fn> overloads = spec.overloads();
-        if (overloads.size() == 1) return apply(c, st, new Target.Builtin(spec.name(), 0), overloads.get(0));
+        List<Type.Fn> overloads = spec.signatures();
+        if (overloads.size() == 1) return apply(c, st, new Target.Builtin(spec.name(), spec.overloads().get(0).id()), overloads.get(0));
         List<Type> before = st.row();
         int arity = 0;
         for (int k = 0; k < overloads.size(); k++) {
@@ -128,7 +127,7 @@ final class CallRules {
             for (int i = 0; i < n; i++) st.pop();
             st.pushAll(inst.outs());
             if (inst.yields().isPresent()) body.onYield(inst.yields().get(), c.origin(), "`" + c.word() + "`");
-            return new Checked.CallNode(c, new Target.Builtin(spec.name(), k), inst, false, before, st.row());
+            return new Checked.CallNode(c, new Target.Builtin(spec.name(), spec.overloads().get(k).id()), inst, false, before, st.row());
         }
         body.require(st, arity, c.origin(), "`" + c.word() + "`", overloads.get(0).ins());
         List<String> alternatives = new ArrayList<>();

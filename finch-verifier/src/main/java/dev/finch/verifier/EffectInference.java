@@ -39,7 +39,12 @@ final class EffectInference {
     private final Map<String, TreeSet<Capability>> eff = new LinkedHashMap<>();
     private final List<Diagnostic> diagnostics = new ArrayList<>();
 
-    private EffectInference(Map<String, Unit> units) { this.units = units; }
+    private final dev.finch.ir.vocab.Vocabulary vocabulary;
+
+    private EffectInference(Map<String, Unit> units, dev.finch.ir.vocab.Vocabulary vocabulary) {
+        this.units = units;
+        this.vocabulary = vocabulary;
+    }
 
     /** The effects a just-verified body has so far: its declared set plus what its calls' signatures say. */
     static SortedSet<Capability> current(Checked.CheckedBlock body, Type.Fn declared) {
@@ -49,15 +54,15 @@ final class EffectInference {
         return out;
     }
 
-    static Result run(Map<String, Unit> units, CheckedWord main) {
-        return new EffectInference(units).go(main);
+    static Result run(Map<String, Unit> units, CheckedWord main, dev.finch.ir.vocab.Vocabulary vocabulary) {
+        return new EffectInference(units, vocabulary).go(main);
     }
 
     private Result go(CheckedWord main) {
         List<Checked.CheckedBlock> bodies = new ArrayList<>();
         bodies.add(main.body());
         for (Unit u : units.values()) bodies.add(u.word().body());
-        sites = PathTemplates.instantiate(bodies, diagnostics);
+        sites = PathTemplates.instantiate(bodies, diagnostics, vocabulary);
         // A word's effects are what its body needs (a fixpoint over the call graph); a declaration is checked to
         // cover them but does not widen them, so the dictionary and the permission preview stay precise.
         for (var e : units.entrySet()) eff.put(e.getKey(), new TreeSet<>(e.getValue().declared() == null
@@ -189,7 +194,8 @@ final class EffectInference {
                 if (n instanceof Checked.CallNode c) {
                     if (c.target() instanceof Checked.Target.Word t) target = t.name();
                     boolean moduleWord = target != null && words.containsKey(target);
-                    boolean throughType = c.target() instanceof Checked.Target.Builtin b && (b.name().equals("execute") || b.name().equals("step-spawn"));
+                    boolean throughType = c.target() instanceof Checked.Target.Builtin b && vocabulary.word(b.name())
+                            .map(spec -> spec.typing() == dev.finch.ir.vocab.Typing.EXECUTE || spec.typing() == dev.finch.ir.vocab.Typing.STEP_SPAWN).orElse(false);
                     if (closed && !moduleWord && !throughType) out.addAll(calleeEffects(c));
                 }
                 if (n instanceof Checked.QuoteNode q) {

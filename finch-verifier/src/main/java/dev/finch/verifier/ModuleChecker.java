@@ -10,7 +10,6 @@ import dev.finch.ir.instr.Instr;
 import dev.finch.ir.instr.Module;
 import dev.finch.ir.instr.WordDef;
 import dev.finch.ir.type.Type;
-import dev.finch.ir.vocab.Vocabulary;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -91,7 +90,7 @@ final class ModuleChecker {
 
         Map<String, EffectInference.Unit> units = new LinkedHashMap<>();
         for (WordInfo info : words.values()) units.put(info.def.name(), new EffectInference.Unit(info.checked, info.def.declared().orElse(null)));
-        EffectInference.Result effects = EffectInference.run(units, main);
+        EffectInference.Result effects = EffectInference.run(units, main, env.vocabulary());
         if (!effects.diagnostics().isEmpty()) return Verification.failed(effects.diagnostics());
 
         Map<String, Type> newConstants = new LinkedHashMap<>();
@@ -162,7 +161,7 @@ final class ModuleChecker {
         }
         Optional<Type> session = env.constant(name);
         if (session.isPresent() && scope.root().kind != Scope.Kind.MAIN && mainConstants.contains(name)) readBy.putIfAbsent(name, scope.root().name);
-        if (session.isEmpty() && scope.root().kind != Scope.Kind.MAIN && mainConstants.contains(name) && Vocabulary.word(name).isEmpty()) {
+        if (session.isEmpty() && scope.root().kind != Scope.Kind.MAIN && mainConstants.contains(name) && env.vocabulary().word(name).isEmpty()) {
             throw Fail.at(VerifyCode.CONSTANT_NOT_YET_DEFINED, at, "word `" + scope.root().name + "` reads constant `" + name
                     + "`, which the program defines only after it first uses this word; define the constant before that use");
         }
@@ -232,7 +231,7 @@ final class ModuleChecker {
 
     /** Every name a call could have meant, for suggestions. */
     Set<String> knownNames(Scope scope) {
-        Set<String> out = new LinkedHashSet<>(Vocabulary.names());
+        Set<String> out = new LinkedHashSet<>(env.vocabulary().names());
         out.addAll(words.keySet());
         out.addAll(env.words().keySet());
         out.addAll(env.constants().keySet());

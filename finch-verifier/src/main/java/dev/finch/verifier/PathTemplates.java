@@ -9,7 +9,10 @@ import dev.finch.ir.checked.Checked.Node;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.instr.Literal;
 import dev.finch.ir.type.Type;
+import dev.finch.ir.vocab.Overload;
+import dev.finch.ir.vocab.RequirementTemplate;
 import dev.finch.ir.vocab.Vocabulary;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
@@ -17,29 +20,30 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Argument-dependent requirements. µNorman's {@code model-ask} and {@code tool-call} name their grant (and
- * operation) by literals, so their bounds {@code model.ask(*)} and {@code tool.call(*,*)} are instantiated with them.
- * Files (contract: "templates over immutable refined path values, never string replacement"): A host word's vocabulary signature states the conservative bound ({@code fs.read(${workspace}/**)});
- * where its path argument is known at the call site — a literal refined by {@code path} (or {@code host-path}, …),
- * possibly through stack shuffles or a local stored once — the requirement is instantiated with that canonical
- * path, built from the refined path's parts. A literal that cannot be refined (it escapes its root) is a verify
- * error: the program is refused before anything runs. Unknown arguments keep the bound; the host boundary
- * re-checks every concrete path at run time either way.
+ * Argument-dependent requirements, read from the words' declarations rather than from their names. A host word's
+ * signature states the conservative bound ({@code fs.read(${workspace}/**)}); its overload's requirement template
+ * ({@code fs.read($0)}, {@code fs.read($0/**)}, {@code model.ask($1)}, {@code tool.call($0,$1)}) says which arguments
+ * make it concrete. Where those arguments are known at the call site — a string literal, a literal refined by a
+ * refining word ({@code path}, {@code host-path}, … into a canonical path under the root its output type names; {@code
+ * tool-capability} into the grant's name), possibly through stack shuffles (any word whose signature is a pure
+ * permutation) or a local stored once — the template is instantiated with them (contract: "templates over immutable
+ * refined path values, never string replacement"). A literal that a refining word cannot refine (it escapes its
+ * root) is a verify error: the program is refused before anything runs. An instantiation the bound does not cover
+ * keeps the bound; the host boundary re-checks every concrete requirement at run time either way.
  */
 final class PathTemplates {
-    private static final Map<String, Root> REFINERS = Map.of("path", Root.WORKSPACE, "host-path", Root.HOST_MACHINE,
-            "project-path", Root.PROJECT, "task-output-path", Root.TASK_OUTPUT);
-    private static final Map<String, int[]> SHUFFLES = Map.of("dup", new int[] {0, 0}, "drop", new int[] {}, "swap", new int[] {1, 0},
-            "over", new int[] {0, 1, 0}, "rot", new int[] {1, 2, 0}, "nip", new int[] {1}, "tuck", new int[] {1, 0, 1});
-
     private final IdentityHashMap<Checked.CallNode, Capability> sites = new IdentityHashMap<>();
     private final List<Diagnostic> diagnostics;
+    private final Vocabulary vocabulary;
 
-    private PathTemplates(List<Diagnostic> diagnostics) { this.diagnostics = diagnostics; }
+    private PathTemplates(List<Diagnostic> diagnostics, Vocabulary vocabulary) {
+        this.diagnostics = diagnostics;
+        this.vocabulary = vocabulary;
+    }
 
-    /** The concrete requirement of each host call whose path argument is known, across the given bodies. */
-    static IdentityHashMap<Checked.CallNode, Capability> instantiate(List<CheckedBlock> bodies, List<Diagnostic> diagnostics) {
-        PathTemplates t = new PathTemplates(diagnostics);
+    /** The concrete requirement of each host call whose template arguments are known, across the given bodies. */
+    static IdentityHashMap<Checked.CallNode, Capability> instantiate(List<CheckedBlock> bodies, List<Diagnostic> diagnostics, Vocabulary vocabulary) {
+        PathTemplates t = new PathTemplates(diagnostics, vocabulary);
         for (CheckedBlock b : bodies) t.body(b);
         return t.sites;
     }
@@ -93,61 +97,54 @@ final class PathTemplates {
         }
     }
 
-    /** What is known of a tool capability value made from a grant's name here ({@code tool-capability}). */
-    private record ToolName(String grant) { }
+    /** What is known of a value a refining word made from a literal name that is not a path (a tool grant's name). */
+    private record Name(String text) { }
 
     private void call(Checked.CallNode c, List<Object> known) {
-        String name = c.instr().word();
         int ins = c.instantiated().ins().size();
         int base = known.size() - ins;
-        if (c.target() instanceof Checked.Target.Builtin) {
-            // µNorman's host words name their grant (and operation) by literals: the requirement is that grant's.
-            if (name.equals("model-ask") && known.get(base + 1) instanceof String grant) sites.put(c, Capability.of("model.ask", grant));
-            if (name.equals("tool-call") && known.get(base) instanceof ToolName t && known.get(base + 1) instanceof String op) {
-                sites.put(c, Capability.of("tool.call", t.grant(), op));
-            }
-            if (name.equals("tool-capability") && known.get(base) instanceof String grant) {
-                known.subList(base, known.size()).clear();
-                known.add(new ToolName(grant));
-                return;
-            }
-        }
-        if (c.target() instanceof Checked.Target.Builtin && SHUFFLES.containsKey(name)) {
+        Overload o = c.target() instanceof Checked.Target.Builtin b ? vocabulary.overload(b.overload()).orElse(null) : null;
+        if (o != null && o.permutation().isPresent()) {
             List<Object> in = new ArrayList<>(known.subList(base, known.size()));
             known.subList(base, known.size()).clear();
-            for (int i : SHUFFLES.get(name)) known.add(in.get(i));
+            for (int i : o.permutation().get()) known.add(in.get(i));
             return;
         }
         Object result = null;
-        if (c.target() instanceof Checked.Target.Builtin && REFINERS.containsKey(name) && known.get(base) instanceof String s) {
-            var p = ConcretePath.of(REFINERS.get(name), s, c.origin());
-            if (p.isOk()) {
-                result = p.value();
-            } else {
-                Diagnostic d = p.refusal().orElseThrow();
-                diagnostics.add(new Diagnostic(dev.finch.ir.diag.Phase.VERIFY, d.code(), "`" + name + "` refuses \"" + s + "\": " + d.message(),
-                        c.origin(), "a path inside " + REFINERS.get(name).prefix(), s));
-            }
-        } else if (c.target() instanceof Checked.Target.Builtin && Vocabulary.word(name).isPresent()) {
-            instantiate(c, known, base);
-        }
+        if (o != null && o.refines() && known.get(base) instanceof String s) result = refine(c, s);
+        if (o != null && o.requires().isPresent()) instantiate(c, o.requires().get(), known, base);
         known.subList(base, known.size()).clear();
         for (int i = 0; i < c.instantiated().outs().size(); i++) known.add(i == 0 ? result : null);
     }
 
-    /** A host word with a refined-path input known here: its bound requirement, instantiated with that path. */
-    private void instantiate(Checked.CallNode c, List<Object> known, int base) {
-        List<Type> ins = c.instantiated().ins();
-        for (int i = 0; i < ins.size(); i++) {
-            if (!(ins.get(i) instanceof Type.PathT) || !(known.get(base + i) instanceof ConcretePath path)) continue;
-            for (Capability bound : c.instantiated().effects()) {
-                if (!(bound.name().equals("fs.read") || bound.name().equals("fs.write")) || bound.args().size() != 1) continue;
-                if (!bound.args().get(0).startsWith(path.root().prefix())) continue;
-                // tree-list reads the whole subtree under its directory.
-                String selector = c.instr().word().equals("tree-list")
-                        ? (path.segments().isEmpty() ? path.root().prefix() + "/**" : path + "/**")
-                        : path.toString();
-                sites.put(c, Capability.of(bound.name(), selector));
+    /** What a refining word makes of literal {@code s}: a canonical path under its output's root, or a name. */
+    private Object refine(Checked.CallNode c, String s) {
+        Type out = c.instantiated().outs().get(0);
+        if (!(out instanceof Type.PathT pt)) return new Name(s);
+        Root root = Root.bySpelling(pt.root()).orElse(null);
+        if (root == null) return null;
+        var p = ConcretePath.of(root, s, c.origin());
+        if (p.isOk()) return p.value();
+        Diagnostic d = p.refusal().orElseThrow();
+        diagnostics.add(new Diagnostic(dev.finch.ir.diag.Phase.VERIFY, d.code(), "`" + c.instr().word() + "` refuses \"" + s + "\": " + d.message(),
+                c.origin(), "a path inside " + root.prefix(), s));
+        return null;
+    }
+
+    /** The template instantiated with what is known of its arguments, when the bound covers the result. */
+    private void instantiate(Checked.CallNode c, RequirementTemplate t, List<Object> known, int base) {
+        Optional<Capability> concrete = t.instantiate(i -> {
+            Object v = base + i < known.size() ? known.get(base + i) : null;
+            if (v instanceof ConcretePath p) return p.segments().isEmpty() ? p.root().prefix() : p.toString();
+            if (v instanceof Name n) return n.text();
+            if (v instanceof String str) return str;
+            return null;
+        });
+        if (concrete.isEmpty()) return;
+        for (Capability bound : c.instantiated().effects()) {
+            if (bound.name().equals(concrete.get().name()) && EffectCoverage.covers(bound, concrete.get())) {
+                sites.put(c, concrete.get());
+                return;
             }
         }
     }

@@ -13,8 +13,9 @@ import java.util.Optional;
 
 /**
  * The dedicated rules of the special vocabulary words, whose type depends on an immediate or on the value below:
- * {@code execute}, {@code step-spawn}, {@code variant}, {@code variant-get}, {@code empty-list}, {@code record-get},
- * {@code record-set}.
+ * one method per {@link dev.finch.ir.vocab.Typing} ({@code execute}, {@code step-spawn}, {@code variant},
+ * {@code variant-get}, {@code empty-list}, {@code empty-map}, {@code record-get}, {@code record-set}), chosen by an
+ * exhaustive switch, so a new typing rule does not compile until it is written here.
  * Each records the signature it used at the site as the call's instantiated type.
  */
 final class SpecialWords {
@@ -23,20 +24,21 @@ final class SpecialWords {
     SpecialWords(BodyChecker body) { this.body = body; }
 
     Checked.Node call(Instr.Call c, WordSpec spec, StackState st) {
-        switch (spec.name()) {
-            case "execute": return execute(c, st);
-            case "step-spawn": return stepSpawn(c, st);
-            case "variant": return variant(c, st);
-            case "variant-get": return variantGet(c, st);
-            case "empty-list": return emptyList(c, st);
-            case "record-get": return recordGet(c, st);
-            case "record-set": return recordSet(c, st);
-            default:
-                throw Fail.at(VerifyCode.UNKNOWN_WORD, c.origin(), "special word `" + spec.name() + "` has no verifier rule yet");
-        }
+        Target.Builtin target = new Target.Builtin(spec.name(), spec.overloads().get(0).id());
+        return switch (spec.typing()) {
+            case ORDINARY -> throw new IllegalArgumentException("`" + spec.name() + "` is typed by its overloads");
+            case EXECUTE -> execute(c, st, target);
+            case STEP_SPAWN -> stepSpawn(c, st, target);
+            case VARIANT -> variant(c, st, target);
+            case VARIANT_GET -> variantGet(c, st, target);
+            case EMPTY_LIST -> emptyList(c, st, target);
+            case EMPTY_MAP -> emptyMap(c, st, target);
+            case RECORD_GET -> recordGet(c, st, target);
+            case RECORD_SET -> recordSet(c, st, target);
+        };
     }
 
-    private Checked.Node execute(Instr.Call c, StackState st) {
+    private Checked.Node execute(Instr.Call c, StackState st, Target.Builtin target) {
         immediates(c, "execute", "");
         List<Type> before = st.row();
         body.require(st, 1, c.origin(), "`execute`", null);
@@ -57,14 +59,14 @@ final class SpecialWords {
         List<Type> ins = new ArrayList<>(fn.ins());
         ins.add(fn);
         Type.Fn used = new Type.Fn(ins, fn.outs(), fn.effects(), fn.yields());
-        return new Checked.CallNode(c, new Target.Builtin("execute", 0), used, false, before, st.row());
+        return new Checked.CallNode(c, target, used, false, before, st.row());
     }
 
     /**
      * {@code step-spawn}: a closure of no inputs and one output, without yields (a step cannot pause), whatever its
      * effects; they are the spawn's, since the step performs them within the run.
      */
-    private Checked.Node stepSpawn(Instr.Call c, StackState st) {
+    private Checked.Node stepSpawn(Instr.Call c, StackState st, Target.Builtin target) {
         immediates(c, "step-spawn", "");
         List<Type> before = st.row();
         body.require(st, 1, c.origin(), "`step-spawn`", null);
@@ -81,10 +83,10 @@ final class SpecialWords {
         Type task = new Type.TaskT(fn.outs().get(0));
         st.push(task);
         Type.Fn used = new Type.Fn(List.of(fn), List.of(task), fn.effects(), Optional.empty());
-        return new Checked.CallNode(c, new Target.Builtin("step-spawn", 0), used, false, before, st.row());
+        return new Checked.CallNode(c, target, used, false, before, st.row());
     }
 
-    private Checked.Node variant(Instr.Call c, StackState st) {
+    private Checked.Node variant(Instr.Call c, StackState st, Target.Builtin target) {
         immediates(c, "variant", "<T,tag>", Immediate.TypeArg.class, Immediate.NameArg.class);
         Type t = Types.instantiate(((Immediate.TypeArg) c.immediates().get(0)).type(), body.subst, c.origin(), body.scope.rigid);
         String tag = ((Immediate.NameArg) c.immediates().get(1)).name();
@@ -98,10 +100,10 @@ final class SpecialWords {
         List<Type> ins = payload.map(List::of).orElse(List.of());
         body.popExpect(st, ins, c.origin(), "variant<" + v + "," + tag + ">");
         st.push(v);
-        return new Checked.CallNode(c, new Target.Builtin("variant", 0), Type.Fn.of(ins, List.of(v)), false, before, st.row());
+        return new Checked.CallNode(c, target, Type.Fn.of(ins, List.of(v)), false, before, st.row());
     }
 
-    private Checked.Node variantGet(Instr.Call c, StackState st) {
+    private Checked.Node variantGet(Instr.Call c, StackState st, Target.Builtin target) {
         immediates(c, "variant-get", "<tag>", Immediate.NameArg.class);
         String tag = ((Immediate.NameArg) c.immediates().get(0)).name();
         List<Type> before = st.row();
@@ -109,19 +111,29 @@ final class SpecialWords {
         Type result = Type.option(tag(v, tag, c).orElse(Type.Prim.UNIT));
         st.pop();
         st.push(result);
-        return new Checked.CallNode(c, new Target.Builtin("variant-get", 0), Type.Fn.of(List.of(v), List.of(result)), false, before, st.row());
+        return new Checked.CallNode(c, target, Type.Fn.of(List.of(v), List.of(result)), false, before, st.row());
     }
 
-    private Checked.Node emptyList(Instr.Call c, StackState st) {
+    private Checked.Node emptyList(Instr.Call c, StackState st, Target.Builtin target) {
         immediates(c, "empty-list", "<T>", Immediate.TypeArg.class);
         Type element = Types.instantiate(((Immediate.TypeArg) c.immediates().get(0)).type(), body.subst, c.origin(), body.scope.rigid);
         List<Type> before = st.row();
         Type list = Type.list(element);
         st.push(list);
-        return new Checked.CallNode(c, new Target.Builtin("empty-list", 0), Type.Fn.of(List.of(), List.of(list)), false, before, st.row());
+        return new Checked.CallNode(c, target, Type.Fn.of(List.of(), List.of(list)), false, before, st.row());
     }
 
-    private Checked.Node recordGet(Instr.Call c, StackState st) {
+    private Checked.Node emptyMap(Instr.Call c, StackState st, Target.Builtin target) {
+        immediates(c, "empty-map", "<K,V>", Immediate.TypeArg.class, Immediate.TypeArg.class);
+        Type key = Types.instantiate(((Immediate.TypeArg) c.immediates().get(0)).type(), body.subst, c.origin(), body.scope.rigid);
+        Type value = Types.instantiate(((Immediate.TypeArg) c.immediates().get(1)).type(), body.subst, c.origin(), body.scope.rigid);
+        List<Type> before = st.row();
+        Type map = Type.map(key, value);
+        st.push(map);
+        return new Checked.CallNode(c, target, Type.Fn.of(List.of(), List.of(map)), false, before, st.row());
+    }
+
+    private Checked.Node recordGet(Instr.Call c, StackState st, Target.Builtin target) {
         immediates(c, "record-get", " with a literal field name (\"field\" record-get)", Immediate.NameArg.class);
         String field = ((Immediate.NameArg) c.immediates().get(0)).name();
         List<Type> before = st.row();
@@ -129,10 +141,10 @@ final class SpecialWords {
         Type result = Type.option(field(r, field, c));
         st.pop();
         st.push(result);
-        return new Checked.CallNode(c, new Target.Builtin("record-get", 0), Type.Fn.of(List.of(r), List.of(result)), false, before, st.row());
+        return new Checked.CallNode(c, target, Type.Fn.of(List.of(r), List.of(result)), false, before, st.row());
     }
 
-    private Checked.Node recordSet(Instr.Call c, StackState st) {
+    private Checked.Node recordSet(Instr.Call c, StackState st, Target.Builtin target) {
         immediates(c, "record-set", " with a literal field name (record value \"field\" record-set)", Immediate.NameArg.class);
         String field = ((Immediate.NameArg) c.immediates().get(0)).name();
         String what = "\"" + field + "\" record-set";
@@ -147,7 +159,7 @@ final class SpecialWords {
         st.pop();
         st.pop();
         st.push(r);
-        return new Checked.CallNode(c, new Target.Builtin("record-set", 0), Type.Fn.of(List.of(r, ft), List.of(r)), false, before, st.row());
+        return new Checked.CallNode(c, target, Type.Fn.of(List.of(r, ft), List.of(r)), false, before, st.row());
     }
 
     /**

@@ -25,8 +25,9 @@ public final class Verifier {
     public static Verification verify(Module module, Environment env) {
         Origin at = module == null || module.source() == null ? Origin.UNKNOWN : new Origin(module.source(), 0, 0);
         if (module == null) return Verification.failed(List.of(VerifyCode.MALFORMED_IR.at(at, "no module to verify")));
+        if (env == null) return Verification.failed(List.of(VerifyCode.MALFORMED_IR.at(at, "no environment (vocabulary, dictionary, stack) to verify against")));
         try {
-            return new ModuleChecker(module, env == null ? Environment.EMPTY : env).run();
+            return new ModuleChecker(module, env).run();
         } catch (DiagnosticException e) {
             return Verification.failed(e.diagnostics());
         } catch (StackOverflowError e) {

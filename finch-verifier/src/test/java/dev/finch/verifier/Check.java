@@ -15,7 +15,7 @@ import java.util.Map;
 final class Check {
     private Check() { }
 
-    static Checked.CheckedModule ok(String src, Type... stack) { return ok(src, new Environment(Map.of(), Map.of(), List.of(stack))); }
+    static Checked.CheckedModule ok(String src, Type... stack) { return ok(src, new Environment(Ir.VOCABULARY, Map.of(), Map.of(), List.of(stack))); }
 
     static Checked.CheckedModule ok(String src, Environment env) {
         Verification v = Verifier.verify(Ir.module(src), env);
@@ -24,7 +24,7 @@ final class Check {
         return v.module().orElseThrow();
     }
 
-    static Diagnostic fails(String src, VerifyCode code, Type... stack) { return fails(src, code, new Environment(Map.of(), Map.of(), List.of(stack))); }
+    static Diagnostic fails(String src, VerifyCode code, Type... stack) { return fails(src, code, new Environment(Ir.VOCABULARY, Map.of(), Map.of(), List.of(stack))); }
 
     static Diagnostic fails(String src, VerifyCode code, Environment env) {
         Verification v = Verifier.verify(Ir.module(src), env);

@@ -58,7 +58,7 @@ class ClosuresAndModuleConstantsTest {
         ok(": f ( -> int ) answer ; 41 constant answer f drop 42 constant answer f");
         fails(": f ( -> int ) answer ; 41 constant answer f drop \"x\" constant answer", VerifyCode.CONSTANT_NOT_YET_DEFINED);
         // Redefining a session constant a word of this program read is the same hazard.
-        Environment env = new Environment(Map.of(), Map.of("limit", Type.Prim.INT), List.of());
+        Environment env = new Environment(Ir.VOCABULARY, Map.of(), Map.of("limit", Type.Prim.INT), List.of());
         fails(": f ( -> int ) limit ; f drop \"x\" constant limit", VerifyCode.CONSTANT_NOT_YET_DEFINED, env);
     }
 

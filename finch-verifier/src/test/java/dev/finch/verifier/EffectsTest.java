@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class EffectsTest {
     static final String READ = "fs.read(${workspace}/**)";
     static final Capability READ_CAP = Capability.parse(READ).orElseThrow();
-    static final Environment ENV = new Environment(Map.of(
+    static final Environment ENV = new Environment(Ir.VOCABULARY, Map.of(
             "mkpath", Ir.sig("string -> path"),
             "read-file", Ir.sig("path -> bytes ! {" + READ + "}"),
             "read-notes", Ir.sig("-> bytes ! {fs.read(${workspace}/notes.txt)}")), Map.of(), List.of());

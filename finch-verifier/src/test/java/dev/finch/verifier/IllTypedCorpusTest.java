@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** A corpus of ill-typed programs: each must fail in phase verify with exactly the expected code, never executing. */
 class IllTypedCorpusTest {
     static final String V = "variant{none|some(int)}";
-    static final Environment ENV = new Environment(Map.of(
+    static final Environment ENV = new Environment(Ir.VOCABULARY, Map.of(
             "mkpath", Ir.sig("string -> path"),
             "read-file", Ir.sig("path -> bytes ! {fs.read(${workspace}/**)}"),
             "run-tool", Ir.sig("string -> string ! {process.run(tool)}")), Map.of("limit", Ir.t("int")), List.of(Ir.t("int"), Ir.t("string")));

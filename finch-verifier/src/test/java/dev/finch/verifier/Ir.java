@@ -48,16 +48,21 @@ final class Ir {
         if (cur.length() > 0) toks.add(cur.toString());
     }
 
+    /** Finch's real vocabulary, as a session over it sees it. */
+    static final dev.finch.ir.vocab.Vocabulary VOCABULARY = dev.finch.vm.word.Library.core().vocabulary();
+    /** An empty session over Finch's words. */
+    static final Environment EMPTY = Environment.of(VOCABULARY);
+
     static Module module(String src) {
         Ir p = new Ir(src);
         Block main = p.block(List.of(), true);
         return new Module("test", "forth", p.words, main);
     }
 
-    static Verification verify(String src) { return Verifier.verify(module(src), Environment.EMPTY); }
+    static Verification verify(String src) { return Verifier.verify(module(src), EMPTY); }
 
     static Verification verify(String src, Type... stack) {
-        return Verifier.verify(module(src), new Environment(Map.of(), Map.of(), List.of(stack)));
+        return Verifier.verify(module(src), new Environment(Ir.VOCABULARY, Map.of(), Map.of(), List.of(stack)));
     }
 
     static Type t(String spelling) { return TypeSyntax.parse(spelling); }

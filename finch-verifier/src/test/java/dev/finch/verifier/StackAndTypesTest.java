@@ -27,7 +27,7 @@ class StackAndTypesTest {
         assertThat(nodes.get(3).after()).containsExactly(Type.Prim.INT, Type.Prim.INT);
         Checked.CallNode dup = (Checked.CallNode) nodes.get(3);
         assertThat(dup.instantiated().toString()).isEqualTo("int -> int int");
-        assertThat(dup.target()).isEqualTo(new Checked.Target.Builtin("dup", 0));
+        assertThat(dup.target()).isEqualTo(new Checked.Target.Builtin("dup", "dup"));
         assertThat(m.main().signature().toString()).isEqualTo("-> int int");
     }
 
@@ -40,12 +40,12 @@ class StackAndTypesTest {
 
     @Test void overloadsPickTheFirstMatchingSignature() {
         Checked.CheckedModule ints = ok("1 2 +");
-        assertThat(((Checked.CallNode) ints.main().body().nodes().get(2)).target()).isEqualTo(new Checked.Target.Builtin("+", 0));
+        assertThat(((Checked.CallNode) ints.main().body().nodes().get(2)).target()).isEqualTo(new Checked.Target.Builtin("+", "add-int"));
         Checked.CheckedModule floats = ok("1.0 2.0 +");
-        assertThat(((Checked.CallNode) floats.main().body().nodes().get(2)).target()).isEqualTo(new Checked.Target.Builtin("+", 1));
+        assertThat(((Checked.CallNode) floats.main().body().nodes().get(2)).target()).isEqualTo(new Checked.Target.Builtin("+", "add-float"));
         assertThat(finalStack(floats)).containsExactly("float");
         Checked.CheckedModule strings = ok("\"a\" \"b\" <");
-        assertThat(((Checked.CallNode) strings.main().body().nodes().get(2)).target()).isEqualTo(new Checked.Target.Builtin("<", 2));
+        assertThat(((Checked.CallNode) strings.main().body().nodes().get(2)).target()).isEqualTo(new Checked.Target.Builtin("<", "less-string"));
         assertThat(finalStack(strings)).containsExactly("bool");
     }
 
@@ -85,7 +85,7 @@ class StackAndTypesTest {
         assertThat(s.message()).contains("string-append");
         Diagnostic w = fails(": square ( int -> int ) dup * ; 3 sqaure", VerifyCode.UNKNOWN_WORD);
         assertThat(w.message()).contains("square");
-        Environment env = new Environment(Map.of("greet", Ir.sig("string ->")), Map.of(), List.of());
+        Environment env = new Environment(Ir.VOCABULARY, Map.of("greet", Ir.sig("string ->")), Map.of(), List.of());
         assertThat(fails("\"x\" gret", VerifyCode.UNKNOWN_WORD, env).message()).contains("greet");
     }
 
@@ -136,14 +136,14 @@ class StackAndTypesTest {
     }
 
     @Test void nullAndMalformedInputNeverThrows() {
-        assertThat(Verifier.verify(null, Environment.EMPTY).diagnostics().get(0).code()).isEqualTo("E-VERIFY-029");
+        assertThat(Verifier.verify(null, Ir.EMPTY).diagnostics().get(0).code()).isEqualTo("E-VERIFY-029");
         var broken = new dev.finch.ir.instr.WordDef("w", java.util.Optional.empty(), null, Ir.at(0));
         var module = new dev.finch.ir.instr.Module("m", "forth", List.of(broken), dev.finch.ir.instr.Block.EMPTY);
         assertThat(Verifier.verify(module, null).diagnostics().get(0).code()).isEqualTo("E-VERIFY-029");
         var nullInstr = new dev.finch.ir.instr.Instr.If(null, dev.finch.ir.instr.Block.EMPTY, Ir.at(1));
         var module2 = new dev.finch.ir.instr.Module("m", "forth", List.of(),
                 dev.finch.ir.instr.Block.of(new dev.finch.ir.instr.Instr.Push(new dev.finch.ir.instr.Literal.BoolLit(true), Ir.at(0)), nullInstr));
-        assertThat(Verifier.verify(module2, Environment.EMPTY).diagnostics().get(0).code()).isEqualTo("E-VERIFY-029");
+        assertThat(Verifier.verify(module2, Ir.EMPTY).diagnostics().get(0).code()).isEqualTo("E-VERIFY-029");
     }
 
     @Test void deepNestingIsALimitNotACrash() {
@@ -151,7 +151,7 @@ class StackAndTypesTest {
         dev.finch.ir.instr.Block inner = dev.finch.ir.instr.Block.EMPTY;
         var t = new dev.finch.ir.instr.Instr.Push(new dev.finch.ir.instr.Literal.BoolLit(true), at);
         for (int i = 0; i < 100_000; i++) inner = dev.finch.ir.instr.Block.of(t, new dev.finch.ir.instr.Instr.If(inner, dev.finch.ir.instr.Block.EMPTY, at));
-        Verification v = Verifier.verify(new dev.finch.ir.instr.Module("m", "forth", List.of(), inner), Environment.EMPTY);
+        Verification v = Verifier.verify(new dev.finch.ir.instr.Module("m", "forth", List.of(), inner), Ir.EMPTY);
         assertThat(v.ok()).isFalse();
         assertThat(v.diagnostics().get(0).code()).isEqualTo(VerifyCode.VERIFIER_LIMIT.code());
     }

@@ -90,7 +90,7 @@ class StraightLineProperties {
     void wellTypedProgramsVerifyWithThePredictedRow(@ForAll @Size(max = 40) List<@IntRange(min = 0, max = 10_000) Integer> choices,
                                                     @ForAll @Size(max = 4) List<@IntRange(min = 0, max = 2) Integer> envKinds) {
         Program p = generate(choices, envKinds);
-        Verification v = Verifier.verify(Ir.module(p.source()), new Environment(Map.of(), Map.of(), p.env()));
+        Verification v = Verifier.verify(Ir.module(p.source()), new Environment(Ir.VOCABULARY, Map.of(), Map.of(), p.env()));
         assertThat(v.diagnostics()).as(p.source()).isEmpty();
         Checked.CheckedModule m = v.module().orElseThrow();
         assertThat(m.main().signature().ins()).isEqualTo(p.env());
@@ -107,7 +107,7 @@ class StraightLineProperties {
         Program p = generate(choices, envKinds);
         String sig = Type.Fn.of(p.env(), p.predicted()).toString();
         Verification v = Verifier.verify(Ir.module(": generated ( " + sig + " ) " + p.source() + " ; generated"),
-                new Environment(Map.of(), Map.of(), p.env()));
+                new Environment(Ir.VOCABULARY, Map.of(), Map.of(), p.env()));
         assertThat(v.diagnostics()).as(p.source()).isEmpty();
         assertThat(v.module().orElseThrow().main().signature().outs()).as(p.source()).isEqualTo(p.predicted());
     }
@@ -119,7 +119,7 @@ class StraightLineProperties {
     @Property(tries = 200)
     void aWordWithoutInputsInfersThePredictedRow(@ForAll @Size(min = 1, max = 30) List<@IntRange(min = 0, max = 10_000) Integer> choices) {
         Program p = generate(choices, List.of());
-        Verification v = Verifier.verify(Ir.module(": generated " + p.source() + " ; generated"), Environment.EMPTY);
+        Verification v = Verifier.verify(Ir.module(": generated " + p.source() + " ; generated"), Ir.EMPTY);
         assertThat(v.diagnostics()).as(p.source()).isEmpty();
         Checked.CheckedModule m = v.module().orElseThrow();
         assertThat(Check.word(m, "generated").signature()).isEqualTo(Type.Fn.of(List.of(), p.predicted()));
@@ -131,11 +131,11 @@ class StraightLineProperties {
             @ForAll @Size(min = 1, max = 30) List<@IntRange(min = 0, max = 10_000) Integer> choices) {
         Program p = generate(choices, List.of());
         if (p.predicted().isEmpty()) return;
-        Verification v = Verifier.verify(Ir.module(p.source() + " drop"), Environment.EMPTY);
+        Verification v = Verifier.verify(Ir.module(p.source() + " drop"), Ir.EMPTY);
         assertThat(v.module().orElseThrow().main().signature().outs()).isEqualTo(p.predicted().subList(0, p.predicted().size() - 1));
         Type wrong = p.predicted().get(p.predicted().size() - 1) == Type.Prim.STRING ? Type.Prim.INT : Type.Prim.STRING;
         String op = wrong == Type.Prim.STRING ? "string-length" : "negate";
-        Verification bad = Verifier.verify(Ir.module(p.source() + " " + op), Environment.EMPTY);
+        Verification bad = Verifier.verify(Ir.module(p.source() + " " + op), Ir.EMPTY);
         assertThat(bad.ok()).isFalse();
         assertThat(bad.diagnostics().get(0).code()).isIn(VerifyCode.TYPE_MISMATCH.code());
     }

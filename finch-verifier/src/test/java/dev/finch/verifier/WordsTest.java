@@ -64,7 +64,7 @@ class WordsTest {
         assertThat(d.message()).contains("loop");
         Diagnostic cyc = fails(": ping pong ; : pong ping ; ping", VerifyCode.RECURSION_NEEDS_SIGNATURE);
         assertThat(cyc.message()).contains("ping").contains("pong");
-        assertThat(Verifier.verify(Ir.module(": ping pong ; : pong ping ; ping"), Environment.EMPTY).diagnostics()).hasSize(1);
+        assertThat(Verifier.verify(Ir.module(": ping pong ; : pong ping ; ping"), Ir.EMPTY).diagnostics()).hasSize(1);
         ok(": even? ( int -> bool ) dup 0 = if drop true else 1 - odd? then ; : odd? dup 0 = if drop false else 1 - even? then ; 4 even?");
     }
 
@@ -73,19 +73,19 @@ class WordsTest {
     }
 
     @Test void aFailedWordIsReportedOnceAndPoisonsItsCallersQuietly() {
-        Verification v = Verifier.verify(Ir.module(": bad 1 \"a\" + ; : user bad 1 + ; user"), Environment.EMPTY);
+        Verification v = Verifier.verify(Ir.module(": bad 1 \"a\" + ; : user bad 1 + ; user"), Ir.EMPTY);
         assertThat(v.diagnostics()).hasSize(1);
         assertThat(v.diagnostics().get(0).code()).isEqualTo(VerifyCode.TYPE_MISMATCH.code());
     }
 
     @Test void declaredWordsThatFailStillTypeTheirCallers() {
-        Verification v = Verifier.verify(Ir.module(": bad ( -> int ) \"a\" ; bad \"x\" +"), Environment.EMPTY);
+        Verification v = Verifier.verify(Ir.module(": bad ( -> int ) \"a\" ; bad \"x\" +"), Ir.EMPTY);
         assertThat(v.diagnostics()).extracting(dev.finch.ir.diag.Diagnostic::code)
                 .containsExactly(VerifyCode.SIGNATURE_MISMATCH.code(), VerifyCode.TYPE_MISMATCH.code());
     }
 
     @Test void environmentWordsAndConstantsResolve() {
-        Environment env = new Environment(Map.of("greeting", Ir.sig("string -> string"), "pair", Ir.sig("a -> a a")),
+        Environment env = new Environment(Ir.VOCABULARY, Map.of("greeting", Ir.sig("string -> string"), "pair", Ir.sig("a -> a a")),
                 Map.of("limit", Type.Prim.INT), List.of());
         Checked.CheckedModule m = ok("\"Ada\" greeting limit 1 pair", env);
         assertThat(finalStack(m)).containsExactly("string", "int", "int", "int");

@@ -89,7 +89,7 @@ public final class Vm implements AutoCloseable {
                          HostConfig host) {
         ModuleCompiler.Compiled compiled;
         try {
-            compiled = ModuleCompiler.compile(module, state, tiering);
+            compiled = ModuleCompiler.compile(module, state, tiering, state.library());
         } catch (MethodTooLargeException e) {
             return new RunResult.Failed(List.of(VmCode.TOO_LARGE.at(module.main().origin(),
                     "function '" + e.getMethodName() + "' is too large to compile (" + e.getCodeSize() + " bytes of bytecode)")), "");
@@ -104,6 +104,7 @@ public final class Vm implements AutoCloseable {
         state.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
         module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
         ctx.definitions = defs;
+        ctx.vocabulary = state.library().vocabulary();
         ctx.stackIn = state.stack().stream().map(TypedValue::value).toArray();
         return execute(executionId, new Paused(ctx, compiled.main(), module, state, compiled.words(), compiled.interpreted()), limits, cancel);
     }
@@ -232,7 +233,7 @@ public final class Vm implements AutoCloseable {
         words.putAll(p.words());
         Map<String, TypedValue> constants = new LinkedHashMap<>(p.base().constants());
         p.module().newConstants().forEach((n, t) -> constants.put(n, new TypedValue(t, ctx.constants().get(n))));
-        return new VmState(stack, words, constants);
+        return new VmState(p.base().library(), stack, words, constants);
     }
 
     /**
@@ -240,10 +241,10 @@ public final class Vm implements AutoCloseable {
      * its dictionary from the submissions that defined it.
      */
     public VmState compileOnly(CheckedModule module, VmState state) {
-        ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, state, tiering);
+        ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, state, tiering, state.library());
         Map<String, CompiledWord> words = new LinkedHashMap<>(state.words());
         words.putAll(compiled.words());
-        return new VmState(state.stack(), words, state.constants());
+        return new VmState(state.library(), state.stack(), words, state.constants());
     }
 
     /**
@@ -263,7 +264,7 @@ public final class Vm implements AutoCloseable {
      * base state (dictionary and stack) it started from. Nothing runs and nothing is dispatched until it is resumed.
      */
     public Suspension restore(String executionId, CheckedModule module, VmState base, HostConfig host, String saved) {
-        ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, base, tiering);
+        ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, base, tiering, base.library());
         Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()),
                 Continuations.closures(module, compiled::closure));
         Map<String, Object> constants = new LinkedHashMap<>();
@@ -282,6 +283,7 @@ public final class Vm implements AutoCloseable {
         base.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
         module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
         ctx.definitions = defs;
+        ctx.vocabulary = base.library().vocabulary();
         Paused p = new Paused(ctx, compiled.main(), module, base, compiled.words(), compiled.interpreted());
         TypedValue payload = r.yieldedType() == null ? null : new TypedValue(r.yieldedType(), r.yielded());
         return new Suspension(executionId, payload == null ? new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE) : payload, p);

@@ -2,27 +2,37 @@ package dev.finch.vm;
 
 import dev.finch.ir.checked.Environment;
 import dev.finch.ir.type.Type;
+import dev.finch.vm.word.Library;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The VM-local state of a session, immutable: the persistent stack (bottom to top), the dictionary of compiled
- * words, and the constants. A run works on one of these as its snapshot and produces a new one only when it
- * completes, so a failed or cancelled run changes nothing.
+ * The VM-local state of a session, immutable: the library of words it may call (Finch's and the host's), the
+ * persistent stack (bottom to top), the dictionary of compiled words, and the constants. A run works on one of
+ * these as its snapshot and produces a new one only when it completes, so a failed or cancelled run changes nothing.
  */
 public final class VmState {
-    public static final VmState EMPTY = new VmState(List.of(), Map.of(), Map.of());
+    /** An empty session over Finch's own words. */
+    public static final VmState EMPTY = empty(Library.core());
 
+    private final Library library;
     private final List<TypedValue> stack;
     private final Map<String, CompiledWord> words;
     private final Map<String, TypedValue> constants;
 
-    public VmState(List<TypedValue> stack, Map<String, CompiledWord> words, Map<String, TypedValue> constants) {
+    public VmState(Library library, List<TypedValue> stack, Map<String, CompiledWord> words, Map<String, TypedValue> constants) {
+        this.library = java.util.Objects.requireNonNull(library, "library");
         this.stack = List.copyOf(stack);
         this.words = Map.copyOf(words);
         this.constants = Map.copyOf(constants);
     }
+
+    /** An empty session over {@code library}. */
+    public static VmState empty(Library library) { return new VmState(library, List.of(), Map.of(), Map.of()); }
+
+    /** The words this session may call. */
+    public Library library() { return library; }
 
     public List<TypedValue> stack() { return stack; }
 
@@ -30,12 +40,18 @@ public final class VmState {
 
     public Map<String, TypedValue> constants() { return constants; }
 
-    /** What the verifier checks a new submission against. */
+    /** This state with another stack (same library, dictionary and constants). */
+    public VmState withStack(List<TypedValue> newStack) { return new VmState(library, newStack, words, constants); }
+
+    /** This state over another library (words installed or removed); the rest is unchanged. */
+    public VmState withLibrary(Library other) { return new VmState(other, stack, words, constants); }
+
+    /** What the frontends lower and the verifier checks a new submission against. */
     public Environment environment() {
         Map<String, Type.Fn> sigs = new LinkedHashMap<>();
         words.forEach((n, w) -> sigs.put(n, w.signature()));
         Map<String, Type> consts = new LinkedHashMap<>();
         constants.forEach((n, v) -> consts.put(n, v.type()));
-        return new Environment(sigs, consts, stack.stream().map(TypedValue::type).toList());
+        return new Environment(library.vocabulary(), sigs, consts, stack.stream().map(TypedValue::type).toList());
     }
 }

@@ -51,13 +51,22 @@ final class Build {
         return this;
     }
 
-    /** A vocabulary word at the given overload, instantiated as {@code inst}. */
-    Build op(String name, int overload, String inst, Immediate... imms) {
+    /** A vocabulary word instantiated as {@code inst}, at the overload whose declared inputs fit it. */
+    Build op(String name, String inst, Immediate... imms) {
         Type.Fn f = sig(inst);
-        return node(new Instr.Call(name, List.of(imms), O), new Checked.Target.Builtin(name, overload), f, WordSpec.maySuspend(f));
+        WordSpec w = VOCABULARY.word(name).orElseThrow(() -> new IllegalArgumentException("no word " + name));
+        String id = w.overloads().get(0).id();
+        for (var o : w.overloads()) {
+            List<Type> declared = o.signature().ins();
+            boolean fits = declared.size() == f.ins().size();
+            for (int i = 0; fits && i < declared.size(); i++) fits = declared.get(i) instanceof Type.Var || declared.get(i).equals(f.ins().get(i));
+            if (fits) { id = o.id(); break; }
+        }
+        return node(new Instr.Call(name, List.of(imms), O), new Checked.Target.Builtin(name, id), f, WordSpec.maySuspend(f));
     }
 
-    Build op(String name, String inst, Immediate... imms) { return op(name, 0, inst, imms); }
+    /** Finch's words, as every test session sees them. */
+    static final Vocabulary VOCABULARY = VmState.EMPTY.library().vocabulary();
 
     Build word(String name, Type.Fn sig, boolean suspends) {
         return node(new Instr.Call(name, O), new Checked.Target.Word(name), sig, suspends);
@@ -133,5 +142,5 @@ final class Build {
         return new CheckedWord("main", sig, Map.of(), List.of(), b.block(), suspends, O);
     }
 
-    static boolean known(String word) { return Vocabulary.word(word).isPresent(); }
+    static boolean known(String word) { return VOCABULARY.word(word).isPresent(); }
 }

@@ -63,8 +63,8 @@ public final class Checked {
 
     /** What a call resolves to. */
     public sealed interface Target {
-        /** A vocabulary word; {@code overload} indexes its spec's overload list (0 for special words). */
-        record Builtin(String name, int overload) implements Target { }
+        /** A vocabulary word and the stable id of the overload the call chose (the VM binds its implementation to it). */
+        record Builtin(String name, String overload) implements Target { }
 
         /** A definition of this module or persisted in the session dictionary. */
         record Word(String name) implements Target { }

@@ -1,21 +1,29 @@
 package dev.finch.ir.checked;
 
 import dev.finch.ir.type.Type;
+import dev.finch.ir.vocab.Vocabulary;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * What a submission is verified against: the session dictionary (persisted words and constants from earlier
- * submissions, in any frontend) and the types on the persistent stack (bottom to top).
+ * What a submission is lowered and verified against: the vocabulary of words it may call (Finch's and the host's),
+ * the session dictionary (persisted words and constants from earlier submissions, in any frontend) and the types on
+ * the persistent stack (bottom to top).
  */
-public record Environment(Map<String, Type.Fn> words, Map<String, Type> constants, java.util.List<Type> stack) {
-    public static final Environment EMPTY = new Environment(Map.of(), Map.of(), java.util.List.of());
-
+public record Environment(Vocabulary vocabulary, Map<String, Type.Fn> words, Map<String, Type> constants, List<Type> stack) {
     public Environment {
+        java.util.Objects.requireNonNull(vocabulary, "vocabulary");
         words = Map.copyOf(words);
         constants = Map.copyOf(constants);
-        stack = java.util.List.copyOf(stack);
+        stack = List.copyOf(stack);
     }
+
+    /** An empty session over {@code vocabulary}. */
+    public static Environment of(Vocabulary vocabulary) { return new Environment(vocabulary, Map.of(), Map.of(), List.of()); }
+
+    /** This environment with the given types on the persistent stack. */
+    public Environment withStack(List<Type> types) { return new Environment(vocabulary, words, constants, types); }
 
     public Optional<Type.Fn> word(String name) { return Optional.ofNullable(words.get(name)); }
 

@@ -2,23 +2,47 @@ package dev.finch.ir.vocab;
 
 import dev.finch.ir.type.Type;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * One word of the shared vocabulary: its name (the same in every frontend), its typed overloads, and a sentence
- * of documentation. A {@code special} word is typed by a dedicated verifier rule because its type depends on an
- * immediate or on the stack (for example {@code variant<T,tag>} or {@code execute}); its {@code overloads} then
- * hold the documented shape only.
+ * One word of a vocabulary: its name (the same in every frontend), a sentence of documentation, how the verifier
+ * types it, and its overloads in the order a call tries them. A word other than {@link Typing#ORDINARY} is typed by
+ * a dedicated verifier rule; its overloads then hold the documented shape only.
+ *
+ * @param name the word's name in every frontend
+ * @param category the group it is listed under in discovery and documentation
+ * @param doc one or two sentences for people and models
+ * @param typing how a call is typed
+ * @param overloads the overloads, tried in this order (a call whose stack fits several takes the first)
+ * @param foldsLeft true when Lisp accepts more than two arguments and folds them from the left ({@code (+ 1 2 3)})
+ * @param origin whether Finch or the embedding host installed it
  */
-public record WordSpec(String name, List<Type.Fn> overloads, Category category, boolean special, String doc) {
-    public WordSpec { overloads = List.copyOf(overloads); }
+public record WordSpec(String name, Category category, String doc, Typing typing, List<Overload> overloads, boolean foldsLeft,
+                       Provenance origin) {
+    public WordSpec {
+        overloads = List.copyOf(overloads);
+        if (overloads.isEmpty()) throw new IllegalArgumentException("word " + name + " has no overload");
+    }
 
     /** Groups for discovery and documentation. */
-    public enum Category { STACK, ARITHMETIC, COMPARISON, LOGIC, STRING, BYTES, OUTPUT, CONTROL, OPTION, RESULT, VARIANT, LIST, MAP, RECORD, JSON, SYMBOL, INSPECTION, FILE, PROCESS }
+    public enum Category { STACK, ARITHMETIC, COMPARISON, LOGIC, STRING, BYTES, OUTPUT, CONTROL, OPTION, RESULT, VARIANT, LIST, MAP, RECORD, JSON, SYMBOL, INSPECTION, FILE, PROCESS, HOST }
+
+    /** Who installed a word. */
+    public enum Provenance { CORE, HOST }
+
+    /** True when a dedicated verifier rule types the word. */
+    public boolean special() { return typing != Typing.ORDINARY; }
+
+    /** The signatures, in overload order. */
+    public List<Type.Fn> signatures() { return overloads.stream().map(Overload::signature).toList(); }
+
+    /** The overload with this id. */
+    public Optional<Overload> overload(String id) { return overloads.stream().filter(o -> o.id().equals(id)).findFirst(); }
 
     /** The signature spelled for people: overloads joined by {@code |}. */
     public String signatureText() {
         StringBuilder b = new StringBuilder();
-        for (Type.Fn f : overloads) { if (b.length() > 0) b.append(" | "); b.append(f); }
+        for (Overload o : overloads) { if (b.length() > 0) b.append(" | "); b.append(o.signature()); }
         return b.toString();
     }
 

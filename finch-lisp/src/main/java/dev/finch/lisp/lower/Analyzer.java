@@ -7,7 +7,6 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.ir.instr.Literal;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.type.TypeSyntax;
-import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.ir.vocab.WordSpec;
 import dev.finch.lisp.LispCode;
 import dev.finch.lisp.syntax.Sx;
@@ -88,7 +87,7 @@ final class Analyzer {
             "until", "case", "of", "endof", "otherwise", "endcase", "constant", "true", "false", "unit", "?", ":", ";", ":>");
 
     private final String sourceId;
-    private final Environment env;
+    final Environment env;
     final Infer inf = new Infer();
     final List<Diagnostic> diagnostics = new ArrayList<>();
     final Map<String, FnDef> functions = new LinkedHashMap<>();
@@ -117,7 +116,7 @@ final class Analyzer {
                 diagnostics.addAll(e.diagnostics());
             }
         }
-        reserved.addAll(Vocabulary.names());
+        reserved.addAll(env.vocabulary().names());
         reserved.addAll(CO_FORTH_KEYWORDS);
         reserved.addAll(env.words().keySet());
         reserved.addAll(env.constants().keySet());
@@ -418,9 +417,9 @@ final class Analyzer {
         }
         Node c = constant(name, o);
         if (c != null) return c;
-        WordSpec spec = Vocabulary.word(name).orElse(null);
+        WordSpec spec = env.vocabulary().word(name).orElse(null);
         if (spec != null && !spec.special() && spec.overloads().size() == 1) {
-            Type.Fn sig = spec.overloads().get(0);
+            Type.Fn sig = spec.overloads().get(0).signature();
             if (sig.ins().isEmpty()) return callWord(name, o, (Ty.Fn) inf.fromType(sig, new HashMap<>()), List.of(), b);
             return quoteWord(name, o, (Ty.Fn) inf.fromType(sig, new HashMap<>()));
         }
@@ -476,7 +475,7 @@ final class Analyzer {
         }
         Node c = constant(name, hs.origin());
         if (c != null) return callValue(c, analyzeAll(args, sc, b), l.origin(), b);
-        WordSpec spec = Vocabulary.word(name).orElse(null);
+        WordSpec spec = env.vocabulary().word(name).orElse(null);
         if (spec != null) return Forms.vocabulary(this, spec, l, analyzeAll(args, sc, b), b);
         throw unknown(name, hs.origin(), sc);
     }
@@ -714,7 +713,7 @@ final class Analyzer {
     }
 
     private DiagnosticException unknown(String name, Origin o, Scope sc) {
-        Set<String> candidates = new HashSet<>(Vocabulary.names());
+        Set<String> candidates = new HashSet<>(env.vocabulary().names());
         candidates.addAll(functions.keySet());
         candidates.addAll(constants.keySet());
         candidates.addAll(env.words().keySet());

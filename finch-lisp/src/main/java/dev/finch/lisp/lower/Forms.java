@@ -22,7 +22,7 @@ import java.util.Set;
 final class Forms {
     /** Every form name, for suggestions. */
     static final Set<String> NAMES = Set.of("define", "lambda", "let", "let*", "if", "when", "unless", "cond", "begin", "set!",
-            "while", "and", "or", "quote", "match", "match-option", "match-result", "list", "map", "empty-list", "variant",
+            "while", "and", "or", "quote", "match", "match-option", "match-result", "list", "map", "empty-list", "empty-map", "variant",
             "variant-get", "record-get", "record-set", "try", "yield", "define-syntax");
 
     private Forms() { }
@@ -97,6 +97,15 @@ final class Forms {
                 Ty t = a.annotation(Analyzer.typeText(it.get(1)), it.get(1).origin(), b.annotationVars);
                 Node n = special(a, "empty-list", o, Infer.con("list", t), List.of(), b);
                 n.immediates.add(t);
+                return n;
+            }
+            case "empty-map": {
+                if (it.size() != 3) throw a.malformed(l, "(empty-map K V)");
+                Ty k = a.annotation(Analyzer.typeText(it.get(1)), it.get(1).origin(), b.annotationVars);
+                Ty v = a.annotation(Analyzer.typeText(it.get(2)), it.get(2).origin(), b.annotationVars);
+                Node n = special(a, "empty-map", o, Infer.con("map", k, v), List.of(), b);
+                n.immediates.add(k);
+                n.immediates.add(v);
                 return n;
             }
             case "variant": return variant(a, l, sc, b);
@@ -884,13 +893,15 @@ final class Forms {
             throw new DiagnosticException(LispCode.NOT_CALLABLE.at(o, "'" + name + "' is written as its own form: "
                     + (name.equals("execute") ? "call a function value directly, ((f) x)" : "(" + name + " …) with a literal type, tag or field")));
         }
-        if (name.equals("-") && args.size() == 1) return vocabulary(a, dev.finch.ir.vocab.Vocabulary.word("negate").orElseThrow(), l, args, b);
-        if (args.size() > 2 && List.of("+", "*", "-", "string-append").contains(name)) {
+        if (name.equals("-") && args.size() == 1 && a.env.vocabulary().word("negate").isPresent()) {
+            return vocabulary(a, a.env.vocabulary().word("negate").get(), l, args, b);
+        }
+        if (args.size() > 2 && spec.foldsLeft()) {
             Node acc = vocabulary(a, spec, l, args.subList(0, 2), b);
             for (int i = 2; i < args.size(); i++) acc = vocabulary(a, spec, l, List.of(acc, args.get(i)), b);
             return acc;
         }
-        List<Type.Fn> overloads = spec.overloads();
+        List<Type.Fn> overloads = spec.signatures();
         if (overloads.size() == 1) {
             Type.Fn sig = overloads.get(0);
             Map<String, Ty> vars = new HashMap<>();

@@ -181,7 +181,7 @@ public final class Loaded {
         main.addAll(List.of(after));
         last = world;
         if (traced == null) traced = world;
-        VmState from = below.isEmpty() ? base : new VmState(below, base.words(), base.constants());
+        VmState from = below.isEmpty() ? base : base.withStack(below);
         RunResult r = harness.run(new Module(source, "norman", List.of(), new Block(main)), from,
                 dev.finch.vm.host.HostConfig.NONE.withGrants(modelGrants()).withModels(world).withTools(world));
         if (r instanceof RunResult.Completed c) {

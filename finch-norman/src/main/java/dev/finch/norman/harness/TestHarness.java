@@ -59,7 +59,7 @@ public final class TestHarness implements AutoCloseable {
         NormanTests lowered;
         try {
             program = frontend.check(text, sourceId);
-            lowered = frontend.lowerTests(program);
+            lowered = frontend.lowerTests(program, VmState.EMPTY.library().vocabulary());
         } catch (RuntimeException | StackOverflowError e) {
             return Loaded.failed(List.of(NormanCode.HARNESS_INTERNAL.at(Origin.of(sourceId, 0, 0), "the µNorman frontend failed on this file: " + e)));
         }
@@ -67,12 +67,12 @@ public final class TestHarness implements AutoCloseable {
             return Loaded.failed(lowered.diagnostics().isEmpty() ? program.diagnostics() : lowered.diagnostics());
         }
         Module module = lowered.module().get();
-        Verification v = Verifier.verify(module, Environment.EMPTY);
+        Verification v = Verifier.verify(module, VmState.EMPTY.environment());
         if (!v.ok()) return Loaded.failed(v.diagnostics());
         RunResult r = vm.run(executionId(), v.module().get(), VmState.EMPTY, LIMITS, OutputSink.NONE, new CancelToken());
         if (!(r instanceof RunResult.Completed c)) return Loaded.failed(problems(r, sourceId));
         // The tests start from the loaded definitions with an empty stack: top-level values are not their input.
-        VmState base = new VmState(List.of(), c.state().words(), c.state().constants());
+        VmState base = c.state().withStack(List.of());
         List<String> valFailures = new ArrayList<>();
         for (NormanTests.FailingVal fv : lowered.failingVals()) {
             TypedValue tv = base.constants().get(fv.name());

@@ -49,9 +49,9 @@ class ModelAuthorityTest {
     private RunResult run(GrantSet grants, boolean deferred) {
         Norman frontend = new Norman(SourceLoader.inMemory(Map.of()));
         NormanProgram p = frontend.check(FILE, "t.nm");
-        NormanTests t = frontend.lowerTests(p);
+        NormanTests t = frontend.lowerTests(p, dev.finch.vm.VmState.EMPTY.library().vocabulary());
         assertThat(t.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(t.module().orElseThrow(), Environment.EMPTY);
+        Verification v = Verifier.verify(t.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
         ModelProvider script = new ScriptedModels.Script(t.agents().scripts().get("s"));
         ModelProvider counting = new ModelProvider() {

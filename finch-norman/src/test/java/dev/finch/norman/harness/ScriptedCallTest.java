@@ -118,9 +118,9 @@ class ScriptedCallTest extends HarnessTestSupport {
     private static Object[] runWith(GrantSet grants, java.util.function.Function<EffectRequest, HostResponse> answer, boolean deferred) {
         Norman frontend = new Norman(SourceLoader.inMemory(Map.of()));
         NormanProgram p = frontend.check(FILE, "t.nm");
-        NormanTests t = frontend.lowerTests(p);
+        NormanTests t = frontend.lowerTests(p, dev.finch.vm.VmState.EMPTY.library().vocabulary());
         assertThat(t.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(t.module().orElseThrow(), Environment.EMPTY);
+        Verification v = Verifier.verify(t.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
         ScriptedModels world = new ScriptedModels(new ScriptedModels.Script(t.agents().scripts().get("s")), -1, -1);
         try (Vm vm = new Vm()) {

@@ -137,9 +137,9 @@ class TestHarnessTest {
         // vocabulary name, so its word is renamed) is bound, and a function reading the failing val compiles (it is a
         // checked error only when called).
         String text = "(val bad (fail 'broken))\n(define use-bad () (+ bad 1))\n(val ok (catch (fail 'x) e 7))\n(+ ok 1)";
-        var lowering = new dev.finch.norman.Norman(SourceLoader.inMemory(Map.of())).lower(text, "s.nm", dev.finch.ir.checked.Environment.EMPTY);
+        var lowering = new dev.finch.norman.Norman(SourceLoader.inMemory(Map.of())).lower(text, "s.nm", dev.finch.vm.VmState.EMPTY.environment());
         assertThat(lowering.diagnostics()).isEmpty();
-        var v = dev.finch.verifier.Verifier.verify(lowering.module().orElseThrow(), dev.finch.ir.checked.Environment.EMPTY);
+        var v = dev.finch.verifier.Verifier.verify(lowering.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
         try (dev.finch.vm.Vm vm = new dev.finch.vm.Vm()) {
             var r = vm.run("x", v.module().orElseThrow(), dev.finch.vm.VmState.EMPTY, TestHarness.LIMITS, dev.finch.vm.OutputSink.NONE,

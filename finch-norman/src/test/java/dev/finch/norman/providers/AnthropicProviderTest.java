@@ -309,9 +309,9 @@ class AnthropicProviderTest {
         queue(ok("{\"value\":4}", 6, "end_turn"));
         Norman frontend = new Norman(SourceLoader.inMemory(Map.of()));
         NormanProgram p = frontend.check(file, "t.nm");
-        NormanTests t = frontend.lowerTests(p);
+        NormanTests t = frontend.lowerTests(p, dev.finch.vm.VmState.EMPTY.library().vocabulary());
         assertThat(t.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(t.module().orElseThrow(), Environment.EMPTY);
+        Verification v = Verifier.verify(t.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
         ScriptedModels world = new ScriptedModels(provider(0), -1, -1);
         GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(claude)", Scope.TASK).value())).value();

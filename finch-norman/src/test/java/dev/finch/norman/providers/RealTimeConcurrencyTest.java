@@ -84,9 +84,9 @@ class RealTimeConcurrencyTest {
         this.together = together;
         Norman norman = new Norman(SourceLoader.inMemory(Map.of()));
         NormanProgram p = norman.check(GRANTS + expression, "agent.nm");
-        NormanTests lowered = norman.lowerTests(p);
+        NormanTests lowered = norman.lowerTests(p, dev.finch.vm.VmState.EMPTY.library().vocabulary());
         assertThat(lowered.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(lowered.module().orElseThrow(), Environment.EMPTY);
+        Verification v = Verifier.verify(lowered.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
         ScriptedModels world = new ScriptedModels(slow, -1, -1);
         GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(gpt)", Scope.TASK).value())).value();
@@ -160,8 +160,8 @@ class RealTimeConcurrencyTest {
                     (let* ([p (par (call web count "a") (call web count "b"))]) (+ (. p fst) (. p snd)))
                     """;
             Norman norman = new Norman(SourceLoader.inMemory(Map.of()));
-            NormanTests lowered = norman.lowerTests(norman.check(file, "agent.nm"));
-            Verification v = Verifier.verify(lowered.module().orElseThrow(), Environment.EMPTY);
+            NormanTests lowered = norman.lowerTests(norman.check(file, "agent.nm"), dev.finch.vm.VmState.EMPTY.library().vocabulary());
+            Verification v = Verifier.verify(lowered.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
             assertThat(v.diagnostics()).isEmpty();
             String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
             GrantSet grants = GrantSet.of(List.of(Grant.of("g", "tool.call(web,*)", Scope.TASK).value())).value();

@@ -43,9 +43,9 @@ class RealToolsRunTest {
     private static RunResult run(String file, List<String> tools, java.util.function.Supplier<Map<String, ToolHost>> bindings) {
         Norman norman = new Norman(SourceLoader.inMemory(Map.of()));
         NormanProgram p = norman.check(file, "agent.nm");
-        NormanTests lowered = norman.lowerTests(p);
+        NormanTests lowered = norman.lowerTests(p, dev.finch.vm.VmState.EMPTY.library().vocabulary());
         assertThat(lowered.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(lowered.module().orElseThrow(), Environment.EMPTY);
+        Verification v = Verifier.verify(lowered.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
         List<Grant> gs = new ArrayList<>();
         for (String t : tools) gs.add(Grant.of("g-" + t, "tool.call(" + t + ",*)", Scope.TASK).value());

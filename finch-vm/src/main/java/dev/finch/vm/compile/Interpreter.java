@@ -5,7 +5,9 @@ import dev.finch.ir.checked.Checked.CallNode;
 import dev.finch.ir.checked.Checked.CheckedWord;
 import dev.finch.ir.instr.Immediate;
 import dev.finch.ir.type.Type;
-import dev.finch.ir.vocab.Vocabulary;
+import dev.finch.vm.word.HostCalls;
+import dev.finch.vm.word.Impl;
+import dev.finch.vm.word.Library;
 import dev.finch.vm.runtime.Calls;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.Frame;
@@ -32,6 +34,9 @@ final class Interpreter {
     interface Link {
         /** A compiled or interpreted callee by name. */
         Callee callee(String name);
+
+        /** The library whose words the module calls. */
+        Library library();
     }
 
     /** A callee: interpreted directly, or a compiled method through its uniform invoker. */
@@ -232,7 +237,7 @@ final class Interpreter {
             System.arraycopy(out, 0, stack, sp, out.length);
             return sp + out.length;
         }
-        return BoxedOps.apply(ctx, depth, n, ((Checked.Target.Builtin) t), stack, sp);
+        return builtin(ctx, depth, n, link.library().impl(((Checked.Target.Builtin) t).overload()), stack, sp);
     }
 
     static Object invoke(MethodHandle uniform, Ctx ctx, int depth, Object[] args) {
@@ -283,130 +288,29 @@ final class Interpreter {
         return new Closure(new Interpreter(body, link).uniform(), caps, body.signature(), "closure@" + n.origin(), body);
     }
 
-    /** The vocabulary on boxed values, following the compiled emitters' semantics. */
-    static final class BoxedOps {
-        private BoxedOps() { }
-
-        static int apply(Ctx ctx, int depth, CallNode n, Checked.Target.Builtin b, Object[] s, int sp) {
-            String name = b.name();
-            int[] shuffle = Shuffles.OUTPUTS.get(name);
-            if (shuffle != null) {
-                int k = Vocabulary.word(name).orElseThrow().overloads().get(0).ins().size();
-                int base = sp - k;
-                Object[] in = new Object[k];
-                System.arraycopy(s, base, in, 0, k);
-                for (int i = 0; i < shuffle.length; i++) s[base + i] = in[shuffle[i]];
-                return base + shuffle.length;
-            }
-            var o = n.origin();
-            Helpers.Helper helper = Helpers.TABLE.get(name);
-            if (helper != null) return helper(ctx, n, b, s, sp);
-            boolean isInt = b.overload() == 0;
-            switch (name) {
-                case "+" -> { return bin(s, sp, isInt ? Rt.add((Long) s[sp - 2], (Long) s[sp - 1], o) : (Object) ((Double) s[sp - 2] + (Double) s[sp - 1])); }
-                case "-" -> { return bin(s, sp, isInt ? Rt.sub((Long) s[sp - 2], (Long) s[sp - 1], o) : (Object) ((Double) s[sp - 2] - (Double) s[sp - 1])); }
-                case "*" -> { return bin(s, sp, isInt ? Rt.mul((Long) s[sp - 2], (Long) s[sp - 1], o) : (Object) ((Double) s[sp - 2] * (Double) s[sp - 1])); }
-                case "/" -> { return bin(s, sp, isInt ? Rt.div((Long) s[sp - 2], (Long) s[sp - 1], o) : (Object) ((Double) s[sp - 2] / (Double) s[sp - 1])); }
-                case "mod" -> { return bin(s, sp, isInt ? Rt.mod((Long) s[sp - 2], (Long) s[sp - 1], o) : (Object) ((Double) s[sp - 2] % (Double) s[sp - 1])); }
-                case "negate" -> { s[sp - 1] = isInt ? Rt.negate((Long) s[sp - 1], o) : (Object) (-(Double) s[sp - 1]); return sp; }
-                case "int-to-float" -> { s[sp - 1] = (double) (Long) s[sp - 1]; return sp; }
-                case "=", "<>" -> {
-                    Type t = n.before().get(n.before().size() - 2);
-                    boolean eq = t == Type.FLOAT ? ((Double) s[sp - 2]).doubleValue() == (Double) s[sp - 1] : Rt.eq(s[sp - 2], s[sp - 1]);
-                    return bin(s, sp, name.equals("=") == eq);
-                }
-                case "<", ">", "<=", ">=" -> { return bin(s, sp, compare(name, b.overload(), s[sp - 2], s[sp - 1])); }
-                case "and" -> { return bin(s, sp, (Boolean) s[sp - 2] & (Boolean) s[sp - 1]); }
-                case "or" -> { return bin(s, sp, (Boolean) s[sp - 2] | (Boolean) s[sp - 1]); }
-                case "not" -> { s[sp - 1] = !(Boolean) s[sp - 1]; return sp; }
-                case "yield" -> { Rt.yield(ctx, s[sp - 1]); return ctx.suspending ? sp : sp - 1; }
-                case "show" -> { s[sp - 1] = Rt.show(s[sp - 1], n.before().get(n.before().size() - 1), o); return sp; }
-                case "expect-ok" -> { s[sp - 1] = Rt.expectOk(s[sp - 1], n.before().get(n.before().size() - 1), o); return sp; }
-                case "variant" -> {
-                    Type.VariantT vt = (Type.VariantT) ((Immediate.TypeArg) n.instr().immediates().get(0)).type();
-                    String tag = ((Immediate.NameArg) n.instr().immediates().get(1)).name();
-                    if (vt.tags().get(tag).isPresent()) { s[sp - 1] = Rt.variant(tag, s[sp - 1]); return sp; }
-                    s[sp] = Rt.variant(tag, Unit.INSTANCE);
-                    return sp + 1;
-                }
-                case "variant-get" -> { s[sp - 1] = Rt.variantGet(s[sp - 1], ((Immediate.NameArg) n.instr().immediates().get(0)).name()); return sp; }
-                case "empty-list" -> { s[sp] = Rt.emptyList(); return sp + 1; }
-                case "record-get" -> {
-                    Type.RecordT rt = (Type.RecordT) n.before().get(n.before().size() - 1);
-                    s[sp - 1] = Rt.recordGet(s[sp - 1], fieldIndex(rt, n));
-                    return sp;
-                }
-                case "record-set" -> {
-                    Type.RecordT rt = (Type.RecordT) n.before().get(n.before().size() - 2);
-                    return bin(s, sp, Rt.recordSet(s[sp - 2], s[sp - 1], fieldIndex(rt, n)));
-                }
-                case "execute" -> {
-                    Type.Fn f = n.instantiated();
-                    int k = f.ins().size() - 1;
-                    Object fn = s[sp - 1];
-                    Object[] args = new Object[k];
-                    System.arraycopy(s, sp - 1 - k, args, 0, k);
-                    Object r = Calls.execute(ctx, depth + 1, fn, args);
-                    if (ctx.suspending) return sp;
-                    int base = sp - 1 - k;
-                    int outs = f.outs().size();
-                    if (outs == 1) s[base] = r;
-                    else for (int i = 0; i < outs; i++) s[base + i] = ctx.ro[i];
-                    return base + outs;
-                }
-                default -> throw new IllegalStateException("the interpreter has no rule for vocabulary word " + name);
-            }
+    /**
+     * A verified call of a vocabulary word on the boxed stack, from its implementation in the run's library: a
+     * {@link Specials} word interprets itself, a host-installed word goes through {@code HostCalls}, and every other
+     * word — intrinsics included — runs its declared method, the reference implementation the compiled tier agrees with.
+     */
+    static int builtin(Ctx ctx, int depth, CallNode n, Impl impl, Object[] s, int sp) {
+        if (impl.special() != null) return impl.special().interpret(ctx, depth, n, s, sp);
+        Type.Fn decl = impl.overload().signature();
+        int k = decl.ins().size();
+        Object[] args = new Object[k];
+        System.arraycopy(s, sp - k, args, 0, k);
+        Object r = impl.host() ? HostCalls.call(ctx, depth + 1, impl, n.instantiated(), n.origin(), args)
+                : impl.invoke(ctx, depth + 1, n.instantiated(), n.origin(), args);
+        if (ctx.suspending) return sp;
+        sp -= k;
+        int outs = decl.outs().size();
+        if (outs == 1) {
+            s[sp++] = r;
+        } else if (outs > 1) {
+            Object[] many = (Object[]) r;
+            System.arraycopy(many, 0, s, sp, outs);
+            sp += outs;
         }
-
-        /** A word implemented by one runtime method ({@link Helpers}): the same method the compiled tier calls. */
-        private static int helper(Ctx ctx, CallNode n, Checked.Target.Builtin b, Object[] s, int sp) {
-            Type.Fn decl = Vocabulary.word(b.name()).orElseThrow().overloads().get(b.overload());
-            int k = decl.ins().size();
-            Object[] args = new Object[k];
-            System.arraycopy(s, sp - k, args, 0, k);
-            Object r;
-            try {
-                r = (Object) Helpers.boxed(b.name(), b.overload()).invokeExact(ctx, n.origin(), args);
-            } catch (RuntimeException | Error e) {
-                throw e;
-            } catch (Throwable e) {
-                throw new IllegalStateException(e);
-            }
-            if (ctx.suspending) return sp;
-            sp -= k;
-            if (!decl.outs().isEmpty()) s[sp++] = r;
-            return sp;
-        }
-
-        private static int bin(Object[] s, int sp, Object result) {
-            s[sp - 2] = result;
-            return sp - 1;
-        }
-
-        private static int fieldIndex(Type.RecordT rt, CallNode n) {
-            String field = ((Immediate.NameArg) n.instr().immediates().get(0)).name();
-            return List.copyOf(rt.fields().keySet()).indexOf(field);
-        }
-
-        private static boolean compare(String op, int overload, Object a, Object b) {
-            int c;
-            if (overload == 1) {
-                double x = (Double) a;
-                double y = (Double) b;
-                return switch (op) {
-                    case "<" -> x < y;
-                    case ">" -> x > y;
-                    case "<=" -> x <= y;
-                    default -> x >= y;
-                };
-            }
-            c = overload == 0 ? Long.compare((Long) a, (Long) b) : Rt.compareStrings((String) a, (String) b);
-            return switch (op) {
-                case "<" -> c < 0;
-                case ">" -> c > 0;
-                case "<=" -> c <= 0;
-                default -> c >= 0;
-            };
-        }
+        return sp;
     }
 }

@@ -45,17 +45,26 @@ public final class ModuleCompiler {
     private final Map<String, Interpreter> interpreters = new HashMap<>();
     private final Map<String, MethodHandle> compiledHandles = new HashMap<>();
     private final Map<String, MethodHandle> persistedUniform = new HashMap<>();
-    private final Interpreter.Link link = this::callee;
+    private final dev.finch.vm.word.Library library;
+    private final Interpreter.Link link = new Interpreter.Link() {
+        @Override public Interpreter.Callee callee(String name) { return ModuleCompiler.this.callee(name); }
+
+        @Override public dev.finch.vm.word.Library library() { return library; }
+    };
     /** The uniform invoker of each closure literal compiled into the generated class. */
     private final Map<CheckedWord, MethodHandle> closureInvokers = new HashMap<>();
 
     /** A generated extra method and the class-data slot that will hold its uniform invoker. */
     record Extra(String method, CheckedWord word, boolean closure, int invokerSlot) { }
 
-    private ModuleCompiler(CheckedModule module, VmState state) {
+    private ModuleCompiler(CheckedModule module, VmState state, dev.finch.vm.word.Library library) {
         this.module = module;
         this.state = state;
+        this.library = library;
     }
+
+    /** The library whose words the module calls (the one it was verified against). */
+    dev.finch.vm.word.Library library() { return library; }
 
     /**
      * The runnable module: its entry (taking the run context), its new words ready to persist, whether any class
@@ -72,14 +81,19 @@ public final class ModuleCompiler {
         }
     }
 
-    /** Compiles {@code module}, linking to the words of {@code state}; the top-level program may be interpreted. */
-    public static Compiled compile(CheckedModule module, VmState state) { return compile(module, state, Tiering.AUTO); }
+    /**
+     * Compiles {@code module}, linking to the words of {@code state} and to {@code library}'s implementations; the
+     * top-level program may be interpreted.
+     */
+    public static Compiled compile(CheckedModule module, VmState state, dev.finch.vm.word.Library library) {
+        return compile(module, state, Tiering.AUTO, library);
+    }
 
     /** Which tier runs the functions: chosen per function, or forced (for differential tests and benchmarks). */
     public enum Tiering { AUTO, COMPILE_ALL, INTERPRET_ALL }
 
-    public static Compiled compile(CheckedModule module, VmState state, Tiering tiering) {
-        return new ModuleCompiler(module, state).run(tiering);
+    public static Compiled compile(CheckedModule module, VmState state, Tiering tiering, dev.finch.vm.word.Library library) {
+        return new ModuleCompiler(module, state, library).run(tiering);
     }
 
     private Compiled run(Tiering tiering) {

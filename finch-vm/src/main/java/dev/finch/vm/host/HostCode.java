@@ -20,7 +20,8 @@ public enum HostCode implements DiagnosticCode {
     NO_BINDING("E-HOST-013", "The host has no binding installed for this operation."),
     BAD_RESULT("E-HOST-014", "A deferred host answered a request with a value of the wrong type; the run stops."),
     MODEL_NOT_GRANTED("E-HOST-015", "Retired, no longer raised: an ask whose model.ask(NAME) was not granted before the run used to stop it; an ask now pauses for approval (or a deferred host's answer) like every host word."),
-    TOOL_NOT_GRANTED("E-HOST-016", "Retired, no longer raised: a tool call whose tool.call(TOOL,OP) was not granted before the run used to stop it; a call now pauses for approval (or a deferred host's answer) like every host word.");
+    TOOL_NOT_GRANTED("E-HOST-016", "Retired, no longer raised: a tool call whose tool.call(TOOL,OP) was not granted before the run used to stop it; a call now pauses for approval (or a deferred host's answer) like every host word."),
+    WORD_FAILED("E-HOST-017", "A word the host installed failed: its implementation threw (the message is the host's own, or names what it threw).");
 
     private final String code;
     private final String meaning;

@@ -13,7 +13,9 @@ import dev.finch.capabilities.Root;
 import dev.finch.ir.cap.Capability;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
-import dev.finch.ir.vocab.Vocabulary;
+import dev.finch.ir.vocab.WordSpec.Category;
+import dev.finch.vm.word.Overload;
+import dev.finch.vm.word.Word;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.Bytes;
@@ -43,12 +45,20 @@ public final class HostWords {
 
     // ---- refinement: pure, but refuses escapes ----
 
+    @Word(name = "path", category = Category.FILE, doc = "Refine a relative name into a workspace path; '..', absolute names, NUL and wildcards are refused.")
+    @Overload(sig = "string -> path", refines = true)
     public static Object path(Ctx ctx, String text, Origin o) { return refine(Root.WORKSPACE, text, o); }
 
+    @Word(name = "host-path", category = Category.FILE, doc = "Refine a relative name under the installed root<host-machine>.")
+    @Overload(sig = "string -> path<host-machine>", refines = true)
     public static Object hostPath(Ctx ctx, String text, Origin o) { return refine(Root.HOST_MACHINE, text, o); }
 
+    @Word(name = "project-path", category = Category.FILE, doc = "Refine a relative name under the installed root<project>.")
+    @Overload(sig = "string -> path<project>", refines = true)
     public static Object projectPath(Ctx ctx, String text, Origin o) { return refine(Root.PROJECT, text, o); }
 
+    @Word(name = "task-output-path", category = Category.FILE, doc = "Refine a relative name under the installed root<task.output>.")
+    @Overload(sig = "string -> path<task.output>", refines = true)
     public static Object taskOutputPath(Ctx ctx, String text, Origin o) { return refine(Root.TASK_OUTPUT, text, o); }
 
     private static Object refine(Root root, String text, Origin o) {
@@ -65,8 +75,6 @@ public final class HostWords {
     private static Capability read(ConcretePath p) { return Capability.of("fs.read", p.toString()); }
 
     private static Capability write(ConcretePath p) { return Capability.of("fs.write", p.toString()); }
-
-    private static List<Type> result(String word) { return Vocabulary.word(word).orElseThrow().overloads().get(0).outs(); }
 
     private static FileHost files(Ctx ctx) throws HostFailure {
         FileHost f = ctx.host.config().files();
@@ -89,63 +97,85 @@ public final class HostWords {
         }
     }
 
-    public static Object fileRead(Ctx ctx, Object path, Origin o) { return read(ctx, "file-read", path, o); }
+    @Word(name = "file-read", category = Category.FILE, doc = "The bytes of a workspace file.")
+    @Overload(sig = "path -> bytes ! {fs.read(${workspace}/**)}", requires = "fs.read($0)")
+    public static Object fileRead(Ctx ctx, Object path, Type.Fn site, Origin o) { return read(ctx, "file-read", path, site, o); }
 
-    public static Object hostFileRead(Ctx ctx, Object path, Origin o) { return read(ctx, "host-file-read", path, o); }
+    @Word(name = "host-file-read", category = Category.FILE, doc = "The bytes of a file under root<host-machine>.")
+    @Overload(sig = "path<host-machine> -> bytes ! {fs.read(${host-machine}/**)}", requires = "fs.read($0)")
+    public static Object hostFileRead(Ctx ctx, Object path, Type.Fn site, Origin o) { return read(ctx, "host-file-read", path, site, o); }
 
-    public static Object projectFileRead(Ctx ctx, Object path, Origin o) { return read(ctx, "project-file-read", path, o); }
+    @Word(name = "project-file-read", category = Category.FILE, doc = "The bytes of a file under root<project>.")
+    @Overload(sig = "path<project> -> bytes ! {fs.read(${project}/**)}", requires = "fs.read($0)")
+    public static Object projectFileRead(Ctx ctx, Object path, Type.Fn site, Origin o) { return read(ctx, "project-file-read", path, site, o); }
 
-    public static Object taskOutputFileRead(Ctx ctx, Object path, Origin o) { return read(ctx, "task-output-file-read", path, o); }
+    @Word(name = "task-output-file-read", category = Category.FILE, doc = "The bytes of a file under root<task.output>.")
+    @Overload(sig = "path<task.output> -> bytes ! {fs.read(${task.output}/**)}", requires = "fs.read($0)")
+    public static Object taskOutputFileRead(Ctx ctx, Object path, Type.Fn site, Origin o) { return read(ctx, "task-output-file-read", path, site, o); }
 
-    public static void hostFileWrite(Ctx ctx, Object path, Object bytes, Origin o) { write(ctx, "host-file-write", path, bytes, o); }
+    @Word(name = "host-file-write", category = Category.FILE, doc = "Replace a file under root<host-machine>.")
+    @Overload(sig = "path<host-machine> bytes -> ! {fs.write(${host-machine}/**)}", requires = "fs.write($0)")
+    public static void hostFileWrite(Ctx ctx, Object path, Object bytes, Type.Fn site, Origin o) { write(ctx, "host-file-write", path, bytes, site, o); }
 
-    public static void projectFileWrite(Ctx ctx, Object path, Object bytes, Origin o) { write(ctx, "project-file-write", path, bytes, o); }
+    @Word(name = "project-file-write", category = Category.FILE, doc = "Replace a file under root<project>.")
+    @Overload(sig = "path<project> bytes -> ! {fs.write(${project}/**)}", requires = "fs.write($0)")
+    public static void projectFileWrite(Ctx ctx, Object path, Object bytes, Type.Fn site, Origin o) { write(ctx, "project-file-write", path, bytes, site, o); }
 
-    public static void taskOutputFileWrite(Ctx ctx, Object path, Object bytes, Origin o) { write(ctx, "task-output-file-write", path, bytes, o); }
+    @Word(name = "task-output-file-write", category = Category.FILE, doc = "Replace a file under root<task.output>.")
+    @Overload(sig = "path<task.output> bytes -> ! {fs.write(${task.output}/**)}", requires = "fs.write($0)")
+    public static void taskOutputFileWrite(Ctx ctx, Object path, Object bytes, Type.Fn site, Origin o) { write(ctx, "task-output-file-write", path, bytes, site, o); }
 
     /** The envelope names the word that was called, so an audit log can tell the roots apart. */
-    private static Object read(Ctx ctx, String word, Object path, Origin o) {
+    private static Object read(Ctx ctx, String word, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         long max = Math.min(ctx.host.config().maxFileReadBytes(), ctx.maxMemoryBytes());
-        return ctx.host.await(ctx, word, read(p), List.of(p.toString()), result(word), o,
+        return ctx.host.await(ctx, word, read(p), List.of(p.toString()), site.outs(), o,
                 () -> Bytes.wrap(files(ctx).read(p, max)));
     }
 
-    public static void fileWrite(Ctx ctx, Object path, Object bytes, Origin o) { write(ctx, "file-write", path, bytes, o); }
+    @Word(name = "file-write", category = Category.FILE, doc = "Replace a workspace file's bytes, creating the file if needed; its directory must exist.")
+    @Overload(sig = "path bytes -> ! {fs.write(${workspace}/**)}", requires = "fs.write($0)")
+    public static void fileWrite(Ctx ctx, Object path, Object bytes, Type.Fn site, Origin o) { write(ctx, "file-write", path, bytes, site, o); }
 
-    private static void write(Ctx ctx, String word, Object path, Object bytes, Origin o) {
+    private static void write(Ctx ctx, String word, Object path, Object bytes, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         byte[] data = ((Bytes) bytes).toArray();
-        ctx.host.await(ctx, word, write(p), List.of(p.toString(), data.length + " bytes"), result(word), o, () -> {
+        ctx.host.await(ctx, word, write(p), List.of(p.toString(), data.length + " bytes"), site.outs(), o, () -> {
             files(ctx).write(p, data);
             return Unit.INSTANCE;
         });
     }
 
-    public static long fileSize(Ctx ctx, Object path, Origin o) {
+    @Word(name = "file-size", category = Category.FILE, doc = "A workspace file's size in bytes.")
+    @Overload(sig = "path -> int ! {fs.read(${workspace}/**)}", requires = "fs.read($0)")
+    public static long fileSize(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
-        Object v = ctx.host.await(ctx, "file-size", read(p), List.of(p.toString()), result("file-size"), o, () -> files(ctx).size(p));
+        Object v = ctx.host.await(ctx, "file-size", read(p), List.of(p.toString()), site.outs(), o, () -> files(ctx).size(p));
         return v == null ? 0 : (Long) v;
     }
 
-    public static Object fileSlice(Ctx ctx, Object path, long offset, long length, Origin o) {
+    @Word(name = "file-slice", category = Category.FILE, doc = "Up to length bytes from offset (at most 8 MiB; shorter at end of file).")
+    @Overload(sig = "path int int -> bytes ! {fs.read(${workspace}/**)}", requires = "fs.read($0)")
+    public static Object fileSlice(Ctx ctx, Object path, long offset, long length, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         if (offset < 0 || length < 0) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "file-slice needs a non-negative offset and length");
         if (length > MAX_SLICE) throw new FinchTrap(HostCode.TOO_LARGE, o, "file-slice length " + length + " exceeds 8 MiB");
         return ctx.host.await(ctx, "file-slice", read(p), List.of(p.toString(), Long.toString(offset), Long.toString(length)),
-                result("file-slice"), o, () -> Bytes.wrap(files(ctx).slice(p, offset, (int) length)));
+                site.outs(), o, () -> Bytes.wrap(files(ctx).slice(p, offset, (int) length)));
     }
 
-    public static Object treeList(Ctx ctx, Object path, long max, Origin o) {
+    @Word(name = "tree-list", category = Category.FILE, doc = "Up to max entries under a directory, sorted, no symlinks (at most 100,000).")
+    @Overload(sig = "path int -> record{entries:list<record{kind:string,path:string,size:int}>,truncated:bool} ! {fs.read(${workspace}/**)}", requires = "fs.read($0/**)")
+    public static Object treeList(Ctx ctx, Object path, long max, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         if (max < 0 || max > MAX_TREE) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "tree-list takes 0 to 100000 entries, not " + max);
         Capability req = Capability.of("fs.read", p.segments().isEmpty() ? p.root().prefix() + "/**" : p + "/**");
-        return ctx.host.await(ctx, "tree-list", req, List.of(p.toString(), Long.toString(max)), result("tree-list"), o, () -> {
+        return ctx.host.await(ctx, "tree-list", req, List.of(p.toString(), Long.toString(max)), site.outs(), o, () -> {
             FileHost.Listing l = files(ctx).list(p, (int) max);
             List<Object> entries = new ArrayList<>();
             // record{kind,path,size} in canonical (sorted) field order.
@@ -163,10 +193,12 @@ public final class HostWords {
         @Override void close();
     }
 
-    public static Object fileLinesOpen(Ctx ctx, Object path, Origin o) {
+    @Word(name = "file-lines-open", category = Category.FILE, doc = "Open a run-owned stream of the file's lines (each at most 1 MiB).")
+    @Overload(sig = "path -> stream<string> ! {fs.read(${workspace}/**)}", requires = "fs.read($0)")
+    public static Object fileLinesOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
-        return ctx.host.await(ctx, "file-lines-open", read(p), List.of(p.toString()), result("file-lines-open"), o, () -> {
+        return ctx.host.await(ctx, "file-lines-open", read(p), List.of(p.toString()), site.outs(), o, () -> {
             java.io.InputStream in = new java.io.BufferedInputStream(files(ctx).openBytes(p));
             int[] lineNo = {0};
             Source s = new Source() {
@@ -244,10 +276,12 @@ public final class HostWords {
                 .allowExtraCharsAfterClosingQuote(false).ofCsvRecord(r);
     }
 
-    public static Object csvOpen(Ctx ctx, Object path, Origin o) {
+    @Word(name = "csv-open", category = Category.FILE, doc = "Open a run-owned stream of CSV records (quoted, comma-bearing and multiline fields).")
+    @Overload(sig = "path -> stream<list<string>> ! {fs.read(${workspace}/**)}", requires = "fs.read($0)")
+    public static Object csvOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
-        return ctx.host.await(ctx, "csv-open", read(p), List.of(p.toString()), result("csv-open"), o, () -> {
+        return ctx.host.await(ctx, "csv-open", read(p), List.of(p.toString()), site.outs(), o, () -> {
             requireTerminatedQuotes(ctx, p);
             CsvReader<CsvRecord> reader = csv(files(ctx).open(p));
             CloseableIterator<CsvRecord> it = reader.iterator();
@@ -270,14 +304,26 @@ public final class HostWords {
         });
     }
 
+    @Word(name = "stream-next", category = Category.FILE, doc = "The next item of a run-owned stream, or none at its end.")
+    @Overload(sig = "stream<a> -> option<a>")
     public static Object streamNext(Ctx ctx, Object stream, Origin o) { return source(ctx, stream, o).next(o); }
 
+    @Word(name = "stream-close", category = Category.FILE, doc = "Release a run-owned stream.")
+    @Overload(sig = "stream<a> ->")
     public static void streamClose(Ctx ctx, Object stream, Origin o) {
         StreamValue v = (StreamValue) stream;
         Source s = (Source) (v.owner().equals(ctx.host.executionId()) ? ctx.host.streams.remove(v.id()) : null);
         if (s == null) throw new FinchTrap(HostCode.STREAM_CLOSED, o, "stream " + v + " is closed or belongs to another run");
         s.close();
     }
+
+    @Word(name = "file-lines-next", category = Category.FILE, doc = "Compatibility alias of stream-next for line streams.")
+    @Overload(sig = "stream<string> -> option<string>")
+    public static Object fileLinesNext(Ctx ctx, Object stream, Origin o) { return streamNext(ctx, stream, o); }
+
+    @Word(name = "file-lines-close", category = Category.FILE, doc = "Compatibility alias of stream-close for line streams.")
+    @Overload(sig = "stream<string> ->")
+    public static void fileLinesClose(Ctx ctx, Object stream, Origin o) { streamClose(ctx, stream, o); }
 
     private static Source source(Ctx ctx, Object stream, Origin o) {
         StreamValue v = (StreamValue) stream;
@@ -286,11 +332,13 @@ public final class HostWords {
         return s;
     }
 
-    public static Object csvSummary(Ctx ctx, Object path, long maxRows, Origin o) {
+    @Word(name = "csv-summary", category = Category.FILE, doc = "Header and per-column facts of at most max_rows records, as json.")
+    @Overload(sig = "path int -> json ! {fs.read(${workspace}/**)}", requires = "fs.read($0)")
+    public static Object csvSummary(Ctx ctx, Object path, long maxRows, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         if (maxRows < 0 || maxRows > 100_000) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "csv-summary takes 0 to 100000 rows, not " + maxRows);
-        return ctx.host.await(ctx, "csv-summary", read(p), List.of(p.toString(), Long.toString(maxRows)), result("csv-summary"), o, () -> {
+        return ctx.host.await(ctx, "csv-summary", read(p), List.of(p.toString(), Long.toString(maxRows)), site.outs(), o, () -> {
             requireTerminatedQuotes(ctx, p);
             try (CsvReader<CsvRecord> reader = csv(files(ctx).open(p))) {
                 return CsvSummary.of(reader, (int) maxRows);
@@ -311,7 +359,9 @@ public final class HostWords {
     // ---- processes ----
 
     @SuppressWarnings("unchecked")
-    public static Object processRun(Ctx ctx, String executable, Object arguments, Origin o) {
+    @Word(name = "process-run", category = Category.PROCESS, doc = "Run an executable directly (never a shell) with an argument list; bounded time and output.")
+    @Overload(sig = "string list<string> -> record{exit:int,stderr:string,stdout:string} ! {process.run(**)}", requires = "process.run($0)")
+    public static Object processRun(Ctx ctx, String executable, Object arguments, Type.Fn site, Origin o) {
         List<String> args = new ArrayList<>();
         for (Object a : (ListValue) arguments) args.add((String) a);
         if (executable.isEmpty() || executable.indexOf('\0') >= 0 || !executable.startsWith("/")) {
@@ -327,7 +377,7 @@ public final class HostWords {
         List<String> shown = new ArrayList<>();
         shown.add(executable);
         shown.addAll(args);
-        return ctx.host.await(ctx, "process-run", Capability.of("process.run", executable), shown, result("process-run"), o, () -> {
+        return ctx.host.await(ctx, "process-run", Capability.of("process.run", executable), shown, site.outs(), o, () -> {
             ProcessHost ph = ctx.host.config().processes();
             if (ph == null) throw new HostFailure(HostCode.NO_BINDING, "no process host is installed");
             ProcessHost.Completed c = ph.run(executable, args);

@@ -2,7 +2,10 @@ package dev.finch.vm.host;
 
 import dev.finch.ir.cap.Capability;
 import dev.finch.ir.diag.Origin;
-import dev.finch.ir.vocab.Vocabulary;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.vocab.WordSpec.Category;
+import dev.finch.vm.word.Overload;
+import dev.finch.vm.word.Word;
 import java.util.List;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
@@ -14,7 +17,10 @@ import dev.finch.vm.runtime.FinchTrap;
 public final class ModelWords {
     private ModelWords() { }
 
-    public static Object ask(Ctx ctx, Object context, String grant, String key, String site, Origin o) {
+    @Word(name = "model-ask", category = Category.CONTROL,
+            doc = "Ask a granted model once (context, grant, ask key, site): the validated answer or a failure, through the run's model host.")
+    @Overload(sig = "a string string string -> result<b,e> ! {model.ask(*)}", requires = "model.ask($1)")
+    public static Object ask(Ctx ctx, Object context, String grant, String key, String site, Type.Fn call, Origin o) {
         ModelHost m = ctx.host.config().models();
         if (m == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no model host is installed in this run, so `" + grant + "` cannot be asked");
         // The one choke point: the requirement is the grant's model, so only a host that granted model.ask(grant)
@@ -23,7 +29,7 @@ public final class ModelWords {
         Capability requirement = Capability.of("model.ask", grant);
         if (ctx.host.config().deferred()) {
             // A deferred host answers the ask itself, with the reply text, which is then read like any reply.
-            Object reply = ctx.host.await(ctx, "model-ask", requirement, List.of(grant, site), List.of(dev.finch.ir.type.Type.STRING), o, () -> {
+            Object reply = ctx.host.await(ctx, "model-ask", requirement, List.of(grant, site), List.of(Type.STRING), o, () -> {
                 throw new HostFailure(HostCode.NO_BINDING, "a deferred host answers asks itself");
             });
             if (reply == null) return null;
@@ -34,20 +40,27 @@ public final class ModelWords {
             }
         }
         return ctx.host.await(ctx, "model-ask", requirement, List.of(grant, site),
-                Vocabulary.word("model-ask").orElseThrow().overloads().get(0).outs(), o, () -> m.ask(context, grant, key, site, o));
+                call.outs(), o, () -> m.ask(context, grant, key, site, o));
     }
 
     /** Budgets bound the run's asks; without a model host nothing can spend, so a scope limits nothing. */
+    @Word(name = "budget-open", category = Category.CONTROL,
+            doc = "Open a budget scope of at most this money and time (nesting takes the smaller; spending is charged outside too).")
+    @Overload(sig = "money duration ->")
     public static void budgetOpen(Ctx ctx, Object cost, Object time, Origin o) {
         ModelHost m = ctx.host.config().models();
         if (m != null) m.budgetOpen((dev.finch.vm.value.Money) cost, (dev.finch.vm.value.Duration) time);
     }
 
+    @Word(name = "budget-close", category = Category.CONTROL, doc = "Close the innermost budget scope.")
+    @Overload(sig = "->")
     public static void budgetClose(Ctx ctx, Origin o) {
         ModelHost m = ctx.host.config().models();
         if (m != null) m.budgetClose();
     }
 
+    @Word(name = "budget-remaining", category = Category.CONTROL, doc = "The money and time left in the innermost budget scope.")
+    @Overload(sig = "-> record{cost:money,time:duration}")
     public static Object budgetRemaining(Ctx ctx, Origin o) {
         ModelHost m = ctx.host.config().models();
         return m == null ? ModelHost.UNLIMITED : m.remaining();

@@ -2,7 +2,10 @@ package dev.finch.vm.host;
 
 import dev.finch.ir.cap.Capability;
 import dev.finch.ir.diag.Origin;
-import dev.finch.ir.vocab.Vocabulary;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.vocab.WordSpec.Category;
+import dev.finch.vm.word.Overload;
+import dev.finch.vm.word.Word;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.ListValue;
@@ -17,9 +20,15 @@ public final class ToolWords {
     private ToolWords() { }
 
     /** The grant's own capability value (instance 0); authority is checked per call, never by holding the value. */
+    @Word(name = "tool-capability", category = Category.CONTROL,
+            doc = "The capability value a µNorman tool grant names (and whether the tool keeps state); it confers nothing by itself (every call needs tool.call(grant,op)).")
+    @Overload(sig = "string bool -> capability", refines = true)
     public static Object capability(Ctx ctx, String grant, boolean stateful, Origin o) { return new ToolCapability(grant, 0, stateful); }
 
-    public static Object call(Ctx ctx, Object capability, String op, Object args, String key, Origin o) {
+    @Word(name = "tool-call", category = Category.CONTROL,
+            doc = "Call one operation of a granted tool once (capability, operation, arguments, result key): the validated result or a failure, through the run's tool host.")
+    @Overload(sig = "capability string list<string> string -> result<b,e> ! {tool.call(*,*)}", requires = "tool.call($0,$1)")
+    public static Object call(Ctx ctx, Object capability, String op, Object args, String key, Type.Fn site, Origin o) {
         ToolCapability cap = (ToolCapability) capability;
         ToolHost t = ctx.host.config().tools();
         if (t == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no tool host is installed in this run, so `" + cap.grant() + "` cannot be called");
@@ -33,7 +42,7 @@ public final class ToolWords {
         for (Object a : (ListValue) args) texts.add((String) a);
         if (ctx.host.config().deferred()) {
             // A deferred host answers the call itself, with the result text, which is then read like the tool's.
-            Object result = ctx.host.await(ctx, "tool-call", requirement, List.of(cap.toString(), op), List.of(dev.finch.ir.type.Type.STRING), o, () -> {
+            Object result = ctx.host.await(ctx, "tool-call", requirement, List.of(cap.toString(), op), List.of(Type.STRING), o, () -> {
                 throw new HostFailure(HostCode.NO_BINDING, "a deferred host answers calls itself");
             });
             if (result == null) return null;
@@ -44,7 +53,7 @@ public final class ToolWords {
             }
         }
         return ctx.host.await(ctx, "tool-call", requirement, List.of(cap.toString(), op),
-                Vocabulary.word("tool-call").orElseThrow().overloads().get(0).outs(), o, () -> dispatch(t, cap, op, List.copyOf(texts), key, o));
+                site.outs(), o, () -> dispatch(t, cap, op, List.copyOf(texts), key, o));
     }
 
     /** The binding's call: off the baton when the binding allows it, so concurrent steps' calls overlap. */

@@ -52,6 +52,8 @@ public final class Ctx {
     public Object yielded;
     /** The dictionary's definitions visible to the run (name → signature), for vm-vocabulary. */
     public java.util.Map<String, String> definitions = java.util.Map.of();
+    /** The vocabulary the run was verified against (vm-vocabulary answers it). */
+    public dev.finch.ir.vocab.Vocabulary vocabulary = dev.finch.ir.vocab.Vocabulary.EMPTY;
     /** The run's host boundary (grants, journal, bindings, streams). */
     public dev.finch.vm.host.RunHost host;
     /** The run's scheduler of concurrent steps, shared by the root and every child context. */
@@ -82,6 +84,7 @@ public final class Ctx {
         this.constants = root.constants;
         this.deadlineNanos = root.deadlineNanos;
         this.definitions = root.definitions;
+        this.vocabulary = root.vocabulary;
         this.host = root.host;
         this.strands = root.strands;
         this.fuel = 0;
@@ -127,6 +130,21 @@ public final class Ctx {
         long slice = Math.min(SLICE, stepsLeft);
         stepsLeft -= slice;
         return slice - 1;
+    }
+
+    /**
+     * Charges {@code steps} more steps at once, for a word whose work grows with its input (sorting, building a
+     * range, repeating a string): the step limit holds for one call as for many.
+     */
+    public void charge(long steps) {
+        long debt = steps;
+        while (debt > fuel) {
+            // Use up this slice, then take the next from the run's pool (refuel throws when it is empty).
+            debt -= Math.max(fuel, 0);
+            fuel = 0;
+            refuel();
+        }
+        fuel -= debt;
     }
 
     /** Steps used so far. */

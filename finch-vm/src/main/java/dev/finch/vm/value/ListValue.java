@@ -39,9 +39,10 @@ public final class ListValue implements Iterable<Object> {
 
     @Override public Iterator<Object> iterator() { return items.iterator(); }
 
-    @Override public boolean equals(Object o) { return o instanceof ListValue l && items.equals(l.items); }
+    /** Finch's equality ({@link Values#equal}), element by element. */
+    @Override public boolean equals(Object o) { return Values.equal(this, o); }
 
-    @Override public int hashCode() { return items.hashCode(); }
+    @Override public int hashCode() { return Values.hash(this); }
 
     @Override public String toString() { return items.mkString("[", " ", "]"); }
 }

@@ -16,9 +16,8 @@ public final class OptionValue {
     /** The payload; only meaningful when {@link #isSome()}. */
     public Object value() { return value; }
 
-    @Override public boolean equals(Object o) {
-        return o instanceof OptionValue v && v.present == present && java.util.Objects.equals(v.value, value);
-    }
+    /** Finch's equality ({@link Values#equal}). */
+    @Override public boolean equals(Object o) { return Values.equal(this, o); }
 
-    @Override public int hashCode() { return present ? 31 + java.util.Objects.hashCode(value) : 0; }
+    @Override public int hashCode() { return Values.hash(this); }
 }

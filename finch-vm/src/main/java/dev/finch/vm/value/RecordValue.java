@@ -1,7 +1,5 @@
 package dev.finch.vm.value;
 
-import java.util.Arrays;
-
 /** A record: values in the canonical (sorted) field order of its type. */
 public final class RecordValue {
     private final Object[] values;
@@ -19,7 +17,8 @@ public final class RecordValue {
         return new RecordValue(copy);
     }
 
-    @Override public boolean equals(Object o) { return o instanceof RecordValue r && Arrays.equals(values, r.values); }
+    /** Finch's equality ({@link Values#equal}), field by field. */
+    @Override public boolean equals(Object o) { return Values.equal(this, o); }
 
-    @Override public int hashCode() { return Arrays.hashCode(values); }
+    @Override public int hashCode() { return Values.hash(this); }
 }

@@ -108,6 +108,166 @@ public final class Values {
         return value == null ? "" : "<" + value + ">";
     }
 
+    // ---- equality, order and hashing: defined once, the same at every depth ----
+
+    /**
+     * Finch's equality, the one definition every word and container uses ({@code =}, {@code <>}, {@code
+     * list-contains}, map keys, nested values). Structural; floats compare in the total order of {@link
+     * #compareFloats} ({@code -0.0 = 0.0}, {@code nan = nan}); json numbers by value ({@code 1.0} equals {@code 1}
+     * and {@code 1.00}), json objects regardless of key order; maps regardless of insertion order; closures, streams
+     * and other handles by identity.
+     */
+    @SuppressWarnings("unchecked")
+    public static boolean equal(Object a, Object b) {
+        if (a == b) return true;
+        if (a == null || b == null) return false;
+        if (a instanceof Double x) return b instanceof Double y && floatEquals(x, y);
+        if (a instanceof ListValue x) {
+            if (!(b instanceof ListValue y) || x.size() != y.size()) return false;
+            java.util.Iterator<Object> i = x.iterator();
+            java.util.Iterator<Object> j = y.iterator();
+            while (i.hasNext()) if (!equal(i.next(), j.next())) return false;
+            return true;
+        }
+        if (a instanceof OptionValue x) return b instanceof OptionValue y && x.isSome() == y.isSome() && (!x.isSome() || equal(x.value(), y.value()));
+        if (a instanceof ResultValue x) return b instanceof ResultValue y && x.isOk() == y.isOk() && equal(x.value(), y.value());
+        if (a instanceof VariantValue x) return b instanceof VariantValue y && x.tag().equals(y.tag()) && equal(x.payload(), y.payload());
+        if (a instanceof RecordValue x) {
+            if (!(b instanceof RecordValue y) || x.size() != y.size()) return false;
+            for (int k = 0; k < x.size(); k++) if (!equal(x.get(k), y.get(k))) return false;
+            return true;
+        }
+        if (a instanceof JsonNode x) return b instanceof JsonNode y && x.equals(JSON_BY_VALUE, y);
+        if (a instanceof Map<?, ?> x) {
+            if (!(b instanceof Map<?, ?> y) || x.size() != y.size()) return false;
+            Map<Object, Object> ym = (Map<Object, Object>) y;
+            for (Map.Entry<?, ?> e : x.entrySet()) {
+                Object other = ym.get(e.getKey());
+                if (other == null && !ym.containsKey(e.getKey())) return false;
+                if (!equal(e.getValue(), other)) return false;
+            }
+            return true;
+        }
+        return a.equals(b);
+    }
+
+    /** A hash consistent with {@link #equal}: equal values hash alike. */
+    public static int hash(Object v) {
+        if (v == null) return 0;
+        if (v instanceof Double d) return d == 0.0 ? 0 : Double.hashCode(d);
+        if (v instanceof ListValue l) {
+            int h = 1;
+            for (Object e : l) h = 31 * h + hash(e);
+            return h;
+        }
+        if (v instanceof OptionValue o) return o.isSome() ? 31 + hash(o.value()) : 0;
+        if (v instanceof ResultValue r) return (r.isOk() ? 17 : 19) * 31 + hash(r.value());
+        if (v instanceof VariantValue x) return x.tag().hashCode() * 31 + hash(x.payload());
+        if (v instanceof RecordValue r) {
+            int h = 7;
+            for (int k = 0; k < r.size(); k++) h = 31 * h + hash(r.get(k));
+            return h;
+        }
+        if (v instanceof JsonNode j) return jsonHash(j);
+        if (v instanceof Map<?, ?> m) {
+            int h = 0;
+            for (Map.Entry<?, ?> e : m.entrySet()) h += hash(e.getKey()) ^ hash(e.getValue());
+            return h;
+        }
+        return v.hashCode();
+    }
+
+    /**
+     * A map key in the form Java's hashing agrees with {@link #equal} on: a float key {@code -0.0} is stored as
+     * {@code 0.0} (every nan is one key already) and a json key with its numbers in their shortest form ({@code 1.0}
+     * as {@code 1}). Keys of every other type already hash by {@link #hash}.
+     */
+    public static Object key(Object k) {
+        if (k instanceof Double d && d == 0.0) return 0.0;
+        if (k instanceof JsonNode j) return canonicalJson(j);
+        return k;
+    }
+
+    private static JsonNode canonicalJson(JsonNode j) {
+        var f = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
+        if (j.isNumber()) {
+            java.math.BigDecimal d = j.decimalValue().stripTrailingZeros();
+            if (d.scale() <= 0) return f.numberNode(d.toBigIntegerExact());
+            return f.numberNode(d);
+        }
+        if (j.isArray()) {
+            var a = f.arrayNode();
+            for (JsonNode e : j) a.add(canonicalJson(e));
+            return a;
+        }
+        if (j.isObject()) {
+            var o = f.objectNode();
+            for (Map.Entry<String, JsonNode> e : j.properties()) o.set(e.getKey(), canonicalJson(e.getValue()));
+            return o;
+        }
+        return j;
+    }
+
+    /** Float equality in the total order: {@code -0.0 = 0.0} and {@code nan = nan}. */
+    public static boolean floatEquals(double a, double b) { return a == b || (a != a && b != b); }
+
+    /**
+     * The total order of floats Finch uses everywhere (comparisons, sorting, min and max): the usual order, with
+     * {@code -0.0} equal to {@code 0.0} and nan equal to itself and greater than every other float, {@code inf}
+     * included.
+     */
+    public static int compareFloats(double a, double b) {
+        if (a < b) return -1;
+        if (a > b) return 1;
+        if (a == b) return 0;
+        return Boolean.compare(a != a, b != b);
+    }
+
+    /** The order of strings: by Unicode code points (not UTF-16 units), so it agrees with code-point counting. */
+    public static int compareStrings(String a, String b) {
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            char x = a.charAt(i);
+            char y = b.charAt(i);
+            if (x != y) {
+                // UTF-16 sorts surrogates (U+D800–DFFF) below U+E000–FFFF; code point order puts them above.
+                if (Character.isSurrogate(x) || Character.isSurrogate(y)) return Integer.compare(fixup(x), fixup(y));
+                return x - y;
+            }
+        }
+        return a.length() - b.length();
+    }
+
+    private static int fixup(char c) {
+        if (c >= 0xE000) return c - 0x800;
+        if (c >= 0xD800) return c + 0x2000;
+        return c;
+    }
+
+    /** JSON value nodes compared by value: numbers numerically, everything else as Jackson does. */
+    private static final java.util.Comparator<JsonNode> JSON_BY_VALUE = (x, y) -> {
+        if (x.isNumber() && y.isNumber()) return x.decimalValue().compareTo(y.decimalValue());
+        return x.equals(y) ? 0 : 1;
+    };
+
+    private static int jsonHash(JsonNode j) {
+        if (j.isNumber()) {
+            java.math.BigDecimal d = j.decimalValue();
+            return d.signum() == 0 ? 0 : d.stripTrailingZeros().hashCode();
+        }
+        if (j.isArray()) {
+            int h = 1;
+            for (JsonNode e : j) h = 31 * h + jsonHash(e);
+            return h;
+        }
+        if (j.isObject()) {
+            int h = 0;
+            for (Map.Entry<String, JsonNode> e : j.properties()) h += e.getKey().hashCode() ^ jsonHash(e.getValue());
+            return h;
+        }
+        return j.hashCode();
+    }
+
     /** Shortest round-trip spelling of a double, always with a fraction or exponent ({@code 2.0}, {@code 1.5}). */
     public static String floatText(double d) {
         if (Double.isNaN(d)) return "nan";

@@ -1,0 +1,68 @@
+package dev.finch.vm.lib;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.vocab.Typing;
+import dev.finch.ir.vocab.WordSpec;
+import dev.finch.ir.vocab.WordSpec.Category;
+import dev.finch.vm.VmCode;
+import dev.finch.vm.runtime.Ctx;
+import dev.finch.vm.runtime.FinchTrap;
+import dev.finch.vm.runtime.Strands;
+import dev.finch.vm.word.Overload;
+import dev.finch.vm.word.Word;
+import java.util.Locale;
+import java.util.TreeMap;
+
+/** Output, the control effects (yield, checked errors, concurrent steps) and inspection of the vocabulary. */
+public final class Control {
+    private Control() { }
+
+    @Word(name = "say", category = Category.OUTPUT, doc = "Append text to the response, exactly (no space, no newline); streamed as it runs.")
+    @Overload(sig = "string -> ! {session.emit}")
+    public static void say(Ctx ctx, String text, Origin o) { ctx.say(text, o); }
+
+    @Word(name = "yield", category = Category.CONTROL, doc = "Publish one value and suspend the run; resumed with unit.")
+    @Overload(sig = "a -> yields<a,unit>")
+    public static void yield(Ctx ctx, Object value, Origin o) {
+        if (ctx.takeResume()) return;
+        Strands.checkMayPause(ctx, o);
+        ctx.yielded = value;
+        ctx.suspending = true;
+    }
+
+    @Word(name = "program-error", category = Category.CONTROL, doc = "Stop with a checked run-time error (the program is wrong, not the world); never caught.")
+    @Overload(sig = "string -> a")
+    public static Object programError(String message, Origin o) { throw new FinchTrap(VmCode.PROGRAM_ERROR, o, message); }
+
+    @Word(name = "step-spawn", category = Category.CONTROL, typing = Typing.STEP_SPAWN,
+            doc = "Start a closure (no inputs, one output, no yields) as a concurrent step of the run, on its deterministic scheduler; "
+                    + "answers the handle to join. The step's effects are the spawn's; a step cannot pause, so one that would need approval "
+                    + "stops the run (E-RUN-007).")
+    @Overload(sig = "( -> a) -> task<a>")
+    public static Object stepSpawn(Ctx ctx, Object closure, Origin o) { return Strands.spawn(ctx, closure, o); }
+
+    @Word(name = "step-join", category = Category.CONTROL, doc = "The step's value, waiting until it has ended; a step's checked run-time error stops the whole run.")
+    @Overload(sig = "task<a> -> a")
+    public static Object stepJoin(Ctx ctx, Object task, Origin o) { return Strands.join(ctx, task, o); }
+
+    @Word(name = "vm-vocabulary", category = Category.INSPECTION, doc = "The current typed vocabulary (core words, the host's words and persisted definitions) as json.")
+    @Overload(sig = "-> json")
+    public static Object vmVocabulary(Ctx ctx) {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        ObjectNode out = f.objectNode();
+        ArrayNode core = out.putArray("words");
+        for (WordSpec w : ctx.vocabulary.words()) {
+            ObjectNode o = core.addObject();
+            o.put("name", w.name());
+            o.put("signature", w.signatureText());
+            o.put("category", w.category().name().toLowerCase(Locale.ROOT));
+            o.put("doc", w.doc());
+        }
+        ArrayNode defs = out.putArray("definitions");
+        new TreeMap<>(ctx.definitions).forEach((n, sig) -> defs.addObject().put("name", n).put("signature", sig));
+        return out;
+    }
+}

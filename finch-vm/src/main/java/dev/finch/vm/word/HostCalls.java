@@ -1,0 +1,80 @@
+package dev.finch.vm.word;
+
+import dev.finch.ir.cap.Capability;
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.type.Type;
+import dev.finch.vm.host.HostCode;
+import dev.finch.vm.runtime.Ctx;
+import dev.finch.vm.runtime.FinchTrap;
+import dev.finch.vm.value.PathValue;
+import dev.finch.vm.value.Values;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Calls of words the embedding host installed, from both tiers. A word whose signature names a capability passes
+ * the one host boundary like every host word — authorization against the grants, the effect journal, suspension
+ * for approval or a deferred host's answer — and its method runs only once that allows it, at most once. Whatever
+ * the method throws, and any answer that is not of the declared type, stops the run with {@code E-HOST-017}; a
+ * host's code never crashes a run.
+ */
+public final class HostCalls {
+    private HostCalls() { }
+
+    /** Calls {@code impl} with boxed inputs; null when the run suspends at the boundary. */
+    public static Object call(Ctx ctx, int depth, Impl impl, Type.Fn site, Origin origin, Object[] args) {
+        Optional<Capability> requirement = requirement(impl, args);
+        if (requirement.isEmpty()) return run(ctx, depth, impl, site, origin, args);
+        List<String> shown = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) shown.add(Values.display(site.ins().get(i), args[i]));
+        return ctx.host.await(ctx, impl.word().name(), requirement.get(), shown, site.outs(), origin,
+                () -> run(ctx, depth, impl, site, origin, args));
+    }
+
+    /**
+     * The concrete requirement of one call: the overload's template instantiated with the refined paths and
+     * strings among the arguments, else its one declared capability; empty for a pure word.
+     */
+    static Optional<Capability> requirement(Impl impl, Object[] args) {
+        var o = impl.overload();
+        if (o.requires().isPresent()) {
+            Optional<Capability> c = o.requires().get().instantiate(i -> i < args.length ? known(args[i]) : null);
+            if (c.isPresent()) return c;
+        }
+        return o.signature().effects().stream().filter(c -> !c.equals(Capability.SESSION_EMIT)).findFirst();
+    }
+
+    /** Whether {@link Values#conforms} can judge a value of {@code t} (a ground data type). */
+    private static boolean checkable(Type t) {
+        return Type.isGround(t) && switch (t.kind()) {
+            case FN, TASK, FIBER, STREAM, RESOURCE, VAR -> false;
+            default -> true;
+        };
+    }
+
+    private static String known(Object arg) {
+        if (arg instanceof PathValue p) return p.path().toString();
+        if (arg instanceof String s) return s;
+        return null;
+    }
+
+    private static Object run(Ctx ctx, int depth, Impl impl, Type.Fn site, Origin origin, Object[] args) {
+        Object value;
+        try {
+            value = impl.invoke(ctx, depth, site, origin, args);
+        } catch (FinchTrap t) {
+            throw t;
+        } catch (WordFailure f) {
+            throw new FinchTrap(HostCode.WORD_FAILED, origin, "`" + impl.word().name() + "` failed: " + f.getMessage());
+        } catch (RuntimeException | Error e) {
+            if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError) && !(e instanceof OutOfMemoryError)) throw e;
+            throw new FinchTrap(HostCode.WORD_FAILED, origin, "`" + impl.word().name() + "` failed: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        }
+        if (!site.outs().isEmpty() && checkable(site.outs().get(0)) && !Values.conforms(site.outs().get(0), value)) {
+            throw new FinchTrap(HostCode.WORD_FAILED, origin, "`" + impl.word().name() + "` answered a value that is not a " + site.outs().get(0));
+        }
+        return site.outs().isEmpty() ? dev.finch.vm.value.Unit.INSTANCE : value;
+    }
+}

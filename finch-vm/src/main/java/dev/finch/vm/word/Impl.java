@@ -1,0 +1,89 @@
+package dev.finch.vm.word;
+
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.vocab.WordSpec;
+import dev.finch.vm.compile.Intrinsic;
+import dev.finch.vm.compile.Specials;
+import dev.finch.vm.runtime.Ctx;
+import java.lang.invoke.MethodHandle;
+import java.lang.reflect.Method;
+
+/**
+ * The implementation of one overload, as {@link Library} read it from its declaration: the implementing method
+ * (its reference implementation, which the interpreter calls and compiled code calls directly unless an
+ * {@link Intrinsic} emits it inline) or, for a word typed by a dedicated rule that needs its immediates, the
+ * {@link Specials} constant that implements both tiers.
+ */
+public final class Impl {
+    private final dev.finch.ir.vocab.Overload overload;
+    private final WordSpec word;
+    private final Method method;
+    private final Specials special;
+    private final Intrinsic intrinsic;
+    private final boolean ctx;
+    private final boolean depth;
+    private final boolean site;
+    private final boolean origin;
+    private final MethodHandle boxed;
+
+    Impl(dev.finch.ir.vocab.Overload overload, WordSpec word, Method method, Specials special, Intrinsic intrinsic,
+         boolean ctx, boolean depth, boolean site, boolean origin, MethodHandle boxed) {
+        this.overload = overload;
+        this.word = word;
+        this.method = method;
+        this.special = special;
+        this.intrinsic = intrinsic;
+        this.ctx = ctx;
+        this.depth = depth;
+        this.site = site;
+        this.origin = origin;
+        this.boxed = boxed;
+    }
+
+    /** The declared overload. */
+    public dev.finch.ir.vocab.Overload overload() { return overload; }
+
+    /** The word it belongs to. */
+    public WordSpec word() { return word; }
+
+    /** The implementing method; null for a {@link Specials} word. */
+    public Method method() { return method; }
+
+    /** The special implementation; null for a method. */
+    public Specials special() { return special; }
+
+    /** The compiled-code emitter; {@link Intrinsic#NONE} for a plain call of the method. */
+    public Intrinsic intrinsic() { return intrinsic; }
+
+    /** True when the method takes the run context first. */
+    public boolean takesContext() { return ctx; }
+
+    /** True when the method takes the call depth (after the context): it calls closures. */
+    public boolean takesDepth() { return depth; }
+
+    /** True when the method takes the call site's instantiated signature after its inputs. */
+    public boolean takesSite() { return site; }
+
+    /** True when the method takes the call site's origin last. */
+    public boolean takesOrigin() { return origin; }
+
+    /** True for a word the embedding host installed: its calls go through {@link HostCalls}. */
+    public boolean host() { return word.origin() == WordSpec.Provenance.HOST; }
+
+    /**
+     * Calls the method with boxed inputs (the interpreter's and {@link HostCalls}' way):
+     * {@code (Ctx, int depth, Type.Fn site, Origin, Object[] inputs) Object}.
+     */
+    public Object invoke(Ctx c, int callDepth, Type.Fn callSite, Origin at, Object[] inputs) {
+        try {
+            return (Object) boxed.invokeExact(c, callDepth, callSite, at, inputs);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
+    @Override public String toString() { return word.name() + "#" + overload.id(); }
+}

@@ -1,0 +1,12 @@
+package dev.finch.vm.word;
+
+/**
+ * Thrown by a host-installed word's implementation to fail the call with a message of its own: the run stops with
+ * {@code E-HOST-017} and that message (any other exception stops it with the same code, naming what was thrown).
+ * Like every run-time error, it commits nothing.
+ */
+public final class WordFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public WordFailure(String message) { super(message, null, false, false); }
+}
