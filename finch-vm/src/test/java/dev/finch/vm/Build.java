@@ -65,6 +65,12 @@ final class Build {
         return node(new Instr.Call(name, List.of(imms), O), new Checked.Target.Builtin(name, id), f, WordSpec.maySuspend(f));
     }
 
+    /** A call of one exact overload, instantiated as {@code inst}. */
+    Build call(dev.finch.vm.word.Impl impl, Type.Fn inst) {
+        return node(new Instr.Call(impl.word().name(), O), new Checked.Target.Builtin(impl.word().name(), impl.overload().id()), inst,
+                WordSpec.maySuspend(inst));
+    }
+
     /** Finch's words, as every test session sees them. */
     static final Vocabulary VOCABULARY = VmState.EMPTY.library().vocabulary();
 
