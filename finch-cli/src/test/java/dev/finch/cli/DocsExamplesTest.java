@@ -21,6 +21,9 @@ import dev.finch.vm.host.EffectObserver;
 import dev.finch.vm.host.EffectRequest;
 import dev.finch.vm.host.HostResponse;
 import dev.finch.vm.value.Bytes;
+import dev.finch.vm.word.Overload;
+import dev.finch.vm.word.Word;
+import dev.finch.vm.word.WordFailure;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -308,7 +311,8 @@ class DocsExamplesTest {
     void theEmbeddingSnippetsAreTheOnesInTheGuide() throws IOException {
         String doc = Files.readString(DOCS.resolve("embedding.md"), StandardCharsets.UTF_8);
         Map<String, String> snippets = snippets();
-        assertThat(snippets).containsKeys("limits", "turns", "approve", "deferred", "observe", "cancel", "check", "yield", "durable", "discover");
+        assertThat(snippets).containsKeys("limits", "turns", "approve", "deferred", "observe", "cancel", "check", "yield", "durable", "discover",
+                "wordclass", "words");
         snippets.forEach((name, body) -> assertThat(doc).as("docs/embedding.md shows snippet '%s' verbatim:\n%s", name, body).contains(body));
     }
 
@@ -317,10 +321,45 @@ class DocsExamplesTest {
         Map<String, String> out = new LinkedHashMap<>();
         Matcher m = Pattern.compile("// doc:([a-z]+):begin\\n(.*?)\\n\\s*// doc:\\1:end", Pattern.DOTALL).matcher(src);
         while (m.find()) {
-            out.put(m.group(1), m.group(2).lines().map(l -> l.length() >= 8 ? l.substring(8) : l.strip())
+            // Strip the snippet's own indentation (8 spaces inside a method, 4 for a class declared in this test).
+            List<String> lines = m.group(2).lines().toList();
+            int indent = lines.stream().filter(l -> !l.isBlank()).mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
+            out.put(m.group(1), lines.stream().map(l -> l.length() >= indent ? l.substring(indent) : l.strip())
                     .collect(Collectors.joining("\n")));
         }
         return out;
+    }
+
+    // doc:wordclass:begin
+    public static final class Units {
+        @Word(name = "celsius", doc = "Degrees Fahrenheit in Celsius.")
+        @Overload(sig = "float -> float")
+        public static double celsius(double fahrenheit) { return (fahrenheit - 32) * 5 / 9; }
+
+        @Word(name = "station-reading", doc = "The latest reading of a weather station, from the host's service.")
+        @Overload(sig = "string -> float ! {host.call(station-reading)}")
+        public static double reading(String station) {
+            if (station.isBlank()) throw new WordFailure("no station named");   // the run fails with E-HOST-017
+            return 68.0;                                                      // (a real host asks its service)
+        }
+    }
+    // doc:wordclass:end
+
+    @Test
+    void words() {
+        // doc:words:begin
+        Finch finch = Finch.builder().words(Units.class).build();
+        Session session = finch.newSession(SessionOptions.DEFAULT.withGrant("host.call(station-reading)"));
+        Outcome lisp = session.submit(Submission.of("(celsius (station-reading \"oslo-1\"))", "turn-1"));
+        Outcome forth = session.submit(Submission.of("212.0 celsius", "turn-2"));
+        // lisp: completed, stack [20.0]; forth: completed, stack [20.0 100.0]
+        // without the grant, turn-1 would be suspended, waiting for approval of host.call(station-reading)
+        // doc:words:end
+        assertThat(lisp.stack()).containsExactly(new StackEntry("float", "20.0"));
+        assertThat(forth.stack()).containsExactly(new StackEntry("float", "20.0"), new StackEntry("float", "100.0"));
+        Outcome waits = finch.newSession().submit(Submission.of("(celsius (station-reading \"oslo-1\"))", "t"));
+        assertThat(waits.requiredCapabilities()).containsExactly("host.call(station-reading)");
+        assertThat(session.submit(Submission.of("\"\" station-reading", "t")).diagnostics()).extracting(Diagnostic::code).containsExactly("E-HOST-017");
     }
 
     @Test
