@@ -135,7 +135,7 @@ final class PathTemplates {
     private void instantiate(Checked.CallNode c, RequirementTemplate t, List<Object> known, int base) {
         Optional<Capability> concrete = t.instantiate(i -> {
             Object v = base + i < known.size() ? known.get(base + i) : null;
-            if (v instanceof ConcretePath p) return p.segments().isEmpty() ? p.root().prefix() : p.toString();
+            if (v instanceof ConcretePath p) return p.toString();
             if (v instanceof Name n) return n.text();
             if (v instanceof String str) return str;
             return null;

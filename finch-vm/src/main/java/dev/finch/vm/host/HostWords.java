@@ -72,9 +72,20 @@ public final class HostWords {
 
     private static ConcretePath concrete(Object path) { return ((PathValue) path).path(); }
 
-    private static Capability read(ConcretePath p) { return Capability.of("fs.read", p.toString()); }
+    // The requirement templates, one definition each: the declarations below name them (the verifier instantiates
+    // them where the arguments are known) and every call instantiates them again with its canonical path.
+    static final String READ = "fs.read($0)";
+    static final String WRITE = "fs.write($0)";
+    static final String READ_TREE = "fs.read($0/**)";
+    static final String RUN = "process.run($0)";
 
-    private static Capability write(ConcretePath p) { return Capability.of("fs.write", p.toString()); }
+    private static Capability instantiate(String template, String argument) {
+        return dev.finch.ir.vocab.RequirementTemplate.parse(template).orElseThrow().instantiate(i -> argument).orElseThrow();
+    }
+
+    private static Capability read(ConcretePath p) { return instantiate(READ, p.toString()); }
+
+    private static Capability write(ConcretePath p) { return instantiate(WRITE, p.toString()); }
 
     private static FileHost files(Ctx ctx) throws HostFailure {
         FileHost f = ctx.host.config().files();
@@ -98,31 +109,31 @@ public final class HostWords {
     }
 
     @Word(name = "file-read", category = Category.FILE, doc = "The bytes of a workspace file.")
-    @Overload(sig = "path -> bytes ! {fs.read(${workspace}/**)}", requires = "fs.read($0)")
+    @Overload(sig = "path -> bytes ! {fs.read(${workspace}/**)}", requires = READ)
     public static Object fileRead(Ctx ctx, Object path, Type.Fn site, Origin o) { return read(ctx, "file-read", path, site, o); }
 
     @Word(name = "host-file-read", category = Category.FILE, doc = "The bytes of a file under root<host-machine>.")
-    @Overload(sig = "path<host-machine> -> bytes ! {fs.read(${host-machine}/**)}", requires = "fs.read($0)")
+    @Overload(sig = "path<host-machine> -> bytes ! {fs.read(${host-machine}/**)}", requires = READ)
     public static Object hostFileRead(Ctx ctx, Object path, Type.Fn site, Origin o) { return read(ctx, "host-file-read", path, site, o); }
 
     @Word(name = "project-file-read", category = Category.FILE, doc = "The bytes of a file under root<project>.")
-    @Overload(sig = "path<project> -> bytes ! {fs.read(${project}/**)}", requires = "fs.read($0)")
+    @Overload(sig = "path<project> -> bytes ! {fs.read(${project}/**)}", requires = READ)
     public static Object projectFileRead(Ctx ctx, Object path, Type.Fn site, Origin o) { return read(ctx, "project-file-read", path, site, o); }
 
     @Word(name = "task-output-file-read", category = Category.FILE, doc = "The bytes of a file under root<task.output>.")
-    @Overload(sig = "path<task.output> -> bytes ! {fs.read(${task.output}/**)}", requires = "fs.read($0)")
+    @Overload(sig = "path<task.output> -> bytes ! {fs.read(${task.output}/**)}", requires = READ)
     public static Object taskOutputFileRead(Ctx ctx, Object path, Type.Fn site, Origin o) { return read(ctx, "task-output-file-read", path, site, o); }
 
     @Word(name = "host-file-write", category = Category.FILE, doc = "Replace a file under root<host-machine>.")
-    @Overload(sig = "path<host-machine> bytes -> ! {fs.write(${host-machine}/**)}", requires = "fs.write($0)")
+    @Overload(sig = "path<host-machine> bytes -> ! {fs.write(${host-machine}/**)}", requires = WRITE)
     public static void hostFileWrite(Ctx ctx, Object path, Object bytes, Type.Fn site, Origin o) { write(ctx, "host-file-write", path, bytes, site, o); }
 
     @Word(name = "project-file-write", category = Category.FILE, doc = "Replace a file under root<project>.")
-    @Overload(sig = "path<project> bytes -> ! {fs.write(${project}/**)}", requires = "fs.write($0)")
+    @Overload(sig = "path<project> bytes -> ! {fs.write(${project}/**)}", requires = WRITE)
     public static void projectFileWrite(Ctx ctx, Object path, Object bytes, Type.Fn site, Origin o) { write(ctx, "project-file-write", path, bytes, site, o); }
 
     @Word(name = "task-output-file-write", category = Category.FILE, doc = "Replace a file under root<task.output>.")
-    @Overload(sig = "path<task.output> bytes -> ! {fs.write(${task.output}/**)}", requires = "fs.write($0)")
+    @Overload(sig = "path<task.output> bytes -> ! {fs.write(${task.output}/**)}", requires = WRITE)
     public static void taskOutputFileWrite(Ctx ctx, Object path, Object bytes, Type.Fn site, Origin o) { write(ctx, "task-output-file-write", path, bytes, site, o); }
 
     /** The envelope names the word that was called, so an audit log can tell the roots apart. */
@@ -135,7 +146,7 @@ public final class HostWords {
     }
 
     @Word(name = "file-write", category = Category.FILE, doc = "Replace a workspace file's bytes, creating the file if needed; its directory must exist.")
-    @Overload(sig = "path bytes -> ! {fs.write(${workspace}/**)}", requires = "fs.write($0)")
+    @Overload(sig = "path bytes -> ! {fs.write(${workspace}/**)}", requires = WRITE)
     public static void fileWrite(Ctx ctx, Object path, Object bytes, Type.Fn site, Origin o) { write(ctx, "file-write", path, bytes, site, o); }
 
     private static void write(Ctx ctx, String word, Object path, Object bytes, Type.Fn site, Origin o) {
@@ -149,7 +160,7 @@ public final class HostWords {
     }
 
     @Word(name = "file-size", category = Category.FILE, doc = "A workspace file's size in bytes.")
-    @Overload(sig = "path -> int ! {fs.read(${workspace}/**)}", requires = "fs.read($0)")
+    @Overload(sig = "path -> int ! {fs.read(${workspace}/**)}", requires = READ)
     public static long fileSize(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
@@ -158,7 +169,7 @@ public final class HostWords {
     }
 
     @Word(name = "file-slice", category = Category.FILE, doc = "Up to length bytes from offset (at most 8 MiB; shorter at end of file).")
-    @Overload(sig = "path int int -> bytes ! {fs.read(${workspace}/**)}", requires = "fs.read($0)")
+    @Overload(sig = "path int int -> bytes ! {fs.read(${workspace}/**)}", requires = READ)
     public static Object fileSlice(Ctx ctx, Object path, long offset, long length, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
@@ -169,12 +180,12 @@ public final class HostWords {
     }
 
     @Word(name = "tree-list", category = Category.FILE, doc = "Up to max entries under a directory, sorted, no symlinks (at most 100,000).")
-    @Overload(sig = "path int -> record{entries:list<record{kind:string,path:string,size:int}>,truncated:bool} ! {fs.read(${workspace}/**)}", requires = "fs.read($0/**)")
+    @Overload(sig = "path int -> record{entries:list<record{kind:string,path:string,size:int}>,truncated:bool} ! {fs.read(${workspace}/**)}", requires = READ_TREE)
     public static Object treeList(Ctx ctx, Object path, long max, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         if (max < 0 || max > MAX_TREE) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "tree-list takes 0 to 100000 entries, not " + max);
-        Capability req = Capability.of("fs.read", p.segments().isEmpty() ? p.root().prefix() + "/**" : p + "/**");
+        Capability req = instantiate(READ_TREE, p.toString());
         return ctx.host.await(ctx, "tree-list", req, List.of(p.toString(), Long.toString(max)), site.outs(), o, () -> {
             FileHost.Listing l = files(ctx).list(p, (int) max);
             List<Object> entries = new ArrayList<>();
@@ -194,7 +205,7 @@ public final class HostWords {
     }
 
     @Word(name = "file-lines-open", category = Category.FILE, doc = "Open a run-owned stream of the file's lines (each at most 1 MiB).")
-    @Overload(sig = "path -> stream<string> ! {fs.read(${workspace}/**)}", requires = "fs.read($0)")
+    @Overload(sig = "path -> stream<string> ! {fs.read(${workspace}/**)}", requires = READ)
     public static Object fileLinesOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
@@ -277,7 +288,7 @@ public final class HostWords {
     }
 
     @Word(name = "csv-open", category = Category.FILE, doc = "Open a run-owned stream of CSV records (quoted, comma-bearing and multiline fields).")
-    @Overload(sig = "path -> stream<list<string>> ! {fs.read(${workspace}/**)}", requires = "fs.read($0)")
+    @Overload(sig = "path -> stream<list<string>> ! {fs.read(${workspace}/**)}", requires = READ)
     public static Object csvOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
@@ -333,7 +344,7 @@ public final class HostWords {
     }
 
     @Word(name = "csv-summary", category = Category.FILE, doc = "Header and per-column facts of at most max_rows records, as json.")
-    @Overload(sig = "path int -> json ! {fs.read(${workspace}/**)}", requires = "fs.read($0)")
+    @Overload(sig = "path int -> json ! {fs.read(${workspace}/**)}", requires = READ)
     public static Object csvSummary(Ctx ctx, Object path, long maxRows, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
@@ -360,7 +371,7 @@ public final class HostWords {
 
     @SuppressWarnings("unchecked")
     @Word(name = "process-run", category = Category.PROCESS, doc = "Run an executable directly (never a shell) with an argument list; bounded time and output.")
-    @Overload(sig = "string list<string> -> record{exit:int,stderr:string,stdout:string} ! {process.run(**)}", requires = "process.run($0)")
+    @Overload(sig = "string list<string> -> record{exit:int,stderr:string,stdout:string} ! {process.run(**)}", requires = RUN)
     public static Object processRun(Ctx ctx, String executable, Object arguments, Type.Fn site, Origin o) {
         List<String> args = new ArrayList<>();
         for (Object a : (ListValue) arguments) args.add((String) a);
@@ -377,7 +388,7 @@ public final class HostWords {
         List<String> shown = new ArrayList<>();
         shown.add(executable);
         shown.addAll(args);
-        return ctx.host.await(ctx, "process-run", Capability.of("process.run", executable), shown, site.outs(), o, () -> {
+        return ctx.host.await(ctx, "process-run", instantiate(RUN, executable), shown, site.outs(), o, () -> {
             ProcessHost ph = ctx.host.config().processes();
             if (ph == null) throw new HostFailure(HostCode.NO_BINDING, "no process host is installed");
             ProcessHost.Completed c = ph.run(executable, args);
