@@ -1,6 +1,8 @@
 package dev.finch.vm.lib;
 
+import dev.finch.ir.diag.Origin;
 import dev.finch.ir.vocab.WordSpec.Category;
+import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.value.ListValue;
 import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.RecordValue;
@@ -34,12 +36,48 @@ public final class Maps {
         return ((OrderedPMap<Object, Object>) m).plus(Values.key(key), value);
     }
 
-    @Word(name = "map-entries", category = Category.MAP, doc = "The entries in insertion order.")
+    @Word(name = "map-entries", category = Category.MAP, doc = "The entries in insertion order (the empty list for an empty map).")
     @Overload(sig = "map<k,v> -> list<record{key:k,value:v}>")
-    public static Object mapEntries(Map<Object, Object> m) {
+    public static Object mapEntries(Ctx ctx, Map<Object, Object> m, Origin o) {
+        Lists.reserve(ctx, m.size(), "map-entries", o);
+        Lists.charge(ctx, m.size());
         List<Object> out = new ArrayList<>(m.size());
         // Record fields in canonical (sorted) order: key, value.
         for (Map.Entry<Object, Object> e : m.entrySet()) out.add(new RecordValue(new Object[] {e.getKey(), e.getValue()}));
         return ListValue.from(out);
     }
+    @Word(name = "map-has", category = Category.MAP, doc = "True when the map has the key (Finch's equality: -0.0 and 0.0 are one key).")
+    @Overload(sig = "map<k,v> k -> bool")
+    public static boolean mapHas(Map<Object, Object> m, Object key) {
+        return m.containsKey(Values.key(key));
+    }
+
+    @Word(name = "map-remove", category = Category.MAP,
+            doc = "A new map without the key (the others keep their order); the map unchanged when the key is absent.")
+    @Overload(sig = "map<k,v> k -> map<k,v>")
+    @SuppressWarnings("unchecked")
+    public static Object mapRemove(Map<Object, Object> m, Object key) {
+        Object k = Values.key(key);
+        return m.containsKey(k) ? ((OrderedPMap<Object, Object>) m).minus(k) : m;
+    }
+
+    @Word(name = "map-keys", category = Category.MAP, doc = "The keys in insertion order (the empty list for an empty map).")
+    @Overload(sig = "map<k,v> -> list<k>")
+    public static Object mapKeys(Ctx ctx, Map<Object, Object> m, Origin o) {
+        Lists.reserve(ctx, m.size(), "map-keys", o);
+        Lists.charge(ctx, m.size());
+        return ListValue.from(m.keySet());
+    }
+
+    @Word(name = "map-values", category = Category.MAP, doc = "The values in their keys' insertion order (the empty list for an empty map).")
+    @Overload(sig = "map<k,v> -> list<v>")
+    public static Object mapValues(Ctx ctx, Map<Object, Object> m, Origin o) {
+        Lists.reserve(ctx, m.size(), "map-values", o);
+        Lists.charge(ctx, m.size());
+        return ListValue.from(m.values());
+    }
+
+    @Word(name = "map-size", category = Category.MAP, doc = "The number of keys.")
+    @Overload(sig = "map<k,v> -> int")
+    public static long mapSize(Map<Object, Object> m) { return m.size(); }
 }

@@ -34,6 +34,21 @@ public final class ListValue implements Iterable<Object> {
     /** All but the first element; the list must not be empty. */
     public ListValue tail() { return new ListValue(items.tail()); }
 
+    /** A new list with the element at {@code index} replaced; the index must be in range. */
+    public ListValue set(int index, Object item) { return new ListValue(items.update(index, item)); }
+
+    /** The first {@code n} elements ({@code 0 <= n <= size()}). */
+    public ListValue take(int n) { return new ListValue(items.take(n)); }
+
+    /** All but the first {@code n} elements ({@code 0 <= n <= size()}). */
+    public ListValue drop(int n) { return new ListValue(items.drop(n)); }
+
+    /** The elements in reverse order. */
+    public ListValue reverse() { return new ListValue(items.reverse()); }
+
+    /** This list followed by {@code other}. */
+    public ListValue concat(ListValue other) { return new ListValue(items.appendAll(other.items)); }
+
     /** A read-only java.util view. */
     public List<Object> asJava() { return items.asJava(); }
 
