@@ -66,7 +66,17 @@ final class Infer {
         primitive("=", List.of(a), Ty.BOOL, a, a);
         primitive("show", List.of(a), Ty.TEXT, a);
         primitive("remaining", List.of(), Ty.con("Resources", Ty.MONEY, Ty.DURATION));
+        // Finch's extension of the basis: text. text-append takes any number of texts when applied (see apply);
+        // as a value it is the two-argument function.
+        primitive(TEXT_APPEND, List.of(), Ty.TEXT, Ty.TEXT, Ty.TEXT);
+        primitive("text-join", List.of(), Ty.TEXT, Ty.list(Ty.TEXT), Ty.TEXT);
+        primitive("text-split", List.of(), Ty.list(Ty.TEXT), Ty.TEXT, Ty.TEXT);
+        primitive("text-contains", List.of(), Ty.BOOL, Ty.TEXT, Ty.TEXT);
+        primitive("text-length", List.of(), Ty.NUM, Ty.TEXT);
     }
+
+    /** The one primitive of variable arity: {@code (text-append t …)} joins any number of texts (none gives ""). */
+    static final String TEXT_APPEND = "text-append";
 
     private void primitive(String name, List<Ty.Var> vars, Ty ret, Ty... params) {
         Ty.Var eff = new Ty.Var(1, true);
@@ -530,6 +540,18 @@ final class Infer {
     }
 
     private Ty apply(Ast.Apply a, Map<String, Scheme> env) {
+        if (a.fn() instanceof Ast.Var v && v.name().equals(TEXT_APPEND) && !env.containsKey(v.name()) && !globals.containsKey(v.name())
+                && !globalDefs.containsKey(v.name())) {
+            // The primitive text-append, not shadowed: applied, it takes as many texts as it is given.
+            List<Ty> params = new ArrayList<>();
+            for (int i = 0; i < a.args().size(); i++) {
+                Exp x = a.args().get(i);
+                expect(Ty.TEXT, infer(x, env), x.origin(), "argument " + (i + 1) + " of `" + TEXT_APPEND + "`");
+                params.add(Ty.TEXT);
+            }
+            types.put(a.fn(), new Ty.Fun(params, Ty.TEXT, Ty.PURE_EFFECT));
+            return Ty.TEXT;
+        }
         Ty f = infer(a.fn(), env);
         List<Ty> args = new ArrayList<>();
         for (Exp x : a.args()) args.add(infer(x, env));

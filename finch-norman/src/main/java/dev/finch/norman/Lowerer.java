@@ -797,8 +797,26 @@ final class Lowerer {
     /** The instructions of a primitive, its arguments already pushed. */
     private void primitive(String name, Ty.Fun fun, Fn fn, Origin at, List<Instr> out) {
         // show is typed by its call site (the value's IR type), and + - * / < > = are shared vocabulary words with
-        // a float overload: each primitive is one vocabulary word.
-        out.add(new Instr.Call(name.equals("remaining") ? "budget-remaining" : name, at));
+        // a float overload: each primitive is one vocabulary word, except Finch's text functions, which are the
+        // string words (text-append folds any number of texts, text-length converts the int count to a Num).
+        switch (name) {
+            case "remaining" -> out.add(new Instr.Call("budget-remaining", at));
+            case Infer.TEXT_APPEND -> {
+                // (text-append) is "", one text is itself, n texts are n-1 appends.
+                int n = fun.params.size();
+                if (n == 0) out.add(new Instr.Push(new Literal.StringLit(""), at));
+                for (int i = 1; i < n; i++) out.add(new Instr.Call("string-append", at));
+            }
+            case "text-join" -> out.add(new Instr.Call("string-join", at));
+            case "text-split" -> out.add(new Instr.Call("string-split", at));
+            case "text-contains" -> out.add(new Instr.Call("string-contains", at));
+            case "text-length" -> {
+                // µNorman numbers are floats.
+                out.add(new Instr.Call("string-length", at));
+                out.add(new Instr.Call("int-to-float", at));
+            }
+            default -> out.add(new Instr.Call(name, at));
+        }
     }
 
     // ---- case ---------------------------------------------------------------------------------------------------
