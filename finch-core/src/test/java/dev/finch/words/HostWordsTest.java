@@ -81,6 +81,25 @@ class HostWordsTest {
         }
     }
 
+    @Test void µNormanCallsAHostsWordAsAPredefinedFunction() {
+        Session s = FINCH.newSession();
+        Outcome o = s.submit(Submission.of("(define loud (t) (shout (shout t)))\n(loud \"hey\")", "agent.nm").withLanguage(dev.finch.Language.NORMAN));
+        assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(stack(o)).containsExactly("\"HEY!!\"");
+        Outcome c = s.submit(Submission.of("(celsius 212)", "c.nm").withLanguage(dev.finch.Language.NORMAN));
+        assertThat(stack(c)).endsWith("100.0");
+        // With authority: the µNorman function's call pauses at the host boundary like an ask would.
+        Outcome paused = s.submit(Submission.of("(define weather (city) (forecast city))\n(weather \"Oslo\")", "w.nm")
+                .withLanguage(dev.finch.Language.NORMAN));
+        assertThat(paused.status()).as("%s", paused).isEqualTo(Outcome.Status.SUSPENDED);
+        assertThat(paused.requiredCapabilities()).containsExactly("host.call(forecast)");
+        assertThat(stack(s.approve(paused.executionId(), Scope.ONCE))).endsWith("\"sunny in Oslo\"");
+        // A word µNorman cannot spell (int, list<int>) is not one of its functions; its own definitions shadow the host's.
+        assertThat(code(s.submit(Submission.of("(broken 1)", "b.nm").withLanguage(dev.finch.Language.NORMAN)))).isEqualTo("E-NORMAN-102");
+        Outcome shadow = s.submit(Submission.of("(define shout (t) t)\n(shout \"quiet\")", "s.nm").withLanguage(dev.finch.Language.NORMAN));
+        assertThat(stack(shadow)).endsWith("\"quiet\"");
+    }
+
     @Test void itsTypeIsCheckedLikeAnyWord() {
         Outcome o = run(FINCH.newSession(), "\"hot\" celsius");
         assertThat(o.status()).isEqualTo(Outcome.Status.FAILED);

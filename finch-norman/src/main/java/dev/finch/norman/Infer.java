@@ -58,7 +58,14 @@ final class Infer {
     private final Deque<Ty> ctx = new ArrayDeque<>();
     private int level;
 
-    Infer(Decls decls) {
+    Infer(Decls decls) { this(decls, dev.finch.ir.vocab.Vocabulary.EMPTY); }
+
+    /**
+     * The primitives, and — Finch's extension — every word the embedding host installed in {@code vocabulary} whose
+     * one overload µNorman can spell (Text, Num, Bool, Sym and Lists of them in and one such value out): a host
+     * word is a predefined function of the same name, which the program's own definitions shadow.
+     */
+    Infer(Decls decls, dev.finch.ir.vocab.Vocabulary vocabulary) {
         this.decls = decls;
         Ty.Var a = new Ty.Var(1, false);
         for (String op : List.of("+", "-", "*", "/")) primitive(op, List.of(), Ty.NUM, Ty.NUM, Ty.NUM);
@@ -73,6 +80,29 @@ final class Infer {
         primitive("text-split", List.of(), Ty.list(Ty.TEXT), Ty.TEXT, Ty.TEXT);
         primitive("text-contains", List.of(), Ty.BOOL, Ty.TEXT, Ty.TEXT);
         primitive("text-length", List.of(), Ty.NUM, Ty.TEXT);
+        for (dev.finch.ir.vocab.WordSpec w : vocabulary.words()) {
+            if (w.origin() != dev.finch.ir.vocab.WordSpec.Provenance.HOST || w.overloads().size() != 1 || primitives.containsKey(w.name())) continue;
+            dev.finch.ir.type.Type.Fn f = w.overloads().get(0).signature();
+            if (f.outs().size() != 1) continue;
+            List<Ty> params = new ArrayList<>();
+            for (dev.finch.ir.type.Type t : f.ins()) params.add(spell(t));
+            Ty ret = spell(f.outs().get(0));
+            if (ret == null || params.contains(null)) continue;
+            primitive(w.name(), List.of(), ret, params.toArray(new Ty[0]));
+        }
+    }
+
+    /** The µNorman type of a Finch type a host word takes or answers, or null when µNorman has none. */
+    private static Ty spell(dev.finch.ir.type.Type t) {
+        if (t == dev.finch.ir.type.Type.STRING) return Ty.TEXT;
+        if (t == dev.finch.ir.type.Type.FLOAT) return Ty.NUM;
+        if (t == dev.finch.ir.type.Type.BOOL) return Ty.BOOL;
+        if (t == dev.finch.ir.type.Type.SYMBOL) return Ty.SYM;
+        if (t instanceof dev.finch.ir.type.Type.ListT l) {
+            Ty e = spell(l.element());
+            return e == null ? null : Ty.list(e);
+        }
+        return null;
     }
 
     /** The one primitive of variable arity: {@code (text-append t …)} joins any number of texts (none gives ""). */

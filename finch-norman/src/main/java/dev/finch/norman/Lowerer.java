@@ -54,6 +54,13 @@ final class Lowerer {
         this.basis = basis;
         this.language = language;
         this.vocabulary = vocabulary;
+        java.util.TreeSet<dev.finch.ir.cap.Capability> effects = new java.util.TreeSet<>(AGENTIC);
+        for (dev.finch.ir.vocab.WordSpec w : vocabulary.words()) {
+            if (w.origin() != dev.finch.ir.vocab.WordSpec.Provenance.HOST) continue;
+            for (var o : w.overloads()) effects.addAll(o.signature().effects());
+        }
+        effects.remove(dev.finch.ir.cap.Capability.SESSION_EMIT);
+        this.hostEffects = java.util.Collections.unmodifiableSortedSet(effects);
     }
 
     List<Diagnostic> diagnostics() { return diagnostics; }
@@ -1047,16 +1054,20 @@ final class Lowerer {
     }
 
     /**
-     * What any µNorman function may do at the host boundary: ask a model, call a tool. Every function type the
-     * lowering writes — words, lambdas, the closures of catch, budget and workflow steps, global functions passed as
-     * values — declares this set, so a call through any of them is a point where the run can pause (for approval or
-     * a deferred host) and resume; a word's effects are still only what its body is inferred to do.
+     * What any µNorman function may do at the host boundary: ask a model, call a tool — and call the host's own words
+     * ({@link #hostEffects}). Every function type the lowering writes — words, lambdas, the closures of catch, budget
+     * and workflow steps, global functions passed as values — declares that set, so a call through any of them is a
+     * point where the run can pause (for approval or a deferred host) and resume; a word's effects are still only
+     * what its body is inferred to do.
      */
-    static final java.util.SortedSet<dev.finch.ir.cap.Capability> HOST = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(List.of(
+    static final java.util.SortedSet<dev.finch.ir.cap.Capability> AGENTIC = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(List.of(
             dev.finch.ir.cap.Capability.of("model.ask", "*"), dev.finch.ir.cap.Capability.of("tool.call", "*", "*"))));
 
-    /** A function type of the lowering: {@code ins -> outs} with the {@link #HOST} effects. */
-    static Type.Fn fnType(List<Type> ins, List<Type> outs) { return new Type.Fn(ins, outs, HOST, Optional.empty()); }
+    /** {@link #AGENTIC} and the requirements of the host's own words, which µNorman calls as functions. */
+    private final java.util.SortedSet<dev.finch.ir.cap.Capability> hostEffects;
+
+    /** A function type of the lowering: {@code ins -> outs} with the {@link #hostEffects}. */
+    Type.Fn fnType(List<Type> ins, List<Type> outs) { return new Type.Fn(ins, outs, hostEffects, Optional.empty()); }
 
     /** Binds {@code name} to the value of the step {@code task} (waiting for it), propagating its failure if it may fail. */
     private static void join(String task, String name, boolean fails, Fn fn, Scope scope, Origin at, List<Instr> out) {

@@ -38,7 +38,7 @@ public final class Norman implements Frontend {
 
     @Override
     public Lowering lower(String text, String sourceId, Environment env) {
-        NormanProgram p = check(text, sourceId);
+        NormanProgram p = check(text, sourceId, env.vocabulary());
         if (!p.ok()) return Lowering.failed(p.diagnostics());
         Lowerer lowerer = new Lowerer(p.inference, p.basis, language(), env.vocabulary());
         try {
@@ -84,7 +84,13 @@ public final class Norman implements Frontend {
     }
 
     /** Reads, checks and types {@code text} (identity {@code sourceId}, against which uses resolve). */
-    public NormanProgram check(String text, String sourceId) {
+    public NormanProgram check(String text, String sourceId) { return check(text, sourceId, dev.finch.ir.vocab.Vocabulary.EMPTY); }
+
+    /**
+     * Reads, checks and types {@code text} where the host installed words of its own: each of {@code vocabulary}'s
+     * host words whose signature µNorman can spell is a predefined function (see {@link Infer}).
+     */
+    public NormanProgram check(String text, String sourceId, dev.finch.ir.vocab.Vocabulary vocabulary) {
         List<Diagnostic> diagnostics = new ArrayList<>();
         Syntax syntax = new Syntax();
         List<Sx> basisDatums = Reader.read(basisText(), "<basis>");
@@ -98,7 +104,7 @@ public final class Norman implements Frontend {
         diagnostics.addAll(syntax.diagnostics());
         Set<Ast.Def> basis = Collections.newSetFromMap(new IdentityHashMap<>());
         basis.addAll(basisDefs);
-        Infer inf = new Infer(new Decls());
+        Infer inf = new Infer(new Decls(), vocabulary);
         List<Ast.Test> testDefs = new ArrayList<>();
         List<UnitTest> tests = new ArrayList<>();
         Map<String, String> types = new LinkedHashMap<>();
