@@ -43,48 +43,47 @@ final class Ir {
 
     private static void instr(StringBuilder b, Instr i, int depth) {
         String at = at(i.origin());
-        switch (i.kind()) {
-            case PUSH: {
+        boolean handled = switch (i.kind()) {
+            case PUSH -> {
                 Literal l = ((Instr.Push) i).literal();
                 line(b, depth, "push " + l.getClass().getSimpleName() + " " + CoForthPrinter.literal(l) + at);
-                break;
+                yield true;
             }
-            case CALL: {
+            case CALL -> {
                 Instr.Call c = (Instr.Call) i;
                 line(b, depth, "call " + c.word() + (c.immediates().isEmpty() ? "" : " " + c.immediates()) + at);
-                break;
+                yield true;
             }
-            case IF: line(b, depth, "if" + at); part(b, depth + 1, "then", ((Instr.If) i).then()); part(b, depth + 1, "else", ((Instr.If) i).otherwise()); break;
-            case IF_SOME: line(b, depth, "if-some" + at); part(b, depth + 1, "some", ((Instr.IfSome) i).some()); part(b, depth + 1, "none", ((Instr.IfSome) i).none()); break;
-            case IF_OK: line(b, depth, "if-ok" + at); part(b, depth + 1, "ok", ((Instr.IfOk) i).ok()); part(b, depth + 1, "err", ((Instr.IfOk) i).err()); break;
-            case LOOP: line(b, depth, "loop" + at); part(b, depth + 1, "test", ((Instr.Loop) i).test()); part(b, depth + 1, "body", ((Instr.Loop) i).body()); break;
-            case UNTIL: line(b, depth, "until" + at); part(b, depth + 1, "body", ((Instr.Until) i).body()); break;
-            case CASE: {
+            case IF -> { line(b, depth, "if" + at); part(b, depth + 1, "then", ((Instr.If) i).then()); part(b, depth + 1, "else", ((Instr.If) i).otherwise()); yield true; }
+            case IF_SOME -> { line(b, depth, "if-some" + at); part(b, depth + 1, "some", ((Instr.IfSome) i).some()); part(b, depth + 1, "none", ((Instr.IfSome) i).none()); yield true; }
+            case IF_OK -> { line(b, depth, "if-ok" + at); part(b, depth + 1, "ok", ((Instr.IfOk) i).ok()); part(b, depth + 1, "err", ((Instr.IfOk) i).err()); yield true; }
+            case LOOP -> { line(b, depth, "loop" + at); part(b, depth + 1, "test", ((Instr.Loop) i).test()); part(b, depth + 1, "body", ((Instr.Loop) i).body()); yield true; }
+            case UNTIL -> { line(b, depth, "until" + at); part(b, depth + 1, "body", ((Instr.Until) i).body()); yield true; }
+            case CASE -> {
                 Instr.Case c = (Instr.Case) i;
                 line(b, depth, "case" + at);
                 for (Instr.Case.Arm a : c.arms()) part(b, depth + 1, "arm " + a.value() + at(a.origin()), a.body());
                 c.otherwise().ifPresent(o -> part(b, depth + 1, "otherwise", o));
-                break;
+                yield true;
             }
-            case LIST: line(b, depth, "list" + at); block(b, ((Instr.ListLit) i).elements(), depth + 1); break;
-            case MAP: line(b, depth, "map" + at); block(b, ((Instr.MapLit) i).entries(), depth + 1); break;
-            case RECORD: {
+            case LIST -> { line(b, depth, "list" + at); block(b, ((Instr.ListLit) i).elements(), depth + 1); yield true; }
+            case MAP -> { line(b, depth, "map" + at); block(b, ((Instr.MapLit) i).entries(), depth + 1); yield true; }
+            case RECORD -> {
                 line(b, depth, "record" + at);
                 for (Instr.RecordLit.Field f : ((Instr.RecordLit) i).fields()) part(b, depth + 1, "field " + f.name() + at(f.origin()), f.value());
-                break;
+                yield true;
             }
-            case QUOTE: line(b, depth, "quote " + ((Instr.Quote) i).word() + at); break;
-            case CLOSURE: line(b, depth, "closure (" + ((Instr.Closure) i).type() + ")" + at); block(b, ((Instr.Closure) i).body(), depth + 1); break;
-            case LOCAL_STORE: line(b, depth, "store " + ((Instr.LocalStore) i).name() + at); break;
-            case LOCAL_LOAD: line(b, depth, "load " + ((Instr.LocalLoad) i).name() + at); break;
-            case PROPAGATE: line(b, depth, "propagate" + at); break;
-            case CONSTANT: {
+            case QUOTE -> { line(b, depth, "quote " + ((Instr.Quote) i).word() + at); yield true; }
+            case CLOSURE -> { line(b, depth, "closure (" + ((Instr.Closure) i).type() + ")" + at); block(b, ((Instr.Closure) i).body(), depth + 1); yield true; }
+            case LOCAL_STORE -> { line(b, depth, "store " + ((Instr.LocalStore) i).name() + at); yield true; }
+            case LOCAL_LOAD -> { line(b, depth, "load " + ((Instr.LocalLoad) i).name() + at); yield true; }
+            case PROPAGATE -> { line(b, depth, "propagate" + at); yield true; }
+            case CONSTANT -> {
                 Instr.Constant c = (Instr.Constant) i;
                 line(b, depth, "constant " + c.name() + c.declared().map(t -> " : " + t).orElse("") + at);
-                break;
+                yield true;
             }
-            default: throw new IllegalStateException(i.kind().toString());
-        }
+        };
     }
 
     private static String at(Origin o) { return " @" + o.line() + ":" + o.column(); }
@@ -105,35 +104,34 @@ final class Ir {
 
     static Instr erase(Instr i) {
         Origin u = Origin.UNKNOWN;
-        switch (i.kind()) {
-            case PUSH: return new Instr.Push(((Instr.Push) i).literal(), u);
-            case CALL: return new Instr.Call(((Instr.Call) i).word(), ((Instr.Call) i).immediates(), u);
-            case IF: return new Instr.If(erase(((Instr.If) i).then()), erase(((Instr.If) i).otherwise()), u);
-            case IF_SOME: return new Instr.IfSome(erase(((Instr.IfSome) i).some()), erase(((Instr.IfSome) i).none()), u);
-            case IF_OK: return new Instr.IfOk(erase(((Instr.IfOk) i).ok()), erase(((Instr.IfOk) i).err()), u);
-            case LOOP: return new Instr.Loop(erase(((Instr.Loop) i).test()), erase(((Instr.Loop) i).body()), u);
-            case UNTIL: return new Instr.Until(erase(((Instr.Until) i).body()), u);
-            case CASE: {
+        return switch (i.kind()) {
+            case PUSH -> new Instr.Push(((Instr.Push) i).literal(), u);
+            case CALL -> new Instr.Call(((Instr.Call) i).word(), ((Instr.Call) i).immediates(), u);
+            case IF -> new Instr.If(erase(((Instr.If) i).then()), erase(((Instr.If) i).otherwise()), u);
+            case IF_SOME -> new Instr.IfSome(erase(((Instr.IfSome) i).some()), erase(((Instr.IfSome) i).none()), u);
+            case IF_OK -> new Instr.IfOk(erase(((Instr.IfOk) i).ok()), erase(((Instr.IfOk) i).err()), u);
+            case LOOP -> new Instr.Loop(erase(((Instr.Loop) i).test()), erase(((Instr.Loop) i).body()), u);
+            case UNTIL -> new Instr.Until(erase(((Instr.Until) i).body()), u);
+            case CASE -> {
                 Instr.Case c = (Instr.Case) i;
                 List<Instr.Case.Arm> arms = new ArrayList<>();
                 for (Instr.Case.Arm a : c.arms()) arms.add(new Instr.Case.Arm(a.value(), erase(a.body()), u));
                 Optional<Block> o = c.otherwise().map(Ir::erase);
-                return new Instr.Case(arms, o, u);
+                yield new Instr.Case(arms, o, u);
             }
-            case LIST: return new Instr.ListLit(erase(((Instr.ListLit) i).elements()), u);
-            case MAP: return new Instr.MapLit(erase(((Instr.MapLit) i).entries()), u);
-            case RECORD: {
+            case LIST -> new Instr.ListLit(erase(((Instr.ListLit) i).elements()), u);
+            case MAP -> new Instr.MapLit(erase(((Instr.MapLit) i).entries()), u);
+            case RECORD -> {
                 List<Instr.RecordLit.Field> fields = new ArrayList<>();
                 for (Instr.RecordLit.Field f : ((Instr.RecordLit) i).fields()) fields.add(new Instr.RecordLit.Field(f.name(), erase(f.value()), u));
-                return new Instr.RecordLit(fields, u);
+                yield new Instr.RecordLit(fields, u);
             }
-            case QUOTE: return new Instr.Quote(((Instr.Quote) i).word(), u);
-            case CLOSURE: return new Instr.Closure(((Instr.Closure) i).type(), erase(((Instr.Closure) i).body()), u);
-            case LOCAL_STORE: return new Instr.LocalStore(((Instr.LocalStore) i).name(), u);
-            case LOCAL_LOAD: return new Instr.LocalLoad(((Instr.LocalLoad) i).name(), u);
-            case PROPAGATE: return new Instr.Propagate(u);
-            case CONSTANT: return new Instr.Constant(((Instr.Constant) i).name(), ((Instr.Constant) i).declared(), u);
-            default: throw new IllegalStateException(i.kind().toString());
-        }
+            case QUOTE -> new Instr.Quote(((Instr.Quote) i).word(), u);
+            case CLOSURE -> new Instr.Closure(((Instr.Closure) i).type(), erase(((Instr.Closure) i).body()), u);
+            case LOCAL_STORE -> new Instr.LocalStore(((Instr.LocalStore) i).name(), u);
+            case LOCAL_LOAD -> new Instr.LocalLoad(((Instr.LocalLoad) i).name(), u);
+            case PROPAGATE -> new Instr.Propagate(u);
+            case CONSTANT -> new Instr.Constant(((Instr.Constant) i).name(), ((Instr.Constant) i).declared(), u);
+        };
     }
 }

@@ -48,26 +48,25 @@ final class BodyChecker {
 
     private Node instr(Instr i, StackState st, boolean topLevel) {
         if (i == null) throw Fail.at(VerifyCode.MALFORMED_IR, scope.origin, "an instruction is missing");
-        switch (i.kind()) {
-            case PUSH: return push((Instr.Push) i, st);
-            case CALL: return calls.call((Instr.Call) i, st);
-            case QUOTE: return calls.quote((Instr.Quote) i, st);
-            case IF: return control.ifElse((Instr.If) i, st);
-            case IF_SOME: return control.ifSome((Instr.IfSome) i, st);
-            case IF_OK: return control.ifOk((Instr.IfOk) i, st);
-            case LOOP: return control.loop((Instr.Loop) i, st);
-            case UNTIL: return control.until((Instr.Until) i, st);
-            case CASE: return control.caseOf((Instr.Case) i, st);
-            case LIST: return literals.list((Instr.ListLit) i, st);
-            case MAP: return literals.map((Instr.MapLit) i, st);
-            case RECORD: return literals.record((Instr.RecordLit) i, st);
-            case CLOSURE: return closure((Instr.Closure) i, st);
-            case LOCAL_STORE: return LocalRules.store(this, (Instr.LocalStore) i, st);
-            case LOCAL_LOAD: return LocalRules.load(this, (Instr.LocalLoad) i, st);
-            case PROPAGATE: return propagate((Instr.Propagate) i, st);
-            case CONSTANT: return constant((Instr.Constant) i, st, topLevel);
-            default: throw Fail.at(VerifyCode.MALFORMED_IR, i.origin(), "unknown instruction kind " + i.kind());
-        }
+        return switch (i.kind()) {
+            case PUSH -> push((Instr.Push) i, st);
+            case CALL -> calls.call((Instr.Call) i, st);
+            case QUOTE -> calls.quote((Instr.Quote) i, st);
+            case IF -> control.ifElse((Instr.If) i, st);
+            case IF_SOME -> control.ifSome((Instr.IfSome) i, st);
+            case IF_OK -> control.ifOk((Instr.IfOk) i, st);
+            case LOOP -> control.loop((Instr.Loop) i, st);
+            case UNTIL -> control.until((Instr.Until) i, st);
+            case CASE -> control.caseOf((Instr.Case) i, st);
+            case LIST -> literals.list((Instr.ListLit) i, st);
+            case MAP -> literals.map((Instr.MapLit) i, st);
+            case RECORD -> literals.record((Instr.RecordLit) i, st);
+            case CLOSURE -> closure((Instr.Closure) i, st);
+            case LOCAL_STORE -> LocalRules.store(this, (Instr.LocalStore) i, st);
+            case LOCAL_LOAD -> LocalRules.load(this, (Instr.LocalLoad) i, st);
+            case PROPAGATE -> propagate((Instr.Propagate) i, st);
+            case CONSTANT -> constant((Instr.Constant) i, st, topLevel);
+        };
     }
 
     private Node push(Instr.Push p, StackState st) {
@@ -84,13 +83,15 @@ final class BodyChecker {
      * verifier never relies on them.
      */
     static Type literalType(dev.finch.ir.instr.Literal l) {
-        if (l instanceof dev.finch.ir.instr.Literal.IntLit) return Type.Prim.INT;
-        if (l instanceof dev.finch.ir.instr.Literal.FloatLit) return Type.Prim.FLOAT;
-        if (l instanceof dev.finch.ir.instr.Literal.StringLit) return Type.Prim.STRING;
-        if (l instanceof dev.finch.ir.instr.Literal.BoolLit) return Type.Prim.BOOL;
-        if (l instanceof dev.finch.ir.instr.Literal.UnitLit) return Type.Prim.UNIT;
-        if (l instanceof dev.finch.ir.instr.Literal.SymbolLit) return Type.Prim.SYMBOL;
-        return Type.Prim.JSON;
+        return switch (l.kind()) {
+            case INT -> Type.Prim.INT;
+            case FLOAT -> Type.Prim.FLOAT;
+            case STRING -> Type.Prim.STRING;
+            case BOOL -> Type.Prim.BOOL;
+            case UNIT -> Type.Prim.UNIT;
+            case SYMBOL -> Type.Prim.SYMBOL;
+            case JSON -> Type.Prim.JSON;
+        };
     }
 
     // ---- shared stack helpers -------------------------------------------------------------------------------

@@ -49,51 +49,50 @@ class CheckedRewriter {
     Node node(Node n) {
         List<Type> b = row(n.before());
         List<Type> a = row(n.after());
-        switch (n.instr().kind()) {
-            case PUSH: { var x = (Checked.PushNode) n; return new Checked.PushNode(x.instr(), type(x.type()), b, a); }
-            case CALL: return call((Checked.CallNode) n);
-            case IF: { var x = (Checked.IfNode) n; return new Checked.IfNode(x.instr(), block(x.then()), block(x.otherwise()), b, a); }
-            case IF_SOME: {
+        return switch (n.kind()) {
+            case PUSH -> { var x = (Checked.PushNode) n; yield new Checked.PushNode(x.instr(), type(x.type()), b, a); }
+            case CALL -> call((Checked.CallNode) n);
+            case IF -> { var x = (Checked.IfNode) n; yield new Checked.IfNode(x.instr(), block(x.then()), block(x.otherwise()), b, a); }
+            case IF_SOME -> {
                 var x = (Checked.IfSomeNode) n;
-                return new Checked.IfSomeNode(x.instr(), type(x.payload()), block(x.some()), block(x.none()), b, a);
+                yield new Checked.IfSomeNode(x.instr(), type(x.payload()), block(x.some()), block(x.none()), b, a);
             }
-            case IF_OK: {
+            case IF_OK -> {
                 var x = (Checked.IfOkNode) n;
-                return new Checked.IfOkNode(x.instr(), type(x.okType()), type(x.errType()), block(x.ok()), block(x.err()), b, a);
+                yield new Checked.IfOkNode(x.instr(), type(x.okType()), type(x.errType()), block(x.ok()), block(x.err()), b, a);
             }
-            case LOOP: { var x = (Checked.LoopNode) n; return new Checked.LoopNode(x.instr(), block(x.test()), block(x.body()), b, a); }
-            case UNTIL: { var x = (Checked.UntilNode) n; return new Checked.UntilNode(x.instr(), block(x.body()), b, a); }
-            case CASE: {
+            case LOOP -> { var x = (Checked.LoopNode) n; yield new Checked.LoopNode(x.instr(), block(x.test()), block(x.body()), b, a); }
+            case UNTIL -> { var x = (Checked.UntilNode) n; yield new Checked.UntilNode(x.instr(), block(x.body()), b, a); }
+            case CASE -> {
                 var x = (Checked.CaseNode) n;
                 List<Checked.CheckedArm> arms = new ArrayList<>();
                 for (Checked.CheckedArm arm : x.arms()) arms.add(new Checked.CheckedArm(arm.value(), block(arm.body())));
-                return new Checked.CaseNode(x.instr(), arms, x.otherwise().map(this::block), b, a);
+                yield new Checked.CaseNode(x.instr(), arms, x.otherwise().map(this::block), b, a);
             }
-            case LIST: {
+            case LIST -> {
                 var x = (Checked.ListNode) n;
-                return new Checked.ListNode(x.instr(), block(x.elements()), type(x.element()), x.count(), b, a);
+                yield new Checked.ListNode(x.instr(), block(x.elements()), type(x.element()), x.count(), b, a);
             }
-            case MAP: {
+            case MAP -> {
                 var x = (Checked.MapNode) n;
-                return new Checked.MapNode(x.instr(), block(x.entries()), type(x.key()), type(x.value()), x.count(), b, a);
+                yield new Checked.MapNode(x.instr(), block(x.entries()), type(x.key()), type(x.value()), x.count(), b, a);
             }
-            case RECORD: {
+            case RECORD -> {
                 var x = (Checked.RecordNode) n;
                 List<CheckedBlock> values = new ArrayList<>();
                 for (CheckedBlock v : x.values()) values.add(block(v));
-                return new Checked.RecordNode(x.instr(), values, (Type.RecordT) type(x.type()), b, a);
+                yield new Checked.RecordNode(x.instr(), values, (Type.RecordT) type(x.type()), b, a);
             }
-            case QUOTE: { var x = (Checked.QuoteNode) n; return new Checked.QuoteNode(x.instr(), x.target(), fn(x.type()), b, a); }
-            case CLOSURE: { var x = (Checked.ClosureNode) n; return new Checked.ClosureNode(x.instr(), closureBody(x.body()), b, a); }
-            case LOCAL_STORE: { var x = (Checked.LocalStoreNode) n; return new Checked.LocalStoreNode(x.instr(), type(x.type()), b, a); }
-            case LOCAL_LOAD: { var x = (Checked.LocalLoadNode) n; return new Checked.LocalLoadNode(x.instr(), type(x.type()), b, a); }
-            case PROPAGATE: {
+            case QUOTE -> { var x = (Checked.QuoteNode) n; yield new Checked.QuoteNode(x.instr(), x.target(), fn(x.type()), b, a); }
+            case CLOSURE -> { var x = (Checked.ClosureNode) n; yield new Checked.ClosureNode(x.instr(), closureBody(x.body()), b, a); }
+            case LOCAL_STORE -> { var x = (Checked.LocalStoreNode) n; yield new Checked.LocalStoreNode(x.instr(), type(x.type()), b, a); }
+            case LOCAL_LOAD -> { var x = (Checked.LocalLoadNode) n; yield new Checked.LocalLoadNode(x.instr(), type(x.type()), b, a); }
+            case PROPAGATE -> {
                 var x = (Checked.PropagateNode) n;
-                return new Checked.PropagateNode(x.instr(), (Type.ResultT) type(x.inspected()), (Type.ResultT) type(x.functionResult()), b, a);
+                yield new Checked.PropagateNode(x.instr(), (Type.ResultT) type(x.inspected()), (Type.ResultT) type(x.functionResult()), b, a);
             }
-            case CONSTANT: { var x = (Checked.ConstantNode) n; return new Checked.ConstantNode(x.instr(), type(x.type()), b, a); }
-            default: throw new IllegalStateException("no rewrite for " + n.instr().kind());
-        }
+            case CONSTANT -> { var x = (Checked.ConstantNode) n; yield new Checked.ConstantNode(x.instr(), type(x.type()), b, a); }
+        };
     }
 
     /** Every node of {@code b}, nested blocks included, closure bodies excluded. */
@@ -102,6 +101,16 @@ class CheckedRewriter {
             f.accept(n);
             for (CheckedBlock c : Checked.children(n)) forEach(c, f);
         }
+    }
+
+    /** Every call node of {@code b}, nested blocks included, closure bodies excluded: the nodes that run other code. */
+    static void forEachCall(CheckedBlock b, java.util.function.Consumer<Checked.CallNode> f) {
+        forEach(b, n -> {
+            boolean handled = switch (n.kind()) {
+                case CALL -> { f.accept((Checked.CallNode) n); yield true; }
+                case PUSH, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, QUOTE, CLOSURE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> true;
+            };
+        });
     }
 
     /** Applies {@code subst} and defaults metas that never reached a signature to {@code unit}. */

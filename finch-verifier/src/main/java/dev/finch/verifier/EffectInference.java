@@ -50,7 +50,7 @@ final class EffectInference {
     static SortedSet<Capability> current(Checked.CheckedBlock body, Type.Fn declared) {
         TreeSet<Capability> out = new TreeSet<>();
         if (declared != null) out.addAll(declared.effects());
-        CheckedRewriter.forEach(body, n -> { if (n instanceof Checked.CallNode c) out.addAll(c.instantiated().effects()); });
+        CheckedRewriter.forEachCall(body, c -> out.addAll(c.instantiated().effects()));
         return out;
     }
 
@@ -90,13 +90,22 @@ final class EffectInference {
     /** The effects of the calls directly in a body (closure bodies excluded). */
     private Set<Capability> callEffects(Checked.CheckedBlock body) {
         Set<Capability> out = new TreeSet<>();
-        CheckedRewriter.forEach(body, n -> { if (n instanceof Checked.CallNode c) out.addAll(calleeEffects(c)); });
+        CheckedRewriter.forEachCall(body, c -> out.addAll(calleeEffects(c)));
         return out;
     }
 
     private Set<Capability> calleeEffects(Checked.CallNode c) {
-        if (c.target() instanceof Checked.Target.Word w && units.containsKey(w.name())) return eff.get(w.name());
+        String d = definition(c.target());
+        if (d != null && units.containsKey(d)) return eff.get(d);
         return PathTemplates.effects(c, c.instantiated().effects(), sites);
+    }
+
+    /** The definition a call or quote names (of this module or the session), or null for a vocabulary word or a constant. */
+    private static String definition(Checked.Target t) {
+        return switch (t.kind()) {
+            case WORD -> t.name();
+            case BUILTIN, CONSTANT_REF -> null;
+        };
     }
 
     /** A declaration may only name capabilities Finch knows, so it can never be a typo that covers nothing. */
@@ -112,8 +121,7 @@ final class EffectInference {
 
     private void checkCovered(Checked.CheckedBlock body, Set<Capability> declared, String owner) {
         Set<Capability> reported = new HashSet<>();
-        CheckedRewriter.forEach(body, n -> {
-            if (!(n instanceof Checked.CallNode c)) return;
+        CheckedRewriter.forEachCall(body, c -> {
             for (Capability cap : calleeEffects(c)) {
                 if (cap.equals(Capability.SESSION_EMIT) || EffectCoverage.covers(declared, cap) || !reported.add(cap)) continue;
                 diagnostics.add(VerifyCode.UNDECLARED_EFFECT.at(c.origin(), owner + " declares " + spell(declared) + " but `" + c.instr().word()
@@ -143,9 +151,10 @@ final class EffectInference {
             @Override Node call(Checked.CallNode n) {
                 Type.Fn inst = n.instantiated();
                 boolean suspends;
-                if (n.target() instanceof Checked.Target.Word w && units.containsKey(w.name())) {
-                    inst = inst.withEffects(eff.get(w.name()));
-                    Type.Fn callee = units.get(w.name()).word().signature().withEffects(eff.get(w.name()));
+                String d = definition(n.target());
+                if (d != null && units.containsKey(d)) {
+                    inst = inst.withEffects(eff.get(d));
+                    Type.Fn callee = units.get(d).word().signature().withEffects(eff.get(d));
                     suspends = WordSpec.maySuspend(callee);
                 } else {
                     inst = inst.withEffects(PathTemplates.effects(n, inst.effects(), sites));
@@ -167,7 +176,7 @@ final class EffectInference {
 
     private static boolean suspends(Checked.CheckedBlock body) {
         boolean[] any = {false};
-        CheckedRewriter.forEach(body, n -> { if (n instanceof Checked.CallNode c && c.suspends()) any[0] = true; });
+        CheckedRewriter.forEachCall(body, c -> { if (c.suspends()) any[0] = true; });
         return any[0];
     }
 
@@ -190,19 +199,29 @@ final class EffectInference {
             CheckedWord w = work.pop();
             if (!closed) out.addAll(w.signature().effects());
             CheckedRewriter.forEach(w.body(), n -> {
-                String target = null;
-                if (n instanceof Checked.CallNode c) {
-                    if (c.target() instanceof Checked.Target.Word t) target = t.name();
-                    boolean moduleWord = target != null && words.containsKey(target);
-                    boolean throughType = c.target() instanceof Checked.Target.Builtin b && vocabulary.word(b.name())
-                            .map(spec -> spec.typing() == dev.finch.ir.vocab.Typing.EXECUTE || spec.typing() == dev.finch.ir.vocab.Typing.STEP_SPAWN).orElse(false);
-                    if (closed && !moduleWord && !throughType) out.addAll(calleeEffects(c));
-                }
-                if (n instanceof Checked.QuoteNode q) {
-                    if (q.target() instanceof Checked.Target.Word t) target = t.name();
-                    if (!closed || target == null || !words.containsKey(target)) out.addAll(q.type().effects());
-                }
-                if (n instanceof Checked.ClosureNode c) work.push(c.body());
+                // The module word a node leads to, if any; a call's or quote's effects on the way.
+                String target = switch (n.kind()) {
+                    case CALL -> {
+                        Checked.CallNode c = (Checked.CallNode) n;
+                        String t = definition(c.target());
+                        boolean moduleWord = t != null && words.containsKey(t);
+                        boolean throughType = switch (c.target().kind()) {
+                            case BUILTIN -> vocabulary.word(c.target().name()).map(spec -> spec.typing() == dev.finch.ir.vocab.Typing.EXECUTE
+                                    || spec.typing() == dev.finch.ir.vocab.Typing.STEP_SPAWN).orElse(false);
+                            case WORD, CONSTANT_REF -> false;
+                        };
+                        if (closed && !moduleWord && !throughType) out.addAll(calleeEffects(c));
+                        yield t;
+                    }
+                    case QUOTE -> {
+                        Checked.QuoteNode q = (Checked.QuoteNode) n;
+                        String t = definition(q.target());
+                        if (!closed || t == null || !words.containsKey(t)) out.addAll(q.type().effects());
+                        yield t;
+                    }
+                    case CLOSURE -> { work.push(((Checked.ClosureNode) n).body()); yield null; }
+                    case PUSH, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> null;
+                };
                 if (target != null && words.containsKey(target) && seen.add(target)) work.push(words.get(target));
             });
         }
@@ -219,33 +238,40 @@ final class EffectInference {
         while (!work.isEmpty()) {
             CheckedWord w = work.pop();
             CheckedRewriter.forEach(w.body(), n -> {
-                if (n instanceof Checked.CallNode c && c.target() instanceof Checked.Target.ConstantRef) {
-                    for (Type t : c.instantiated().outs()) if (holdsFunction(t)) open[0] = true;
-                }
-                if (n instanceof Checked.CallNode c && c.target() instanceof Checked.Target.Word t && !words.containsKey(t.name())) {
-                    for (Type o : c.instantiated().outs()) if (holdsFunction(o)) open[0] = true;
-                }
-                if (n instanceof Checked.ClosureNode c) work.push(c.body());
+                open[0] |= switch (n.kind()) {
+                    case CALL -> {
+                        // A value out of the session (a constant, or a word not of this module) may hold a function made elsewhere.
+                        Checked.CallNode c = (Checked.CallNode) n;
+                        boolean fromSession = switch (c.target().kind()) {
+                            case CONSTANT_REF -> true;
+                            case WORD -> !words.containsKey(c.target().name());
+                            case BUILTIN -> false;
+                        };
+                        yield fromSession && c.instantiated().outs().stream().anyMatch(EffectInference::holdsFunction);
+                    }
+                    case CLOSURE -> { work.push(((Checked.ClosureNode) n).body()); yield false; }
+                    case PUSH, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, QUOTE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> false;
+                };
             });
         }
         return !open[0];
     }
 
     private static boolean holdsFunction(Type t) {
-        switch (t.kind()) {
-            case FN: return true;
-            case OPTION: return holdsFunction(((Type.OptionT) t).value());
-            case RESULT: return holdsFunction(((Type.ResultT) t).ok()) || holdsFunction(((Type.ResultT) t).err());
-            case LIST: return holdsFunction(((Type.ListT) t).element());
-            case MAP: return holdsFunction(((Type.MapT) t).key()) || holdsFunction(((Type.MapT) t).value());
-            case RECORD: return ((Type.RecordT) t).fields().values().stream().anyMatch(EffectInference::holdsFunction);
-            case VARIANT: return ((Type.VariantT) t).tags().values().stream().anyMatch(p -> p.isPresent() && holdsFunction(p.get()));
-            case TASK: return holdsFunction(((Type.TaskT) t).value());
-            case FIBER: return holdsFunction(((Type.FiberT) t).yielded()) || holdsFunction(((Type.FiberT) t).result());
-            case STREAM: return holdsFunction(((Type.StreamT) t).element());
-            case RESOURCE: return holdsFunction(((Type.ResourceT) t).of());
-            case VAR: return true; // unknown: could be a function
-            default: return false;
-        }
+        return switch (t.kind()) {
+            case FN -> true;
+            case OPTION -> holdsFunction(((Type.OptionT) t).value());
+            case RESULT -> holdsFunction(((Type.ResultT) t).ok()) || holdsFunction(((Type.ResultT) t).err());
+            case LIST -> holdsFunction(((Type.ListT) t).element());
+            case MAP -> holdsFunction(((Type.MapT) t).key()) || holdsFunction(((Type.MapT) t).value());
+            case RECORD -> ((Type.RecordT) t).fields().values().stream().anyMatch(EffectInference::holdsFunction);
+            case VARIANT -> ((Type.VariantT) t).tags().values().stream().anyMatch(p -> p.isPresent() && holdsFunction(p.get()));
+            case TASK -> holdsFunction(((Type.TaskT) t).value());
+            case FIBER -> holdsFunction(((Type.FiberT) t).yielded()) || holdsFunction(((Type.FiberT) t).result());
+            case STREAM -> holdsFunction(((Type.StreamT) t).element());
+            case RESOURCE -> holdsFunction(((Type.ResourceT) t).of());
+            case VAR -> true; // unknown: could be a function
+            case PRIM, PATH, NAMED -> false;
+        };
     }
 }

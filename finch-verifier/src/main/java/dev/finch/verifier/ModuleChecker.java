@@ -206,26 +206,29 @@ final class ModuleChecker {
         if (b == null || b.instrs() == null) return;
         for (Instr i : b.instrs()) {
             if (i == null) continue;
-            switch (i.kind()) {
-                case CALL: out.accept(((Instr.Call) i).word()); break;
-                case QUOTE: out.accept(((Instr.Quote) i).word()); break;
-                case IF: names(((Instr.If) i).then(), out); names(((Instr.If) i).otherwise(), out); break;
-                case IF_SOME: names(((Instr.IfSome) i).some(), out); names(((Instr.IfSome) i).none(), out); break;
-                case IF_OK: names(((Instr.IfOk) i).ok(), out); names(((Instr.IfOk) i).err(), out); break;
-                case LOOP: names(((Instr.Loop) i).test(), out); names(((Instr.Loop) i).body(), out); break;
-                case UNTIL: names(((Instr.Until) i).body(), out); break;
-                case CASE: {
+            boolean handled = switch (i.kind()) {
+                case CALL -> { out.accept(((Instr.Call) i).word()); yield true; }
+                case QUOTE -> { out.accept(((Instr.Quote) i).word()); yield true; }
+                case IF -> { names(((Instr.If) i).then(), out); names(((Instr.If) i).otherwise(), out); yield true; }
+                case IF_SOME -> { names(((Instr.IfSome) i).some(), out); names(((Instr.IfSome) i).none(), out); yield true; }
+                case IF_OK -> { names(((Instr.IfOk) i).ok(), out); names(((Instr.IfOk) i).err(), out); yield true; }
+                case LOOP -> { names(((Instr.Loop) i).test(), out); names(((Instr.Loop) i).body(), out); yield true; }
+                case UNTIL -> { names(((Instr.Until) i).body(), out); yield true; }
+                case CASE -> {
                     Instr.Case c = (Instr.Case) i;
                     if (c.arms() != null) for (Instr.Case.Arm a : c.arms()) names(a.body(), out);
                     if (c.otherwise() != null) c.otherwise().ifPresent(o -> names(o, out));
-                    break;
+                    yield true;
                 }
-                case LIST: names(((Instr.ListLit) i).elements(), out); break;
-                case MAP: names(((Instr.MapLit) i).entries(), out); break;
-                case RECORD: if (((Instr.RecordLit) i).fields() != null) for (Instr.RecordLit.Field f : ((Instr.RecordLit) i).fields()) names(f.value(), out); break;
-                case CLOSURE: names(((Instr.Closure) i).body(), out); break;
-                default: break;
-            }
+                case LIST -> { names(((Instr.ListLit) i).elements(), out); yield true; }
+                case MAP -> { names(((Instr.MapLit) i).entries(), out); yield true; }
+                case RECORD -> {
+                    if (((Instr.RecordLit) i).fields() != null) for (Instr.RecordLit.Field f : ((Instr.RecordLit) i).fields()) names(f.value(), out);
+                    yield true;
+                }
+                case CLOSURE -> { names(((Instr.Closure) i).body(), out); yield true; }
+                case PUSH, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> true; // name no word and hold no block
+            };
         }
     }
 

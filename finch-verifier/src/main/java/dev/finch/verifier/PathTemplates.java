@@ -51,7 +51,10 @@ final class PathTemplates {
     private void body(CheckedBlock body) {
         Map<String, Integer> stores = new HashMap<>();
         CheckedRewriter.forEach(body, n -> {
-            if (n instanceof Checked.LocalStoreNode s) stores.merge(s.instr().name(), 1, Integer::sum);
+            boolean handled = switch (n.kind()) {
+                case LOCAL_STORE -> { stores.merge(((Checked.LocalStoreNode) n).instr().name(), 1, Integer::sum); yield true; }
+                case PUSH, CALL, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, QUOTE, CLOSURE, LOCAL_LOAD, PROPAGATE, CONSTANT -> true;
+            };
         });
         block(body, unknown(body.in().size()), stores, new HashMap<>());
     }
@@ -68,32 +71,46 @@ final class PathTemplates {
             int before = n.before().size();
             while (known.size() < before) known.add(null);
             while (known.size() > before) known.remove(known.size() - 1);
-            if (n instanceof Checked.PushNode p) {
-                known.add(p.instr().literal() instanceof Literal.StringLit s ? s.value() : null);
-            } else if (n instanceof Checked.CallNode c) {
-                call(c, known);
-            } else if (n instanceof Checked.LocalStoreNode s) {
-                Object v = known.remove(known.size() - 1);
-                if (stores.getOrDefault(s.instr().name(), 0) == 1 && v != null) locals.put(s.instr().name(), v);
-            } else if (n instanceof Checked.LocalLoadNode l) {
-                known.add(locals.get(l.instr().name()));
-            } else if (n instanceof Checked.ClosureNode c) {
-                body(c.body().body());
-                known.add(null);
-            } else if (n instanceof Checked.ListNode || n instanceof Checked.MapNode || n instanceof Checked.RecordNode) {
-                // A literal pushes one value; what it does not consume below keeps what is known of it.
-                for (CheckedBlock child : Checked.children(n)) block(child, new ArrayList<>(), stores, locals);
-                int kept = Math.max(0, Math.min(known.size(), n.after().size() - 1));
-                known.subList(kept, known.size()).clear();
-                known.add(null);
-            } else {
-                for (CheckedBlock child : Checked.children(n)) {
-                    List<Object> inner = new ArrayList<>(known.subList(0, Math.min(known.size(), child.in().size())));
-                    block(child, inner, stores, locals);
+            boolean handled = switch (n.kind()) {
+                case PUSH -> {
+                    Literal l = ((Checked.PushNode) n).instr().literal();
+                    known.add(switch (l.kind()) {
+                        case STRING -> ((Literal.StringLit) l).value();
+                        case INT, FLOAT, BOOL, UNIT, SYMBOL, JSON -> null;
+                    });
+                    yield true;
                 }
-                known.clear();
-                known.addAll(unknown(n.after().size()));
-            }
+                case CALL -> { call((Checked.CallNode) n, known); yield true; }
+                case LOCAL_STORE -> {
+                    String name = ((Checked.LocalStoreNode) n).instr().name();
+                    Object v = known.remove(known.size() - 1);
+                    if (stores.getOrDefault(name, 0) == 1 && v != null) locals.put(name, v);
+                    yield true;
+                }
+                case LOCAL_LOAD -> { known.add(locals.get(((Checked.LocalLoadNode) n).instr().name())); yield true; }
+                case CLOSURE -> {
+                    body(((Checked.ClosureNode) n).body().body());
+                    known.add(null);
+                    yield true;
+                }
+                case LIST, MAP, RECORD -> {
+                    // A literal pushes one value; what it does not consume below keeps what is known of it.
+                    for (CheckedBlock child : Checked.children(n)) block(child, new ArrayList<>(), stores, locals);
+                    int kept = Math.max(0, Math.min(known.size(), n.after().size() - 1));
+                    known.subList(kept, known.size()).clear();
+                    known.add(null);
+                    yield true;
+                }
+                case IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, QUOTE, PROPAGATE, CONSTANT -> {
+                    for (CheckedBlock child : Checked.children(n)) {
+                        List<Object> inner = new ArrayList<>(known.subList(0, Math.min(known.size(), child.in().size())));
+                        block(child, inner, stores, locals);
+                    }
+                    known.clear();
+                    known.addAll(unknown(n.after().size()));
+                    yield true;
+                }
+            };
         }
     }
 
@@ -103,7 +120,10 @@ final class PathTemplates {
     private void call(Checked.CallNode c, List<Object> known) {
         int ins = c.instantiated().ins().size();
         int base = known.size() - ins;
-        Overload o = c.target() instanceof Checked.Target.Builtin b ? vocabulary.overload(b.overload()).orElse(null) : null;
+        Overload o = switch (c.target().kind()) {
+            case BUILTIN -> vocabulary.overload(((Checked.Target.Builtin) c.target()).overload()).orElse(null);
+            case WORD, CONSTANT_REF -> null;
+        };
         if (o != null && o.permutation().isPresent()) {
             List<Object> in = new ArrayList<>(known.subList(base, known.size()));
             known.subList(base, known.size()).clear();

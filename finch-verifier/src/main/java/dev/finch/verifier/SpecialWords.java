@@ -87,7 +87,7 @@ final class SpecialWords {
     }
 
     private Checked.Node variant(Instr.Call c, StackState st, Target.Builtin target) {
-        immediates(c, "variant", "<T,tag>", Immediate.TypeArg.class, Immediate.NameArg.class);
+        immediates(c, "variant", "<T,tag>", Immediate.Kind.TYPE, Immediate.Kind.NAME);
         Type t = Types.instantiate(((Immediate.TypeArg) c.immediates().get(0)).type(), body.subst, c.origin(), body.scope.rigid);
         String tag = ((Immediate.NameArg) c.immediates().get(1)).name();
         if (!(t instanceof Type.VariantT)) {
@@ -104,7 +104,7 @@ final class SpecialWords {
     }
 
     private Checked.Node variantGet(Instr.Call c, StackState st, Target.Builtin target) {
-        immediates(c, "variant-get", "<tag>", Immediate.NameArg.class);
+        immediates(c, "variant-get", "<tag>", Immediate.Kind.NAME);
         String tag = ((Immediate.NameArg) c.immediates().get(0)).name();
         List<Type> before = st.row();
         Type.VariantT v = (Type.VariantT) known(st, 1, c, "variant-get<" + tag + ">", Type.Kind.VARIANT, "a variant{…} value");
@@ -115,7 +115,7 @@ final class SpecialWords {
     }
 
     private Checked.Node emptyList(Instr.Call c, StackState st, Target.Builtin target) {
-        immediates(c, "empty-list", "<T>", Immediate.TypeArg.class);
+        immediates(c, "empty-list", "<T>", Immediate.Kind.TYPE);
         Type element = Types.instantiate(((Immediate.TypeArg) c.immediates().get(0)).type(), body.subst, c.origin(), body.scope.rigid);
         List<Type> before = st.row();
         Type list = Type.list(element);
@@ -124,7 +124,7 @@ final class SpecialWords {
     }
 
     private Checked.Node emptyMap(Instr.Call c, StackState st, Target.Builtin target) {
-        immediates(c, "empty-map", "<K,V>", Immediate.TypeArg.class, Immediate.TypeArg.class);
+        immediates(c, "empty-map", "<K,V>", Immediate.Kind.TYPE, Immediate.Kind.TYPE);
         Type key = Types.instantiate(((Immediate.TypeArg) c.immediates().get(0)).type(), body.subst, c.origin(), body.scope.rigid);
         Type value = Types.instantiate(((Immediate.TypeArg) c.immediates().get(1)).type(), body.subst, c.origin(), body.scope.rigid);
         List<Type> before = st.row();
@@ -134,7 +134,7 @@ final class SpecialWords {
     }
 
     private Checked.Node recordGet(Instr.Call c, StackState st, Target.Builtin target) {
-        immediates(c, "record-get", " with a literal field name (\"field\" record-get)", Immediate.NameArg.class);
+        immediates(c, "record-get", " with a literal field name (\"field\" record-get)", Immediate.Kind.NAME);
         String field = ((Immediate.NameArg) c.immediates().get(0)).name();
         List<Type> before = st.row();
         Type.RecordT r = (Type.RecordT) known(st, 1, c, "\"" + field + "\" record-get", Type.Kind.RECORD, "a record{…} value");
@@ -145,7 +145,7 @@ final class SpecialWords {
     }
 
     private Checked.Node recordSet(Instr.Call c, StackState st, Target.Builtin target) {
-        immediates(c, "record-set", " with a literal field name (record value \"field\" record-set)", Immediate.NameArg.class);
+        immediates(c, "record-set", " with a literal field name (record value \"field\" record-set)", Immediate.Kind.NAME);
         String field = ((Immediate.NameArg) c.immediates().get(0)).name();
         String what = "\"" + field + "\" record-set";
         List<Type> before = st.row();
@@ -197,11 +197,10 @@ final class SpecialWords {
     }
 
     /** Checks that the call carries exactly immediates of the given kinds. */
-    @SafeVarargs
-    private static void immediates(Instr.Call c, String word, String form, Class<? extends Immediate>... kinds) {
+    private static void immediates(Instr.Call c, String word, String form, Immediate.Kind... kinds) {
         List<Immediate> got = c.immediates() == null ? List.of() : c.immediates();
         boolean ok = got.size() == kinds.length;
-        for (int i = 0; ok && i < kinds.length; i++) ok = kinds[i].isInstance(got.get(i)) && got.get(i) != null && valid(got.get(i));
+        for (int i = 0; ok && i < kinds.length; i++) ok = got.get(i) != null && got.get(i).kind() == kinds[i] && valid(got.get(i));
         if (!ok) {
             String shape = kinds.length == 0 ? "no immediates" : word + form;
             throw Fail.at(VerifyCode.BAD_IMMEDIATE, c.origin(), "`" + word + "` must be written " + shape + "; got "
@@ -211,7 +210,9 @@ final class SpecialWords {
     }
 
     private static boolean valid(Immediate i) {
-        if (i instanceof Immediate.TypeArg t) return t.type() != null;
-        return i instanceof Immediate.NameArg n && n.name() != null && !n.name().isEmpty();
+        return switch (i.kind()) {
+            case TYPE -> ((Immediate.TypeArg) i).type() != null;
+            case NAME -> ((Immediate.NameArg) i).name() != null && !((Immediate.NameArg) i).name().isEmpty();
+        };
     }
 }

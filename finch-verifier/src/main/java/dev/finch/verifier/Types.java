@@ -19,44 +19,42 @@ final class Types {
 
     /** Rebuilds {@code t} with every type variable replaced by {@code f(var)}. */
     static Type mapVars(Type t, Function<Type.Var, Type> f) {
-        switch (t.kind()) {
-            case PRIM: case PATH: case NAMED: return t;
-            case VAR: return f.apply((Type.Var) t);
-            case OPTION: return new Type.OptionT(mapVars(((Type.OptionT) t).value(), f));
-            case LIST: return new Type.ListT(mapVars(((Type.ListT) t).element(), f));
-            case TASK: return new Type.TaskT(mapVars(((Type.TaskT) t).value(), f));
-            case STREAM: return new Type.StreamT(mapVars(((Type.StreamT) t).element(), f));
-            case RESOURCE: return new Type.ResourceT(mapVars(((Type.ResourceT) t).of(), f));
-            case RESULT: {
+        return switch (t.kind()) {
+            case PRIM, PATH, NAMED -> t;
+            case VAR -> f.apply((Type.Var) t);
+            case OPTION -> new Type.OptionT(mapVars(((Type.OptionT) t).value(), f));
+            case LIST -> new Type.ListT(mapVars(((Type.ListT) t).element(), f));
+            case TASK -> new Type.TaskT(mapVars(((Type.TaskT) t).value(), f));
+            case STREAM -> new Type.StreamT(mapVars(((Type.StreamT) t).element(), f));
+            case RESOURCE -> new Type.ResourceT(mapVars(((Type.ResourceT) t).of(), f));
+            case RESULT -> {
                 Type.ResultT r = (Type.ResultT) t;
-                return new Type.ResultT(mapVars(r.ok(), f), mapVars(r.err(), f));
+                yield new Type.ResultT(mapVars(r.ok(), f), mapVars(r.err(), f));
             }
-            case MAP: {
+            case MAP -> {
                 Type.MapT m = (Type.MapT) t;
-                return new Type.MapT(mapVars(m.key(), f), mapVars(m.value(), f));
+                yield new Type.MapT(mapVars(m.key(), f), mapVars(m.value(), f));
             }
-            case FIBER: {
+            case FIBER -> {
                 Type.FiberT x = (Type.FiberT) t;
-                return new Type.FiberT(mapVars(x.yielded(), f), mapVars(x.result(), f));
+                yield new Type.FiberT(mapVars(x.yielded(), f), mapVars(x.result(), f));
             }
-            case RECORD: {
+            case RECORD -> {
                 Map<String, Type> fields = new TreeMap<>();
                 for (var e : ((Type.RecordT) t).fields().entrySet()) fields.put(e.getKey(), mapVars(e.getValue(), f));
-                return new Type.RecordT(fields);
+                yield new Type.RecordT(fields);
             }
-            case VARIANT: {
+            case VARIANT -> {
                 Map<String, Optional<Type>> tags = new LinkedHashMap<>();
                 for (var e : ((Type.VariantT) t).tags().entrySet()) tags.put(e.getKey(), e.getValue().map(p -> mapVars(p, f)));
-                return new Type.VariantT(tags);
+                yield new Type.VariantT(tags);
             }
-            case FN: {
+            case FN -> {
                 Type.Fn fn = (Type.Fn) t;
-                return new Type.Fn(mapRow(fn.ins(), f), mapRow(fn.outs(), f), fn.effects(),
+                yield new Type.Fn(mapRow(fn.ins(), f), mapRow(fn.outs(), f), fn.effects(),
                         fn.yields().map(y -> new Type.Yields(mapVars(y.yielded(), f), mapVars(y.resumed(), f))));
             }
-            default:
-                throw new IllegalStateException("unknown type kind " + t.kind());
-        }
+        };
     }
 
     static List<Type> mapRow(List<Type> row, Function<Type.Var, Type> f) {

@@ -42,60 +42,61 @@ final class Unifier {
         if (Substitution.isMeta(a)) return bindVar(s, (Type.Var) a, b);
         if (Substitution.isMeta(b)) return bindVar(s, (Type.Var) b, a);
         if (a.kind() != b.kind()) return false;
-        switch (a.kind()) {
-            case PRIM: case PATH: case NAMED: case VAR:
-                return false; // equal ones were accepted above; rigid variables only equal themselves
-            case OPTION: return go(s, ((Type.OptionT) a).value(), ((Type.OptionT) b).value());
-            case LIST: return go(s, ((Type.ListT) a).element(), ((Type.ListT) b).element());
-            case TASK: return go(s, ((Type.TaskT) a).value(), ((Type.TaskT) b).value());
-            case STREAM: return go(s, ((Type.StreamT) a).element(), ((Type.StreamT) b).element());
-            case RESOURCE: return go(s, ((Type.ResourceT) a).of(), ((Type.ResourceT) b).of());
-            case RESULT: {
+        return switch (a.kind()) {
+            case PRIM, PATH, NAMED, VAR -> false; // equal ones were accepted above; rigid variables only equal themselves
+            case OPTION -> go(s, ((Type.OptionT) a).value(), ((Type.OptionT) b).value());
+            case LIST -> go(s, ((Type.ListT) a).element(), ((Type.ListT) b).element());
+            case TASK -> go(s, ((Type.TaskT) a).value(), ((Type.TaskT) b).value());
+            case STREAM -> go(s, ((Type.StreamT) a).element(), ((Type.StreamT) b).element());
+            case RESOURCE -> go(s, ((Type.ResourceT) a).of(), ((Type.ResourceT) b).of());
+            case RESULT -> {
                 Type.ResultT x = (Type.ResultT) a, y = (Type.ResultT) b;
-                return go(s, x.ok(), y.ok()) && go(s, x.err(), y.err());
+                yield go(s, x.ok(), y.ok()) && go(s, x.err(), y.err());
             }
-            case MAP: {
+            case MAP -> {
                 Type.MapT x = (Type.MapT) a, y = (Type.MapT) b;
-                return go(s, x.key(), y.key()) && go(s, x.value(), y.value());
+                yield go(s, x.key(), y.key()) && go(s, x.value(), y.value());
             }
-            case FIBER: {
+            case FIBER -> {
                 Type.FiberT x = (Type.FiberT) a, y = (Type.FiberT) b;
-                return go(s, x.yielded(), y.yielded()) && go(s, x.result(), y.result());
+                yield go(s, x.yielded(), y.yielded()) && go(s, x.result(), y.result());
             }
-            case RECORD: {
-                Map<String, Type> x = ((Type.RecordT) a).fields(), y = ((Type.RecordT) b).fields();
-                if (!x.keySet().equals(y.keySet())) return false;
-                for (var e : x.entrySet()) if (!go(s, e.getValue(), y.get(e.getKey()))) return false;
-                return true;
-            }
-            case VARIANT: {
-                var x = List.copyOf(((Type.VariantT) a).tags().entrySet());
-                var y = List.copyOf(((Type.VariantT) b).tags().entrySet());
-                if (x.size() != y.size()) return false;
-                for (int i = 0; i < x.size(); i++) {
-                    if (!x.get(i).getKey().equals(y.get(i).getKey())) return false;
-                    Optional<Type> p = x.get(i).getValue(), q = y.get(i).getValue();
-                    if (p.isPresent() != q.isPresent()) return false;
-                    if (p.isPresent() && !go(s, p.get(), q.get())) return false;
-                }
-                return true;
-            }
-            case FN: {
-                Type.Fn x = (Type.Fn) a, y = (Type.Fn) b;
-                if (x.ins().size() != y.ins().size() || x.outs().size() != y.outs().size()) return false;
-                for (int i = 0; i < x.ins().size(); i++) if (!go(s, x.ins().get(i), y.ins().get(i))) return false;
-                for (int i = 0; i < x.outs().size(); i++) if (!go(s, x.outs().get(i), y.outs().get(i))) return false;
-                if (!withoutEmit(x).equals(withoutEmit(y))) return false;
-                if (x.yields().isPresent() != y.yields().isPresent()) return false;
-                if (x.yields().isPresent()) {
-                    return go(s, x.yields().get().yielded(), y.yields().get().yielded())
-                            && go(s, x.yields().get().resumed(), y.yields().get().resumed());
-                }
-                return true;
-            }
-            default:
-                return false;
+            case RECORD -> records(s, ((Type.RecordT) a).fields(), ((Type.RecordT) b).fields());
+            case VARIANT -> variants(s, (Type.VariantT) a, (Type.VariantT) b);
+            case FN -> functions(s, (Type.Fn) a, (Type.Fn) b);
+        };
+    }
+
+    private static boolean records(Substitution s, Map<String, Type> x, Map<String, Type> y) {
+        if (!x.keySet().equals(y.keySet())) return false;
+        for (var e : x.entrySet()) if (!go(s, e.getValue(), y.get(e.getKey()))) return false;
+        return true;
+    }
+
+    private static boolean variants(Substitution s, Type.VariantT a, Type.VariantT b) {
+        var x = List.copyOf(a.tags().entrySet());
+        var y = List.copyOf(b.tags().entrySet());
+        if (x.size() != y.size()) return false;
+        for (int i = 0; i < x.size(); i++) {
+            if (!x.get(i).getKey().equals(y.get(i).getKey())) return false;
+            Optional<Type> p = x.get(i).getValue(), q = y.get(i).getValue();
+            if (p.isPresent() != q.isPresent()) return false;
+            if (p.isPresent() && !go(s, p.get(), q.get())) return false;
         }
+        return true;
+    }
+
+    private static boolean functions(Substitution s, Type.Fn x, Type.Fn y) {
+        if (x.ins().size() != y.ins().size() || x.outs().size() != y.outs().size()) return false;
+        for (int i = 0; i < x.ins().size(); i++) if (!go(s, x.ins().get(i), y.ins().get(i))) return false;
+        for (int i = 0; i < x.outs().size(); i++) if (!go(s, x.outs().get(i), y.outs().get(i))) return false;
+        if (!withoutEmit(x).equals(withoutEmit(y))) return false;
+        if (x.yields().isPresent() != y.yields().isPresent()) return false;
+        if (x.yields().isPresent()) {
+            return go(s, x.yields().get().yielded(), y.yields().get().yielded())
+                    && go(s, x.yields().get().resumed(), y.yields().get().resumed());
+        }
+        return true;
     }
 
     private static TreeSet<Capability> withoutEmit(Type.Fn f) {

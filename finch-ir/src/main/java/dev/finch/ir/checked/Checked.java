@@ -20,21 +20,24 @@ public final class Checked {
 
     /** The blocks directly inside {@code n}, in order (a closure's body is a separate word and is not included). */
     public static List<CheckedBlock> children(Node n) {
-        if (n instanceof IfNode x) return List.of(x.then(), x.otherwise());
-        if (n instanceof IfSomeNode x) return List.of(x.some(), x.none());
-        if (n instanceof IfOkNode x) return List.of(x.ok(), x.err());
-        if (n instanceof LoopNode x) return List.of(x.test(), x.body());
-        if (n instanceof UntilNode x) return List.of(x.body());
-        if (n instanceof CaseNode x) {
-            List<CheckedBlock> out = new java.util.ArrayList<>();
-            for (CheckedArm arm : x.arms()) out.add(arm.body());
-            x.otherwise().ifPresent(out::add);
-            return out;
-        }
-        if (n instanceof ListNode x) return List.of(x.elements());
-        if (n instanceof MapNode x) return List.of(x.entries());
-        if (n instanceof RecordNode x) return x.values();
-        return List.of();
+        return switch (n.kind()) {
+            case IF -> { IfNode x = (IfNode) n; yield List.of(x.then(), x.otherwise()); }
+            case IF_SOME -> { IfSomeNode x = (IfSomeNode) n; yield List.of(x.some(), x.none()); }
+            case IF_OK -> { IfOkNode x = (IfOkNode) n; yield List.of(x.ok(), x.err()); }
+            case LOOP -> { LoopNode x = (LoopNode) n; yield List.of(x.test(), x.body()); }
+            case UNTIL -> List.of(((UntilNode) n).body());
+            case CASE -> {
+                CaseNode x = (CaseNode) n;
+                List<CheckedBlock> out = new java.util.ArrayList<>();
+                for (CheckedArm arm : x.arms()) out.add(arm.body());
+                x.otherwise().ifPresent(out::add);
+                yield out;
+            }
+            case LIST -> List.of(((ListNode) n).elements());
+            case MAP -> List.of(((MapNode) n).entries());
+            case RECORD -> ((RecordNode) n).values();
+            case PUSH, CALL, QUOTE, CLOSURE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> List.of();
+        };
     }
 
     /**
@@ -63,19 +66,36 @@ public final class Checked {
 
     /** What a call resolves to. */
     public sealed interface Target {
+        /** The discriminator for exhaustive switches (Java 17 has no pattern switch). */
+        enum Kind { BUILTIN, WORD, CONSTANT_REF }
+
+        Kind kind();
+
+        /** The word, definition or constant named. */
+        String name();
+
         /** A vocabulary word and the stable id of the overload the call chose (the VM binds its implementation to it). */
-        record Builtin(String name, String overload) implements Target { }
+        record Builtin(String name, String overload) implements Target {
+            @Override public Kind kind() { return Kind.BUILTIN; }
+        }
 
         /** A definition of this module or persisted in the session dictionary. */
-        record Word(String name) implements Target { }
+        record Word(String name) implements Target {
+            @Override public Kind kind() { return Kind.WORD; }
+        }
 
         /** A constant in the session dictionary or defined earlier in this module. */
-        record ConstantRef(String name) implements Target { }
+        record ConstantRef(String name) implements Target {
+            @Override public Kind kind() { return Kind.CONSTANT_REF; }
+        }
     }
 
-    /** An annotated instruction. */
+    /** An annotated instruction: one node per instruction, of the instruction's kind. */
     public sealed interface Node {
         Instr instr();
+
+        /** The discriminator for exhaustive switches: the kind of the instruction this node annotates. */
+        default Instr.Kind kind() { return instr().kind(); }
 
         List<Type> before();
 

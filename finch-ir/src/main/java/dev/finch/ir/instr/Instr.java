@@ -13,7 +13,12 @@ import java.util.Optional;
  */
 public sealed interface Instr {
 
-    /** The discriminator for exhaustive switches (Java 17 has no pattern switch). */
+    /**
+     * The discriminator for exhaustive switches (Java 17 has no pattern switch). Every traversal switches over it
+     * (or over {@code Checked.Node#kind()}, the same enum) with a switch expression and no {@code default}, listing
+     * the kinds it has nothing to do for, so a new kind does not compile until every traversal handles it. Where
+     * the arms are statements the expression yields {@code true} into a {@code handled} flag.
+     */
     enum Kind { PUSH, CALL, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, QUOTE, CLOSURE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT }
 
     Kind kind();

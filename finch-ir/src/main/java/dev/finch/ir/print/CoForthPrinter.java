@@ -57,54 +57,41 @@ public final class CoForthPrinter {
 
     /** One instruction's canonical spelling. */
     public static String print(Instr instr) {
-        switch (instr.kind()) {
-            case PUSH: return literal(((Instr.Push) instr).literal());
-            case CALL: return call((Instr.Call) instr);
-            case IF: {
-                Instr.If i = (Instr.If) instr;
-                return branch("if", i.then(), i.otherwise());
-            }
-            case IF_SOME: {
-                Instr.IfSome i = (Instr.IfSome) instr;
-                return branch("if-some", i.some(), i.none());
-            }
-            case IF_OK: {
-                Instr.IfOk i = (Instr.IfOk) instr;
-                return branch("if-ok", i.ok(), i.err());
-            }
-            case LOOP: {
-                Instr.Loop l = (Instr.Loop) instr;
-                return join("begin", print(l.test()), "while", print(l.body()), "repeat");
-            }
-            case UNTIL: return join("begin", print(((Instr.Until) instr).body()), "until");
-            case CASE: {
+        return switch (instr.kind()) {
+            case PUSH -> literal(((Instr.Push) instr).literal());
+            case CALL -> call((Instr.Call) instr);
+            case IF -> { Instr.If i = (Instr.If) instr; yield branch("if", i.then(), i.otherwise()); }
+            case IF_SOME -> { Instr.IfSome i = (Instr.IfSome) instr; yield branch("if-some", i.some(), i.none()); }
+            case IF_OK -> { Instr.IfOk i = (Instr.IfOk) instr; yield branch("if-ok", i.ok(), i.err()); }
+            case LOOP -> { Instr.Loop l = (Instr.Loop) instr; yield join("begin", print(l.test()), "while", print(l.body()), "repeat"); }
+            case UNTIL -> join("begin", print(((Instr.Until) instr).body()), "until");
+            case CASE -> {
                 Instr.Case c = (Instr.Case) instr;
                 StringBuilder b = new StringBuilder("case");
                 for (Instr.Case.Arm arm : c.arms()) b.append(' ').append(join(Long.toString(arm.value()), "of", print(arm.body()), "endof"));
                 c.otherwise().ifPresent(o -> b.append(' ').append(join("otherwise", print(o))));
-                return b.append(" endcase").toString();
+                yield b.append(" endcase").toString();
             }
-            case LIST: return join("[", print(((Instr.ListLit) instr).elements()), "]");
-            case MAP: return join("map{", print(((Instr.MapLit) instr).entries()), "}map");
-            case RECORD: {
+            case LIST -> join("[", print(((Instr.ListLit) instr).elements()), "]");
+            case MAP -> join("map{", print(((Instr.MapLit) instr).entries()), "}map");
+            case RECORD -> {
                 StringBuilder b = new StringBuilder("{");
                 for (Instr.RecordLit.Field f : ((Instr.RecordLit) instr).fields()) b.append(' ').append(join(f.name() + ":", print(f.value())));
-                return b.append(" }").toString();
+                yield b.append(" }").toString();
             }
-            case QUOTE: return "['] " + ((Instr.Quote) instr).word();
-            case CLOSURE: {
+            case QUOTE -> "['] " + ((Instr.Quote) instr).word();
+            case CLOSURE -> {
                 Instr.Closure c = (Instr.Closure) instr;
-                return join("[:", "( " + signature(c.type()) + " )", print(c.body()), ";]");
+                yield join("[:", "( " + signature(c.type()) + " )", print(c.body()), ";]");
             }
-            case LOCAL_STORE: return ":> " + ((Instr.LocalStore) instr).name();
-            case LOCAL_LOAD: return ((Instr.LocalLoad) instr).name();
-            case PROPAGATE: return "?";
-            case CONSTANT: {
+            case LOCAL_STORE -> ":> " + ((Instr.LocalStore) instr).name();
+            case LOCAL_LOAD -> ((Instr.LocalLoad) instr).name();
+            case PROPAGATE -> "?";
+            case CONSTANT -> {
                 Instr.Constant c = (Instr.Constant) instr;
-                return c.declared().map(t -> "constant<" + t + "> ").orElse("constant ") + c.name();
+                yield c.declared().map(t -> "constant<" + t + "> ").orElse("constant ") + c.name();
             }
-            default: throw new IllegalStateException("no Co-Forth spelling for " + instr.kind());
-        }
+        };
     }
 
     /** A signature in the D7 form {@code ins -- outs ! {caps} yields<Y,R>} (inside the parentheses). */
@@ -125,14 +112,15 @@ public final class CoForthPrinter {
 
     /** A literal's spelling; floats always carry a '.' or an exponent so they never read back as ints. */
     public static String literal(Literal literal) {
-        if (literal instanceof Literal.IntLit i) return Long.toString(i.value());
-        if (literal instanceof Literal.FloatLit f) return floatText(f.value());
-        if (literal instanceof Literal.StringLit s) return quote(s.value());
-        if (literal instanceof Literal.BoolLit b) return b.value() ? "true" : "false";
-        if (literal instanceof Literal.UnitLit) return "unit";
-        if (literal instanceof Literal.SymbolLit s) return "'" + s.name();
-        if (literal instanceof Literal.JsonLit j) return j.text();
-        throw new IllegalStateException("unknown literal " + literal);
+        return switch (literal.kind()) {
+            case INT -> Long.toString(((Literal.IntLit) literal).value());
+            case FLOAT -> floatText(((Literal.FloatLit) literal).value());
+            case STRING -> quote(((Literal.StringLit) literal).value());
+            case BOOL -> ((Literal.BoolLit) literal).value() ? "true" : "false";
+            case UNIT -> "unit";
+            case SYMBOL -> "'" + ((Literal.SymbolLit) literal).name();
+            case JSON -> ((Literal.JsonLit) literal).text();
+        };
     }
 
     /** A string literal with the escapes the frontend decodes; controls and unpaired surrogates as backslash-u. */
@@ -173,7 +161,10 @@ public final class CoForthPrinter {
         StringBuilder b = new StringBuilder(w).append('<');
         String sep = "";
         for (Immediate i : imm) {
-            b.append(sep).append(i instanceof Immediate.TypeArg t ? t.type().toString() : i.toString());
+            b.append(sep).append(switch (i.kind()) {
+                case TYPE -> ((Immediate.TypeArg) i).type().toString();
+                case NAME -> ((Immediate.NameArg) i).name();
+            });
             sep = ",";
         }
         return b.append('>').toString();

@@ -111,4 +111,61 @@ class CoForthPrinterTest {
         }
         assertThat(seen).containsExactlyInAnyOrder(Instr.Kind.values());
     }
+    /** One instruction of each kind and its canonical spelling: adding a kind fails to compile until it has both. */
+    record Sample(Instr instr, String text) { }
+
+    static Sample sample(Instr.Kind kind) {
+        Block one = Block.of(push(new Literal.IntLit(1)));
+        return switch (kind) {
+            case PUSH -> new Sample(push(new Literal.StringLit("s")), "\"s\"");
+            case CALL -> new Sample(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(Type.Prim.INT)), O), "empty-list<int>");
+            case IF -> new Sample(new Instr.If(one, Block.of(call("x")), O), "if 1 else x then");
+            case IF_SOME -> new Sample(new Instr.IfSome(Block.EMPTY, one, O), "if-some else 1 then");
+            case IF_OK -> new Sample(new Instr.IfOk(one, Block.EMPTY, O), "if-ok 1 then");
+            case LOOP -> new Sample(new Instr.Loop(Block.of(call("t")), one, O), "begin t while 1 repeat");
+            case UNTIL -> new Sample(new Instr.Until(Block.of(call("b")), O), "begin b until");
+            case CASE -> new Sample(new Instr.Case(List.of(new Instr.Case.Arm(2, one, O)), Optional.of(Block.of(call("drop"))), O),
+                    "case 2 of 1 endof otherwise drop endcase");
+            case LIST -> new Sample(new Instr.ListLit(one, O), "[ 1 ]");
+            case MAP -> new Sample(new Instr.MapLit(Block.of(push(new Literal.SymbolLit("k")), push(new Literal.IntLit(1))), O), "map{ 'k 1 }map");
+            case RECORD -> new Sample(new Instr.RecordLit(List.of(new Instr.RecordLit.Field("a", one, O)), O), "{ a: 1 }");
+            case QUOTE -> new Sample(new Instr.Quote("sq", O), "['] sq");
+            case CLOSURE -> new Sample(new Instr.Closure(TypeSyntax.parseSignature("int -> int"), Block.of(call("dup"), call("*")), O),
+                    "[: ( int -- int ) dup * ;]");
+            case LOCAL_STORE -> new Sample(new Instr.LocalStore("x", O), ":> x");
+            case LOCAL_LOAD -> new Sample(new Instr.LocalLoad("x", O), "x");
+            case PROPAGATE -> new Sample(new Instr.Propagate(O), "?");
+            case CONSTANT -> new Sample(new Instr.Constant("limit", Optional.of(Type.Prim.INT), O), "constant<int> limit");
+        };
+    }
+
+    @Test
+    void everyKindHasASampleWithItsCanonicalSpelling() {
+        for (Instr.Kind k : Instr.Kind.values()) {
+            Sample s = sample(k);
+            assertThat(s.instr().kind()).as(k.name()).isEqualTo(k);
+            assertThat(CoForthPrinter.print(s.instr())).as(k.name()).isEqualTo(s.text());
+        }
+    }
+
+    static Literal literalSample(Literal.Kind kind) {
+        return switch (kind) {
+            case INT -> new Literal.IntLit(-7);
+            case FLOAT -> new Literal.FloatLit(0.5);
+            case STRING -> new Literal.StringLit("");
+            case BOOL -> new Literal.BoolLit(true);
+            case UNIT -> new Literal.UnitLit();
+            case SYMBOL -> new Literal.SymbolLit("s");
+            case JSON -> new Literal.JsonLit("[]");
+        };
+    }
+
+    @Test
+    void everyLiteralKindHasASpelling() {
+        for (Literal.Kind k : Literal.Kind.values()) {
+            Literal l = literalSample(k);
+            assertThat(l.kind()).isEqualTo(k);
+            assertThat(CoForthPrinter.literal(l)).as(k.name()).isNotBlank();
+        }
+    }
 }

@@ -81,76 +81,82 @@ final class Emitter {
 
     /** Emits n; returns whether it pushed a value. {@code want} is a hint that compound forms pass to their parts. */
     private boolean form(Node n, boolean want, List<Instr> out) {
-        switch (n.kind) {
-            case LIT:
-                if (!want) return false;
+        return switch (n.kind) {
+            case LIT -> {
+                if (!want) yield false;
                 out.add(new Instr.Push(n.lit, n.origin));
-                return true;
-            case UNIT:
-                return false;
-            case LOCAL:
-                if (!want) return false;
+                yield true;
+            }
+            case UNIT -> false;
+            case LOCAL -> {
+                if (!want) yield false;
                 out.add(new Instr.LocalLoad(n.local.ir, n.origin));
-                return true;
-            case CONST:
-                if (!want) return false;
+                yield true;
+            }
+            case CONST -> {
+                if (!want) yield false;
                 out.add(new Instr.Call(n.name, n.origin));
-                return true;
-            case QUOTE_WORD:
-                if (!want) return false;
+                yield true;
+            }
+            case QUOTE_WORD -> {
+                if (!want) yield false;
                 out.add(new Instr.Quote(n.name, n.origin));
-                return true;
-            case CALL: {
+                yield true;
+            }
+            case CALL -> {
                 for (Node k : n.kids) emit(k, true, out);
                 List<Immediate> imms = new ArrayList<>();
                 for (Object im : n.immediates) {
                     imms.add(im instanceof String s ? new Immediate.NameArg(s) : new Immediate.TypeArg(Infer.toType((Ty) im, leftover)));
                 }
                 out.add(new Instr.Call(n.name, imms, n.origin));
-                return n.outs == 1;
+                yield n.outs == 1;
             }
-            case CALL_VALUE: {
+            case CALL_VALUE -> {
                 for (int i = 1; i < n.kids.size(); i++) emit(n.kid(i), true, out);
                 emit(n.kid(0), true, out);
                 out.add(new Instr.Call("execute", n.origin));
-                return n.outs == 1;
+                yield n.outs == 1;
             }
-            case IF:
+            case IF -> {
                 emit(n.kid(0), true, out);
                 out.add(new Instr.If(block(n.kid(1), want), block(n.kid(2), want), n.origin));
-                return want;
-            case SEQ: {
-                if (n.kids.isEmpty()) return false;
+                yield want;
+            }
+            case SEQ -> {
+                if (n.kids.isEmpty()) yield false;
                 for (int i = 0; i < n.kids.size() - 1; i++) emit(n.kid(i), false, out);
                 emit(n.kid(n.kids.size() - 1), want, out);
-                return want;
+                yield want;
             }
-            case BIND:
+            case BIND -> {
                 emit(n.kid(0), true, out);
                 out.add(new Instr.LocalStore(n.local.ir, n.origin));
-                return false;
-            case LAMBDA: {
-                if (!want) return false;
+                yield false;
+            }
+            case LAMBDA -> {
+                if (!want) yield false;
                 List<Instr> body = new ArrayList<>();
                 for (int i = n.params.size() - 1; i >= 0; i--) body.add(new Instr.LocalStore(n.params.get(i).ir, n.origin));
                 emit(n.kid(0), true, body);
                 out.add(new Instr.Closure((Type.Fn) Infer.toType(n.type, leftover), new Block(body), n.origin));
-                return true;
+                yield true;
             }
-            case WHILE:
+            case WHILE -> {
                 out.add(new Instr.Loop(block(n.kid(0), true), block(n.kid(1), false), n.origin));
-                return false;
-            case MATCH_OPTION: {
+                yield false;
+            }
+            case MATCH_OPTION -> {
                 emit(n.kid(0), true, out);
                 out.add(new Instr.IfSome(armBlock(n.local, n.kid(1), want, n), block(n.kid(2), want), n.origin));
-                return want;
+                yield want;
             }
-            case MATCH_RESULT: {
+            case MATCH_RESULT -> {
                 emit(n.kid(0), true, out);
                 out.add(new Instr.IfOk(armBlock(n.local, n.kid(1), want, n), armBlock(n.local2, n.kid(2), want, n), n.origin));
-                return want;
+                yield want;
             }
-            case CASE: {
+            case CASE -> {
                 emit(n.kid(0), true, out);
                 List<Instr.Case.Arm> arms = new ArrayList<>();
                 for (int i = 0; i < n.caseValues.size(); i++) {
@@ -159,33 +165,34 @@ final class Emitter {
                 }
                 Optional<Block> otherwise = n.hasDefault ? Optional.of(block(n.kid(n.kids.size() - 1), want)) : Optional.empty();
                 out.add(new Instr.Case(arms, otherwise, n.origin));
-                return want;
+                yield want;
             }
-            case LIST: {
+            case LIST -> {
                 List<Instr> els = new ArrayList<>();
                 for (Node k : n.kids) emit(k, true, els);
                 out.add(new Instr.ListLit(new Block(els), n.origin));
-                return true;
+                yield true;
             }
-            case MAP: {
+            case MAP -> {
                 List<Instr> els = new ArrayList<>();
                 for (Node k : n.kids) emit(k, true, els);
                 out.add(new Instr.MapLit(new Block(els), n.origin));
-                return true;
+                yield true;
             }
-            case RECORD: {
+            case RECORD -> {
                 List<Instr.RecordLit.Field> fields = new ArrayList<>();
                 for (int i = 0; i < n.fields.size(); i++) {
                     fields.add(new Instr.RecordLit.Field(n.fields.get(i), block(n.kid(i), true), n.kid(i).origin));
                 }
                 out.add(new Instr.RecordLit(fields, n.origin));
-                return true;
+                yield true;
             }
-            case PROPAGATE:
+            case PROPAGATE -> {
                 emit(n.kid(0), true, out);
                 out.add(new Instr.Propagate(n.origin));
-                return true;
-            case NAMED_LET: {
+                yield true;
+            }
+            case NAMED_LET -> {
                 // Initial values first (a parallel binding), then stored right to left off the stack.
                 for (int i = 0; i < n.params.size(); i++) emit(n.kid(i), true, out);
                 for (int i = n.params.size() - 1; i >= 0; i--) out.add(new Instr.LocalStore(n.params.get(i).ir, n.origin));
@@ -197,16 +204,13 @@ final class Emitter {
                 tail(n.kid(n.kids.size() - 1), n, body);
                 List<Instr> test = List.of(new Instr.LocalLoad(n.local.ir, n.origin));
                 out.add(new Instr.Loop(new Block(test), new Block(body), n.origin));
-                if (!want) return false;
+                if (!want) yield false;
                 out.add(new Instr.LocalLoad(n.local2.ir, n.origin));
                 out.add(new Instr.Call("unwrap", n.origin));
-                return true;
+                yield true;
             }
-            case LOOP_CALL:
-                throw new IllegalStateException("a named let's call outside tail position");
-            default:
-                throw new IllegalStateException("no emitter for " + n.kind);
-        }
+            case LOOP_CALL -> throw new IllegalStateException("a named let's call outside tail position");
+        };
     }
 
     /**

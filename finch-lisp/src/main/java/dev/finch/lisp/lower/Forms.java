@@ -944,15 +944,15 @@ final class Forms {
     private static boolean fits(Ty t, Type p) {
         t = t.prune();
         if (t instanceof Ty.Var || p.kind() == Type.Kind.VAR) return true;
-        switch (p.kind()) {
-            case PRIM: case PATH: case NAMED: return t instanceof Ty.Con c && c.args().isEmpty() && c.name().equals(p.toString());
-            case OPTION: return t instanceof Ty.Con c && c.name().equals("option") && fits(c.args().get(0), ((Type.OptionT) p).value());
-            case LIST: return t instanceof Ty.Con c && c.name().equals("list") && fits(c.args().get(0), ((Type.ListT) p).element());
-            case RESULT: return t instanceof Ty.Con c && c.name().equals("result");
-            case MAP: return t instanceof Ty.Con c && c.name().equals("map");
-            case RECORD: return t instanceof Ty.Rec;
-            case FN: return t instanceof Ty.Fn;
-            default: return true;
-        }
+        return switch (p.kind()) {
+            case PRIM, PATH, NAMED -> t instanceof Ty.Con c && c.args().isEmpty() && c.name().equals(p.toString());
+            case OPTION -> t instanceof Ty.Con c && c.name().equals("option") && fits(c.args().get(0), ((Type.OptionT) p).value());
+            case LIST -> t instanceof Ty.Con c && c.name().equals("list") && fits(c.args().get(0), ((Type.ListT) p).element());
+            case RESULT -> t instanceof Ty.Con c && c.name().equals("result");
+            case MAP -> t instanceof Ty.Con c && c.name().equals("map");
+            case RECORD -> t instanceof Ty.Rec;
+            case FN -> t instanceof Ty.Fn;
+            case VARIANT, TASK, FIBER, STREAM, RESOURCE, VAR -> true;
+        };
     }
 }

@@ -4,6 +4,7 @@ import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.CallNode;
 import dev.finch.ir.checked.Checked.CheckedWord;
 import dev.finch.ir.instr.Immediate;
+import dev.finch.ir.instr.Literal;
 import dev.finch.ir.type.Type;
 import dev.finch.vm.word.HostCalls;
 import dev.finch.vm.word.Impl;
@@ -43,6 +44,9 @@ final class Interpreter {
     record Callee(Interpreter interpreted, MethodHandle uniform, Type.Fn sig) { }
 
     private static final MethodHandle UNIFORM;
+
+    /** The pc after an op that suspended the frame (past every op, so the loop ends; the frame is then on the context). */
+    private static final int SUSPENDED = Integer.MAX_VALUE;
 
     static {
         try {
@@ -128,36 +132,41 @@ final class Interpreter {
         }
         while (pc < code.length) {
             Linear.Op op = code[pc];
-            switch (op.code) {
-                case PUSH -> stack[sp++] = literal((Checked.PushNode) op.node);
+            // Each op yields the next pc: pc + 1, a jump target, code.length to return the stack, or SUSPENDED.
+            pc = switch (op.code) {
+                case PUSH -> { stack[sp++] = literal((Checked.PushNode) op.node); yield pc + 1; }
                 case CALL -> {
                     sp = call(ctx, depth, (CallNode) op.node, stack, sp);
-                    if (ctx.suspending) { suspend(ctx, pc, stack, op.node.before().size(), locals); return null; }
+                    if (ctx.suspending) { suspend(ctx, pc, stack, op.node.before().size(), locals); yield SUSPENDED; }
+                    yield pc + 1;
                 }
-                case JUMP -> { pc = op.target; continue; }
-                case JUMP_IF_FALSE -> { if (!(Boolean) stack[--sp]) { pc = op.target; continue; } }
+                case JUMP -> op.target;
+                case JUMP_IF_FALSE -> (Boolean) stack[--sp] ? pc + 1 : op.target;
                 case IF_SOME_ELSE -> {
                     Object o = stack[--sp];
-                    if (Rt.isSome(o)) stack[sp++] = Rt.optionValue(o);
-                    else { pc = op.target; continue; }
+                    if (!Rt.isSome(o)) yield op.target;
+                    stack[sp++] = Rt.optionValue(o);
+                    yield pc + 1;
                 }
                 case IF_OK_ELSE -> {
                     Object r = stack[sp - 1];
                     stack[sp - 1] = Rt.resultValue(r);
-                    if (!Rt.isOk(r)) { pc = op.target; continue; }
+                    yield Rt.isOk(r) ? pc + 1 : op.target;
                 }
-                case FUEL -> { if (--ctx.fuel < 0) ctx.refuel(); }
+                case FUEL -> { if (--ctx.fuel < 0) ctx.refuel(); yield pc + 1; }
                 case CASE_ARM -> {
-                    if ((Long) stack[sp - 1] == op.value) sp--;
-                    else { pc = op.target; continue; }
+                    if ((Long) stack[sp - 1] != op.value) yield op.target;
+                    sp--;
+                    yield pc + 1;
                 }
-                case POP -> sp--;
+                case POP -> { sp--; yield pc + 1; }
                 case MAKE_LIST -> {
                     int n = (int) op.value;
                     Object[] items = new Object[n];
                     System.arraycopy(stack, sp - n, items, 0, n);
                     sp -= n;
                     stack[sp++] = Rt.listOf(items);
+                    yield pc + 1;
                 }
                 case MAKE_MAP -> {
                     int n = 2 * (int) op.value;
@@ -165,6 +174,7 @@ final class Interpreter {
                     System.arraycopy(stack, sp - n, kv, 0, n);
                     sp -= n;
                     stack[sp++] = Rt.mapOf(kv);
+                    yield pc + 1;
                 }
                 case MAKE_RECORD -> {
                     int[] perm = (int[]) op.extra;
@@ -172,20 +182,24 @@ final class Interpreter {
                     for (int i = 0; i < perm.length; i++) values[perm[i]] = stack[sp - perm.length + i];
                     sp -= perm.length;
                     stack[sp++] = Rt.record(values);
+                    yield pc + 1;
                 }
-                case QUOTE -> stack[sp++] = quote((Checked.QuoteNode) op.node);
-                case CLOSURE -> stack[sp++] = closure((Checked.ClosureNode) op.node, locals);
-                case STORE -> locals[localIndex.get(((Checked.LocalStoreNode) op.node).instr().name())] = stack[--sp];
-                case LOAD -> stack[sp++] = locals[localIndex.get(((Checked.LocalLoadNode) op.node).instr().name())];
+                case QUOTE -> { stack[sp++] = quote((Checked.QuoteNode) op.node); yield pc + 1; }
+                case CLOSURE -> { stack[sp++] = closure((Checked.ClosureNode) op.node, locals); yield pc + 1; }
+                case STORE -> { locals[localIndex.get(((Checked.LocalStoreNode) op.node).instr().name())] = stack[--sp]; yield pc + 1; }
+                case LOAD -> { stack[sp++] = locals[localIndex.get(((Checked.LocalLoadNode) op.node).instr().name())]; yield pc + 1; }
                 case PROPAGATE -> {
                     Object r = stack[sp - 1];
-                    if (!Rt.isOk(r)) return new Object[] {r};
-                    stack[sp - 1] = Rt.resultValue(r);
+                    if (Rt.isOk(r)) { stack[sp - 1] = Rt.resultValue(r); yield pc + 1; }
+                    // An err returns at once: the function's only output is the err itself.
+                    stack[0] = r;
+                    sp = 1;
+                    yield code.length;
                 }
-                case DEFINE_CONST -> Rt.defineConstant(ctx, ((Checked.ConstantNode) op.node).instr().name(), stack[--sp]);
-            }
-            pc++;
+                case DEFINE_CONST -> { Rt.defineConstant(ctx, ((Checked.ConstantNode) op.node).instr().name(), stack[--sp]); yield pc + 1; }
+            };
         }
+        if (pc == SUSPENDED) return null;
         Object[] out = new Object[sp];
         System.arraycopy(stack, 0, out, 0, sp);
         return out;
@@ -202,42 +216,47 @@ final class Interpreter {
 
     private static Object literal(Checked.PushNode n) {
         var lit = n.instr().literal();
-        if (lit instanceof dev.finch.ir.instr.Literal.IntLit i) return i.value();
-        if (lit instanceof dev.finch.ir.instr.Literal.FloatLit f) return f.value();
-        if (lit instanceof dev.finch.ir.instr.Literal.BoolLit b) return b.value();
-        if (lit instanceof dev.finch.ir.instr.Literal.StringLit s) return s.value();
-        if (lit instanceof dev.finch.ir.instr.Literal.UnitLit) return Unit.INSTANCE;
-        if (lit instanceof dev.finch.ir.instr.Literal.SymbolLit s) return new dev.finch.vm.value.Symbol(s.name());
-        if (lit instanceof dev.finch.ir.instr.Literal.JsonLit j) return Rt.parseJsonLiteral(j.text());
-        throw new IllegalStateException("literal " + lit);
+        return switch (lit.kind()) {
+            case INT -> ((Literal.IntLit) lit).value();
+            case FLOAT -> ((Literal.FloatLit) lit).value();
+            case BOOL -> ((Literal.BoolLit) lit).value();
+            case STRING -> ((Literal.StringLit) lit).value();
+            case UNIT -> Unit.INSTANCE;
+            case SYMBOL -> new dev.finch.vm.value.Symbol(((Literal.SymbolLit) lit).name());
+            case JSON -> Rt.parseJsonLiteral(((Literal.JsonLit) lit).text());
+        };
     }
 
     /** Executes one call node on the stack; returns the new stack pointer. */
     private int call(Ctx ctx, int depth, CallNode n, Object[] stack, int sp) {
         Checked.Target t = n.target();
-        if (t instanceof Checked.Target.ConstantRef c) {
-            stack[sp] = Rt.constant(ctx, c.name());
-            return sp + 1;
-        }
-        if (t instanceof Checked.Target.Word w) {
-            Callee callee = link.callee(w.name());
-            int k = callee.sig().ins().size();
-            Object[] args = new Object[k];
-            System.arraycopy(stack, sp - k, args, 0, k);
-            sp -= k;
-            Object[] out;
-            if (callee.interpreted() != null) {
-                out = callee.interpreted().call(ctx, depth + 1, null, args);
-                if (out == null) return sp + k;
-            } else {
-                Object r = invoke(callee.uniform(), ctx, depth + 1, args);
-                if (ctx.suspending) return sp + k;
-                out = outputs(ctx, callee.sig(), r);
+        return switch (t.kind()) {
+            case CONSTANT_REF -> {
+                stack[sp] = Rt.constant(ctx, t.name());
+                yield sp + 1;
             }
-            System.arraycopy(out, 0, stack, sp, out.length);
-            return sp + out.length;
+            case WORD -> word(ctx, depth, link.callee(t.name()), stack, sp);
+            case BUILTIN -> builtin(ctx, depth, n, link.library().impl(((Checked.Target.Builtin) t).overload()), stack, sp);
+        };
+    }
+
+    /** Calls a module or session definition on the stack; returns the new stack pointer. */
+    private static int word(Ctx ctx, int depth, Callee callee, Object[] stack, int sp) {
+        int k = callee.sig().ins().size();
+        Object[] args = new Object[k];
+        System.arraycopy(stack, sp - k, args, 0, k);
+        sp -= k;
+        Object[] out;
+        if (callee.interpreted() != null) {
+            out = callee.interpreted().call(ctx, depth + 1, null, args);
+            if (out == null) return sp + k;
+        } else {
+            Object r = invoke(callee.uniform(), ctx, depth + 1, args);
+            if (ctx.suspending) return sp + k;
+            out = outputs(ctx, callee.sig(), r);
         }
-        return builtin(ctx, depth, n, link.library().impl(((Checked.Target.Builtin) t).overload()), stack, sp);
+        System.arraycopy(out, 0, stack, sp, out.length);
+        return sp + out.length;
     }
 
     static Object invoke(MethodHandle uniform, Ctx ctx, int depth, Object[] args) {
@@ -267,18 +286,23 @@ final class Interpreter {
 
     private Object quote(Checked.QuoteNode n) {
         Checked.Target t = n.target();
-        if (t instanceof Checked.Target.Word w) {
-            Callee c = link.callee(w.name());
-            MethodHandle inv = c.interpreted() != null ? c.interpreted().uniform() : c.uniform();
-            return new Closure(inv, null, c.sig(), w.name());
-        }
-        Checked.Target.Builtin b = (Checked.Target.Builtin) t;
-        Type.Fn sig = n.type();
-        boolean suspends = dev.finch.ir.vocab.WordSpec.maySuspend(sig);
-        CallNode call = new CallNode(new dev.finch.ir.instr.Instr.Call(b.name(), n.origin()), b, sig, suspends, sig.ins(), sig.outs());
-        CheckedWord adapter = new CheckedWord("['] " + b.name(), sig, Map.of(), List.of(),
-                new Checked.CheckedBlock(List.of(call), sig.ins(), sig.outs()), suspends, n.origin());
-        return new Closure(new Interpreter(adapter, link).uniform(), null, sig, b.name());
+        return switch (t.kind()) {
+            case WORD -> {
+                Callee c = link.callee(t.name());
+                MethodHandle inv = c.interpreted() != null ? c.interpreted().uniform() : c.uniform();
+                yield new Closure(inv, null, c.sig(), t.name());
+            }
+            case BUILTIN -> {
+                Checked.Target.Builtin b = (Checked.Target.Builtin) t;
+                Type.Fn sig = n.type();
+                boolean suspends = dev.finch.ir.vocab.WordSpec.maySuspend(sig);
+                CallNode call = new CallNode(new dev.finch.ir.instr.Instr.Call(b.name(), n.origin()), b, sig, suspends, sig.ins(), sig.outs());
+                CheckedWord adapter = new CheckedWord("['] " + b.name(), sig, Map.of(), List.of(),
+                        new Checked.CheckedBlock(List.of(call), sig.ins(), sig.outs()), suspends, n.origin());
+                yield new Closure(new Interpreter(adapter, link).uniform(), null, sig, b.name());
+            }
+            case CONSTANT_REF -> throw new IllegalStateException("a constant has no execution token (the verifier refuses ['] " + t.name() + ")");
+        };
     }
 
     private Object closure(Checked.ClosureNode n, Object[] locals) {

@@ -51,71 +51,98 @@ final class Linear {
     private void block(CheckedBlock b) { for (Node n : b.nodes()) node(n); }
 
     private void node(Node n) {
-        if (n instanceof Checked.IfNode x) {
-            Op toElse = add(Code.JUMP_IF_FALSE, n);
-            block(x.then());
-            Op toEnd = add(Code.JUMP, n);
-            toElse.target = here();
-            block(x.otherwise());
-            toEnd.target = here();
-        } else if (n instanceof Checked.IfSomeNode x) {
-            Op toNone = add(Code.IF_SOME_ELSE, n);
-            block(x.some());
-            Op toEnd = add(Code.JUMP, n);
-            toNone.target = here();
-            block(x.none());
-            toEnd.target = here();
-        } else if (n instanceof Checked.IfOkNode x) {
-            Op toErr = add(Code.IF_OK_ELSE, n);
-            block(x.ok());
-            Op toEnd = add(Code.JUMP, n);
-            toErr.target = here();
-            block(x.err());
-            toEnd.target = here();
-        } else if (n instanceof Checked.LoopNode x) {
-            int head = here();
-            add(Code.FUEL, n);
-            block(x.test());
-            Op exit = add(Code.JUMP_IF_FALSE, n);
-            block(x.body());
-            add(Code.JUMP, n).target = head;
-            exit.target = here();
-        } else if (n instanceof Checked.UntilNode x) {
-            int head = here();
-            add(Code.FUEL, n);
-            block(x.body());
-            add(Code.JUMP_IF_FALSE, n).target = head;
-        } else if (n instanceof Checked.CaseNode x) {
-            List<Op> ends = new ArrayList<>();
-            for (Checked.CheckedArm arm : x.arms()) {
-                Op next = add(Code.CASE_ARM, arm.value(), n, null);
-                block(arm.body());
-                ends.add(add(Code.JUMP, n));
-                next.target = here();
+        boolean handled = switch (n.kind()) {
+            case IF -> {
+                Checked.IfNode x = (Checked.IfNode) n;
+                Op toElse = add(Code.JUMP_IF_FALSE, n);
+                block(x.then());
+                Op toEnd = add(Code.JUMP, n);
+                toElse.target = here();
+                block(x.otherwise());
+                toEnd.target = here();
+                yield true;
             }
-            add(Code.POP, n);
-            x.otherwise().ifPresent(this::block);
-            for (Op e : ends) e.target = here();
-        } else if (n instanceof Checked.ListNode x) {
-            block(x.elements());
-            add(Code.MAKE_LIST, x.count(), n, null);
-        } else if (n instanceof Checked.MapNode x) {
-            block(x.entries());
-            add(Code.MAKE_MAP, x.count(), n, null);
-        } else if (n instanceof Checked.RecordNode x) {
-            x.values().forEach(this::block);
-            List<String> sorted = List.copyOf(x.type().fields().keySet());
-            int[] perm = new int[x.instr().fields().size()];
-            for (int i = 0; i < perm.length; i++) perm[i] = sorted.indexOf(x.instr().fields().get(i).name());
-            add(Code.MAKE_RECORD, perm.length, n, perm);
-        } else if (n instanceof Checked.PushNode) add(Code.PUSH, n);
-        else if (n instanceof Checked.CallNode) add(Code.CALL, n);
-        else if (n instanceof Checked.QuoteNode) add(Code.QUOTE, n);
-        else if (n instanceof Checked.ClosureNode) add(Code.CLOSURE, n);
-        else if (n instanceof Checked.LocalStoreNode) add(Code.STORE, n);
-        else if (n instanceof Checked.LocalLoadNode) add(Code.LOAD, n);
-        else if (n instanceof Checked.PropagateNode) add(Code.PROPAGATE, n);
-        else if (n instanceof Checked.ConstantNode) add(Code.DEFINE_CONST, n);
-        else throw new IllegalStateException("no linear form for " + n.getClass().getSimpleName());
+            case IF_SOME -> {
+                Checked.IfSomeNode x = (Checked.IfSomeNode) n;
+                Op toNone = add(Code.IF_SOME_ELSE, n);
+                block(x.some());
+                Op toEnd = add(Code.JUMP, n);
+                toNone.target = here();
+                block(x.none());
+                toEnd.target = here();
+                yield true;
+            }
+            case IF_OK -> {
+                Checked.IfOkNode x = (Checked.IfOkNode) n;
+                Op toErr = add(Code.IF_OK_ELSE, n);
+                block(x.ok());
+                Op toEnd = add(Code.JUMP, n);
+                toErr.target = here();
+                block(x.err());
+                toEnd.target = here();
+                yield true;
+            }
+            case LOOP -> {
+                Checked.LoopNode x = (Checked.LoopNode) n;
+                int head = here();
+                add(Code.FUEL, n);
+                block(x.test());
+                Op exit = add(Code.JUMP_IF_FALSE, n);
+                block(x.body());
+                add(Code.JUMP, n).target = head;
+                exit.target = here();
+                yield true;
+            }
+            case UNTIL -> {
+                int head = here();
+                add(Code.FUEL, n);
+                block(((Checked.UntilNode) n).body());
+                add(Code.JUMP_IF_FALSE, n).target = head;
+                yield true;
+            }
+            case CASE -> {
+                Checked.CaseNode x = (Checked.CaseNode) n;
+                List<Op> ends = new ArrayList<>();
+                for (Checked.CheckedArm arm : x.arms()) {
+                    Op next = add(Code.CASE_ARM, arm.value(), n, null);
+                    block(arm.body());
+                    ends.add(add(Code.JUMP, n));
+                    next.target = here();
+                }
+                add(Code.POP, n);
+                x.otherwise().ifPresent(this::block);
+                for (Op e : ends) e.target = here();
+                yield true;
+            }
+            case LIST -> {
+                Checked.ListNode x = (Checked.ListNode) n;
+                block(x.elements());
+                add(Code.MAKE_LIST, x.count(), n, null);
+                yield true;
+            }
+            case MAP -> {
+                Checked.MapNode x = (Checked.MapNode) n;
+                block(x.entries());
+                add(Code.MAKE_MAP, x.count(), n, null);
+                yield true;
+            }
+            case RECORD -> {
+                Checked.RecordNode x = (Checked.RecordNode) n;
+                x.values().forEach(this::block);
+                List<String> sorted = List.copyOf(x.type().fields().keySet());
+                int[] perm = new int[x.instr().fields().size()];
+                for (int i = 0; i < perm.length; i++) perm[i] = sorted.indexOf(x.instr().fields().get(i).name());
+                add(Code.MAKE_RECORD, perm.length, n, perm);
+                yield true;
+            }
+            case PUSH -> { add(Code.PUSH, n); yield true; }
+            case CALL -> { add(Code.CALL, n); yield true; }
+            case QUOTE -> { add(Code.QUOTE, n); yield true; }
+            case CLOSURE -> { add(Code.CLOSURE, n); yield true; }
+            case LOCAL_STORE -> { add(Code.STORE, n); yield true; }
+            case LOCAL_LOAD -> { add(Code.LOAD, n); yield true; }
+            case PROPAGATE -> { add(Code.PROPAGATE, n); yield true; }
+            case CONSTANT -> { add(Code.DEFINE_CONST, n); yield true; }
+        };
     }
 }

@@ -511,14 +511,15 @@ final class MethodCompiler {
     }
 
     void literal(Literal lit) {
-        if (lit instanceof Literal.IntLit i) mv.visitLdcInsn(i.value());
-        else if (lit instanceof Literal.FloatLit f) mv.visitLdcInsn(f.value());
-        else if (lit instanceof Literal.BoolLit b) mv.visitInsn(b.value() ? ICONST_1 : ICONST_0);
-        else if (lit instanceof Literal.StringLit s) mv.visitLdcInsn(s.value());
-        else if (lit instanceof Literal.UnitLit) mv.visitFieldInsn(GETSTATIC, "dev/finch/vm/value/Unit", "INSTANCE", "Ldev/finch/vm/value/Unit;");
-        else if (lit instanceof Literal.SymbolLit s) classConstant(new dev.finch.vm.value.Symbol(s.name()), "Ljava/lang/Object;");
-        else if (lit instanceof Literal.JsonLit j) classConstant(dev.finch.vm.runtime.Rt.parseJsonLiteral(j.text()), "Ljava/lang/Object;");
-        else throw new IllegalStateException("literal " + lit);
+        boolean handled = switch (lit.kind()) {
+            case INT -> { mv.visitLdcInsn(((Literal.IntLit) lit).value()); yield true; }
+            case FLOAT -> { mv.visitLdcInsn(((Literal.FloatLit) lit).value()); yield true; }
+            case BOOL -> { mv.visitInsn(((Literal.BoolLit) lit).value() ? ICONST_1 : ICONST_0); yield true; }
+            case STRING -> { mv.visitLdcInsn(((Literal.StringLit) lit).value()); yield true; }
+            case UNIT -> { mv.visitFieldInsn(GETSTATIC, "dev/finch/vm/value/Unit", "INSTANCE", "Ldev/finch/vm/value/Unit;"); yield true; }
+            case SYMBOL -> { classConstant(new dev.finch.vm.value.Symbol(((Literal.SymbolLit) lit).name()), "Ljava/lang/Object;"); yield true; }
+            case JSON -> { classConstant(dev.finch.vm.runtime.Rt.parseJsonLiteral(((Literal.JsonLit) lit).text()), "Ljava/lang/Object;"); yield true; }
+        };
     }
 
     CompiledWord persisted(String name) { return owner.persisted(name); }

@@ -273,7 +273,11 @@ public final class ModuleCompiler {
 
         static boolean has(Checked.CheckedBlock b) {
             for (Checked.Node n : b.nodes()) {
-                if (n instanceof Checked.LoopNode || n instanceof Checked.UntilNode) return true;
+                boolean loops = switch (n.kind()) {
+                    case LOOP, UNTIL -> true;
+                    case PUSH, CALL, IF, IF_SOME, IF_OK, CASE, LIST, MAP, RECORD, QUOTE, CLOSURE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> false;
+                };
+                if (loops) return true;
                 for (Checked.CheckedBlock c : Checked.children(n)) if (has(c)) return true;
             }
             return false;

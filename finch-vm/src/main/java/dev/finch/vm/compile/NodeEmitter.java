@@ -19,24 +19,25 @@ final class NodeEmitter {
     private NodeEmitter() { }
 
     static void emit(MethodCompiler mc, Node n) {
-        if (n instanceof Checked.PushNode x) push(mc, x);
-        else if (n instanceof CallNode x) call(mc, x);
-        else if (n instanceof Checked.IfNode x) ifNode(mc, x);
-        else if (n instanceof Checked.IfSomeNode x) ifSome(mc, x);
-        else if (n instanceof Checked.IfOkNode x) ifOk(mc, x);
-        else if (n instanceof Checked.LoopNode x) loop(mc, x);
-        else if (n instanceof Checked.UntilNode x) until(mc, x);
-        else if (n instanceof Checked.CaseNode x) caseNode(mc, x);
-        else if (n instanceof Checked.ListNode x) list(mc, x);
-        else if (n instanceof Checked.MapNode x) map(mc, x);
-        else if (n instanceof Checked.RecordNode x) record(mc, x);
-        else if (n instanceof Checked.QuoteNode x) quote(mc, x);
-        else if (n instanceof Checked.ClosureNode x) closure(mc, x);
-        else if (n instanceof Checked.LocalStoreNode x) localStore(mc, x);
-        else if (n instanceof Checked.LocalLoadNode x) localLoad(mc, x);
-        else if (n instanceof Checked.PropagateNode x) propagate(mc, x);
-        else if (n instanceof Checked.ConstantNode x) constant(mc, x);
-        else throw new IllegalStateException("no emitter for " + n.getClass().getSimpleName());
+        boolean handled = switch (n.kind()) {
+            case PUSH -> { push(mc, (Checked.PushNode) n); yield true; }
+            case CALL -> { call(mc, (CallNode) n); yield true; }
+            case IF -> { ifNode(mc, (Checked.IfNode) n); yield true; }
+            case IF_SOME -> { ifSome(mc, (Checked.IfSomeNode) n); yield true; }
+            case IF_OK -> { ifOk(mc, (Checked.IfOkNode) n); yield true; }
+            case LOOP -> { loop(mc, (Checked.LoopNode) n); yield true; }
+            case UNTIL -> { until(mc, (Checked.UntilNode) n); yield true; }
+            case CASE -> { caseNode(mc, (Checked.CaseNode) n); yield true; }
+            case LIST -> { list(mc, (Checked.ListNode) n); yield true; }
+            case MAP -> { map(mc, (Checked.MapNode) n); yield true; }
+            case RECORD -> { record(mc, (Checked.RecordNode) n); yield true; }
+            case QUOTE -> { quote(mc, (Checked.QuoteNode) n); yield true; }
+            case CLOSURE -> { closure(mc, (Checked.ClosureNode) n); yield true; }
+            case LOCAL_STORE -> { localStore(mc, (Checked.LocalStoreNode) n); yield true; }
+            case LOCAL_LOAD -> { localLoad(mc, (Checked.LocalLoadNode) n); yield true; }
+            case PROPAGATE -> { propagate(mc, (Checked.PropagateNode) n); yield true; }
+            case CONSTANT -> { constant(mc, (Checked.ConstantNode) n); yield true; }
+        };
     }
 
     /** Stores the value on the operand stack (of kind {@code from}) at {@code position} of {@code row}. */
@@ -61,14 +62,17 @@ final class NodeEmitter {
 
     private static void call(MethodCompiler mc, CallNode n) {
         Checked.Target t = n.target();
-        if (t instanceof Checked.Target.Builtin b) Builtins.emit(mc, n, b);
-        else if (t instanceof Checked.Target.Word w) wordCall(mc, n, w.name());
-        else if (t instanceof Checked.Target.ConstantRef c) {
-            mc.mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
-            mc.mv.visitLdcInsn(c.name());
-            mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "constant", "(L" + MethodCompiler.CTX + ";Ljava/lang/String;)Ljava/lang/Object;", false);
-            store(mc, Kind.A, n.after(), n.before().size());
-        }
+        boolean handled = switch (t.kind()) {
+            case BUILTIN -> { Builtins.emit(mc, n, (Checked.Target.Builtin) t); yield true; }
+            case WORD -> { wordCall(mc, n, t.name()); yield true; }
+            case CONSTANT_REF -> {
+                mc.mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+                mc.mv.visitLdcInsn(t.name());
+                mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "constant", "(L" + MethodCompiler.CTX + ";Ljava/lang/String;)Ljava/lang/Object;", false);
+                store(mc, Kind.A, n.after(), n.before().size());
+                yield true;
+            }
+        };
     }
 
     private static void wordCall(MethodCompiler mc, CallNode n, String name) {
@@ -251,24 +255,27 @@ final class NodeEmitter {
 
     private static void quote(MethodCompiler mc, Checked.QuoteNode n) {
         Checked.Target t = n.target();
-        Type.Fn sig;
-        if (t instanceof Checked.Target.Word w && mc.moduleWord(w.name()) != null) {
-            CheckedWord target = mc.moduleWord(w.name());
-            sig = target.signature();
-            int slot = mc.owner.addExtra("q", forwarder(target, n), false);
-            newClosure(mc, slot, sig, w.name(), n.after(), n.before().size(), null);
-        } else if (t instanceof Checked.Target.Word w) {
-            CompiledWord p = mc.persisted(w.name());
-            sig = p.signature();
-            mc.classConstant(Invokers.uniform(p.handle(), sig, false), "Ljava/lang/invoke/MethodHandle;");
-            newClosureFromLoadedInvoker(mc, sig, w.name(), n.after(), n.before().size(), null);
-        } else {
-            Checked.Target.Builtin b = (Checked.Target.Builtin) t;
-            sig = n.type();
-            CheckedWord adapter = adapter(b, n);
-            int slot = mc.owner.addExtra("q", adapter, false);
-            newClosure(mc, slot, adapter.signature(), b.name(), n.after(), n.before().size(), null);
-        }
+        boolean handled = switch (t.kind()) {
+            case WORD -> {
+                CheckedWord target = mc.moduleWord(t.name());
+                if (target != null) {
+                    int slot = mc.owner.addExtra("q", forwarder(target, n), false);
+                    newClosure(mc, slot, target.signature(), t.name(), n.after(), n.before().size(), null);
+                } else {
+                    CompiledWord p = mc.persisted(t.name());
+                    mc.classConstant(Invokers.uniform(p.handle(), p.signature(), false), "Ljava/lang/invoke/MethodHandle;");
+                    newClosureFromLoadedInvoker(mc, p.signature(), t.name(), n.after(), n.before().size(), null);
+                }
+                yield true;
+            }
+            case BUILTIN -> {
+                CheckedWord adapter = adapter((Checked.Target.Builtin) t, n);
+                int slot = mc.owner.addExtra("q", adapter, false);
+                newClosure(mc, slot, adapter.signature(), t.name(), n.after(), n.before().size(), null);
+                yield true;
+            }
+            case CONSTANT_REF -> throw new IllegalStateException("a constant has no execution token (the verifier refuses ['] " + t.name() + ")");
+        };
     }
 
     /** A word whose body is one call of {@code target}: the adapter that an execution token invokes. */

@@ -9,6 +9,7 @@ import dev.finch.capabilities.Grant;
 import dev.finch.capabilities.GrantSet;
 import dev.finch.capabilities.Scope;
 import dev.finch.ir.cap.Capability;
+import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.CheckedModule;
 import dev.finch.ir.checked.Checked.CheckedWord;
 import dev.finch.ir.diag.Origin;
@@ -79,15 +80,21 @@ public final class Continuations {
         };
     }
 
-    private static void collect(dev.finch.ir.checked.Checked.CheckedBlock block, List<CheckedWord> literals, java.util.Map<CheckedWord, Integer> index) {
-        for (dev.finch.ir.checked.Checked.Node n : block.nodes()) {
-            if (n instanceof dev.finch.ir.checked.Checked.ClosureNode c) {
-                index.putIfAbsent(c.body(), literals.size());
-                literals.add(c.body());
-                collect(c.body().body(), literals, index);
-            } else {
-                for (dev.finch.ir.checked.Checked.CheckedBlock child : dev.finch.ir.checked.Checked.children(n)) collect(child, literals, index);
-            }
+    private static void collect(Checked.CheckedBlock block, List<CheckedWord> literals, java.util.Map<CheckedWord, Integer> index) {
+        for (Checked.Node n : block.nodes()) {
+            boolean handled = switch (n.kind()) {
+                case CLOSURE -> {
+                    CheckedWord body = ((Checked.ClosureNode) n).body();
+                    index.putIfAbsent(body, literals.size());
+                    literals.add(body);
+                    collect(body.body(), literals, index);
+                    yield true;
+                }
+                case PUSH, CALL, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, QUOTE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> {
+                    for (Checked.CheckedBlock child : Checked.children(n)) collect(child, literals, index);
+                    yield true;
+                }
+            };
         }
     }
 

@@ -76,9 +76,9 @@ public final class ValueCodec {
 
     @SuppressWarnings("unchecked")
     private static JsonNode encodeChecked(Type type, Object v, Closures cl) {
-        switch (type.kind()) {
+        return switch (type.kind()) {
             case PRIM -> {
-                return switch ((Type.Prim) type) {
+                yield switch ((Type.Prim) type) {
                     case INT -> F.numberNode((Long) v);
                     case FLOAT -> F.textNode(Double.toString((Double) v));
                     case BOOL -> F.booleanNode((Boolean) v);
@@ -91,25 +91,25 @@ public final class ValueCodec {
             }
             case PATH -> {
                 ConcretePath p = ((PathValue) v).path();
-                return F.textNode(p.relative());
+                yield F.textNode(p.relative());
             }
             case OPTION -> {
                 OptionValue o = (OptionValue) v;
                 ArrayNode a = F.arrayNode();
                 if (o.isSome()) a.add(encodeChecked(((Type.OptionT) type).value(), o.value(), cl));
-                return a;
+                yield a;
             }
             case RESULT -> {
                 ResultValue r = (ResultValue) v;
                 Type.ResultT rt = (Type.ResultT) type;
                 ObjectNode o = F.objectNode();
                 o.set(r.isOk() ? "ok" : "err", encodeChecked(r.isOk() ? rt.ok() : rt.err(), r.value(), cl));
-                return o;
+                yield o;
             }
             case LIST -> {
                 ArrayNode a = F.arrayNode();
                 for (Object e : (ListValue) v) a.add(encodeChecked(((Type.ListT) type).element(), e, cl));
-                return a;
+                yield a;
             }
             case MAP -> {
                 Type.MapT mt = (Type.MapT) type;
@@ -117,7 +117,7 @@ public final class ValueCodec {
                 for (Map.Entry<Object, Object> e : ((Map<Object, Object>) v).entrySet()) {
                     a.addArray().add(encodeChecked(mt.key(), e.getKey(), cl)).add(encodeChecked(mt.value(), e.getValue(), cl));
                 }
-                return a;
+                yield a;
             }
             case RECORD -> {
                 Type.RecordT rt = (Type.RecordT) type;
@@ -125,27 +125,27 @@ public final class ValueCodec {
                 ObjectNode o = F.objectNode();
                 int i = 0;
                 for (Map.Entry<String, Type> f : rt.fields().entrySet()) o.set(f.getKey(), encodeChecked(f.getValue(), r.get(i++), cl));
-                return o;
+                yield o;
             }
             case VARIANT -> {
                 VariantValue vv = (VariantValue) v;
                 var payload = ((Type.VariantT) type).tags().get(vv.tag());
                 ObjectNode o = F.objectNode().put("tag", vv.tag());
                 if (payload != null && payload.isPresent()) o.set("payload", encodeChecked(payload.get(), vv.payload(), cl));
-                return o;
+                yield o;
             }
             case NAMED -> {
-                if (v instanceof Money m) return F.objectNode().put("money", m.micros()).put("unlimited", m.unlimited());
-                if (v instanceof Duration d) return F.objectNode().put("duration", d.millis()).put("unlimited", d.unlimited());
+                if (v instanceof Money m) yield F.objectNode().put("money", m.micros()).put("unlimited", m.unlimited());
+                if (v instanceof Duration d) yield F.objectNode().put("duration", d.millis()).put("unlimited", d.unlimited());
                 // A tool capability is plain data: it confers nothing (every call is checked at the host boundary).
                 if (v instanceof dev.finch.vm.host.ToolCapability c) {
-                    return F.objectNode().put("tool", c.grant()).put("instance", c.instance()).put("stateful", c.stateful());
+                    yield F.objectNode().put("tool", c.grant()).put("instance", c.instance()).put("stateful", c.stateful());
                 }
                 throw new NotDurable("a value of type " + type + " lives only in this process");
             }
             case VAR -> {
                 // A type variable's value in a polymorphic word's frame: record its runtime shape.
-                return encodeDynamic(v);
+                yield encodeDynamic(v);
             }
             case FN -> {
                 // A closure literal's closure: which literal, and what it captured (typed by the literal's locals).
@@ -160,13 +160,13 @@ public final class ValueCodec {
                             if (t == null) throw new NotDurable("a closure captures `" + names.get(k) + "` of no known type");
                             caps.add(encodeChecked(t, c.captures()[k], cl));
                         }
-                        return o;
+                        yield o;
                     }
                 }
                 throw new NotDurable("a value of type " + type + " (a function made outside this program, or an execution token) lives only in this process");
             }
-            default -> throw new NotDurable("a value of type " + type + " (a closure, stream, task or handle) lives only in this process");
-        }
+            case TASK, FIBER, STREAM, RESOURCE -> throw new NotDurable("a value of type " + type + " (a closure, stream, task or handle) lives only in this process");
+        };
     }
 
     /** Values held at a type variable: only the scalar shapes can be recovered without a static type. */
@@ -193,9 +193,9 @@ public final class ValueCodec {
     }
 
     private static Object decodeChecked(Type type, JsonNode n, Closures cl) {
-        switch (type.kind()) {
+        return switch (type.kind()) {
             case PRIM -> {
-                return switch ((Type.Prim) type) {
+                yield switch ((Type.Prim) type) {
                     case INT -> { require(n.isIntegralNumber() && n.canConvertToLong(), type); yield n.longValue(); }
                     case FLOAT -> { require(n.isTextual(), type); yield Double.parseDouble(n.textValue()); }
                     case BOOL -> { require(n.isBoolean(), type); yield n.booleanValue(); }
@@ -212,24 +212,24 @@ public final class ValueCodec {
                 Root r = Root.bySpelling(root).orElseThrow(() -> new Malformed("unknown root " + root));
                 var p = ConcretePath.of(r, n.textValue());
                 if (!p.isOk()) throw new Malformed("a saved path is not canonical");
-                return new PathValue(p.value());
+                yield new PathValue(p.value());
             }
             case OPTION -> {
                 require(n.isArray() && n.size() <= 1, type);
-                return n.size() == 0 ? OptionValue.NONE : OptionValue.some(decodeChecked(((Type.OptionT) type).value(), n.get(0), cl));
+                yield n.size() == 0 ? OptionValue.NONE : OptionValue.some(decodeChecked(((Type.OptionT) type).value(), n.get(0), cl));
             }
             case RESULT -> {
                 require(n.isObject() && n.size() == 1, type);
                 Type.ResultT rt = (Type.ResultT) type;
-                if (n.has("ok")) return ResultValue.ok(decodeChecked(rt.ok(), n.get("ok"), cl));
+                if (n.has("ok")) yield ResultValue.ok(decodeChecked(rt.ok(), n.get("ok"), cl));
                 require(n.has("err"), type);
-                return ResultValue.err(decodeChecked(rt.err(), n.get("err"), cl));
+                yield ResultValue.err(decodeChecked(rt.err(), n.get("err"), cl));
             }
             case LIST -> {
                 require(n.isArray(), type);
                 List<Object> items = new ArrayList<>();
                 for (JsonNode e : n) items.add(decodeChecked(((Type.ListT) type).element(), e, cl));
-                return ListValue.from(items);
+                yield ListValue.from(items);
             }
             case MAP -> {
                 require(n.isArray(), type);
@@ -239,7 +239,7 @@ public final class ValueCodec {
                     require(e.isArray() && e.size() == 2, type);
                     m = m.plus(decodeChecked(mt.key(), e.get(0), cl), decodeChecked(mt.value(), e.get(1), cl));
                 }
-                return m;
+                yield m;
             }
             case RECORD -> {
                 require(n.isObject(), type);
@@ -251,28 +251,28 @@ public final class ValueCodec {
                     require(n.has(f.getKey()), type);
                     values[i++] = decodeChecked(f.getValue(), n.get(f.getKey()), cl);
                 }
-                return new RecordValue(values);
+                yield new RecordValue(values);
             }
             case VARIANT -> {
                 require(n.isObject() && n.has("tag"), type);
                 String tag = n.get("tag").asText();
                 var payload = ((Type.VariantT) type).tags().get(tag);
                 require(payload != null, type);
-                return new VariantValue(tag, payload.isPresent() ? decodeChecked(payload.get(), n.get("payload"), cl) : Unit.INSTANCE);
+                yield new VariantValue(tag, payload.isPresent() ? decodeChecked(payload.get(), n.get("payload"), cl) : Unit.INSTANCE);
             }
             case NAMED -> {
-                if (n.has("money")) return n.get("unlimited").asBoolean() ? Money.UNLIMITED : Money.ofMicros(n.get("money").longValue());
-                if (n.has("duration")) return n.get("unlimited").asBoolean() ? Duration.UNLIMITED : Duration.ofMillis(n.get("duration").longValue());
-                if (n.has("tool")) return new dev.finch.vm.host.ToolCapability(n.get("tool").asText(), n.path("instance").asLong(), n.path("stateful").asBoolean());
+                if (n.has("money")) yield n.get("unlimited").asBoolean() ? Money.UNLIMITED : Money.ofMicros(n.get("money").longValue());
+                if (n.has("duration")) yield n.get("unlimited").asBoolean() ? Duration.UNLIMITED : Duration.ofMillis(n.get("duration").longValue());
+                if (n.has("tool")) yield new dev.finch.vm.host.ToolCapability(n.get("tool").asText(), n.path("instance").asLong(), n.path("stateful").asBoolean());
                 throw new Malformed("no saved form for type " + type);
             }
             case VAR -> {
                 require(n.isObject() && n.size() == 1, type);
-                if (n.has("int")) return n.get("int").longValue();
-                if (n.has("float")) return Double.parseDouble(n.get("float").asText());
-                if (n.has("bool")) return n.get("bool").asBoolean();
-                if (n.has("string")) return n.get("string").asText();
-                if (n.has("unit")) return Unit.INSTANCE;
+                if (n.has("int")) yield n.get("int").longValue();
+                if (n.has("float")) yield Double.parseDouble(n.get("float").asText());
+                if (n.has("bool")) yield n.get("bool").asBoolean();
+                if (n.has("string")) yield n.get("string").asText();
+                if (n.has("unit")) yield Unit.INSTANCE;
                 throw new Malformed("unknown saved shape");
             }
             case FN -> {
@@ -285,10 +285,10 @@ public final class ValueCodec {
                     require(t != null, type);
                     caps[k] = decodeChecked(t, n.get("captures").get(k), cl);
                 }
-                return cl.make(lit, caps);
+                yield cl.make(lit, caps);
             }
-            default -> throw new Malformed("no saved form for type " + type);
-        }
+            case TASK, FIBER, STREAM, RESOURCE -> throw new Malformed("no saved form for type " + type);
+        };
     }
 
     private static void require(boolean ok, Type type) {

@@ -29,26 +29,25 @@ public final class Show {
         return b.toString();
     }
 
+    /** Appends the written form of {@code value} to {@code b}; returns {@code b}. */
     @SuppressWarnings("unchecked")
-    private static void write(StringBuilder b, Type type, Object value) {
-        switch (type.kind()) {
-            case PRIM -> {
-                switch ((Type.Prim) type) {
-                    case INT -> b.append((long) (Long) value);
-                    case FLOAT -> b.append(number((Double) value));
-                    case BOOL -> b.append((boolean) (Boolean) value);
-                    case STRING -> b.append(Values.quote((String) value));
-                    case SYMBOL -> b.append(Values.quote(((Symbol) value).name()));
-                    case UNIT -> b.append("null");
-                    case JSON -> b.append(canonicalJson((JsonNode) value));
-                    case BYTES -> throw new Refused("bytes have no written form; decode them with bytes-to-string first");
-                }
-            }
+    private static StringBuilder write(StringBuilder b, Type type, Object value) {
+        return switch (type.kind()) {
+            case PRIM -> switch ((Type.Prim) type) {
+                case INT -> b.append((long) (Long) value);
+                case FLOAT -> b.append(number((Double) value));
+                case BOOL -> b.append((boolean) (Boolean) value);
+                case STRING -> b.append(Values.quote((String) value));
+                case SYMBOL -> b.append(Values.quote(((Symbol) value).name()));
+                case UNIT -> b.append("null");
+                case JSON -> b.append(canonicalJson((JsonNode) value));
+                case BYTES -> throw new Refused("bytes have no written form; decode them with bytes-to-string first");
+            };
             case LIST -> {
                 b.append('[');
                 String sep = "";
                 for (Object e : (ListValue) value) { b.append(sep); write(b, ((Type.ListT) type).element(), e); sep = ","; }
-                b.append(']');
+                yield b.append(']');
             }
             case RECORD -> {
                 Type.RecordT rt = (Type.RecordT) type;
@@ -61,21 +60,24 @@ public final class Show {
                     write(b, f.getValue(), r.get(i++));
                     sep = ",";
                 }
-                b.append('}');
+                yield b.append('}');
             }
             case VARIANT -> {
                 VariantValue v = (VariantValue) value;
                 Optional<Type> payload = ((Type.VariantT) type).tags().get(v.tag());
                 tagged(b, v.tag(), payload == null ? Optional.empty() : payload, v.payload());
+                yield b;
             }
             case OPTION -> {
                 OptionValue o = (OptionValue) value;
                 tagged(b, o.isSome() ? "some" : "none", o.isSome() ? Optional.of(((Type.OptionT) type).value()) : Optional.empty(), o.value());
+                yield b;
             }
             case RESULT -> {
                 ResultValue r = (ResultValue) value;
                 Type.ResultT rt = (Type.ResultT) type;
                 tagged(b, r.isOk() ? "ok" : "err", Optional.of(r.isOk() ? rt.ok() : rt.err()), r.value());
+                yield b;
             }
             case MAP -> {
                 Type.MapT mt = (Type.MapT) type;
@@ -90,28 +92,27 @@ public final class Show {
                         write(b, mt.value(), e.getValue());
                         sep = ",";
                     }
-                    b.append('}');
-                } else {
-                    b.append('[');
-                    String sep = "";
-                    for (var e : m.entrySet()) {
-                        b.append(sep).append('[');
-                        write(b, mt.key(), e.getKey());
-                        b.append(',');
-                        write(b, mt.value(), e.getValue());
-                        b.append(']');
-                        sep = ",";
-                    }
-                    b.append(']');
+                    yield b.append('}');
                 }
+                b.append('[');
+                String sep = "";
+                for (var e : m.entrySet()) {
+                    b.append(sep).append('[');
+                    write(b, mt.key(), e.getKey());
+                    b.append(',');
+                    write(b, mt.value(), e.getValue());
+                    b.append(']');
+                    sep = ",";
+                }
+                yield b.append(']');
             }
             case NAMED -> {
-                if (value instanceof Money || value instanceof Duration) b.append(Values.quote(value.toString()));
-                else throw new Refused("a value of type " + type + " has no written form");
+                if (value instanceof Money || value instanceof Duration) yield b.append(Values.quote(value.toString()));
+                throw new Refused("a value of type " + type + " has no written form");
             }
             case FN -> throw new Refused("a function has no written form");
             case PATH, TASK, FIBER, STREAM, RESOURCE, VAR -> throw new Refused("a value of type " + type + " has no written form (authority and handles never reach a prompt)");
-        }
+        };
     }
 
     private static void tagged(StringBuilder b, String tag, Optional<Type> payloadType, Object payload) {

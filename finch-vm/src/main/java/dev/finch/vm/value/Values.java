@@ -24,43 +24,44 @@ public final class Values {
         return b.toString();
     }
 
+    /** Appends the display form of {@code value} to {@code b}; returns {@code b}. */
     @SuppressWarnings("unchecked")
-    private static void display(StringBuilder b, Type type, Object value) {
-        switch (type.kind()) {
-            case PRIM -> {
-                switch ((Type.Prim) type) {
-                    case INT -> b.append((long) (Long) value);
-                    case FLOAT -> b.append(floatText((Double) value));
-                    case BOOL -> b.append((boolean) (Boolean) value);
-                    case STRING -> b.append(quote((String) value));
-                    case UNIT -> b.append("()");
-                    case SYMBOL -> b.append('\'').append(((Symbol) value).name());
-                    case BYTES -> {
-                        b.append("#bytes[");
-                        byte[] data = ((Bytes) value).toArray();
-                        for (int i = 0; i < data.length; i++) { if (i > 0) b.append(' '); b.append(data[i] & 0xff); }
-                        b.append(']');
-                    }
-                    case JSON -> b.append(jsonText((JsonNode) value));
+    private static StringBuilder display(StringBuilder b, Type type, Object value) {
+        return switch (type.kind()) {
+            case PRIM -> switch ((Type.Prim) type) {
+                case INT -> b.append((long) (Long) value);
+                case FLOAT -> b.append(floatText((Double) value));
+                case BOOL -> b.append((boolean) (Boolean) value);
+                case STRING -> b.append(quote((String) value));
+                case UNIT -> b.append("()");
+                case SYMBOL -> b.append('\'').append(((Symbol) value).name());
+                case BYTES -> {
+                    b.append("#bytes[");
+                    byte[] data = ((Bytes) value).toArray();
+                    for (int i = 0; i < data.length; i++) { if (i > 0) b.append(' '); b.append(data[i] & 0xff); }
+                    yield b.append(']');
                 }
-            }
+                case JSON -> b.append(jsonText((JsonNode) value));
+            };
             case OPTION -> {
                 OptionValue o = (OptionValue) value;
-                if (o.isSome()) { b.append("(some "); display(b, ((Type.OptionT) type).value(), o.value()); b.append(')'); }
-                else b.append("(none)");
+                if (!o.isSome()) yield b.append("(none)");
+                b.append("(some ");
+                display(b, ((Type.OptionT) type).value(), o.value());
+                yield b.append(')');
             }
             case RESULT -> {
                 ResultValue r = (ResultValue) value;
                 Type.ResultT rt = (Type.ResultT) type;
                 b.append(r.isOk() ? "(ok " : "(err ");
                 display(b, r.isOk() ? rt.ok() : rt.err(), r.value());
-                b.append(')');
+                yield b.append(')');
             }
             case LIST -> {
                 b.append('[');
                 String sep = "";
                 for (Object e : (ListValue) value) { b.append(sep); display(b, ((Type.ListT) type).element(), e); sep = " "; }
-                b.append(']');
+                yield b.append(']');
             }
             case MAP -> {
                 Type.MapT mt = (Type.MapT) type;
@@ -71,7 +72,7 @@ public final class Values {
                     b.append(' ');
                     display(b, mt.value(), e.getValue());
                 }
-                b.append(" }map");
+                yield b.append(" }map");
             }
             case RECORD -> {
                 Type.RecordT rt = (Type.RecordT) type;
@@ -82,26 +83,25 @@ public final class Values {
                     b.append(' ').append(f.getKey()).append(": ");
                     display(b, f.getValue(), r.get(i++));
                 }
-                b.append(rt.fields().isEmpty() ? "}" : " }");
+                yield b.append(rt.fields().isEmpty() ? "}" : " }");
             }
             case VARIANT -> {
                 VariantValue v = (VariantValue) value;
                 var payload = ((Type.VariantT) type).tags().get(v.tag());
-                if (payload == null || payload.isEmpty()) b.append('(').append(v.tag()).append(')');
-                else { b.append('(').append(v.tag()).append(' '); display(b, payload.get(), v.payload()); b.append(')'); }
+                if (payload == null || payload.isEmpty()) yield b.append('(').append(v.tag()).append(')');
+                b.append('(').append(v.tag()).append(' ');
+                display(b, payload.get(), v.payload());
+                yield b.append(')');
             }
             case PATH -> {
                 PathValue p = (PathValue) value;
                 String root = ((Type.PathT) type).root();
-                b.append('(').append(root.equals(Type.PathT.WORKSPACE) ? "path" : root + "-path").append(' ')
+                yield b.append('(').append(root.equals(Type.PathT.WORKSPACE) ? "path" : root + "-path").append(' ')
                         .append(quote(p.path().relative())).append(')');
             }
-            case NAMED -> {
-                if (value instanceof Money || value instanceof Duration) b.append(value);
-                else b.append('#').append(type).append(valueTag(value));
-            }
+            case NAMED -> value instanceof Money || value instanceof Duration ? b.append(value) : b.append('#').append(type).append(valueTag(value));
             case TASK, FIBER, STREAM, RESOURCE, FN, VAR -> b.append('#').append(type).append(valueTag(value));
-        }
+        };
     }
 
     private static String valueTag(Object value) {
@@ -301,55 +301,54 @@ public final class Values {
     @SuppressWarnings("unchecked")
     public static boolean conforms(Type type, Object value) {
         if (value == null) return false;
-        switch (type.kind()) {
-            case PRIM:
-                return switch ((Type.Prim) type) {
-                    case INT -> value instanceof Long;
-                    case FLOAT -> value instanceof Double;
-                    case BOOL -> value instanceof Boolean;
-                    case STRING -> value instanceof String;
-                    case BYTES -> value instanceof Bytes;
-                    case UNIT -> value == Unit.INSTANCE;
-                    case SYMBOL -> value instanceof Symbol;
-                    case JSON -> value instanceof JsonNode;
-                };
-            case PATH: return value instanceof PathValue;
-            case OPTION: {
-                if (!(value instanceof OptionValue o)) return false;
-                return !o.isSome() || conforms(((Type.OptionT) type).value(), o.value());
+        return switch (type.kind()) {
+            case PRIM -> switch ((Type.Prim) type) {
+                case INT -> value instanceof Long;
+                case FLOAT -> value instanceof Double;
+                case BOOL -> value instanceof Boolean;
+                case STRING -> value instanceof String;
+                case BYTES -> value instanceof Bytes;
+                case UNIT -> value == Unit.INSTANCE;
+                case SYMBOL -> value instanceof Symbol;
+                case JSON -> value instanceof JsonNode;
+            };
+            case PATH -> value instanceof PathValue;
+            case OPTION -> {
+                if (!(value instanceof OptionValue o)) yield false;
+                yield !o.isSome() || conforms(((Type.OptionT) type).value(), o.value());
             }
-            case RESULT: {
-                if (!(value instanceof ResultValue r)) return false;
+            case RESULT -> {
+                if (!(value instanceof ResultValue r)) yield false;
                 Type.ResultT rt = (Type.ResultT) type;
-                return conforms(r.isOk() ? rt.ok() : rt.err(), r.value());
+                yield conforms(r.isOk() ? rt.ok() : rt.err(), r.value());
             }
-            case LIST: {
-                if (!(value instanceof ListValue l)) return false;
-                for (Object e : l) if (!conforms(((Type.ListT) type).element(), e)) return false;
-                return true;
+            case LIST -> {
+                if (!(value instanceof ListValue l)) yield false;
+                for (Object e : l) if (!conforms(((Type.ListT) type).element(), e)) yield false;
+                yield true;
             }
-            case MAP: {
-                if (!(value instanceof Map<?, ?> m)) return false;
+            case MAP -> {
+                if (!(value instanceof Map<?, ?> m)) yield false;
                 Type.MapT mt = (Type.MapT) type;
-                for (Map.Entry<?, ?> e : m.entrySet()) if (!conforms(mt.key(), e.getKey()) || !conforms(mt.value(), e.getValue())) return false;
-                return true;
+                for (Map.Entry<?, ?> e : m.entrySet()) if (!conforms(mt.key(), e.getKey()) || !conforms(mt.value(), e.getValue())) yield false;
+                yield true;
             }
-            case RECORD: {
-                if (!(value instanceof RecordValue r)) return false;
+            case RECORD -> {
+                if (!(value instanceof RecordValue r)) yield false;
                 Type.RecordT rt = (Type.RecordT) type;
-                if (r.size() != rt.fields().size()) return false;
+                if (r.size() != rt.fields().size()) yield false;
                 int i = 0;
-                for (Type f : rt.fields().values()) if (!conforms(f, r.get(i++))) return false;
-                return true;
+                for (Type f : rt.fields().values()) if (!conforms(f, r.get(i++))) yield false;
+                yield true;
             }
-            case VARIANT: {
-                if (!(value instanceof VariantValue v)) return false;
+            case VARIANT -> {
+                if (!(value instanceof VariantValue v)) yield false;
                 var payload = ((Type.VariantT) type).tags().get(v.tag());
-                if (payload == null) return false;
-                return payload.isEmpty() ? v.payload() == Unit.INSTANCE : conforms(payload.get(), v.payload());
+                if (payload == null) yield false;
+                yield payload.isEmpty() ? v.payload() == Unit.INSTANCE : conforms(payload.get(), v.payload());
             }
-            case NAMED: return value instanceof Money || value instanceof Duration;
-            default: return false;
-        }
+            case NAMED -> value instanceof Money || value instanceof Duration;
+            case TASK, FIBER, STREAM, RESOURCE, FN, VAR -> false;
+        };
     }
 }

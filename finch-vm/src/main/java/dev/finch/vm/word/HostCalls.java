@@ -49,7 +49,7 @@ public final class HostCalls {
     private static boolean checkable(Type t) {
         return Type.isGround(t) && switch (t.kind()) {
             case FN, TASK, FIBER, STREAM, RESOURCE, VAR -> false;
-            default -> true;
+            case PRIM, PATH, OPTION, RESULT, LIST, MAP, RECORD, VARIANT, NAMED -> true;
         };
     }
 
