@@ -11,6 +11,8 @@ import java.util.Set;
  */
 final class Json {
     static final int MAX_DEPTH = 200;
+    static final int MAX_NUMBER_LENGTH = 1000;
+    static final int MAX_EXPONENT = 1000;
 
     /** A malformed document, with the offset of the problem in the input text. */
     static final class JsonException extends Exception {
@@ -134,13 +136,13 @@ final class Json {
         }
     }
 
-    /** Raw text is kept, except an unpaired surrogate, which is escaped so the text stays valid UTF-16 → UTF-8. */
-    private void appendChar(char c, String text, int at) {
-        if (Character.isSurrogate(c) && !pairedAt(text, at)) out.append(String.format("\\u%04x", (int) c));
-        else out.append(c);
+    /** Raw text is kept; an unpaired surrogate is refused, as json-parse refuses it (it is no Unicode text). */
+    private void appendChar(char c, String text, int at) throws JsonException {
+        if (Character.isSurrogate(c) && !pairedAt(text, at)) throw new JsonException("lone surrogate in a JSON string", at);
+        out.append(c);
     }
 
-    private void appendEscapedCodeUnit(char c) {
+    private void appendEscapedCodeUnit(char c) throws JsonException {
         if (c == '"') out.append("\\\"");
         else if (c == '\\') out.append("\\\\");
         else if (c == '\b') out.append("\\b");
@@ -151,7 +153,7 @@ final class Json {
         else if (c < 0x20) out.append(String.format("\\u%04x", (int) c));
         else if (Character.isHighSurrogate(c) && src.startsWith("\\u", pos) && lowSurrogateEscapeAt(pos)) out.append(c);
         else if (Character.isLowSurrogate(c) && out.length() > 0 && Character.isHighSurrogate(out.charAt(out.length() - 1))) out.append(c);
-        else if (Character.isSurrogate(c)) out.append(String.format("\\u%04x", (int) c));
+        else if (Character.isSurrogate(c)) throw new JsonException("lone surrogate (escaped) in a JSON string", pos - 6);
         else out.append(c);
     }
 
@@ -188,6 +190,11 @@ final class Json {
             while (digit()) pos++;
         }
         if (digit()) throw error("leading zeros are not allowed");
+        // The bounds json-parse has: at most 1000 characters, a decimal exponent within ±1000.
+        if (pos - start > MAX_NUMBER_LENGTH) throw new JsonException("a number longer than " + MAX_NUMBER_LENGTH + " characters", start);
+        java.math.BigDecimal d = new java.math.BigDecimal(src.substring(start, pos));
+        long exponent = d.precision() - (long) d.scale() - 1;
+        if (d.signum() != 0 && Math.abs(exponent) > MAX_EXPONENT) throw new JsonException("a number beyond 1e±" + MAX_EXPONENT, start);
         out.append(src, start, pos);
     }
 

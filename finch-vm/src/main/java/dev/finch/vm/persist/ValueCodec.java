@@ -86,7 +86,9 @@ public final class ValueCodec {
                     case BYTES -> F.textNode(Base64.getEncoder().encodeToString(((Bytes) v).toArray()));
                     case UNIT -> F.nullNode();
                     case SYMBOL -> F.textNode(((Symbol) v).name());
-                    case JSON -> ((JsonNode) v).deepCopy();
+                    // As its compact text: a number keeps its exact spelling (1.00000000000000000001, 2.0) through any
+                    // JSON reader the image passes, and the image's checksum is over text that reads back the same.
+                    case JSON -> F.textNode(dev.finch.vm.value.Values.jsonText((JsonNode) v));
                 };
             }
             case PATH -> {
@@ -203,7 +205,12 @@ public final class ValueCodec {
                     case BYTES -> { require(n.isTextual(), type); yield Bytes.wrap(Base64.getDecoder().decode(n.textValue())); }
                     case UNIT -> { require(n.isNull(), type); yield Unit.INSTANCE; }
                     case SYMBOL -> { require(n.isTextual(), type); yield new Symbol(n.textValue()); }
-                    case JSON -> n.deepCopy();
+                    case JSON -> {
+                        require(n.isTextual(), type);
+                        Object parsed = dev.finch.vm.lib.Json.jsonParse(n.textValue());
+                        require(parsed instanceof dev.finch.vm.value.ResultValue r && r.isOk(), type);
+                        yield ((dev.finch.vm.value.ResultValue) parsed).value();
+                    }
                 };
             }
             case PATH -> {
