@@ -75,14 +75,7 @@ final class Builtins {
             mc.classConstant(impl, "Ldev/finch/vm/word/Impl;");
             mc.classConstant(n.instantiated(), "Ldev/finch/ir/type/Type$Fn;");
             mc.origin(n.origin());
-            mc.pushInt(k);
-            mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
-            for (int i = 0; i < k; i++) {
-                mv.visitInsn(DUP);
-                mc.pushInt(i);
-                NodeEmitter.load(mc, n.before(), base + i, Kind.A);
-                mv.visitInsn(AASTORE);
-            }
+            NodeEmitter.boxRange(mc, n.before(), base, k);
             mv.visitMethodInsn(INVOKESTATIC, "dev/finch/vm/word/HostCalls", "call", "(L" + MethodCompiler.CTX
                     + ";ILdev/finch/vm/word/Impl;Ldev/finch/ir/type/Type$Fn;" + MethodCompiler.ORIGIN_DESC + "[Ljava/lang/Object;)Ljava/lang/Object;", false);
         };

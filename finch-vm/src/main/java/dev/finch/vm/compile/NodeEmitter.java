@@ -208,7 +208,7 @@ final class NodeEmitter {
     }
 
     /** Boxes {@code count} values of {@code row} starting at {@code base} into a new Object[] on the operand stack. */
-    private static void boxRange(MethodCompiler mc, List<Type> row, int base, int count) {
+    static void boxRange(MethodCompiler mc, List<Type> row, int base, int count) {
         mc.pushInt(count);
         mc.mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
         for (int i = 0; i < count; i++) {

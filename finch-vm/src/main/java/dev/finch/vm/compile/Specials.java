@@ -39,14 +39,7 @@ public enum Specials {
                 mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
                 mc.nextDepth();
                 NodeEmitter.load(mc, n.before(), fnPos, Kind.A);
-                mc.pushInt(k);
-                mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
-                for (int i = 0; i < k; i++) {
-                    mv.visitInsn(DUP);
-                    mc.pushInt(i);
-                    NodeEmitter.load(mc, n.before(), base + i, Kind.A);
-                    mv.visitInsn(AASTORE);
-                }
+                NodeEmitter.boxRange(mc, n.before(), base, k);
                 mv.visitMethodInsn(INVOKESTATIC, "dev/finch/vm/runtime/Calls", "execute",
                         "(L" + MethodCompiler.CTX + ";ILjava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;", false);
             };
