@@ -3,14 +3,14 @@ package dev.finch;
 import dev.finch.forth.CoForth;
 import dev.finch.ir.Frontend;
 import dev.finch.lisp.Lisp;
-import dev.finch.vm.Limits;
 import dev.finch.ir.vocab.Vocabulary;
+import dev.finch.vm.Limits;
 import dev.finch.vm.Vm;
 import dev.finch.vm.compile.ModuleCompiler;
 import dev.finch.vm.word.Library;
-import java.util.List;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
@@ -152,8 +152,8 @@ public final class Finch {
 
         /**
          * Installs the words declared on {@code classes} in every session: public static methods annotated with
-         * {@link dev.finch.vm.word.Word} and {@link dev.finch.vm.word.Overload}, callable from Lisp, Co-Forth and µNorman's
-         * lowering alike and listed by discovery. A word whose signature names a capability passes the host boundary
+         * {@link dev.finch.vm.word.Word} and {@link dev.finch.vm.word.Overload}, callable from Lisp and Co-Forth (and from
+         * µNorman where it can spell their types) and listed by discovery. A word whose signature names a capability passes the host boundary
          * like Finch's own host words (approval, journal, deferred mode) before its method runs.
          *
          * @throws IllegalArgumentException at {@link #build} when a declaration is malformed, disagrees with its method,
