@@ -79,8 +79,16 @@ public final class HostWords {
     static final String READ_TREE = "fs.read($0/**)";
     static final String RUN = "process.run($0)";
 
+    private static final java.util.Map<String, dev.finch.ir.vocab.RequirementTemplate> TEMPLATES = java.util.Map.of(
+            READ, template(READ), WRITE, template(WRITE), READ_TREE, template(READ_TREE), RUN, template(RUN));
+
+    private static dev.finch.ir.vocab.RequirementTemplate template(String text) {
+        return dev.finch.ir.vocab.RequirementTemplate.parse(text).orElseThrow();
+    }
+
+    /** A template (parsed once) instantiated with the one argument every host word's template names. */
     private static Capability instantiate(String template, String argument) {
-        return dev.finch.ir.vocab.RequirementTemplate.parse(template).orElseThrow().instantiate(i -> argument).orElseThrow();
+        return TEMPLATES.get(template).instantiate(i -> argument).orElseThrow();
     }
 
     private static Capability read(ConcretePath p) { return instantiate(READ, p.toString()); }
