@@ -2,6 +2,7 @@ package dev.finch;
 
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import dev.finch.ir.diag.Diagnostic;
+import dev.finch.vm.Value;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -46,8 +47,14 @@ public sealed interface Outcome {
     /** All {@code say} text of this execution so far. */
     default String output() { return fields().output(); }
 
-    /** The session stack after this outcome, bottom to top. */
+    /** The session stack after this outcome, bottom to top (a {@link Session#call}'s outcome: the word's outputs). */
     default List<StackEntry> stack() { return fields().stack(); }
+
+    /**
+     * The same stack as typed {@link Value}s, bottom to top: what a Java program reads results from
+     * ({@code outcome.values().get(0).asLong()}). Converted when first read.
+     */
+    default List<Value> values() { return fields().values(); }
 
     default List<String> inferredCapabilities() { return fields().inferredCapabilities(); }
 
@@ -62,17 +69,20 @@ public sealed interface Outcome {
     /**
      * The fields every outcome shares (decisions D4).
      *
+     * @param values               {@code stack} as typed values (same size, same order)
      * @param inferredCapabilities the verifier's transitive requirement set, canonical spellings
      * @param requiredCapabilities what the run is waiting for (a suspension at a capability boundary), else empty
      */
     record Fields(String executionId, String sourceId, String language, String output, List<StackEntry> stack,
-                  List<String> inferredCapabilities, List<String> requiredCapabilities, List<Diagnostic> diagnostics,
+                  List<Value> values, List<String> inferredCapabilities, List<String> requiredCapabilities, List<Diagnostic> diagnostics,
                   long vmRevision, long manifestGeneration) {
         public Fields {
             Objects.requireNonNull(executionId, "executionId");
             Objects.requireNonNull(sourceId, "sourceId");
             output = output == null ? "" : output;
             stack = List.copyOf(stack);
+            values = values == null ? List.of() : java.util.Collections.unmodifiableList(values);
+            if (values.size() != stack.size()) throw new IllegalArgumentException("values and stack differ in size");
             inferredCapabilities = List.copyOf(inferredCapabilities);
             requiredCapabilities = List.copyOf(requiredCapabilities);
             diagnostics = List.copyOf(diagnostics);

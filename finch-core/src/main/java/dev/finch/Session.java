@@ -165,7 +165,7 @@ public final class Session {
 
     /** Lowers, verifies and runs {@code submission}; never throws for anything a program can contain. */
     public Outcome submit(Submission submission) {
-        String executionId = id + "-e" + executions.incrementAndGet();
+        String executionId = nextExecutionId();
         String language = submission.resolvedLanguage().spelling();
         if (!busy.compareAndSet(false, true)) {
             return failed(executionId, submission.sourceId(), language, "", List.of(), busyDiagnostic(submission.sourceId()));
@@ -180,6 +180,90 @@ public final class Session {
             busy.set(false);
         }
     }
+
+    /**
+     * Calls {@code word} — a definition of this session (from any language) or a word of its vocabulary — with
+     * {@code args} as its inputs, bottom to top as its signature lists them, without any source text: the word's
+     * signature is checked against the arguments' types (a generic word is instantiated by them), and the call runs
+     * under the same limits, host boundary (grants, approvals, deferred mode) and transaction as a submission. The
+     * outcome's {@link Outcome#values()} are the word's outputs; the session's own stack, dictionary and revision
+     * are not touched. A call that pauses at the host boundary is approved, denied, answered or saved like a
+     * submission. Never throws for anything the arguments or the word can do; an unknown word or a wrong number of
+     * arguments is {@code E-SESSION-007}, a wrong type the verifier's diagnostic.
+     */
+    public Outcome call(String word, dev.finch.vm.Value... args) { return call(word, List.of(args), OutputSink.NONE); }
+
+    /** As {@link #call(String, dev.finch.vm.Value...)}, streaming the word's {@code say} chunks to {@code sink}. */
+    public Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink) {
+        java.util.Objects.requireNonNull(word, "word");
+        List<dev.finch.vm.Value> arguments = List.copyOf(args);
+        String executionId = nextExecutionId();
+        String sourceId = "call:" + word;
+        if (!busy.compareAndSet(false, true)) return failed(executionId, sourceId, null, "", List.of(), busyDiagnostic(sourceId));
+        try {
+            return runCall(executionId, word, sourceId, arguments, sink == null ? OutputSink.NONE : sink);
+        } catch (RuntimeException | StackOverflowError e) {
+            running.remove(executionId);
+            inFlight.remove(executionId);
+            return failed(executionId, sourceId, null, "", List.of(), internal(sourceId, e));
+        } finally {
+            busy.set(false);
+        }
+    }
+
+    private Outcome runCall(String executionId, String word, String sourceId, List<dev.finch.vm.Value> args, OutputSink out) {
+        Snapshot base = snapshot;
+        Origin at = Origin.of(sourceId, 1, 1);
+        Optional<Diagnostic> refused = callable(base.state(), word, args.size(), at);
+        if (refused.isPresent()) return failed(executionId, sourceId, null, "", List.of(), refused.get());
+        List<TypedValue> inputs = new ArrayList<>(args.size());
+        for (dev.finch.vm.Value v : args) inputs.add(TypedValue.of(v));
+        Environment env = base.state().environment().withStack(inputs.stream().map(TypedValue::type).toList());
+        Module module = new Module(sourceId, Language.FORTH.spelling(), List.of(),
+                dev.finch.ir.instr.Block.of(new dev.finch.ir.instr.Instr.Call(word, List.of(), at)));
+        Verification v = Verifier.verify(module, env);
+        if (v.module().isEmpty() || !v.diagnostics().isEmpty()) {
+            return failed(executionId, sourceId, null, "", List.of(), nonEmpty(v.diagnostics(), sourceId, "the verifier produced no module"));
+        }
+        CheckedModule checked = v.module().get();
+        List<String> inferred = capabilities(checked);
+        inFlight.put(executionId, new SessionImage.Entry(CoForthPrinter.print(module), Language.FORTH.spelling(), sourceId, env, true));
+        OutputSink sink = guarded(out);
+        CancelToken token = new CancelToken();
+        running.put(executionId, token);
+        RunResult r;
+        try {
+            r = finch.vm().run(executionId, checked, base.state().withStack(inputs), finch.limits(), sink, token, hostConfig());
+        } finally {
+            running.remove(executionId);
+        }
+        return settle(executionId, sourceId, null, inferred, base.revision(), sink, r);
+    }
+
+    /** Why {@code word} cannot be called with {@code arity} arguments, if it cannot. */
+    private static Optional<Diagnostic> callable(VmState state, String word, int arity, Origin at) {
+        var defined = state.words().get(word);
+        if (defined != null) {
+            int ins = defined.signature().ins().size();
+            return ins == arity ? Optional.empty() : Optional.of(SessionCode.CALL.at(at,
+                    "`" + word + "` takes " + ins + " argument" + (ins == 1 ? "" : "s") + ", " + arity + " given", Integer.toString(ins), Integer.toString(arity)));
+        }
+        var spec = state.library().vocabulary().word(word);
+        if (spec.isEmpty()) {
+            return Optional.of(SessionCode.CALL.at(at, "no definition or word named `" + word + "` in this session"));
+        }
+        if (spec.get().typing() != dev.finch.ir.vocab.Typing.ORDINARY) {
+            return Optional.of(SessionCode.CALL.at(at, "`" + word + "` takes its type or tag in the program text; call it from a submission"));
+        }
+        if (spec.get().overloads().stream().noneMatch(o -> o.signature().ins().size() == arity)) {
+            String counts = spec.get().overloads().stream().map(o -> Integer.toString(o.signature().ins().size())).distinct()
+                    .collect(java.util.stream.Collectors.joining(" or "));
+            return Optional.of(SessionCode.CALL.at(at, "`" + word + "` takes " + counts + " arguments, " + arity + " given", counts, Integer.toString(arity)));
+        }
+        return Optional.empty();
+    }
+
+    private String nextExecutionId() { return id + "-e" + executions.incrementAndGet(); }
 
     /**
      * The durable image of this session with one suspended execution: committed submissions (to rebuild the
@@ -227,7 +311,7 @@ public final class Session {
     /** Installs a restored suspended execution. */
     void installSuspended(String executionId, Suspension suspension, SessionImage.Entry entry, List<String> inferred, long baseRevision) {
         inFlight.put(executionId, entry);
-        paused.put(executionId, new Paused(suspension, entry.sourceId(), entry.language(), inferred, baseRevision,
+        paused.put(executionId, new Paused(suspension, entry.sourceId(), entry.call() ? null : entry.language(), inferred, baseRevision,
                 "", OutputSink.NONE));
         long n = Long.parseLong(executionId.substring(executionId.lastIndexOf('e') + 1));
         executions.accumulateAndGet(n, Math::max);
@@ -457,6 +541,12 @@ public final class Session {
         String output = r.output();
         if (r instanceof RunResult.Completed c) {
             Snapshot now = snapshot;
+            SessionImage.Entry running = inFlight.get(executionId);
+            if (running != null && running.call()) {
+                // A call commits nothing: its outputs are the outcome's values, the session's state is as it was.
+                inFlight.remove(executionId);
+                return new Outcome.Completed(fields(executionId, sourceId, language, output, c.state().stack(), now, inferred, List.of(), List.of()));
+            }
             if (now.revision() != baseRevision) {
                 return failed(executionId, sourceId, language, output, inferred, SessionCode.STALE_REVISION.at(Origin.of(sourceId, 0, 0),
                         "the session moved on while this execution was suspended; its changes were not committed",
@@ -524,8 +614,35 @@ public final class Session {
 
     private static Outcome.Fields fields(String executionId, String sourceId, String language, String output, Snapshot at,
                                          List<String> inferred, List<String> required, List<Diagnostic> diagnostics) {
-        return new Outcome.Fields(executionId, sourceId, language, output, stackOf(at.state()), inferred, required,
+        return fields(executionId, sourceId, language, output, at.state().stack(), at, inferred, required, diagnostics);
+    }
+
+    /** The fields of an outcome reporting {@code stack} (the session's, or a call's outputs). */
+    private static Outcome.Fields fields(String executionId, String sourceId, String language, String output, List<TypedValue> stack,
+                                         Snapshot at, List<String> inferred, List<String> required, List<Diagnostic> diagnostics) {
+        List<StackEntry> entries = new ArrayList<>(stack.size());
+        for (TypedValue v : stack) entries.add(entry(v));
+        return new Outcome.Fields(executionId, sourceId, language, output, entries, new LazyValues(stack), inferred, required,
                 diagnostics, at.revision(), at.generation());
+    }
+
+    /** A stack's public values, each converted when first read (most outcomes are only displayed). */
+    private static final class LazyValues extends java.util.AbstractList<dev.finch.vm.Value> implements java.util.RandomAccess {
+        private final List<TypedValue> stack;
+        private final dev.finch.vm.Value[] converted;
+
+        LazyValues(List<TypedValue> stack) {
+            this.stack = List.copyOf(stack);
+            this.converted = new dev.finch.vm.Value[this.stack.size()];
+        }
+
+        @Override public dev.finch.vm.Value get(int index) {
+            dev.finch.vm.Value v = converted[index];
+            if (v == null) converted[index] = v = stack.get(index).toValue();
+            return v;
+        }
+
+        @Override public int size() { return stack.size(); }
     }
 
     private Diagnostic busyDiagnostic(String sourceId) {

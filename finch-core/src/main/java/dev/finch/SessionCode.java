@@ -15,6 +15,8 @@ public enum SessionCode implements DiagnosticCode {
     UNKNOWN_EXECUTION("E-SESSION-004", "No suspended execution has this id in this session (it completed, failed, was cancelled or was already resumed)."),
     /** The language has no frontend in this build. */
     LANGUAGE_UNAVAILABLE("E-SESSION-005", "The submission's language has no frontend in this build of Finch."),
+    /** Session.call named no callable word, or gave it the wrong number of arguments. */
+    CALL("E-SESSION-007", "Session.call named no definition or word of the session, a word whose type or tag is written in the program text, or gave it the wrong number of arguments; nothing ran."),
     /** A defect inside Finch, reported instead of a Java exception. */
     INTERNAL("E-SESSION-006", "An internal error in Finch stopped the submission; nothing was committed. Please report it.");
 

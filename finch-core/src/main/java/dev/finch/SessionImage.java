@@ -38,8 +38,13 @@ public final class SessionImage {
 
     private SessionImage() { }
 
-    /** One submission: its text and what it was verified against. */
-    public record Entry(String text, String language, String sourceId, Environment env) { }
+    /**
+     * One submission — or one {@link Session#call}, as the Co-Forth of its single word call — with its text and what it
+     * was verified against.
+     */
+    public record Entry(String text, String language, String sourceId, Environment env, boolean call) {
+        public Entry(String text, String language, String sourceId, Environment env) { this(text, language, sourceId, env, false); }
+    }
 
     /** Why an image cannot be written or read. */
     public static final class ImageException extends RuntimeException {
@@ -158,6 +163,7 @@ public final class SessionImage {
         o.put("text", e.text());
         o.put("language", e.language());
         o.put("source_id", e.sourceId());
+        if (e.call()) o.put("call", true);
         ObjectNode env = o.putObject("env");
         ObjectNode words = env.putObject("words");
         new java.util.TreeMap<>(e.env().words()).forEach((n, t) -> words.put(n, t.toString()));
@@ -176,7 +182,8 @@ public final class SessionImage {
         env.get("constants").fields().forEachRemaining(f -> consts.put(f.getKey(), TypeSyntax.parse(f.getValue().asText())));
         List<Type> stack = new ArrayList<>();
         env.get("stack").forEach(t -> stack.add(TypeSyntax.parse(t.asText())));
-        return new Entry(o.get("text").asText(), o.get("language").asText(), o.get("source_id").asText(), new Environment(vocabulary, words, consts, stack));
+        return new Entry(o.get("text").asText(), o.get("language").asText(), o.get("source_id").asText(), new Environment(vocabulary, words, consts, stack),
+                o.path("call").asBoolean(false));
     }
 
     private static ObjectNode typed(TypedValue v) {

@@ -25,7 +25,7 @@ class OutcomeJsonTest {
     void failedOutcomeIsExactlyTheD4Object() throws IOException {
         Diagnostic d = new Diagnostic(Phase.VERIFY, "E-VERIFY-002", "`-` needs int int", Origin.of("prog.fth", 1, 9), "int", "string");
         Outcome o = new Outcome.Failed(new Outcome.Fields("s1-e2", "prog.fth", "forth", "partial\n",
-                List.of(new StackEntry("int", "5"), new StackEntry("string", "\"six\"")),
+                List.of(new StackEntry("int", "5"), new StackEntry("string", "\"six\"")), List.of(dev.finch.vm.Value.of(5), dev.finch.vm.Value.of("six")),
                 List.of("session.emit"), List.of(), List.of(d), 1, 1));
         assertThat(FinchJson.write(o)).isEqualTo(golden("outcome-failed.json"));
     }
@@ -33,13 +33,13 @@ class OutcomeJsonTest {
     @Test
     void completedOutcomeWritesNullExpectedAndEmptyLists() throws IOException {
         Outcome o = new Outcome.Completed(new Outcome.Fields("s1-e1", "turn-1", "lisp", "hi",
-                List.of(new StackEntry("option<int>", "(some 3)")), List.of(), List.of(), List.of(), 1, 1));
+                List.of(new StackEntry("option<int>", "(some 3)")), List.of(dev.finch.vm.Value.some(dev.finch.vm.Value.of(3))), List.of(), List.of(), List.of(), 1, 1));
         assertThat(FinchJson.write(o)).isEqualTo(golden("outcome-completed.json"));
     }
 
     @Test
     void anyObjectMapperWritesTheSameObject() throws IOException {
-        Outcome o = new Outcome.Suspended(new Outcome.Fields("s1-e3", "x", "forth", "", List.of(), List.of(), List.of(),
+        Outcome o = new Outcome.Suspended(new Outcome.Fields("s1-e3", "x", "forth", "", List.of(), List.of(), List.of(), List.of(),
                 List.of(), 0, 1), Optional.of(new StackEntry("unit", "()")));
         String viaPlainMapper = new ObjectMapper().writeValueAsString(o);
         assertThat(viaPlainMapper).isEqualTo(FinchJson.write(o));
