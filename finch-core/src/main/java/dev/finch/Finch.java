@@ -47,7 +47,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * Every failure a program can cause is a structured {@code Diagnostic} (phase, stable code, origin,
  * expected/found) inside the outcome, never an exception; {@link ErrorCatalogue} lists every code.
  */
-public final class Finch {
+public final class Finch implements AutoCloseable {
     private final Vm vm;
     private final Limits limits;
     private final Map<Language, Frontend> frontends;
@@ -56,14 +56,24 @@ public final class Finch {
     private final java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
 
     private final Library library;
+    /** The tag that makes this Finch's session ids unique across processes and restores. */
+    private final String instance;
+    private final byte[] imageKey;
+    private final boolean unkeyedImages;
+    private final ContinuationLedger ledger;
+    private volatile boolean closed;
+    private volatile java.util.concurrent.ExecutorService async;
 
-    private Finch(Limits limits, java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models,
-                  java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools, Library library, Tier tier) {
-        this.vm = new Vm(tier.tiering);
+    private Finch(Builder b, Library library) {
+        this.vm = new Vm(b.tier.tiering);
         this.library = library;
-        this.limits = limits;
-        this.models = models;
-        this.tools = tools;
+        this.instance = b.instance != null ? b.instance : randomTag();
+        this.imageKey = b.imageKey;
+        this.unkeyedImages = b.unkeyedImages;
+        this.ledger = b.ledger != null ? b.ledger : ContinuationLedger.inMemory();
+        this.limits = b.limits;
+        this.models = b.models;
+        this.tools = b.tools;
         Map<Language, Frontend> f = new EnumMap<>(Language.class);
         f.put(Language.FORTH, new CoForth());
         f.put(Language.LISP, new Lisp());
@@ -81,9 +91,14 @@ public final class Finch {
     public Session newSession() { return newSession(SessionOptions.DEFAULT); }
 
     /** A new, empty session with {@code options}. */
-    public Session newSession(SessionOptions options) {
-        return new Session(this, "s" + sessions.incrementAndGet(), options);
-    }
+    public Session newSession(SessionOptions options) { return new Session(this, newSessionId(), options); }
+
+    /**
+     * A session id no other session has: {@code s<n>-<instance>}, where the instance tag is random per Finch unless
+     * {@link Builder#instanceId} fixes it. Execution ids are {@code <session id>-e<n>}, so they are unique too — a
+     * restored session gets a new id of the restoring Finch, and only its suspended execution keeps the id it had.
+     */
+    String newSessionId() { return "s" + sessions.incrementAndGet() + "-" + instance; }
 
     /** The limits every run of every session gets. */
     public Limits limits() { return limits; }
@@ -106,25 +121,90 @@ public final class Finch {
 
     Optional<Frontend> frontend(Language language) { return Optional.ofNullable(frontends.get(language)); }
 
-    /** A session with a given id (used when restoring an image). */
-    Session openSession(String id, SessionOptions options) { return new Session(this, id, options); }
+    /** The key images are authenticated with, or null. */
+    byte[] imageKey() { return imageKey; }
+
+    /** Whether images without a key's authentication are accepted. */
+    boolean acceptsUnkeyedImages() { return unkeyedImages; }
+
+    ContinuationLedger ledger() { return ledger; }
 
     /**
-     * Restores a session saved with {@link Session#save} — in this process or another — with its suspended
-     * execution ready to resume, approve, deny or answer. Nothing that ran before the suspension runs again.
+     * Restores a session saved with {@link Session#save} — in this process or another — with its suspended execution
+     * ready to resume, approve, deny or answer, under {@code options}: the restoring host's authority. The image's own
+     * workspace, roots and grants are never used — its paths are root-relative and resolve under the roots
+     * {@code options} install, and the suspended run holds exactly {@code options}' grants (an approval it had been
+     * given for this run only must be given again). Nothing that ran before the suspension runs again, and the pause is
+     * continued at most once however often the image is restored ({@link ContinuationLedger}).
      *
-     * @throws SessionImage.ImageException when the image is truncated, edited, from another format, or its
-     *         program no longer verifies the same way
+     * @throws SessionImage.ImageException when the image is not authenticated by this Finch's key
+     *         ({@link Builder#imageKey}; an unkeyed image only with {@link Builder#acceptUnkeyedImages}), is truncated,
+     *         edited, from another format, saved under another vocabulary, or its program no longer verifies the same way
      */
-    public Session restore(String image) { return SessionImage.restore(this, image, List.of()); }
+    public Session restore(String image, SessionOptions options) { return SessionImage.restore(this, image, options, List.of()); }
 
     /**
-     * Restores a session that had installed words of its own ({@link Session#installWords}): {@code sessionWords} are
-     * installed into the restored session first, so its vocabulary is the one the image was saved under.
-     *
-     * @throws SessionImage.ImageException when the image is unreadable, edited, or was saved under another vocabulary
+     * As {@link #restore(String, SessionOptions)}, for a session that had installed words of its own
+     * ({@link Session#installWords}): {@code sessionWords} are installed into the restored session first, so its
+     * vocabulary is the one the image was saved under.
      */
-    public Session restore(String image, List<Class<?>> sessionWords) { return SessionImage.restore(this, image, sessionWords); }
+    public Session restore(String image, SessionOptions options, List<Class<?>> sessionWords) {
+        return SessionImage.restore(this, image, options, sessionWords);
+    }
+
+    /** As {@link #restore(String, SessionOptions)} with no workspace, roots or grants: every effect asks again. */
+    public Session restore(String image) { return restore(image, SessionOptions.DEFAULT); }
+
+    /**
+     * Submits on this Finch's own async threads; see {@link Session#submitAsync(Submission)}. Fails the future with
+     * {@link IllegalStateException} once this Finch is closed.
+     */
+    java.util.concurrent.Executor asyncExecutor() {
+        java.util.concurrent.ExecutorService e = async;
+        if (e == null) {
+            synchronized (this) {
+                if (closed) throw new IllegalStateException("this Finch is closed");
+                e = async;
+                if (e == null) {
+                    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+                    async = e = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+                        Thread t = new Thread(r, "finch-async-" + n.incrementAndGet());
+                        t.setDaemon(true);
+                        return t;
+                    });
+                }
+            }
+        }
+        return e;
+    }
+
+    /** True once {@link #close} was called. */
+    public boolean isClosed() { return closed; }
+
+    /**
+     * Stops this Finch: a run in progress is cancelled at its next step (interrupting a process or a host call it waits
+     * on, whose subprocess is destroyed), its worker and async threads end, and every later submission, call or resume
+     * answers a failed outcome ({@code E-SESSION-009}) instead of running. Sessions' tool hosts are the embedder's to
+     * close. Idempotent.
+     */
+    @Override public void close() {
+        java.util.concurrent.ExecutorService e;
+        synchronized (this) {
+            if (closed) return;
+            closed = true;
+            e = async;
+        }
+        vm.close();
+        if (e != null) e.shutdownNow();
+    }
+
+    private static String randomTag() {
+        java.security.SecureRandom r = new java.security.SecureRandom();
+        String alphabet = "abcdfghjkmnpqrstvwxyz23456789";
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < 6; i++) b.append(alphabet.charAt(r.nextInt(alphabet.length())));
+        return b.toString();
+    }
 
     /** Which VM tier runs the functions of every submission. */
     public enum Tier {
@@ -147,8 +227,51 @@ public final class Finch {
         private java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
         private final List<Class<?>> words = new java.util.ArrayList<>();
         private Tier tier = Tier.AUTO;
+        private String instance;
+        private byte[] imageKey;
+        private boolean unkeyedImages;
+        private ContinuationLedger ledger;
 
         private Builder() { }
+
+        /**
+         * Fixes the instance tag of this Finch's session ids ({@code s<n>-<tag>}); the default is random, so ids from
+         * different processes never collide. Give each process its own (a node name, a pod id): two Finches with one tag
+         * make the same ids. Letters, digits, {@code .} and {@code _}, at most 40.
+         */
+        public Builder instanceId(String tag) {
+            if (tag == null || !tag.matches("[A-Za-z0-9._]{1,40}")) throw new IllegalArgumentException("instanceId must be 1..40 letters, digits, '.' or '_'");
+            this.instance = tag;
+            return this;
+        }
+
+        /**
+         * The secret session images are authenticated with (HMAC-SHA-256, at least 32 bytes): {@link Session#save}
+         * signs with it and {@link Finch#restore} refuses an image it did not sign — an edited workspace, grant or
+         * continuation, or an image of another key. Keep it where the host keeps its other secrets; every Finch that
+         * restores a session's images needs the same key.
+         */
+        public Builder imageKey(byte[] key) {
+            if (key == null || key.length < 32) throw new IllegalArgumentException("an image key has at least 32 bytes");
+            this.imageKey = key.clone();
+            return this;
+        }
+
+        /**
+         * Accepts images no key signed (their checksum only detects accidents: anyone can re-hash an edited image).
+         * Only for images the host produced and stored where nobody else can write; never for images that crossed a
+         * trust boundary. Off by default.
+         */
+        public Builder acceptUnkeyedImages() {
+            this.unkeyedImages = true;
+            return this;
+        }
+
+        /** Where continuing a saved suspension at most once is enforced; the default holds for this Finch only. */
+        public Builder continuations(ContinuationLedger ledger) {
+            this.ledger = java.util.Objects.requireNonNull(ledger, "ledger");
+            return this;
+        }
 
         /**
          * Installs the words declared on {@code classes} in every session: public static methods annotated with
@@ -215,7 +338,7 @@ public final class Finch {
         public Builder maxDepth(int depth) { limits = limits.withMaxDepth((int) positive(depth, "maxDepth")); return this; }
 
         /** The configured Finch. */
-        public Finch build() { return new Finch(limits, models, tools, Library.core().with(words), tier); }
+        public Finch build() { return new Finch(this, Library.core().with(words)); }
 
         private static long positive(long v, String what) {
             if (v <= 0) throw new IllegalArgumentException(what + " must be positive, was " + v);

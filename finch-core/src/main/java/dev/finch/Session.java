@@ -68,6 +68,10 @@ public final class Session {
     private final List<SessionImage.Entry> history = java.util.Collections.synchronizedList(new ArrayList<>());
     /** The entry of each execution not yet committed (running or suspended). */
     private final ConcurrentHashMap<String, SessionImage.Entry> inFlight = new ConcurrentHashMap<>();
+    /** How many times each unfinished execution has paused: the pause a {@link ContinuationLedger} claim names. */
+    private final ConcurrentHashMap<String, Long> pauses = new ConcurrentHashMap<>();
+    /** The suspended executions whose pause exists as an image (saved here or restored from one): they claim before continuing. */
+    private final java.util.Set<String> durable = ConcurrentHashMap.newKeySet();
 
     /** The committed state: what runs start from and what outcomes report when nothing was committed. */
     private record Snapshot(VmState state, long revision, long generation) { }
@@ -167,6 +171,7 @@ public final class Session {
     public Outcome submit(Submission submission) {
         String executionId = nextExecutionId();
         String language = submission.resolvedLanguage().spelling();
+        if (finch.isClosed()) return failed(executionId, submission.sourceId(), language, "", List.of(), closedDiagnostic(submission.sourceId()));
         if (!busy.compareAndSet(false, true)) {
             return failed(executionId, submission.sourceId(), language, "", List.of(), busyDiagnostic(submission.sourceId()));
         }
@@ -199,6 +204,7 @@ public final class Session {
         List<dev.finch.vm.Value> arguments = List.copyOf(args);
         String executionId = nextExecutionId();
         String sourceId = "call:" + word;
+        if (finch.isClosed()) return failed(executionId, sourceId, null, "", List.of(), closedDiagnostic(sourceId));
         if (!busy.compareAndSet(false, true)) return failed(executionId, sourceId, null, "", List.of(), busyDiagnostic(sourceId));
         try {
             return runCall(executionId, word, sourceId, arguments, sink == null ? OutputSink.NONE : sink);
@@ -266,11 +272,49 @@ public final class Session {
     private String nextExecutionId() { return id + "-e" + executions.incrementAndGet(); }
 
     /**
+     * {@link #submit} on another thread — this Finch's async threads — so the caller does not wait: the future completes
+     * with the outcome (it never completes exceptionally for anything a program does). Cancelling the future cancels the
+     * execution if it is running (it stops at its next step and commits nothing). Submissions to one session still run
+     * one at a time: a second one while the first runs answers {@code E-SESSION-003}, so chain them
+     * ({@code thenCompose}) rather than firing them together.
+     */
+    public java.util.concurrent.CompletableFuture<Outcome> submitAsync(Submission submission) {
+        java.util.concurrent.Executor executor;
+        try {
+            executor = finch.asyncExecutor();
+        } catch (IllegalStateException closed) {
+            return java.util.concurrent.CompletableFuture.completedFuture(
+                    failed(nextExecutionId(), submission.sourceId(), submission.resolvedLanguage().spelling(), "", List.of(), closedDiagnostic(submission.sourceId())));
+        }
+        java.util.concurrent.CompletableFuture<Outcome> future = new java.util.concurrent.CompletableFuture<>();
+        java.util.concurrent.atomic.AtomicReference<Thread> worker = new java.util.concurrent.atomic.AtomicReference<>();
+        future.whenComplete((o, t) -> {
+            if (future.isCancelled() && worker.get() != null) runningExecution().ifPresent(this::cancel);
+        });
+        try {
+            executor.execute(() -> {
+                worker.set(Thread.currentThread());
+                if (!future.isDone()) future.complete(submit(submission));
+            });
+        } catch (java.util.concurrent.RejectedExecutionException closed) {
+            future.complete(failed(nextExecutionId(), submission.sourceId(), submission.resolvedLanguage().spelling(), "", List.of(), closedDiagnostic(submission.sourceId())));
+        }
+        return future;
+    }
+
+    /**
      * The durable image of this session with one suspended execution: committed submissions (to rebuild the
      * dictionary), the stack and constants, and the execution's continuation. {@link Finch#restore} resumes it in
      * any process; nothing that ran before the suspension runs again.
      */
-    public String save(String executionId) { return SessionImage.save(this, executionId); }
+    public String save(String executionId) {
+        String image = SessionImage.save(this, executionId);
+        durable.add(executionId);
+        return image;
+    }
+
+    /** The number of the pause execution {@code executionId} is at (1 for its first). */
+    long pause(String executionId) { return pauses.getOrDefault(executionId, 1L); }
 
     // ---- package-private access for SessionImage ----
 
@@ -308,13 +352,13 @@ public final class Session {
         history.addAll(entries);
     }
 
-    /** Installs a restored suspended execution. */
-    void installSuspended(String executionId, Suspension suspension, SessionImage.Entry entry, List<String> inferred, long baseRevision) {
+    /** Installs a restored suspended execution at its {@code pause}-th pause; it claims that pause before it continues. */
+    void installSuspended(String executionId, Suspension suspension, SessionImage.Entry entry, List<String> inferred, long baseRevision, long pause) {
         inFlight.put(executionId, entry);
+        pauses.put(executionId, pause);
+        durable.add(executionId);
         paused.put(executionId, new Paused(suspension, entry.sourceId(), entry.call() ? null : entry.language(), inferred, baseRevision,
                 "", OutputSink.NONE));
-        long n = Long.parseLong(executionId.substring(executionId.lastIndexOf('e') + 1));
-        executions.accumulateAndGet(n, Math::max);
     }
 
     /** Continues a suspended execution once ({@code yield} receives unit); the outcome's output is all of its say text. */
@@ -367,6 +411,7 @@ public final class Session {
         Paused p = paused.get(executionId);
         String sourceId = p == null ? "<session>" : p.sourceId();
         String language = p == null ? null : p.language();
+        if (finch.isClosed()) return failed(executionId, sourceId, language, "", List.of(), closedDiagnostic(sourceId));
         if (!busy.compareAndSet(false, true)) {
             return failed(executionId, sourceId, language, "", List.of(), busyDiagnostic(sourceId));
         }
@@ -396,6 +441,13 @@ public final class Session {
                 return failed(executionId, sourceId, language, "", List.of(), SessionCode.UNKNOWN_EXECUTION.at(
                         Origin.of(sourceId, 0, 0), "no suspended execution " + executionId + " in session " + id));
             }
+            if (durable.contains(executionId) && !finch.ledger().claim(executionId, pause(executionId))) {
+                // Another copy of this pause's image continued (or cancelled) it first: this copy is discarded, unrun.
+                forget(executionId);
+                return failed(executionId, p.sourceId(), p.language(), p.output(), p.inferred(), SessionCode.ALREADY_CONTINUED.at(
+                        Origin.of(p.sourceId(), 0, 0), "execution " + executionId + " was already continued or cancelled from another copy of its image; "
+                                + "this copy is discarded and nothing was dispatched"));
+            }
             CancelToken token = new CancelToken();
             running.put(executionId, token);
             RunResult r;
@@ -424,7 +476,18 @@ public final class Session {
             token.cancel("cancelled by the host");
             return true;
         }
-        return paused.remove(executionId) != null;
+        if (paused.remove(executionId) == null) return false;
+        // A cancelled saved execution is claimed, so no copy of its image continues after it.
+        if (durable.contains(executionId)) finch.ledger().claim(executionId, pause(executionId));
+        forget(executionId);
+        return true;
+    }
+
+    /** Drops what this session keeps about an execution that will not continue here. */
+    private void forget(String executionId) {
+        inFlight.remove(executionId);
+        pauses.remove(executionId);
+        durable.remove(executionId);
     }
 
     /** Parses, lowers and verifies {@code submission} against the committed state, without running it. */
@@ -539,6 +602,11 @@ public final class Session {
                            OutputSink sink, RunResult r) {
         // The VM reports all say text of the execution, across its resumes: the outcome's output is exactly that.
         String output = r.output();
+        if (r instanceof RunResult.Suspended) pauses.merge(executionId, 1L, Long::sum);
+        else {
+            pauses.remove(executionId);
+            durable.remove(executionId);
+        }
         if (r instanceof RunResult.Completed c) {
             Snapshot now = snapshot;
             SessionImage.Entry running = inFlight.get(executionId);
@@ -643,6 +711,10 @@ public final class Session {
         }
 
         @Override public int size() { return stack.size(); }
+    }
+
+    private static Diagnostic closedDiagnostic(String sourceId) {
+        return SessionCode.CLOSED.at(Origin.of(sourceId, 0, 0), "this session's Finch is closed; nothing was run");
     }
 
     private Diagnostic busyDiagnostic(String sourceId) {

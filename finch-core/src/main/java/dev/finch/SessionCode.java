@@ -17,6 +17,10 @@ public enum SessionCode implements DiagnosticCode {
     LANGUAGE_UNAVAILABLE("E-SESSION-005", "The submission's language has no frontend in this build of Finch."),
     /** Session.call named no callable word, or gave it the wrong number of arguments. */
     CALL("E-SESSION-007", "Session.call named no definition or word of the session, a word whose type or tag is written in the program text, or gave it the wrong number of arguments; nothing ran."),
+    /** Another copy of a saved suspension's image continued it first. */
+    ALREADY_CONTINUED("E-SESSION-008", "This suspended execution was already continued or cancelled from another copy of its image (a ContinuationLedger claim failed); this copy is discarded and nothing was dispatched."),
+    /** The Finch was closed. */
+    CLOSED("E-SESSION-009", "The Finch this session belongs to is closed; nothing runs any more."),
     /** A defect inside Finch, reported instead of a Java exception. */
     INTERNAL("E-SESSION-006", "An internal error in Finch stopped the submission; nothing was committed. Please report it.");
 

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A session with a suspended execution, as data (issue 6, durable continuations). It keeps the committed
@@ -70,11 +69,6 @@ public final class SessionImage {
         doc.put("vm_revision", session.vmRevision());
         doc.put("manifest_generation", session.manifestGeneration());
         doc.put("vocabulary", session.vocabulary().fingerprint());
-        ObjectNode opts = doc.putObject("options");
-        session.options().workspace().ifPresent(w -> opts.put("workspace", w.toString()));
-        ArrayNode grants = opts.putArray("grants");
-        session.grants().grants().forEach(g -> grants.add(g.spec().toString()));
-        opts.put("deferred", session.options().deferred());
         ArrayNode history = doc.putArray("history");
         for (Entry e : session.history()) history.add(entry(e));
         VmState state = session.committedState();
@@ -86,11 +80,15 @@ public final class SessionImage {
         susp.put("execution_id", executionId);
         susp.set("entry", entry(entry));
         susp.put("continuation", continuation);
-        doc.put("checksum", sha256(doc.toString()));
+        susp.put("pause", session.pause(executionId));
+        byte[] key = session.finch().imageKey();
+        if (key != null) doc.put("mac", hmac(key, doc.toString()));
+        else doc.put("checksum", sha256(doc.toString()));
         return doc.toString();
     }
 
-    static Session restore(Finch finch, String image, List<Class<?>> sessionWords) {
+    static Session restore(Finch finch, String image, SessionOptions options, List<Class<?>> sessionWords) {
+        java.util.Objects.requireNonNull(options, "options");
         JsonNode doc;
         try {
             doc = JSON.readTree(image);
@@ -100,16 +98,9 @@ public final class SessionImage {
         if (doc == null || !doc.isObject() || !FORMAT.equals(doc.path("format").asText())) {
             throw new ImageException("not a session image of format " + FORMAT);
         }
-        ObjectNode body = ((ObjectNode) doc).deepCopy();
-        String checksum = body.path("checksum").asText();
-        body.remove("checksum");
-        if (!sha256(body.toString()).equals(checksum)) throw new ImageException("the session image's checksum does not match: truncated or edited");
+        authenticate(finch, (ObjectNode) doc);
         try {
-            JsonNode o = doc.get("options");
-            SessionOptions options = new SessionOptions(
-                    o.has("workspace") ? Optional.of(java.nio.file.Path.of(o.get("workspace").asText())) : Optional.empty(),
-                    texts(o.get("grants")), o.path("deferred").asBoolean());
-            Session session = finch.openSession(doc.get("session_id").asText(), options);
+            Session session = new Session(finch, finch.newSessionId(), options);
             if (!sessionWords.isEmpty()) session.installWords(sessionWords);
             dev.finch.ir.vocab.Vocabulary vocabulary = session.vocabulary();
             if (!vocabulary.fingerprint().equals(doc.path("vocabulary").asText())) {
@@ -137,7 +128,9 @@ public final class SessionImage {
             Suspension suspension = finch.vm().restore(executionId, module, base, session.hostConfig(), s.get("continuation").asText());
             List<String> inferred = new ArrayList<>();
             module.inferredCapabilities().forEach(c -> inferred.add(c.toString()));
-            session.installSuspended(executionId, suspension, entry, inferred, revision);
+            long pause = s.path("pause").asLong(1);
+            if (pause < 1) throw new ImageException("the session image's pause number is not positive");
+            session.installSuspended(executionId, suspension, entry, inferred, revision, pause);
             return session;
         } catch (ImageException e) {
             throw e;
@@ -198,6 +191,43 @@ public final class SessionImage {
         return new TypedValue(t, ValueCodec.decode(t, o.get("value")));
     }
 
+    /**
+     * Refuses an image this Finch cannot vouch for: with a key, exactly the images its key signed (HMAC-SHA-256 over the
+     * image without its mac, compared in constant time); an unkeyed image's checksum only when the embedder accepts
+     * unkeyed images, since anyone can recompute it.
+     */
+    private static void authenticate(Finch finch, ObjectNode doc) {
+        ObjectNode body = doc.deepCopy();
+        byte[] key = finch.imageKey();
+        if (body.has("mac")) {
+            String mac = body.path("mac").asText();
+            body.remove("mac");
+            if (key == null) throw new ImageException("the session image is signed with a key, and this Finch has none: build it with Finch.builder().imageKey(…)");
+            if (!java.security.MessageDigest.isEqual(hmac(key, body.toString()).getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                    mac.getBytes(java.nio.charset.StandardCharsets.US_ASCII))) {
+                throw new ImageException("the session image is not authentic: it was edited, truncated, or signed with another key");
+            }
+            return;
+        }
+        if (!finch.acceptsUnkeyedImages()) {
+            throw new ImageException("the session image is not signed with a key, and this Finch accepts only signed images "
+                    + "(Finch.builder().imageKey(…) signs them; acceptUnkeyedImages() accepts unsigned ones from a trusted store)");
+        }
+        String checksum = body.path("checksum").asText();
+        body.remove("checksum");
+        if (!sha256(body.toString()).equals(checksum)) throw new ImageException("the session image's checksum does not match: truncated or edited");
+    }
+
+    private static String hmac(byte[] key, String text) {
+        try {
+            javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+            mac.init(new javax.crypto.spec.SecretKeySpec(key, "HmacSHA256"));
+            return java.util.HexFormat.of().formatHex(mac.doFinal(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is part of every Java 17 runtime", e);
+        }
+    }
+
     private static String sha256(String text) {
         try {
             return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
@@ -205,11 +235,5 @@ public final class SessionImage {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-    }
-
-    private static List<String> texts(JsonNode a) {
-        List<String> out = new ArrayList<>();
-        a.forEach(x -> out.add(x.asText()));
-        return out;
     }
 }

@@ -12,7 +12,8 @@ import java.util.OptionalLong;
  * one is refused before it runs.
  *
  * @param text               the program text
- * @param language           the language, or null to infer it (first non-whitespace {@code (} means Lisp)
+ * @param language           the language, or null to infer it (from the source id's extension, else: first
+ *                           non-whitespace {@code (} means Lisp)
  * @param sourceId           the host-attached source identity, carried by every origin
  * @param expectedRevision   the VM revision the program was composed against, if stated
  * @param expectedGeneration the manifest generation the program was composed against, if stated
@@ -63,6 +64,13 @@ public record Submission(String text, Language language, String sourceId, Option
         return new Submission(text, language, sourceId, expectedRevision, expectedGeneration, sink, all);
     }
 
-    /** The language this submission runs in: the stated one, else the contract's inference. */
-    public Language resolvedLanguage() { return language != null ? language : Language.infer(text); }
+    /**
+     * The language this submission runs in: the stated one; else the one its source id's extension names
+     * ({@code .nm}/{@code .norman}, {@code .lisp}, {@code .fth}/{@code .forth}, decisions D3); else the contract's
+     * inference from the text.
+     */
+    public Language resolvedLanguage() {
+        if (language != null) return language;
+        return Language.forFileName(sourceId).orElseGet(() -> Language.infer(text));
+    }
 }

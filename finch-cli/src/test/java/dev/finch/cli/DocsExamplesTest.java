@@ -243,7 +243,7 @@ class DocsExamplesTest {
     @Test
     void theGuideShowsRealOutcomes() throws IOException {
         String guide = Files.readString(DOCS.resolve("guide.md"), StandardCharsets.UTF_8);
-        Session session = Finch.create().newSession();
+        Session session = Finch.builder().instanceId("k7q2xm").build().newSession();
         Outcome done = session.submit(Submission.of(": square ( int -- int ) dup * ;  \"7 squared is \" say  7 square dup int-to-string say", "turn-1"));
         Outcome failed = session.submit(Submission.of("\"3\" 4 +", "turn-1"));
         assertThat(guide).contains(FinchJson.write(done) + "\n" + FinchJson.write(failed) + "\n");
@@ -519,12 +519,14 @@ class DocsExamplesTest {
     void durable() throws IOException {
         Path dir = Files.createDirectories(temp.resolve("ws"));
         Files.writeString(dir.resolve("notes.txt"), "kept");
-        Session session = Finch.create().newSession(SessionOptions.DEFAULT.withWorkspace(dir));
-        Outcome o = session.submit(Submission.of("\"before \" say \"notes.txt\" path file-read bytes-to-string", "turn-1"));
+        byte[] key = "a secret of at least 32 bytes, from the host's vault".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         // doc:durable:begin
+        Finch finch = Finch.builder().imageKey(key).build();  // images are signed (HMAC-SHA-256) with the host's key
+        Session session = finch.newSession(SessionOptions.DEFAULT.withWorkspace(dir));
+        Outcome o = session.submit(Submission.of("\"before \" say \"notes.txt\" path file-read bytes-to-string", "turn-1"));
         String image = session.save(o.executionId());          // JSON text: store it anywhere
-        // … in another process, days later:
-        Session restored = Finch.create().restore(image);
+        // … in another process, days later: the same key, and the restoring host's own authority
+        Session restored = Finch.builder().imageKey(key).build().restore(image, SessionOptions.DEFAULT.withWorkspace(dir));
         Outcome done = restored.approve(o.executionId(), Scope.ONCE);
         // done is Completed; the say before the suspension and the work before it are not repeated
         // doc:durable:end

@@ -45,7 +45,7 @@ class SessionAgentsTest {
             """;
 
     private Finch finch(Tools tools) {
-        return Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).tools(() -> tools).build();
+        return Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).tools(() -> tools).imageKey(dev.finch.persist.Images.KEY).build();
     }
 
     private static Outcome submit(Session s, String src) { return s.submit(Submission.of(src, "agent.nm").withLanguage(Language.NORMAN)); }
@@ -86,11 +86,12 @@ class SessionAgentsTest {
         Files.writeString(ws.resolve("q.txt"), "2+2?");
         try (Tools tools = Tools.of(Map.of("fs", FileSystemTool.workspace(ws)))) {
             Finch finch = finch(tools);
-            Session s = finch.newSession(SessionOptions.DEFAULT.withGrant("tool.call(fs,read)"));
+            SessionOptions options = SessionOptions.DEFAULT.withGrant("tool.call(fs,read)");
+            Session s = finch.newSession(options);
             Outcome o = submit(s, AGENT);
             assertThat(o.requiredCapabilities()).containsExactly("model.ask(gpt)");
             String image = s.save(o.executionId());
-            Session restored = finch(tools).restore(image);
+            Session restored = finch(tools).restore(image, options);
             Outcome done = restored.approve(o.executionId(), Scope.ONCE);
             assertThat(done).as("%s", done).isInstanceOf(Outcome.Completed.class);
             assertThat(done.stack()).extracting(e -> e.display()).containsExactly("4.0");
@@ -101,10 +102,11 @@ class SessionAgentsTest {
     @Test void anAgentPausedAtAToolCallIsSavedWithItsCapabilityAndResumedElsewhere() throws IOException {
         Files.writeString(ws.resolve("q.txt"), "2+2?");
         try (Tools tools = Tools.of(Map.of("fs", FileSystemTool.workspace(ws)))) {
-            Session s = finch(tools).newSession(SessionOptions.DEFAULT.withGrant("model.ask(gpt)"));
+            SessionOptions options = SessionOptions.DEFAULT.withGrant("model.ask(gpt)");
+            Session s = finch(tools).newSession(options);
             Outcome o = submit(s, AGENT);
             assertThat(o.requiredCapabilities()).containsExactly("tool.call(fs,read)");
-            Session restored = finch(tools).restore(s.save(o.executionId()));
+            Session restored = finch(tools).restore(s.save(o.executionId()), options);
             Outcome done = restored.approve(o.executionId(), Scope.ONCE);
             assertThat(done).as("%s", done).isInstanceOf(Outcome.Completed.class);
             assertThat(done.stack()).extracting(e -> e.display()).containsExactly("4.0");
@@ -121,12 +123,12 @@ class SessionAgentsTest {
                 (define guarded (q) (catch (budget ([cost $0.01]) (. (retry 2 (ask-n q)) value)) e -1))
                 (+ (guarded "2+2?") 0)
                 """;
-        Session s = Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).build().newSession();
+        Session s = Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).imageKey(dev.finch.persist.Images.KEY).build().newSession();
         Outcome o = submit(s, agent);
         assertThat(o).as("%s", o).isInstanceOf(Outcome.Suspended.class);
         assertThat(o.requiredCapabilities()).containsExactly("model.ask(gpt)");
         String image = s.save(o.executionId());
-        Session restored = Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).build().restore(image);
+        Session restored = Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).imageKey(dev.finch.persist.Images.KEY).build().restore(image);
         Outcome done = restored.approve(o.executionId(), Scope.ONCE);
         assertThat(done).as("%s", done).isInstanceOf(Outcome.Completed.class);
         assertThat(done.stack()).extracting(e -> e.display()).containsExactly("4.0");

@@ -53,8 +53,9 @@ class CrashResumeTest {
         int effects = 3;
         for (int crashAt = 1; crashAt <= effects; crashAt++) {
             Host host = new Host();
-            Finch finch = Finch.create();
-            Session s = finch.newSession(new SessionOptions(Optional.empty(), List.of("fs.read(${workspace}/**)", "fs.write(${workspace}/**)"), true));
+            Finch finch = Images.keyed();
+            SessionOptions options = new SessionOptions(Optional.empty(), List.of("fs.read(${workspace}/**)", "fs.write(${workspace}/**)"), true);
+            Session s = finch.newSession(options);
             Outcome o = s.submit(Submission.of(PROGRAM, "crash"));
             String executionId = o.fields().executionId();
             while (o instanceof Outcome.Suspended) {
@@ -64,7 +65,7 @@ class CrashResumeTest {
                 host.journal.put(r.sequence(), result);                   // the host's journal write point
                 if (r.sequence() == crashAt && host.performed.get(r.sequence()) == 1) {
                     // Crash before answering: a new process restores the image and the request is replayed.
-                    s = Finch.create().restore(image);
+                    s = Images.keyed().restore(image, options);
                     EffectRequest again = s.pendingRequest(executionId).orElseThrow();
                     assertThat(again.sequence()).isEqualTo(r.sequence());
                     result = host.journal.containsKey(again.sequence()) ? host.journal.get(again.sequence()) : host.perform(again);

@@ -47,14 +47,14 @@ class DurableContinuationTest {
 
     @Test void resumesInAnotherProcessWithoutRepeatingEffects() throws Exception {
         List<String> streamed = new ArrayList<>();
-        Session s = suspended(Finch.create(), streamed);
+        Session s = suspended(Images.keyed(), streamed);
         String executionId = s.suspendedExecutions().iterator().next();
         Path image = ws.resolve("image.json");
         Files.writeString(image, s.save(executionId));
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), ResumeFixture.class.getName(),
-                image.toString(), executionId).redirectErrorStream(true).start();
+                image.toString(), executionId, ws.toString()).redirectErrorStream(true).start();
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         JsonNode outcome = new ObjectMapper().readTree(out.lines().filter(l -> l.startsWith("{")).reduce((a, b) -> b).orElseThrow());
@@ -70,13 +70,13 @@ class DurableContinuationTest {
     @Test void aLocalNotStoredYetWhenTheRunPausedIsSavedAsUnset() throws Exception {
         // `text` and `rec` are stored only after the read the run pauses at: their slots hold nothing yet.
         Files.writeString(ws.resolve("b.txt"), "B");
-        Session s = Finch.create().newSession(new SessionOptions(java.util.Optional.of(ws), List.of()));
+        Session s = Images.keyed().newSession(new SessionOptions(java.util.Optional.of(ws), List.of()));
         Outcome def = s.submit(Submission.of(": later ( -- string ! {fs.read(${workspace}/**)} ) \"b.txt\" path file-read "
                 + "bytes-to-string if-ok else drop \"?\" then :> text { t: text } :> rec rec \"t\" record-get unwrap ;", "defs"));
         assertThat(def).as("%s", def).isInstanceOf(Outcome.Completed.class);
         Outcome o = s.submit(Submission.of("later", "main"));
         assertThat(o).isInstanceOf(Outcome.Suspended.class);
-        Session restored = Finch.create().restore(s.save(o.executionId()));
+        Session restored = Images.keyed().restore(s.save(o.executionId()), SessionOptions.DEFAULT.withWorkspace(ws));
         Outcome done = restored.approve(o.executionId(), dev.finch.capabilities.Scope.ONCE);
         assertThat(done).as("%s", done).isInstanceOf(Outcome.Completed.class);
         assertThat(done.stack()).extracting(e -> e.display()).containsExactly("\"B\"");
@@ -88,10 +88,10 @@ class DurableContinuationTest {
                 + "if-ok else drop \"?\" then n int-to-string string-append ;] execute";
         // compiled: the closure literal is inside a word; interpreted: inside the top-level program
         for (String src : List.of(": go ( -- string ! {fs.read(${workspace}/**)} ) " + closure + " ; go", closure)) {
-            Session s = Finch.create().newSession(new SessionOptions(java.util.Optional.of(ws), List.of()));
+            Session s = Images.keyed().newSession(new SessionOptions(java.util.Optional.of(ws), List.of()));
             Outcome o = s.submit(Submission.of(src, "main"));
             assertThat(o).as(src).isInstanceOf(Outcome.Suspended.class);
-            Session restored = Finch.create().restore(s.save(o.executionId()));
+            Session restored = Images.keyed().restore(s.save(o.executionId()), SessionOptions.DEFAULT.withWorkspace(ws));
             Outcome done = restored.approve(o.executionId(), dev.finch.capabilities.Scope.ONCE);
             assertThat(done).as("%s", done).isInstanceOf(Outcome.Completed.class);
             assertThat(done.stack()).extracting(e -> e.display()).containsExactly("\"B7\"");
@@ -99,10 +99,10 @@ class DurableContinuationTest {
     }
 
     @Test void resumesInANewFinchInThisProcess() throws Exception {
-        Session s = suspended(Finch.create(), new ArrayList<>());
+        Session s = suspended(Images.keyed(), new ArrayList<>());
         String executionId = s.suspendedExecutions().iterator().next();
         String image = s.save(executionId);
-        Session restored = Finch.create().restore(image);
+        Session restored = Images.keyed().restore(image, SessionOptions.DEFAULT.withWorkspace(ws));
         List<String> later = new ArrayList<>();
         Outcome o = restored.approve(executionId, Scope.ONCE);
         assertThat(o).isInstanceOf(Outcome.Completed.class);
@@ -115,18 +115,19 @@ class DurableContinuationTest {
     }
 
     @Test void truncatedOrEditedImagesAreRefused() throws Exception {
-        Session s = suspended(Finch.create(), new ArrayList<>());
+        Session s = suspended(Images.keyed(), new ArrayList<>());
         String executionId = s.suspendedExecutions().iterator().next();
         String image = s.save(executionId);
-        Finch finch = Finch.create();
+        Finch finch = Images.keyed();
+        SessionOptions at = SessionOptions.DEFAULT.withWorkspace(ws);
         for (int cut = 0; cut < image.length(); cut += Math.max(1, image.length() / 97)) {
             String truncated = image.substring(0, cut);
-            assertThatThrownBy(() -> finch.restore(truncated)).isInstanceOf(SessionImage.ImageException.class);
+            assertThatThrownBy(() -> finch.restore(truncated, at)).isInstanceOf(SessionImage.ImageException.class);
         }
         String edited = image.replace("\\\"B\\\"", "\\\"C\\\"").replace("before ", "BEFORE ");
         assertThat(edited).isNotEqualTo(image);
-        assertThatThrownBy(() -> finch.restore(edited)).isInstanceOf(SessionImage.ImageException.class).hasMessageContaining("checksum");
+        assertThatThrownBy(() -> finch.restore(edited, at)).isInstanceOf(SessionImage.ImageException.class).hasMessageContaining("not authentic");
         String older = image.replace("finch-session/1", "finch-session/0");
-        assertThatThrownBy(() -> finch.restore(older)).isInstanceOf(SessionImage.ImageException.class);
+        assertThatThrownBy(() -> finch.restore(older, at)).isInstanceOf(SessionImage.ImageException.class);
     }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  */
 class JsonImageTest {
     @Test void jsonNumbersSurviveSaveAndRestoreExactly() {
-        Finch finch = Finch.create();
+        Finch finch = Images.keyed();
         Session s = finch.newSession();
         String doc = "{\\\"a\\\":2.0,\\\"b\\\":1e300,\\\"c\\\":1.00000000000000000001,\\\"d\\\":100.0,\\\"e\\\":[0.00001,-0.0]}";
         Outcome held = s.submit(Submission.of("\"" + doc + "\" json-parse result-unwrap", "keep"));

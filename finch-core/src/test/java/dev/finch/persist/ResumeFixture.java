@@ -1,6 +1,5 @@
 package dev.finch.persist;
 
-import dev.finch.Finch;
 import dev.finch.FinchJson;
 import dev.finch.Outcome;
 import dev.finch.Session;
@@ -15,7 +14,7 @@ public final class ResumeFixture {
     public static void main(String[] args) throws Exception {
         String image = Files.readString(Path.of(args[0]));
         String executionId = args[1];
-        Session s = Finch.create().restore(image);
+        Session s = Images.keyed().restore(image, dev.finch.SessionOptions.DEFAULT.withWorkspace(Path.of(args[2])));
         Outcome o = s.approve(executionId, Scope.ONCE);
         System.out.println(FinchJson.write(o));
         System.exit(0);

@@ -182,14 +182,14 @@ class HostWordsTest {
     }
 
     @Test void aSessionWithInstalledWordsIsSavedAndRestoredWithThem() {
-        Finch finch = Finch.create();
+        Finch finch = dev.finch.persist.Images.keyed();
         Session s = finch.newSession();
         s.installWords(List.of(Weather.class));
         Outcome o = run(s, "(string-append (shout \"a\") (forecast \"Oslo\"))");
         assertThat(o.status()).isEqualTo(Outcome.Status.SUSPENDED);
         String image = s.save(o.executionId());
         assertThatThrownBy(() -> finch.restore(image)).hasMessageContaining("another vocabulary");
-        Session back = finch.restore(image, List.of(Weather.class));
+        Session back = finch.restore(image, dev.finch.SessionOptions.DEFAULT, List.of(Weather.class));
         assertThat(back.manifestGeneration()).isEqualTo(s.manifestGeneration());
         Outcome done = back.approve(o.executionId(), Scope.ONCE);
         assertThat(stack(done)).containsExactly("\"A!sunny in Oslo\"");

@@ -261,7 +261,8 @@ public final class Vm implements AutoCloseable {
 
     /**
      * Rebuilds a suspended run saved by {@link #save} in any process, from the same verified module and the same
-     * base state (dictionary and stack) it started from. Nothing runs and nothing is dispatched until it is resumed.
+     * base state (dictionary and stack) it started from. Nothing runs and nothing is dispatched until it is resumed. The
+     * run holds {@code host}'s grants: those saved with it (approvals for this run only) are not trusted.
      */
     public Suspension restore(String executionId, CheckedModule module, VmState base, HostConfig host, String saved) {
         ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, base, tiering, base.library());
@@ -271,7 +272,8 @@ public final class Vm implements AutoCloseable {
         base.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), constants);
         ctx.host = new RunHost(executionId, host);
-        ctx.host.restore(r.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
+        // The restoring host's grants, never the image's: a saved run's authority is what its new host gives it.
+        ctx.host.restore(host.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
         ctx.stackIn = base.stack().stream().map(TypedValue::value).toArray();
         ctx.restoreOutput(r.output());
         ctx.yielded = r.yielded();
