@@ -7,6 +7,8 @@ import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.vm.Limits;
 import dev.finch.vm.Vm;
 import dev.finch.vm.compile.ModuleCompiler;
+import dev.finch.vm.host.FileHost;
+import dev.finch.vm.host.ProcessHost;
 import dev.finch.vm.word.Library;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The entry point an embedder keeps, one per application: immutable, thread-safe, and shared by all of its
@@ -54,16 +57,19 @@ public final class Finch {
     private final AtomicLong sessions = new AtomicLong();
     private final java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
     private final java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
+    private final Function<? super SessionOptions, ? extends FileHost> fileHosts;
+    private final Function<? super SessionOptions, ? extends ProcessHost> processHosts;
 
     private final Library library;
 
-    private Finch(Limits limits, java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models,
-                  java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools, Library library, Tier tier) {
-        this.vm = new Vm(tier.tiering);
+    private Finch(Builder b, Library library) {
+        this.vm = new Vm(b.tier.tiering);
         this.library = library;
-        this.limits = limits;
-        this.models = models;
-        this.tools = tools;
+        this.limits = b.limits;
+        this.models = b.models;
+        this.tools = b.tools;
+        this.fileHosts = b.fileHosts;
+        this.processHosts = b.processHosts;
         Map<Language, Frontend> f = new EnumMap<>(Language.class);
         f.put(Language.FORTH, new CoForth());
         f.put(Language.LISP, new Lisp());
@@ -103,6 +109,12 @@ public final class Finch {
 
     /** A new tool host for one session, or null when none is installed. */
     dev.finch.vm.host.ToolHost newToolHost() { return tools == null ? null : tools.get(); }
+
+    /** The file host of a session opened with {@code options} (see {@link SessionOptions}), or null when it has none. */
+    FileHost fileHost(SessionOptions options) { return SessionHosts.files(options, fileHosts); }
+
+    /** The process host of a session opened with {@code options}. */
+    ProcessHost processHost(SessionOptions options) { return SessionHosts.processes(options, processHosts, limits.timeout()); }
 
     Optional<Frontend> frontend(Language language) { return Optional.ofNullable(frontends.get(language)); }
 
@@ -145,6 +157,8 @@ public final class Finch {
         private Limits limits = Limits.DEFAULT;
         private java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
         private java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
+        private Function<? super SessionOptions, ? extends FileHost> fileHosts;
+        private Function<? super SessionOptions, ? extends ProcessHost> processHosts;
         private final List<Class<?>> words = new java.util.ArrayList<>();
         private Tier tier = Tier.AUTO;
 
@@ -195,6 +209,34 @@ public final class Finch {
             return this;
         }
 
+        /**
+         * Where the file words of every session go once authorized, unless the session's own options name a file host
+         * ({@link SessionOptions#withFileHost}): {@code perSession} makes the file host of each session when it opens
+         * (a restored one too, which is why a host of your own belongs here rather than only on the options), from
+         * that session's options — their roots, typically. For example, every session's files audited:
+         * {@code fileHosts(options -> new AuditedFiles(new LocalFileHost(options.roots())))}. The host reports the
+         * roots it serves ({@link FileHost#installed}); a word over any other root fails with {@code E-HOST-002}.
+         * Without a factory, a session gets a {@link dev.finch.vm.host.LocalFileHost} over its installed roots.
+         * A host that throws, or answers null or more than was asked, fails that operation with a {@code host}
+         * diagnostic ({@code E-HOST-005}, {@code E-HOST-006}), never the session.
+         */
+        public Builder fileHosts(Function<? super SessionOptions, ? extends FileHost> perSession) {
+            this.fileHosts = java.util.Objects.requireNonNull(perSession, "perSession");
+            return this;
+        }
+
+        /**
+         * Where {@code process-run} goes once authorized, unless the session's options name a process host
+         * ({@link SessionOptions#withProcessHost}): {@code perSession} makes each session's process host when it opens
+         * (a restored one too), from its options. Without one, a session gets a
+         * {@link dev.finch.vm.host.LocalProcessHost} working in its workspace, killed after the run's timeout, with
+         * 8 MiB per captured stream. A host that throws or answers null fails the call with {@code E-HOST-010}.
+         */
+        public Builder processHosts(Function<? super SessionOptions, ? extends ProcessHost> perSession) {
+            this.processHosts = java.util.Objects.requireNonNull(perSession, "perSession");
+            return this;
+        }
+
         /** Steps (calls and loop back-edges) one run may take before it fails. */
         public Builder maxSteps(long steps) { limits = limits.withMaxSteps(positive(steps, "maxSteps")); return this; }
 
@@ -215,7 +257,7 @@ public final class Finch {
         public Builder maxDepth(int depth) { limits = limits.withMaxDepth((int) positive(depth, "maxDepth")); return this; }
 
         /** The configured Finch. */
-        public Finch build() { return new Finch(limits, models, tools, Library.core().with(words), tier); }
+        public Finch build() { return new Finch(this, Library.core().with(words)); }
 
         private static long positive(long v, String what) {
             if (v <= 0) throw new IllegalArgumentException(what + " must be positive, was " + v);
