@@ -186,10 +186,10 @@ public final class Finch {
 
         /**
          * Where µNorman's {@code ask} goes once a grant or an approval allows {@code model.ask(NAME)}: {@code perRun}
-         * makes the model host of each run — typically
-         * {@code () -> new ScriptedModels(provider, costMicros, timeMillis)} from {@code dev.finch.norman.harness},
-         * a fresh budget pool and deadline per run over one provider (an {@code AnthropicProvider}, say). Without
-         * one, an ask stops its run with {@code E-HOST-013}.
+         * makes the model host of each run — typically a {@code dev.finch.norman.harness.ModelWorld}, a fresh budget
+         * pool and deadline per run over one provider (an {@code AnthropicProvider}, say):
+         * {@code models(ModelWorld.over(provider).budget(new BigDecimal("0.05")).timeLimit(Duration.ofMinutes(2)).build())}.
+         * Without one, an ask stops its run with {@code E-HOST-013}.
          */
         public Builder models(java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> perRun) {
             this.models = java.util.Objects.requireNonNull(perRun, "perRun");

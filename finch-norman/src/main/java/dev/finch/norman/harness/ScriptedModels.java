@@ -35,6 +35,7 @@ import java.util.regex.Pattern;
  * tokens are charged and the reply is validated ({@code Invalid} with the raw reply); a provider error is
  * {@code ToolError}, and a clock past the deadline {@code PastDeadline}. Tokens are counted as a quarter of the
  * UTF-8 bytes, rounded up, plus 4 per message. Budget scopes are kept per concurrent step (see {@code Strands}).
+ * The harness makes the worlds of scripts; {@link ModelWorld} makes those of a real provider for an embedder.
  */
 public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHost {
     private final ModelProvider provider;
@@ -52,10 +53,11 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
 
     /**
      * A world with {@code costLimit} micro-dollars and {@code timeLimit} ms (negative: unlimited) over
-     * {@code provider}. Each ask and call carries what the world needs to know about it (its {@link SiteKey}), so one
-     * world serves any µNorman program.
+     * {@code provider}: the harness's worlds, made per test from the file's limits. Each ask and call carries what the
+     * world needs to know about it (its {@link SiteKey}), so one world serves any µNorman program. Outside the harness,
+     * worlds are made with {@link ModelWorld}, which states its budget as money and its time limit as a duration.
      */
-    public ScriptedModels(ModelProvider provider, long costLimit, long timeLimit) {
+    ScriptedModels(ModelProvider provider, long costLimit, long timeLimit) {
         this.provider = provider;
         this.costLimit = costLimit;
         this.deadline = timeLimit;
