@@ -49,6 +49,11 @@ import java.util.function.Function;
  * </ol>
  * Every failure a program can cause is a structured {@code Diagnostic} (phase, stable code, origin,
  * expected/found) inside the outcome, never an exception; {@link ErrorCatalogue} lists every code.
+ *
+ * <p>Effects leave a run only through the host boundary, after authorization: to the session's file and process
+ * hosts ({@link SessionOptions} installs the roots and, optionally, hosts of the embedder's own; {@link Builder#fileHosts}
+ * and {@link Builder#processHosts} make them per session), to the model and tool hosts of µNorman's {@code ask} and
+ * {@code call} ({@link Builder#models}, {@link Builder#tools}), or, in deferred-host mode, back to the embedder.
  */
 public final class Finch {
     private final Vm vm;
