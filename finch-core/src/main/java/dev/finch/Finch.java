@@ -7,6 +7,8 @@ import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.vm.Limits;
 import dev.finch.vm.Vm;
 import dev.finch.vm.compile.ModuleCompiler;
+import dev.finch.vm.host.FileHost;
+import dev.finch.vm.host.ProcessHost;
 import dev.finch.vm.word.Library;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -14,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The entry point an embedder keeps, one per application: immutable, thread-safe, and shared by all of its
@@ -46,6 +49,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * </ol>
  * Every failure a program can cause is a structured {@code Diagnostic} (phase, stable code, origin,
  * expected/found) inside the outcome, never an exception; {@link ErrorCatalogue} lists every code.
+ *
+ * <p>Effects leave a run only through the host boundary, after authorization: to the session's file and process
+ * hosts ({@link SessionOptions} installs the roots and, optionally, hosts of the embedder's own; {@link Builder#fileHosts}
+ * and {@link Builder#processHosts} make them per session), to the model and tool hosts of µNorman's {@code ask} and
+ * {@code call} ({@link Builder#models}, {@link Builder#tools}), or, in deferred-host mode, back to the embedder.
  */
 public final class Finch implements AutoCloseable {
     private final Vm vm;
@@ -54,6 +62,8 @@ public final class Finch implements AutoCloseable {
     private final AtomicLong sessions = new AtomicLong();
     private final java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
     private final java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
+    private final Function<? super SessionOptions, ? extends FileHost> fileHosts;
+    private final Function<? super SessionOptions, ? extends ProcessHost> processHosts;
 
     private final Library library;
     /** The tag that makes this Finch's session ids unique across processes and restores. */
@@ -74,6 +84,8 @@ public final class Finch implements AutoCloseable {
         this.limits = b.limits;
         this.models = b.models;
         this.tools = b.tools;
+        this.fileHosts = b.fileHosts;
+        this.processHosts = b.processHosts;
         Map<Language, Frontend> f = new EnumMap<>(Language.class);
         f.put(Language.FORTH, new CoForth());
         f.put(Language.LISP, new Lisp());
@@ -118,6 +130,12 @@ public final class Finch implements AutoCloseable {
 
     /** A new tool host for one session, or null when none is installed. */
     dev.finch.vm.host.ToolHost newToolHost() { return tools == null ? null : tools.get(); }
+
+    /** The file host of a session opened with {@code options} (see {@link SessionOptions}), or null when it has none. */
+    FileHost fileHost(SessionOptions options) { return SessionHosts.files(options, fileHosts); }
+
+    /** The process host of a session opened with {@code options}. */
+    ProcessHost processHost(SessionOptions options) { return SessionHosts.processes(options, processHosts, limits.timeout()); }
 
     Optional<Frontend> frontend(Language language) { return Optional.ofNullable(frontends.get(language)); }
 
@@ -225,6 +243,8 @@ public final class Finch implements AutoCloseable {
         private Limits limits = Limits.DEFAULT;
         private java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
         private java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
+        private Function<? super SessionOptions, ? extends FileHost> fileHosts;
+        private Function<? super SessionOptions, ? extends ProcessHost> processHosts;
         private final List<Class<?>> words = new java.util.ArrayList<>();
         private Tier tier = Tier.AUTO;
         private String instance;
@@ -295,10 +315,10 @@ public final class Finch implements AutoCloseable {
 
         /**
          * Where µNorman's {@code ask} goes once a grant or an approval allows {@code model.ask(NAME)}: {@code perRun}
-         * makes the model host of each run — typically
-         * {@code () -> new ScriptedModels(provider, costMicros, timeMillis)} from {@code dev.finch.norman.harness},
-         * a fresh budget pool and deadline per run over one provider (an {@code AnthropicProvider}, say). Without
-         * one, an ask stops its run with {@code E-HOST-013}.
+         * makes the model host of each run — typically a {@code dev.finch.norman.harness.ModelWorld}, a fresh budget
+         * pool and deadline per run over one provider (an {@code AnthropicProvider}, say):
+         * {@code models(ModelWorld.over(provider).budget(new BigDecimal("0.05")).timeLimit(Duration.ofMinutes(2)).build())}.
+         * Without one, an ask stops its run with {@code E-HOST-013}.
          */
         public Builder models(java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> perRun) {
             this.models = java.util.Objects.requireNonNull(perRun, "perRun");
@@ -315,6 +335,34 @@ public final class Finch implements AutoCloseable {
          */
         public Builder tools(java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> perSession) {
             this.tools = java.util.Objects.requireNonNull(perSession, "perSession");
+            return this;
+        }
+
+        /**
+         * Where the file words of every session go once authorized, unless the session's own options name a file host
+         * ({@link SessionOptions#withFileHost}): {@code perSession} makes the file host of each session when it opens
+         * (a restored one too, which is why a host of your own belongs here rather than only on the options), from
+         * that session's options — their roots, typically. For example, every session's files audited:
+         * {@code fileHosts(options -> new AuditedFiles(new LocalFileHost(options.roots())))}. The host reports the
+         * roots it serves ({@link FileHost#installed}); a word over any other root fails with {@code E-HOST-002}.
+         * Without a factory, a session gets a {@link dev.finch.vm.host.LocalFileHost} over its installed roots.
+         * A host that throws, or answers null or more than was asked, fails that operation with a {@code host}
+         * diagnostic ({@code E-HOST-005}, {@code E-HOST-006}), never the session.
+         */
+        public Builder fileHosts(Function<? super SessionOptions, ? extends FileHost> perSession) {
+            this.fileHosts = java.util.Objects.requireNonNull(perSession, "perSession");
+            return this;
+        }
+
+        /**
+         * Where {@code process-run} goes once authorized, unless the session's options name a process host
+         * ({@link SessionOptions#withProcessHost}): {@code perSession} makes each session's process host when it opens
+         * (a restored one too), from its options. Without one, a session gets a
+         * {@link dev.finch.vm.host.LocalProcessHost} working in its workspace, killed after the run's timeout, with
+         * 8 MiB per captured stream. A host that throws or answers null fails the call with {@code E-HOST-010}.
+         */
+        public Builder processHosts(Function<? super SessionOptions, ? extends ProcessHost> perSession) {
+            this.processHosts = java.util.Objects.requireNonNull(perSession, "perSession");
             return this;
         }
 

@@ -27,8 +27,6 @@ import dev.finch.vm.host.EffectRequest;
 import dev.finch.vm.host.FileHost;
 import dev.finch.vm.host.HostConfig;
 import dev.finch.vm.host.HostResponse;
-import dev.finch.vm.host.LocalFileHost;
-import dev.finch.vm.host.LocalProcessHost;
 import dev.finch.vm.host.ProcessHost;
 import java.util.ArrayList;
 import java.util.List;
@@ -94,9 +92,9 @@ public final class Session {
             g = added.value();
         }
         this.grants = g;
-        this.files = options.workspace().map(LocalFileHost::workspace).orElse(null);
+        this.files = finch.fileHost(options);
         this.tools = finch.newToolHost();
-        this.processes = new LocalProcessHost(options.workspace().orElse(null), finch.limits().timeout(), 8 << 20);
+        this.processes = finch.processHost(options);
     }
 
     /** The grants in force for new runs (session scope and wider). */
@@ -118,7 +116,7 @@ public final class Session {
     /** This session's id, unique within its {@link Finch}; execution ids start with it. */
     public String id() { return id; }
 
-    /** The workspace and grants the host opened this session with. */
+    /** The roots, grants, mode and bindings the host opened this session with. */
     public SessionOptions options() { return options; }
 
     /** The number of committed runs so far. */

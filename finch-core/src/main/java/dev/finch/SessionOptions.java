@@ -1,38 +1,108 @@
 package dev.finch;
 
+import dev.finch.capabilities.Root;
+import dev.finch.vm.host.FileHost;
+import dev.finch.vm.host.ProcessHost;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a host fixes when it opens a session: the workspace root that {@code path} values resolve against and
- * the capability grants given up front (canonical spellings such as {@code fs.read(${workspace}/**)}).
- * Grants are parsed when the session opens ({@link Session}); a malformed one is refused there. Installing the
- * workspace root grants nothing: every file operation still needs its own grant or an approval.
- * {@code deferred} selects the contract's deferred-host mode: every approved host request suspends and waits
- * for the embedder's {@link Session#respond} instead of being dispatched by Finch's local bindings.
+ * What a host fixes when it opens a session: an immutable value, built from {@link #DEFAULT} with the {@code with…}
+ * methods.
+ *
+ * <ul>
+ *   <li><b>Roots</b> ({@link #withWorkspace}, {@link #withRoot}): the directories the refined path types resolve in —
+ *       {@code path} in the workspace, {@code project-path} in {@code ${project}}, {@code task-output-path} in
+ *       {@code ${task.output}}, {@code host-path} in {@code ${host-machine}}. Installing a root is availability, never a
+ *       grant (contract, on root&lt;host-machine&gt;, root&lt;project&gt; and root&lt;task.output&gt;): each file
+ *       operation still needs its own concrete grant or an approval, a grant on one root never covers another, and a
+ *       word over a root that is not installed fails with {@code E-HOST-002} before anything is asked. Install
+ *       {@code host-machine} as a narrow directory; {@code /} only after an intentional whole-machine decision.</li>
+ *   <li><b>Grants</b> ({@link #withGrant}): session-scoped capability grants in canonical spelling, such as
+ *       {@code fs.read(${project}/**)}; parsed when the session opens ({@link Session}), where a malformed one is refused.</li>
+ *   <li><b>Deferred-host mode</b> ({@link #withDeferredHost}): every approved host request suspends and waits for the
+ *       embedder's {@link Session#respond} instead of being dispatched by the session's bindings.</li>
+ *   <li><b>Bindings</b> ({@link #withFileHost}, {@link #withProcessHost}): the file and process hosts the session's
+ *       authorized requests are dispatched to. Without one, the session uses the one {@link Finch.Builder#fileHosts} /
+ *       {@link Finch.Builder#processHosts} make from these options, else Finch's local ones: a
+ *       {@link dev.finch.vm.host.LocalFileHost} over the installed roots (none when no root is installed: file words
+ *       then fail with {@code E-HOST-013}) and a {@link dev.finch.vm.host.LocalProcessHost} working in the workspace.
+ *       A host of your own decides which roots it serves ({@link FileHost#installed}); the roots here are then only
+ *       what the workspace-relative defaults (the process host's working directory) and a factory see. The same
+ *       instance serves every session opened with these options, so it must be thread-safe when those sessions run
+ *       at once; for a host per session, use the builder's factories.</li>
+ * </ul>
  */
-public record SessionOptions(Optional<Path> workspace, List<String> grants, boolean deferred) {
-    /** No workspace, no grants. */
-    public static final SessionOptions DEFAULT = new SessionOptions(Optional.empty(), List.of(), false);
+public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred,
+                             Optional<FileHost> fileHost, Optional<ProcessHost> processHost) {
+    /** No roots, no grants, local bindings, dispatch in the session. */
+    public static final SessionOptions DEFAULT = new SessionOptions(Map.of(), List.of(), false, Optional.empty(), Optional.empty());
 
+    /** A workspace (or none) and grants, with local bindings; {@code deferred} selects deferred-host mode. */
+    public SessionOptions(Optional<Path> workspace, List<String> grants, boolean deferred) {
+        this(workspace.map(w -> Map.of(Root.WORKSPACE, w)).orElse(Map.of()), grants, deferred, Optional.empty(), Optional.empty());
+    }
+
+    /** A workspace (or none) and grants, with local bindings, dispatching in the session. */
     public SessionOptions(Optional<Path> workspace, List<String> grants) { this(workspace, grants, false); }
 
     public SessionOptions {
-        java.util.Objects.requireNonNull(workspace, "workspace");
+        Objects.requireNonNull(roots, "roots");
+        Map<Root, Path> r = new EnumMap<>(Root.class);
+        roots.forEach((root, dir) -> r.put(Objects.requireNonNull(root, "root"), Objects.requireNonNull(dir, () -> "directory of " + root)));
+        roots = Collections.unmodifiableMap(r);
         grants = List.copyOf(grants);
+        Objects.requireNonNull(fileHost, "fileHost");
+        Objects.requireNonNull(processHost, "processHost");
     }
 
-    /** These options with {@code dir} as the workspace root. */
-    public SessionOptions withWorkspace(Path dir) { return new SessionOptions(Optional.of(dir), grants, deferred); }
+    /** The workspace root that {@code path} values resolve against, if one is installed. */
+    public Optional<Path> workspace() { return root(Root.WORKSPACE); }
+
+    /** The directory installed as {@code root}, if any. */
+    public Optional<Path> root(Root root) { return Optional.ofNullable(roots.get(root)); }
+
+    /** These options with {@code dir} as the workspace root (the same as {@code withRoot(Root.WORKSPACE, dir)}). */
+    public SessionOptions withWorkspace(Path dir) { return withRoot(Root.WORKSPACE, dir); }
+
+    /**
+     * These options with {@code dir} installed as {@code root} (replacing the directory installed before, if any), for
+     * example {@code withRoot(Root.PROJECT, repo).withRoot(Root.TASK_OUTPUT, out).withGrant("fs.read(${project}/**)")}.
+     * Availability only: it grants nothing.
+     */
+    public SessionOptions withRoot(Root root, Path dir) {
+        Map<Root, Path> r = new EnumMap<>(Root.class);
+        r.putAll(roots);
+        r.put(Objects.requireNonNull(root, "root"), Objects.requireNonNull(dir, "dir"));
+        return new SessionOptions(r, grants, deferred, fileHost, processHost);
+    }
 
     /** These options in deferred-host mode (or not). */
-    public SessionOptions withDeferredHost(boolean on) { return new SessionOptions(workspace, grants, on); }
+    public SessionOptions withDeferredHost(boolean on) { return new SessionOptions(roots, grants, on, fileHost, processHost); }
 
     /** These options with one more grant. */
     public SessionOptions withGrant(String grant) {
-        java.util.List<String> g = new java.util.ArrayList<>(grants);
-        g.add(grant);
-        return new SessionOptions(workspace, g, deferred);
+        List<String> g = new ArrayList<>(grants);
+        g.add(Objects.requireNonNull(grant, "grant"));
+        return new SessionOptions(roots, g, deferred, fileHost, processHost);
+    }
+
+    /**
+     * These options with {@code files} serving the session's file words (after authorization, as always) instead of
+     * the builder's or the local file host. It reports the roots it serves itself ({@link FileHost#installed}).
+     */
+    public SessionOptions withFileHost(FileHost files) {
+        return new SessionOptions(roots, grants, deferred, Optional.of(Objects.requireNonNull(files, "files")), processHost);
+    }
+
+    /** These options with {@code processes} running the session's {@code process-run} calls (after authorization). */
+    public SessionOptions withProcessHost(ProcessHost processes) {
+        return new SessionOptions(roots, grants, deferred, fileHost, Optional.of(Objects.requireNonNull(processes, "processes")));
     }
 }

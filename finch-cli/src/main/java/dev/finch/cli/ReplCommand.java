@@ -14,7 +14,6 @@ import dev.finch.ir.diag.Diagnostic;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +28,7 @@ import org.jline.reader.impl.DefaultParser;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -64,8 +64,8 @@ final class ReplCommand implements Callable<Integer> {
     @Option(names = "--lang", paramLabel = "LANG", description = "lisp or forth for every entry (default: inferred per entry).")
     String lang;
 
-    @Option(names = "--workspace", paramLabel = "DIR", description = "The workspace root for path values.")
-    Path workspace;
+    @Mixin
+    RootOptions roots = new RootOptions();
 
     @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability up front, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
@@ -88,11 +88,7 @@ final class ReplCommand implements Callable<Integer> {
 
     private int repl() throws UsageException {
         Language language = Source.parseLanguage(lang);
-        SessionOptions options = SessionOptions.DEFAULT;
-        if (workspace != null) {
-            if (!Files.isDirectory(workspace)) throw new UsageException("workspace is not a directory: " + workspace);
-            options = options.withWorkspace(workspace);
-        }
+        SessionOptions options = roots.install(SessionOptions.DEFAULT);
         for (String g : grants) options = options.withGrant(g);
         Session session;
         try {

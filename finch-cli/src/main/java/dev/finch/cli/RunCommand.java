@@ -10,12 +10,11 @@ import dev.finch.SessionOptions;
 import dev.finch.Submission;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.vm.OutputSink;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -39,8 +38,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--source-id", paramLabel = "ID", description = "The source identity to attach (default: the file name).")
     String sourceId;
 
-    @Option(names = "--workspace", paramLabel = "DIR", description = "The workspace root for path values.")
-    Path workspace;
+    @Mixin
+    RootOptions roots = new RootOptions();
 
     @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
@@ -61,11 +60,7 @@ final class RunCommand implements Callable<Integer> {
     private int run() throws UsageException {
         Language override = Source.parseLanguage(lang);
         if (files.stream().filter(Source.STDIN::equals).count() > 1) throw new UsageException("standard input (-) can be given only once");
-        SessionOptions options = SessionOptions.DEFAULT;
-        if (workspace != null) {
-            if (!Files.isDirectory(workspace)) throw new UsageException("workspace is not a directory: " + workspace);
-            options = options.withWorkspace(workspace);
-        }
+        SessionOptions options = roots.install(SessionOptions.DEFAULT);
         for (String g : grants) options = options.withGrant(g);
         // Read every file first: a missing file is a usage error, and nothing should have run by then.
         List<Source> sources = new ArrayList<>();

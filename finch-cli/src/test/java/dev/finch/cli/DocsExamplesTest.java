@@ -11,31 +11,51 @@ import dev.finch.Session;
 import dev.finch.SessionOptions;
 import dev.finch.StackEntry;
 import dev.finch.Submission;
+import dev.finch.capabilities.ConcretePath;
+import dev.finch.capabilities.Root;
 import dev.finch.capabilities.Scope;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.vocab.SyntaxSpec;
 import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.ir.vocab.WordSpec;
+import dev.finch.norman.harness.ModelProvider;
+import dev.finch.norman.harness.ModelWorld;
+import dev.finch.norman.harness.ToolResults;
+import dev.finch.norman.providers.Tools;
 import dev.finch.vm.host.EffectJournal;
 import dev.finch.vm.host.EffectObserver;
 import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.host.FileHost;
+import dev.finch.vm.host.HostCode;
+import dev.finch.vm.host.HostFailure;
 import dev.finch.vm.host.HostResponse;
+import dev.finch.vm.host.LocalProcessHost;
+import dev.finch.vm.host.ProcessHost;
+import dev.finch.vm.host.ToolHost;
 import dev.finch.vm.value.Bytes;
 import dev.finch.vm.word.Overload;
 import dev.finch.vm.word.Word;
 import dev.finch.vm.word.WordFailure;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -312,7 +332,7 @@ class DocsExamplesTest {
         String doc = Files.readString(DOCS.resolve("embedding.md"), StandardCharsets.UTF_8);
         Map<String, String> snippets = snippets();
         assertThat(snippets).containsKeys("limits", "turns", "approve", "deferred", "observe", "cancel", "check", "yield", "durable", "discover",
-                "wordclass", "words");
+                "wordclass", "words", "memoryfiles", "filehost", "filehosts", "roots", "toolhost", "modelworld");
         snippets.forEach((name, body) -> assertThat(doc).as("docs/embedding.md shows snippet '%s' verbatim:\n%s", name, body).contains(body));
     }
 
@@ -549,5 +569,173 @@ class DocsExamplesTest {
         assertThat(found).isNotEmpty();
         assertThat(info).isPresent();
         assertThat(grammar.protocol()).isEqualTo("FINCH-VM-TYPED/1");
+    }
+
+    // doc:memoryfiles:begin
+    /** Files in memory, under the workspace root only: nothing touches the disk. */
+    public final class MemoryFiles implements FileHost {
+        private final Map<ConcretePath, byte[]> files = new ConcurrentHashMap<>();
+
+        @Override public boolean installed(Root root) { return root == Root.WORKSPACE; }
+
+        private byte[] file(ConcretePath path) throws HostFailure {
+            byte[] b = files.get(path);
+            if (b == null) throw new HostFailure(HostCode.NOT_FOUND, "no such file: " + path);
+            return b;
+        }
+
+        @Override public byte[] read(ConcretePath path, long maxBytes) throws HostFailure {
+            byte[] b = file(path);
+            if (b.length > maxBytes) throw new HostFailure(HostCode.TOO_LARGE, path + " is over " + maxBytes + " bytes");
+            return b.clone();
+        }
+
+        @Override public void write(ConcretePath path, byte[] data) { files.put(path, data.clone()); }
+
+        @Override public long size(ConcretePath path) throws HostFailure { return file(path).length; }
+
+        @Override public byte[] slice(ConcretePath path, long offset, int length) throws HostFailure {
+            byte[] b = file(path);
+            int from = (int) Math.min(offset, b.length);
+            return Arrays.copyOfRange(b, from, (int) Math.min(b.length, (long) from + length));
+        }
+
+        @Override public Listing list(ConcretePath directory, int max) {
+            List<Entry> under = files.keySet().stream()
+                    .filter(p -> p.root() == directory.root() && p.segments().size() > directory.segments().size()
+                            && p.segments().subList(0, directory.segments().size()).equals(directory.segments()))
+                    .sorted(Comparator.comparing(ConcretePath::relative))
+                    .map(p -> new Entry(p.relative(), "file", files.get(p).length))
+                    .toList();
+            return new Listing(under.subList(0, Math.min(max, under.size())), under.size() > max);
+        }
+
+        @Override public Reader open(ConcretePath path) throws HostFailure {
+            return new InputStreamReader(openBytes(path), StandardCharsets.UTF_8);
+        }
+
+        @Override public InputStream openBytes(ConcretePath path) throws HostFailure {
+            return new ByteArrayInputStream(file(path));
+        }
+    }
+    // doc:memoryfiles:end
+
+    @Test
+    void filehost() {
+        // doc:filehost:begin
+        MemoryFiles files = new MemoryFiles();
+        List<String> ran = new ArrayList<>();
+        ProcessHost processes = (executable, arguments) -> {     // a sandbox, a container, a remote runner …
+            ran.add(executable + " " + arguments);
+            return new ProcessHost.Completed(0, "clean\n", "");
+        };
+        Session session = Finch.create().newSession(SessionOptions.DEFAULT
+                .withFileHost(files)                              // serves ${workspace}: no directory on disk
+                .withProcessHost(processes)
+                .withGrant("fs.write(${workspace}/**)")           // still needed: a host is availability, not authority
+                .withGrant("fs.read(${workspace}/**)")
+                .withGrant("process.run(/usr/bin/git)"));
+        Outcome o = session.submit(Submission.of(
+                "\"a.txt\" path \"in memory\" string-to-bytes file-write  \"a.txt\" path file-read bytes-to-string if-ok say else say then",
+                "turn-1"));
+        Outcome git = session.submit(Submission.of("(process-run \"/usr/bin/git\" (list \"status\"))", "turn-2"));
+        Outcome elsewhere = session.submit(Submission.of("(project-file-read (project-path \"a.txt\"))", "turn-3"));
+        // o: completed, output "in memory"; git: completed, ran ["/usr/bin/git [status]"]
+        // elsewhere: failed with E-HOST-002 before any request: this host does not serve ${project}
+        // doc:filehost:end
+        assertThat(o.output()).isEqualTo("in memory");
+        assertThat(git.status()).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(git.stack()).extracting(StackEntry::display).containsExactly("{ exit: 0 stderr: \"\" stdout: \"clean\\n\" }");
+        assertThat(ran).containsExactly("/usr/bin/git [status]");
+        assertThat(elsewhere.diagnostics()).extracting(Diagnostic::code).containsExactly("E-HOST-002");
+        assertThat(elsewhere.requiredCapabilities()).isEmpty();
+    }
+
+    @Test
+    void filehosts() {
+        // doc:filehosts:begin
+        Finch finch = Finch.builder()
+                .fileHosts(options -> new MemoryFiles())                 // a fresh tree for every session
+                .processHosts(options -> new LocalProcessHost(options.workspace().orElse(null),
+                        Duration.ofSeconds(10), 1 << 20))                // 10 s and 1 MiB per stream, not the run's
+                .build();
+        // doc:filehosts:end
+        Session a = finch.newSession(SessionOptions.DEFAULT.withGrant("fs.write(${workspace}/**)").withGrant("fs.read(${workspace}/**)"));
+        Session b = finch.newSession(SessionOptions.DEFAULT.withGrant("fs.read(${workspace}/**)"));
+        assertThat(a.submit(Submission.of("(file-write (path \"x.txt\") (string-to-bytes \"a's\"))", "t")).status()).isEqualTo(Outcome.Status.COMPLETED);
+        Outcome other = b.submit(Submission.of("(file-read (path \"x.txt\"))", "t"));
+        assertThat(other.diagnostics()).extracting(Diagnostic::code).containsExactly("E-HOST-004");
+    }
+
+    @Test
+    void roots() throws IOException {
+        // doc:roots:begin
+        Path repo = Files.createTempDirectory("repo");                  // stands for the project's checkout
+        Files.writeString(repo.resolve("README.md"), "# Acme");
+        Path out = Files.createTempDirectory("out");                    // where this task's results go
+        SessionOptions options = SessionOptions.DEFAULT
+                .withRoot(Root.PROJECT, repo)                // ${project}: project-path, project-file-read/-write
+                .withRoot(Root.TASK_OUTPUT, out)             // ${task.output}: task-output-path, task-output-file-…
+                .withGrant("fs.read(${project}/**)")         // read the project …
+                .withGrant("fs.write(${task.output}/**)");   // … and write only the task's output
+        Session session = Finch.create().newSession(options);
+        Outcome o = session.submit(Submission.of("""
+                (match-result (bytes-to-string (project-file-read (project-path "README.md")))
+                  (ok text (task-output-file-write (task-output-path "summary.txt") (string-to-bytes (string-append "read: " text))))
+                  (err e (say "not UTF-8")))""", "turn-1"));
+        Outcome edit = session.submit(Submission.of("(project-file-write (project-path \"README.md\") (string-to-bytes \"\"))", "turn-2"));
+        Outcome machine = session.submit(Submission.of("(host-file-read (host-path \"etc/hosts\"))", "turn-3"));
+        // o: completed; out/summary.txt holds "read: # Acme"
+        // edit: suspended, required [fs.write(${project}/README.md)]: a grant on one root never covers another
+        // machine: failed with E-HOST-002: root<host-machine> is not installed (and no prompt was shown)
+        // doc:roots:end
+        assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(Files.readString(out.resolve("summary.txt"))).isEqualTo("read: # Acme");
+        assertThat(edit.requiredCapabilities()).containsExactly("fs.write(${project}/README.md)");
+        assertThat(machine.diagnostics()).extracting(Diagnostic::code).containsExactly("E-HOST-002");
+        assertThat(machine.requiredCapabilities()).isEmpty();
+    }
+
+    @Test
+    void toolhost() {
+        // doc:toolhost:begin
+        ToolHost weather = (capability, op, args, key, origin) -> {
+            if (ToolResults.isFork(key)) return ToolResults.toolError("the weather service keeps no state to fork");
+            if (!op.equals("now") || args.size() != 1) return ToolResults.toolError("weather has one operation: now CITY");
+            String json = "{\"city\":\"" + args.get(0) + "\",\"celsius\":4}";     // what the service answered
+            return ToolResults.typed(capability, op, key, json, origin);       // (Ok reading), or (Invalid json)
+        };
+        Finch finch = Finch.builder().tools(() -> Tools.of(Map.of("weather", weather))).build();
+        Session session = finch.newSession(SessionOptions.DEFAULT.withGrant("tool.call(weather,now)"));
+        Outcome o = session.submit(Submission.of("""
+                (grant weather (http [now Reading]))
+                (record Reading (city Text) (celsius Num))
+                (. (call weather now "Oslo") celsius)""", "agent.nm").withLanguage(Language.NORMAN));
+        // o is Completed with stack [4.0]; a reply that is not a Reading would be (Invalid raw), which retry handles
+        // doc:toolhost:end
+        assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(o.stack()).extracting(StackEntry::display).containsExactly("4.0");
+    }
+
+    @Test
+    void modelworld() {
+        // doc:modelworld:begin
+        ModelProvider provider = request -> new ModelProvider.Reply("{\"value\":4}", 3, "end_turn", 0);  // or AnthropicProvider
+        Finch finch = Finch.builder()
+                .models(ModelWorld.over(provider)
+                        .budget(new BigDecimal("0.05"))      // per run: five cents, exact to the micro-dollar
+                        .timeLimit(Duration.ofMinutes(2))    // per run: two minutes of wall clock
+                        .build())                            // a fresh world (pool, deadline, trace) for every run
+                .build();
+        Session session = finch.newSession(SessionOptions.DEFAULT.withGrant("model.ask(gpt)"));
+        Outcome o = session.submit(Submission.of("""
+                (grant gpt (model [in 1] [out 2]))
+                (record Answer (value Num))
+                (. (ask gpt Answer (list (Message [role User] [content "2+2?"])) 'sum) value)""", "agent.nm")
+                .withLanguage(Language.NORMAN));
+        // o is Completed with stack [4.0]; an ask whose worst case does not fit the pool is OverBudget, unsent
+        // doc:modelworld:end
+        assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(o.stack()).extracting(StackEntry::display).containsExactly("4.0");
     }
 }

@@ -10,12 +10,14 @@ import dev.finch.SessionOptions;
 import dev.finch.Submission;
 import dev.finch.capabilities.Scope;
 import dev.finch.norman.harness.ModelProvider;
-import dev.finch.norman.harness.ScriptedModels;
+import dev.finch.norman.harness.ModelWorld;
 import dev.finch.norman.providers.FileSystemTool;
 import dev.finch.norman.providers.Tools;
+import dev.finch.vm.value.Money;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -44,8 +46,13 @@ class SessionAgentsTest {
             (ask-sum)
             """;
 
+    /** Each run's world: a thousandth of a dollar and a minute over the test's model. */
+    private ModelWorld world() {
+        return ModelWorld.over(model).budget(Money.ofMicros(1_000)).timeLimit(Duration.ofMinutes(1)).build();
+    }
+
     private Finch finch(Tools tools) {
-        return Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).tools(() -> tools).imageKey(dev.finch.persist.Images.KEY).build();
+        return Finch.builder().models(world()).tools(() -> tools).imageKey(dev.finch.persist.Images.KEY).build();
     }
 
     private static Outcome submit(Session s, String src) { return s.submit(Submission.of(src, "agent.nm").withLanguage(Language.NORMAN)); }
@@ -123,12 +130,12 @@ class SessionAgentsTest {
                 (define guarded (q) (catch (budget ([cost $0.01]) (. (retry 2 (ask-n q)) value)) e -1))
                 (+ (guarded "2+2?") 0)
                 """;
-        Session s = Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).imageKey(dev.finch.persist.Images.KEY).build().newSession();
+        Session s = Finch.builder().models(world()).imageKey(dev.finch.persist.Images.KEY).build().newSession();
         Outcome o = submit(s, agent);
         assertThat(o).as("%s", o).isInstanceOf(Outcome.Suspended.class);
         assertThat(o.requiredCapabilities()).containsExactly("model.ask(gpt)");
         String image = s.save(o.executionId());
-        Session restored = Finch.builder().models(() -> new ScriptedModels(model, 1_000, 60_000)).imageKey(dev.finch.persist.Images.KEY).build().restore(image);
+        Session restored = Finch.builder().models(world()).imageKey(dev.finch.persist.Images.KEY).build().restore(image);
         Outcome done = restored.approve(o.executionId(), Scope.ONCE);
         assertThat(done).as("%s", done).isInstanceOf(Outcome.Completed.class);
         assertThat(done.stack()).extracting(e -> e.display()).containsExactly("4.0");
@@ -136,7 +143,7 @@ class SessionAgentsTest {
     }
 
     @Test void aDeniedAskNeverReachesTheModel() {
-        Session s = Finch.builder().models(() -> new ScriptedModels(model, -1, -1)).build().newSession();
+        Session s = Finch.builder().models(ModelWorld.over(model).unlimitedBudget().build()).build().newSession();
         Outcome o = submit(s, "(grant gpt (model)) (ask gpt Num (list (Message [role User] [content \"n?\"])))");
         assertThat(o.requiredCapabilities()).containsExactly("model.ask(gpt)");
         o = s.deny(o.executionId(), "no");
@@ -150,7 +157,7 @@ class SessionAgentsTest {
         AtomicInteger toolHosts = new AtomicInteger();
         AtomicInteger worlds = new AtomicInteger();
         Finch finch = Finch.builder()
-                .models(() -> { worlds.incrementAndGet(); return new ScriptedModels(model, 1_000, 60_000); })
+                .models(() -> { worlds.incrementAndGet(); return world().get(); })
                 .tools(() -> { toolHosts.incrementAndGet(); return Tools.of(Map.of("fs", FileSystemTool.workspace(ws))); })
                 .build();
         SessionOptions granted = SessionOptions.DEFAULT.withGrant("model.ask(gpt)").withGrant("tool.call(fs,read)");

@@ -51,7 +51,7 @@ class NoGrantTest {
      * effect happened on disk.
      */
     record Case(String body, String requirement, String approvedOutput, Object deferredResult, Effect effect) {
-        /** A word over a root a Session cannot install: its pairing runs in deferred-host mode. */
+        /** A word over a root these sessions do not install: its pairing runs in deferred-host mode. */
         boolean rootWord() { return deferredResult != null; }
     }
 
@@ -79,9 +79,10 @@ class NoGrantTest {
                         + "{\"name\":\"v\",\"empty\":0,\"non_empty\":1,\"numeric\":0}],\"rows\":1,\"truncated\":false}", null, none));
         c.put("process-run", new Case("(say (show (process-run \"/usr/bin/touch\" (list \"$WS/marker\"))))", "process.run(/usr/bin/touch)",
                 "before{\"exit\":0,\"stderr\":\"\",\"stdout\":\"\"}", null, ws -> Files.exists(ws.resolve("marker"))));
-        // Words over roots a Session cannot install yet (SessionOptions has only a workspace): a local session fails
-        // them with E-HOST-002 before any request, so their no-grant pairing runs in deferred-host mode, where the
-        // embedder supplies the binding (and its result).
+        // Words over the other roots: the sessions here install only a workspace, where a local session fails them
+        // with E-HOST-002 before any request (aRootTheSessionHasNotInstalledFailsBeforeAnyRequest), so their no-grant
+        // pairing runs in deferred-host mode, where the embedder supplies the binding (and its result). The same words
+        // over roots installed from SessionOptions, dispatched locally, are in dev.finch.HostSpiTest.
         for (String[] r : new String[][] {{"host", "host-machine"}, {"project", "project"}, {"task-output", "task.output"}}) {
             c.put(r[0] + "-file-read", new Case("(match-result (bytes-to-string (" + r[0] + "-file-read (" + r[0] + "-path \"a.txt\"))) (ok s (say s)) (err e (say \"bad\")))",
                     "fs.read(${" + r[1] + "}/a.txt)", "beforeremote", dev.finch.vm.value.Bytes.wrap("remote".getBytes(java.nio.charset.StandardCharsets.UTF_8)), none));

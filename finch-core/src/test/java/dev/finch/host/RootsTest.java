@@ -30,9 +30,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The separately installed roots (host-machine, project, task.output). {@code Session} cannot install these roots
- * yet (SessionOptions has only a workspace), so the availability/authority split is tested one level down, on the
- * VM with a {@link LocalFileHost} holding several roots; the path types' separation is tested through sessions.
+ * The separately installed roots (host-machine, project, task.output), one level down: on the VM with a
+ * {@link LocalFileHost} holding several roots (the availability/authority split without a session); the path types'
+ * separation is tested through sessions. Roots installed from {@code SessionOptions}, and file hosts of the
+ * embedder's own, are tested end to end in {@code dev.finch.HostSpiTest}.
  */
 class RootsTest {
     static final Vm VM = new Vm();

@@ -587,7 +587,7 @@ final class Lowerer {
         Ty cap = inf.types.get(c.capability()).resolve();
         Ast.Grant g = inf.grant(((Ty.Con) cap).name.substring(5)).orElseThrow();
         String key = null, refused = null;
-        if (g.host().equals("kernel") && c.op().equals("fork")) key = "fork";
+        if (g.host().equals("kernel") && c.op().equals("fork")) key = SiteKey.FORK;
         else if (g.entries().isEmpty()) key = SiteKey.call(Askable.text()).spell();
         else {
             Ast.HostEntry h = g.entries().stream().filter(x -> x.key().equals(c.op())).findFirst().orElse(null);

@@ -22,6 +22,9 @@ import java.util.OptionalLong;
 public record SiteKey(Askable type, Optional<Model> model) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** The key of a kernel's {@code fork} call, which asks for a new instance rather than a typed result. */
+    public static final String FORK = "fork";
+
     /**
      * A model grant's terms: the model id it declares ({@code [id "…"]}, else empty: the binding's default), prices in
      * micro-dollars per input and output token ({@code [in n]} {@code [out n]}, default 3 and 15) and the ceiling on

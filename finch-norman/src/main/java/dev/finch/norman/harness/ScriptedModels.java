@@ -13,7 +13,6 @@ import dev.finch.vm.runtime.Strands;
 import dev.finch.vm.value.ListValue;
 import dev.finch.vm.value.RecordValue;
 import dev.finch.vm.value.ResultValue;
-import dev.finch.vm.value.Unit;
 import dev.finch.vm.value.VariantValue;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -36,6 +35,7 @@ import java.util.regex.Pattern;
  * tokens are charged and the reply is validated ({@code Invalid} with the raw reply); a provider error is
  * {@code ToolError}, and a clock past the deadline {@code PastDeadline}. Tokens are counted as a quarter of the
  * UTF-8 bytes, rounded up, plus 4 per message. Budget scopes are kept per concurrent step (see {@code Strands}).
+ * The harness makes the worlds of scripts; {@link ModelWorld} makes those of a real provider for an embedder.
  */
 public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHost {
     private final ModelProvider provider;
@@ -53,10 +53,11 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
 
     /**
      * A world with {@code costLimit} micro-dollars and {@code timeLimit} ms (negative: unlimited) over
-     * {@code provider}. Each ask and call carries what the world needs to know about it (its {@link SiteKey}), so one
-     * world serves any µNorman program.
+     * {@code provider}: the harness's worlds, made per test from the file's limits. Each ask and call carries what the
+     * world needs to know about it (its {@link SiteKey}), so one world serves any µNorman program. Outside the harness,
+     * worlds are made with {@link ModelWorld}, which states its budget as money and its time limit as a duration.
      */
-    public ScriptedModels(ModelProvider provider, long costLimit, long timeLimit) {
+    ScriptedModels(ModelProvider provider, long costLimit, long timeLimit) {
         this.provider = provider;
         this.costLimit = costLimit;
         this.deadline = timeLimit;
@@ -266,9 +267,9 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     private Settled call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin, long start,
                          ModelProvider.Response deferred) {
         String site = cap.grant() + "/" + op;
-        boolean fork = key.equals("fork");
+        boolean fork = ToolResults.isFork(key);
         if (fork && deferred == null && !(provider instanceof Script s && s.has(site))) {
-            return new Settled(ResultValue.ok(cap.withInstance(++forks)), "fork", 0);
+            return new Settled(ToolResults.forked(cap.withInstance(++forks)), "fork", 0);
         }
         Askable type = fork ? Askable.text() : siteKey(key, origin).type();
         if (deferred == null && !(provider instanceof Script)) {
@@ -280,19 +281,11 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         String shown = r instanceof ModelProvider.ProviderError pe ? "provider-error " + pe.message() : "result " + ((ModelProvider.Reply) r).text();
         if (deadline() >= 0 && now() > deadline()) return new Settled(failure("PastDeadline", null), shown, 0);
         if (r instanceof ModelProvider.ProviderError e) return new Settled(failure("ToolError", e.message()), shown, 0);
-        if (fork) return new Settled(ResultValue.ok(cap.withInstance(++forks)), shown, 0);
-        String text = ((ModelProvider.Reply) r).text();
-        if (type instanceof Askable.Text x) {
-            long bytes = text.getBytes(StandardCharsets.UTF_8).length;
-            return new Settled(x.maxBytes().isPresent() && bytes > x.maxBytes().getAsLong() ? failure("Invalid", text) : ResultValue.ok(text), shown, 0);
-        }
-        Validate.Validated v = Validate.validate(text, type);
-        return new Settled(v.ok() ? ResultValue.ok(v.value().get()) : failure("Invalid", text), shown, 0);
+        if (fork) return new Settled(ToolResults.forked(cap.withInstance(++forks)), shown, 0);
+        return new Settled(ToolResults.typed(type, ((ModelProvider.Reply) r).text()), shown, 0);
     }
 
-    private static ResultValue failure(String tag, String text) {
-        return ResultValue.err(new VariantValue(tag, text == null ? Unit.INSTANCE : new RecordValue(new Object[] {text})));
-    }
+    private static ResultValue failure(String tag, String text) { return ToolResults.failure(tag, text); }
 
     /** A µNorman list of Messages (records {content, role}, fields sorted) as provider messages. */
     private static List<ModelProvider.Message> messages(Object context) {

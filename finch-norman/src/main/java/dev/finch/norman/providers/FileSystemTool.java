@@ -4,6 +4,7 @@ import dev.finch.capabilities.Attempt;
 import dev.finch.capabilities.ConcretePath;
 import dev.finch.capabilities.Root;
 import dev.finch.ir.diag.Origin;
+import dev.finch.norman.harness.ToolResults;
 import dev.finch.vm.host.FileHost;
 import dev.finch.vm.host.HostFailure;
 import dev.finch.vm.host.LocalFileHost;
@@ -54,7 +55,7 @@ public final class FileSystemTool implements ToolHost {
     @Override public boolean concurrent() { return true; }
 
     @Override public Object call(ToolCapability cap, String op, List<String> args, String key, Origin origin) {
-        if (key.equals("fork")) return ToolResults.toolError("a filesystem tool cannot be forked");
+        if (ToolResults.isFork(key)) return ToolResults.toolError("a filesystem tool cannot be forked");
         Map<String, Integer> arity = Map.of("read", 1, "write", 2, "list", 1);
         if (!arity.containsKey(op)) return ToolResults.toolError("a filesystem tool has read, write and list, not " + op);
         if (args.size() != arity.get(op)) return ToolResults.toolError(op + " takes " + arity.get(op) + " argument(s), not " + args.size());
@@ -85,7 +86,7 @@ public final class FileSystemTool implements ToolHost {
                 }
             };
             if (text == null) return ToolResults.toolError(args.get(0) + " is not UTF-8 text");
-            return ToolResults.typed(cap.grant(), op, key, text, origin);
+            return ToolResults.typed(cap, op, key, text, origin);
         } catch (HostFailure e) {
             return ToolResults.toolError(op + " " + args.get(0) + ": " + e.getMessage());
         }

@@ -1,6 +1,7 @@
 package dev.finch.norman.providers;
 
 import dev.finch.ir.diag.Origin;
+import dev.finch.norman.harness.ToolResults;
 import dev.finch.vm.host.ToolCapability;
 import dev.finch.vm.host.ToolHost;
 import java.io.IOException;
@@ -149,7 +150,7 @@ public final class HttpTool implements ToolHost {
     @Override public boolean concurrent() { return true; }
 
     @Override public Object call(ToolCapability cap, String op, List<String> args, String key, Origin origin) {
-        if (key.equals("fork")) return ToolResults.toolError("an http tool has no state to fork");
+        if (ToolResults.isFork(key)) return ToolResults.toolError("an http tool has no state to fork");
         Op spec = ops.get(op);
         if (spec == null) return ToolResults.toolError("`" + cap.grant() + "` has no operation " + op + " configured (it has " + String.join(", ", ops.keySet()) + ")");
         if (args.size() != spec.arity()) return ToolResults.toolError(op + " takes " + spec.arity() + " argument(s), not " + args.size());
@@ -200,6 +201,6 @@ public final class HttpTool implements ToolHost {
             return ToolResults.toolError(op + ": the response is not UTF-8 text");
         }
         if (r.statusCode() / 100 != 2) return ToolResults.toolError("HTTP " + r.statusCode() + (text.isBlank() ? "" : ": " + ToolResults.brief(text, 200)));
-        return ToolResults.typed(cap.grant(), op, key, text, origin);
+        return ToolResults.typed(cap, op, key, text, origin);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.finch.ir.diag.Origin;
+import dev.finch.norman.harness.ToolResults;
 import dev.finch.vm.host.ToolCapability;
 import dev.finch.vm.host.ToolHost;
 import java.io.BufferedReader;
@@ -115,7 +116,7 @@ public final class PythonKernel implements ToolHost, AutoCloseable {
     @Override public boolean concurrent() { return true; }
 
     @Override public synchronized Object call(ToolCapability cap, String op, List<String> args, String key, Origin origin) {
-        if (key.equals("fork") || op.equals("fork")) return ToolResults.toolError("a live kernel cannot copy its state, so `" + cap.grant() + "` cannot be forked");
+        if (ToolResults.isFork(key) || op.equals("fork")) return ToolResults.toolError("a live kernel cannot copy its state, so `" + cap.grant() + "` cannot be forked");
         if (!op.equals("exec") && !op.equals("eval")) return ToolResults.toolError("a python kernel has exec and eval, not " + op);
         if (args.size() != 1) return ToolResults.toolError(op + " takes 1 argument (the code), not " + args.size());
         if (closed) return ToolResults.toolError("the kernel is closed");
@@ -165,7 +166,7 @@ public final class PythonKernel implements ToolHost, AutoCloseable {
             return ToolResults.toolError((out.isEmpty() ? "" : out + (out.endsWith("\n") ? "" : "\n")) + err);
         }
         String result = op.equals("eval") ? reply.path("value").asText("") : out;
-        return ToolResults.typed(cap.grant(), op, key, result, origin);
+        return ToolResults.typed(cap, op, key, result, origin);
     }
 
     /** Kills the process; later calls are ToolError. */

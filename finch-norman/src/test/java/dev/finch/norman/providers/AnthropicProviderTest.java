@@ -21,6 +21,7 @@ import dev.finch.norman.harness.ModelProvider.Message;
 import dev.finch.norman.harness.ModelProvider.ProviderError;
 import dev.finch.norman.harness.ModelProvider.Reply;
 import dev.finch.norman.harness.ModelProvider.Request;
+import dev.finch.norman.harness.ModelWorld;
 import dev.finch.norman.harness.ScriptedModels;
 import dev.finch.norman.harness.TestHarness;
 import dev.finch.verifier.Verification;
@@ -313,7 +314,7 @@ class AnthropicProviderTest {
         assertThat(t.diagnostics()).isEmpty();
         Verification v = Verifier.verify(t.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
-        ScriptedModels world = new ScriptedModels(provider(0), -1, -1);
+        ScriptedModels world = ModelWorld.over(provider(0)).unlimitedBudget().build().get();
         GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(claude)", Scope.TASK).value())).value();
         RunResult r;
         try (Vm vm = new Vm()) {

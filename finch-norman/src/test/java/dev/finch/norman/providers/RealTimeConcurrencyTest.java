@@ -12,6 +12,7 @@ import dev.finch.norman.NormanProgram;
 import dev.finch.norman.NormanTests;
 import dev.finch.norman.SourceLoader;
 import dev.finch.norman.harness.ModelProvider;
+import dev.finch.norman.harness.ModelWorld;
 import dev.finch.norman.harness.ScriptedModels;
 import dev.finch.norman.harness.TestHarness;
 import dev.finch.verifier.Verification;
@@ -88,7 +89,7 @@ class RealTimeConcurrencyTest {
         assertThat(lowered.diagnostics()).isEmpty();
         Verification v = Verifier.verify(lowered.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
-        ScriptedModels world = new ScriptedModels(slow, -1, -1);
+        ScriptedModels world = ModelWorld.over(slow).unlimitedBudget().build().get();
         GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(gpt)", Scope.TASK).value())).value();
         RunResult r = vm.run("agent", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
                 HostConfig.NONE.withGrants(grants).withModels(world));

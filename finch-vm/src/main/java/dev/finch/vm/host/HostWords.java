@@ -105,13 +105,14 @@ public final class HostWords {
 
     /**
      * Availability comes before authorization: asking a person to approve an operation that cannot happen here
-     * (no file host, root not installed) would be a prompt for nothing. Deferred hosts provide their own bindings.
+     * (no file host, root not installed) would be a prompt for nothing. Every file host says which roots it serves
+     * ({@link FileHost#installed}), the embedder's own as much as the local one. Deferred hosts provide their own bindings.
      */
     private static void available(Ctx ctx, ConcretePath p, Origin o) {
         if (ctx.host.config().deferred() || ctx.takeResumePeek()) return;
         FileHost f = ctx.host.config().files();
-        if (f == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no file host is installed in this session (no workspace)");
-        if (f instanceof LocalFileHost l && !l.roots().containsKey(p.root())) {
+        if (f == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no file host is installed in this session (no workspace or other root)");
+        if (!f.installed(p.root())) {
             throw new FinchTrap(HostCode.NOT_INSTALLED, o, p.root() + " is not installed on this host");
         }
     }

@@ -51,6 +51,8 @@ public final class LocalFileHost implements FileHost {
     /** The installed roots. */
     public Map<Root, Path> roots() { return Map.copyOf(roots); }
 
+    @Override public boolean installed(Root root) { return roots.containsKey(root); }
+
     @FunctionalInterface
     private interface InDirectory<T> { T apply(SecureDirectoryStream<Path> dir, Path name) throws IOException, HostFailure; }
 

@@ -2,10 +2,19 @@ package dev.finch.vm.host;
 
 import java.util.List;
 
-/** Runs an executable directly with an argument list — never through a shell. The default is {@link LocalProcessHost}. */
+/**
+ * Runs an executable directly with an argument list — never through a shell: the binding {@code process-run} reaches
+ * once the boundary has authorized {@code process.run(EXECUTABLE)}. The default is {@link LocalProcessHost}; an
+ * embedder installs its own (a sandbox, a container, a remote runner, a recorder in a test) through
+ * {@code SessionOptions.withProcessHost} or {@code Finch.Builder.processHosts}. The executable is an absolute path
+ * a grant can name, and each argument reaches the program verbatim (no NUL). Failures are {@link HostFailure}s,
+ * usually {@link HostCode#PROCESS}; a run calls its host from one thread at a time, but an instance installed on
+ * several sessions is called by all of them.
+ */
 public interface ProcessHost {
     /** The result of a finished process. */
     record Completed(int exit, String stdout, String stderr) { }
 
+    /** Runs {@code executable} with {@code arguments} to its end (within the host's own bounds). */
     Completed run(String executable, List<String> arguments) throws HostFailure;
 }
