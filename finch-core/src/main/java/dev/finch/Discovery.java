@@ -49,7 +49,9 @@ public final class Discovery {
         List<StackEntry> stack = new ArrayList<>();
         for (TypedValue t : v.state().stack()) stack.add(new StackEntry(t.type().toString(), t.display()));
         List<VmStateReport.DefinitionEntry> defs = new ArrayList<>();
-        new TreeMap<>(v.state().words()).forEach((n, w) -> defs.add(new VmStateReport.DefinitionEntry(n, w.signature().toString())));
+        new TreeMap<>(v.state().words()).forEach((n, w) -> {
+            if (!dev.finch.ir.instr.WordDef.isInternal(n)) defs.add(new VmStateReport.DefinitionEntry(n, w.signature().toString()));
+        });
         List<VmStateReport.ConstantEntry> consts = new ArrayList<>();
         new TreeMap<>(v.state().constants()).forEach((n, t) -> consts.add(new VmStateReport.ConstantEntry(n, t.type().toString(), t.display())));
         return new VmStateReport(v.sessionId(), stack, v.revision(), v.generation(), defs, consts);
@@ -198,7 +200,9 @@ public final class Discovery {
     /** Every name the session can discover, each once per kind. */
     static List<WordSummary> everything(View v) {
         List<WordSummary> all = new ArrayList<>();
-        new TreeMap<>(v.state().words()).forEach((n, w) -> all.add(new WordSummary(n, WordKind.DEFINITION, w.signature().toString(), "")));
+        new TreeMap<>(v.state().words()).forEach((n, w) -> {
+            if (!dev.finch.ir.instr.WordDef.isInternal(n)) all.add(new WordSummary(n, WordKind.DEFINITION, w.signature().toString(), ""));
+        });
         new TreeMap<>(v.state().constants()).forEach((n, c) -> all.add(new WordSummary(n, WordKind.CONSTANT, c.type().toString(), "= " + c.display())));
         for (WordSpec w : v.state().library().vocabulary().words()) all.add(summary(w));
         for (SyntaxSpec s : SourceSyntax.all()) all.add(new WordSummary(s.name(), WordKind.SYNTAX, s.form(), s.doc()));

@@ -152,10 +152,15 @@ public final class Session {
     /** The committed persistent stack, bottom to top. */
     public List<StackEntry> stack() { return stackOf(snapshot.state()); }
 
-    /** The signatures of the persisted definitions, by name, in the compact spelling. */
+    /**
+     * The signatures of the persisted definitions, by name, in the compact spelling — the program's own, never the words
+     * a frontend made for itself ({@link WordDef#isInternal}).
+     */
     public java.util.SortedMap<String, String> definitions() {
         java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
-        snapshot.state().words().forEach((n, w) -> out.put(n, w.signature().toString()));
+        snapshot.state().words().forEach((n, w) -> {
+            if (!WordDef.isInternal(n)) out.put(n, w.signature().toString());
+        });
         return out;
     }
 

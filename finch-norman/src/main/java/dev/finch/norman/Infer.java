@@ -65,7 +65,15 @@ final class Infer {
      * one overload µNorman can spell (Text, Num, Bool, Sym and Lists of them in and one such value out): a host
      * word is a predefined function of the same name, which the program's own definitions shadow.
      */
-    Infer(Decls decls, dev.finch.ir.vocab.Vocabulary vocabulary) {
+    Infer(Decls decls, dev.finch.ir.vocab.Vocabulary vocabulary) { this(decls, vocabulary, Map.of()); }
+
+    /**
+     * As {@link #Infer(Decls, dev.finch.ir.vocab.Vocabulary)}, plus the definitions of the session's earlier turns (in
+     * any language) whose signature µNorman can spell: a word with inputs is a predefined function, a word without
+     * inputs a val (µNorman lowers a val to such a word). µNorman's own helper words are not visible, and a µNorman
+     * definition renamed because its name is a vocabulary word ({@code nm.user.ok}) is seen under its own name.
+     */
+    Infer(Decls decls, dev.finch.ir.vocab.Vocabulary vocabulary, Map<String, dev.finch.ir.type.Type.Fn> session) {
         this.decls = decls;
         Ty.Var a = new Ty.Var(1, false);
         for (String op : List.of("+", "-", "*", "/")) primitive(op, List.of(), Ty.NUM, Ty.NUM, Ty.NUM);
@@ -90,7 +98,36 @@ final class Infer {
             if (ret == null || params.contains(null)) continue;
             primitive(w.name(), List.of(), ret, params.toArray(new Ty[0]));
         }
+        for (Map.Entry<String, dev.finch.ir.type.Type.Fn> e : new java.util.TreeMap<>(session).entrySet()) {
+            String irName = e.getKey();
+            if (dev.finch.ir.instr.WordDef.isInternal(irName)) continue;
+            String name = irName.startsWith(USER_PREFIX) ? irName.substring(USER_PREFIX.length()) : irName;
+            if (primitives.containsKey(name)) continue;
+            dev.finch.ir.type.Type.Fn f = e.getValue();
+            if (f.outs().size() != 1 || f.yields().isPresent()) continue;
+            List<Ty> params = new ArrayList<>();
+            for (dev.finch.ir.type.Type t : f.ins()) params.add(spell(t));
+            Ty ret = spell(f.outs().get(0));
+            if (ret == null || params.contains(null)) continue;
+            if (params.isEmpty()) sessionVals.put(name, ret);
+            else primitive(name, List.of(), ret, params.toArray(new Ty[0]));
+            sessionWords.put(name, irName);
+        }
     }
+
+    /** The prefix of a µNorman definition whose name is also a vocabulary word (see {@code Lowerer.userName}). */
+    static final String USER_PREFIX = dev.finch.ir.instr.WordDef.RENAMED_PREFIX;
+
+    /** Earlier turns' words visible here: µNorman name → IR name. */
+    private final Map<String, String> sessionWords = new HashMap<>();
+    /** Earlier turns' words without inputs, seen as vals: µNorman name → type. */
+    private final Map<String, Ty> sessionVals = new HashMap<>();
+
+    /** The IR word an earlier turn's definition named {@code name} here is, if it is one. */
+    Optional<String> sessionWord(String name) { return Optional.ofNullable(sessionWords.get(name)); }
+
+    /** True when {@code name} is an earlier turn's val (a word without inputs). */
+    boolean isSessionVal(String name) { return sessionVals.containsKey(name); }
 
     /** The µNorman type of a Finch type a host word takes or answers, or null when µNorman has none. */
     private static Ty spell(dev.finch.ir.type.Type t) {
@@ -564,6 +601,8 @@ final class Infer {
         }
         s = primitives.get(v.name());
         if (s != null) return s.instantiate(level);
+        Ty val = sessionVals.get(v.name());
+        if (val != null) return val;
         Ast.Grant g = grants.get(v.name());
         if (g != null) return g.isModel() ? Ty.MODEL : Ty.con("Tool:" + g.name());
         throw new DiagnosticException(NormanCode.UNBOUND.at(v.origin(), "`" + v.name() + "` is not bound here"));

@@ -50,6 +50,11 @@ final class Lowerer {
     private final dev.finch.ir.vocab.Vocabulary vocabulary;
 
     Lowerer(Infer inf, Set<Ast.Def> basis, String language, dev.finch.ir.vocab.Vocabulary vocabulary) {
+        this(inf, basis, language, vocabulary, Map.of());
+    }
+
+    /** A lowering where {@code session} holds the earlier turns' words (their effects may be reached from here). */
+    Lowerer(Infer inf, Set<Ast.Def> basis, String language, dev.finch.ir.vocab.Vocabulary vocabulary, Map<String, Type.Fn> session) {
         this.inf = inf;
         this.basis = basis;
         this.language = language;
@@ -59,6 +64,7 @@ final class Lowerer {
             if (w.origin() != dev.finch.ir.vocab.WordSpec.Provenance.HOST) continue;
             for (var o : w.overloads()) effects.addAll(o.signature().effects());
         }
+        for (Type.Fn f : session.values()) effects.addAll(f.effects());
         effects.remove(dev.finch.ir.cap.Capability.SESSION_EMIT);
         this.hostEffects = java.util.Collections.unmodifiableSortedSet(effects);
     }
@@ -239,7 +245,7 @@ final class Lowerer {
 
     private String wordName(Ast.Def d) {
         String name = d instanceof Ast.Define f ? f.name() : ((Ast.Val) d).name();
-        return basis.contains(d) ? "nm." + name : userName(name);
+        return basis.contains(d) ? dev.finch.ir.instr.WordDef.INTERNAL_PREFIX + name : userName(name);
     }
 
     private static String initName(Ast.Val v) { return "nm.init." + v.name(); }
@@ -252,7 +258,7 @@ final class Lowerer {
      * lowering itself calls ({@code ok}, {@code drop}, {@code show}…), so a name that is also a vocabulary word
      * gets a prefix: {@code (define ok …)} becomes the word {@code nm.user.ok}.
      */
-    String userName(String name) { return vocabulary.word(name).isPresent() ? "nm.user." + name : name; }
+    String userName(String name) { return vocabulary.word(name).isPresent() ? Infer.USER_PREFIX + name : name; }
 
     private boolean fallible(Ast.Def d) { return inf.defEffects.get(d).isFail(); }
 
@@ -758,6 +764,11 @@ final class Lowerer {
                     new Instr.Call("program-error", at)), at));
             return;
         }
+        if (inf.isSessionVal(v.name())) {
+            // An earlier turn's val: the word that computes it.
+            out.add(new Instr.Call(inf.sessionWord(v.name()).orElseThrow(), at));
+            return;
+        }
         if (inf.isPrimitive(v.name())) {
             // A primitive as a value: a closure that applies it.
             Ty.Fun fun = (Ty.Fun) inf.types.get(v).resolve();
@@ -822,7 +833,7 @@ final class Lowerer {
                 out.add(new Instr.Call("string-length", at));
                 out.add(new Instr.Call("int-to-float", at));
             }
-            default -> out.add(new Instr.Call(name, at));
+            default -> out.add(new Instr.Call(inf.sessionWord(name).orElse(name), at));
         }
     }
 

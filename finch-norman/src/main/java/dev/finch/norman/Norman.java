@@ -38,9 +38,9 @@ public final class Norman implements Frontend {
 
     @Override
     public Lowering lower(String text, String sourceId, Environment env) {
-        NormanProgram p = check(text, sourceId, env.vocabulary());
+        NormanProgram p = check(text, sourceId, env.vocabulary(), env.words());
         if (!p.ok()) return Lowering.failed(p.diagnostics());
-        Lowerer lowerer = new Lowerer(p.inference, p.basis, language(), env.vocabulary());
+        Lowerer lowerer = new Lowerer(p.inference, p.basis, language(), env.vocabulary(), env.words());
         try {
             Module m = lowerer.program(p.definitions(), sourceId);
             return lowerer.diagnostics().isEmpty() ? Lowering.of(m) : Lowering.failed(lowerer.diagnostics());
@@ -91,6 +91,15 @@ public final class Norman implements Frontend {
      * host words whose signature µNorman can spell is a predefined function (see {@link Infer}).
      */
     public NormanProgram check(String text, String sourceId, dev.finch.ir.vocab.Vocabulary vocabulary) {
+        return check(text, sourceId, vocabulary, Map.of());
+    }
+
+    /**
+     * Reads, checks and types {@code text} as a later turn of a session whose earlier turns defined {@code sessionWords}
+     * (in any language): those µNorman can spell are predefined functions and vals here (see {@link Infer}).
+     */
+    public NormanProgram check(String text, String sourceId, dev.finch.ir.vocab.Vocabulary vocabulary,
+                               Map<String, dev.finch.ir.type.Type.Fn> sessionWords) {
         List<Diagnostic> diagnostics = new ArrayList<>();
         Syntax syntax = new Syntax();
         List<Sx> basisDatums = Reader.read(basisText(), "<basis>");
@@ -104,7 +113,7 @@ public final class Norman implements Frontend {
         diagnostics.addAll(syntax.diagnostics());
         Set<Ast.Def> basis = Collections.newSetFromMap(new IdentityHashMap<>());
         basis.addAll(basisDefs);
-        Infer inf = new Infer(new Decls(), vocabulary);
+        Infer inf = new Infer(new Decls(), vocabulary, sessionWords);
         List<Ast.Test> testDefs = new ArrayList<>();
         List<UnitTest> tests = new ArrayList<>();
         Map<String, String> types = new LinkedHashMap<>();
