@@ -88,6 +88,14 @@ final class HostFixture {
         assertThat(d.phase().spelling()).as("phase of %s", d).isEqualTo(phase);
     }
 
+    /** The answer was refused with {@code code} (phase host) and the execution still waits. */
+    static void assertRefused(Outcome o, String code) {
+        assertThat(o.status()).as("status of %s", o).isEqualTo(Outcome.Status.REFUSED);
+        Diagnostic d = onlyDiagnostic(o);
+        assertThat(d.code()).as("code of %s", d).isEqualTo(code);
+        assertThat(d.phase().spelling()).as("phase of %s", d).isEqualTo("host");
+    }
+
     static void writeFile(Path p, String text) throws IOException {
         Files.createDirectories(p.getParent());
         Files.writeString(p, text, StandardCharsets.UTF_8);
