@@ -5,23 +5,68 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.finch.ir.diag.Diagnostic;
+import dev.finch.vm.TypedValue;
+import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.persist.ValueCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
- * The JSON forms of outcomes and check results (decisions D4). The serializers are attached to the types, so any
- * {@link ObjectMapper} writes them the same way; they are written field by field so the key order and the
- * snake_case spelling are the protocol's, not a reflection of Java names.
+ * The JSON forms of outcomes, check results and awaited host requests (decisions D4). The serializers are attached
+ * to the types, so any {@link ObjectMapper} writes them the same way; they are written field by field so the key
+ * order and the snake_case spelling are the protocol's, not a reflection of Java names.
  */
 public final class FinchJson {
     private static final ObjectMapper MAPPER = new ObjectMapper();
+    private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private FinchJson() { }
 
     /** One line of compact JSON for an outcome. */
     public static String write(Outcome outcome) { return writeValue(outcome); }
+
+    /**
+     * One line of compact JSON for an awaited host request (the contract's event envelope):
+     * {@code {"protocol","execution_id","sequence","requirement","operation","arguments":[{"type","value","display"}…],
+     * "expected_result":["<type>"…],"origin":{"source","line","column"}}}. Each argument's {@code value} is the JSON
+     * encoding of the value of its type that session images and {@link VmResume} results use ({@link ValueCodec}:
+     * bytes as base64 text, float as its decimal text, json as its compact text, …); it is {@code null} for a value
+     * that lives only in this process (a closure, a stream, a handle), whose {@code display} is then all there is.
+     */
+    public static String write(EffectRequest request) { return DiscoveryJson.write(tree(request)); }
+
+    /** The request of {@link #write(EffectRequest)} as a tree. */
+    static ObjectNode tree(EffectRequest r) {
+        ObjectNode o = F.objectNode();
+        o.put("protocol", r.protocol());
+        o.put("execution_id", r.executionId());
+        o.put("sequence", r.sequence());
+        o.put("requirement", r.requirement().toString());
+        o.put("operation", r.operation());
+        ArrayNode args = o.putArray("arguments");
+        for (TypedValue v : r.values()) {
+            ObjectNode a = args.addObject();
+            a.put("type", v.type().toString());
+            JsonNode value;
+            try {
+                value = ValueCodec.encode(v.type(), v.value());
+            } catch (ValueCodec.NotDurable notData) {
+                value = F.nullNode();
+            }
+            a.set("value", value);
+            a.put("display", v.display());
+        }
+        ArrayNode expected = o.putArray("expected_result");
+        r.expectedResult().forEach(t -> expected.add(t.toString()));
+        o.putObject("origin").put("source", r.origin().source()).put("line", r.origin().line()).put("column", r.origin().column());
+        return o;
+    }
 
     /** One line of compact JSON for a check result. */
     public static String write(CheckResult result) { return writeValue(result); }
@@ -62,6 +107,26 @@ public final class FinchJson {
             diagnostics(g, o.diagnostics());
             g.writeNumberField("vm_revision", o.vmRevision());
             g.writeNumberField("manifest_generation", o.manifestGeneration());
+            // D4, extended: an outcome that leaves the execution waiting says what it waits for.
+            if (o.status() == Outcome.Status.SUSPENDED || o.status() == Outcome.Status.REFUSED) {
+                g.writeFieldName("yielded");
+                if (o.yielded().isPresent()) {
+                    g.writeStartObject();
+                    g.writeStringField("type", o.yielded().get().type());
+                    g.writeStringField("display", o.yielded().get().display());
+                    g.writeEndObject();
+                } else {
+                    g.writeNull();
+                }
+                g.writeFieldName("pending_request");
+                if (o.pendingRequest().isPresent()) {
+                    ObjectNode r = tree(o.pendingRequest().get().request());
+                    r.put("awaiting", o.pendingRequest().get().awaiting().spelling());
+                    p.defaultSerializeValue(r, g);
+                } else {
+                    g.writeNull();
+                }
+            }
             g.writeEndObject();
         }
     }

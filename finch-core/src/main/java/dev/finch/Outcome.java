@@ -3,13 +3,15 @@ package dev.finch;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.vm.Value;
+import dev.finch.vm.host.EffectRequest;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
  * How one submission (or one resume) ended: {@link Completed}, {@link Failed}, {@link Suspended} or
- * {@link Cancelled}. Every variant carries the fields of the D4 outcome object; Jackson writes exactly that
+ * {@link Cancelled} — or, for an answer to a suspended execution, {@link Refused}: the answer was not taken and the
+ * execution still waits. Every variant carries the fields of the D4 outcome object; Jackson writes exactly that
  * object (snake_case, see {@link FinchJson}). Only a completed outcome reflects a committed change: the stack,
  * revision and generation of the others are the session's unchanged ones, while their {@code output} keeps the
  * {@code say} text already streamed.
@@ -21,7 +23,9 @@ public sealed interface Outcome {
 
     /** The lifecycle state in D4's spelling. */
     enum Status {
-        COMPLETED, FAILED, SUSPENDED, CANCELLED;
+        COMPLETED, FAILED, SUSPENDED, CANCELLED,
+        /** An answer (resume, approval, denial, result) was refused; nothing was dispatched and the execution still waits. */
+        REFUSED;
 
         /** The JSON spelling: lowercase. */
         public String spelling() { return name().toLowerCase(java.util.Locale.ROOT); }
@@ -66,6 +70,37 @@ public sealed interface Outcome {
 
     default long manifestGeneration() { return fields().manifestGeneration(); }
 
+    /** The value a {@code yield} published, when the execution waits at a yield ({@link Suspended}, {@link Refused}). */
+    default Optional<StackEntry> yielded() { return Optional.empty(); }
+
+    /** The host request the execution waits for, when it waits at the host boundary ({@link Suspended}, {@link Refused}). */
+    default Optional<PendingRequest> pendingRequest() { return Optional.empty(); }
+
+    /** What a request at the host boundary waits for. */
+    enum Awaiting {
+        /** A grant is missing: approve or deny it ({@link Session#approve}, {@link Session#deny}). */
+        APPROVAL,
+        /** Deferred-host mode, approved: the host performs the operation and answers ({@link Session#respond}). */
+        RESULT;
+
+        /** The JSON spelling: lowercase. */
+        public String spelling() { return name().toLowerCase(java.util.Locale.ROOT); }
+
+        @Override public String toString() { return spelling(); }
+    }
+
+    /**
+     * The request a suspended execution waits for at the host boundary (the contract's event envelope, with its typed
+     * arguments and expected result row) and what it waits for. A host must not perform the operation while it awaits
+     * {@link Awaiting#APPROVAL}.
+     */
+    record PendingRequest(EffectRequest request, Awaiting awaiting) {
+        public PendingRequest {
+            Objects.requireNonNull(request, "request");
+            Objects.requireNonNull(awaiting, "awaiting");
+        }
+    }
+
     /**
      * The fields every outcome shares (decisions D4).
      *
@@ -100,17 +135,39 @@ public sealed interface Outcome {
     }
 
     /**
-     * The run paused; continue it with {@link Session#resume}. {@code yielded} is the value a {@code yield}
-     * published (empty when the pause is at a capability boundary). A unit yield is the plain cooperative
-     * timeslice an interactive host resumes automatically.
+     * The run paused. {@code yielded} is the value a {@code yield} published (continue with {@link Session#resume});
+     * {@code pendingRequest} the request it waits for at the host boundary (approve, deny or respond). Exactly one is
+     * present. A unit yield is the plain cooperative timeslice an interactive host resumes automatically.
      */
-    record Suspended(Fields fields, Optional<StackEntry> yielded) implements Outcome {
-        public Suspended { Objects.requireNonNull(yielded, "yielded"); }
+    record Suspended(Fields fields, Optional<StackEntry> yielded, Optional<PendingRequest> pendingRequest) implements Outcome {
+        public Suspended {
+            Objects.requireNonNull(yielded, "yielded");
+            Objects.requireNonNull(pendingRequest, "pendingRequest");
+        }
+
+        /** A pause at a yield. */
+        public Suspended(Fields fields, Optional<StackEntry> yielded) { this(fields, yielded, Optional.empty()); }
 
         @Override public Status status() { return Status.SUSPENDED; }
 
         /** True when the pause is a {@code unit yield}, which the contract's interactive rule resumes at once. */
         public boolean isUnitYield() { return yielded.map(v -> v.type().equals("unit")).orElse(false); }
+    }
+
+    /**
+     * An answer to a suspended execution was refused (decisions D4, extended): another sequence, the wrong kind, a
+     * result that does not fit the expected row, a malformed {@code VmResume}, or a session that moved on since the
+     * suspension ({@code E-SESSION-001}). Nothing was dispatched and nothing consumed: the execution is still
+     * suspended, waiting as {@code yielded} / {@code pendingRequest} say, and the right answer still continues it (or
+     * {@link Session#cancel} drops it). The diagnostics say why.
+     */
+    record Refused(Fields fields, Optional<StackEntry> yielded, Optional<PendingRequest> pendingRequest) implements Outcome {
+        public Refused {
+            Objects.requireNonNull(yielded, "yielded");
+            Objects.requireNonNull(pendingRequest, "pendingRequest");
+        }
+
+        @Override public Status status() { return Status.REFUSED; }
     }
 
     /** The run was cancelled; nothing was committed. */

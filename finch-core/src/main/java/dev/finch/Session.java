@@ -42,8 +42,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A session runs one submission at a time. A second thread that enters while one runs gets a deterministic
  * {@code E-SESSION-003} outcome instead of waiting or racing; {@link #cancel} is the one operation meant for
- * another thread. A suspended run that is resumed after another submission committed is refused at its
- * commit ({@code E-SESSION-001}), since its snapshot is stale.
+ * another thread. A suspended run whose session moved on (another submission committed) is not continued: an
+ * approval, a result or a resume of it is {@link Outcome.Refused} ({@code E-SESSION-001}) before anything is
+ * dispatched, and it still waits (cancel it, or deny its request).
  */
 public final class Session {
     private final Finch finch;
@@ -364,39 +365,94 @@ public final class Session {
                 "", OutputSink.NONE));
     }
 
-    /** Continues a suspended execution once ({@code yield} receives unit); the outcome's output is all of its say text. */
-    public Outcome resume(String executionId) { return continueWith(executionId, null); }
+    /**
+     * Continues an execution suspended at a {@code yield} once ({@code yield} receives unit); the outcome's output is
+     * all of its say text. An execution waiting at the host boundary, or one whose session moved on since it was
+     * suspended, is not continued: the outcome is {@link Outcome.Refused} and the execution still waits.
+     */
+    public Outcome resume(String executionId) { return continueWith(executionId, null, NOTHING); }
 
     /**
      * Approves the capability request a suspended execution waits for, with a scope: {@code ONCE} covers this one
      * request, {@code TASK} the rest of this execution, {@code SESSION} (and wider) every later run of this session
-     * too. The execution then resumes exactly where it stopped; nothing before it is repeated.
+     * too. The execution then resumes exactly where it stopped; nothing before it is repeated. An approval the
+     * execution cannot take (it waits for a result or at a yield; the session moved on since the suspension) is
+     * {@link Outcome.Refused}: nothing is dispatched and no grant is added.
      */
     public Outcome approve(String executionId, Scope scope) {
         Paused p = paused.get(executionId);
-        Optional<EffectRequest> req = p == null ? Optional.empty() : p.suspension().pendingRequest();
-        if (req.isEmpty()) return notWaiting(executionId, p);
+        if (p == null) return unknown(executionId);
+        Optional<EffectRequest> req = p.suspension().pendingRequest();
+        if (req.isEmpty()) return refused(executionId, p, notAtBoundary(executionId, "approved"));
         var spec = CapabilitySpec.of(req.get().requirement());
-        if (!spec.isOk()) return notWaiting(executionId, p);
+        if (!spec.isOk()) {
+            return refused(executionId, p, dev.finch.vm.host.HostCode.STALE_RESUME.at(req.get().origin(), "request " + req.get().sequence()
+                    + " needs " + req.get().requirement() + ", which no grant can name; deny or cancel it"));
+        }
         Grant grant = Grant.of("g" + grantIds.incrementAndGet(), spec.value(), scope).value();
-        if (scope.compareTo(Scope.SESSION) >= 0) grants.add(grant).toOptional().ifPresent(g -> grants = g);
-        return continueWith(executionId, new HostResponse.Approved(req.get().sequence(), grant));
+        return continueWith(executionId, new HostResponse.Approved(req.get().sequence(), grant), () -> {
+            if (scope.compareTo(Scope.SESSION) >= 0) grants.add(grant).toOptional().ifPresent(g -> grants = g);
+        });
     }
 
-    /** Denies the request a suspended execution waits for: the execution fails (E-HOST-001), nothing is dispatched. */
+    /**
+     * Denies the request a suspended execution waits for: the execution fails (E-HOST-001), nothing is dispatched.
+     * A denial of an execution paused at a yield is {@link Outcome.Refused}.
+     */
     public Outcome deny(String executionId, String reason) {
         Paused p = paused.get(executionId);
-        Optional<EffectRequest> req = p == null ? Optional.empty() : p.suspension().pendingRequest();
-        if (req.isEmpty()) return notWaiting(executionId, p);
-        return continueWith(executionId, new HostResponse.Denied(req.get().sequence(), reason));
+        if (p == null) return unknown(executionId);
+        Optional<EffectRequest> req = p.suspension().pendingRequest();
+        if (req.isEmpty()) return refused(executionId, p, notAtBoundary(executionId, "denied"));
+        return continueWith(executionId, new HostResponse.Denied(req.get().sequence(), reason), NOTHING);
     }
 
     /**
      * Deferred-host mode: answers the awaited request with the contract's {@code VmResume} response (a result, a
-     * denial or a cancellation) for that exact sequence. A stale or duplicate sequence is refused and dispatches
-     * nothing; the execution keeps waiting for the right answer.
+     * denial or a cancellation) for that exact sequence. A result is checked against the request's expected row
+     * before anything moves. An answer for another sequence, of the wrong kind or type, or for a run whose session
+     * moved on is {@link Outcome.Refused}: nothing is dispatched and the execution keeps waiting for the right answer.
      */
-    public Outcome respond(String executionId, HostResponse response) { return continueWith(executionId, response); }
+    public Outcome respond(String executionId, HostResponse response) {
+        return continueWith(executionId, java.util.Objects.requireNonNull(response, "response"), NOTHING);
+    }
+
+    /**
+     * Answers a suspended execution with a {@link VmResume}: its result values are decoded against the pending
+     * request's expected row ({@code E-HOST-014} when they do not fit), then taken as {@link #respond(String,
+     * HostResponse)} takes a response.
+     */
+    public Outcome respond(VmResume resume) {
+        Paused p = paused.get(resume.executionId());
+        if (p == null) return unknown(resume.executionId());
+        Optional<EffectRequest> pending = p.suspension().pendingRequest();
+        HostResponse response;
+        if (pending.isPresent() && pending.get().sequence() == resume.sequence()) {
+            var decoded = resume.toHostResponse(pending.get());
+            if (!decoded.isOk()) return refused(resume.executionId(), p, decoded.refusal().orElseThrow());
+            response = decoded.value();
+        } else {
+            // Not the pending sequence: refused below (E-HOST-012). No value was decoded, and none would be taken: even if
+            // the pending request moved on to this sequence meanwhile, an absent value never fits a row (E-HOST-014).
+            response = new HostResponse.Result(resume.sequence(), null);
+        }
+        return continueWith(resume.executionId(), response, NOTHING);
+    }
+
+    /**
+     * Answers a suspended execution with a {@code VmResume} as JSON text from a remote host ({@link VmResume#fromJson}).
+     * Never throws: text that is not a strict VmResume is {@code E-HOST-018} — {@link Outcome.Refused} when it names a
+     * suspended execution readably (which then still waits), else {@link Outcome.Failed}.
+     */
+    public Outcome respond(String json) {
+        VmResume.Parsed parsed = VmResume.parse(json);
+        if (parsed.resume().isOk()) return respond(parsed.resume().value());
+        Diagnostic why = parsed.resume().refusal().orElseThrow();
+        String executionId = parsed.executionId().orElse("");
+        Paused p = executionId.isEmpty() ? null : paused.get(executionId);
+        if (p != null) return refused(executionId, p, why);
+        return failed(executionId, "<session>", null, "", List.of(), at(why, "<session>"));
+    }
 
     /** The request a suspended execution waits for, if it waits at the host boundary. */
     public Optional<EffectRequest> pendingRequest(String executionId) {
@@ -404,13 +460,73 @@ public final class Session {
         return p == null ? Optional.empty() : p.suspension().pendingRequest();
     }
 
-    private Outcome notWaiting(String executionId, Paused p) {
-        String sourceId = p == null ? "<session>" : p.sourceId();
-        return failed(executionId, sourceId, p == null ? null : p.language(), "", List.of(), SessionCode.UNKNOWN_EXECUTION.at(
-                Origin.of(sourceId, 0, 0), "execution " + executionId + " is not waiting for a capability decision"));
+    private static final Runnable NOTHING = () -> { };
+
+    private Outcome unknown(String executionId) {
+        return failed(executionId, "<session>", null, "", List.of(), SessionCode.UNKNOWN_EXECUTION.at(
+                Origin.of("<session>", 0, 0), "no suspended execution " + executionId + " in session " + id));
     }
 
-    private Outcome continueWith(String executionId, HostResponse response) {
+    private static Diagnostic notAtBoundary(String executionId, String what) {
+        return dev.finch.vm.host.HostCode.STALE_RESUME.at(Origin.UNKNOWN, "execution " + executionId
+                + " is paused at a yield, not at the host boundary, so it cannot be " + what + "; resume it instead");
+    }
+
+    /**
+     * Why {@code response} (null: a plain resume) cannot continue {@code p} now, if it cannot. First the session: a
+     * run that continues after another submission committed could never commit, so it is not continued at all — no
+     * effect is dispatched for nothing (a denial or cancellation, which only end it, still may). Then the answer
+     * itself: sequence, kind and result type ({@link Suspension#refusal}).
+     */
+    private Optional<Diagnostic> refusal(String executionId, Paused p, HostResponse response) {
+        boolean continues = response == null || response instanceof HostResponse.Approved || response instanceof HostResponse.Result;
+        long now = snapshot.revision();
+        // A call commits nothing, so a session that moved on does not make it stale.
+        boolean call = java.util.Optional.ofNullable(inFlight.get(executionId)).map(SessionImage.Entry::call).orElse(false);
+        if (continues && !call && p.baseRevision() != now) {
+            return Optional.of(SessionCode.STALE_REVISION.at(Origin.of(p.sourceId(), 0, 0), "the session moved on (to revision " + now
+                    + ") since this execution was suspended at revision " + p.baseRevision() + ", so it could never commit; it was not "
+                    + "continued and nothing was dispatched (cancel it, or deny its request)", Long.toString(p.baseRevision()), Long.toString(now)));
+        }
+        return p.suspension().refusal(response).map(d -> at(d, p.sourceId()));
+    }
+
+    /** {@code d}, placed at the source identity when it has no origin of its own. */
+    private static Diagnostic at(Diagnostic d, String sourceId) {
+        if (!d.origin().equals(Origin.UNKNOWN)) return d;
+        return new Diagnostic(d.phase(), d.code(), d.message(), Origin.of(sourceId, 0, 0), d.expected(), d.found());
+    }
+
+    /** The answer was refused: the execution is still suspended, waiting as before. */
+    private Outcome refused(String executionId, Paused p, Diagnostic why) {
+        Waiting w = waitingOf(p.suspension());
+        return new Outcome.Refused(fields(executionId, p.sourceId(), p.language(), p.output(), snapshot, p.inferred(), w.required(),
+                List.of(at(why, p.sourceId()))), w.yielded(), w.request());
+    }
+
+    /** What a suspended execution waits for, as its outcomes report it. */
+    private record Waiting(List<String> required, Optional<StackEntry> yielded, Optional<Outcome.PendingRequest> request) { }
+
+    private static Waiting waitingOf(Suspension s) {
+        Optional<EffectRequest> request = s.pendingRequest();
+        if (request.isPresent()) {
+            // Paused at the host boundary: required_capabilities is the concrete request, not a yield.
+            // Only a missing grant is "required"; an approved request waiting for a deferred host's result is not.
+            boolean missing = s.waiting().orElse(null) == dev.finch.vm.host.RunHost.Waiting.APPROVAL;
+            List<String> required = !missing || request.get().requirement().equals(Capability.SESSION_EMIT) ? List.of()
+                    : List.of(request.get().requirement().toString());
+            Outcome.Awaiting awaiting = missing ? Outcome.Awaiting.APPROVAL : Outcome.Awaiting.RESULT;
+            return new Waiting(required, Optional.empty(), Optional.of(new Outcome.PendingRequest(request.get(), awaiting)));
+        }
+        TypedValue payload = s.payload();
+        return new Waiting(List.of(), payload == null ? Optional.empty() : Optional.of(entry(payload)), Optional.empty());
+    }
+
+    /**
+     * Continues {@code executionId} with {@code response} (null: a plain resume) unless {@link #refusal} refuses it;
+     * {@code accepted} runs once the answer is taken, before the run continues.
+     */
+    private Outcome continueWith(String executionId, HostResponse response, Runnable accepted) {
         Paused p = paused.get(executionId);
         String sourceId = p == null ? "<session>" : p.sourceId();
         String language = p == null ? null : p.language();
@@ -419,31 +535,11 @@ public final class Session {
             return failed(executionId, sourceId, language, "", List.of(), busyDiagnostic(sourceId));
         }
         try {
-            if (p != null) {
-                // Refuse an answer of the wrong kind here, before the continuation is taken: it keeps waiting.
-                var waiting = p.suspension().waiting().orElse(null);
-                String wrong = null;
-                if (response == null && waiting != null) wrong = "it waits at the host boundary; approve, deny or respond instead of resume";
-                else if (response instanceof HostResponse.Result && waiting != dev.finch.vm.host.RunHost.Waiting.RESULT) wrong = "it waits for approval, not a result";
-                else if (response instanceof HostResponse.Approved && waiting != dev.finch.vm.host.RunHost.Waiting.APPROVAL) wrong = "it does not wait for approval";
-                if (wrong != null) {
-                    return failed(executionId, p.sourceId(), p.language(), p.output(), p.inferred(), dev.finch.vm.host.HostCode.STALE_RESUME.at(
-                            Origin.of(p.sourceId(), 0, 0), "execution " + executionId + " was not resumed: " + wrong + "; nothing was dispatched"));
-                }
-            }
-            if (p != null && response != null) {
-                var pending = p.suspension().pendingRequest();
-                if (pending.isEmpty() || pending.get().sequence() != response.sequence()) {
-                    // Refused without consuming the continuation: it still waits for the right answer.
-                    return failed(executionId, p.sourceId(), p.language(), p.output(), p.inferred(), dev.finch.vm.host.HostCode.STALE_RESUME.at(
-                            Origin.of(p.sourceId(), 0, 0), "execution " + executionId + (pending.isEmpty() ? " is not waiting at the host boundary"
-                                    : " waits for sequence " + pending.get().sequence() + ", not " + response.sequence()) + "; nothing was dispatched"));
-                }
-            }
-            if (p == null || !paused.remove(executionId, p)) {
-                return failed(executionId, sourceId, language, "", List.of(), SessionCode.UNKNOWN_EXECUTION.at(
-                        Origin.of(sourceId, 0, 0), "no suspended execution " + executionId + " in session " + id));
-            }
+            if (p == null) return unknown(executionId);
+            // Refused here, before the continuation is taken: it keeps waiting for the right answer.
+            Optional<Diagnostic> why = refusal(executionId, p, response);
+            if (why.isPresent()) return refused(executionId, p, why.get());
+            if (!paused.remove(executionId, p)) return unknown(executionId);
             if (durable.contains(executionId) && !finch.ledger().claim(executionId, pause(executionId))) {
                 // Another copy of this pause's image continued (or cancelled) it first: this copy is discarded, unrun.
                 forget(executionId);
@@ -451,6 +547,7 @@ public final class Session {
                         Origin.of(p.sourceId(), 0, 0), "execution " + executionId + " was already continued or cancelled from another copy of its image; "
                                 + "this copy is discarded and nothing was dispatched"));
             }
+            accepted.run();
             CancelToken token = new CancelToken();
             running.put(executionId, token);
             RunResult r;
@@ -637,18 +734,9 @@ public final class Session {
         }
         if (r instanceof RunResult.Suspended su) {
             paused.put(executionId, new Paused(su.suspension(), sourceId, language, inferred, baseRevision, output, sink));
-            Optional<EffectRequest> request = su.suspension().pendingRequest();
-            if (request.isPresent()) {
-                // Paused at the host boundary: required_capabilities is the concrete request, not a yield.
-                // Only a missing grant is "required"; an approved request waiting for a deferred host's result is not.
-                boolean missing = su.suspension().waiting().orElse(null) == dev.finch.vm.host.RunHost.Waiting.APPROVAL;
-                List<String> required = !missing || request.get().requirement().equals(Capability.SESSION_EMIT) ? List.of()
-                        : List.of(request.get().requirement().toString());
-                return new Outcome.Suspended(fields(executionId, sourceId, language, output, snapshot, inferred, required, List.of()), Optional.empty());
-            }
-            TypedValue payload = su.suspension().payload();
-            Optional<StackEntry> yielded = payload == null ? Optional.empty() : Optional.of(entry(payload));
-            return new Outcome.Suspended(fields(executionId, sourceId, language, output, snapshot, inferred, List.of(), List.of()), yielded);
+            Waiting w = waitingOf(su.suspension());
+            return new Outcome.Suspended(fields(executionId, sourceId, language, output, snapshot, inferred, w.required(), List.of()),
+                    w.yielded(), w.request());
         }
         inFlight.remove(executionId);
         RunResult.Cancelled x = (RunResult.Cancelled) r;

@@ -5,8 +5,8 @@ import dev.finch.ir.diag.Phase;
 
 /** The diagnostics a session itself reports, before or around a run (phase {@code host}). */
 public enum SessionCode implements DiagnosticCode {
-    /** The submission was composed against an older VM revision. */
-    STALE_REVISION("E-SESSION-001", "The submission states a VM revision other than the session's current one; re-read the VM state and resubmit."),
+    /** The submission was composed against an older VM revision, or a suspended run's session moved on. */
+    STALE_REVISION("E-SESSION-001", "The submission states a VM revision other than the session's current one; re-read the VM state and resubmit. Also an approval, result or resume of a suspended execution whose session moved on since it paused: refused before anything is dispatched (it could never commit); it still waits, to be cancelled or denied."),
     /** The submission was composed against an older manifest generation. */
     STALE_GENERATION("E-SESSION-002", "The submission states a manifest generation other than the session's current one; re-read the vocabulary and resubmit."),
     /** Another thread is running a submission on this session. */

@@ -46,7 +46,10 @@ class OutcomeJsonTest {
         var tree = new ObjectMapper().readTree(viaPlainMapper);
         assertThat(tree.get("status").asText()).isEqualTo("suspended");
         assertThat(tree.get("protocol").asText()).isEqualTo("FINCH-VM-TYPED/1");
-        assertThat(tree.has("yielded")).isFalse();
+        // D4, extended: a suspended outcome says what it waits for (here a yield, so no pending request).
+        assertThat(tree.get("yielded").get("type").asText()).isEqualTo("unit");
+        assertThat(tree.get("yielded").get("display").asText()).isEqualTo("()");
+        assertThat(tree.get("pending_request").isNull()).isTrue();
     }
 
     @Test

@@ -199,11 +199,16 @@ class SessionTest {
         Outcome paused = s.submit(forth("unit yield 1"));
         assertThat(paused).isInstanceOf(Outcome.Suspended.class);
         assertThat(s.submit(forth("2"))).isInstanceOf(Outcome.Completed.class);
+        // Refused before it runs: it could never commit. It still waits, and the host can cancel it.
         Outcome late = s.resume(paused.executionId());
-        assertThat(late).isInstanceOf(Outcome.Failed.class);
+        assertThat(late).isInstanceOf(Outcome.Refused.class);
         assertThat(code(late)).isEqualTo("E-SESSION-001");
+        assertThat(late.yielded()).contains(new StackEntry("unit", "()"));
         assertThat(displays(late)).containsExactly("2");
         assertThat(s.vmRevision()).isEqualTo(1);
+        assertThat(s.suspendedExecutions()).containsExactly(paused.executionId());
+        assertThat(s.cancel(paused.executionId())).isTrue();
+        assertThat(s.suspendedExecutions()).isEmpty();
     }
 
     @Test

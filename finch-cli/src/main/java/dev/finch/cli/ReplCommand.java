@@ -293,7 +293,10 @@ final class ReplCommand implements Callable<Integer> {
                 case CANCELLED:
                     print("cancelled; nothing was committed\n");
                     break;
-                default:
+                case REFUSED:
+                    print("the answer was refused; " + o.executionId() + " is still suspended and nothing was committed\n");
+                    break;
+                case FAILED:
                     break;
             }
         }

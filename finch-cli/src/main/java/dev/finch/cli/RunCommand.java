@@ -85,7 +85,8 @@ final class RunCommand implements Callable<Integer> {
             }
             report(src, o);
             switch (o.status()) {
-                case FAILED, CANCELLED -> failed = true;
+                // A refused answer is not success: the host's answer was wrong (the execution still waits).
+                case FAILED, CANCELLED, REFUSED -> failed = true;
                 case SUSPENDED -> suspended = true;
                 case COMPLETED -> { }
             }
@@ -106,6 +107,8 @@ final class RunCommand implements Callable<Integer> {
                     ? "waiting for a grant of " + String.join(", ", o.requiredCapabilities())
                     : "it yielded " + s.yielded().map(v -> v.display() + " : " + v.type()).orElse("a value");
             io.err().println("finch: " + src.defaultSourceId() + " is suspended (" + o.executionId() + "): " + why);
+        } else if (o instanceof Outcome.Refused) {
+            io.err().println("finch: an answer to " + src.defaultSourceId() + " was refused (" + o.executionId() + "); it is still suspended");
         } else if (o instanceof Outcome.Cancelled) {
             io.err().println("finch: " + src.defaultSourceId() + " was cancelled; nothing was committed");
         }

@@ -331,7 +331,7 @@ class DocsExamplesTest {
     void theEmbeddingSnippetsAreTheOnesInTheGuide() throws IOException {
         String doc = Files.readString(DOCS.resolve("embedding.md"), StandardCharsets.UTF_8);
         Map<String, String> snippets = snippets();
-        assertThat(snippets).containsKeys("limits", "turns", "approve", "deferred", "observe", "cancel", "check", "yield", "durable", "discover",
+        assertThat(snippets).containsKeys("limits", "turns", "approve", "deferred", "remote", "observe", "cancel", "check", "yield", "durable", "discover",
                 "wordclass", "words", "memoryfiles", "filehost", "filehosts", "roots", "toolhost", "modelworld");
         snippets.forEach((name, body) -> assertThat(doc).as("docs/embedding.md shows snippet '%s' verbatim:\n%s", name, body).contains(body));
     }
@@ -451,10 +451,10 @@ class DocsExamplesTest {
         Outcome o = session.submit(Submission.of("\"config.json\" path file-read bytes-to-string", "turn-1"));
         EffectRequest request = session.pendingRequest(o.executionId()).orElseThrow();
         // request.operation() "file-read", request.requirement() fs.read(${workspace}/config.json),
-        // request.sequence() 1, request.expectedResult() [bytes]
+        // request.sequence() 1, request.values() [(path "config.json") : path], request.expectedResult() [bytes]
         byte[] fetched = "{\"debug\":true}".getBytes(StandardCharsets.UTF_8);  // produced by the host, e.g. remotely
         o = session.respond(o.executionId(), new HostResponse.Result(request.sequence(), Bytes.wrap(fetched)));
-        // o is Completed with stack [(ok "{\"debug\":true}")]; answering sequence 1 again is refused (E-HOST-012)
+        // o is Completed with stack [(ok "{\"debug\":true}")]; nothing waits any more, so another answer is E-SESSION-004
         // doc:deferred:end
         assertThat(o.status()).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(o.stack()).containsExactly(new StackEntry("result<string,string>", "(ok \"{\\\"debug\\\":true}\")"));
@@ -462,6 +462,33 @@ class DocsExamplesTest {
         assertThat(request.operation()).isEqualTo("file-read");
         Outcome again = session.respond(o.executionId(), new HostResponse.Result(request.sequence(), Bytes.wrap(fetched)));
         assertThat(again.status()).isEqualTo(Outcome.Status.FAILED);
+    }
+
+    @Test
+    void remote() throws IOException {
+        Path dir = Files.createDirectories(temp.resolve("ws"));
+        // doc:remote:begin
+        Session session = Finch.create().newSession(SessionOptions.DEFAULT.withWorkspace(dir)
+                .withGrant("fs.write(${workspace}/**)")
+                .withDeferredHost(true));
+        Outcome o = session.submit(Submission.of("(file-write (path \"hello.txt\") (string-to-bytes \"hi\"))", "turn-1"));
+        String sent = FinchJson.write(o);                      // to the remote host, which reads pending_request:
+        // {"status":"suspended", …, "yielded":null, "pending_request":{"protocol":"FINCH-VM-TYPED/1",
+        //  "execution_id":"s1-e1","sequence":1,"requirement":"fs.write(${workspace}/hello.txt)","operation":"file-write",
+        //  "arguments":[{"type":"path","value":"hello.txt","display":"(path \"hello.txt\")"},
+        //               {"type":"bytes","value":"aGk=","display":"#bytes[104 105]"}],
+        //  "expected_result":[],"origin":{"source":"turn-1","line":1,"column":1},"awaiting":"result"}}
+        // … it writes the bytes where it keeps files, then answers with a VmResume (an empty row: no values):
+        String answer = "{\"execution_id\":\"" + o.executionId() + "\",\"sequence\":1,"
+                + "\"response\":{\"result\":{\"values\":[]}}}";
+        o = session.respond(answer);
+        // o is Completed. A stale sequence, values that do not fit expected_result, or text that is not a strict
+        // VmResume would be Refused (E-HOST-012, E-HOST-014, E-HOST-018), the execution still waiting.
+        // doc:remote:end
+        assertThat(o.status()).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(sent).contains("\"value\":\"aGk=\"").contains("\"awaiting\":\"result\"").contains("\"expected_result\":[]");
+        assertThat(sent).contains("\"origin\":{\"source\":\"turn-1\",\"line\":1,\"column\":1}");
+        assertThat(Files.exists(dir.resolve("hello.txt"))).isFalse();
     }
 
     @Test

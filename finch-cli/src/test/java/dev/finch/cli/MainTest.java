@@ -130,6 +130,27 @@ class MainTest {
     }
 
     @Test
+    void aSuspendedOutcomeCarriesItsPendingRequestWithTypedArguments() throws IOException {
+        Path ws = Files.createDirectories(dir.resolve("ws"));
+        ConformanceTest.Run r = finch("", "run", "--json", "--workspace", ws.toString(),
+                file("w.lisp", "(file-write (path \"o.txt\") (string-to-bytes \"hi\"))").toString());
+        assertThat(r.exit()).isEqualTo(3);
+        var o = r.outcomes().get(0);
+        assertThat(o.get("status").asText()).isEqualTo("suspended");
+        assertThat(o.get("yielded").isNull()).isTrue();
+        var pending = o.get("pending_request");
+        assertThat(pending.get("operation").asText()).isEqualTo("file-write");
+        assertThat(pending.get("awaiting").asText()).isEqualTo("approval");
+        assertThat(pending.get("requirement").asText()).isEqualTo("fs.write(${workspace}/o.txt)");
+        assertThat(pending.get("arguments").get(1).get("type").asText()).isEqualTo("bytes");
+        assertThat(pending.get("arguments").get(1).get("value").asText()).isEqualTo("aGk=");
+        assertThat(Files.exists(ws.resolve("o.txt"))).isFalse();
+        ConformanceTest.Run y = finch("", "run", "--json", file("y.fth", "5 yield").toString());
+        assertThat(y.outcomes().get(0).get("yielded").get("display").asText()).isEqualTo("5");
+        assertThat(y.outcomes().get(0).get("pending_request").isNull()).isTrue();
+    }
+
+    @Test
     void checkPrintsSignaturesAndEmitsCanonicalForth() throws IOException {
         Path p = file("sq.lisp", "(define (sq n) (* n n))\n(say (int-to-string (sq 11)))\n");
         ConformanceTest.Run r = finch("", "check", p.toString());

@@ -9,7 +9,7 @@ import dev.finch.ir.diag.Phase;
  */
 public enum ToolCode implements DiagnosticCode {
     /** The tool name is not one of the surface's tools. */
-    UNKNOWN_TOOL("E-TOOL-001", "The tool name is not one the tool surface offers (get_vm_state, get_language_definition, search_word, inspect_word, submit_program)."),
+    UNKNOWN_TOOL("E-TOOL-001", "The tool name is not one the tool surface offers (get_vm_state, get_language_definition, search_word, inspect_word, submit_program, and vm_resume where the host enabled it)."),
     /** The arguments are not one strict JSON object. */
     MALFORMED_ARGUMENTS("E-TOOL-002", "The tool arguments are not one JSON object (malformed JSON, a duplicate key, trailing text, or too large or deep)."),
     /** The arguments object does not match the tool's input schema. */

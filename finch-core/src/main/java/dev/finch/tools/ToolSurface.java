@@ -31,7 +31,8 @@ import java.util.function.Supplier;
 
 /**
  * The contract's tools for a model provider, over one session: {@code get_vm_state}, {@code get_language_definition},
- * {@code search_word}, {@code inspect_word} (read-only discovery) and {@code submit_program}. An embedder declares
+ * {@code search_word}, {@code inspect_word} (read-only discovery) and {@code submit_program}; with
+ * {@link #withVmResume()}, also {@code vm_resume} for a remote host answering a deferred-host session's requests. An embedder declares
  * {@link #tools()} to its provider and passes each tool call to {@link #handle}, which returns the JSON text to hand
  * back to the model and never throws: a call that cannot be routed (unknown tool, malformed or invalid arguments)
  * gets {@code {"error":{"code":"E-TOOL-…","message":…,"tool":…}}}; a program's own failure is an ordinary outcome.
@@ -65,13 +66,15 @@ public final class ToolSurface {
     private final OutputSink sink;
     private final Supplier<String> sourceIds;
     private final int maxUnitYieldResumes;
+    private final boolean vmResume;
     private final Map<String, Tool> tools;
 
-    private ToolSurface(Session session, OutputSink sink, Supplier<String> sourceIds, int maxUnitYieldResumes) {
+    private ToolSurface(Session session, OutputSink sink, Supplier<String> sourceIds, int maxUnitYieldResumes, boolean vmResume) {
         this.session = Objects.requireNonNull(session, "session");
         this.sink = sink == null ? OutputSink.NONE : sink;
         this.sourceIds = Objects.requireNonNull(sourceIds, "sourceIds");
         this.maxUnitYieldResumes = maxUnitYieldResumes;
+        this.vmResume = vmResume;
         this.tools = declare();
     }
 
@@ -82,20 +85,28 @@ public final class ToolSurface {
      */
     public static ToolSurface of(Session session) {
         AtomicLong n = new AtomicLong();
-        return new ToolSurface(session, OutputSink.NONE, () -> "tool:submit_program#" + n.incrementAndGet(), 10_000);
+        return new ToolSurface(session, OutputSink.NONE, () -> "tool:submit_program#" + n.incrementAndGet(), 10_000, false);
     }
 
     /** This surface, streaming the {@code say} chunks of submitted programs to {@code out} as they run. */
-    public ToolSurface withSink(OutputSink out) { return new ToolSurface(session, out, sourceIds, maxUnitYieldResumes); }
+    public ToolSurface withSink(OutputSink out) { return new ToolSurface(session, out, sourceIds, maxUnitYieldResumes, vmResume); }
 
     /** This surface, taking the source identity of calls that state none from {@code ids}. */
-    public ToolSurface withSourceIds(Supplier<String> ids) { return new ToolSurface(session, sink, ids, maxUnitYieldResumes); }
+    public ToolSurface withSourceIds(Supplier<String> ids) { return new ToolSurface(session, sink, ids, maxUnitYieldResumes, vmResume); }
 
     /** This surface, resuming at most {@code max} unit yields per call (0: report every yield as suspended). */
     public ToolSurface withUnitYieldResumes(int max) {
         if (max < 0) throw new IllegalArgumentException("max must not be negative");
-        return new ToolSurface(session, sink, sourceIds, max);
+        return new ToolSurface(session, sink, sourceIds, max, vmResume);
     }
+
+    /**
+     * This surface with one more tool, {@code vm_resume}: the contract's {@code VmResume {execution_id, sequence,
+     * response}}, for the host that performs a deferred-host session's requests remotely and answers them through
+     * these tools (the {@code pending_request} of a suspended outcome says what to perform). Not offered by default:
+     * a model that could answer its own program's effect requests would stand in for the host that performs them.
+     */
+    public ToolSurface withVmResume() { return new ToolSurface(session, sink, sourceIds, maxUnitYieldResumes, true); }
 
     /** The session the tools act on. */
     public Session session() { return session; }
@@ -153,7 +164,7 @@ public final class ToolSurface {
         String handle(ObjectNode args, String sourceId);
     }
 
-    private enum ParamType { STRING, INTEGER }
+    private enum ParamType { STRING, INTEGER, OBJECT }
 
     /** One argument: its JSON type, whether it is required, its bounds; the schema and the validation both come from it. */
     private record Param(String name, ParamType type, boolean required, String description, long min, long max, List<String> values) {
@@ -163,6 +174,10 @@ public final class ToolSurface {
 
         static Param integer(String name, boolean required, String description, long min, long max) {
             return new Param(name, ParamType.INTEGER, required, description, min, max, List.of());
+        }
+
+        static Param object(String name, boolean required, String description) {
+            return new Param(name, ParamType.OBJECT, required, description, 0, 0, List.of());
         }
     }
 
@@ -195,7 +210,8 @@ public final class ToolSurface {
         add(m, new Tool("submit_program",
                 "Run one Lisp or Co-Forth program in this session. The result is the outcome object: status "
                         + "(completed, failed, suspended, cancelled), output (the say text), stack (bottom to top), "
-                        + "diagnostics (phase, code, origin, expected, found), vm_revision, manifest_generation. Use say "
+                        + "diagnostics (phase, code, origin, expected, found), vm_revision, manifest_generation; a "
+                        + "suspended outcome also has yielded and pending_request (what it waits for). Use say "
                         + "for text meant for the person; do not wrap the program in Markdown. Only a completed program "
                         + "commits its stack and definitions.",
                 List.of(Param.string("source", true, "The program text.", 1, MAX_SOURCE_CHARS),
@@ -204,6 +220,18 @@ public final class ToolSurface {
                         Param.integer("expected_vm_revision", false, "The vm_revision observed with get_vm_state; a stale one is refused.", 0, Long.MAX_VALUE),
                         Param.integer("expected_manifest_generation", false, "The manifest_generation observed with get_vm_state; a stale one is refused.", 0, Long.MAX_VALUE)),
                 this::submit));
+        if (vmResume) {
+            add(m, new Tool("vm_resume",
+                    "Answer the request a suspended execution waits for (its pending_request, awaiting result) with the "
+                            + "contract's VmResume: response is exactly one of {\"result\":{\"values\":[...]}} (one JSON-encoded "
+                            + "value per type of expected_result, the encoding of the request's argument values: bytes as "
+                            + "base64), {\"denied\":{\"reason\":\"...\"}} or {\"cancelled\":{\"reason\":\"...\"}}. The result is "
+                            + "the outcome object; a stale or wrong answer is status refused, and the execution still waits.",
+                    List.of(Param.string("execution_id", true, "The suspended execution's execution_id.", 1, 200),
+                            Param.integer("sequence", true, "The pending_request's sequence.", 0, Long.MAX_VALUE),
+                            Param.object("response", true, "Exactly one of result {values}, denied {reason}, cancelled {reason?}.")),
+                    this::vmResume));
+        }
         return java.util.Collections.unmodifiableMap(m);
     }
 
@@ -231,7 +259,17 @@ public final class ToolSurface {
         OptionalLong generation = args.hasNonNull("expected_manifest_generation")
                 ? OptionalLong.of(args.get("expected_manifest_generation").longValue()) : OptionalLong.empty();
         String id = sourceId != null ? sourceId : sourceIds.get();
-        Outcome o = session.submit(new Submission(source, language, id, revision, generation, sink));
+        return settled(session.submit(new Submission(source, language, id, revision, generation, sink)));
+    }
+
+    private String vmResume(ObjectNode args, String sourceId) {
+        // The arguments are the VmResume itself: the session parses it as strictly as any VmResume text.
+        return settled(session.respond(DiscoveryJson.write(args)));
+    }
+
+    /** The outcome as JSON, after resuming plain unit yields (the contract's interactive rule). */
+    private String settled(Outcome first) {
+        Outcome o = first;
         for (int i = 0; i < maxUnitYieldResumes && o instanceof Outcome.Suspended s && s.isUnitYield(); i++) {
             o = session.resume(o.executionId());
         }
@@ -247,7 +285,7 @@ public final class ToolSurface {
         ArrayNode required = F.arrayNode();
         for (Param p : t.params()) {
             ObjectNode ps = props.putObject(p.name());
-            ps.put("type", p.type() == ParamType.STRING ? "string" : "integer");
+            ps.put("type", p.type().name().toLowerCase(java.util.Locale.ROOT));
             ps.put("description", p.description());
             if (p.type() == ParamType.STRING) {
                 if (!p.values().isEmpty()) {
@@ -257,7 +295,7 @@ public final class ToolSurface {
                     ps.put("minLength", p.min());
                     ps.put("maxLength", p.max());
                 }
-            } else {
+            } else if (p.type() == ParamType.INTEGER) {
                 ps.put("minimum", p.min());
                 if (p.max() != Long.MAX_VALUE) ps.put("maximum", p.max());
             }
@@ -307,6 +345,8 @@ public final class ToolSurface {
                 } else if (s.length() < p.min() || s.length() > p.max()) {
                     return Optional.of("'" + p.name() + "' must have " + p.min() + " to " + p.max() + " characters, not " + s.length());
                 }
+            } else if (p.type() == ParamType.OBJECT) {
+                if (!v.isObject()) return Optional.of("'" + p.name() + "' must be an object, not " + v.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
             } else {
                 if (!v.isIntegralNumber() || !v.canConvertToLong()) return Optional.of("'" + p.name() + "' must be an integer");
                 long n = v.longValue();

@@ -95,6 +95,10 @@ class CallTest {
         assertThat(done.values().get(0).asBytes()).isEqualTo("data".getBytes());
         assertThat(s.vmRevision()).isEqualTo(1);
         assertThat(s.stack()).isEmpty();
+        // A call commits nothing, so a session that moved on while it waited does not make it stale.
+        Outcome again = s.call("slurp", Value.of("a.txt"));
+        assertThat(s.submit(Submission.of("1", "t")).status()).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(s.approve(again.executionId(), Scope.ONCE).values().get(0).asBytes()).isEqualTo("data".getBytes());
     }
 
     @Test void outcomeValuesMatchTheDisplayedStack() {

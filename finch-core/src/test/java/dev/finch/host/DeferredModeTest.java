@@ -3,6 +3,7 @@ package dev.finch.host;
 import static dev.finch.host.HostFixture.READ_ALL;
 import static dev.finch.host.HostFixture.WRITE_ALL;
 import static dev.finch.host.HostFixture.assertFailed;
+import static dev.finch.host.HostFixture.assertRefused;
 import static dev.finch.host.HostFixture.deferredSession;
 import static dev.finch.host.HostFixture.lisp;
 import static dev.finch.host.HostFixture.readAndSay;
@@ -33,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Reliability row 19 and issue 6 item 3: deferred-host mode. Every approved awaited request suspends and is
  * answered by {@code VmResume {execution_id, sequence, response}} ({@link Session#respond}); a duplicate, stale or
- * out-of-order sequence is refused, dispatches nothing and leaves the continuation waiting; denied and cancelled
- * paths; the journal's terminal states as observers see them.
+ * out-of-order sequence, an answer of the wrong kind or type is {@code refused}, dispatches nothing and leaves the
+ * continuation waiting; denied and cancelled paths; the journal's terminal states as observers see them.
  */
 class DeferredModeTest {
     @TempDir Path ws;
@@ -90,14 +91,15 @@ class DeferredModeTest {
         // Duplicate of the answered sequence 1, a future one, a zero and a negative one: each refused, nothing moves.
         for (long seq : new long[] {1, 3, 0, -1, Long.MAX_VALUE}) {
             Outcome refused = s.respond(id, new HostResponse.Result(seq, bytes("WRONG")));
-            assertFailed(refused, "host", "E-HOST-012");
+            assertRefused(refused, "E-HOST-012");
+            assertThat(refused.pendingRequest().orElseThrow().request().sequence()).isEqualTo(2);
             assertThat(refused.output()).doesNotContain("WRONG");
             assertThat(s.suspendedExecutions()).containsExactly(id);
             assertThat(s.pendingRequest(id).orElseThrow().sequence()).isEqualTo(2);
         }
         // A duplicate denial or cancellation of the earlier sequence is refused too, and does not kill the run.
-        assertFailed(s.respond(id, new HostResponse.Denied(1, "late")), "host", "E-HOST-012");
-        assertFailed(s.respond(id, new HostResponse.Cancelled(1, "late")), "host", "E-HOST-012");
+        assertRefused(s.respond(id, new HostResponse.Denied(1, "late")), "E-HOST-012");
+        assertRefused(s.respond(id, new HostResponse.Cancelled(1, "late")), "E-HOST-012");
         assertThat(rec.requests).as("no request re-dispatched or re-issued").hasSize(2);
         assertThat(rec.states()).containsExactly(EffectJournal.State.ACKNOWLEDGED);
 
@@ -152,10 +154,15 @@ class DeferredModeTest {
         Session s = deferredSession(ws, WRITE_ALL, "process.run(/usr/bin/touch)");
         HostFixture.Recorder rec = new HostFixture.Recorder();
         Outcome o = lisp(s, write("a.txt", "overwritten") + " (say (show (process-run \"/usr/bin/touch\" (list \"" + ws.resolve("marker") + "\"))))", rec);
-        assertThat(s.pendingRequest(o.executionId()).orElseThrow().operation()).isEqualTo("file-write");
+        EffectRequest write = s.pendingRequest(o.executionId()).orElseThrow();
+        assertThat(write.operation()).isEqualTo("file-write");
+        // The request carries what the host must write: the path and the bytes themselves, typed.
+        assertThat(write.values()).extracting(v -> v.type().toString()).containsExactly("path", "bytes");
+        assertThat(((Bytes) write.values().get(1).value()).toArray()).isEqualTo("overwritten".getBytes(StandardCharsets.UTF_8));
         Outcome next = s.respond(o.executionId(), new HostResponse.Result(1, Unit.INSTANCE));
         assertThat(s.pendingRequest(next.executionId()).orElseThrow().operation()).isEqualTo("process-run");
-        assertThat(s.pendingRequest(next.executionId()).orElseThrow().arguments()).containsExactly("/usr/bin/touch", ws.resolve("marker").toString());
+        assertThat(s.pendingRequest(next.executionId()).orElseThrow().arguments())
+                .containsExactly("\"/usr/bin/touch\"", "[\"" + ws.resolve("marker") + "\"]");
         // record{exit,stderr,stdout} in canonical field order, produced by the host instead of a local process.
         Outcome done = s.respond(o.executionId(), new HostResponse.Result(2, new RecordValue(new Object[] {7L, "", "remote"})));
         assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
@@ -217,45 +224,61 @@ class DeferredModeTest {
     }
 
     @Test
-    void aResultOfTheWrongTypeStopsTheRunWithAStructuredDiagnostic() {
-        // The embedder's answer is checked against the awaited row (E-HOST-014, "the run stops"): never an internal
-        // ClassCastException, never a value of the wrong type on the VM stack.
+    void aResultOfTheWrongTypeIsRefusedAndTheRightOneStillContinues() {
+        // The embedder's answer is checked against the awaited row before the continuation is taken (E-HOST-014):
+        // never an internal ClassCastException, never a value of the wrong type on the VM stack, and the run still waits.
         Session s = deferredSession(ws, READ_ALL);
         HostFixture.Recorder rec = new HostFixture.Recorder();
         Outcome o = lisp(s, "(say \"x\") " + readAndSay("a.txt"), rec);
         Outcome wrong = s.respond(o.executionId(), new HostResponse.Result(1, "not bytes"));
-        assertFailed(wrong, "host", "E-HOST-014");
+        assertRefused(wrong, "E-HOST-014");
+        assertThat(wrong.diagnostics().get(0).expected()).isEqualTo("a bytes");
         assertThat(wrong.output()).isEqualTo("x");
         assertThat(wrong.vmRevision()).isZero();
-        // The request itself was answered (the journal closes it); the run, not the journal, is what failed.
+        assertThat(wrong.pendingRequest().orElseThrow().awaiting()).isEqualTo(Outcome.Awaiting.RESULT);
+        // Nothing was settled: the request still waits for its result.
+        assertThat(rec.states()).isEmpty();
+        assertThat(s.suspendedExecutions()).containsExactly(o.executionId());
+        assertRefused(s.respond(o.executionId(), new HostResponse.Result(1, null)), "E-HOST-014");
+        Outcome done = s.respond(o.executionId(), new HostResponse.Result(1, bytes("right")));
+        assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(done.output()).isEqualTo("xright");
         assertThat(rec.states()).containsExactly(EffectJournal.State.ACKNOWLEDGED);
-        assertThat(s.suspendedExecutions()).isEmpty();
+
         Session p = deferredSession(ws, "process.run(/bin/echo)");
         Outcome run = lisp(p, "(say (show (process-run \"/bin/echo\" (list \"a\"))))");
-        // A record whose exit field is a string where the row says int.
-        assertFailed(p.respond(run.executionId(), new HostResponse.Result(1, new RecordValue(new Object[] {"zero", "", ""}))), "host", "E-HOST-014");
+        // A record whose exit field is a string where the row says int, and an empty row's unit for a record row.
+        assertRefused(p.respond(run.executionId(), new HostResponse.Result(1, new RecordValue(new Object[] {"zero", "", ""}))), "E-HOST-014");
+        assertRefused(p.respond(run.executionId(), new HostResponse.Result(1, Unit.INSTANCE)), "E-HOST-014");
+        assertThat(p.respond(run.executionId(), new HostResponse.Result(1, new RecordValue(new Object[] {0L, "", "a\n"}))).status())
+                .isEqualTo(Outcome.Status.COMPLETED);
     }
 
     @Test
     void aRefusedAnswerOfTheWrongKindDoesNotConsumeTheContinuation() {
         Session s = deferredSession(ws);
         Outcome o = lisp(s, readAndSay("a.txt"));
-        assertFailed(s.respond(o.executionId(), new HostResponse.Result(1, bytes("smuggled"))), "host", "E-HOST-012");
-        assertFailed(s.resume(o.executionId()), "host", "E-HOST-012");
+        Outcome early = s.respond(o.executionId(), new HostResponse.Result(1, bytes("smuggled")));
+        assertRefused(early, "E-HOST-012");
+        assertThat(early.pendingRequest().orElseThrow().awaiting()).isEqualTo(Outcome.Awaiting.APPROVAL);
+        assertThat(early.requiredCapabilities()).containsExactly("fs.read(${workspace}/a.txt)");
+        assertRefused(s.resume(o.executionId()), "E-HOST-012");
         assertThat(s.suspendedExecutions()).containsExactly(o.executionId());
         Outcome approved = s.approve(o.executionId(), Scope.ONCE);
         assertThat(approved.status()).isEqualTo(Outcome.Status.SUSPENDED);
+        // Approved already: a second approval is the wrong kind now.
+        assertRefused(s.approve(o.executionId(), Scope.SESSION), "E-HOST-012");
+        assertThat(s.grants().isEmpty()).as("a refused session approval adds no grant").isTrue();
         assertThat(s.respond(o.executionId(), new HostResponse.Result(1, bytes("remote"))).output()).isEqualTo("remote");
     }
 
     @Test
     void aResultCannotSkipApproval() {
-        // Even though the kind-mismatch refusal currently consumes the run (see the disabled test above), a Result
-        // never authorizes: the file content the host offered is never delivered without approval.
+        // A Result never authorizes: the file content the host offered is never delivered without approval.
         Session s = deferredSession(ws);
         Outcome o = lisp(s, readAndSay("a.txt"));
         Outcome r = s.respond(o.executionId(), new HostResponse.Result(1, bytes("smuggled")));
-        assertFailed(r, "host", "E-HOST-012");
+        assertRefused(r, "E-HOST-012");
         assertThat(r.output()).doesNotContain("smuggled");
     }
 

@@ -30,7 +30,7 @@ final class HostFixture {
     private HostFixture() { }
 
     /** One Finch for every test: immutable and thread-safe. */
-    static final Finch FINCH = Finch.builder().timeout(Duration.ofSeconds(10)).build();
+    static final Finch FINCH = Finch.builder().timeout(Duration.ofSeconds(10)).imageKey(dev.finch.persist.Images.KEY).build();
 
     static final String READ_ALL = "fs.read(${workspace}/**)";
     static final String WRITE_ALL = "fs.write(${workspace}/**)";
@@ -86,6 +86,14 @@ final class HostFixture {
         Diagnostic d = onlyDiagnostic(o);
         assertThat(d.code()).as("code of %s", d).isEqualTo(code);
         assertThat(d.phase().spelling()).as("phase of %s", d).isEqualTo(phase);
+    }
+
+    /** The answer was refused with {@code code} (phase host) and the execution still waits. */
+    static void assertRefused(Outcome o, String code) {
+        assertThat(o.status()).as("status of %s", o).isEqualTo(Outcome.Status.REFUSED);
+        Diagnostic d = onlyDiagnostic(o);
+        assertThat(d.code()).as("code of %s", d).isEqualTo(code);
+        assertThat(d.phase().spelling()).as("phase of %s", d).isEqualTo("host");
     }
 
     static void writeFile(Path p, String text) throws IOException {

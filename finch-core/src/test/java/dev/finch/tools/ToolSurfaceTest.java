@@ -169,4 +169,39 @@ class ToolSurfaceTest {
         var done = s.approve(o.get("execution_id").asText(), Scope.ONCE);
         assertThat(done.output()).isEqualTo("note");
     }
+
+    @Test
+    void aRemoteHostAnswersADeferredRequestThroughVmResume() {
+        Session s = finch.newSession(SessionOptions.DEFAULT.withWorkspace(dir).withGrant("fs.read(${workspace}/**)").withDeferredHost(true));
+        assertThat(ToolSurface.of(s).tools()).extracting(ToolSpec::name).doesNotContain("vm_resume");
+        ToolSurface t = ToolSurface.of(s).withVmResume();
+        assertThat(t.tools()).extracting(ToolSpec::name).endsWith("submit_program", "vm_resume");
+        JsonNode schema = json(t.tools().get(5).inputSchema());
+        assertThat(schema.get("required")).hasSize(3);
+        assertThat(schema.get("properties").get("response").get("type").asText()).isEqualTo("object");
+
+        JsonNode o = json(t.handle("submit_program",
+                "{\"source\":\"(match-result (bytes-to-string (file-read (path \\\"n.txt\\\"))) (ok x (say x)) (err e (say e)))\"}"));
+        assertThat(o.get("status").asText()).isEqualTo("suspended");
+        JsonNode pending = o.get("pending_request");
+        assertThat(pending.get("operation").asText()).isEqualTo("file-read");
+        assertThat(pending.get("awaiting").asText()).isEqualTo("result");
+        assertThat(pending.get("arguments").get(0).get("value").asText()).isEqualTo("n.txt");
+        String id = o.get("execution_id").asText();
+
+        // A stale sequence is refused and the execution still waits; a response that is no object is not even routed.
+        JsonNode stale = json(t.handle("vm_resume", "{\"execution_id\":\"" + id + "\",\"sequence\":9,\"response\":{\"result\":{\"values\":[\"AA==\"]}}}"));
+        assertThat(stale.get("status").asText()).isEqualTo("refused");
+        assertThat(stale.get("diagnostics").get(0).get("code").asText()).isEqualTo("E-HOST-012");
+        assertThat(errorCode(t.handle("vm_resume", "{\"execution_id\":\"" + id + "\",\"sequence\":1,\"response\":\"ok\"}"))).isEqualTo("E-TOOL-003");
+        JsonNode wrong = json(t.handle("vm_resume", "{\"execution_id\":\"" + id + "\",\"sequence\":1,\"response\":{\"result\":{\"values\":[7]}}}"));
+        assertThat(wrong.get("diagnostics").get(0).get("code").asText()).isEqualTo("E-HOST-014");
+        assertThat(s.suspendedExecutions()).containsExactly(id);
+
+        String remoteText = java.util.Base64.getEncoder().encodeToString("from afar".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        JsonNode done = json(t.handle("vm_resume", "{\"execution_id\":\"" + id + "\",\"sequence\":1,\"response\":{\"result\":{\"values\":[\"" + remoteText + "\"]}}}"));
+        assertThat(done.get("status").asText()).isEqualTo("completed");
+        assertThat(done.get("output").asText()).isEqualTo("from afar");
+        assertThat(done.has("pending_request")).as("only suspended and refused outcomes say what they wait for").isFalse();
+    }
 }

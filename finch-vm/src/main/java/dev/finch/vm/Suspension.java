@@ -44,6 +44,14 @@ public final class Suspension {
     /** The grants the run holds now. */
     public dev.finch.capabilities.GrantSet grants() { return paused.ctx().host.grants(); }
 
+    /**
+     * Why {@code response} (null: a plain resume) cannot continue this run, if it cannot; checked without consuming
+     * anything (see {@code RunHost.refusal}).
+     */
+    public java.util.Optional<dev.finch.ir.diag.Diagnostic> refusal(dev.finch.vm.host.HostResponse response) {
+        return paused.ctx().host.refusal(response);
+    }
+
     boolean consume() { return consumed.compareAndSet(false, true); }
 
     boolean isConsumed() { return consumed.get(); }

@@ -6,7 +6,6 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.vm.compile.ModuleCompiler;
 import dev.finch.vm.persist.Continuations;
-import dev.finch.vm.host.HostCode;
 import dev.finch.vm.host.HostConfig;
 import dev.finch.vm.host.HostResponse;
 import dev.finch.vm.host.RunHost;
@@ -111,33 +110,19 @@ public final class Vm implements AutoCloseable {
 
     /** Resumes a run suspended by {@code yield} once; {@code yield} returns unit to it. */
     public RunResult resume(Suspension suspension, Limits limits, OutputSink sink, CancelToken cancel) {
-        if (suspension.pendingRequest().isPresent()) {
-            return new RunResult.Failed(List.of(HostCode.STALE_RESUME.at(Origin.UNKNOWN, "execution " + suspension.executionId()
-                    + " waits for an answer to request " + suspension.pendingRequest().get().sequence() + ", not for a plain resume")), "");
-        }
+        var refused = suspension.refusal(null);
+        if (refused.isPresent()) return new RunResult.Failed(List.of(refused.get()), "");
         return resumeConsumed(suspension, limits, sink, cancel);
     }
 
     /**
      * Answers the host request a run is paused at ({@code VmResume}): approval with a grant, a deferred result,
-     * a denial or a cancellation. A response naming another sequence is refused and consumes nothing.
+     * a denial or a cancellation. An answer {@link Suspension#refusal} refuses (another sequence, the wrong kind, a
+     * result of the wrong type) consumes nothing: the run keeps waiting.
      */
     public RunResult resume(Suspension suspension, HostResponse response, Limits limits, OutputSink sink, CancelToken cancel) {
-        var pending = suspension.pendingRequest();
-        if (pending.isEmpty() || pending.get().sequence() != response.sequence()) {
-            return new RunResult.Failed(List.of(HostCode.STALE_RESUME.at(Origin.UNKNOWN, "execution " + suspension.executionId()
-                    + (pending.isEmpty() ? " is not waiting for a host answer" : " waits for sequence " + pending.get().sequence()
-                    + ", not " + response.sequence()) + "; nothing was dispatched")), "");
-        }
-        RunHost.Waiting waiting = suspension.paused.ctx().host.waiting().orElse(null);
-        if (response instanceof HostResponse.Result && waiting != RunHost.Waiting.RESULT) {
-            return new RunResult.Failed(List.of(HostCode.STALE_RESUME.at(Origin.UNKNOWN,
-                    "request " + response.sequence() + " waits for approval, not for a result")), "");
-        }
-        if (response instanceof HostResponse.Approved && waiting != RunHost.Waiting.APPROVAL) {
-            return new RunResult.Failed(List.of(HostCode.STALE_RESUME.at(Origin.UNKNOWN,
-                    "request " + response.sequence() + " is already approved and waits for the host's result")), "");
-        }
+        var refused = suspension.refusal(response);
+        if (refused.isPresent()) return new RunResult.Failed(List.of(refused.get()), "");
         if (!suspension.isConsumed()) suspension.paused.ctx().host.answer(response);
         return resumeConsumed(suspension, limits, sink, cancel);
     }

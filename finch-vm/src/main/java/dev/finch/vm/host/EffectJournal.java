@@ -6,18 +6,20 @@ import java.util.List;
 /**
  * The run's effect journal: one entry per awaited request, keyed by sequence, moving from {@code requested} to
  * {@code dispatched} and then to a terminal {@code acknowledged}, {@code denied} or {@code cancelled}. A
- * sequence is dispatched at most once; the journal is what proves it.
+ * sequence is dispatched at most once; the journal is what proves it. It records each request's
+ * {@link EffectRequest#receipt() receipt} (the envelope without its argument values).
  */
 public final class EffectJournal {
     /** The states of an entry. */
     public enum State { REQUESTED, DISPATCHED, ACKNOWLEDGED, DENIED, CANCELLED }
 
-    /** One request and its state. */
+    /** One request (a receipt, when it is the journal's) and its state. */
     public record Entry(EffectRequest request, State state) { }
 
     private final List<Entry> entries = new ArrayList<>();
 
-    synchronized void record(EffectRequest request, State state) {
+    synchronized void record(EffectRequest full, State state) {
+        EffectRequest request = full.receipt();
         for (int i = 0; i < entries.size(); i++) {
             if (entries.get(i).request().sequence() == request.sequence()) { entries.set(i, new Entry(request, state)); return; }
         }

@@ -16,12 +16,13 @@ public enum HostCode implements DiagnosticCode {
     CSV("E-HOST-009", "Malformed CSV (an unterminated or misplaced quote, or an oversized field), with its line."),
     PROCESS("E-HOST-010", "The process could not be started, timed out, or exceeded its output bound."),
     UNSUPPORTED_FILE("E-HOST-011", "A symlink or a special file (device, socket, pipe) where a regular file or directory is required."),
-    STALE_RESUME("E-HOST-012", "A resume names a sequence or execution that is not the pending one; nothing was dispatched."),
+    STALE_RESUME("E-HOST-012", "An answer names a sequence the execution does not wait for, or is of the wrong kind for what it waits for (a result before approval, a plain resume at the host boundary); the answer is refused, nothing was dispatched, and the execution still waits."),
     NO_BINDING("E-HOST-013", "The host has no binding installed for this operation."),
-    BAD_RESULT("E-HOST-014", "A deferred host answered a request with a value of the wrong type; the run stops."),
+    BAD_RESULT("E-HOST-014", "A deferred host answered a request with values that do not fit its expected result row (wrong type or count); the answer is refused and the execution still waits for its result."),
     MODEL_NOT_GRANTED("E-HOST-015", "Retired, no longer raised: an ask whose model.ask(NAME) was not granted before the run used to stop it; an ask now pauses for approval (or a deferred host's answer) like every host word."),
     TOOL_NOT_GRANTED("E-HOST-016", "Retired, no longer raised: a tool call whose tool.call(TOOL,OP) was not granted before the run used to stop it; a call now pauses for approval (or a deferred host's answer) like every host word."),
-    WORD_FAILED("E-HOST-017", "A word the host installed failed: its implementation threw (the message is the host's own, or names what it threw).");
+    WORD_FAILED("E-HOST-017", "A word the host installed failed: its implementation threw (the message is the host's own, or names what it threw)."),
+    MALFORMED_RESUME("E-HOST-018", "A VmResume is not one strict JSON object {execution_id, sequence, response} with exactly one of result {values}, denied {reason} or cancelled {reason?} (malformed JSON, a duplicate key, trailing text, an unknown field, too large or too deep); nothing was dispatched.");
 
     private final String code;
     private final String meaning;

@@ -150,7 +150,7 @@ public final class HostWords {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         long max = Math.min(ctx.host.config().maxFileReadBytes(), ctx.maxMemoryBytes());
-        return ctx.host.await(ctx, word, read(p), List.of(p.toString()), site.outs(), o,
+        return ctx.host.await(ctx, word, read(p), EffectRequest.inputs(site, path), site.outs(), o,
                 () -> Bytes.wrap(files(ctx).read(p, max)));
     }
 
@@ -162,7 +162,7 @@ public final class HostWords {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         byte[] data = ((Bytes) bytes).toArray();
-        ctx.host.await(ctx, word, write(p), List.of(p.toString(), data.length + " bytes"), site.outs(), o, () -> {
+        ctx.host.await(ctx, word, write(p), EffectRequest.inputs(site, path, bytes), site.outs(), o, () -> {
             files(ctx).write(p, data);
             return Unit.INSTANCE;
         });
@@ -173,7 +173,7 @@ public final class HostWords {
     public static long fileSize(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
-        Object v = ctx.host.await(ctx, "file-size", read(p), List.of(p.toString()), site.outs(), o, () -> files(ctx).size(p));
+        Object v = ctx.host.await(ctx, "file-size", read(p), EffectRequest.inputs(site, path), site.outs(), o, () -> files(ctx).size(p));
         return v == null ? 0 : (Long) v;
     }
 
@@ -184,7 +184,7 @@ public final class HostWords {
         available(ctx, p, o);
         if (offset < 0 || length < 0) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "file-slice needs a non-negative offset and length");
         if (length > MAX_SLICE) throw new FinchTrap(HostCode.TOO_LARGE, o, "file-slice length " + length + " exceeds 8 MiB");
-        return ctx.host.await(ctx, "file-slice", read(p), List.of(p.toString(), Long.toString(offset), Long.toString(length)),
+        return ctx.host.await(ctx, "file-slice", read(p), EffectRequest.inputs(site, path, offset, length),
                 site.outs(), o, () -> Bytes.wrap(files(ctx).slice(p, offset, (int) length)));
     }
 
@@ -195,7 +195,7 @@ public final class HostWords {
         available(ctx, p, o);
         if (max < 0 || max > MAX_TREE) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "tree-list takes 0 to 100000 entries, not " + max);
         Capability req = instantiate(READ_TREE, p.toString());
-        return ctx.host.await(ctx, "tree-list", req, List.of(p.toString(), Long.toString(max)), site.outs(), o, () -> {
+        return ctx.host.await(ctx, "tree-list", req, EffectRequest.inputs(site, path, max), site.outs(), o, () -> {
             FileHost.Listing l = files(ctx).list(p, (int) max);
             List<Object> entries = new ArrayList<>();
             // record{kind,path,size} in canonical (sorted) field order.
@@ -218,7 +218,7 @@ public final class HostWords {
     public static Object fileLinesOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
-        return ctx.host.await(ctx, "file-lines-open", read(p), List.of(p.toString()), site.outs(), o, () -> {
+        return ctx.host.await(ctx, "file-lines-open", read(p), EffectRequest.inputs(site, path), site.outs(), o, () -> {
             java.io.InputStream in = new java.io.BufferedInputStream(files(ctx).openBytes(p));
             int[] lineNo = {0};
             Source s = new Source() {
@@ -301,7 +301,7 @@ public final class HostWords {
     public static Object csvOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
-        return ctx.host.await(ctx, "csv-open", read(p), List.of(p.toString()), site.outs(), o, () -> {
+        return ctx.host.await(ctx, "csv-open", read(p), EffectRequest.inputs(site, path), site.outs(), o, () -> {
             requireTerminatedQuotes(ctx, p);
             CsvReader<CsvRecord> reader = csv(files(ctx).open(p));
             CloseableIterator<CsvRecord> it = reader.iterator();
@@ -358,7 +358,7 @@ public final class HostWords {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         if (maxRows < 0 || maxRows > 100_000) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "csv-summary takes 0 to 100000 rows, not " + maxRows);
-        return ctx.host.await(ctx, "csv-summary", read(p), List.of(p.toString(), Long.toString(maxRows)), site.outs(), o, () -> {
+        return ctx.host.await(ctx, "csv-summary", read(p), EffectRequest.inputs(site, path, maxRows), site.outs(), o, () -> {
             requireTerminatedQuotes(ctx, p);
             try (CsvReader<CsvRecord> reader = csv(files(ctx).open(p))) {
                 return CsvSummary.of(reader, (int) maxRows);
@@ -394,10 +394,7 @@ public final class HostWords {
             throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "process-run cannot run '" + executable + "': no grant can name that path");
         }
         for (String a : args) if (a.indexOf('\0') >= 0) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "process arguments cannot contain NUL");
-        List<String> shown = new ArrayList<>();
-        shown.add(executable);
-        shown.addAll(args);
-        return ctx.host.await(ctx, "process-run", instantiate(RUN, executable), shown, site.outs(), o, () -> {
+        return ctx.host.await(ctx, "process-run", instantiate(RUN, executable), EffectRequest.inputs(site, executable, arguments), site.outs(), o, () -> {
             ProcessHost ph = ctx.host.config().processes();
             if (ph == null) throw new HostFailure(HostCode.NO_BINDING, "no process host is installed");
             ProcessHost.Completed c = ph.run(executable, args);

@@ -27,9 +27,12 @@ public final class ModelWords {
         // lets the ask through, and the binding runs after authorization, at most once. Like every host word it may
         // pause the run (for approval, or for a deferred host's answer) and resume exactly here.
         Capability requirement = Capability.of("model.ask", grant);
+        // The request carries the word's inputs as they are: the context (the messages), the grant, the answer type's
+        // key and the site, so a deferred host has what the model host would have had.
+        var inputs = EffectRequest.inputs(call, context, grant, key, site);
         if (ctx.host.config().deferred()) {
             // A deferred host answers the ask itself, with the reply text, which is then read like any reply.
-            Object reply = ctx.host.await(ctx, "model-ask", requirement, List.of(grant, site), List.of(Type.STRING), o, () -> {
+            Object reply = ctx.host.await(ctx, "model-ask", requirement, inputs, List.of(Type.STRING), o, () -> {
                 throw new HostFailure(HostCode.NO_BINDING, "a deferred host answers asks itself");
             });
             if (reply == null) return null;
@@ -39,8 +42,7 @@ public final class ModelWords {
                 throw new FinchTrap(f.code(), o, f.getMessage());
             }
         }
-        return ctx.host.await(ctx, "model-ask", requirement, List.of(grant, site),
-                call.outs(), o, () -> m.ask(context, grant, key, site, o));
+        return ctx.host.await(ctx, "model-ask", requirement, inputs, call.outs(), o, () -> m.ask(context, grant, key, site, o));
     }
 
     /** Budgets bound the run's asks; without a model host nothing can spend, so a scope limits nothing. */

@@ -4,8 +4,10 @@ import dev.finch.capabilities.GrantSet;
 import dev.finch.capabilities.GrantUse;
 import dev.finch.capabilities.Attempt;
 import dev.finch.ir.cap.Capability;
+import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
+import dev.finch.vm.TypedValue;
 import dev.finch.vm.VmCode;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
@@ -74,11 +76,67 @@ public final class RunHost {
 
     public Optional<Waiting> waiting() { return Optional.ofNullable(waiting); }
 
-    /** Records the answer the resumed run will find; the caller has checked the sequence. */
+    /** Records the answer the resumed run will find; the caller has checked it ({@link #refusal}). */
     public void answer(HostResponse r) { response = r; }
 
-    /** Passes one host operation through the boundary; returns its value, or null when the run suspends. */
-    public Object await(Ctx ctx, String operation, Capability requirement, List<String> arguments, List<Type> expected,
+    /**
+     * Why {@code response} cannot answer this run now, if it cannot (null: a plain resume, as after a yield). Checked
+     * before the continuation is taken, so a refused answer consumes nothing and dispatches nothing: the run keeps
+     * waiting for the right answer. In order: the run must wait at the host boundary (or, for a plain resume, must
+     * not); the sequence must be the pending one; the kind must fit what it waits for (an approval for a missing
+     * grant; a result only once approved); a result must have the expected row's type ({@code E-HOST-014}).
+     */
+    public Optional<Diagnostic> refusal(HostResponse response) {
+        EffectRequest request = pending;
+        if (response == null) {
+            if (request == null) return Optional.empty();
+            return Optional.of(HostCode.STALE_RESUME.at(request.origin(), "execution " + executionId + " waits at the host boundary for "
+                    + (waiting == Waiting.APPROVAL ? "approval of" : "the result of") + " request " + request.sequence()
+                    + "; approve, deny or respond instead of resume; nothing was dispatched"));
+        }
+        if (request == null) {
+            return Optional.of(HostCode.STALE_RESUME.at(Origin.UNKNOWN, "execution " + executionId
+                    + " is not waiting at the host boundary; nothing was dispatched", "no host answer", "sequence " + response.sequence()));
+        }
+        if (request.sequence() != response.sequence()) {
+            return Optional.of(HostCode.STALE_RESUME.at(request.origin(), "execution " + executionId + " waits for sequence "
+                    + request.sequence() + ", not " + response.sequence() + "; nothing was dispatched",
+                    Long.toString(request.sequence()), Long.toString(response.sequence())));
+        }
+        if (response instanceof HostResponse.Result && waiting != Waiting.RESULT) {
+            return Optional.of(HostCode.STALE_RESUME.at(request.origin(), "request " + request.sequence()
+                    + " waits for approval, not for a result; nothing was dispatched", "approval", "a result"));
+        }
+        if (response instanceof HostResponse.Approved && waiting != Waiting.APPROVAL) {
+            return Optional.of(HostCode.STALE_RESUME.at(request.origin(), "request " + request.sequence()
+                    + " is already approved and waits for the host's result", "a result", "an approval"));
+        }
+        if (response instanceof HostResponse.Result r && !answers(request, r.value())) {
+            // A deferred host's answer is untrusted data: it must have the awaited row's type.
+            return Optional.of(HostCode.BAD_RESULT.at(request.origin(), "the host answered request " + request.sequence()
+                    + " with a value that is not " + row(request) + "; the execution still waits for its result",
+                    row(request), r.value() == null ? "nothing" : r.value().getClass().getSimpleName()));
+        }
+        return Optional.empty();
+    }
+
+    /** Whether {@code value} answers {@code request}: one value of its row's type, unit for an empty row. */
+    private static boolean answers(EffectRequest request, Object value) {
+        List<Type> row = request.expectedResult();
+        if (row.isEmpty()) return value == dev.finch.vm.value.Unit.INSTANCE;
+        return row.size() == 1 && dev.finch.vm.value.Values.conforms(row.get(0), value);
+    }
+
+    private static String row(EffectRequest request) {
+        List<Type> row = request.expectedResult();
+        return row.isEmpty() ? "unit (an empty row)" : row.size() == 1 ? "a " + row.get(0) : "the row " + row;
+    }
+
+    /**
+     * Passes one host operation through the boundary; returns its value, or null when the run suspends.
+     * {@code arguments} are the word's inputs with their call-site types: the request carries them as they are.
+     */
+    public Object await(Ctx ctx, String operation, Capability requirement, List<TypedValue> arguments, List<Type> expected,
                         Origin origin, Dispatch dispatch) {
         EffectRequest request;
         if (ctx.takeResume()) {
@@ -97,12 +155,9 @@ public final class RunHost {
                 throw new FinchTrap(VmCode.CANCELLED, origin, "the request for " + requirement + " was cancelled" + (c.reason() == null ? "" : ": " + c.reason()));
             }
             if (r instanceof HostResponse.Result res) {
-                // A deferred host's answer is untrusted data: it must have the awaited row's type.
-                Type row = request.expectedResult().isEmpty() ? Type.UNIT : request.expectedResult().get(0);
-                if (!dev.finch.vm.value.Values.conforms(row, res.value())) {
-                    settle(request, EffectJournal.State.ACKNOWLEDGED);
-                    throw new FinchTrap(HostCode.BAD_RESULT, origin, "the host answered request " + request.sequence()
-                            + " with a value that is not a " + row);
+                // The answer was checked against the row before the continuation was taken (refusal); this is the last guard.
+                if (!answers(request, res.value())) {
+                    throw new FinchTrap(VmCode.INTERNAL, origin, "an unchecked host answer reached request " + request.sequence());
                 }
                 settle(request, EffectJournal.State.ACKNOWLEDGED);
                 return res.value();

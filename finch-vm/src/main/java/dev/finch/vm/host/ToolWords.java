@@ -38,11 +38,12 @@ public final class ToolWords {
         if (cap.stateful() && !op.equals("fork")) dev.finch.vm.runtime.Strands.claim(ctx, cap, "the stateful tool `" + cap + "`", o);
         // As for model-ask: one choke point; the call may pause for approval or a deferred answer and resume here.
         Capability requirement = Capability.of("tool.call", cap.grant(), op);
+        var inputs = EffectRequest.inputs(site, capability, op, args, key);
         List<String> texts = new ArrayList<>();
         for (Object a : (ListValue) args) texts.add((String) a);
         if (ctx.host.config().deferred()) {
             // A deferred host answers the call itself, with the result text, which is then read like the tool's.
-            Object result = ctx.host.await(ctx, "tool-call", requirement, List.of(cap.toString(), op), List.of(Type.STRING), o, () -> {
+            Object result = ctx.host.await(ctx, "tool-call", requirement, inputs, List.of(Type.STRING), o, () -> {
                 throw new HostFailure(HostCode.NO_BINDING, "a deferred host answers calls itself");
             });
             if (result == null) return null;
@@ -52,8 +53,7 @@ public final class ToolWords {
                 throw new FinchTrap(f.code(), o, f.getMessage());
             }
         }
-        return ctx.host.await(ctx, "tool-call", requirement, List.of(cap.toString(), op),
-                site.outs(), o, () -> dispatch(t, cap, op, List.copyOf(texts), key, o));
+        return ctx.host.await(ctx, "tool-call", requirement, inputs, site.outs(), o, () -> dispatch(t, cap, op, List.copyOf(texts), key, o));
     }
 
     /** The binding's call: off the baton when the binding allows it, so concurrent steps' calls overlap. */

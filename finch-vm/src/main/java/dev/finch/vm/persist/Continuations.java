@@ -19,6 +19,7 @@ import dev.finch.ir.type.TypeSyntax;
 import dev.finch.vm.host.EffectJournal;
 import dev.finch.vm.host.EffectRequest;
 import dev.finch.vm.host.RunHost;
+import dev.finch.vm.TypedValue;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.Frame;
 import java.nio.charset.StandardCharsets;
@@ -31,12 +32,14 @@ import java.util.Set;
 /**
  * The durable form of a suspended run (architecture: "the continuation is data"). It holds only typed values and
  * coordinates: each frame's word, resume point, slot types and values; the run's output so far; constants it
- * defined; and its host boundary (grants, sequence, journal, the request it waits for). A digest of the module's
- * canonical Co-Forth and signatures binds it to the exact program, and a checksum covers the whole document:
- * a truncated, edited or older-format continuation is refused, never mis-resumed.
+ * defined; and its host boundary (grants, sequence, journal receipts, the request it waits for with its typed
+ * arguments). A digest of the module's canonical Co-Forth and signatures binds it to the exact program, and a
+ * checksum covers the whole document: a truncated, edited or older-format continuation is refused, never
+ * mis-resumed.
  */
 public final class Continuations {
-    public static final String FORMAT = "finch-continuation/1";
+    /** 2: a request's arguments are typed values (type and encoded value), no longer display strings. */
+    public static final String FORMAT = "finch-continuation/2";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
@@ -137,11 +140,11 @@ public final class Continuations {
         ObjectNode host = doc.putObject("host");
         host.put("sequence", h.sequence());
         h.waiting().ifPresent(w -> host.put("waiting", w.name()));
-        h.pending().ifPresent(r -> host.set("pending", request(r)));
+        h.pending().ifPresent(r -> host.set("pending", request(r, closures)));
         ArrayNode grants = host.putArray("grants");
         for (Grant g : h.grants().grants()) grants.addObject().put("id", g.id()).put("spec", g.spec().toString()).put("scope", g.scope().spelling());
         ArrayNode journal = host.putArray("journal");
-        for (EffectJournal.Entry e : h.journal().entries()) journal.addObject().put("state", e.state().name()).set("request", request(e.request()));
+        for (EffectJournal.Entry e : h.journal().entries()) journal.addObject().put("state", e.state().name()).set("request", request(e.request(), closures));
         doc.put("checksum", sha256(canonical(doc)));
         return doc.toString();
     }
@@ -197,8 +200,8 @@ public final class Continuations {
                 grants = grants.add(grant.value()).value();
             }
             List<EffectJournal.Entry> journal = new ArrayList<>();
-            for (JsonNode e : host.get("journal")) journal.add(new EffectJournal.Entry(request(e.get("request")), EffectJournal.State.valueOf(e.get("state").asText())));
-            EffectRequest pending = host.has("pending") ? request(host.get("pending")) : null;
+            for (JsonNode e : host.get("journal")) journal.add(new EffectJournal.Entry(request(e.get("request"), closures), EffectJournal.State.valueOf(e.get("state").asText())));
+            EffectRequest pending = host.has("pending") ? request(host.get("pending"), closures) : null;
             RunHost.Waiting waiting = host.has("waiting") ? RunHost.Waiting.valueOf(host.get("waiting").asText()) : null;
             return new Restored(frames, doc.get("output").asText(), yt, yielded, grants, host.get("sequence").asLong(), journal, pending, waiting);
         } catch (Refused r) {
@@ -208,7 +211,8 @@ public final class Continuations {
         }
     }
 
-    private static ObjectNode request(EffectRequest r) {
+    /** A request with its typed arguments, each {type, value} (the value as {@link ValueCodec} encodes it). */
+    private static ObjectNode request(EffectRequest r, ValueCodec.Closures closures) {
         ObjectNode o = F.objectNode();
         o.put("protocol", r.protocol());
         o.put("execution_id", r.executionId());
@@ -216,16 +220,19 @@ public final class Continuations {
         o.put("requirement", r.requirement().toString());
         o.put("operation", r.operation());
         ArrayNode args = o.putArray("arguments");
-        r.arguments().forEach(args::add);
+        for (TypedValue v : r.values()) args.addObject().put("type", v.type().toString()).set("value", ValueCodec.encode(v.type(), v.value(), closures));
         ArrayNode expected = o.putArray("expected_result");
         r.expectedResult().forEach(t -> expected.add(t.toString()));
         o.putObject("origin").put("source", r.origin().source()).put("line", r.origin().line()).put("column", r.origin().column());
         return o;
     }
 
-    private static EffectRequest request(JsonNode o) {
-        List<String> args = new ArrayList<>();
-        o.get("arguments").forEach(a -> args.add(a.asText()));
+    private static EffectRequest request(JsonNode o, ValueCodec.Closures closures) {
+        List<TypedValue> args = new ArrayList<>();
+        for (JsonNode a : o.get("arguments")) {
+            Type t = TypeSyntax.parse(a.get("type").asText());
+            args.add(new TypedValue(t, ValueCodec.decode(t, a.get("value"), closures)));
+        }
         List<Type> expected = new ArrayList<>();
         o.get("expected_result").forEach(t -> expected.add(TypeSyntax.parse(t.asText())));
         JsonNode origin = o.get("origin");

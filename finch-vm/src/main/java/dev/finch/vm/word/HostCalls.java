@@ -8,8 +8,6 @@ import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.PathValue;
 import dev.finch.vm.value.Values;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /**
@@ -26,9 +24,7 @@ public final class HostCalls {
     public static Object call(Ctx ctx, int depth, Impl impl, Type.Fn site, Origin origin, Object[] args) {
         Optional<Capability> requirement = requirement(impl, args);
         if (requirement.isEmpty()) return run(ctx, depth, impl, site, origin, args);
-        List<String> shown = new ArrayList<>();
-        for (int i = 0; i < args.length; i++) shown.add(Values.display(site.ins().get(i), args[i]));
-        return ctx.host.await(ctx, impl.word().name(), requirement.get(), shown, site.outs(), origin,
+        return ctx.host.await(ctx, impl.word().name(), requirement.get(), dev.finch.vm.host.EffectRequest.inputs(site, args), site.outs(), origin,
                 () -> run(ctx, depth, impl, site, origin, args));
     }
 
