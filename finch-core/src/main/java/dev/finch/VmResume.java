@@ -97,6 +97,13 @@ public record VmResume(String executionId, long sequence, Response response) {
         return new VmResume(executionId, sequence, new Result(values));
     }
 
+    /** A result answer of typed {@code values}, the awaited row in order (none for a request that answers nothing). */
+    public static VmResume result(String executionId, long sequence, dev.finch.vm.Value... values) {
+        List<JsonNode> encoded = new java.util.ArrayList<>();
+        for (dev.finch.vm.Value v : values) encoded.add(encode(v.type(), dev.finch.vm.TypedValue.of(v).value()));
+        return result(executionId, sequence, encoded);
+    }
+
     /** A denial. */
     public static VmResume denied(String executionId, long sequence, String reason) {
         return new VmResume(executionId, sequence, new Denied(reason));

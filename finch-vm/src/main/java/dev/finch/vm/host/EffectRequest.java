@@ -36,6 +36,9 @@ public record EffectRequest(String protocol, String executionId, long sequence, 
     /** The D4 displays of the arguments, in order: derived from {@link #values()}, never stored apart. */
     public List<String> arguments() { return values.stream().map(TypedValue::display).toList(); }
 
+    /** The arguments as public {@link dev.finch.vm.Value}s, in order (a file write's bytes: {@code argumentValues().get(1).asBytes()}). */
+    public List<dev.finch.vm.Value> argumentValues() { return values.stream().map(TypedValue::toValue).toList(); }
+
     /**
      * The same envelope without its argument values: what the effect journal keeps of a request, so that a long
      * run's journal does not hold every byte it ever wrote (the pending request and the observers get the whole one).
