@@ -72,6 +72,8 @@ public final class Finch implements AutoCloseable {
     private final boolean unkeyedImages;
     private final ContinuationLedger ledger;
     private volatile boolean closed;
+    /** The sessions still reachable, so that {@link #close} can stop what they run. */
+    private final java.util.Set<Session> live = java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
     private volatile java.util.concurrent.ExecutorService async;
 
     private Finch(Builder b, Library library) {
@@ -104,6 +106,9 @@ public final class Finch implements AutoCloseable {
 
     /** A new, empty session with {@code options}. */
     public Session newSession(SessionOptions options) { return new Session(this, newSessionId(), options); }
+
+    /** Records a session that opened (new or restored), for {@link #close}. */
+    void opened(Session session) { live.add(session); }
 
     /**
      * A session id no other session has: {@code s<n>-<instance>}, where the instance tag is random per Finch unless
@@ -212,6 +217,11 @@ public final class Finch implements AutoCloseable {
             closed = true;
             e = async;
         }
+        List<Session> sessions;
+        synchronized (live) {
+            sessions = List.copyOf(live);
+        }
+        for (Session s : sessions) s.runningExecution().ifPresent(id -> s.cancel(id));
         vm.close();
         if (e != null) e.shutdownNow();
     }

@@ -96,6 +96,7 @@ public final class Session {
         this.files = finch.fileHost(options);
         this.tools = finch.newToolHost();
         this.processes = finch.processHost(options);
+        finch.opened(this);
     }
 
     /** The grants in force for new runs (session scope and wider). */

@@ -51,6 +51,7 @@ public final class LocalProcessHost implements ProcessHost {
             out.join(1000);
             err.join(1000);
         } catch (InterruptedException e) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
             Thread.currentThread().interrupt();
             throw new HostFailure(HostCode.PROCESS, "interrupted while waiting for " + executable);

@@ -1,0 +1,64 @@
+package dev.finch.embed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.finch.Finch;
+import dev.finch.Outcome;
+import dev.finch.Session;
+import dev.finch.Submission;
+import dev.finch.vm.Value;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** Issue 13, item 6: Finch is AutoCloseable; submitAsync answers a future. */
+class LifecycleTest {
+    private static final String FOREVER = "0 begin 1 + dup 0 < until";
+
+    @Test void submitAsyncAnswersAFutureOfTheOutcome() throws Exception {
+        try (Finch finch = Finch.create()) {
+            Session s = finch.newSession();
+            CompletableFuture<Outcome> f = s.submitAsync(Submission.of("(* 6 7)", "t"));
+            Outcome o = f.get(30, TimeUnit.SECONDS);
+            assertThat(o.values()).containsExactly(Value.of(42));
+            // Chained turns run one after the other on the same session.
+            Outcome chained = s.submitAsync(Submission.of("(define (sq x) (* x x))", "a"))
+                    .thenCompose(x -> s.submitAsync(Submission.of("(sq 9)", "b"))).get(30, TimeUnit.SECONDS);
+            assertThat(chained.values()).containsExactly(Value.of(42), Value.of(81));
+        }
+    }
+
+    @Test void cancellingTheFutureCancelsTheRun() throws Exception {
+        try (Finch finch = Finch.builder().timeout(Duration.ofSeconds(60)).maxSteps(Long.MAX_VALUE / 2).build()) {
+            Session s = finch.newSession();
+            CompletableFuture<Outcome> f = s.submitAsync(Submission.of(FOREVER, "loop.fth"));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (s.runningExecution().isEmpty() && System.nanoTime() < deadline) Thread.sleep(5);
+            assertThat(s.runningExecution()).isPresent();
+            assertThat(f.cancel(true)).isTrue();
+            while (s.runningExecution().isPresent() && System.nanoTime() < deadline) Thread.sleep(5);
+            assertThat(s.runningExecution()).as("the run stopped").isEmpty();
+            assertThat(s.vmRevision()).isZero();
+        }
+    }
+
+    @Test void closingStopsRunsAndRefusesLaterWork() throws Exception {
+        Finch finch = Finch.builder().timeout(Duration.ofSeconds(60)).maxSteps(Long.MAX_VALUE / 2).build();
+        Session s = finch.newSession();
+        CompletableFuture<Outcome> running = s.submitAsync(Submission.of(FOREVER, "loop.fth"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (s.runningExecution().isEmpty() && System.nanoTime() < deadline) Thread.sleep(5);
+        finch.close();
+        finch.close();                                       // idempotent
+        Outcome stopped = running.get(20, TimeUnit.SECONDS);
+        assertThat(stopped.status()).isIn(Outcome.Status.CANCELLED, Outcome.Status.FAILED);
+        assertThat(finch.isClosed()).isTrue();
+        Outcome later = s.submit(Submission.of("1", "t"));
+        assertThat(later.status()).isEqualTo(Outcome.Status.FAILED);
+        assertThat(later.diagnostics().get(0).code()).isEqualTo("E-SESSION-009");
+        assertThat(s.call("+", Value.of(1), Value.of(2)).diagnostics().get(0).code()).isEqualTo("E-SESSION-009");
+        assertThat(finch.newSession().submitAsync(Submission.of("1", "t")).get(5, TimeUnit.SECONDS).diagnostics().get(0).code())
+                .isEqualTo("E-SESSION-009");
+    }
+}
