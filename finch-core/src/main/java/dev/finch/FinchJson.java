@@ -5,14 +5,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.finch.ir.diag.Diagnostic;
-import dev.finch.vm.TypedValue;
 import dev.finch.vm.host.EffectRequest;
-import dev.finch.vm.persist.ValueCodec;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -24,7 +19,6 @@ import java.util.List;
  */
 public final class FinchJson {
     private static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private FinchJson() { }
 
@@ -35,38 +29,14 @@ public final class FinchJson {
      * One line of compact JSON for an awaited host request (the contract's event envelope):
      * {@code {"protocol","execution_id","sequence","requirement","operation","arguments":[{"type","value","display"}…],
      * "expected_result":["<type>"…],"origin":{"source","line","column"}}}. Each argument's {@code value} is the JSON
-     * encoding of the value of its type that session images and {@link VmResume} results use ({@link ValueCodec}:
+     * encoding of the value of its type that session images and {@link VmResume} results use ({@link dev.finch.vm.persist.ValueCodec}:
      * bytes as base64 text, float as its decimal text, json as its compact text, …); it is {@code null} for a value
      * that lives only in this process (a closure, a stream, a handle), whose {@code display} is then all there is.
      */
     public static String write(EffectRequest request) { return DiscoveryJson.write(tree(request)); }
 
     /** The request of {@link #write(EffectRequest)} as a tree. */
-    static ObjectNode tree(EffectRequest r) {
-        ObjectNode o = F.objectNode();
-        o.put("protocol", r.protocol());
-        o.put("execution_id", r.executionId());
-        o.put("sequence", r.sequence());
-        o.put("requirement", r.requirement().toString());
-        o.put("operation", r.operation());
-        ArrayNode args = o.putArray("arguments");
-        for (TypedValue v : r.values()) {
-            ObjectNode a = args.addObject();
-            a.put("type", v.type().toString());
-            JsonNode value;
-            try {
-                value = ValueCodec.encode(v.type(), v.value());
-            } catch (ValueCodec.NotDurable notData) {
-                value = F.nullNode();
-            }
-            a.set("value", value);
-            a.put("display", v.display());
-        }
-        ArrayNode expected = o.putArray("expected_result");
-        r.expectedResult().forEach(t -> expected.add(t.toString()));
-        o.putObject("origin").put("source", r.origin().source()).put("line", r.origin().line()).put("column", r.origin().column());
-        return o;
-    }
+    static ObjectNode tree(EffectRequest r) { return dev.finch.vm.persist.RequestJson.encode(r, null, true); }
 
     /** One line of compact JSON for a check result. */
     public static String write(CheckResult result) { return writeValue(result); }

@@ -140,11 +140,11 @@ public final class Continuations {
         ObjectNode host = doc.putObject("host");
         host.put("sequence", h.sequence());
         h.waiting().ifPresent(w -> host.put("waiting", w.name()));
-        h.pending().ifPresent(r -> host.set("pending", request(r, closures)));
+        h.pending().ifPresent(r -> host.set("pending", RequestJson.encode(r, closures, false)));
         ArrayNode grants = host.putArray("grants");
         for (Grant g : h.grants().grants()) grants.addObject().put("id", g.id()).put("spec", g.spec().toString()).put("scope", g.scope().spelling());
         ArrayNode journal = host.putArray("journal");
-        for (EffectJournal.Entry e : h.journal().entries()) journal.addObject().put("state", e.state().name()).set("request", request(e.request(), closures));
+        for (EffectJournal.Entry e : h.journal().entries()) journal.addObject().put("state", e.state().name()).set("request", RequestJson.encode(e.request(), closures, false));
         doc.put("checksum", sha256(canonical(doc)));
         return doc.toString();
     }
@@ -200,8 +200,8 @@ public final class Continuations {
                 grants = grants.add(grant.value()).value();
             }
             List<EffectJournal.Entry> journal = new ArrayList<>();
-            for (JsonNode e : host.get("journal")) journal.add(new EffectJournal.Entry(request(e.get("request"), closures), EffectJournal.State.valueOf(e.get("state").asText())));
-            EffectRequest pending = host.has("pending") ? request(host.get("pending"), closures) : null;
+            for (JsonNode e : host.get("journal")) journal.add(new EffectJournal.Entry(RequestJson.decode(e.get("request"), closures), EffectJournal.State.valueOf(e.get("state").asText())));
+            EffectRequest pending = host.has("pending") ? RequestJson.decode(host.get("pending"), closures) : null;
             RunHost.Waiting waiting = host.has("waiting") ? RunHost.Waiting.valueOf(host.get("waiting").asText()) : null;
             return new Restored(frames, doc.get("output").asText(), yt, yielded, grants, host.get("sequence").asLong(), journal, pending, waiting);
         } catch (Refused r) {
@@ -209,37 +209,6 @@ public final class Continuations {
         } catch (RuntimeException e) {
             throw new Refused("the continuation is malformed: " + e.getMessage());
         }
-    }
-
-    /** A request with its typed arguments, each {type, value} (the value as {@link ValueCodec} encodes it). */
-    private static ObjectNode request(EffectRequest r, ValueCodec.Closures closures) {
-        ObjectNode o = F.objectNode();
-        o.put("protocol", r.protocol());
-        o.put("execution_id", r.executionId());
-        o.put("sequence", r.sequence());
-        o.put("requirement", r.requirement().toString());
-        o.put("operation", r.operation());
-        ArrayNode args = o.putArray("arguments");
-        for (TypedValue v : r.values()) args.addObject().put("type", v.type().toString()).set("value", ValueCodec.encode(v.type(), v.value(), closures));
-        ArrayNode expected = o.putArray("expected_result");
-        r.expectedResult().forEach(t -> expected.add(t.toString()));
-        o.putObject("origin").put("source", r.origin().source()).put("line", r.origin().line()).put("column", r.origin().column());
-        return o;
-    }
-
-    private static EffectRequest request(JsonNode o, ValueCodec.Closures closures) {
-        List<TypedValue> args = new ArrayList<>();
-        for (JsonNode a : o.get("arguments")) {
-            Type t = TypeSyntax.parse(a.get("type").asText());
-            args.add(new TypedValue(t, ValueCodec.decode(t, a.get("value"), closures)));
-        }
-        List<Type> expected = new ArrayList<>();
-        o.get("expected_result").forEach(t -> expected.add(TypeSyntax.parse(t.asText())));
-        JsonNode origin = o.get("origin");
-        Capability req = Capability.parse(o.get("requirement").asText()).orElseThrow(() -> new Refused("a saved requirement does not parse"));
-        return new EffectRequest(o.get("protocol").asText(), o.get("execution_id").asText(), o.get("sequence").asLong(), req,
-                o.get("operation").asText(), args, expected,
-                Origin.of(origin.get("source").asText(), origin.get("line").asInt(), origin.get("column").asInt()));
     }
 
     /** Jackson writes object fields in insertion order, which save and restore preserve. */
