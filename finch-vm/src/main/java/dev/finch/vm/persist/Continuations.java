@@ -5,9 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.finch.capabilities.Grant;
-import dev.finch.capabilities.GrantSet;
-import dev.finch.capabilities.Scope;
 import dev.finch.ir.cap.Capability;
 import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.CheckedModule;
@@ -32,7 +29,7 @@ import java.util.Set;
 /**
  * The durable form of a suspended run (architecture: "the continuation is data"). It holds only typed values and
  * coordinates: each frame's word, resume point, slot types and values; the run's output so far; constants it
- * defined; and its host boundary (grants, sequence, journal receipts, the request it waits for with its typed
+ * defined; and its host boundary (sequence, journal receipts, the request it waits for with its typed
  * arguments). A digest of the module's canonical Co-Forth and signatures binds it to the exact program, and a
  * checksum covers the whole document: a truncated, edited or older-format continuation is refused, never
  * mis-resumed.
@@ -141,8 +138,7 @@ public final class Continuations {
         host.put("sequence", h.sequence());
         h.waiting().ifPresent(w -> host.put("waiting", w.name()));
         h.pending().ifPresent(r -> host.set("pending", RequestJson.encode(r, closures, false)));
-        ArrayNode grants = host.putArray("grants");
-        for (Grant g : h.grants().grants()) grants.addObject().put("id", g.id()).put("spec", g.spec().toString()).put("scope", g.scope().spelling());
+        // No grants: a restored run holds its restoring host's, never authority carried in the image.
         ArrayNode journal = host.putArray("journal");
         for (EffectJournal.Entry e : h.journal().entries()) journal.addObject().put("state", e.state().name()).set("request", RequestJson.encode(e.request(), closures, false));
         doc.put("checksum", sha256(canonical(doc)));
@@ -151,7 +147,7 @@ public final class Continuations {
 
     /** What a restore recovers before the run is re-entered. */
     public record Restored(List<Frame> framesOutermostFirst, String output, Type yieldedType, Object yielded,
-                           GrantSet grants, long sequence, List<EffectJournal.Entry> journal, EffectRequest pending,
+                           long sequence, List<EffectJournal.Entry> journal, EffectRequest pending,
                            RunHost.Waiting waiting) { }
 
     /** Parses and checks a saved continuation against the program it must belong to. */
@@ -193,17 +189,11 @@ public final class Continuations {
             Type yt = doc.has("yielded_type") ? TypeSyntax.parse(doc.get("yielded_type").asText()) : null;
             Object yielded = yt == null ? null : ValueCodec.decode(yt, doc.get("yielded"), closures);
             JsonNode host = doc.get("host");
-            GrantSet grants = GrantSet.EMPTY;
-            for (JsonNode g : host.get("grants")) {
-                var grant = Grant.of(g.get("id").asText(), g.get("spec").asText(), Scope.bySpelling(g.get("scope").asText()).orElseThrow());
-                if (!grant.isOk()) throw new Refused("a saved grant does not parse");
-                grants = grants.add(grant.value()).value();
-            }
             List<EffectJournal.Entry> journal = new ArrayList<>();
             for (JsonNode e : host.get("journal")) journal.add(new EffectJournal.Entry(RequestJson.decode(e.get("request"), closures), EffectJournal.State.valueOf(e.get("state").asText())));
             EffectRequest pending = host.has("pending") ? RequestJson.decode(host.get("pending"), closures) : null;
             RunHost.Waiting waiting = host.has("waiting") ? RunHost.Waiting.valueOf(host.get("waiting").asText()) : null;
-            return new Restored(frames, doc.get("output").asText(), yt, yielded, grants, host.get("sequence").asLong(), journal, pending, waiting);
+            return new Restored(frames, doc.get("output").asText(), yt, yielded, host.get("sequence").asLong(), journal, pending, waiting);
         } catch (Refused r) {
             throw r;
         } catch (RuntimeException e) {
