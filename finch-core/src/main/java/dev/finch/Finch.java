@@ -58,6 +58,7 @@ import java.util.function.Function;
 public final class Finch implements AutoCloseable {
     private final Vm vm;
     private final Limits limits;
+    private final dev.finch.ir.limit.CompileLimits compileLimits;
     private final Map<Language, Frontend> frontends;
     private final AtomicLong sessions = new AtomicLong();
     private final java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
@@ -84,6 +85,7 @@ public final class Finch implements AutoCloseable {
         this.unkeyedImages = b.unkeyedImages;
         this.ledger = b.ledger != null ? b.ledger : ContinuationLedger.inMemory();
         this.limits = b.limits;
+        this.compileLimits = b.compileLimits;
         this.models = b.models;
         this.tools = b.tools;
         this.fileHosts = b.fileHosts;
@@ -119,6 +121,9 @@ public final class Finch implements AutoCloseable {
 
     /** The limits every run of every session gets. */
     public Limits limits() { return limits; }
+
+    /** The bounds on compiling each submission (parse, expand, lower, verify), all under the run's deadline. */
+    public dev.finch.ir.limit.CompileLimits compileLimits() { return compileLimits; }
 
     /**
      * The words every session of this Finch may call: Finch's own and those installed with
@@ -251,6 +256,7 @@ public final class Finch implements AutoCloseable {
     /** Sets the limits of every run; each has a safe default. */
     public static final class Builder {
         private Limits limits = Limits.DEFAULT;
+        private dev.finch.ir.limit.CompileLimits compileLimits = dev.finch.ir.limit.CompileLimits.DEFAULT;
         private java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
         private java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
         private Function<? super SessionOptions, ? extends FileHost> fileHosts;
@@ -373,6 +379,16 @@ public final class Finch implements AutoCloseable {
          */
         public Builder processHosts(Function<? super SessionOptions, ? extends ProcessHost> perSession) {
             this.processHosts = java.util.Objects.requireNonNull(perSession, "perSession");
+            return this;
+        }
+
+        /**
+         * The bounds on compiling one submission — source characters, tokens, nesting, macro expansion, type size and
+         * checking work ({@link dev.finch.ir.limit.CompileLimits#DEFAULT} by default). Compiling counts against the
+         * run's deadline and stops at its cancellation too; crossing a bound is an {@code E-LIMIT-01x} diagnostic.
+         */
+        public Builder compileLimits(dev.finch.ir.limit.CompileLimits compile) {
+            this.compileLimits = java.util.Objects.requireNonNull(compile, "compile");
             return this;
         }
 

@@ -9,6 +9,7 @@ import dev.finch.ir.checked.Environment;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.instr.Module;
+import dev.finch.ir.limit.CompileBudget;
 import dev.finch.ir.instr.WordDef;
 import dev.finch.ir.print.CoForthPrinter;
 import dev.finch.verifier.Verification;
@@ -229,7 +230,8 @@ public final class Session {
         if (refused.isPresent()) return failed(executionId, sourceId, null, "", List.of(), refused.get());
         List<TypedValue> inputs = new ArrayList<>(args.size());
         for (dev.finch.vm.Value v : args) inputs.add(TypedValue.of(v));
-        Environment env = base.state().environment().withStack(inputs.stream().map(TypedValue::type).toList());
+        Environment env = base.state().environment().withStack(inputs.stream().map(TypedValue::type).toList())
+                .withBudget(CompileBudget.of(finch.compileLimits(), System.nanoTime() + finch.limits().timeout().toNanos(), () -> false));
         Module module = new Module(sourceId, Language.FORTH.spelling(), List.of(),
                 dev.finch.ir.instr.Block.of(new dev.finch.ir.instr.Instr.Call(word, List.of(), at)));
         Verification v = Verifier.verify(module, env);
@@ -595,7 +597,8 @@ public final class Session {
     public CheckResult check(Submission submission) {
         String language = submission.resolvedLanguage().spelling();
         try {
-            Environment env = snapshot.state().environment();
+            CompileBudget budget = CompileBudget.of(finch.compileLimits(), System.nanoTime() + finch.limits().timeout().toNanos(), () -> false);
+            Environment env = snapshot.state().environment().withBudget(budget);
             Prepared prep = prepare(submission, env);
             if (prep.module() == null) {
                 return new CheckResult(CheckResult.Status.FAILED, language, List.of(), List.of(), prep.diagnostics(), Optional.empty());
@@ -657,21 +660,31 @@ public final class Session {
         String sourceId = s.sourceId();
         Optional<Diagnostic> stale = staleness(s, base);
         if (stale.isPresent()) return failed(executionId, sourceId, language, "", List.of(), stale.get());
-        Prepared prep = prepare(s, base.state().environment());
-        if (prep.module() == null) return failed(executionId, sourceId, language, "", List.of(), prep.diagnostics());
-        List<String> inferred = capabilities(prep.module());
-        inFlight.put(executionId, new SessionImage.Entry(s.text(), language, sourceId, base.state().environment()));
-        OutputSink sink = guarded(s.sink());
+        // One deadline and one cancellation for the whole submission: compiling it, then running it.
+        long deadline = System.nanoTime() + finch.limits().timeout().toNanos();
         CancelToken token = new CancelToken();
         running.put(executionId, token);
         RunResult r;
+        List<String> inferred;
+        OutputSink sink = guarded(s.sink());
         try {
-            r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits(), sink, token, host(s));
+            CompileBudget budget = CompileBudget.of(finch.compileLimits(), deadline, token::isCancelled);
+            Prepared prep = prepare(s, base.state().environment().withBudget(budget));
+            if (prep.module() == null) {
+                if (token.isCancelled()) return new Outcome.Cancelled(fields(executionId, sourceId, language, "", snapshot, List.of(), List.of(), prep.diagnostics()));
+                return failed(executionId, sourceId, language, "", List.of(), prep.diagnostics());
+            }
+            inferred = capabilities(prep.module());
+            inFlight.put(executionId, new SessionImage.Entry(s.text(), language, sourceId, base.state().environment()));
+            r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits().withTimeout(remaining(deadline)), sink, token, host(s));
         } finally {
             running.remove(executionId);
         }
         return settle(executionId, sourceId, language, inferred, base.revision(), sink, r);
     }
+
+    /** What is left of a submission's deadline for its run (at least a nanosecond: a run past it stops at once). */
+    private static java.time.Duration remaining(long deadline) { return java.time.Duration.ofNanos(Math.max(1, deadline - System.nanoTime())); }
 
     /** The lowered and verified module, or the diagnostics that stopped it. */
     private record Prepared(CheckedModule module, List<Diagnostic> diagnostics) { }
@@ -686,16 +699,25 @@ public final class Session {
             return new Prepared(null, List.of(SessionCode.LANGUAGE_UNAVAILABLE.at(Origin.of(s.sourceId(), 0, 0),
                     s.resolvedLanguage().spelling() + " is not available in this build of Finch yet; submit Lisp or Co-Forth")));
         }
-        Lowering lowering = frontend.get().lower(s.text(), s.sourceId(), env);
-        if (lowering.module().isEmpty() || !lowering.diagnostics().isEmpty()) {
-            return new Prepared(null, nonEmpty(lowering.diagnostics(), s.sourceId(), "the frontend produced no module"));
+        try {
+            Origin whole = Origin.of(s.sourceId(), 1, 1);
+            env.budget().source(s.text(), whole);
+            Lowering lowering = frontend.get().lower(s.text(), s.sourceId(), env);
+            if (lowering.module().isEmpty() || !lowering.diagnostics().isEmpty()) {
+                return new Prepared(null, nonEmpty(lowering.diagnostics(), s.sourceId(), "the frontend produced no module"));
+            }
+            env.budget().poll(dev.finch.ir.diag.Phase.LOWER, whole);
+            Module module = lowering.module().get();
+            Verification v = Verifier.verify(module, env);
+            if (v.module().isEmpty() || !v.diagnostics().isEmpty()) {
+                return new Prepared(null, nonEmpty(v.diagnostics(), s.sourceId(), "the verifier produced no module"));
+            }
+            env.budget().poll(dev.finch.ir.diag.Phase.VERIFY, whole);
+            return new Prepared(v.module().get(), List.of());
+        } catch (dev.finch.ir.diag.DiagnosticException limit) {
+            // A compile limit (or the deadline, or a cancellation) crossed inside a phase that did not catch it itself.
+            return new Prepared(null, limit.diagnostics());
         }
-        Module module = lowering.module().get();
-        Verification v = Verifier.verify(module, env);
-        if (v.module().isEmpty() || !v.diagnostics().isEmpty()) {
-            return new Prepared(null, nonEmpty(v.diagnostics(), s.sourceId(), "the verifier produced no module"));
-        }
-        return new Prepared(v.module().get(), List.of());
     }
 
     /** Applies a run's result: only {@code Completed} commits, and only onto the snapshot it started from. */

@@ -1,5 +1,6 @@
 package dev.finch.ir.checked;
 
+import dev.finch.ir.limit.CompileBudget;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.Vocabulary;
 import java.util.List;
@@ -11,19 +12,39 @@ import java.util.Optional;
  * the session dictionary (persisted words and constants from earlier submissions, in any frontend) and the types on
  * the persistent stack (bottom to top).
  */
-public record Environment(Vocabulary vocabulary, Map<String, Type.Fn> words, Map<String, Type> constants, List<Type> stack) {
+public record Environment(Vocabulary vocabulary, Map<String, Type.Fn> words, Map<String, Type> constants, List<Type> stack,
+                          CompileBudget budget) {
     public Environment {
         java.util.Objects.requireNonNull(vocabulary, "vocabulary");
         words = Map.copyOf(words);
         constants = Map.copyOf(constants);
         stack = List.copyOf(stack);
+        java.util.Objects.requireNonNull(budget, "budget");
+    }
+
+    /** An environment with a fresh budget of the default compile limits and no deadline. */
+    public Environment(Vocabulary vocabulary, Map<String, Type.Fn> words, Map<String, Type> constants, List<Type> stack) {
+        this(vocabulary, words, constants, stack, CompileBudget.standard());
     }
 
     /** An empty session over {@code vocabulary}. */
     public static Environment of(Vocabulary vocabulary) { return new Environment(vocabulary, Map.of(), Map.of(), List.of()); }
 
     /** This environment with the given types on the persistent stack. */
-    public Environment withStack(List<Type> types) { return new Environment(vocabulary, words, constants, types); }
+    public Environment withStack(List<Type> types) { return new Environment(vocabulary, words, constants, types, budget); }
+
+    /**
+     * This environment metered by {@code b}: the compile limits, deadline and cancellation of one submission, which
+     * every phase that lowers or verifies against it charges.
+     */
+    public Environment withBudget(CompileBudget b) { return new Environment(vocabulary, words, constants, stack, b); }
+
+    /** Equal when they check against the same vocabulary, dictionary and stack; the budget is a meter, not content. */
+    @Override public boolean equals(Object o) {
+        return o instanceof Environment e && vocabulary.equals(e.vocabulary) && words.equals(e.words) && constants.equals(e.constants) && stack.equals(e.stack);
+    }
+
+    @Override public int hashCode() { return java.util.Objects.hash(vocabulary, words, constants, stack); }
 
     public Optional<Type.Fn> word(String name) { return Optional.ofNullable(words.get(name)); }
 

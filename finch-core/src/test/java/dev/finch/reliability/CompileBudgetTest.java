@@ -1,0 +1,23 @@
+package dev.finch.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.finch.Finch;
+import dev.finch.Outcome;
+import dev.finch.Submission;
+import dev.finch.ir.limit.CompileLimits;
+import org.junit.jupiter.api.Test;
+
+/** Issue 14, item 1: the plumbing — a submission's text is bounded before any frontend reads it, and the session survives. */
+class CompileBudgetTest {
+    @Test void aSourceOverTheLimitIsRefusedBeforeParsing() {
+        var finch = Finch.builder().compileLimits(CompileLimits.DEFAULT.withMaxSourceChars(100)).build();
+        var s = finch.newSession();
+        Outcome o = s.submit(Submission.of("1 ".repeat(60), "big.fth"));
+        assertThat(o.status()).isEqualTo(Outcome.Status.FAILED);
+        assertThat(o.diagnostics().get(0).code()).isEqualTo("E-LIMIT-010");
+        assertThat(o.diagnostics().get(0).phase().spelling()).isEqualTo("parse");
+        assertThat(s.submit(Submission.of("1 2 +", "ok.fth")).status()).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(s.check(Submission.of("1 ".repeat(60), "big.fth")).diagnostics().get(0).code()).isEqualTo("E-LIMIT-010");
+    }
+}
