@@ -46,6 +46,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * another thread. A suspended run whose session moved on (another submission committed) is not continued: an
  * approval, a result or a resume of it is {@link Outcome.Refused} ({@code E-SESSION-001}) before anything is
  * dispatched, and it still waits (cancel it, or deny its request).
+ *
+ * <p>No method throws for anything a program contains or does. API misuse — {@code null} where an argument is needed
+ * (an execution id, a submission, a scope) — is an {@link IllegalArgumentException} naming the argument.
  */
 public final class Session {
     private final Finch finch;
@@ -105,6 +108,7 @@ public final class Session {
 
     /** Revokes a grant by id for later requests; true when it was present. */
     public boolean revoke(String grantId) {
+        arg(grantId, "grantId");
         var r = grants.revoke(grantId);
         if (r.isOk()) grants = r.value();
         return r.isOk();
@@ -141,6 +145,7 @@ public final class Session {
      * @throws IllegalStateException when a submission is running in this session
      */
     public long installWords(List<Class<?>> classes) {
+        arg(classes, "classes").forEach(c -> arg(c, "a word class"));
         if (!busy.compareAndSet(false, true)) throw new IllegalStateException("session " + id + " is running a submission");
         try {
             Snapshot s = snapshot;
@@ -175,6 +180,7 @@ public final class Session {
 
     /** Lowers, verifies and runs {@code submission}; never throws for anything a program can contain. */
     public Outcome submit(Submission submission) {
+        arg(submission, "submission");
         String executionId = nextExecutionId();
         String language = submission.resolvedLanguage().spelling();
         if (finch.isClosed()) return failed(executionId, submission.sourceId(), language, "", List.of(), closedDiagnostic(submission.sourceId()));
@@ -202,11 +208,12 @@ public final class Session {
      * submission. Never throws for anything the arguments or the word can do; an unknown word or a wrong number of
      * arguments is {@code E-SESSION-007}, a wrong type the verifier's diagnostic.
      */
-    public Outcome call(String word, dev.finch.vm.Value... args) { return call(word, List.of(args), OutputSink.NONE); }
+    public Outcome call(String word, dev.finch.vm.Value... args) { return call(word, java.util.Arrays.asList(arg(args, "args")), OutputSink.NONE); }
 
     /** As {@link #call(String, dev.finch.vm.Value...)}, streaming the word's {@code say} chunks to {@code sink}. */
     public Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink) {
-        java.util.Objects.requireNonNull(word, "word");
+        arg(word, "word");
+        arg(args, "args").forEach(v -> arg(v, "an argument"));
         List<dev.finch.vm.Value> arguments = List.copyOf(args);
         String executionId = nextExecutionId();
         String sourceId = "call:" + word;
@@ -276,6 +283,15 @@ public final class Session {
         return Optional.empty();
     }
 
+    /**
+     * Refuses API misuse — a null where a value is needed — as the {@link IllegalArgumentException} every public method
+     * documents; nothing a program does reaches this.
+     */
+    private static <T> T arg(T value, String name) {
+        if (value == null) throw new IllegalArgumentException(name + " is null");
+        return value;
+    }
+
     private String nextExecutionId() { return id + "-e" + executions.incrementAndGet(); }
 
     /**
@@ -286,6 +302,7 @@ public final class Session {
      * ({@code thenCompose}) rather than firing them together.
      */
     public java.util.concurrent.CompletableFuture<Outcome> submitAsync(Submission submission) {
+        arg(submission, "submission");
         java.util.concurrent.Executor executor;
         try {
             executor = finch.asyncExecutor();
@@ -315,6 +332,7 @@ public final class Session {
      * any process; nothing that ran before the suspension runs again.
      */
     public String save(String executionId) {
+        arg(executionId, "executionId");
         String image = SessionImage.save(this, executionId);
         durable.add(executionId);
         return image;
@@ -373,7 +391,7 @@ public final class Session {
      * all of its say text. An execution waiting at the host boundary, or one whose session moved on since it was
      * suspended, is not continued: the outcome is {@link Outcome.Refused} and the execution still waits.
      */
-    public Outcome resume(String executionId) { return continueWith(executionId, null, NOTHING); }
+    public Outcome resume(String executionId) { return continueWith(arg(executionId, "executionId"), null, NOTHING); }
 
     /**
      * Approves the capability request a suspended execution waits for, with a scope: {@code ONCE} covers this one
@@ -383,6 +401,8 @@ public final class Session {
      * {@link Outcome.Refused}: nothing is dispatched and no grant is added.
      */
     public Outcome approve(String executionId, Scope scope) {
+        arg(executionId, "executionId");
+        arg(scope, "scope");
         Paused p = paused.get(executionId);
         if (p == null) return unknown(executionId);
         Optional<EffectRequest> req = p.suspension().pendingRequest();
@@ -403,6 +423,7 @@ public final class Session {
      * A denial of an execution paused at a yield is {@link Outcome.Refused}.
      */
     public Outcome deny(String executionId, String reason) {
+        arg(executionId, "executionId");
         Paused p = paused.get(executionId);
         if (p == null) return unknown(executionId);
         Optional<EffectRequest> req = p.suspension().pendingRequest();
@@ -417,7 +438,7 @@ public final class Session {
      * moved on is {@link Outcome.Refused}: nothing is dispatched and the execution keeps waiting for the right answer.
      */
     public Outcome respond(String executionId, HostResponse response) {
-        return continueWith(executionId, java.util.Objects.requireNonNull(response, "response"), NOTHING);
+        return continueWith(arg(executionId, "executionId"), arg(response, "response"), NOTHING);
     }
 
     /**
@@ -426,6 +447,7 @@ public final class Session {
      * HostResponse)} takes a response.
      */
     public Outcome respond(VmResume resume) {
+        arg(resume, "resume");
         Paused p = paused.get(resume.executionId());
         if (p == null) return unknown(resume.executionId());
         Optional<EffectRequest> pending = p.suspension().pendingRequest();
@@ -459,6 +481,7 @@ public final class Session {
 
     /** The request a suspended execution waits for, if it waits at the host boundary. */
     public Optional<EffectRequest> pendingRequest(String executionId) {
+        arg(executionId, "executionId");
         Paused p = paused.get(executionId);
         return p == null ? Optional.empty() : p.suspension().pendingRequest();
     }
@@ -574,6 +597,7 @@ public final class Session {
      * suspended one. Safe from any thread. False when no such execution is running or suspended.
      */
     public boolean cancel(String executionId) {
+        arg(executionId, "executionId");
         CancelToken token = running.get(executionId);
         if (token != null) {
             token.cancel("cancelled by the host");
@@ -595,6 +619,7 @@ public final class Session {
 
     /** Parses, lowers and verifies {@code submission} against the committed state, without running it. */
     public CheckResult check(Submission submission) {
+        arg(submission, "submission");
         String language = submission.resolvedLanguage().spelling();
         try {
             CompileBudget budget = CompileBudget.of(finch.compileLimits(), System.nanoTime() + finch.limits().timeout().toNanos(), () -> false);
@@ -645,7 +670,7 @@ public final class Session {
      * A buffer for incremental submissions to this session from one source ({@code sourceId}, attached by the
      * host): chunks are only buffered; they run at {@link SubmissionBuffer#flush()}, the explicit boundary.
      */
-    public SubmissionBuffer buffer(String sourceId) { return new SubmissionBuffer(this, sourceId, null, OutputSink.NONE); }
+    public SubmissionBuffer buffer(String sourceId) { return new SubmissionBuffer(this, arg(sourceId, "sourceId"), null, OutputSink.NONE); }
 
     /** The committed state, read once. */
     Discovery.View view() {

@@ -88,7 +88,9 @@ public final class SessionImage {
     }
 
     static Session restore(Finch finch, String image, SessionOptions options, List<Class<?>> sessionWords) {
-        java.util.Objects.requireNonNull(options, "options");
+        if (image == null) throw new IllegalArgumentException("image is null");
+        if (options == null) throw new IllegalArgumentException("options is null");
+        if (sessionWords == null) throw new IllegalArgumentException("sessionWords is null");
         JsonNode doc;
         try {
             doc = JSON.readTree(image);
