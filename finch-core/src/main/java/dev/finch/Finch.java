@@ -65,6 +65,7 @@ public final class Finch implements AutoCloseable {
     private final java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
     private final Function<? super SessionOptions, ? extends FileHost> fileHosts;
     private final Function<? super SessionOptions, ? extends ProcessHost> processHosts;
+    private final Map<String, String> processEnvironment;
 
     private final Library library;
     /** The tag that makes this Finch's session ids unique across processes and restores. */
@@ -90,6 +91,7 @@ public final class Finch implements AutoCloseable {
         this.tools = b.tools;
         this.fileHosts = b.fileHosts;
         this.processHosts = b.processHosts;
+        this.processEnvironment = b.processEnvironment;
         Map<Language, Frontend> f = new EnumMap<>(Language.class);
         f.put(Language.FORTH, new CoForth());
         f.put(Language.LISP, new Lisp());
@@ -145,7 +147,7 @@ public final class Finch implements AutoCloseable {
     FileHost fileHost(SessionOptions options) { return SessionHosts.files(options, fileHosts); }
 
     /** The process host of a session opened with {@code options}. */
-    ProcessHost processHost(SessionOptions options) { return SessionHosts.processes(options, processHosts, limits.timeout()); }
+    ProcessHost processHost(SessionOptions options) { return SessionHosts.processes(options, processHosts, limits.timeout(), processEnvironment); }
 
     Optional<Frontend> frontend(Language language) { return Optional.ofNullable(frontends.get(language)); }
 
@@ -261,6 +263,7 @@ public final class Finch implements AutoCloseable {
         private java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
         private Function<? super SessionOptions, ? extends FileHost> fileHosts;
         private Function<? super SessionOptions, ? extends ProcessHost> processHosts;
+        private Map<String, String> processEnvironment = Map.of();
         private final List<Class<?>> words = new java.util.ArrayList<>();
         private Tier tier = Tier.AUTO;
         private String instance;
@@ -374,11 +377,26 @@ public final class Finch implements AutoCloseable {
          * Where {@code process-run} goes once authorized, unless the session's options name a process host
          * ({@link SessionOptions#withProcessHost}): {@code perSession} makes each session's process host when it opens
          * (a restored one too), from its options. Without one, a session gets a
-         * {@link dev.finch.vm.host.LocalProcessHost} working in its workspace, killed after the run's timeout, with
-         * 8 MiB per captured stream. A host that throws or answers null fails the call with {@code E-HOST-010}.
+         * {@link dev.finch.vm.host.LocalProcessHost} working in its workspace, killed (with everything it started) at
+         * the run's timeout, deadline or cancellation, with 8 MiB per captured stream and only the allowlisted
+         * environment plus {@link #processEnvironment}. A host that throws or answers null fails the call with {@code E-HOST-010}.
          */
         public Builder processHosts(Function<? super SessionOptions, ? extends ProcessHost> perSession) {
             this.processHosts = java.util.Objects.requireNonNull(perSession, "perSession");
+            return this;
+        }
+
+        /**
+         * Environment variables every child of the local process host gets, over (or beside) the allowlist Finch sets
+         * itself — {@code PATH}, {@code LANG}, {@code LC_ALL}, and {@code HOME}/{@code TMPDIR} in a private scratch
+         * directory per call ({@link dev.finch.vm.host.LocalProcessHost}). Nothing of the JVM's own environment reaches
+         * a child otherwise, so name here exactly what programs' processes may see (never a secret they should not).
+         * Replaces what an earlier call gave. Only the local host uses it; a host of your own
+         * ({@link #processHosts}) decides its children's environment itself. A malformed name or a value with NUL is an
+         * {@code IllegalArgumentException}.
+         */
+        public Builder processEnvironment(Map<String, String> variables) {
+            this.processEnvironment = dev.finch.vm.host.LocalProcessHost.checkedEnvironment(variables);
             return this;
         }
 

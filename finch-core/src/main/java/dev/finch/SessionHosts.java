@@ -33,11 +33,15 @@ final class SessionHosts {
         return options.roots().isEmpty() ? null : new LocalFileHost(options.roots());
     }
 
-    /** The session's process host: always one, the local one working in the workspace unless the embedder gives another. */
-    static ProcessHost processes(SessionOptions options, Function<? super SessionOptions, ? extends ProcessHost> factory, Duration timeout) {
+    /**
+     * The session's process host: always one, the local one working in the workspace (its children getting
+     * {@code environment} over the allowlist) unless the embedder gives another.
+     */
+    static ProcessHost processes(SessionOptions options, Function<? super SessionOptions, ? extends ProcessHost> factory, Duration timeout,
+                                 java.util.Map<String, String> environment) {
         if (options.processHost().isPresent()) return new GuardedProcesses(options.processHost().get());
         if (factory != null) return new GuardedProcesses(Objects.requireNonNull(factory.apply(options), "Finch.Builder.processHosts answered null"));
-        return new LocalProcessHost(options.workspace().orElse(null), timeout, LOCAL_PROCESS_OUTPUT);
+        return new LocalProcessHost(options.workspace().orElse(null), timeout, LOCAL_PROCESS_OUTPUT, environment);
     }
 
     private static String what(RuntimeException e) {
@@ -115,9 +119,13 @@ final class SessionHosts {
     /** An embedder's process host, held to the SPI's contract. */
     private record GuardedProcesses(ProcessHost host) implements ProcessHost {
         @Override public Completed run(String executable, java.util.List<String> arguments) throws HostFailure {
+            return run(executable, arguments, Watch.NONE);
+        }
+
+        @Override public Completed run(String executable, java.util.List<String> arguments, Watch watch) throws HostFailure {
             Completed c;
             try {
-                c = host.run(executable, java.util.List.copyOf(arguments));
+                c = host.run(executable, java.util.List.copyOf(arguments), watch);
             } catch (RuntimeException e) {
                 throw new HostFailure(HostCode.PROCESS, "the process host failed to run " + executable + ": " + what(e));
             }

@@ -14,7 +14,7 @@ public enum HostCode implements DiagnosticCode {
     BAD_ARGUMENT("E-HOST-007", "An argument is out of range (negative offset or length, entry count outside 0..100000)."),
     STREAM_CLOSED("E-HOST-008", "The stream is closed or belongs to another run."),
     CSV("E-HOST-009", "Malformed CSV (an unterminated or misplaced quote, or an oversized field), with its line."),
-    PROCESS("E-HOST-010", "The process could not be started, timed out, or exceeded its output bound."),
+    PROCESS("E-HOST-010", "The process could not be started, timed out, or passed its output bound (killed at once, with every process it started)."),
     UNSUPPORTED_FILE("E-HOST-011", "A symlink or a special file (device, socket, pipe) where a regular file or directory is required."),
     STALE_RESUME("E-HOST-012", "An answer names a sequence the execution does not wait for, or is of the wrong kind for what it waits for (a result before approval, a plain resume at the host boundary); the answer is refused, nothing was dispatched, and the execution still waits."),
     NO_BINDING("E-HOST-013", "The host has no binding installed for this operation."),
@@ -22,7 +22,8 @@ public enum HostCode implements DiagnosticCode {
     MODEL_NOT_GRANTED("E-HOST-015", "Retired, no longer raised: an ask whose model.ask(NAME) was not granted before the run used to stop it; an ask now pauses for approval (or a deferred host's answer) like every host word."),
     TOOL_NOT_GRANTED("E-HOST-016", "Retired, no longer raised: a tool call whose tool.call(TOOL,OP) was not granted before the run used to stop it; a call now pauses for approval (or a deferred host's answer) like every host word."),
     WORD_FAILED("E-HOST-017", "A word the host installed failed: its implementation threw (the message is the host's own, or names what it threw)."),
-    MALFORMED_RESUME("E-HOST-018", "A VmResume is not one strict JSON object {execution_id, sequence, response} with exactly one of result {values}, denied {reason} or cancelled {reason?} (malformed JSON, a duplicate key, trailing text, an unknown field, too large or too deep); nothing was dispatched.");
+    MALFORMED_RESUME("E-HOST-018", "A VmResume is not one strict JSON object {execution_id, sequence, response} with exactly one of result {values}, denied {reason} or cancelled {reason?} (malformed JSON, a duplicate key, trailing text, an unknown field, too large or too deep); nothing was dispatched."),
+    HARD_LINK("E-HOST-019", "A regular file with more than one hard link is refused: another name, possibly outside the root, reaches the same file, so reading or writing it could leave the root (a host may opt in: LocalFileHost.allowingHardLinks).");
 
     private final String code;
     private final String meaning;

@@ -293,7 +293,34 @@ public final class HostWords {
 
     private static CsvReader<CsvRecord> csv(Reader r) {
         return CsvReader.builder().detectBomHeader(false).allowExtraFields(true).allowMissingFields(true)
-                .allowExtraCharsAfterClosingQuote(false).ofCsvRecord(r);
+                .allowExtraCharsAfterClosingQuote(false).ofCsvRecord(withoutBom(r));
+    }
+
+    /**
+     * {@code r} without a leading U+FEFF: a UTF-8 byte order mark is not part of the first header's name (FastCSV
+     * detects one only when it opens the file itself). Lazy, so a decoding error still surfaces where the records are read.
+     */
+    static Reader withoutBom(Reader r) {
+        return new java.io.PushbackReader(r, 1) {
+            private boolean checked;
+
+            private void skipBom() throws IOException {
+                if (checked) return;
+                checked = true;
+                int first = super.read();
+                if (first >= 0 && first != '\uFEFF') unread(first);
+            }
+
+            @Override public int read() throws IOException {
+                skipBom();
+                return super.read();
+            }
+
+            @Override public int read(char[] cbuf, int off, int len) throws IOException {
+                skipBom();
+                return super.read(cbuf, off, len);
+            }
+        };
     }
 
     @Word(name = "csv-open", category = Category.FILE, doc = "Open a run-owned stream of CSV records (quoted, comma-bearing and multiline fields).")
@@ -394,13 +421,22 @@ public final class HostWords {
             throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "process-run cannot run '" + executable + "': no grant can name that path");
         }
         for (String a : args) if (a.indexOf('\0') >= 0) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "process arguments cannot contain NUL");
-        return ctx.host.await(ctx, "process-run", instantiate(RUN, executable), EffectRequest.inputs(site, executable, arguments), site.outs(), o, () -> {
-            ProcessHost ph = ctx.host.config().processes();
-            if (ph == null) throw new HostFailure(HostCode.NO_BINDING, "no process host is installed");
-            ProcessHost.Completed c = ph.run(executable, args);
-            // record{exit,stderr,stdout} in canonical field order.
-            return new RecordValue(new Object[] {(long) c.exit(), c.stderr(), c.stdout()});
-        });
+        // The process host watches the run: a cancellation or the deadline ends the process at once, not at its timeout.
+        ProcessHost.Watch watch = () -> java.util.Optional.ofNullable(ctx.stopNow()).map(FinchTrap::getMessage);
+        try {
+            return ctx.host.await(ctx, "process-run", instantiate(RUN, executable), EffectRequest.inputs(site, executable, arguments), site.outs(), o, () -> {
+                ProcessHost ph = ctx.host.config().processes();
+                if (ph == null) throw new HostFailure(HostCode.NO_BINDING, "no process host is installed");
+                ProcessHost.Completed c = ph.run(executable, args, watch);
+                // record{exit,stderr,stdout} in canonical field order.
+                return new RecordValue(new Object[] {(long) c.exit(), c.stderr(), c.stdout()});
+            });
+        } catch (FinchTrap failed) {
+            // A run stopped while its process ran reports its own stop (cancelled, deadline), not the kill it caused.
+            FinchTrap stop = failed.code() == HostCode.PROCESS ? ctx.stopNow() : null;
+            if (stop == null) throw failed;
+            throw new FinchTrap(stop.code(), o, stop.getMessage() + " while " + executable + " ran; its processes were killed");
+        }
     }
 
     /** The bounded CSV aggregate of {@code csv-summary}. */

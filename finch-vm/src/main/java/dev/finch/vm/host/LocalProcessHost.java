@@ -4,76 +4,376 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Pattern;
 
 /**
- * Local processes: {@link ProcessBuilder} with the executable and its arguments as separate strings (so
- * {@code ; $( ) `} and newlines reach the program verbatim), a working directory, a timeout after which the
- * process tree is killed, and a bound on each captured stream.
+ * Local processes, contained. {@link ProcessBuilder} gets the executable and its arguments as separate strings (so
+ * {@code ; $( ) `} and newlines reach the program verbatim; never a shell), standard input from the null device, and:
+ *
+ * <ul>
+ *   <li><b>An explicit environment, never the JVM's</b>: only {@link #ALLOWLIST} — {@code PATH}
+ *       ({@value #DEFAULT_PATH}), {@code LANG} and {@code LC_ALL} ({@value #DEFAULT_LOCALE}), and {@code HOME} and
+ *       {@code TMPDIR} both set to a private scratch directory made for the call (mode 700, deleted after it, so
+ *       nothing a program leaves in its home reaches the next call or the workspace) — plus the variables the host
+ *       configures ({@link #withEnvironment}, {@code Finch.Builder.processEnvironment}), which override these. An API
+ *       key in the host's environment never reaches a child.</li>
+ *   <li><b>Its own session, killed whole</b> ({@link Containment#SESSION}, on Linux with util-linux
+ *       {@code setsid}): the child starts as the leader of a new session, and when the call ends — normally, at the
+ *       timeout, at the run's cancellation or deadline, or when output overflows — every process still in that
+ *       session (found through {@code /proc}, so one that made its own process group is found too) and every
+ *       descendant is sent {@code SIGKILL}, repeatedly until none is left. A background process a script started
+ *       ({@code sleep 30 &}) does not outlive the call. Elsewhere ({@link Containment#DESCENDANTS}: no
+ *       {@code setsid}, or no {@code /proc}) only the process and its descendants at the moment of the kill are
+ *       killed: a background process whose parent already exited has been re-parented and is out of reach. In both
+ *       cases a process that deliberately leaves its session (calls {@code setsid} itself and double-forks) escapes;
+ *       a host running untrusted code that can do so needs a container or a sandbox as its {@link ProcessHost}.</li>
+ *   <li><b>Prompt stops</b>: the wait looks at the run's {@link ProcessHost.Watch} every {@value #POLL_MS} ms, so
+ *       {@code Session.cancel} or the run's deadline ends the process (and its session) at once; the host's own
+ *       timeout applies as well.</li>
+ *   <li><b>Bounds as the bytes arrive</b>: each captured stream holds at most {@code maxOutputBytes}; the moment one
+ *       would exceed it, reading stops and the process is killed ({@code E-HOST-010}), rather than after it ends.</li>
+ * </ul>
+ *
+ * <p>The working directory is the one given (the session's workspace), else the scratch directory. Thread-safe: each
+ * call has its own process, scratch directory and reader threads.
  */
 public final class LocalProcessHost implements ProcessHost {
+    /** The {@code PATH} a child gets unless the host sets its own. */
+    public static final String DEFAULT_PATH = "/usr/local/bin:/usr/bin:/bin";
+    /** The {@code LANG} and {@code LC_ALL} a child gets unless the host sets its own. */
+    public static final String DEFAULT_LOCALE = "C.UTF-8";
+    /** The variables every child gets from Finch itself; the host adds (or overrides) with {@link #withEnvironment}. */
+    public static final List<String> ALLOWLIST = List.of("PATH", "LANG", "LC_ALL", "HOME", "TMPDIR");
+    /** How often, in milliseconds, a waiting call looks at its run's stop, its timeout and its output bounds. */
+    public static final int POLL_MS = 10;
+
+    /** How a local process and what it started are ended (see the class documentation). */
+    public enum Containment {
+        /** The child leads its own session ({@code setsid}); every process in it and every descendant is killed. */
+        SESSION,
+        /** No {@code setsid} or no {@code /proc}: the child and its descendants at the moment of the kill. */
+        DESCENDANTS
+    }
+
+    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Path PROC = Path.of("/proc");
+    private static final Optional<Path> SETSID = findSetsid();
+    private static final Containment CONTAINMENT = SETSID.isPresent() ? Containment.SESSION : Containment.DESCENDANTS;
+    /** Kill rounds before giving up on a session that keeps forking. */
+    private static final int MAX_ROUNDS = 200;
+    /** How long the reader threads may take to see the end of their streams once the processes are gone. */
+    private static final long DRAIN_MS = 2_000;
+
     private final Path workingDirectory;
     private final Duration timeout;
     private final int maxOutputBytes;
+    private final Map<String, String> environment;
 
+    /** A host with only the allowlisted environment: {@code workingDirectory} may be null (the scratch directory). */
     public LocalProcessHost(Path workingDirectory, Duration timeout, int maxOutputBytes) {
+        this(workingDirectory, timeout, maxOutputBytes, Map.of());
+    }
+
+    /**
+     * A host whose children also get {@code environment} (over the allowlisted variables). A name is letters, digits
+     * and {@code _}, not starting with a digit; a value holds no NUL; otherwise {@link IllegalArgumentException}.
+     */
+    public LocalProcessHost(Path workingDirectory, Duration timeout, int maxOutputBytes, Map<String, String> environment) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive");
+        if (maxOutputBytes < 0) throw new IllegalArgumentException("maxOutputBytes must not be negative");
         this.workingDirectory = workingDirectory;
         this.timeout = timeout;
         this.maxOutputBytes = maxOutputBytes;
+        this.environment = checkedEnvironment(environment);
+    }
+
+    /** This host with {@code variables} added to what its children get (replacing variables of the same name). */
+    public LocalProcessHost withEnvironment(Map<String, String> variables) {
+        Map<String, String> all = new TreeMap<>(environment);
+        all.putAll(checkedEnvironment(variables));
+        return new LocalProcessHost(workingDirectory, timeout, maxOutputBytes, all);
+    }
+
+    /** The variables the host configured (the allowlisted ones are added per call, under these). */
+    public Map<String, String> environment() { return environment; }
+
+    /** How processes are contained on this machine. */
+    public static Containment containment() { return CONTAINMENT; }
+
+    /**
+     * {@code variables} as a sorted, unmodifiable copy, checked: a name is letters, digits and {@code _}, not starting
+     * with a digit; a value holds no NUL; otherwise {@link IllegalArgumentException}.
+     */
+    public static Map<String, String> checkedEnvironment(Map<String, String> variables) {
+        Objects.requireNonNull(variables, "environment");
+        Map<String, String> out = new TreeMap<>();
+        variables.forEach((name, value) -> {
+            if (name == null || !NAME.matcher(name).matches()) throw new IllegalArgumentException("not an environment variable name: " + name);
+            if (value == null || value.indexOf('\0') >= 0) throw new IllegalArgumentException("the value of " + name + " is null or holds NUL");
+            out.put(name, value);
+        });
+        return Collections.unmodifiableMap(out);
+    }
+
+    /** The environment of one call: the allowlist, then the host's variables over it. */
+    private Map<String, String> environmentFor(Path scratch) {
+        Map<String, String> env = new TreeMap<>();
+        env.put("PATH", DEFAULT_PATH);
+        env.put("LANG", DEFAULT_LOCALE);
+        env.put("LC_ALL", DEFAULT_LOCALE);
+        env.put("HOME", scratch.toString());
+        env.put("TMPDIR", scratch.toString());
+        env.putAll(environment);
+        return env;
     }
 
     @Override public Completed run(String executable, List<String> arguments) throws HostFailure {
+        return run(executable, arguments, Watch.NONE);
+    }
+
+    @Override public Completed run(String executable, List<String> arguments, Watch watch) throws HostFailure {
+        Objects.requireNonNull(watch, "watch");
+        requireExecutable(executable);
+        Path scratch = scratch();
+        try {
+            return contained(executable, arguments, watch, scratch);
+        } finally {
+            delete(scratch);
+        }
+    }
+
+    /**
+     * Refuses a name that is not an executable file before anything starts: under {@code setsid} a missing program
+     * would otherwise be {@code setsid}'s own exit 127, not the "cannot start" failure it is.
+     */
+    private static void requireExecutable(String executable) throws HostFailure {
+        Path program;
+        try {
+            program = Path.of(executable);
+        } catch (InvalidPathException e) {
+            throw new HostFailure(HostCode.PROCESS, "cannot start " + executable + ": not a file name");
+        }
+        if (!program.isAbsolute()) throw new HostFailure(HostCode.PROCESS, "cannot start " + executable + ": not an absolute path");
+        if (!Files.isRegularFile(program) || !Files.isExecutable(program)) {
+            throw new HostFailure(HostCode.PROCESS, "cannot start " + executable + ": no such executable file");
+        }
+    }
+
+    private Completed contained(String executable, List<String> arguments, Watch watch, Path scratch) throws HostFailure {
         List<String> command = new ArrayList<>();
+        SETSID.ifPresent(s -> command.add(s.toString()));
         command.add(executable);
         command.addAll(arguments);
         ProcessBuilder pb = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
-        if (workingDirectory != null) pb.directory(workingDirectory.toFile());
+        pb.directory((workingDirectory != null ? workingDirectory : scratch).toFile());
+        pb.environment().clear();
+        pb.environment().putAll(environmentFor(scratch));
         Process p;
         try {
             p = pb.start();
         } catch (IOException e) {
             throw new HostFailure(HostCode.PROCESS, "cannot start " + executable + ": " + e.getMessage());
         }
-        Capture out = new Capture(p.getInputStream(), maxOutputBytes);
-        Capture err = new Capture(p.getErrorStream(), maxOutputBytes);
+        Capture out = new Capture(p.getInputStream(), maxOutputBytes, "finch-process-" + p.pid() + "-stdout");
+        Capture err = new Capture(p.getErrorStream(), maxOutputBytes, "finch-process-" + p.pid() + "-stderr");
         out.start();
         err.start();
+        String failure;
         try {
-            if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                p.descendants().forEach(ProcessHandle::destroyForcibly);
-                p.destroyForcibly();
-                throw new HostFailure(HostCode.PROCESS, executable + " did not finish within " + timeout.toMillis() + " ms and was killed");
-            }
-            out.join(1000);
-            err.join(1000);
+            failure = watchOver(p, out, err, watch, executable);
         } catch (InterruptedException e) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
             Thread.currentThread().interrupt();
-            throw new HostFailure(HostCode.PROCESS, "interrupted while waiting for " + executable);
+            failure = "interrupted while waiting for " + executable;
+        } finally {
+            boolean ended = end(p);
+            out.finish();
+            err.finish();
+            if (!ended) failure = executable + " kept starting processes faster than they could be killed";
         }
-        if (out.overflow || err.overflow) {
-            throw new HostFailure(HostCode.PROCESS, executable + " wrote more than " + maxOutputBytes + " bytes to one stream");
-        }
+        if (failure == null && (out.overflowed() || err.overflowed())) failure = overflow(executable);
+        if (failure != null) throw new HostFailure(HostCode.PROCESS, failure);
         return new Completed(p.exitValue(), out.text(), err.text());
+    }
+
+    /** Waits for the process in short slices; the reason it must be killed, or null once it exited by itself. */
+    private String watchOver(Process p, Capture out, Capture err, Watch watch, String executable) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!p.waitFor(POLL_MS, TimeUnit.MILLISECONDS)) {
+            if (out.overflowed() || err.overflowed()) return overflow(executable);
+            Optional<String> stop = watch.stop();
+            if (stop.isPresent()) return executable + " was killed: " + stop.get();
+            if (System.nanoTime() - deadline > 0) return executable + " did not finish within " + timeout.toMillis() + " ms and was killed";
+        }
+        return null;
+    }
+
+    private String overflow(String executable) {
+        return executable + " wrote more than " + maxOutputBytes + " bytes to one stream and was killed";
+    }
+
+    // ---- ending a process and everything it started -----------------------------------------------------------------
+
+    /**
+     * Kills {@code p}, its descendants and (under {@link Containment#SESSION}) every process left in its session,
+     * looking again until none is left; false when the session still had live processes after {@link #MAX_ROUNDS}.
+     * Zombies are not counted: they are dead, waiting only for their parent (or init) to reap them.
+     */
+    private static boolean end(Process p) {
+        long session = p.pid();
+        for (int round = 0; round < MAX_ROUNDS; round++) {
+            Set<ProcessHandle> live = new LinkedHashSet<>();
+            if (p.isAlive()) live.add(p.toHandle());
+            p.descendants().filter(LocalProcessHost::living).forEach(live::add);
+            if (CONTAINMENT == Containment.SESSION) sessionMembers(session).forEach(live::add);
+            if (live.isEmpty()) return true;
+            live.forEach(ProcessHandle::destroyForcibly);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        return false;
+    }
+
+    /** True for a process that is neither gone nor a zombie. */
+    private static boolean living(ProcessHandle h) {
+        if (!h.isAlive()) return false;
+        if (CONTAINMENT != Containment.SESSION) return true;
+        Stat s = stat(h.pid());
+        return s != null && s.living();
+    }
+
+    /**
+     * The living processes of {@code session} other than its leader (the leader is the {@link Process} itself, ended
+     * through it). Linux does not reuse a number while any process still has it as its session id, so while one of
+     * ours lives nobody else's can be found here; the first empty scan ends the kill.
+     */
+    private static List<ProcessHandle> sessionMembers(long session) {
+        List<ProcessHandle> members = new ArrayList<>();
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(PROC)) {
+            for (Path entry : all) {
+                String name = entry.getFileName().toString();
+                if (name.isEmpty() || !Character.isDigit(name.charAt(0))) continue;
+                long pid;
+                try {
+                    pid = Long.parseLong(name);
+                } catch (NumberFormatException notAProcess) {
+                    continue;
+                }
+                if (pid == session) continue;
+                Stat s = stat(pid);
+                if (s == null || s.session() != session || !s.living()) continue;
+                ProcessHandle.of(pid).ifPresent(members::add);
+            }
+        } catch (IOException | RuntimeException e) {
+            // /proc unreadable right now: the descendants are still ended.
+        }
+        return members;
+    }
+
+    /** The fields of {@code /proc/PID/stat} that containment needs. */
+    private record Stat(char state, long session) {
+        boolean living() { return state != 'Z' && state != 'X' && state != 'x'; }
+    }
+
+    /** A process's state and session from {@code /proc}, or null when it is gone or unreadable. */
+    private static Stat stat(long pid) {
+        try {
+            String text = Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat"), StandardCharsets.ISO_8859_1);
+            // "pid (comm) state ppid pgrp session …": the command may hold spaces and parentheses, so split after the last ')'.
+            int close = text.lastIndexOf(')');
+            if (close < 0) return null;
+            String[] f = text.substring(close + 1).trim().split(" ");
+            if (f.length < 4 || f[0].isEmpty()) return null;
+            return new Stat(f[0].charAt(0), Long.parseLong(f[3]));
+        } catch (IOException | RuntimeException gone) {
+            return null;
+        }
+    }
+
+    /**
+     * util-linux {@code setsid} at a fixed system path (never looked up through the JVM's {@code PATH}), when this is
+     * Linux with {@code /proc}. A JVM's child is never a process-group leader, so {@code setsid} makes the new session
+     * in place and executes the program as that session's leader: the {@link Process}'s pid is the session id.
+     */
+    private static Optional<Path> findSetsid() {
+        if (!System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).contains("linux")) return Optional.empty();
+        if (!Files.isReadable(PROC.resolve("self").resolve("stat"))) return Optional.empty();
+        for (String candidate : List.of("/usr/bin/setsid", "/bin/setsid")) {
+            Path p = Path.of(candidate);
+            if (Files.isRegularFile(p) && Files.isExecutable(p)) return Optional.of(p);
+        }
+        return Optional.empty();
+    }
+
+    // ---- the call's scratch directory -------------------------------------------------------------------------------
+
+    private static Path scratch() throws HostFailure {
+        try {
+            if (FileSystems.getDefault().supportedFileAttributeViews().contains("posix")) {
+                return Files.createTempDirectory("finch-process-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            }
+            return Files.createTempDirectory("finch-process-");
+        } catch (IOException e) {
+            throw new HostFailure(HostCode.PROCESS, "cannot make a scratch directory for the process: " + e.getMessage());
+        }
+    }
+
+    /** Deletes the scratch directory after its processes are gone, never following a link out of it. */
+    private static void delete(Path scratch) {
+        try {
+            Files.walkFileTree(scratch, new SimpleFileVisitor<>() {
+                @Override public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                    Files.deleteIfExists(file);
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override public FileVisitResult visitFileFailed(Path file, IOException e) {
+                    return FileVisitResult.CONTINUE;
+                }
+
+                @Override public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
+                    Files.deleteIfExists(dir);
+                    return FileVisitResult.CONTINUE;
+                }
+            });
+        } catch (IOException leftBehind) {
+            // Best effort: what a program made undeletable stays in the temp directory, private to this user.
+        }
     }
 
     private static java.io.File nullDevice() {
         return new java.io.File(System.getProperty("os.name").startsWith("Windows") ? "NUL" : "/dev/null");
     }
 
-    /** Drains a stream into a bounded buffer on its own thread. */
+    /** Drains a stream into a bounded buffer on its own thread, and stops reading at the bound. */
     private static final class Capture extends Thread {
         private final InputStream in;
         private final int max;
         private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
-        volatile boolean overflow;
+        private volatile boolean overflow;
 
-        Capture(InputStream in, int max) {
+        Capture(InputStream in, int max, String name) {
+            super(name);
             this.in = in;
             this.max = max;
             setDaemon(true);
@@ -84,14 +384,34 @@ public final class LocalProcessHost implements ProcessHost {
             try (in) {
                 int n;
                 while ((n = in.read(chunk)) >= 0) {
-                    if (buf.size() + n > max) { overflow = true; continue; }
-                    buf.write(chunk, 0, n);
+                    synchronized (this) {
+                        int room = max - buf.size();
+                        if (n > room) {
+                            // Stop at the bound: the writer blocks on the full pipe (or fails on the closed one) until killed.
+                            buf.write(chunk, 0, room);
+                            overflow = true;
+                            return;
+                        }
+                        buf.write(chunk, 0, n);
+                    }
                 }
-            } catch (IOException ignored) {
+            } catch (IOException ended) {
                 // The process ended or was killed; what was read stays.
             }
         }
 
-        String text() { return buf.toString(StandardCharsets.UTF_8); }
+        boolean overflowed() { return overflow; }
+
+        /** Waits (boundedly) for the end of the stream; its writers are dead by now unless one escaped containment. */
+        void finish() {
+            if (Thread.currentThread().isInterrupted()) return;
+            try {
+                join(DRAIN_MS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        synchronized String text() { return buf.toString(StandardCharsets.UTF_8); }
     }
 }

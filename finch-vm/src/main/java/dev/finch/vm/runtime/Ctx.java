@@ -196,4 +196,11 @@ public final class Ctx {
     public Map<String, Object> constants() { return constants; }
 
     public java.util.Deque<Frame> frames() { return frames; }
+
+    /**
+     * Why this run must stop now — cancelled, or past its deadline — as the trap that ends it, or null while it may go
+     * on. For host bindings that block outside the run's calls and back-edges (a child process): they poll it and give
+     * up at once. Costs no steps.
+     */
+    public FinchTrap stopNow() { return stopped(); }
 }

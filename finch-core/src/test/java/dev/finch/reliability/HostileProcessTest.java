@@ -1,0 +1,297 @@
+package dev.finch.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.finch.Finch;
+import dev.finch.Outcome;
+import dev.finch.Session;
+import dev.finch.SessionOptions;
+import dev.finch.Submission;
+import dev.finch.vm.host.LocalProcessHost;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Reliability row 27 (issue 14, deliverable 5): a child process gets only the documented environment, never the JVM's;
+ * whatever it starts ends with the call (the whole session is killed); {@code Session.cancel} and the deadline end it at
+ * once; output is cut as it arrives. Each scenario asserts its code and a generous time bound, and that the session
+ * still answers {@code 1 2 +} afterwards.
+ */
+class HostileProcessTest {
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final Finch FINCH = Finch.builder().timeout(Duration.ofSeconds(20)).build();
+    static final ExecutorService POOL = Executors.newCachedThreadPool();
+
+    @TempDir Path ws;
+
+    @AfterAll static void stopPool() { POOL.shutdownNow(); }
+
+    static String str(String s) {
+        return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    }
+
+    /** A Lisp program saying the JSON of one {@code process-run}. */
+    static String run(String exe, String... args) {
+        String list = args.length == 0 ? "(empty-list string)"
+                : "(list " + java.util.Arrays.stream(args).map(HostileProcessTest::str).collect(Collectors.joining(" ")) + ")";
+        return "(say (show (process-run " + str(exe) + " " + list + ")))";
+    }
+
+    static Outcome lisp(Session s, String program) { return s.submit(Submission.of(program, "t").withLanguage(dev.finch.Language.LISP)); }
+
+    static Session session(Finch finch, Path ws, String... grants) {
+        return finch.newSession(new SessionOptions(Optional.of(ws), List.of(grants)));
+    }
+
+    static JsonNode completed(Outcome o) throws Exception {
+        assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
+        return JSON.readTree(o.output());
+    }
+
+    static String code(Outcome o) { return o.diagnostics().get(0).code(); }
+
+    static void stillWorks(Session s) {
+        Outcome o = s.submit(Submission.of("1 2 +", "after"));
+        assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(s.stack().get(s.stack().size() - 1).display()).isEqualTo("3");
+    }
+
+    static long millisSince(long t0) { return (System.nanoTime() - t0) / 1_000_000; }
+
+    /** True while {@code pid} is a live process (a zombie is dead: only its parent's reaping is left). */
+    static boolean running(long pid) {
+        Path stat = Path.of("/proc", Long.toString(pid), "stat");
+        if (Files.isDirectory(Path.of("/proc"))) {
+            try {
+                String text = Files.readString(stat, StandardCharsets.ISO_8859_1);
+                char state = text.substring(text.lastIndexOf(')') + 1).trim().charAt(0);
+                return state != 'Z' && state != 'X';
+            } catch (java.io.IOException gone) {
+                return false;
+            }
+        }
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /** Waits (boundedly) until no process with {@code argument} among its arguments is left; true when none is. */
+    static boolean goneSoon(String argument) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (System.nanoTime() < until) {
+            if (withArgument(argument).isEmpty()) return true;
+            Thread.sleep(20);
+        }
+        return withArgument(argument).isEmpty();
+    }
+
+    static List<Long> withArgument(String argument) {
+        return ProcessHandle.allProcesses()
+                .filter(p -> p.info().arguments().map(a -> List.of(a).contains(argument)).orElse(false))
+                .map(ProcessHandle::pid).filter(HostileProcessTest::running).collect(Collectors.toList());
+    }
+
+    static boolean goneSoon(long pid) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (System.nanoTime() < until && running(pid)) Thread.sleep(20);
+        return !running(pid);
+    }
+
+    // ---- environment ------------------------------------------------------------------------------------------------
+
+    @Test
+    void aChildSeesOnlyTheAllowlistNeverTheJvmsEnvironment() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/env")), "needs /usr/bin/env");
+        Session s = session(FINCH, ws, "process.run(/usr/bin/env)");
+        long t0 = System.nanoTime();
+        JsonNode r = completed(lisp(s, run("/usr/bin/env")));
+        assertThat(millisSince(t0)).isLessThan(5_000);
+        Map<String, String> env = parse(r.get("stdout").asText());
+        assertThat(env.keySet()).containsExactlyInAnyOrderElementsOf(LocalProcessHost.ALLOWLIST);
+        assertThat(env.get("PATH")).isEqualTo(LocalProcessHost.DEFAULT_PATH);
+        assertThat(env.get("LANG")).isEqualTo(LocalProcessHost.DEFAULT_LOCALE);
+        assertThat(env.get("LC_ALL")).isEqualTo(LocalProcessHost.DEFAULT_LOCALE);
+        // HOME and TMPDIR: one private scratch directory for the call, gone after it; never the host's home.
+        assertThat(env.get("HOME")).isEqualTo(env.get("TMPDIR")).isNotEqualTo(System.getenv("HOME"));
+        assertThat(Path.of(env.get("HOME"))).doesNotExist();
+        // Whatever the JVM holds beyond the allowlist (CI tokens, API keys, JAVA_HOME, …) never arrives.
+        TreeSet<String> jvmOnly = new TreeSet<>(System.getenv().keySet());
+        jvmOnly.removeAll(LocalProcessHost.ALLOWLIST);
+        assertThat(env.keySet()).doesNotContainAnyElementsOf(jvmOnly);
+        stillWorks(s);
+    }
+
+    @Test
+    void theHostNamesWhatElseAChildSees() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/env")), "needs /usr/bin/env");
+        Finch finch = Finch.builder().timeout(Duration.ofSeconds(20))
+                .processEnvironment(Map.of("FINCH_VISIBLE", "yes", "LANG", "en_US.UTF-8")).build();
+        Session s = session(finch, ws, "process.run(/usr/bin/env)");
+        Map<String, String> env = parse(completed(lisp(s, run("/usr/bin/env"))).get("stdout").asText());
+        assertThat(env).containsEntry("FINCH_VISIBLE", "yes").containsEntry("LANG", "en_US.UTF-8");
+        assertThat(env.keySet()).hasSize(LocalProcessHost.ALLOWLIST.size() + 1);
+        stillWorks(s);
+    }
+
+    @Test
+    void aMalformedHostVariableIsRefusedAtBuildTime() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Finch.builder().processEnvironment(Map.of("A=B", "x")))
+                .isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Finch.builder().processEnvironment(Map.of("A", "x\0y")))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    static Map<String, String> parse(String envOutput) {
+        Map<String, String> out = new java.util.TreeMap<>();
+        for (String line : envOutput.split("\n")) {
+            int eq = line.indexOf('=');
+            if (eq > 0) out.put(line.substring(0, eq), line.substring(eq + 1));
+        }
+        return out;
+    }
+
+    // ---- nothing outlives the call ----------------------------------------------------------------------------------
+
+    @Test
+    void aBackgroundChildIsGoneWhenTheCallEnds() throws Exception {
+        assumeTrue(LocalProcessHost.containment() == LocalProcessHost.Containment.SESSION,
+                "needs setsid and /proc (Linux) to reach a re-parented background process");
+        Session s = session(FINCH, ws, "process.run(/bin/sh)");
+        long t0 = System.nanoTime();
+        JsonNode r = completed(lisp(s, run("/bin/sh", "-c", "sleep 30.271 & echo $!")));
+        // The call does not wait for the background process (which holds its stdout) to end.
+        assertThat(millisSince(t0)).isLessThan(5_000);
+        long pid = Long.parseLong(r.get("stdout").asText().strip());
+        assertThat(goneSoon(pid)).as("background sleep %s is gone", pid).isTrue();
+        assertThat(goneSoon("30.271")).isTrue();
+        stillWorks(s);
+    }
+
+    @Test
+    void aChildInItsOwnProcessGroupIsGoneToo() throws Exception {
+        assumeTrue(LocalProcessHost.containment() == LocalProcessHost.Containment.SESSION, "needs setsid and /proc (Linux)");
+        // With job control on, the shell puts the background job in a process group of its own (same session).
+        Session s = session(FINCH, ws, "process.run(/bin/sh)");
+        JsonNode r = completed(lisp(s, run("/bin/sh", "-c", "set -m; sleep 30.272 & echo $!")));
+        long pid = Long.parseLong(r.get("stdout").asText().strip());
+        assertThat(goneSoon(pid)).as("sleep %s in its own group is gone", pid).isTrue();
+        stillWorks(s);
+    }
+
+    @Test
+    void cancelDuringAProcessReturnsAtOnceAndKillsIt() throws Exception {
+        Session s = session(FINCH, ws, "process.run(/bin/sh)");
+        Future<Outcome> f = POOL.submit(() -> lisp(s, run("/bin/sh", "-c", "sleep 30.273 & sleep 30.274")));
+        // Wait until both processes exist, then cancel.
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < until && (withArgument("30.273").isEmpty() || withArgument("30.274").isEmpty())) Thread.sleep(10);
+        assertThat(withArgument("30.274")).as("the child started").isNotEmpty();
+        String id = s.runningExecution().orElseThrow();
+        long t0 = System.nanoTime();
+        assertThat(s.cancel(id)).isTrue();
+        Outcome o = f.get(10, TimeUnit.SECONDS);
+        assertThat(millisSince(t0)).as("cancel takes effect at once").isLessThan(1_000);
+        assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.CANCELLED);
+        assertThat(code(o)).isEqualTo("E-RUN-001");
+        assertThat(goneSoon("30.274")).as("the child is killed").isTrue();
+        if (LocalProcessHost.containment() == LocalProcessHost.Containment.SESSION) {
+            assertThat(goneSoon("30.273")).as("its background process too").isTrue();
+        }
+        stillWorks(s);
+    }
+
+    @Test
+    void cancelReachesALocalHostTheBuildersFactoryMade() throws Exception {
+        // An embedder's host is wrapped (SessionHosts' guard); the run's watch must pass through the wrapper.
+        Finch finch = Finch.builder().timeout(Duration.ofSeconds(20))
+                .processHosts(options -> new LocalProcessHost(options.workspace().orElse(null), Duration.ofSeconds(20), 1 << 20)).build();
+        Session s = session(finch, ws, "process.run(/bin/sleep)");
+        Future<Outcome> f = POOL.submit(() -> lisp(s, run("/bin/sleep", "30.279")));
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < until && withArgument("30.279").isEmpty()) Thread.sleep(10);
+        long t0 = System.nanoTime();
+        assertThat(s.cancel(s.runningExecution().orElseThrow())).isTrue();
+        Outcome o = f.get(10, TimeUnit.SECONDS);
+        assertThat(millisSince(t0)).isLessThan(1_000);
+        assertThat(code(o)).isEqualTo("E-RUN-001");
+        assertThat(goneSoon("30.279")).isTrue();
+        stillWorks(s);
+    }
+
+    @Test
+    void theDeadlineEndsAProcessAndEverythingItStarted() throws Exception {
+        Finch quick = Finch.builder().timeout(Duration.ofMillis(600)).build();
+        Session s = session(quick, ws, "process.run(/bin/sh)");
+        long t0 = System.nanoTime();
+        Outcome o = lisp(s, run("/bin/sh", "-c", "sleep 30.275 & sleep 30.276"));
+        assertThat(millisSince(t0)).as("stops at the deadline, not at the process's end").isLessThan(2_000);
+        assertThat(code(o)).isEqualTo("E-LIMIT-002");
+        assertThat(goneSoon("30.276")).isTrue();
+        if (LocalProcessHost.containment() == LocalProcessHost.Containment.SESSION) assertThat(goneSoon("30.275")).isTrue();
+        stillWorks(s);
+    }
+
+    // ---- output bounds ----------------------------------------------------------------------------------------------
+
+    @Test
+    void fiftyMegabytesOfOutputAreCutAsTheyArrive() throws Exception {
+        Session s = session(FINCH, ws, "process.run(/usr/bin/head)", "process.run(/bin/sh)");
+        long t0 = System.nanoTime();
+        Outcome out = lisp(s, run("/usr/bin/head", "-c", "52428800", "/dev/zero"));
+        assertThat(millisSince(t0)).isLessThan(2_000);
+        assertThat(code(out)).isEqualTo("E-HOST-010");
+        assertThat(out.diagnostics().get(0).message()).contains("more than");
+        t0 = System.nanoTime();
+        Outcome err = lisp(s, run("/bin/sh", "-c", "head -c 52428800 /dev/zero >&2; sleep 30.277"));
+        assertThat(millisSince(t0)).isLessThan(2_000);
+        assertThat(code(err)).isEqualTo("E-HOST-010");
+        assertThat(goneSoon("30.277")).isTrue();
+        stillWorks(s);
+    }
+
+    @Test
+    void anEndlessWriterIsCutAtTheBound() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/yes")), "needs /usr/bin/yes");
+        Session s = session(FINCH, ws, "process.run(/usr/bin/yes)");
+        long t0 = System.nanoTime();
+        Outcome o = lisp(s, run("/usr/bin/yes", "finch-endless-writer"));
+        assertThat(millisSince(t0)).isLessThan(2_000);
+        assertThat(code(o)).isEqualTo("E-HOST-010");
+        assertThat(goneSoon("finch-endless-writer")).isTrue();
+        stillWorks(s);
+    }
+
+    @Test
+    void noReaderThreadOutlivesTheCalls() throws Exception {
+        assumeTrue(LocalProcessHost.containment() == LocalProcessHost.Containment.SESSION,
+                "elsewhere a re-parented background process keeps its stdout open until it ends");
+        Session s = session(FINCH, ws, "process.run(/bin/sh)");
+        List<Outcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) outcomes.add(lisp(s, run("/bin/sh", "-c", "sleep 30.278 & echo hi")));
+        assertThat(outcomes).allMatch(o -> o.status() == Outcome.Status.COMPLETED);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (System.nanoTime() < until && readers() > 0) Thread.sleep(20);
+        assertThat(readers()).isZero();
+        stillWorks(s);
+    }
+
+    static long readers() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("finch-process-")).count();
+    }
+}
