@@ -18,6 +18,7 @@ import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.vocab.SyntaxSpec;
 import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.ir.vocab.WordSpec;
+import dev.finch.norman.harness.HostModel;
 import dev.finch.norman.harness.ModelProvider;
 import dev.finch.norman.harness.ModelWorld;
 import dev.finch.norman.harness.ToolResults;
@@ -750,17 +751,20 @@ class DocsExamplesTest {
         ModelProvider provider = request -> new ModelProvider.Reply("{\"value\":4}", 3, "end_turn", 0);  // or AnthropicProvider
         Finch finch = Finch.builder()
                 .models(ModelWorld.over(provider)
+                        .model("gpt", HostModel.perMillionTokens(             // the host's prices, $3 in and $15 out
+                                new BigDecimal("3"), new BigDecimal("15"), 4096))  // a million tokens; 4096 output tokens at most
                         .budget(new BigDecimal("0.05"))      // per run: five cents, exact to the micro-dollar
                         .timeLimit(Duration.ofMinutes(2))    // per run: two minutes of wall clock
                         .build())                            // a fresh world (pool, deadline, trace) for every run
                 .build();
         Session session = finch.newSession(SessionOptions.DEFAULT.withGrant("model.ask(gpt)"));
         Outcome o = session.submit(Submission.of("""
-                (grant gpt (model [in 1] [out 2]))
+                (grant gpt (model [ceiling 100]))
                 (record Answer (value Num))
                 (. (ask gpt Answer (list (Message [role User] [content "2+2?"])) 'sum) value)""", "agent.nm")
                 .withLanguage(Language.NORMAN));
-        // o is Completed with stack [4.0]; an ask whose worst case does not fit the pool is OverBudget, unsent
+        // o is Completed with stack [4.0], charged at the host's $3 and $15 a million tokens; a grant stating less,
+        // [in 0] say, is refused (E-NORMAN-402) and an ask whose worst case does not fit the pool is OverBudget, unsent
         // doc:modelworld:end
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(o.stack()).extracting(StackEntry::display).containsExactly("4.0");
