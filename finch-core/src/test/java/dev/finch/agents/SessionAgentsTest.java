@@ -9,6 +9,7 @@ import dev.finch.Session;
 import dev.finch.SessionOptions;
 import dev.finch.Submission;
 import dev.finch.capabilities.Scope;
+import dev.finch.norman.harness.HostModel;
 import dev.finch.norman.harness.ModelProvider;
 import dev.finch.norman.harness.ModelWorld;
 import dev.finch.norman.providers.FileSystemTool;
@@ -46,9 +47,12 @@ class SessionAgentsTest {
             (ask-sum)
             """;
 
+    /** The host's terms for gpt: 1 and 2 micro-dollars a token, at most 50 output tokens an ask. */
+    private static final HostModel GPT = HostModel.perToken(Money.ofMicros(1), Money.ofMicros(2), 50);
+
     /** Each run's world: a thousandth of a dollar and a minute over the test's model. */
     private ModelWorld world() {
-        return ModelWorld.over(model).budget(Money.ofMicros(1_000)).timeLimit(Duration.ofMinutes(1)).build();
+        return ModelWorld.over(model).model("gpt", GPT).budget(Money.ofMicros(1_000)).timeLimit(Duration.ofMinutes(1)).build();
     }
 
     private Finch finch(Tools tools) {
@@ -143,7 +147,7 @@ class SessionAgentsTest {
     }
 
     @Test void aDeniedAskNeverReachesTheModel() {
-        Session s = Finch.builder().models(ModelWorld.over(model).unlimitedBudget().build()).build().newSession();
+        Session s = Finch.builder().models(ModelWorld.over(model).model("gpt", GPT).unlimitedBudget().build()).build().newSession();
         Outcome o = submit(s, "(grant gpt (model)) (ask gpt Num (list (Message [role User] [content \"n?\"])))");
         assertThat(o.requiredCapabilities()).containsExactly("model.ask(gpt)");
         o = s.deny(o.executionId(), "no");

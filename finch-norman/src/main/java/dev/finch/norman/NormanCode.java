@@ -6,7 +6,7 @@ import dev.finch.ir.diag.Phase;
 /**
  * Every diagnostic code of the µNorman frontend. 0xx: reading and the syntactic checks (phase parse); 1xx: static
  * types (phase verify, the phase in which Finch reports every type error); 2xx: lowering to the IR (phase lower);
- * 3xx: the test harness (finch test and the JUnit engine).
+ * 3xx: the test harness (finch test and the JUnit engine); 4xx: a host's model world refusing an ask.
  */
 public enum NormanCode implements DiagnosticCode {
     BAD_TOKEN("E-NORMAN-001", Phase.PARSE, "A malformed token: an unterminated string, a bad escape, or a stray character."),
@@ -25,6 +25,7 @@ public enum NormanCode implements DiagnosticCode {
     UNKNOWN_FIELD("E-NORMAN-014", Phase.PARSE, "A record is built with a field it does not have, without one it has, or with one twice."),
     BAD_PATTERN("E-NORMAN-015", Phase.PARSE, "A pattern is not one of Con, (Con x _), '(), (cons h t), _."),
     UNKNOWN_TYPE("E-NORMAN-016", Phase.PARSE, "A type names no datatype, record or built-in type."),
+    BAD_GRANT_TERM("E-NORMAN-017", Phase.PARSE, "A model grant's price, ceiling or think is not a whole number in its range (prices 0 to 10^12 micro-dollars a token, a ceiling at least 1), or its id is not a string; or a script's (out n) is not a whole number of tokens."),
     USE_NOT_FOUND("E-NORMAN-020", Phase.PARSE, "A used file cannot be read."),
     USE_CYCLE("E-NORMAN-021", Phase.PARSE, "Files use each other in a cycle."),
     TYPE_MISMATCH("E-NORMAN-101", Phase.VERIFY, "An expression's type does not fit where it is used (expected/found)."),
@@ -36,7 +37,9 @@ public enum NormanCode implements DiagnosticCode {
     AGENTIC_NOT_LOWERED("E-NORMAN-202", Phase.LOWER, "An agentic form (ask, call, budget, workflow, grant, script) is not lowered yet."),
     LOAD_SUSPENDED("E-NORMAN-301", Phase.EXECUTE, "The test harness could not load a file: its top level suspended instead of completing."),
     HARNESS_INTERNAL("E-NORMAN-302", Phase.EXECUTE, "The test harness met a defect of Finch (not of the program) while loading a file."),
-    TEST_FILE_UNREADABLE("E-NORMAN-303", Phase.PARSE, "A .nm file found by the JUnit engine cannot be read as UTF-8 text.");
+    TEST_FILE_UNREADABLE("E-NORMAN-303", Phase.PARSE, "A .nm file found by the JUnit engine cannot be read as UTF-8 text."),
+    MODEL_NOT_SERVED("E-NORMAN-401", Phase.EXECUTE, "An ask names a model (its grant's id, else its name) that the host's model world does not serve (ModelWorld.Builder.model); nothing was sent."),
+    PRICE_BELOW_HOST("E-NORMAN-402", Phase.EXECUTE, "An ask's grant states a price below the host's price for that model: a program cannot lower what the host charges; nothing was sent.");
 
     private final String code;
     private final Phase phase;

@@ -26,37 +26,93 @@ public record SiteKey(Askable type, Optional<Model> model) {
     public static final String FORK = "fork";
 
     /**
-     * A model grant's terms: the model id it declares ({@code [id "…"]}, else empty: the binding's default), prices in
-     * micro-dollars per input and output token ({@code [in n]} {@code [out n]}, default 3 and 15) and the ceiling on
-     * output tokens ({@code [ceiling n]}, default 4096).
+     * A model grant's terms, as the program states them: the model id it declares ({@code [id "…"]}, else empty: the
+     * grant's name names the model), prices in micro-dollars per input and output token ({@code [in n]}
+     * {@code [out n]}) and the ceiling on output tokens ({@code [ceiling n]}), each empty when the grant omits it.
+     * Under a script the stated terms are the prices, with {@link #DEFAULT_IN}, {@link #DEFAULT_OUT} and
+     * {@link #DEFAULT_CEILING} for what is omitted; under a host's world ({@code ModelWorld}) the host's prices apply
+     * and a stated price may not be lower than the host's, a stated ceiling only narrows the host's. A price is
+     * {@code 0..}{@link #MAX_PRICE}, a ceiling {@code 1..Long.MAX_VALUE} ({@link #refusal}).
      */
-    public record Model(Optional<String> id, long in, long out, long ceiling) {
+    public record Model(Optional<String> id, OptionalLong in, OptionalLong out, OptionalLong ceiling) {
         public static final long DEFAULT_IN = 3, DEFAULT_OUT = 15, DEFAULT_CEILING = 4096;
 
-        /** The terms a model grant declares, with the defaults for what it omits. */
+        /** The highest price a grant may state: a million dollars a token, in micro-dollars. */
+        public static final long MAX_PRICE = 1_000_000_000_000L;
+
+        /** @throws IllegalArgumentException for a stated value out of its range ({@link #refusal}) */
+        public Model {
+            java.util.Objects.requireNonNull(id, "id");
+            check("in", in);
+            check("out", out);
+            check("ceiling", ceiling);
+        }
+
+        private static void check(String field, OptionalLong v) {
+            if (v.isPresent()) refusal(field, v.getAsLong()).ifPresent(why -> { throw new IllegalArgumentException(why); });
+        }
+
+        /** Stated terms from micro-dollar prices and a ceiling, all stated. */
+        public static Model of(Optional<String> id, long in, long out, long ceiling) {
+            return new Model(id, OptionalLong.of(in), OptionalLong.of(out), OptionalLong.of(ceiling));
+        }
+
+        /**
+         * Why {@code value} cannot be the grant field {@code field} ({@code in}, {@code out}, {@code ceiling},
+         * {@code think}), or empty when it can: prices are {@code 0..MAX_PRICE} micro-dollars per token, a ceiling at
+         * least one token, {@code think} a count of tokens (not negative).
+         */
+        public static Optional<String> refusal(String field, long value) {
+            return switch (field) {
+                case "in", "out" -> value >= 0 && value <= MAX_PRICE ? Optional.empty() : Optional.of("a price is a whole number of micro-dollars per token from 0 to "
+                        + MAX_PRICE + " (a million dollars), not " + value);
+                case "ceiling" -> value >= 1 ? Optional.empty() : Optional.of("a ceiling is a whole number of output tokens, at least 1, not " + value);
+                case "think" -> value >= 0 ? Optional.empty() : Optional.of("think is a whole number of tokens, not " + value);
+                default -> Optional.of("a model grant has no field " + field);
+            };
+        }
+
+        /** The terms a model grant declares (the syntax checked them: {@code Syntax}); what it omits is empty. */
         public static Model of(Ast.Grant g) {
             Optional<String> id = Optional.empty();
-            long in = DEFAULT_IN, out = DEFAULT_OUT, ceiling = DEFAULT_CEILING;
+            OptionalLong in = OptionalLong.empty(), out = OptionalLong.empty(), ceiling = OptionalLong.empty();
             for (Ast.HostEntry e : g.entries()) {
                 if (e.value().isEmpty()) continue;
                 Sx v = e.value().get();
                 switch (e.key()) {
                     case "id" -> { if (v instanceof Sx.Str s) id = Optional.of(s.value()); }
-                    case "in" -> in = number(v, in);
-                    case "out" -> out = number(v, out);
-                    case "ceiling" -> ceiling = number(v, ceiling);
+                    case "in" -> in = number(v);
+                    case "out" -> out = number(v);
+                    case "ceiling" -> ceiling = number(v);
                     default -> { }
                 }
             }
             return new Model(id, in, out, ceiling);
         }
 
-        private static long number(Sx v, long fallback) {
-            if (!(v instanceof Sx.Atom a)) return fallback;
+        /** The price per input token under a script: the stated one, else {@link #DEFAULT_IN}. */
+        public long scriptIn() { return in.orElse(DEFAULT_IN); }
+
+        /** The price per output token under a script: the stated one, else {@link #DEFAULT_OUT}. */
+        public long scriptOut() { return out.orElse(DEFAULT_OUT); }
+
+        /** The ceiling under a script: the stated one, else {@link #DEFAULT_CEILING}. */
+        public long scriptCeiling() { return ceiling.orElse(DEFAULT_CEILING); }
+
+        /** The value of a numeric grant field, parsed strictly (the syntax refuses what this cannot read). */
+        private static OptionalLong number(Sx v) {
+            OptionalLong n = v instanceof Sx.Atom a ? wholeNumber(a.text()) : OptionalLong.empty();
+            if (n.isEmpty()) throw new IllegalArgumentException("a model grant's numeric field is not a whole number: " + v);
+            return n;
+        }
+
+        /** {@code text} as a whole number written in decimal digits only, or empty (a sign, a point, too many digits). */
+        public static OptionalLong wholeNumber(String text) {
+            if (text.isEmpty() || text.length() > 19 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) return OptionalLong.empty();
             try {
-                return Long.parseLong(a.text());
+                return OptionalLong.of(Long.parseLong(text));
             } catch (NumberFormatException e) {
-                return fallback;
+                return OptionalLong.empty();
             }
         }
     }
@@ -73,7 +129,9 @@ public record SiteKey(Askable type, Optional<Model> model) {
         model.ifPresent(m -> {
             ObjectNode n = o.putObject("model");
             m.id().ifPresent(id -> n.put("id", id));
-            n.put("in", m.in()).put("out", m.out()).put("ceiling", m.ceiling());
+            m.in().ifPresent(v -> n.put("in", v));
+            m.out().ifPresent(v -> n.put("out", v));
+            m.ceiling().ifPresent(v -> n.put("ceiling", v));
         });
         o.set("type", json(type));
         return o.toString();
@@ -84,14 +142,46 @@ public record SiteKey(Askable type, Optional<Model> model) {
         try {
             JsonNode o = JSON.readTree(key);
             if (o == null || !o.isObject() || !o.has("type")) return Optional.empty();
-            Optional<Model> model = Optional.ofNullable(o.get("model")).map(m -> new Model(
-                    m.has("id") ? Optional.of(m.get("id").asText()) : Optional.empty(),
-                    m.path("in").asLong(Model.DEFAULT_IN), m.path("out").asLong(Model.DEFAULT_OUT), m.path("ceiling").asLong(Model.DEFAULT_CEILING)));
-            return askable(o.get("type")).map(t -> new SiteKey(t, model));
+            Optional<Model> model = Optional.empty();
+            if (o.has("model")) {
+                model = model(o.get("model"));
+                if (model.isEmpty()) return Optional.empty();
+            }
+            Optional<Model> terms = model;
+            return askable(o.get("type")).map(t -> new SiteKey(t, terms));
         } catch (java.io.IOException | RuntimeException e) {
             return Optional.empty();
         }
     }
+
+    /**
+     * The model terms of a key, strictly: only the fields {@link #spell()} writes, each of its kind — an id a string,
+     * the others integral JSON numbers in their range ({@link Model#refusal}). A key is data any program can build
+     * (the word {@code model-ask} takes it as text), so a negative price, a fraction or a number past a long is no
+     * key at all rather than a default.
+     */
+    private static Optional<Model> model(JsonNode m) {
+        if (!m.isObject()) return Optional.empty();
+        Optional<String> id = Optional.empty();
+        long[] v = {-1, -1, -1};
+        var it = m.fields();
+        while (it.hasNext()) {
+            var f = it.next();
+            JsonNode x = f.getValue();
+            int slot = switch (f.getKey()) { case "in" -> 0; case "out" -> 1; case "ceiling" -> 2; case "id" -> 3; default -> -1; };
+            if (slot == 3) {
+                if (!x.isTextual()) return Optional.empty();
+                id = Optional.of(x.asText());
+            } else if (slot < 0 || !x.isIntegralNumber() || !x.canConvertToLong() || Model.refusal(f.getKey(), x.asLong()).isPresent()) {
+                return Optional.empty();
+            } else {
+                v[slot] = x.asLong();
+            }
+        }
+        return Optional.of(new Model(id, present(v[0]), present(v[1]), present(v[2])));
+    }
+
+    private static OptionalLong present(long v) { return v < 0 ? OptionalLong.empty() : OptionalLong.of(v); }
 
     private static JsonNode json(Askable t) {
         ObjectNode o = JsonNodeFactory.instance.objectNode();
@@ -127,7 +217,10 @@ public record SiteKey(Askable type, Optional<Model> model) {
     }
 
     private static Optional<Askable> askable(JsonNode o) {
-        OptionalLong max = o.has("max") ? OptionalLong.of(o.get("max").asLong()) : OptionalLong.empty();
+        // a bound is a whole number, never negative: a key with another is no key (it would size the reservation)
+        JsonNode m = o.get("max");
+        if (m != null && (!m.isIntegralNumber() || !m.canConvertToLong() || m.asLong() < 0)) return Optional.empty();
+        OptionalLong max = m == null ? OptionalLong.empty() : OptionalLong.of(m.asLong());
         switch (o.path("kind").asText()) {
             case "text": return Optional.of(new Askable.Text(max));
             case "num": return Optional.of(new Askable.Num());

@@ -183,6 +183,7 @@ final class Syntax {
             origins.add(e.origin());
             if (host.equals("model")) {
                 if (!Set.of("id", "in", "out", "ceiling", "think").contains(key)) throw bad(e.get(0), "one of id, in, out, ceiling, think");
+                modelTerm(key, e.get(1));
                 entries.add(new Ast.HostEntry(key, Optional.empty(), Optional.of(e.get(1)), e.origin()));
             } else {
                 entries.add(new Ast.HostEntry(key, Optional.of(type(e.get(1))), Optional.empty(), e.origin()));
@@ -190,6 +191,21 @@ final class Syntax {
         }
         distinct(keys, origins, "entry of grant " + name);
         return new Ast.Grant(name, host, entries, l.origin());
+    }
+
+    /**
+     * A model grant's field, checked here so that no price, ceiling or token count a program states is negative,
+     * fractional or past a long ({@link SiteKey.Model#refusal}): the id a string, the rest whole numbers in range.
+     */
+    private static void modelTerm(String key, Sx v) {
+        if (key.equals("id")) {
+            if (!(v instanceof Sx.Str)) throw bad(v, "a model id string such as \"claude-sonnet-4-5\"");
+            return;
+        }
+        java.util.OptionalLong n = v instanceof Sx.Atom a ? SiteKey.Model.wholeNumber(a.text()) : java.util.OptionalLong.empty();
+        Optional<String> why = n.isEmpty() ? Optional.of("[" + key + " …] is a whole number written in digits, not " + describe(v))
+                : SiteKey.Model.refusal(key, n.getAsLong());
+        if (why.isPresent()) throw new DiagnosticException(NormanCode.BAD_GRANT_TERM.at(v.origin(), why.get()));
     }
 
     private Ast.Script script(Sx.SList l) {
@@ -203,6 +219,11 @@ final class Syntax {
             for (int k = 1; k < s.size(); k++) {
                 if (!(s.get(k) instanceof Sx.SList st) || st.head() == null) throw bad(s.get(k), "a step such as (reply \"…\")");
                 if (st.size() > 2) throw arityError(st, "(" + st.head() + " value)");
+                if (st.head().equals("out") && st.size() == 2
+                        && !(st.get(1) instanceof Sx.Atom n && SiteKey.Model.wholeNumber(n.text()).isPresent())) {
+                    throw new DiagnosticException(NormanCode.BAD_GRANT_TERM.at(st.get(1).origin(),
+                            "(out n) is a whole number of output tokens written in digits, not " + describe(st.get(1))));
+                }
                 steps.add(new Ast.ScriptStep(st.head(), st.size() == 2 ? Optional.of(st.get(1)) : Optional.empty(), st.origin()));
             }
             sites.add(new Ast.SiteScript(key, steps, s.origin()));

@@ -30,9 +30,30 @@ class SiteKeyProperties {
     @Provide Arbitrary<SiteKey> keys() {
         Arbitrary<Optional<SiteKey.Model>> model = Combinators.combine(
                 Arbitraries.strings().alpha().numeric().withChars("-.").ofMinLength(1).ofMaxLength(12).optional(),
-                Arbitraries.longs().between(0, 1_000_000), Arbitraries.longs().between(0, 1_000_000), Arbitraries.longs().between(1, 200_000))
+                stated(0, SiteKey.Model.MAX_PRICE), stated(0, SiteKey.Model.MAX_PRICE), stated(1, Long.MAX_VALUE))
                 .as(SiteKey.Model::new).optional();
         return Combinators.combine(askable(3), model).as(SiteKey::new);
+    }
+
+    /** A grant field as stated or omitted, over its whole range. */
+    private static Arbitrary<OptionalLong> stated(long min, long max) {
+        return Arbitraries.longs().between(min, max).optional().map(o -> o.map(OptionalLong::of).orElse(OptionalLong.empty()));
+    }
+
+    @Test void aKeyWhoseTermsAreOutOfRangeIsNoKey() {
+        // A key is text any program can hand model-ask: a negative price, a fraction, a number past a long, a
+        // ceiling of 0 or a negative bound is no key at all, never a default or a wrapped amount.
+        String type = "\"type\":{\"kind\":\"text\"}";
+        for (String terms : new String[] {"\"in\":-1", "\"out\":-5", "\"out\":1.5", "\"out\":99999999999999999999", "\"in\":1000000000001",
+                "\"ceiling\":0", "\"ceiling\":-4096", "\"in\":\"3\"", "\"id\":7", "\"price\":1"}) {
+            assertThat(SiteKey.parse("{\"model\":{" + terms + "}," + type + "}")).as(terms).isEmpty();
+        }
+        assertThat(SiteKey.parse("{\"type\":{\"kind\":\"text\",\"max\":-1}}")).isEmpty();
+        assertThat(SiteKey.parse("{\"type\":{\"kind\":\"list\",\"of\":{\"kind\":\"num\"},\"max\":1e3}}")).isEmpty();
+        assertThat(SiteKey.parse("{\"model\":{\"in\":0,\"out\":1000000000000,\"ceiling\":9223372036854775807}," + type + "}"))
+                .get().extracting(k -> k.model().orElseThrow().ceiling()).isEqualTo(OptionalLong.of(Long.MAX_VALUE));
+        assertThat(SiteKey.parse("{\"model\":{}," + type + "}")).get().extracting(k -> k.model().orElseThrow())
+                .isEqualTo(new SiteKey.Model(Optional.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty()));
     }
 
     private static Arbitrary<OptionalLong> bound() {

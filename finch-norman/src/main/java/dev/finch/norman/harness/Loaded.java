@@ -89,8 +89,9 @@ public final class Loaded {
                 if (r.stopped()) return TestResult.fail(at, kind, "the " + what + " limit of under stopped with a checked run-time error: " + r.error());
                 ResultValue rv = (ResultValue) r.value().value();
                 if (!rv.isOk()) return TestResult.fail(at, kind, "the " + what + " limit of under failed: " + Display.outcome(r.value()));
-                v = rv.value() instanceof dev.finch.vm.value.Money m ? (m.unlimited() ? -1 : m.micros())
-                        : ((dev.finch.vm.value.Duration) rv.value()).unlimited() ? -1 : ((dev.finch.vm.value.Duration) rv.value()).millis();
+                // -1 is "unlimited" to a world, so a negative limit an expression computed is nothing, not unlimited
+                v = rv.value() instanceof dev.finch.vm.value.Money m ? (m.unlimited() ? -1 : Math.max(0, m.micros()))
+                        : ((dev.finch.vm.value.Duration) rv.value()).unlimited() ? -1 : Math.max(0, ((dev.finch.vm.value.Duration) rv.value()).millis());
             }
             if (k == 0) costLimit = v; else timeLimit = v;
         }

@@ -3,6 +3,7 @@ package dev.finch.norman.harness;
 import dev.finch.ir.diag.Origin;
 import dev.finch.norman.Askable;
 import dev.finch.norman.Ast;
+import dev.finch.norman.NormanCode;
 import dev.finch.norman.NormanTests;
 import dev.finch.norman.SiteKey;
 import dev.finch.norman.Sx;
@@ -27,10 +28,15 @@ import java.util.regex.Pattern;
  * One world of µNorman runs (language reference, "Scripts and tests"): the model host of every ask — and, under a
  * script, the tool host of every call — with a pool of money, an absolute deadline, a clock and a provider (a script,
  * rewound for each world, or a real model). Each ask and call carries its {@link SiteKey}, so one world serves any
- * program. An ask reserves its worst case before the call — the context's input tokens plus the largest answer
- * the type's bounds allow (unbounded text: the grant's ceiling) at the grant's prices — against what is spent and
- * what asks in flight have reserved; if that does not fit, the provider is never called and nothing is charged
- * ({@code OverBudget}). Otherwise the provider answers — a script at once, the asking step then sleeping on the
+ * program. <b>Prices</b>: in a host's world ({@link ModelWorld}) every ask is priced by the host's terms for the model
+ * its grant names ({@link HostModel}: the grant's {@code [id …]}, else the grant's name) — a model the host does not
+ * serve, or a grant stating a price below the host's, is refused before anything is sent (E-NORMAN-401, 402), and a
+ * grant's {@code [ceiling n]} only narrows the host's; in a script's world (the harness) there is no host price list,
+ * and the grant's stated terms are the prices. An ask reserves its worst case before the call — the context's
+ * input tokens plus the largest answer the type's bounds allow (unbounded text: the ceiling) at those prices —
+ * against what is spent and what asks in flight have reserved; if that does not fit, or does not fit in a long of
+ * micro-dollars at all, the provider is never called and nothing is charged ({@code OverBudget}): the arithmetic is
+ * exact and never wraps. Otherwise the provider answers — a script at once, the asking step then sleeping on the
  * simulated clock for the latency; a real provider off the run's baton, on the wall clock — the input and output
  * tokens are charged and the reply is validated ({@code Invalid} with the raw reply); a provider error is
  * {@code ToolError}, and a clock past the deadline {@code PastDeadline}. Tokens are counted as a quarter of the
@@ -39,6 +45,8 @@ import java.util.regex.Pattern;
  */
 public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHost {
     private final ModelProvider provider;
+    /** The models a host's world serves, by name; null in a script's world, where the grants' terms are the prices. */
+    private final Map<String, Served> served;
     private final long costLimit;
     private final long deadline;
     /** A script's world keeps a simulated clock; a real provider's world reads the wall clock (see {@link ModelProvider#simulated()}). */
@@ -57,12 +65,19 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
      * world needs to know about it (its {@link SiteKey}), so one world serves any µNorman program. Outside the harness,
      * worlds are made with {@link ModelWorld}, which states its budget as money and its time limit as a duration.
      */
-    ScriptedModels(ModelProvider provider, long costLimit, long timeLimit) {
+    ScriptedModels(ModelProvider provider, long costLimit, long timeLimit) { this(provider, null, costLimit, timeLimit); }
+
+    /** A host's world ({@link ModelWorld#get}): {@code served} names every model it serves, with its terms and provider. */
+    ScriptedModels(ModelProvider provider, Map<String, Served> served, long costLimit, long timeLimit) {
         this.provider = provider;
+        this.served = served == null ? null : Map.copyOf(served);
         this.costLimit = costLimit;
         this.deadline = timeLimit;
         this.simulated = provider.simulated();
     }
+
+    /** One model a host's world serves: the host's terms for it and the provider that answers its asks. */
+    record Served(HostModel terms, ModelProvider provider) { }
 
     /** The world's time in ms: simulated under a script, else the wall clock since the world was made. */
     private long now() { return simulated ? clock : (System.nanoTime() - wallStart) / 1_000_000; }
@@ -100,7 +115,15 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     }
 
     @Override public void budgetOpen(dev.finch.vm.value.Money cost, dev.finch.vm.value.Duration time) {
-        scopes(new Scopes(cost.unlimited() ? -1 : spent + cost.micros(), time.unlimited() ? -1 : now() + time.millis(), scopes()));
+        // Saturating: a scope of more money or time than a long counts is as good as unlimited, never a wrapped cap
+        // (which would read as none); a negative amount is nothing more.
+        scopes(new Scopes(cost.unlimited() ? -1 : plus(spent, cost.micros()), time.unlimited() ? -1 : plus(now(), time.millis()), scopes()));
+    }
+
+    /** {@code base + Math.max(0, more)}, saturating at {@code Long.MAX_VALUE}. */
+    private static long plus(long base, long more) {
+        long m = Math.max(0, more);
+        return base > Long.MAX_VALUE - m ? Long.MAX_VALUE : base + m;
     }
 
     @Override public void budgetClose() {
@@ -159,11 +182,11 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
      * baton and the step sleeps on the simulated clock; a real provider is called off the baton, so concurrent
      * steps' requests overlap in real time. An exhausted script is the ask's checked run-time error.
      */
-    private ModelProvider.Response respond(ModelProvider.Request request, long start, Origin origin) {
+    private ModelProvider.Response respond(ModelProvider provider, ModelProvider.Request request, long start, Origin origin) {
         try {
-            if (!simulated) return Strands.offBaton(() -> complete(request));
+            if (!simulated) return Strands.offBaton(() -> complete(provider, request));
             ModelProvider.Response r = provider.complete(request);
-            Strands.sleepUntil(simClock, start + Math.max(0, r.latencyMillis()));
+            Strands.sleepUntil(simClock, plus(start, r.latencyMillis()));
             return r;
         } catch (Exhausted e) {
             throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, e.getMessage());
@@ -171,7 +194,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     }
 
     /** A real provider's answer; one that throws (it should not) counts as a provider error. */
-    private ModelProvider.Response complete(ModelProvider.Request request) {
+    private ModelProvider.Response complete(ModelProvider provider, ModelProvider.Request request) {
         long t0 = System.nanoTime();
         try {
             return provider.complete(request);
@@ -206,21 +229,31 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
 
     private Settled ask(Object context, String grant, String key, String site, Origin origin, long start, ModelProvider.Response deferred) {
         SiteKey site0 = siteKey(key, origin);
-        SiteKey.Model terms = site0.model().orElseThrow(() -> new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the ask of `" + grant + "` names no model terms"));
+        SiteKey.Model stated = site0.model().orElseThrow(() -> new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the ask of `" + grant + "` names no model terms"));
+        Served model = priced(grant, stated, origin);
+        HostModel terms = model.terms();
         Askable type = site0.type();
-        long inPrice = terms.in(), outPrice = terms.out(), ceiling = terms.ceiling();
         List<ModelProvider.Message> messages = messages(context);
-        long in = 0;
-        for (ModelProvider.Message m : messages) in += tokens(m.content()) + 4;
-        long worstOut = Math.min(ceiling, maxBytes(type).map(ScriptedModels::tokens).orElse(ceiling));
         if (deadline() >= 0 && start >= deadline()) return Settled.failed("PastDeadline");
-        // The worst case is reserved before the call, against what is spent and what the asks in flight reserved.
-        long reserve = in * inPrice + worstOut * outPrice;
-        if (costCap() >= 0 && spent + reserved + reserve > costCap()) return Settled.failed("OverBudget");
+        long ceiling = terms.maxOutputTokens();
+        long worstOut = Math.max(0, Math.min(ceiling, maxBytes(type).map(ScriptedModels::tokens).orElse(ceiling)));
+        long in, reserve;
+        try {
+            in = 0;
+            for (ModelProvider.Message m : messages) in = Math.addExact(in, tokens(m.content()) + 4);
+            // The worst case is reserved before the call, against what is spent and what the asks in flight reserved;
+            // a worst case past what a long counts does not fit any budget, unlimited included.
+            reserve = terms.cost(in, worstOut);
+            long committed = Math.addExact(Math.addExact(spent, reserved), reserve);
+            if (costCap() >= 0 && committed > costCap()) return Settled.failed("OverBudget");
+        } catch (ArithmeticException e) {
+            return Settled.failed("OverBudget");
+        }
         ModelProvider.Response r;
         reserved += reserve;
         try {
-            r = deferred != null ? deferred : respond(new ModelProvider.Request(grant, terms.id().orElse(grant), site, messages, type, worstOut), start, origin);
+            r = deferred != null ? deferred
+                    : respond(model.provider(), new ModelProvider.Request(grant, stated.id().orElse(grant), site, messages, type, worstOut), start, origin);
         } finally {
             reserved -= reserve;
         }
@@ -231,12 +264,41 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         }
         ModelProvider.Reply reply = (ModelProvider.Reply) r;
         long out = Math.min(worstOut, reply.outputTokens() >= 0 ? reply.outputTokens() : tokens(reply.text()));
-        long cost = in * inPrice + out * outPrice;
+        long cost = terms.cost(in, out);   // at most the reservation, so it fits
         spent += cost;
         String shown = "reply " + reply.text();
         if (deadline() >= 0 && now() > deadline()) return new Settled(failure("PastDeadline", null), shown, cost);
         Validate.Validated v = Validate.validate(reply.text(), type);
         return new Settled(v.ok() ? ResultValue.ok(v.value().get()) : failure("Invalid", reply.text()), shown, cost);
+    }
+
+    /**
+     * The terms an ask is priced and capped by, and the provider that answers it. A script's world has no price list
+     * but the program's: the grant's stated terms, with the defaults for what it omits. A host's world prices the ask
+     * by the host's terms for the model the grant names (its id, else its name): a model the host does not serve is
+     * refused, and so is a grant that states a price below the host's (a program may believe a token costs more than
+     * the host charges, never less); a stated ceiling narrows the host's. Refusals are checked run-time errors, raised
+     * before anything is reserved or sent.
+     */
+    private Served priced(String grant, SiteKey.Model stated, Origin origin) {
+        if (served == null) return new Served(HostModel.ofGrant(stated.scriptIn(), stated.scriptOut(), stated.scriptCeiling()), provider);
+        String name = stated.id().orElse(grant);
+        Served s = served.get(name);
+        if (s == null) {
+            throw new FinchTrap(NormanCode.MODEL_NOT_SERVED, origin, "the ask of `" + grant + "` names the model `" + name
+                    + "`, which this host does not serve (it serves " + new java.util.TreeSet<>(served.keySet()) + "); nothing was sent");
+        }
+        HostModel host = s.terms();
+        if (stated.in().isPresent() && host.belowIn(stated.in().getAsLong())) throw belowHost(grant, name, "in", stated.in().getAsLong(), host.inPerMillion(), origin);
+        if (stated.out().isPresent() && host.belowOut(stated.out().getAsLong())) throw belowHost(grant, name, "out", stated.out().getAsLong(), host.outPerMillion(), origin);
+        long ceiling = Math.min(host.maxOutputTokens(), stated.ceiling().orElse(Long.MAX_VALUE));
+        return ceiling == host.maxOutputTokens() ? s : new Served(new HostModel(host.inPerMillion(), host.outPerMillion(), ceiling), s.provider());
+    }
+
+    private static FinchTrap belowHost(String grant, String model, String field, long stated, dev.finch.vm.value.Money hostPerMillion, Origin origin) {
+        return new FinchTrap(NormanCode.PRICE_BELOW_HOST, origin, "the grant `" + grant + "` states [" + field + " " + stated
+                + "] micro-dollars a token, below the host's price for `" + model + "` (" + hostPerMillion + " a million tokens): a program "
+                + "cannot lower what the host charges; state the host's price or more, or omit it; nothing was sent");
     }
 
     /** Kernels forked so far in this world; each fork is a fresh instance of its grant's tool. */
@@ -277,7 +339,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         }
         if (deadline() >= 0 && start >= deadline()) return Settled.failed("PastDeadline");
         ModelProvider.Response r = deferred != null ? deferred
-                : respond(new ModelProvider.Request(cap.grant(), cap.grant(), site, List.of(), type, 0), start, origin);
+                : respond(provider, new ModelProvider.Request(cap.grant(), cap.grant(), site, List.of(), type, 0), start, origin);
         String shown = r instanceof ModelProvider.ProviderError pe ? "provider-error " + pe.message() : "result " + ((ModelProvider.Reply) r).text();
         if (deadline() >= 0 && now() > deadline()) return new Settled(failure("PastDeadline", null), shown, 0);
         if (r instanceof ModelProvider.ProviderError e) return new Settled(failure("ToolError", e.message()), shown, 0);
@@ -297,19 +359,32 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         return out;
     }
 
-    static long tokens(long bytes) { return (bytes + 3) / 4; }
+    /** A quarter of {@code bytes}, rounded up (without overflow, for any bound a type states). */
+    static long tokens(long bytes) { return bytes / 4 + (bytes % 4 == 0 ? 0 : 1); }
 
     static long tokens(String text) { return tokens(text.getBytes(StandardCharsets.UTF_8).length); }
 
-    /** The longest JSON text of a value of {@code t} its bounds allow, in bytes; empty when unbounded. */
+    /**
+     * The longest JSON text of a value of {@code t} its bounds allow, in bytes; empty when unbounded — and when the
+     * bound is past what a long counts ({@code (Text 9223372036854775807)}), which is as good as unbounded: the
+     * ceiling applies, never a wrapped, negative size.
+     */
     static Optional<Long> maxBytes(Askable t) {
-        if (t instanceof Askable.Text x) return x.maxBytes().isPresent() ? Optional.of(x.maxBytes().getAsLong() + 2) : Optional.empty();
+        try {
+            return exactMaxBytes(t);
+        } catch (ArithmeticException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<Long> exactMaxBytes(Askable t) {
+        if (t instanceof Askable.Text x) return x.maxBytes().isPresent() ? Optional.of(Math.addExact(x.maxBytes().getAsLong(), 2)) : Optional.empty();
         if (t instanceof Askable.Num) return Optional.of(24L);
         if (t instanceof Askable.Bool) return Optional.of(5L);
         if (t instanceof Askable.Sym) return Optional.empty();
         if (t instanceof Askable.ListOf l) {
             if (l.maxItems().isEmpty()) return Optional.empty();
-            return maxBytes(l.element()).map(e -> 2 + l.maxItems().getAsLong() * (e + 1));
+            return exactMaxBytes(l.element()).map(e -> Math.addExact(2, Math.multiplyExact(l.maxItems().getAsLong(), Math.addExact(e, 1))));
         }
         if (t instanceof Askable.Record r) return object(r.fields(), 0);
         Askable.Datatype d = (Askable.Datatype) t;
@@ -325,9 +400,9 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     private static Optional<Long> object(Map<String, Askable> fields, long extra) {
         long n = 2 + extra;
         for (var f : fields.entrySet()) {
-            Optional<Long> b = maxBytes(f.getValue());
+            Optional<Long> b = exactMaxBytes(f.getValue());
             if (b.isEmpty()) return Optional.empty();
-            n += f.getKey().length() + 4 + b.get();
+            n = Math.addExact(n, Math.addExact(f.getKey().length() + 4, b.get()));
         }
         return Optional.of(n);
     }

@@ -32,7 +32,8 @@ import java.util.Objects;
  * timeout, an HTTP error status (rate limits, overload, a bad request, …), a body that is not a Messages response —
  * is a {@link ModelProvider.ProviderError} with a short message, never an exception; the caller
  * ({@code ScriptedModels}) turns it into the ask's {@code ToolError}. Prices, budgets and validation are the
- * caller's too: prices come from the grant. Thread-safe; {@link #close()} releases the HTTP client.
+ * caller's too: prices come from the host's {@code ModelWorld}, never from the program or the API. Thread-safe;
+ * {@link #close()} releases the HTTP client.
  */
 public final class AnthropicProvider implements ModelProvider, AutoCloseable {
     /** The longest provider-error message, in characters. */

@@ -16,6 +16,7 @@ import dev.finch.norman.Norman;
 import dev.finch.norman.NormanProgram;
 import dev.finch.norman.NormanTests;
 import dev.finch.norman.SourceLoader;
+import dev.finch.norman.harness.HostModel;
 import dev.finch.norman.harness.ModelProvider;
 import dev.finch.norman.harness.ModelProvider.Message;
 import dev.finch.norman.harness.ModelProvider.ProviderError;
@@ -32,7 +33,9 @@ import dev.finch.vm.RunResult;
 import dev.finch.vm.Vm;
 import dev.finch.vm.VmState;
 import dev.finch.vm.host.HostConfig;
+import dev.finch.vm.value.Money;
 import java.io.IOException;
+import java.math.BigDecimal;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -298,9 +301,24 @@ class AnthropicProviderTest {
         assertThat(AskableSchema.of(Askable.listOf(Askable.text()))).isEqualTo("{\"type\":\"array\",\"items\":{\"type\":\"string\"}}");
     }
 
-    // ---- wired into a µNorman run: the world charges the grant's prices for the provider's usage ---------------
+    // ---- wired into a µNorman run: the world charges the host's prices for the provider's usage ----------------
 
-    @Test void aMuNormanAskRunsThroughTheProviderAndIsChargedAtTheGrantsPrices() throws IOException {
+    /** Runs {@code file}'s top level over {@code world}, with {@code model.ask(claude)} granted. */
+    private static RunResult run(String file, ScriptedModels world) {
+        Norman frontend = new Norman(SourceLoader.inMemory(Map.of()));
+        NormanProgram p = frontend.check(file, "t.nm");
+        NormanTests t = frontend.lowerTests(p, dev.finch.vm.VmState.EMPTY.library().vocabulary());
+        assertThat(t.diagnostics()).isEmpty();
+        Verification v = Verifier.verify(t.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
+        assertThat(v.diagnostics()).isEmpty();
+        GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(claude)", Scope.TASK).value())).value();
+        try (Vm vm = new Vm()) {
+            return vm.run("anthropic", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
+                    HostConfig.NONE.withGrants(grants).withModels(world));
+        }
+    }
+
+    @Test void aMuNormanAskRunsThroughTheProviderAndIsChargedAtTheHostsPrices() throws IOException {
         String file = """
                 (grant claude (model [id "claude-test-1"] [in 2] [out 8] [ceiling 100]))
                 (record Answer (value Num))
@@ -308,27 +326,71 @@ class AnthropicProviderTest {
                 (. (ask-n) value)
                 """;
         queue(ok("{\"value\":4}", 6, "end_turn"));
-        Norman frontend = new Norman(SourceLoader.inMemory(Map.of()));
-        NormanProgram p = frontend.check(file, "t.nm");
-        NormanTests t = frontend.lowerTests(p, dev.finch.vm.VmState.EMPTY.library().vocabulary());
-        assertThat(t.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(t.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
-        assertThat(v.diagnostics()).isEmpty();
-        ScriptedModels world = ModelWorld.over(provider(0)).unlimitedBudget().build().get();
-        GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(claude)", Scope.TASK).value())).value();
-        RunResult r;
-        try (Vm vm = new Vm()) {
-            r = vm.run("anthropic", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
-                    HostConfig.NONE.withGrants(grants).withModels(world));
-        }
+        ScriptedModels world = ModelWorld.over(provider(0))
+                .model("claude-test-1", HostModel.perMillionTokens(new BigDecimal("2"), new BigDecimal("8"), 4096)).unlimitedBudget().build().get();
+        RunResult r = run(file, world);
         assertThat(r).isInstanceOf(RunResult.Completed.class);
         assertThat(((RunResult.Completed) r).state().stack().get(0).value()).isEqualTo(4.0);
-        // "2+2?" is 4 bytes: 1 token + 4 for the message = 5 input tokens at 2 µ$, 6 output tokens at 8 µ$
+        // "2+2?" is 4 bytes: 1 token + 4 for the message = 5 input tokens at $2 a million (2 µ$ each), 6 output tokens at 8 µ$
         assertThat(world.spent()).isEqualTo(5 * 2 + 6 * 8);
         JsonNode body = seen.get(0).json();
         assertThat(body.get("model").asText()).isEqualTo("claude-test-1");
         // the reservation: a {"value":Num} answer is at most 35 bytes, 9 tokens (under the ceiling of 100)
         assertThat(body.get("max_tokens").asLong()).isEqualTo(9);
         assertThat(body.get("system").asText()).contains("{\"type\":\"object\",\"properties\":{\"value\":{\"type\":\"number\"}}");
+    }
+
+    // ---- issue 14: a program cannot set its own prices ---------------------------------------------------------
+
+    /** Fifty asks of unbounded text, each failure caught and counted: the value is how many of the 50 failed. */
+    private static String fiftyAsks(String terms) {
+        return "(grant claude (model [id \"claude-test-1\"] " + terms + "))\n" + """
+                (define chat () (ask claude Text (list (Message [role User] [content "hi"])) 'chat))
+                (define go (n) (if (= n 0) 0 (+ (catch (begin (chat) 0) e 1) (go (- n 1)))))
+                (go 50)
+                """;
+    }
+
+    /** The host serves claude-test-1 at $3 and $15 a million tokens, at most 4096 output tokens; each run has 10 µ$. */
+    private ScriptedModels tenMicroDollars() {
+        return ModelWorld.over(provider(0)).model("claude-test-1", HostModel.perMillionTokens(new BigDecimal("3"), new BigDecimal("15"), 4096))
+                .budget(Money.ofMicros(10)).build().get();
+    }
+
+    @Test void aGrantOfZeroPricesNeverReachesTheProviderAndCostsTheHostNothing() {
+        // The attack of issue 14: [in 0] [out 0] made 50 of 50 asks reach the provider with max_tokens 4096, charged $0.
+        ScriptedModels world = tenMicroDollars();
+        long t0 = System.nanoTime();
+        RunResult r = run(fiftyAsks("[in 0] [out 0]"), world);
+        assertThat(r).as("%s", r).isInstanceOf(RunResult.Failed.class);
+        assertThat(((RunResult.Failed) r).diagnostics().get(0).code()).isEqualTo("E-NORMAN-402");
+        assertThat(seen).as("no request reached the server").isEmpty();
+        assertThat(world.spent()).isZero();
+        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(2_000);
+    }
+
+    @Test void withoutPricesTheHostsApplyAndTheBudgetKeepsEveryAskUnsent() {
+        // 4096 output tokens at $15 a million is $0.06144, far past 10 µ$: every ask is OverBudget, none is sent.
+        ScriptedModels world = tenMicroDollars();
+        RunResult r = run(fiftyAsks(""), world);
+        assertThat(r).as("%s", r).isInstanceOf(RunResult.Completed.class);
+        assertThat(((RunResult.Completed) r).state().stack().get(0).value()).isEqualTo(50.0);
+        assertThat(seen).isEmpty();
+        assertThat(world.spent()).isZero();
+    }
+
+    @Test void maxTokensSentIsTheCeilingTheGrantNarrowedAndTheHostsPricesAreCharged() throws IOException {
+        queue(ok("\"hi\"", 2, "end_turn"), ok("\"hi\"", 2, "end_turn"));
+        ScriptedModels world = ModelWorld.over(provider(0))
+                .model("claude-test-1", HostModel.perMillionTokens(new BigDecimal("3"), new BigDecimal("15"), 4096)).budget(new BigDecimal("0.10"))
+                .build().get();
+        String ask = "\n(ask claude Text (list (Message [role User] [content \"hi\"])) 'chat)";
+        assertThat(run("(grant claude (model [id \"claude-test-1\"] [in 3] [out 20] [ceiling 50]))" + ask, world)).isInstanceOf(RunResult.Completed.class);
+        assertThat(run("(grant claude (model [id \"claude-test-1\"] [ceiling 1000000]))" + ask, world)).isInstanceOf(RunResult.Completed.class);
+        assertThat(seen).hasSize(2);
+        assertThat(seen.get(0).json().get("max_tokens").asLong()).as("narrowed by the grant").isEqualTo(50);
+        assertThat(seen.get(1).json().get("max_tokens").asLong()).as("a grant cannot widen the host's ceiling").isEqualTo(4096);
+        // each: "hi" is 1 token + 4 = 5 input tokens at 3 µ$, 2 output tokens at 15 µ$ (the host's, not the grant's 20)
+        assertThat(world.spent()).isEqualTo(2 * (5 * 3 + 2 * 15));
     }
 }

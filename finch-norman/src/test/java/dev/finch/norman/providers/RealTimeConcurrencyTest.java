@@ -11,6 +11,7 @@ import dev.finch.norman.Norman;
 import dev.finch.norman.NormanProgram;
 import dev.finch.norman.NormanTests;
 import dev.finch.norman.SourceLoader;
+import dev.finch.norman.harness.HostModel;
 import dev.finch.norman.harness.ModelProvider;
 import dev.finch.norman.harness.ModelWorld;
 import dev.finch.norman.harness.ScriptedModels;
@@ -23,6 +24,7 @@ import dev.finch.vm.RunResult;
 import dev.finch.vm.Vm;
 import dev.finch.vm.VmState;
 import dev.finch.vm.host.HostConfig;
+import dev.finch.vm.value.Money;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -89,7 +91,9 @@ class RealTimeConcurrencyTest {
         assertThat(lowered.diagnostics()).isEmpty();
         Verification v = Verifier.verify(lowered.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
-        ScriptedModels world = ModelWorld.over(slow).unlimitedBudget().build().get();
+        // the host's terms: 1 µ$ a token in and out, at most 10 output tokens an ask (the grant states the same)
+        ScriptedModels world = ModelWorld.over(slow).model("gpt", HostModel.perToken(Money.ofMicros(1), Money.ofMicros(1), 10))
+                .unlimitedBudget().build().get();
         GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(gpt)", Scope.TASK).value())).value();
         RunResult r = vm.run("agent", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
                 HostConfig.NONE.withGrants(grants).withModels(world));
