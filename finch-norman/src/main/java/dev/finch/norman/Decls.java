@@ -2,6 +2,8 @@ package dev.finch.norman;
 
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
+import dev.finch.ir.diag.Phase;
+import dev.finch.ir.limit.CompileBudget;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -13,7 +15,10 @@ import java.util.Set;
 /**
  * The program's datatypes and records as types. Each {@code Any} in a declaration, and each parameterized type
  * it mentions, becomes a type parameter of the declared type (decisions D10: {@code Option a}, {@code Pair a b},
- * {@code Resources a b}); a type may mention itself, with its own parameters.
+ * {@code Resources a b}); a type may mention itself, with its own parameters. Within the submission's budget: a
+ * declaration's parameters (which double when a record holds two of another) are at most {@code maxTypeSize}
+ * ({@code E-LIMIT-014}), and declarations that refer to the next one nest at most {@code maxNesting} deep
+ * ({@code E-LIMIT-012}).
  */
 final class Decls {
     /** One field: its name and its type over the declaring type's parameters. */
@@ -32,6 +37,13 @@ final class Decls {
     private final Map<String, Ast.Def> pending = new LinkedHashMap<>();
     private final Set<String> inProgress = new HashSet<>();
     private final Map<String, List<Ty.Var>> partialParams = new HashMap<>();
+    private final CompileBudget budget;
+    private int fields;
+
+    Decls(CompileBudget budget) { this.budget = budget; }
+
+    /** The number of fields of every record declared (what looking a field up among them all costs). */
+    int fieldCount() { return fields; }
 
     /** Declares every datatype and record of {@code defs}. */
     void declareAll(List<Ast.Def> defs) {
@@ -48,12 +60,14 @@ final class Decls {
         Ast.Def d = pending.get(name);
         List<Ty.Var> params = new ArrayList<>();
         inProgress.add(name);
+        budget.nesting(Phase.VERIFY, inProgress.size(), d.origin());
         partialParams.put(name, params);
         TypeInfo info;
         if (d instanceof Ast.RecordDecl r) {
             List<Field> fields = new ArrayList<>();
             for (Ast.FieldDecl f : r.fields()) fields.add(new Field(f.name(), declared(f.type(), name, params)));
             info = new TypeInfo(name, true, params, List.of(), fields, r.origin());
+            this.fields += fields.size();
         } else {
             Ast.Datatype dt = (Ast.Datatype) d;
             List<ConInfo> cons = new ArrayList<>();
@@ -72,6 +86,7 @@ final class Decls {
 
     /** A field's type: {@code Any} and mentioned parameterized types add parameters to {@code owner}. */
     private Ty declared(Ast.TypeExpr t, String owner, List<Ty.Var> params) {
+        budget.charge(Phase.VERIFY, 1, t.origin());
         switch (t.kind()) {
             case TEXT: return Ty.TEXT;
             case NUM: return Ty.NUM;
@@ -79,6 +94,7 @@ final class Decls {
             case SYM: return Ty.SYM;
             case LIST: return Ty.list(declared(((Ast.TList) t).element(), owner, params));
             case ANY: {
+                budget.typeSize(Phase.VERIFY, params.size() + 1L, t.origin());
                 Ty.Var v = new Ty.Var(Integer.MAX_VALUE, false);
                 params.add(v);
                 return v;
@@ -90,6 +106,8 @@ final class Decls {
                 if (inProgress.contains(n)) return new Ty.Con(n, List.copyOf(partialParams.get(n)));
                 if (!pending.containsKey(n)) throw unknown(t.origin(), n);
                 TypeInfo other = declare(n);
+                budget.charge(Phase.VERIFY, other.params().size(), t.origin());
+                budget.typeSize(Phase.VERIFY, (long) params.size() + other.params().size(), t.origin());
                 List<Ty> args = new ArrayList<>();
                 for (int i = 0; i < other.params().size(); i++) {
                     Ty.Var v = new Ty.Var(Integer.MAX_VALUE, false);

@@ -1,8 +1,12 @@
 package dev.finch.norman;
 
 import dev.finch.norman.Ast.Exp;
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -23,13 +27,48 @@ final class FreeVars {
         }
     }
 
-    static Set<String> of(Exp e) {
+    static Set<String> of(Exp e) { return of(e, new long[1]); }
+
+    /** As {@link #of(Exp)}, adding to {@code walked[0]} the number of expressions walked (what the walk cost). */
+    static Set<String> of(Exp e, long[] walked) {
         Set<String> out = new LinkedHashSet<>();
-        walk(e, new HashSet<>(), out);
+        Bound bound = new Bound();
+        walk(e, bound, out);
+        walked[0] += bound.walked;
         return out;
     }
 
-    private static void walk(Exp e, Set<String> bound, Set<String> out) {
+    /** As {@link #ofIgnoringForks(Exp)}, adding to {@code walked[0]} the number of expressions walked. */
+    static Set<String> ofIgnoringForks(Exp e, long[] walked) {
+        SKIP_FORKS.set(true);
+        try {
+            return of(e, walked);
+        } finally {
+            SKIP_FORKS.set(false);
+        }
+    }
+
+    /**
+     * The names bound around the expression being walked, with how many binders bind each: a scope adds its names and
+     * takes them away again when it ends, so no scope is ever copied (a walk costs the expression's size).
+     */
+    private static final class Bound {
+        private final Map<String, Integer> counts = new HashMap<>();
+        long walked;
+
+        boolean contains(String n) { return counts.containsKey(n); }
+
+        void add(String n) { counts.merge(n, 1, Integer::sum); }
+
+        void addAll(Collection<String> names) { for (String n : names) add(n); }
+
+        void remove(String n) { counts.computeIfPresent(n, (k, c) -> c == 1 ? null : c - 1); }
+
+        void removeAll(Collection<String> names) { for (String n : names) remove(n); }
+    }
+
+    private static void walk(Exp e, Bound bound, Set<String> out) {
+        bound.walked++;
         switch (e.kind()) {
             case NUM: case TEXT: case BOOL: case SYM: case MONEY: case DURATION: case INFINITY: case EMPTY_LIST:
                 return;
@@ -47,19 +86,21 @@ final class FreeVars {
             }
             case LET_STAR: {
                 Ast.LetStar l = (Ast.LetStar) e;
-                Set<String> inner = new HashSet<>(bound);
+                List<String> names = new ArrayList<>();
                 for (Ast.Binding b : l.bindings()) {
-                    walk(b.value(), inner, out);
-                    inner.add(b.name());
+                    walk(b.value(), bound, out);
+                    bound.add(b.name());
+                    names.add(b.name());
                 }
-                walk(l.body(), inner, out);
+                walk(l.body(), bound, out);
+                bound.removeAll(names);
                 return;
             }
             case LAMBDA: {
                 Ast.Lambda l = (Ast.Lambda) e;
-                Set<String> inner = new HashSet<>(bound);
-                inner.addAll(l.formals());
-                walk(l.body(), inner, out);
+                bound.addAll(l.formals());
+                walk(l.body(), bound, out);
+                bound.removeAll(l.formals());
                 return;
             }
             case APPLY: {
@@ -73,9 +114,10 @@ final class FreeVars {
                 Ast.Case c = (Ast.Case) e;
                 walk(c.scrutinee(), bound, out);
                 for (Ast.Branch b : c.branches()) {
-                    Set<String> inner = new HashSet<>(bound);
-                    inner.addAll(patternVars(b.pattern()));
-                    walk(b.body(), inner, out);
+                    Set<String> vars = patternVars(b.pattern());
+                    bound.addAll(vars);
+                    walk(b.body(), bound, out);
+                    bound.removeAll(vars);
                 }
                 return;
             }
@@ -87,9 +129,9 @@ final class FreeVars {
             case CATCH: {
                 Ast.Catch c = (Ast.Catch) e;
                 walk(c.body(), bound, out);
-                Set<String> inner = new HashSet<>(bound);
-                inner.add(c.name());
-                walk(c.handler(), inner, out);
+                bound.add(c.name());
+                walk(c.handler(), bound, out);
+                bound.remove(c.name());
                 return;
             }
             case ASK: walk(((Ast.Ask) e).model(), bound, out); walk(((Ast.Ask) e).context(), bound, out); return;
@@ -110,10 +152,12 @@ final class FreeVars {
             case WORKFLOW:
             default: {
                 Ast.Workflow w = (Ast.Workflow) e;
-                Set<String> inner = new HashSet<>(bound);
-                for (Ast.Binding b : w.steps()) inner.add(b.name());
-                for (Ast.Binding b : w.steps()) walk(b.value(), inner, out);
-                walk(w.body(), inner, out);
+                List<String> names = new ArrayList<>();
+                for (Ast.Binding b : w.steps()) names.add(b.name());
+                bound.addAll(names);
+                for (Ast.Binding b : w.steps()) walk(b.value(), bound, out);
+                walk(w.body(), bound, out);
+                bound.removeAll(names);
             }
         }
     }

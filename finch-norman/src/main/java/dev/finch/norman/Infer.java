@@ -3,6 +3,8 @@ package dev.finch.norman;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
+import dev.finch.ir.diag.Phase;
+import dev.finch.ir.limit.CompileBudget;
 import dev.finch.norman.Ast.Exp;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -22,9 +24,19 @@ import java.util.Set;
  * (a caller may fail if a callee may); effect variables are never generalized, so each top-level function has one
  * effect, which keeps lowering to one IR signature per word. let* generalizes syntactic values only (the value
  * restriction), so a polymorphic local is always a value the lowering may rebuild at each use.
+ *
+ * <p>Inference is bounded by the submission's {@link CompileBudget}: every step of unification, instantiation,
+ * generalization and the occurs check is charged as work ({@code E-LIMIT-015}, which also polls the deadline and the
+ * cancellation), and a type is never bound to a variable, generalized or kept as a definition's type when it has more
+ * than {@code maxTypeSize} parts ({@code E-LIMIT-014}) or nests deeper than {@code maxNesting} ({@code E-LIMIT-012}).
+ * Types are measured as trees, which is what showing or lowering them costs, so the doubling chains that make
+ * Hindley–Milner exponential ({@code (define f1 (x) (f0 (f0 x)))} over {@code (define f0 (x) (Pair [fst x] [snd x]))},
+ * and the same with let) stop after a dozen steps. A crossed limit is never collected as a definition's error: it
+ * ends the inference.
  */
 final class Infer {
     final Decls decls;
+    final CompileBudget budget;
     final Map<String, Ast.Grant> grants = new LinkedHashMap<>();
     final Set<String> scripts = new LinkedHashSet<>();
     /** Top-level definitions by name (the user's shadow the basis's). */
@@ -58,23 +70,18 @@ final class Infer {
     private final Deque<Ty> ctx = new ArrayDeque<>();
     private int level;
 
-    Infer(Decls decls) { this(decls, dev.finch.ir.vocab.Vocabulary.EMPTY); }
-
     /**
      * The primitives, and — Finch's extension — every word the embedding host installed in {@code vocabulary} whose
      * one overload µNorman can spell (Text, Num, Bool, Sym and Lists of them in and one such value out): a host
-     * word is a predefined function of the same name, which the program's own definitions shadow.
+     * word is a predefined function of the same name, which the program's own definitions shadow. Also the definitions
+     * of the session's earlier turns ({@code session}, in any language) whose signature µNorman can spell: a word with
+     * inputs is a predefined function, a word without inputs a val (µNorman lowers a val to such a word). µNorman's
+     * own helper words are not visible, and a µNorman definition renamed because its name is a vocabulary word
+     * ({@code nm.user.ok}) is seen under its own name. All the work is charged to {@code budget}.
      */
-    Infer(Decls decls, dev.finch.ir.vocab.Vocabulary vocabulary) { this(decls, vocabulary, Map.of()); }
-
-    /**
-     * As {@link #Infer(Decls, dev.finch.ir.vocab.Vocabulary)}, plus the definitions of the session's earlier turns (in
-     * any language) whose signature µNorman can spell: a word with inputs is a predefined function, a word without
-     * inputs a val (µNorman lowers a val to such a word). µNorman's own helper words are not visible, and a µNorman
-     * definition renamed because its name is a vocabulary word ({@code nm.user.ok}) is seen under its own name.
-     */
-    Infer(Decls decls, dev.finch.ir.vocab.Vocabulary vocabulary, Map<String, dev.finch.ir.type.Type.Fn> session) {
+    Infer(Decls decls, dev.finch.ir.vocab.Vocabulary vocabulary, Map<String, dev.finch.ir.type.Type.Fn> session, CompileBudget budget) {
         this.decls = decls;
+        this.budget = java.util.Objects.requireNonNull(budget, "budget");
         Ty.Var a = new Ty.Var(1, false);
         for (String op : List.of("+", "-", "*", "/")) primitive(op, List.of(), Ty.NUM, Ty.NUM, Ty.NUM);
         for (String op : List.of("<", ">")) primitive(op, List.of(), Ty.BOOL, Ty.NUM, Ty.NUM);
@@ -191,17 +198,27 @@ final class Infer {
 
     /** Solves the effects and the ∞ limits once everything is typed; unconstrained effects are Pure. */
     void finish() {
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (Ty[] imp : implications) {
-                if (imp[0].isFail() && !imp[1].isFail()) {
-                    unifyOrThrow(imp[1], Ty.FAIL_EFFECT, Origin.UNKNOWN, "effect");
-                    changed = true;
-                }
-            }
+        // The least solution of "callee may fail ⇒ caller may fail", each implication looked at once it can fire: the
+        // ones whose callee may fail already, then those waiting on an effect that has just become Fail.
+        Map<Ty.Var, List<Ty[]>> waiting = new IdentityHashMap<>();
+        Deque<Ty[]> ready = new ArrayDeque<>();
+        for (Ty[] imp : implications) {
+            budget.charge(Phase.VERIFY, 1, Origin.UNKNOWN);
+            Ty callee = imp[0].resolve();
+            if (callee instanceof Ty.Var v) waiting.computeIfAbsent(v, k -> new ArrayList<>()).add(imp);
+            else if (callee.isFail()) ready.add(imp);
+        }
+        while (!ready.isEmpty()) {
+            budget.charge(Phase.VERIFY, 1, Origin.UNKNOWN);
+            Ty caller = ready.poll()[1].resolve();
+            if (caller.isFail()) continue;
+            unifyOrThrow(caller, Ty.FAIL_EFFECT, Origin.UNKNOWN, "effect");
+            List<Ty[]> next = caller instanceof Ty.Var v ? waiting.remove(v) : null;
+            if (next != null) ready.addAll(next);
         }
         for (Ty.Var v : effectVars) if (v.resolve() instanceof Ty.Var free) free.ref = Ty.PURE_EFFECT;
+        // Late bindings can grow a definition's type after it was generalized: every kept type is within the limits.
+        for (Map.Entry<Ast.Def, Ty> e : defTypes.entrySet()) measure(e.getValue(), e.getKey().origin());
         for (Object[] l : limits) {
             Ty t = ((Ty) l[0]).resolve();
             if (t instanceof Ty.Var v) { v.ref = Ty.MONEY; continue; }
@@ -211,12 +228,16 @@ final class Infer {
         }
     }
 
-    /** Strongly connected components of the reference graph, callees first (Tarjan). */
-    private static List<List<Ast.Def>> components(List<Ast.Def> bindings, Map<String, Ast.Def> byName) {
+    /**
+     * Strongly connected components of the reference graph, callees first (Tarjan's algorithm, with an explicit stack
+     * so that a long chain of definitions calling the next does not recurse).
+     */
+    private List<List<Ast.Def>> components(List<Ast.Def> bindings, Map<String, Ast.Def> byName) {
         Map<Ast.Def, List<Ast.Def>> edges = new IdentityHashMap<>();
         for (Ast.Def d : bindings) {
             List<Ast.Def> out = new ArrayList<>();
             Set<String> free = d instanceof Ast.Define f ? FreeVars.of(new Ast.Lambda(f.formals(), f.body(), f.origin())) : FreeVars.of(((Ast.Val) d).value());
+            budget.charge(Phase.VERIFY, free.size() + 1, d.origin());
             for (String n : free) if (byName.containsKey(n)) out.add(byName.get(n));
             edges.put(d, out);
         }
@@ -225,35 +246,53 @@ final class Infer {
         Map<Ast.Def, Integer> low = new IdentityHashMap<>();
         Deque<Ast.Def> stack = new ArrayDeque<>();
         Set<Ast.Def> onStack = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        int[] counter = {0};
-        for (Ast.Def d : bindings) if (!index.containsKey(d)) tarjan(d, edges, index, low, stack, onStack, counter, result);
-        return result;
-    }
-
-    private static void tarjan(Ast.Def v, Map<Ast.Def, List<Ast.Def>> edges, Map<Ast.Def, Integer> index, Map<Ast.Def, Integer> low,
-                               Deque<Ast.Def> stack, Set<Ast.Def> onStack, int[] counter, List<List<Ast.Def>> result) {
-        index.put(v, counter[0]);
-        low.put(v, counter[0]++);
-        stack.push(v);
-        onStack.add(v);
-        for (Ast.Def w : edges.get(v)) {
-            if (!index.containsKey(w)) {
-                tarjan(w, edges, index, low, stack, onStack, counter, result);
-                low.put(v, Math.min(low.get(v), low.get(w)));
-            } else if (onStack.contains(w)) {
-                low.put(v, Math.min(low.get(v), index.get(w)));
+        // A frame of the depth-first search: a definition and how many of its edges have been followed.
+        record Frame(Ast.Def def, int[] next) { }
+        int counter = 0;
+        for (Ast.Def root : bindings) {
+            if (index.containsKey(root)) continue;
+            Deque<Frame> dfs = new ArrayDeque<>();
+            index.put(root, counter);
+            low.put(root, counter++);
+            stack.push(root);
+            onStack.add(root);
+            dfs.push(new Frame(root, new int[] {0}));
+            while (!dfs.isEmpty()) {
+                Frame f = dfs.peek();
+                Ast.Def v = f.def();
+                List<Ast.Def> out = edges.get(v);
+                if (f.next()[0] < out.size()) {
+                    Ast.Def w = out.get(f.next()[0]++);
+                    if (!index.containsKey(w)) {
+                        index.put(w, counter);
+                        low.put(w, counter++);
+                        stack.push(w);
+                        onStack.add(w);
+                        dfs.push(new Frame(w, new int[] {0}));
+                    } else if (onStack.contains(w)) {
+                        low.put(v, Math.min(low.get(v), index.get(w)));
+                    }
+                    continue;
+                }
+                dfs.pop();
+                if (!dfs.isEmpty()) {
+                    Ast.Def parent = dfs.peek().def();
+                    low.put(parent, Math.min(low.get(parent), low.get(v)));
+                }
+                if (low.get(v).equals(index.get(v))) {
+                    List<Ast.Def> scc = new ArrayList<>();
+                    Ast.Def w;
+                    do {
+                        w = stack.pop();
+                        onStack.remove(w);
+                        scc.add(w);
+                    } while (w != v);
+                    java.util.Collections.reverse(scc);
+                    result.add(scc);
+                }
             }
         }
-        if (low.get(v).equals(index.get(v))) {
-            List<Ast.Def> scc = new ArrayList<>();
-            Ast.Def w;
-            do {
-                w = stack.pop();
-                onStack.remove(w);
-                scc.add(0, w);
-            } while (w != v);
-            result.add(scc);
-        }
+        return result;
     }
 
     /** One group of mutually recursive definitions: typed monomorphically together, then generalized. */
@@ -298,6 +337,7 @@ final class Infer {
                     }
                 }
             } catch (DiagnosticException e) {
+                Budgets.rethrowCrossed(e);
                 diagnostics.addAll(e.diagnostics());
             }
         }
@@ -306,7 +346,7 @@ final class Infer {
             Ty t = mono.get(d);
             defTypes.put(d, t);
             boolean generalize = d instanceof Ast.Define || isValue(((Ast.Val) d).value());
-            globals.put(name(d), generalize ? generalize(t) : Scheme.mono(t));
+            globals.put(name(d), generalize ? generalize(t, d.origin()) : Scheme.mono(t));
         }
     }
 
@@ -319,6 +359,7 @@ final class Infer {
         try {
             defTypes.put(t, infer(t.exp(), new HashMap<>()));
         } catch (DiagnosticException e) {
+            Budgets.rethrowCrossed(e);
             diagnostics.addAll(e.diagnostics());
         } finally {
             ctx.pop();
@@ -339,6 +380,7 @@ final class Infer {
                 ctx.pop();
             }
         } catch (DiagnosticException e) {
+            Budgets.rethrowCrossed(e);
             diagnostics.addAll(e.diagnostics());
         }
         for (Ast.Test t : u.tests()) test(t);
@@ -381,6 +423,7 @@ final class Infer {
                     break;
             }
         } catch (DiagnosticException e) {
+            Budgets.rethrowCrossed(e);
             if (t.testKind() == Ast.TestKind.CHECK_ERROR) {
                 // D10: a static error inside check-error is the checked run-time error the test expects.
                 undo(mark);
@@ -406,6 +449,7 @@ final class Infer {
         try {
             return infer(e, new HashMap<>());
         } catch (DiagnosticException mismatch) {
+            Budgets.rethrowCrossed(mismatch);
             undo(mark);
             try {
                 Ty.Var inner = effectVar();
@@ -424,6 +468,7 @@ final class Infer {
                 types.put(e, body);
                 return body;
             } catch (DiagnosticException elsewhere) {
+                Budgets.rethrowCrossed(elsewhere);
                 // The two parts are wrong on their own too: report what the whole form found.
                 undo(mark);
                 throw mismatch;
@@ -434,6 +479,7 @@ final class Infer {
     // ---- expressions --------------------------------------------------------------------------------------------
 
     Ty infer(Exp e, Map<String, Scheme> env) {
+        budget.charge(Phase.VERIFY, 1, e.origin());
         Ty t = inferRaw(e, env);
         types.put(e, t);
         return t;
@@ -463,7 +509,7 @@ final class Infer {
             }
             case LET_STAR: {
                 Ast.LetStar l = (Ast.LetStar) e;
-                Map<String, Scheme> inner = new HashMap<>(env);
+                Map<String, Scheme> inner = scope(env, e.origin());
                 for (Ast.Binding b : l.bindings()) {
                     level++;
                     Ty t;
@@ -472,7 +518,7 @@ final class Infer {
                     } finally {
                         level--;
                     }
-                    Scheme s = isValue(b.value()) ? generalize(t) : Scheme.mono(t);
+                    Scheme s = isValue(b.value()) ? generalize(t, b.origin()) : Scheme.mono(t);
                     letSchemes.put(b, s);
                     if (!b.name().equals("_")) inner.put(b.name(), s);
                 }
@@ -480,7 +526,7 @@ final class Infer {
             }
             case LAMBDA: {
                 Ast.Lambda l = (Ast.Lambda) e;
-                Map<String, Scheme> inner = new HashMap<>(env);
+                Map<String, Scheme> inner = scope(env, e.origin());
                 List<Ty> params = new ArrayList<>();
                 for (String p : l.formals()) {
                     Ty pt = fresh();
@@ -502,7 +548,7 @@ final class Infer {
                 Ty scrutinee = infer(c.scrutinee(), env);
                 Ty result = fresh();
                 for (Ast.Branch b : c.branches()) {
-                    Map<String, Scheme> inner = new HashMap<>(env);
+                    Map<String, Scheme> inner = scope(env, e.origin());
                     pattern(b.pattern(), scrutinee, inner);
                     expect(result, infer(b.body(), inner), b.body().origin(), "this case branch (every branch has one type)");
                 }
@@ -516,7 +562,7 @@ final class Infer {
                 Map<Ty.Var, Ty> map = Decls.instance(info, args);
                 for (int i = 0; i < c.args().size(); i++) {
                     Decls.Field f = con.fields().get(i);
-                    expect(Scheme.substitute(f.type(), map), infer(c.args().get(i), env), c.args().get(i).origin(),
+                    expect(substitute(f.type(), map, e.origin()), infer(c.args().get(i), env), c.args().get(i).origin(),
                             "field `" + f.name() + "` of `" + con.name() + "`");
                 }
                 return info.applied(args);
@@ -526,9 +572,12 @@ final class Infer {
                 Decls.TypeInfo info = decls.types.get(r.record());
                 List<Ty> args = freshArgs(info);
                 Map<Ty.Var, Ty> map = Decls.instance(info, args);
+                Map<String, Decls.Field> byName = new HashMap<>();
+                for (Decls.Field f : info.fields()) byName.put(f.name(), f);
+                budget.charge(Phase.VERIFY, byName.size(), e.origin());
                 for (Ast.Binding b : r.fields()) {
-                    Decls.Field f = info.fields().stream().filter(x -> x.name().equals(b.name())).findFirst().orElseThrow();
-                    expect(Scheme.substitute(f.type(), map), infer(b.value(), env), b.value().origin(), "field `" + f.name() + "` of `" + r.record() + "`");
+                    Decls.Field f = byName.get(b.name());
+                    expect(substitute(f.type(), map, b.origin()), infer(b.value(), env), b.value().origin(), "field `" + f.name() + "` of `" + r.record() + "`");
                 }
                 return info.applied(args);
             }
@@ -561,7 +610,7 @@ final class Infer {
                 } finally {
                     ctx.pop();
                 }
-                Map<String, Scheme> henv = new HashMap<>(env);
+                Map<String, Scheme> henv = scope(env, e.origin());
                 henv.put(c.name(), Scheme.mono(failure()));
                 expect(body, infer(c.handler(), henv), c.handler().origin(), "the handler of catch (it answers like the expression)");
                 return body;
@@ -584,7 +633,7 @@ final class Infer {
             case WORKFLOW:
             default: {
                 Ast.Workflow w = (Ast.Workflow) e;
-                Map<String, Scheme> inner = new HashMap<>(env);
+                Map<String, Scheme> inner = scope(env, e.origin());
                 for (Ast.Binding b : w.steps()) inner.put(b.name(), Scheme.mono(infer(b.value(), inner)));
                 return infer(w.body(), inner);
             }
@@ -593,14 +642,14 @@ final class Infer {
 
     private Ty variable(Ast.Var v, Map<String, Scheme> env) {
         Scheme s = env.get(v.name());
-        if (s != null) return s.instantiate(level);
+        if (s != null) return instantiate(s, v.origin());
         s = globals.get(v.name());
         if (s != null) {
             varTargets.put(v, globalDefs.get(v.name()));
-            return s.instantiate(level);
+            return instantiate(s, v.origin());
         }
         s = primitives.get(v.name());
-        if (s != null) return s.instantiate(level);
+        if (s != null) return instantiate(s, v.origin());
         Ty val = sessionVals.get(v.name());
         if (val != null) return val;
         Ast.Grant g = grants.get(v.name());
@@ -654,6 +703,7 @@ final class Infer {
                         "a record with field " + d.field(), r.toString()));
             }
         } else if (r instanceof Ty.Var) {
+            budget.charge(Phase.VERIFY, decls.fieldCount(), d.origin());
             List<Decls.TypeInfo> candidates = decls.types.values().stream().filter(Decls.TypeInfo::isRecord)
                     .filter(t -> t.fields().stream().anyMatch(f -> f.name().equals(d.field()))).toList();
             if (candidates.size() != 1) {
@@ -668,12 +718,13 @@ final class Infer {
         }
         List<Ty> args = freshArgs(info);
         expect(info.applied(args), r, d.record().origin(), "the record of (. e " + d.field() + ")");
+        budget.charge(Phase.VERIFY, info.fields().size(), d.origin());
         Decls.Field f = info.fields().stream().filter(x -> x.name().equals(d.field())).findFirst().orElse(null);
         if (f == null) {
             throw new DiagnosticException(NormanCode.TYPE_MISMATCH.at(d.origin(), "record `" + info.name() + "` has no field `" + d.field() + "`",
                     info.fields().stream().map(Decls.Field::name).toList().toString(), d.field()));
         }
-        return Scheme.substitute(f.type(), Decls.instance(info, args));
+        return substitute(f.type(), Decls.instance(info, args), d.origin());
     }
 
     private Ty callTool(Ast.CallTool c, Map<String, Scheme> env) {
@@ -714,7 +765,7 @@ final class Infer {
                 expect(scrutinee, info.applied(args), p.origin(), "the pattern " + c.constructor());
                 Map<Ty.Var, Ty> map = Decls.instance(info, args);
                 for (int i = 0; i < c.vars().size(); i++) {
-                    Ty ft = Scheme.substitute(con.fields().get(i).type(), map);
+                    Ty ft = substitute(con.fields().get(i).type(), map, p.origin());
                     c.vars().get(i).ifPresent(v -> env.put(v, Scheme.mono(ft)));
                 }
             }
@@ -753,23 +804,88 @@ final class Infer {
         return v;
     }
 
-    private Scheme generalize(Ty t) {
-        List<Ty.Var> vars = new ArrayList<>();
-        collect(t, vars);
-        return new Scheme(vars, t);
+    /** A copy of {@code env} for an inner scope, charged by its size (a scope is copied at every binding form). */
+    private Map<String, Scheme> scope(Map<String, Scheme> env, Origin at) {
+        budget.charge(Phase.VERIFY, env.size() + 1, at);
+        return new HashMap<>(env);
     }
 
-    private void collect(Ty t, List<Ty.Var> vars) {
+    /** Generalizes {@code t} (a definition's or a let-bound value's type) over the variables above the current level. */
+    private Scheme generalize(Ty t, Origin at) {
+        Set<Ty.Var> vars = new LinkedHashSet<>();
+        collect(t, vars, 1, new int[] {0}, at);
+        return new Scheme(new ArrayList<>(vars), t);
+    }
+
+    private void collect(Ty t, Set<Ty.Var> vars, int depth, int[] size, Origin at) {
         t = t.resolve();
+        part(depth, size, at);
         if (t instanceof Ty.Var v) {
-            if (!v.effect && v.level > level && !vars.contains(v)) vars.add(v);
+            if (!v.effect && v.level > level) vars.add(v);
         } else if (t instanceof Ty.Con c) {
-            for (Ty a : c.args) collect(a, vars);
+            for (Ty a : c.args) collect(a, vars, depth + 1, size, at);
         } else {
             Ty.Fun f = (Ty.Fun) t;
-            for (Ty p : f.params) collect(p, vars);
-            collect(f.ret, vars);
+            for (Ty p : f.params) collect(p, vars, depth + 1, size, at);
+            collect(f.ret, vars, depth + 1, size, at);
         }
+    }
+
+    /** A fresh instance of {@code s} at the current level. */
+    private Ty instantiate(Scheme s, Origin at) {
+        if (s.vars().isEmpty()) return s.type();
+        Map<Ty.Var, Ty> map = new HashMap<>();
+        for (Ty.Var v : s.vars()) map.put(v, new Ty.Var(level, v.effect));
+        return substitute(s.type(), map, at);
+    }
+
+    /** Replaces the variables of {@code map} inside {@code t}, charged per part and bounded in depth. */
+    Ty substitute(Ty t, Map<Ty.Var, Ty> map, Origin at) { return substitute(t, map, 1, at); }
+
+    private Ty substitute(Ty t, Map<Ty.Var, Ty> map, int depth, Origin at) {
+        t = t.resolve();
+        step(depth, at);
+        if (t instanceof Ty.Var v) return map.getOrDefault(v, v);
+        if (t instanceof Ty.Con c) {
+            if (c.args.isEmpty()) return c;
+            List<Ty> args = new ArrayList<>(c.args.size());
+            for (Ty a : c.args) args.add(substitute(a, map, depth + 1, at));
+            return new Ty.Con(c.name, args);
+        }
+        Ty.Fun f = (Ty.Fun) t;
+        List<Ty> params = new ArrayList<>(f.params.size());
+        for (Ty p : f.params) params.add(substitute(p, map, depth + 1, at));
+        return new Ty.Fun(params, substitute(f.ret, map, depth + 1, at), substitute(f.eff, map, depth + 1, at));
+    }
+
+    /**
+     * Refuses {@code t} when, as a tree, it has more than {@code maxTypeSize} parts or nests deeper than
+     * {@code maxNesting}; stops counting at the first part past either, so measuring costs at most the limit.
+     */
+    void measure(Ty t, Origin at) { measure(t, 1, new int[] {0}, at); }
+
+    private void measure(Ty t, int depth, int[] size, Origin at) {
+        t = t.resolve();
+        part(depth, size, at);
+        if (t instanceof Ty.Con c) {
+            for (Ty a : c.args) measure(a, depth + 1, size, at);
+        } else if (t instanceof Ty.Fun f) {
+            for (Ty p : f.params) measure(p, depth + 1, size, at);
+            measure(f.ret, depth + 1, size, at);
+            measure(f.eff, depth + 1, size, at);
+        }
+    }
+
+    /** One step of a walk over a type at {@code depth} (the root is 1): charged as work, refused past the nesting limit. */
+    private void step(int depth, Origin at) {
+        budget.charge(Phase.VERIFY, 1, at);
+        if (depth > budget.limits().maxNesting()) throw Budgets.typeTooDeep(Phase.VERIFY, budget.limits().maxNesting(), at);
+    }
+
+    /** A step that also counts one more part of the type being measured ({@code size[0]}), refused past the size limit. */
+    private void part(int depth, int[] size, Origin at) {
+        step(depth, at);
+        budget.typeSize(Phase.VERIFY, ++size[0], at);
     }
 
     /** {@code found} must unify with {@code expected}; otherwise a type mismatch naming {@code what}. */
@@ -784,27 +900,31 @@ final class Infer {
 
     private void unifyOrThrow(Ty a, Ty b, Origin at, String what) { expect(a, b, at, what); }
 
-    private boolean unify(Ty a, Ty b, Origin at) {
+    private boolean unify(Ty a, Ty b, Origin at) { return unify(a, b, 1, at); }
+
+    private boolean unify(Ty a, Ty b, int depth, Origin at) {
         a = a.resolve();
         b = b.resolve();
+        step(depth, at);
         if (a == b) return true;
         if (a instanceof Ty.Var v) return bind(v, b, at);
         if (b instanceof Ty.Var v) return bind(v, a, at);
         if (a instanceof Ty.Con x && b instanceof Ty.Con y) {
             if (!x.name.equals(y.name) || x.args.size() != y.args.size()) return false;
-            for (int i = 0; i < x.args.size(); i++) if (!unify(x.args.get(i), y.args.get(i), at)) return false;
+            for (int i = 0; i < x.args.size(); i++) if (!unify(x.args.get(i), y.args.get(i), depth + 1, at)) return false;
             return true;
         }
         if (a instanceof Ty.Fun x && b instanceof Ty.Fun y) {
             if (x.params.size() != y.params.size()) return false;
-            for (int i = 0; i < x.params.size(); i++) if (!unify(x.params.get(i), y.params.get(i), at)) return false;
-            return unify(x.ret, y.ret, at) && unify(x.eff, y.eff, at);
+            for (int i = 0; i < x.params.size(); i++) if (!unify(x.params.get(i), y.params.get(i), depth + 1, at)) return false;
+            return unify(x.ret, y.ret, depth + 1, at) && unify(x.eff, y.eff, depth + 1, at);
         }
         return false;
     }
 
+    /** Binds {@code v} to {@code t} after the occurs check, which also measures {@code t} (see {@link #measure}). */
     private boolean bind(Ty.Var v, Ty t, Origin at) {
-        if (occurs(v, t)) {
+        if (occurs(v, t, 1, new int[] {0}, at)) {
             throw new DiagnosticException(NormanCode.INFINITE_TYPE.at(at, "this would need a type that contains itself: " + v + " = " + t));
         }
         v.ref = t;
@@ -812,10 +932,14 @@ final class Infer {
         return true;
     }
 
-    /** Occurs check, which also lowers the levels inside {@code t} to {@code v}'s (so generalization stays sound). */
-    private boolean occurs(Ty.Var v, Ty t) {
+    /**
+     * Occurs check, which also lowers the levels inside {@code t} to {@code v}'s (so generalization stays sound) and
+     * counts {@code t}'s parts: a type too large or too deep to bind is refused here, before anything holds it.
+     */
+    private boolean occurs(Ty.Var v, Ty t, int depth, int[] size, Origin at) {
         t = t.resolve();
         if (t == v) return true;
+        part(depth, size, at);
         if (t instanceof Ty.Var w) {
             if (w.level > v.level) {
                 int old = w.level;
@@ -825,12 +949,12 @@ final class Infer {
             return false;
         }
         if (t instanceof Ty.Con c) {
-            for (Ty a : c.args) if (occurs(v, a)) return true;
+            for (Ty a : c.args) if (occurs(v, a, depth + 1, size, at)) return true;
             return false;
         }
         Ty.Fun f = (Ty.Fun) t;
-        for (Ty p : f.params) if (occurs(v, p)) return true;
-        return occurs(v, f.ret) || occurs(v, f.eff);
+        for (Ty p : f.params) if (occurs(v, p, depth + 1, size, at)) return true;
+        return occurs(v, f.ret, depth + 1, size, at) || occurs(v, f.eff, depth + 1, size, at);
     }
 
     private void undo(int mark) {

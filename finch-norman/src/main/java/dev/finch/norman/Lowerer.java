@@ -3,6 +3,8 @@ package dev.finch.norman;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
+import dev.finch.ir.diag.Phase;
+import dev.finch.ir.limit.CompileBudget;
 import dev.finch.ir.instr.Block;
 import dev.finch.ir.instr.Immediate;
 import dev.finch.ir.instr.Instr;
@@ -36,9 +38,28 @@ import java.util.TreeMap;
  * Only shared vocabulary words are emitted ({@code show}, {@code list-prepend}, {@code program-error},
  * {@code expect-ok}, {@code money-from-micros}, …); program names that are also vocabulary words are renamed
  * ({@link #userName}) so that they cannot shadow what the lowering calls.
+ *
+ * <p>Lowering is bounded by the submission's {@link CompileBudget} (the one inference used): each expression lowered
+ * is charged as work — a polymorphic local rebuilt at each use makes let-doubling exponential here even when its types
+ * stay small, so the work limit is what stops it ({@code E-LIMIT-015}) — and so is each scope copied; the IR it
+ * builds nests at most {@code maxNesting} deep (a case's branches nest, as do rebuilt locals: {@code E-LIMIT-012}),
+ * and an IR type has at most {@code maxTypeSize} parts ({@code E-LIMIT-014}: records of records expand structurally).
+ * A crossed limit ends the lowering.
  */
 final class Lowerer {
+    /**
+     * The work charged for lowering one expression, in the units of {@link CompileBudget#charge}: lowering an
+     * expression allocates instructions and copies scopes, several times what one unification step costs, and the
+     * weight keeps what an exponential rebuild can allocate before the work limit stops it to a few tens of megabytes.
+     */
+    static final int EXPRESSION_WORK = 32;
+
     private final Infer inf;
+    private final CompileBudget budget;
+    /** How deeply the IR being built nests here; see {@link #exp}. */
+    private int depth;
+    /** The expression being lowered, where a limit crossed while lowering a type is reported. */
+    private Origin here = Origin.UNKNOWN;
     private final Set<Ast.Def> basis;
     private final String language;
     private final List<Diagnostic> diagnostics = new ArrayList<>();
@@ -56,6 +77,7 @@ final class Lowerer {
     /** A lowering where {@code session} holds the earlier turns' words (their effects may be reached from here). */
     Lowerer(Infer inf, Set<Ast.Def> basis, String language, dev.finch.ir.vocab.Vocabulary vocabulary, Map<String, Type.Fn> session) {
         this.inf = inf;
+        this.budget = inf.budget;
         this.basis = basis;
         this.language = language;
         this.vocabulary = vocabulary;
@@ -152,6 +174,7 @@ final class Lowerer {
                         break;
                 }
             } catch (DiagnosticException e) {
+                Budgets.rethrowCrossed(e);
                 diagnostics.addAll(e.diagnostics());
             }
         }
@@ -175,6 +198,7 @@ final class Lowerer {
             try {
                 words.put(lim.getValue(), wrapper(lim.getValue(), lim.getKey(), Ty.FAIL_EFFECT, lim.getKey().origin(), true));
             } catch (DiagnosticException e) {
+                Budgets.rethrowCrossed(e);
                 diagnostics.addAll(e.diagnostics());
             }
         }
@@ -214,6 +238,7 @@ final class Lowerer {
                     matchers.put(t, name);
                 }
             } catch (DiagnosticException e) {
+                Budgets.rethrowCrossed(e);
                 diagnostics.addAll(e.diagnostics());
             }
             wordNames.put(t, names);
@@ -238,6 +263,7 @@ final class Lowerer {
                     words.put(name, wrapper(name, v.value(), inf.defEffects.get(d), v.origin()));
                 }
             } catch (DiagnosticException e) {
+                Budgets.rethrowCrossed(e);
                 diagnostics.addAll(e.diagnostics());
             }
         }
@@ -266,6 +292,7 @@ final class Lowerer {
 
     private WordDef define(Ast.Define f) {
         Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).resolve();
+        inf.measure(fun, f.origin());
         Names names = Names.of(fun);
         Type.Fn sig = (Type.Fn) type(fun, names, Map.of());
         Fn fn = new Fn(fun.eff.isFail(), names, false);
@@ -286,6 +313,7 @@ final class Lowerer {
      */
     private WordDef wrapper(String name, Exp e, Ty eff, Origin at, boolean closed) {
         Ty t = inf.types.get(e);
+        inf.measure(t, at);
         Names names = closed ? new Names(Map.of()) : Names.of(t);
         boolean fails = eff.isFail();
         Type out = type(t, names, Map.of());
@@ -332,7 +360,46 @@ final class Lowerer {
 
     // ---- expressions --------------------------------------------------------------------------------------------
 
+    /**
+     * Lowers {@code e} into {@code out}, charged as {@link #EXPRESSION_WORK}. Every expression but a literal or a plain
+     * variable nests one level deeper than the expression around it — so the depth here never passes the reader's
+     * bound on the source's nesting, except where lowering itself nests (a case's later branches, a rebuilt local),
+     * which the same limit bounds.
+     */
     private void exp(Exp e, Fn fn, Scope scope, List<Instr> out) {
+        budget.charge(Phase.LOWER, EXPRESSION_WORK, e.origin());
+        Origin around = here;
+        here = e.origin();
+        if (leaf(e, scope)) {
+            lower(e, fn, scope, out);
+            here = around;
+            return;
+        }
+        deeper(e.origin());
+        try {
+            lower(e, fn, scope, out);
+        } finally {
+            depth--;
+            here = around;
+        }
+    }
+
+    /** One level deeper in the IR being built, refused past the nesting limit. */
+    private void deeper(Origin at) {
+        depth++;
+        budget.nesting(Phase.LOWER, depth, at);
+    }
+
+    /** A literal, or a variable that is not a polymorphic local to rebuild: it lowers to instructions, never to a block. */
+    private static boolean leaf(Exp e, Scope scope) {
+        return switch (e.kind()) {
+            case NUM, TEXT, BOOL, SYM, MONEY, DURATION, INFINITY, EMPTY_LIST -> true;
+            case VAR -> !(scope.lookup(((Ast.Var) e).name()) instanceof Inline);
+            default -> false;
+        };
+    }
+
+    private void lower(Exp e, Fn fn, Scope scope, List<Instr> out) {
         Origin at = e.origin();
         switch (e.kind()) {
             case NUM: out.add(new Instr.Push(new Literal.FloatLit(((Ast.Num) e).value()), at)); return;
@@ -366,12 +433,12 @@ final class Lowerer {
             }
             case LET_STAR: {
                 Ast.LetStar l = (Ast.LetStar) e;
-                Scope inner = scope.copy();
+                Scope inner = copy(scope);
                 for (Ast.Binding b : l.bindings()) {
                     Scheme s = inf.letSchemes.get(b);
                     if (!b.name().equals("_") && s != null && !s.vars().isEmpty()) {
                         // A polymorphic local is a value (the value restriction): rebuild it at each use, at that use's type.
-                        inner.inline(b.name(), new Inline(b.value(), s, inner.copy(), fn.subst));
+                        inner.inline(b.name(), new Inline(b.value(), s, copy(inner), fn.subst));
                         continue;
                     }
                     exp(b.value(), fn, inner, out);
@@ -386,7 +453,7 @@ final class Lowerer {
                 Ty.Fun fun = (Ty.Fun) inf.types.get(e).resolve();
                 Type.Fn type = (Type.Fn) type(fun, fn.names, fn.subst);
                 Fn inner = fn.closure(fun.eff.isFail());
-                Scope s = scope.copy();
+                Scope s = copy(scope);
                 List<Instr> body = new ArrayList<>();
                 params(l.formals(), inner, s, body, at);
                 exp(l.body(), inner, s, body);
@@ -465,11 +532,11 @@ final class Lowerer {
                 Type t = typeOf(c.body(), fn, scope);
                 Fn inner = fn.closure(true);
                 List<Instr> body = new ArrayList<>();
-                exp(c.body(), inner, scope.copy(), body);
+                exp(c.body(), inner, copy(scope), body);
                 body.add(new Instr.Call("ok", at));
                 out.add(new Instr.Closure(fnType(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
                 out.add(new Instr.Call("execute", at));
-                Scope hs = scope.copy();
+                Scope hs = copy(scope);
                 List<Instr> handler = new ArrayList<>();
                 handler.add(new Instr.LocalStore(hs.bind(c.name(), fn), at));
                 exp(c.handler(), fn, hs, handler);
@@ -494,7 +561,7 @@ final class Lowerer {
                 for (Ast.Binding b : w.steps()) {
                     Type st = typeOf(b.value(), fn, scope);
                     Fn inner = fn.closure(fails);
-                    Scope ss = scope.copy();
+                    Scope ss = copy(scope);
                     List<Instr> step = new ArrayList<>();
                     Set<String> deps = FreeVars.of(b.value());
                     for (String n : names) if (deps.contains(n) && tasks.containsKey(n)) join(tasks.get(n), n, fails, inner, ss, b.origin(), step);
@@ -507,7 +574,7 @@ final class Lowerer {
                     tasks.put(b.name(), task);
                 }
                 Type t = typeOf(w.body(), fn, scope);
-                Scope ws = scope.copy();
+                Scope ws = copy(scope);
                 if (!fails) {
                     for (Ast.Binding b : w.steps()) join(tasks.get(b.name()), b.name(), false, fn, ws, at, out);
                     exp(w.body(), fn, ws, out);
@@ -542,7 +609,7 @@ final class Lowerer {
                 Type t = typeOf(b.body(), fn, scope);
                 Fn inner = fn.closure(true);
                 List<Instr> body = new ArrayList<>();
-                exp(b.body(), inner, scope.copy(), body);
+                exp(b.body(), inner, copy(scope), body);
                 body.add(new Instr.Call("ok", at));
                 out.add(new Instr.Closure(fnType(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
                 out.add(new Instr.Call("execute", at));
@@ -564,7 +631,7 @@ final class Lowerer {
         if (!(a.model() instanceof Ast.Var v) || scope.lookup(v.name()) != null || inf.grant(v.name()).filter(Ast.Grant::isModel).isEmpty()) {
             throw agentic(at, "an ask whose model is not a model grant's name");
         }
-        Optional<Askable> type = askable(a.type(), new HashSet<>());
+        Optional<Askable> type = askable(a.type());
         if (type.isEmpty()) {
             out.add(new Instr.Push(new Literal.StringLit("the type of the ask at " + at + " is not askable (it must be built from Text, Num, Bool, "
                     + "Sym, List and datatypes or records whose fields are all askable)"), at));
@@ -601,7 +668,7 @@ final class Lowerer {
                 refused = "grant `" + g.name() + "` does not declare operation `" + c.op() + "` (it declares "
                         + g.entries().stream().map(Ast.HostEntry::key).toList() + ")";
             } else {
-                Optional<Askable> type = askable(h.type().orElseThrow(), new HashSet<>());
+                Optional<Askable> type = askable(h.type().orElseThrow());
                 if (type.isEmpty()) refused = "the result type of `" + g.name() + "` " + c.op() + " is not askable (it must be built from Text, Num, "
                         + "Bool, Sym, List and datatypes or records whose fields are all askable)";
                 else {
@@ -634,8 +701,35 @@ final class Lowerer {
         out.add(new Instr.Propagate(at));
     }
 
-    /** The askable type a written type denotes, or empty when it is not askable (Any, a type parameter, a cycle). */
+    /**
+     * The askable type a written type denotes, or empty when it is not askable (Any, a type parameter, a cycle). Its
+     * declarations expand like {@link #type(Ty, Names, Map)}'s, under the same bounds on parts and depth.
+     */
+    private Optional<Askable> askable(Ast.TypeExpr t) {
+        int[] saved = parts;
+        int savedDepth = typeDepth;
+        parts = new int[] {0};
+        typeDepth = 0;
+        try {
+            return askable(t, new HashSet<>());
+        } finally {
+            parts = saved;
+            typeDepth = savedDepth;
+        }
+    }
+
     private Optional<Askable> askable(Ast.TypeExpr t, Set<String> visiting) {
+        budget.charge(Phase.LOWER, 1, t.origin());
+        budget.typeSize(Phase.LOWER, ++parts[0], t.origin());
+        if (++typeDepth > budget.limits().maxNesting()) throw Budgets.typeTooDeep(Phase.LOWER, budget.limits().maxNesting(), t.origin());
+        try {
+            return askableHere(t, visiting);
+        } finally {
+            typeDepth--;
+        }
+    }
+
+    private Optional<Askable> askableHere(Ast.TypeExpr t, Set<String> visiting) {
         switch (t.kind()) {
             case TEXT: return Optional.of(new Askable.Text(bound(((Ast.TText) t).bound())));
             case NUM: return Optional.of(new Askable.Num());
@@ -702,7 +796,7 @@ final class Lowerer {
 
     private Block block(Exp e, Fn fn, Scope scope) {
         List<Instr> out = new ArrayList<>();
-        exp(e, fn, scope.copy(), out);
+        exp(e, fn, copy(scope), out);
         return new Block(out);
     }
 
@@ -733,7 +827,7 @@ final class Lowerer {
         if (local instanceof Inline in) {
             Ty generic = inf.types.get(in.value);
             Map<Ty.Var, Ty> map = new HashMap<>(in.subst);
-            match(generic, inf.types.get(v), in.scheme.vars(), map);
+            match(generic, inf.types.get(v), in.scheme.vars(), map, 1);
             exp(in.value, fn.withSubst(map), in.scope, out);
             return;
         }
@@ -745,7 +839,7 @@ final class Lowerer {
                 // value's, whatever the word itself is inferred to do.
                 Type.Fn type = (Type.Fn) type(inf.types.get(v).resolve(), fn.names, fn.subst);
                 Fn inner = fn.closure(false);
-                Scope s = scope.copy();
+                Scope s = copy(scope);
                 List<Instr> body = new ArrayList<>();
                 List<String> params = new ArrayList<>();
                 for (int i = 0; i < type.ins().size(); i++) params.add(fn.fresh("arg"));
@@ -863,7 +957,7 @@ final class Lowerer {
         }
         Ast.Branch b = c.branches().get(i);
         Origin at = b.origin();
-        Scope inner = scope.copy();
+        Scope inner = copy(scope);
         Ast.Pattern p = b.pattern();
         Set<String> now = new HashSet<>(covered);
         switch (p.kind()) {
@@ -877,7 +971,7 @@ final class Lowerer {
                 out.add(new Instr.Call("list-length", at));
                 out.add(new Instr.Push(new Literal.IntLit(0), at));
                 out.add(new Instr.Call("=", at));
-                out.add(new Instr.If(new Block(bodyOf(b, fn, inner)), new Block(branches(c, i + 1, s, now, all, fn, scope)), at));
+                out.add(new Instr.If(new Block(bodyOf(b, fn, inner)), new Block(laterBranches(c, i + 1, s, now, all, fn, scope)), at));
                 return out;
             }
             case CONS: {
@@ -908,6 +1002,16 @@ final class Lowerer {
         }
     }
 
+    /** The branches from {@code i} on, in the else block of branch {@code i - 1}: one level deeper. */
+    private List<Instr> laterBranches(Ast.Case c, int i, String s, Set<String> covered, Set<String> all, Fn fn, Scope scope) {
+        deeper(c.branches().get(Math.min(i, c.branches().size() - 1)).origin());
+        try {
+            return branches(c, i, s, covered, all, fn, scope);
+        } finally {
+            depth--;
+        }
+    }
+
     /** An option is on the stack: branch on it, or, when this branch completes the coverage, take it as certain. */
     private void finishTest(Ast.Case c, int i, String s, Set<String> now, Set<String> all, Fn fn, Scope scope, List<Instr> out,
                             List<Instr> some, Origin at) {
@@ -915,7 +1019,7 @@ final class Lowerer {
             out.add(new Instr.Call("unwrap", at));
             out.addAll(some);
         } else {
-            out.add(new Instr.IfSome(new Block(some), new Block(branches(c, i + 1, s, now, all, fn, scope)), at));
+            out.add(new Instr.IfSome(new Block(some), new Block(laterBranches(c, i + 1, s, now, all, fn, scope)), at));
         }
     }
 
@@ -987,8 +1091,27 @@ final class Lowerer {
         return failureType;
     }
 
-    /** The IR type of a µNorman type; {@code names} spells the word's type parameters, other free variables are unit. */
-    Type type(Ty t, Names names, Map<Ty.Var, Ty> subst) { return type(t, names, subst, new HashSet<>(), Map.of()); }
+    /**
+     * The IR type of a µNorman type; {@code names} spells the word's type parameters, other free variables are unit.
+     * Records and datatypes expand structurally, so a small µNorman type can stand for a large IR type: each part built
+     * is charged, and one of more than {@code maxTypeSize} parts, or nested deeper than {@code maxNesting}, is refused.
+     */
+    Type type(Ty t, Names names, Map<Ty.Var, Ty> subst) {
+        int[] saved = parts;
+        int savedDepth = typeDepth;
+        parts = new int[] {0};
+        typeDepth = 0;
+        try {
+            return type(t, names, subst, new HashSet<>(), Map.of());
+        } finally {
+            parts = saved;
+            typeDepth = savedDepth;
+        }
+    }
+
+    /** The parts of the IR type being built by the outermost {@link #type(Ty, Names, Map)} call, and how deep it is. */
+    private int[] parts = {0};
+    private int typeDepth;
 
     /**
      * {@code open} holds the declarations being expanded (one met again inside itself is recursive); {@code bound}
@@ -996,6 +1119,17 @@ final class Lowerer {
      * inside the declaration, so {@code (Pair [fst 1] [snd (Pair …)])} is nested, not recursive.
      */
     private Type type(Ty t, Names names, Map<Ty.Var, Ty> subst, Set<String> open, Map<Ty.Var, Type> bound) {
+        budget.charge(Phase.LOWER, 1, here);
+        budget.typeSize(Phase.LOWER, ++parts[0], here);
+        if (++typeDepth > budget.limits().maxNesting()) throw Budgets.typeTooDeep(Phase.LOWER, budget.limits().maxNesting(), here);
+        try {
+            return typeHere(t, names, subst, open, bound);
+        } finally {
+            typeDepth--;
+        }
+    }
+
+    private Type typeHere(Ty t, Names names, Map<Ty.Var, Ty> subst, Set<String> open, Map<Ty.Var, Type> bound) {
         t = t.resolve();
         if (t instanceof Ty.Var v) {
             if (bound.containsKey(v)) return bound.get(v);
@@ -1049,7 +1183,9 @@ final class Lowerer {
     }
 
     /** Matches a generic type against an instance, recording what each of {@code vars} stands for. */
-    private static void match(Ty generic, Ty instance, List<Ty.Var> vars, Map<Ty.Var, Ty> out) {
+    private void match(Ty generic, Ty instance, List<Ty.Var> vars, Map<Ty.Var, Ty> out, int depth) {
+        budget.charge(Phase.LOWER, 1, here);
+        if (depth > budget.limits().maxNesting()) throw Budgets.typeTooDeep(Phase.LOWER, budget.limits().maxNesting(), here);
         generic = generic.resolve();
         if (generic instanceof Ty.Var v) {
             if (vars.contains(v)) out.putIfAbsent(v, instance);
@@ -1057,10 +1193,10 @@ final class Lowerer {
         }
         instance = instance.resolve();
         if (generic instanceof Ty.Con g && instance instanceof Ty.Con i) {
-            for (int k = 0; k < Math.min(g.args.size(), i.args.size()); k++) match(g.args.get(k), i.args.get(k), vars, out);
+            for (int k = 0; k < Math.min(g.args.size(), i.args.size()); k++) match(g.args.get(k), i.args.get(k), vars, out, depth + 1);
         } else if (generic instanceof Ty.Fun g && instance instanceof Ty.Fun i) {
-            for (int k = 0; k < Math.min(g.params.size(), i.params.size()); k++) match(g.params.get(k), i.params.get(k), vars, out);
-            match(g.ret, i.ret, vars, out);
+            for (int k = 0; k < Math.min(g.params.size(), i.params.size()); k++) match(g.params.get(k), i.params.get(k), vars, out, depth + 1);
+            match(g.ret, i.ret, vars, out, depth + 1);
         }
     }
 
@@ -1120,25 +1256,38 @@ final class Lowerer {
         Set<String> seen = new HashSet<>();
         java.util.ArrayDeque<Ast.Exp> todo = new java.util.ArrayDeque<>(List.of(e));
         boolean top = true;
+        long[] walked = {0};
         while (!todo.isEmpty()) {
             Ast.Exp x = todo.pop();
-            for (String n : FreeVars.ofIgnoringForks(x)) {
+            Set<String> free = FreeVars.ofIgnoringForks(x, walked);
+            budget.charge(Phase.LOWER, walked[0], x.origin());
+            walked[0] = 0;
+            for (String n : free) {
                 if (top && scope.lookup(n) != null) continue;
                 Optional<Ast.Grant> g = inf.grant(n);
                 if (g.isPresent()) {
                     if (g.get().host().equals("kernel") || g.get().host().equals("filesystem")) tools.add(n);
                     continue;
                 }
-                if (seen.add(n)) {
-                    for (Ast.Def d : programDefs) {
-                        if (d instanceof Ast.Define f && f.name().equals(n)) todo.push(f.body());
-                        else if (d instanceof Ast.Val v && v.name().equals(n)) todo.push(v.value());
-                    }
-                }
+                if (seen.add(n)) todo.addAll(definitionBodies().getOrDefault(n, List.of()));
             }
             top = false;
         }
         return tools;
+    }
+
+    private Map<String, List<Ast.Exp>> definitionBodies;
+
+    /** The bodies of the program's defines and vals by name (each name's, in program order). */
+    private Map<String, List<Ast.Exp>> definitionBodies() {
+        if (definitionBodies == null) {
+            definitionBodies = new HashMap<>();
+            for (Ast.Def d : programDefs) {
+                if (d instanceof Ast.Define f) definitionBodies.computeIfAbsent(f.name(), k -> new ArrayList<>()).add(f.body());
+                else if (d instanceof Ast.Val v) definitionBodies.computeIfAbsent(v.name(), k -> new ArrayList<>()).add(v.value());
+            }
+        }
+        return definitionBodies;
     }
 
     private static DiagnosticException agentic(Origin at, String what) {
@@ -1207,6 +1356,12 @@ final class Lowerer {
     /** A polymorphic let-bound value, rebuilt where it is used. */
     private record Inline(Exp value, Scheme scheme, Scope scope, Map<Ty.Var, Ty> subst) { }
 
+    /** A copy of {@code s} for an inner scope, charged by its size (a scope is copied at every binding form). */
+    private Scope copy(Scope s) {
+        budget.charge(Phase.LOWER, s.size() + 1, here);
+        return s.copy();
+    }
+
     /** Lexical scope: a µNorman name → its IR local name, or an {@link Inline}. */
     private static final class Scope {
         private final Map<String, Object> names;
@@ -1216,6 +1371,8 @@ final class Lowerer {
         private Scope(Map<String, Object> names) { this.names = names; }
 
         Scope copy() { return new Scope(new HashMap<>(names)); }
+
+        int size() { return names.size(); }
 
         Object lookup(String name) { return names.get(name); }
 

@@ -6,12 +6,12 @@ import dev.finch.ir.checked.Environment;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.instr.Module;
+import dev.finch.ir.limit.CompileBudget;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,7 +38,7 @@ public final class Norman implements Frontend {
 
     @Override
     public Lowering lower(String text, String sourceId, Environment env) {
-        NormanProgram p = check(text, sourceId, env.vocabulary(), env.words());
+        NormanProgram p = check(text, sourceId, env.vocabulary(), env.words(), env.budget());
         if (!p.ok()) return Lowering.failed(p.diagnostics());
         Lowerer lowerer = new Lowerer(p.inference, p.basis, language(), env.vocabulary(), env.words());
         try {
@@ -52,6 +52,16 @@ public final class Norman implements Frontend {
     /** Lowers the unit tests of a checked program for the harness (see {@link NormanTests}), over {@code vocabulary}. */
     public NormanTests lowerTests(NormanProgram p, dev.finch.ir.vocab.Vocabulary vocabulary) {
         if (!p.ok()) return new NormanTests(Optional.empty(), List.of(), List.of(), p.diagnostics());
+        try {
+            return lowered(p, vocabulary);
+        } catch (DiagnosticException e) {
+            // A compile limit crossed while lowering (the program's budget is the one its check used).
+            if (!Budgets.crossed(e)) throw e;
+            return new NormanTests(Optional.empty(), List.of(), List.of(), e.diagnostics());
+        }
+    }
+
+    private NormanTests lowered(NormanProgram p, dev.finch.ir.vocab.Vocabulary vocabulary) {
         Lowerer lowerer = new Lowerer(p.inference, p.basis, language(), vocabulary);
         Map<Ast.Test, List<String>> words = new IdentityHashMap<>();
         Map<Ast.Test, String> matchers = new IdentityHashMap<>();
@@ -100,10 +110,34 @@ public final class Norman implements Frontend {
      */
     public NormanProgram check(String text, String sourceId, dev.finch.ir.vocab.Vocabulary vocabulary,
                                Map<String, dev.finch.ir.type.Type.Fn> sessionWords) {
+        return check(text, sourceId, vocabulary, sessionWords, CompileBudget.standard());
+    }
+
+    /**
+     * As {@link #check(String, String, dev.finch.ir.vocab.Vocabulary, Map)}, within {@code budget}: the text and every
+     * file it uses are bounded in size, tokens and nesting, and inference is charged as it works and bounded in the
+     * size of the types it infers (see {@link dev.finch.ir.limit.CompileLimits}). A crossed limit is the program's one
+     * diagnostic; nothing after it is checked.
+     */
+    public NormanProgram check(String text, String sourceId, dev.finch.ir.vocab.Vocabulary vocabulary,
+                               Map<String, dev.finch.ir.type.Type.Fn> sessionWords, CompileBudget budget) {
+        Set<Ast.Def> basis = Collections.newSetFromMap(new IdentityHashMap<>());
+        Infer inf = new Infer(new Decls(budget), vocabulary, sessionWords, budget);
+        try {
+            return checked(text, sourceId, budget, basis, inf);
+        } catch (DiagnosticException e) {
+            if (!Budgets.crossed(e)) throw e;
+            return new NormanProgram(sourceId, List.of(), Map.of(), List.of(), e.diagnostics(), inf, basis, List.of());
+        }
+    }
+
+    private NormanProgram checked(String text, String sourceId, CompileBudget budget, Set<Ast.Def> basis, Infer inf) {
         List<Diagnostic> diagnostics = new ArrayList<>();
+        budget.source(text, dev.finch.ir.diag.Origin.of(sourceId, 1, 1));
         Syntax syntax = new Syntax();
+        // The basis is Finch's own text: it is read under a budget of its own, and only the submission's tokens count.
         List<Sx> basisDatums = Reader.read(basisText(), "<basis>");
-        Loader load = new Loader(loader);
+        Loader load = new Loader(loader, budget);
         load.root(text, sourceId);
         diagnostics.addAll(load.diagnostics);
         syntax.declare(basisDatums);
@@ -111,9 +145,7 @@ public final class Norman implements Frontend {
         List<Ast.Def> basisDefs = defs(syntax, basisDatums);
         List<Ast.Def> defs = defs(syntax, load.datums);
         diagnostics.addAll(syntax.diagnostics());
-        Set<Ast.Def> basis = Collections.newSetFromMap(new IdentityHashMap<>());
         basis.addAll(basisDefs);
-        Infer inf = new Infer(new Decls(), vocabulary, sessionWords);
         List<Ast.Test> testDefs = new ArrayList<>();
         List<UnitTest> tests = new ArrayList<>();
         Map<String, String> types = new LinkedHashMap<>();
@@ -126,6 +158,7 @@ public final class Norman implements Frontend {
                 inf.program(defs, true);
                 inf.finish();
             } catch (DiagnosticException e) {
+                Budgets.rethrowCrossed(e);
                 inf.diagnostics.addAll(e.diagnostics());
             }
             diagnostics.addAll(inf.diagnostics);

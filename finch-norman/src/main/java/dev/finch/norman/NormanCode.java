@@ -21,7 +21,7 @@ public enum NormanCode implements DiagnosticCode {
     RESERVED_WORD("E-NORMAN-010", Phase.PARSE, "A reserved word is used as a name."),
     DUPLICATE_CONSTRUCTOR("E-NORMAN-011", Phase.PARSE, "A constructor name is declared twice in the program (one namespace)."),
     DUPLICATE_TYPE("E-NORMAN-012", Phase.PARSE, "A datatype or record name is declared twice."),
-    BAD_LITERAL("E-NORMAN-013", Phase.PARSE, "A malformed numeral, money amount or duration."),
+    BAD_LITERAL("E-NORMAN-013", Phase.PARSE, "A malformed numeral, money amount, duration or bound, or one too large to hold (money beyond a long of micro-dollars, a duration beyond a long of milliseconds)."),
     UNKNOWN_FIELD("E-NORMAN-014", Phase.PARSE, "A record is built with a field it does not have, without one it has, or with one twice."),
     BAD_PATTERN("E-NORMAN-015", Phase.PARSE, "A pattern is not one of Con, (Con x _), '(), (cons h t), _."),
     UNKNOWN_TYPE("E-NORMAN-016", Phase.PARSE, "A type names no datatype, record or built-in type."),

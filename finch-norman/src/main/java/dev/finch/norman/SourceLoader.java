@@ -15,6 +15,14 @@ public interface SourceLoader {
     /** The text of the file with identity {@code id}, or empty when it cannot be read. */
     Optional<String> read(String id);
 
+    /**
+     * The text of the file with identity {@code id}, or empty when it cannot be read, reading no more than
+     * {@code maxChars + 1} characters: a longer text is cut there, so that the caller knows it is too long without
+     * reading all of it (a use of {@code /dev/zero} ends at the limit). Loaders whose texts are already in memory
+     * need not override it.
+     */
+    default Optional<String> read(String id, int maxChars) { return read(id); }
+
     /** Files on the default file system; identities are normalized absolute paths. */
     static SourceLoader fileSystem() {
         return new SourceLoader() {
@@ -31,7 +39,28 @@ public interface SourceLoader {
                     return Optional.empty();
                 }
             }
+
+            @Override public Optional<String> read(String id, int maxChars) {
+                try (java.io.Reader in = Files.newBufferedReader(Path.of(id), StandardCharsets.UTF_8)) {
+                    return Optional.of(upTo(in, maxChars));
+                } catch (IOException | RuntimeException e) {
+                    return Optional.empty();
+                }
+            }
         };
+    }
+
+    /** At most {@code maxChars + 1} characters of {@code in}. */
+    private static String upTo(java.io.Reader in, int maxChars) throws IOException {
+        StringBuilder b = new StringBuilder();
+        char[] buf = new char[8192];
+        long want = (long) maxChars + 1;
+        while (b.length() < want) {
+            int n = in.read(buf, 0, (int) Math.min(buf.length, want - b.length()));
+            if (n < 0) break;
+            b.append(buf, 0, n);
+        }
+        return b.toString();
     }
 
     /** Files held in memory, keyed by slash-separated paths such as {@code lib/util.nm}; for tests and embedders. */
@@ -49,11 +78,14 @@ public interface SourceLoader {
         return new SourceLoader() {
             @Override public String resolve(String from, String file) { return relative(from, file); }
 
-            @Override public Optional<String> read(String id) {
+            @Override public Optional<String> read(String id) { return read(id, Integer.MAX_VALUE - 1); }
+
+            @Override public Optional<String> read(String id, int maxChars) {
                 try (java.io.InputStream in = loader.getResourceAsStream(id)) {
                     if (in == null) return Optional.empty();
-                    return Optional.of(StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                            .decode(java.nio.ByteBuffer.wrap(in.readAllBytes())).toString());
+                    var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+                    return Optional.of(upTo(new java.io.InputStreamReader(in, decoder), maxChars));
                 } catch (IOException | RuntimeException e) {
                     return Optional.empty();
                 }

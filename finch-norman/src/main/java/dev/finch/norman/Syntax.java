@@ -11,7 +11,6 @@ import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -357,18 +356,22 @@ final class Syntax {
         if (s.equals("#t")) return new Ast.Bool(true, at);
         if (s.equals("#f")) return new Ast.Bool(false, at);
         if (s.equals("∞")) return new Ast.Infinity(at);
-        if (NUMERAL.matcher(s).matches()) return new Ast.Num(Double.parseDouble(s), at);
+        if (NUMERAL.matcher(s).matches()) {
+            double v = Double.parseDouble(s);
+            if (Double.isInfinite(v)) throw literalError(a, "a number is at most " + Double.MAX_VALUE + " in size");
+            return new Ast.Num(v, at);
+        }
         Matcher m = MONEY.matcher(s);
         if (m.matches()) {
-            BigDecimal micros = new BigDecimal(m.group(1)).movePointRight(6);
-            if (micros.stripTrailingZeros().scale() > 0) throw literalError(a, "money is exact to the micro-dollar");
-            return new Ast.Money(micros.longValueExact(), at);
+            long micros = exact(a, m.group(1), 1_000_000L, "money is exact to the micro-dollar",
+                    "money is at most $" + BigDecimal.valueOf(Long.MAX_VALUE).movePointLeft(6).toPlainString());
+            return new Ast.Money(micros, at);
         }
         m = DURATION.matcher(s);
         if (m.matches()) {
-            BigDecimal millis = new BigDecimal(m.group(1)).multiply(BigDecimal.valueOf(MILLIS.get(m.group(3))));
-            if (millis.stripTrailingZeros().scale() > 0) throw literalError(a, "durations are exact to the millisecond");
-            return new Ast.Duration(millis.longValueExact(), at);
+            long millis = exact(a, m.group(1), MILLIS.get(m.group(3)), "durations are exact to the millisecond",
+                    "a duration is at most " + Long.MAX_VALUE + "ms (about 292 million years)");
+            return new Ast.Duration(millis, at);
         }
         char c = s.charAt(0);
         if (Character.isDigit(c) || (c == '$' && s.length() > 1 && Character.isDigit(s.charAt(1)))
@@ -378,8 +381,39 @@ final class Syntax {
         return null;
     }
 
+    /**
+     * {@code decimal × unit} as a whole number of units of a long, or a literal error: {@code inexact} when it has a
+     * fraction of a unit, {@code tooLarge} when it does not fit. Digits past what a long holds are never converted, so
+     * a literal of a million digits costs its length.
+     */
+    private static long exact(Sx.Atom a, String decimal, long unit, String inexact, String tooLarge) {
+        int dot = decimal.indexOf('.');
+        String whole = dot < 0 ? decimal : decimal.substring(0, dot);
+        String fraction = dot < 0 ? "" : decimal.substring(dot + 1);
+        int lead = 0;
+        while (lead < whole.length() - 1 && whole.charAt(lead) == '0') lead++;
+        int trail = fraction.length();
+        while (trail > 0 && fraction.charAt(trail - 1) == '0') trail--;
+        // A unit is at most 3.6e6 and a long about 9.2e18: more than 19 whole digits, or more than 7 significant
+        // fractional ones (10^-8 of an hour is not a whole millisecond), settle the answer without arithmetic.
+        if (trail > 7) throw literalError(a, inexact);
+        if (whole.length() - lead > 19) throw literalError(a, tooLarge);
+        BigDecimal value = new BigDecimal(whole.substring(lead) + (trail == 0 ? "" : "." + fraction.substring(0, trail)))
+                .multiply(BigDecimal.valueOf(unit));
+        if (value.stripTrailingZeros().scale() > 0) throw literalError(a, inexact);
+        if (value.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) throw literalError(a, tooLarge);
+        return value.longValueExact();
+    }
+
     private static DiagnosticException literalError(Sx.Atom a, String why) {
-        return new DiagnosticException(NormanCode.BAD_LITERAL.at(a.origin(), "malformed literal `" + a.text() + "`: " + why));
+        return new DiagnosticException(NormanCode.BAD_LITERAL.at(a.origin(), "malformed literal `" + abbreviated(a.text()) + "`: " + why));
+    }
+
+    /** How much of a literal a diagnostic quotes: enough to recognise it, never a megabyte of digits. */
+    private static final int QUOTED = 40;
+
+    private static String abbreviated(String text) {
+        return text.length() <= QUOTED ? text : text.substring(0, QUOTED) + "…(" + text.length() + " characters)";
     }
 
     private Exp listExp(Sx.SList l) {
@@ -485,7 +519,8 @@ final class Syntax {
 
     private static Optional<Exp> optional(Exp e) { return e.kind() == Exp.Kind.INFINITY ? Optional.empty() : Optional.of(e); }
 
-    private Exp recordNew(String name, List<String> declared, Sx.SList l) {
+    private Exp recordNew(String name, List<String> declaredFields, Sx.SList l) {
+        Set<String> declared = new HashSet<>(declaredFields);
         List<Binding> fields = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (int i = 1; i < l.size(); i++) {
@@ -494,15 +529,15 @@ final class Syntax {
             String field = atom(f.get(0), "a field name");
             if (!declared.contains(field)) {
                 throw new DiagnosticException(NormanCode.UNKNOWN_FIELD.at(f.get(0).origin(), "record `" + name + "` has no field `" + field + "`",
-                        String.join(" ", declared), field));
+                        String.join(" ", declaredFields), field));
             }
             if (!seen.add(field)) throw new DiagnosticException(NormanCode.UNKNOWN_FIELD.at(f.origin(), "field `" + field + "` is given twice"));
             fields.add(new Binding(field, exp(f.get(1)), f.origin()));
         }
-        for (String f : declared) {
+        for (String f : declaredFields) {
             if (!seen.contains(f)) {
                 throw new DiagnosticException(NormanCode.UNKNOWN_FIELD.at(l.origin(), "record `" + name + "` is built without its field `" + f
-                        + "`: every field must be named", String.join(" ", declared), String.join(" ", seen)));
+                        + "`: every field must be named", String.join(" ", declaredFields), String.join(" ", seen)));
             }
         }
         return new Ast.RecordNew(name, fields, l.origin());
@@ -510,38 +545,59 @@ final class Syntax {
 
     /** Checks 2 and 3 (distinct names, acyclic dependencies) and orders the steps so each follows its inputs. */
     private Exp workflow(List<Binding> steps, Exp body, Origin at) {
-        List<String> names = steps.stream().map(Binding::name).toList();
         Set<String> seen = new HashSet<>();
         for (Binding b : steps) {
             if (!seen.add(b.name())) {
                 throw new DiagnosticException(NormanCode.DUPLICATE_STEP.at(b.origin(), "workflow step `" + b.name() + "` is named twice"));
             }
         }
-        Map<String, Set<String>> deps = new LinkedHashMap<>();
-        for (Binding b : steps) {
-            Set<String> free = FreeVars.of(b.value());
-            free.retainAll(names);
-            deps.put(b.name(), free);
+        // The order of the reference: repeatedly, in written order, every step whose inputs are done. A step is taken
+        // in the pass of its latest input written before it, or the pass after that of an input written after it;
+        // each step's pass is found once its inputs' are known (in dependency order), so the cost is linear.
+        Map<String, Integer> index = new HashMap<>();
+        for (int i = 0; i < steps.size(); i++) index.put(steps.get(i).name(), i);
+        List<Set<String>> deps = new ArrayList<>();
+        Map<String, List<Integer>> users = new HashMap<>();
+        int[] waiting = new int[steps.size()];
+        java.util.ArrayDeque<Integer> ready = new java.util.ArrayDeque<>();
+        for (int i = 0; i < steps.size(); i++) {
+            Set<String> free = FreeVars.of(steps.get(i).value());
+            free.retainAll(index.keySet());
+            deps.add(free);
+            for (String d : free) users.computeIfAbsent(d, k -> new ArrayList<>()).add(i);
+            waiting[i] = free.size();
+            if (free.isEmpty()) ready.add(i);
         }
+        int[] pass = new int[steps.size()];
+        boolean[] done = new boolean[steps.size()];
+        int count = 0;
+        while (!ready.isEmpty()) {
+            int i = ready.poll();
+            done[i] = true;
+            count++;
+            pass[i] = 1;
+            for (String d : deps.get(i)) {
+                int j = index.get(d);
+                pass[i] = Math.max(pass[i], j < i ? pass[j] : pass[j] + 1);
+            }
+            for (int u : users.getOrDefault(steps.get(i).name(), List.of())) if (--waiting[u] == 0) ready.add(u);
+        }
+        if (count < steps.size()) {
+            List<String> cycle = new ArrayList<>();
+            Binding first = null;
+            for (int i = 0; i < steps.size(); i++) {
+                if (done[i]) continue;
+                cycle.add(steps.get(i).name());
+                if (first == null) first = steps.get(i);
+            }
+            throw new DiagnosticException(NormanCode.WORKFLOW_CYCLE.at(first.origin(), "the workflow's steps depend on each other in a cycle: "
+                    + String.join(", ", cycle)));
+        }
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) order.add(i);
+        order.sort(java.util.Comparator.<Integer>comparingInt(i -> pass[i]).thenComparingInt(i -> i));
         List<Binding> ordered = new ArrayList<>();
-        Set<String> done = new HashSet<>();
-        while (ordered.size() < steps.size()) {
-            boolean progress = false;
-            for (Binding b : steps) {
-                if (!done.contains(b.name()) && done.containsAll(deps.get(b.name()))) {
-                    ordered.add(b);
-                    done.add(b.name());
-                    progress = true;
-                }
-            }
-            if (!progress) {
-                List<String> cycle = new ArrayList<>();
-                for (Binding b : steps) if (!done.contains(b.name())) cycle.add(b.name());
-                Binding first = steps.stream().filter(b -> !done.contains(b.name())).findFirst().orElseThrow();
-                throw new DiagnosticException(NormanCode.WORKFLOW_CYCLE.at(first.origin(), "the workflow's steps depend on each other in a cycle: "
-                        + String.join(", ", cycle)));
-            }
-        }
+        for (int i : order) ordered.add(steps.get(i));
         return new Ast.Workflow(ordered, body, at);
     }
 
@@ -640,7 +696,13 @@ final class Syntax {
     }
 
     private static long bound(Sx n) {
-        if (n instanceof Sx.Atom a && a.text().matches("[0-9]+")) return Long.parseLong(a.text());
+        if (n instanceof Sx.Atom a && a.text().matches("[0-9]+")) {
+            String digits = a.text().replaceFirst("^0+(?=.)", "");
+            if (digits.length() > 19 || new BigDecimal(digits).compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+                throw new DiagnosticException(NormanCode.BAD_LITERAL.at(n.origin(), "a bound is at most " + Long.MAX_VALUE));
+            }
+            return Long.parseLong(digits);
+        }
         throw new DiagnosticException(NormanCode.BAD_LITERAL.at(n.origin(), "a bound is a whole number of bytes or elements"));
     }
 

@@ -1,6 +1,5 @@
 package dev.finch.norman;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,24 +93,42 @@ public abstract sealed class Ty permits Ty.Var, Ty.Con, Ty.Fun {
     /** True when this (resolved) is the effect {@code Fail}. */
     boolean isFail() { return resolve() instanceof Con c && c.name.equals(FAIL); }
 
-    /** The µNorman spelling: {@code Num}, {@code (List Text)}, {@code (Option Num)}, {@code (Num Num -> Num)}, {@code 'a}. */
+    /**
+     * The µNorman spelling: {@code Num}, {@code (List Text)}, {@code (Option Num)}, {@code (Num Num -> Num)}, {@code 'a}.
+     * A type too large or too deep to be worth reading (one the compile limits refuse) is cut with {@code …}.
+     */
     @Override public String toString() { return show(this, new HashMap<>()); }
 
+    /** How many parts, and how deep, a spelling shows before it is cut with {@code …}. */
+    private static final int SHOWN_PARTS = 20_000;
+    private static final int SHOWN_DEPTH = 300;
+
     static String show(Ty t, Map<Var, String> names) {
+        StringBuilder b = new StringBuilder();
+        show(t, names, b, 1, new int[] {SHOWN_PARTS});
+        return b.toString();
+    }
+
+    private static void show(Ty t, Map<Var, String> names, StringBuilder b, int depth, int[] left) {
         t = t.resolve();
-        if (t instanceof Var v) return names.computeIfAbsent(v, k -> "'" + (char) ('a' + names.size() % 26) + (names.size() >= 26 ? String.valueOf(names.size() / 26) : ""));
+        if (depth > SHOWN_DEPTH || left[0]-- <= 0) { b.append('…'); return; }
+        if (t instanceof Var v) {
+            b.append(names.computeIfAbsent(v, k -> "'" + (char) ('a' + names.size() % 26) + (names.size() >= 26 ? String.valueOf(names.size() / 26) : "")));
+            return;
+        }
         if (t instanceof Con c) {
-            if (c.args.isEmpty()) return c.name;
-            List<String> parts = new ArrayList<>();
-            parts.add(c.name);
-            for (Ty a : c.args) parts.add(show(a, names));
-            return "(" + String.join(" ", parts) + ")";
+            if (c.args.isEmpty()) { b.append(c.name); return; }
+            b.append('(').append(c.name);
+            for (Ty a : c.args) show(a, names, b.append(' '), depth + 1, left);
+            b.append(')');
+            return;
         }
         Fun f = (Fun) t;
-        StringBuilder b = new StringBuilder("(");
-        for (Ty p : f.params) b.append(show(p, names)).append(' ');
-        b.append("-> ").append(show(f.ret, names));
+        b.append('(');
+        for (Ty p : f.params) { show(p, names, b, depth + 1, left); b.append(' '); }
+        b.append("-> ");
+        show(f.ret, names, b, depth + 1, left);
         if (f.eff.isFail()) b.append(" ! Failure");
-        return b.append(')').toString();
+        b.append(')');
     }
 }
