@@ -95,7 +95,7 @@ public final class Finch implements AutoCloseable {
         Map<Language, Frontend> f = new EnumMap<>(Language.class);
         f.put(Language.FORTH, new CoForth());
         f.put(Language.LISP, new Lisp());
-        f.put(Language.NORMAN, new dev.finch.norman.Norman());
+        f.put(Language.NORMAN, new dev.finch.norman.Norman(b.normanSources));
         this.frontends = java.util.Collections.unmodifiableMap(f);
     }
 
@@ -270,6 +270,7 @@ public final class Finch implements AutoCloseable {
         private byte[] imageKey;
         private boolean unkeyedImages;
         private ContinuationLedger ledger;
+        private dev.finch.norman.SourceLoader normanSources = dev.finch.norman.SourceLoader.none();
 
         private Builder() { }
 
@@ -303,6 +304,17 @@ public final class Finch implements AutoCloseable {
          */
         public Builder acceptUnkeyedImages() {
             this.unkeyedImages = true;
+            return this;
+        }
+
+        /**
+         * Where a µNorman submission's {@code (use "file")} finds its files. The default is
+         * {@code SourceLoader.none()}: a submission — typically a model's — cannot read the host's files by naming them
+         * in a {@code use}, which no grant or approval would see. Install {@code SourceLoader.under(dir)} for a
+         * directory of the host's own µNorman libraries, or {@code SourceLoader.inMemory(files)}.
+         */
+        public Builder normanSources(dev.finch.norman.SourceLoader sources) {
+            this.normanSources = java.util.Objects.requireNonNull(sources, "sources");
             return this;
         }
 

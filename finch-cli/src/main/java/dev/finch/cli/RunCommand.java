@@ -68,7 +68,8 @@ final class RunCommand implements Callable<Integer> {
 
         Session session;
         try {
-            session = Finch.create().newSession(options);
+            // The command line runs the user's own files: a µNorman use may read files below the working directory.
+            session = Finch.builder().normanSources(dev.finch.norman.SourceLoader.under(java.nio.file.Path.of("").toAbsolutePath())).build().newSession(options);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -123,7 +123,7 @@ class HostileNormanTest {
     void aUsedFileOverTheSourceLimitIsRefusedAtTheUse(@TempDir Path dir) throws Exception {
         Path big = dir.resolve("big.nm");
         Files.writeString(big, "(val x \"" + "x".repeat(CompileLimits.DEFAULT.maxSourceChars()) + "\")");
-        Diagnostic d = refused("(use \"" + big + "\")", "E-LIMIT-010", "parse", 2_000);
+        Diagnostic d = refused(withSources(dir), "(use \"" + big + "\")", "E-LIMIT-010", "parse", 2_000);
         assertThat(d.origin().source()).isEqualTo("x.nm");
     }
 
@@ -132,10 +132,13 @@ class HostileNormanTest {
         int n = CompileLimits.DEFAULT.maxNesting() + 10;
         for (int i = 0; i < n; i++) Files.writeString(dir.resolve("f" + i + ".nm"), "(use \"f" + (i + 1) + ".nm\")");
         Files.writeString(dir.resolve("f" + n + ".nm"), "(val end 1)");
-        refused("(use \"" + dir.resolve("f0.nm") + "\")", "E-LIMIT-012", "parse", 3_000);
+        refused(withSources(dir), "(use \"" + dir.resolve("f0.nm") + "\")", "E-LIMIT-012", "parse", 3_000);
     }
 
     // ---- helpers ------------------------------------------------------------------------------------------------
+
+    /** A Finch whose µNorman uses read files under {@code dir} (sessions read none by default). */
+    private static Finch withSources(Path dir) { return Finch.builder().normanSources(dev.finch.norman.SourceLoader.under(dir)).build(); }
 
     private static String letDoubling(int n, String base) {
         StringBuilder b = new StringBuilder("(let* ([g0 " + base + "]");
@@ -145,7 +148,11 @@ class HostileNormanTest {
 
     /** Submits {@code text} to a fresh session: refused with {@code code} in {@code phase} within {@code millis}; the session goes on. */
     private static Diagnostic refused(String text, String code, String phase, long millis) {
-        Session s = FINCH.newSession();
+        return refused(FINCH, text, code, phase, millis);
+    }
+
+    private static Diagnostic refused(Finch finch, String text, String code, String phase, long millis) {
+        Session s = finch.newSession();
         long t0 = System.nanoTime();
         Outcome o = s.submit(Submission.of(text, "x.nm"));
         long took = millisSince(t0);

@@ -50,6 +50,50 @@ public interface SourceLoader {
         };
     }
 
+    /**
+     * No files at all: every {@code use} is refused ({@code E-NORMAN} "cannot read"). What a session gets unless the
+     * embedder installs sources ({@code Finch.builder().normanSources(…)}): a submitted program must not read the
+     * host's files by naming them in a {@code use}, which no grant or approval would see.
+     */
+    static SourceLoader none() {
+        return new SourceLoader() {
+            @Override public String resolve(String from, String file) { return file; }
+
+            @Override public Optional<String> read(String id) { return Optional.empty(); }
+        };
+    }
+
+    /**
+     * Files on the default file system under {@code root} only: a use resolves relative to the using file as with
+     * {@link #fileSystem()}, and a file whose real path (symlinks followed) is not a regular file inside {@code root}'s
+     * real path cannot be read.
+     */
+    static SourceLoader under(Path root) {
+        SourceLoader files = fileSystem();
+        Path top;
+        try {
+            top = root.toRealPath();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not a directory: " + root);
+        }
+        return new SourceLoader() {
+            @Override public String resolve(String from, String file) { return files.resolve(from, file); }
+
+            @Override public Optional<String> read(String id) { return inside(id) ? files.read(id) : Optional.empty(); }
+
+            @Override public Optional<String> read(String id, int maxChars) { return inside(id) ? files.read(id, maxChars) : Optional.empty(); }
+
+            private boolean inside(String id) {
+                try {
+                    Path real = Path.of(id).toRealPath();
+                    return real.startsWith(top) && Files.isRegularFile(real);
+                } catch (IOException | RuntimeException e) {
+                    return false;
+                }
+            }
+        };
+    }
+
     /** At most {@code maxChars + 1} characters of {@code in}. */
     private static String upTo(java.io.Reader in, int maxChars) throws IOException {
         StringBuilder b = new StringBuilder();
