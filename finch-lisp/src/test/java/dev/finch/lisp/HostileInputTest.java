@@ -100,6 +100,11 @@ class HostileInputTest {
         lowers("(define " + "k".repeat(100_000) + " 1)", FAST);
     }
 
+    @Test void aFunctionWhoseSignatureFailedCanStillBeUsed() {
+        Lowering l = lower("(define (f [x : list<]) 1)\n(f 1)\n(define (g) (f 1 2))", CompileLimits.DEFAULT, FAST);
+        assertThat(l.diagnostics()).extracting(Diagnostic::code).containsExactly("E-LISP-106", "E-TYPE-002");
+    }
+
     // ---------------------------------------------------------------- macros
 
     @Test void aMacroThatDoublesItsArgumentsIsStoppedByItsOutput() {
@@ -194,6 +199,17 @@ class HostileInputTest {
         lowers("(or" + " (< 1 2)".repeat(30_000) + ")", ENDS);
         lowers("(list" + " 1".repeat(100_000) + ")", ENDS);
         lowers("(define (g) " + " (lambda (x) x)".repeat(30_000) + " 1)", ENDS);
+    }
+
+    @Test void manyClassesAndArmsStayLinear() {
+        // Every lambda's effect class merges with the list's element type: a long chain of merges.
+        lowers("(list" + " (lambda (x) (+ x 1))".repeat(20_000) + ")", ENDS);
+        lowers("(define (f x) (match x " + times(40_000, i -> "(" + i + " " + i + ")") + " (_ 0)))", ENDS);
+    }
+
+    @Test void macroOutputUpToTheNestingLimitIsLowered() {
+        int limit = CompileLimits.DEFAULT.maxNesting();
+        lowers("(define-syntax id (syntax-rules () ((_ x) x)))\n(id " + "(list ".repeat(limit - 1) + "1" + ")".repeat(limit - 1) + ")", FAST);
     }
 
     @Test void aLongDefinitionChainIsOrderedWithoutRecursion() {

@@ -5,8 +5,8 @@ import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.diag.Phase;
-import dev.finch.ir.limit.LimitCode;
 import dev.finch.ir.instr.Literal;
+import dev.finch.ir.limit.LimitCode;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.type.TypeSyntax;
 import dev.finch.ir.vocab.WordSpec;
@@ -151,7 +151,7 @@ final class Analyzer {
             } catch (DiagnosticException e) {
                 failed(e);
                 pending.clear();
-                for (Object o : group) if (o instanceof FnDef fn && fn.scheme == null) fn.scheme = Infer.Scheme.mono(fn.mono);
+                for (Object o : group) if (o instanceof FnDef fn && fn.scheme == null) fn.scheme = Infer.Scheme.mono(monoOrFresh(fn));
             }
         }
         for (Object o : program) {
@@ -360,6 +360,18 @@ final class Analyzer {
                 fn.scheme = inf.generalize(fn.mono);
             }
         }
+    }
+
+    /**
+     * The function's type as far as its failed group got, or, when it failed before its signature was formed (a
+     * malformed annotation), a fresh one of its arity, so later uses are checked against something rather than nothing.
+     */
+    private Ty.Fn monoOrFresh(FnDef fn) {
+        if (fn.mono != null) return fn.mono;
+        List<Ty> ins = new ArrayList<>();
+        for (int i = 0; i < fn.params.size(); i++) ins.add(inf.fresh());
+        fn.mono = new Ty.Fn(ins, List.of(inf.fresh()), inf.eff());
+        return fn.mono;
     }
 
     /** Parameters were declared before their body existed; give them the body as owner (for set! checks). */

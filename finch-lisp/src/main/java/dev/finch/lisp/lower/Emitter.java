@@ -2,12 +2,12 @@ package dev.finch.lisp.lower;
 
 import dev.finch.ir.diag.Phase;
 import dev.finch.ir.instr.Block;
-import dev.finch.ir.limit.CompileBudget;
 import dev.finch.ir.instr.Immediate;
 import dev.finch.ir.instr.Instr;
 import dev.finch.ir.instr.Literal;
 import dev.finch.ir.instr.Module;
 import dev.finch.ir.instr.WordDef;
+import dev.finch.ir.limit.CompileBudget;
 import dev.finch.ir.type.Type;
 import dev.finch.lisp.types.Infer;
 import dev.finch.lisp.types.Ty;

@@ -656,6 +656,7 @@ final class Forms {
         Ty t = a.inf.fresh();
         Node n = new Node(Node.Kind.CASE, l.origin(), t);
         n.kids.add(scrut);
+        Set<Long> seen = new java.util.HashSet<>();
         for (int i = 0; i < arms.size(); i++) {
             Sx.SList al = arm(a, arms.get(i), "(integer body…) or (_ body…)");
             Sx p = al.items().get(0);
@@ -665,7 +666,7 @@ final class Forms {
                 if (i != arms.size() - 1) throw a.malformedMsg(al, "the default arm (_ …) must be last");
                 n.hasDefault = true;
             } else if (p instanceof Sx.SInt v) {
-                if (n.caseValues.contains(v.value())) throw a.malformedMsg(al, "arm " + v.value() + " appears twice");
+                if (!seen.add(v.value())) throw a.malformedMsg(al, "arm " + v.value() + " appears twice");
                 n.caseValues.add(v.value());
             } else throw a.malformed(al, "(integer body…)");
             n.kids.add(body);

@@ -65,9 +65,6 @@ public final class Infer {
     /** Where inference is working: the origin a limit is reported at. */
     public void at(Origin where) { this.at = where; }
 
-    /** The budget inference charges. */
-    public CompileBudget budget() { return budget; }
-
     /** One walk over a type: the parts it may visit and how deep. */
     private interface Parts {
         /** Counts a part at {@code depth} (the root is 1); false when the walk should stop here. */
