@@ -18,7 +18,10 @@ final class Support {
 
     static Lowering lower(String text) { return lower(text, EMPTY); }
 
-    static Lowering lower(String text, Environment env) { return new Lisp().lower(text, "test.lisp", env); }
+    /** Lowers under a fresh budget of the default limits (a budget meters one submission). */
+    static Lowering lower(String text, Environment env) {
+        return new Lisp().lower(text, "test.lisp", env.withBudget(dev.finch.ir.limit.CompileBudget.standard()));
+    }
 
     static Module ok(String text) { return ok(text, EMPTY); }
 

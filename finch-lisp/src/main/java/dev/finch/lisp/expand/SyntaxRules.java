@@ -69,19 +69,22 @@ public final class SyntaxRules {
 
     /**
      * Expands one use; {@code fresh} numbers this expansion's renamed binders. Datums the template introduces carry
-     * the use's origin; datums taken from the use keep their own.
+     * the use's origin; datums taken from the use keep their own. Every datum of the result is charged to
+     * {@code meter} — a pattern variable's datum once per copy — so the result's size is bounded even when copies
+     * share structure.
      */
-    public Sx expand(Sx.SList use, int fresh) {
+    Sx expand(Sx.SList use, int fresh, MacroExpander.Meter meter) {
         for (Rule rule : rules) {
+            meter.charge(use.origin());
             Map<String, Object> b = new HashMap<>();
             List<Sx> p = rule.pattern().items();
-            if (matchSeq(p.subList(1, p.size()), use.items().subList(1, use.items().size()), b)) {
+            if (matchSeq(p.subList(1, p.size()), use.items().subList(1, use.items().size()), b, meter)) {
                 Map<String, String> renames = new HashMap<>();
                 for (String binder : rule.binders()) renames.put(binder, binder + "%" + fresh);
-                return instantiate(rule.template(), b, renames, use.origin());
+                return instantiate(rule.template(), b, renames, use.origin(), meter);
             }
         }
-        throw new DiagnosticException(LispCode.NO_MACRO_RULE.at(use.origin(), "no rule of macro '" + name + "' matches " + use));
+        throw new DiagnosticException(LispCode.NO_MACRO_RULE.at(use.origin(), "no rule of macro '" + name + "' matches " + Sx.abbreviate(use, 80)));
     }
 
     private static DiagnosticException bad(Origin at, String message) {
@@ -144,7 +147,8 @@ public final class SyntaxRules {
         }
     }
 
-    private boolean match(Sx p, Sx f, Map<String, Object> b) {
+    private boolean match(Sx p, Sx f, Map<String, Object> b, MacroExpander.Meter meter) {
+        meter.charge(f.origin());
         switch (p.kind()) {
             case SYMBOL: {
                 String n = ((Sx.SSymbol) p).name();
@@ -154,7 +158,7 @@ public final class SyntaxRules {
                 return true;
             }
             case LIST: case BRACKET: case BRACES:
-                return p.kind() == f.kind() && matchSeq(items(p), items(f), b);
+                return p.kind() == f.kind() && matchSeq(items(p), items(f), b, meter);
             case STRING: return f instanceof Sx.SString s && s.value().equals(((Sx.SString) p).value());
             case INT: return f instanceof Sx.SInt i && i.value() == ((Sx.SInt) p).value();
             case FLOAT: return f instanceof Sx.SFloat x && x.value() == ((Sx.SFloat) p).value();
@@ -164,18 +168,18 @@ public final class SyntaxRules {
         }
     }
 
-    private boolean matchSeq(List<Sx> ps, List<Sx> fs, Map<String, Object> b) {
+    private boolean matchSeq(List<Sx> ps, List<Sx> fs, Map<String, Object> b, MacroExpander.Meter meter) {
         int ell = -1;
         for (int i = 0; i < ps.size(); i++) if (Sx.isSymbol(ps.get(i), ELLIPSIS)) { ell = i; break; }
         if (ell < 1) {
             if (ps.size() != fs.size()) return false;
-            for (int i = 0; i < ps.size(); i++) if (!match(ps.get(i), fs.get(i), b)) return false;
+            for (int i = 0; i < ps.size(); i++) if (!match(ps.get(i), fs.get(i), b, meter)) return false;
             return true;
         }
         int before = ell - 1;
         int after = ps.size() - ell - 1;
         if (fs.size() < before + after) return false;
-        for (int i = 0; i < before; i++) if (!match(ps.get(i), fs.get(i), b)) return false;
+        for (int i = 0; i < before; i++) if (!match(ps.get(i), fs.get(i), b, meter)) return false;
         Sx rep = ps.get(ell - 1);
         Set<String> vars = new LinkedHashSet<>();
         collectVars(rep, literals, vars);
@@ -183,7 +187,7 @@ public final class SyntaxRules {
         int repEnd = fs.size() - after;
         for (int i = before; i < repEnd; i++) {
             Map<String, Object> one = new HashMap<>();
-            if (!match(rep, fs.get(i), one)) return false;
+            if (!match(rep, fs.get(i), one, meter)) return false;
             each.add(one);
         }
         for (String v : vars) {
@@ -191,31 +195,44 @@ public final class SyntaxRules {
             for (Map<String, Object> one : each) seq.add(one.get(v));
             b.put(v, seq);
         }
-        for (int i = 0; i < after; i++) if (!match(ps.get(ell + 1 + i), fs.get(repEnd + i), b)) return false;
+        for (int i = 0; i < after; i++) if (!match(ps.get(ell + 1 + i), fs.get(repEnd + i), b, meter)) return false;
         return true;
     }
 
-    private Sx instantiate(Sx t, Map<String, Object> b, Map<String, String> renames, Origin at) {
+    private Sx instantiate(Sx t, Map<String, Object> b, Map<String, String> renames, Origin at, MacroExpander.Meter meter) {
         switch (t.kind()) {
             case SYMBOL: {
                 String n = ((Sx.SSymbol) t).name();
                 Object v = b.get(n);
-                if (v instanceof Sx s) return s;
+                if (v instanceof Sx s) {
+                    meter.add(Sx.size(s, meter.room()), at);
+                    return s;
+                }
                 if (v != null) throw new DiagnosticException(LispCode.BAD_MACRO.at(at, "pattern variable '" + n + "' needs '...' after it in the template of '" + name + "'"));
+                meter.add(1, at);
                 return new Sx.SSymbol(renames.getOrDefault(n, n), at);
             }
-            case LIST: return new Sx.SList(instantiateSeq(items(t), b, renames, at), at);
+            case LIST:
+                meter.add(1, at);
+                return new Sx.SList(instantiateSeq(items(t), b, renames, at, meter), at);
             case BRACKET: {
+                meter.add(1, at);
                 Sx.SBracket br = (Sx.SBracket) t;
-                return new Sx.SBracket(instantiateSeq(br.items(), b, renames, at), null, at);
+                return new Sx.SBracket(instantiateSeq(br.items(), b, renames, at, meter), null, at);
             }
-            case BRACES: return new Sx.SBraces(instantiateSeq(items(t), b, renames, at), at);
-            case QUOTE: return new Sx.SQuote(instantiate(((Sx.SQuote) t).datum(), b, renames, at), at);
-            default: return t.at(at);
+            case BRACES:
+                meter.add(1, at);
+                return new Sx.SBraces(instantiateSeq(items(t), b, renames, at, meter), at);
+            case QUOTE:
+                meter.add(1, at);
+                return new Sx.SQuote(instantiate(((Sx.SQuote) t).datum(), b, renames, at, meter), at);
+            default:
+                meter.add(1, at);
+                return t.at(at);
         }
     }
 
-    private List<Sx> instantiateSeq(List<Sx> ts, Map<String, Object> b, Map<String, String> renames, Origin at) {
+    private List<Sx> instantiateSeq(List<Sx> ts, Map<String, Object> b, Map<String, String> renames, Origin at, MacroExpander.Meter meter) {
         List<Sx> out = new ArrayList<>();
         for (int i = 0; i < ts.size(); i++) {
             Sx t = ts.get(i);
@@ -235,12 +252,12 @@ public final class SyntaxRules {
                 for (int k = 0; k < len.get(); k++) {
                     Map<String, Object> one = new HashMap<>(b);
                     for (String v : seqVars) one.put(v, ((List<?>) b.get(v)).get(k));
-                    out.add(instantiate(t, one, renames, at));
+                    out.add(instantiate(t, one, renames, at, meter));
                 }
                 i++;
                 continue;
             }
-            out.add(instantiate(t, b, renames, at));
+            out.add(instantiate(t, b, renames, at, meter));
         }
         return out;
     }

@@ -4,7 +4,9 @@ import dev.finch.ir.checked.Environment;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
+import dev.finch.ir.diag.Phase;
 import dev.finch.ir.instr.Literal;
+import dev.finch.ir.limit.LimitCode;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.type.TypeSyntax;
 import dev.finch.ir.vocab.WordSpec;
@@ -88,7 +90,7 @@ final class Analyzer {
 
     private final String sourceId;
     final Environment env;
-    final Infer inf = new Infer();
+    final Infer inf;
     final List<Diagnostic> diagnostics = new ArrayList<>();
     final Map<String, FnDef> functions = new LinkedHashMap<>();
     final Map<String, ConstDef> constants = new LinkedHashMap<>();
@@ -96,12 +98,33 @@ final class Analyzer {
     final List<Object> program = new ArrayList<>();
     final Body main;
     private final Set<String> reserved = new HashSet<>();
-    private final List<Pending> pending = new ArrayList<>();
+    private ArrayDeque<Pending> pending = new ArrayDeque<>();
+
+    /** The codes of the compile limits: a form that hits one ends the analysis (the rest would only hit it again). */
+    private static final Set<String> LIMIT_CODES = java.util.Arrays.stream(LimitCode.values()).map(LimitCode::code)
+            .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
     Analyzer(String sourceId, Environment env) {
         this.sourceId = sourceId;
         this.env = env;
-        this.main = new Body(null, inf.eff(), null, false, new HashSet<>(), Body.vars());
+        this.inf = new Infer(env.budget(), Origin.of(sourceId, 1, 1));
+        this.main = new Body(null, inf.eff(), null, false, new IrNames(), Body.vars());
+    }
+
+    /**
+     * Records the diagnostics of a form that failed and goes on with the next — unless one is a compile limit, which
+     * ends the analysis with the diagnostics so far and the limit's, or enough have been found to fill a report.
+     */
+    private void failed(DiagnosticException e) {
+        boolean limit = e.diagnostics().stream().anyMatch(d -> LIMIT_CODES.contains(d.code()));
+        if (limit) {
+            List<Diagnostic> out = new ArrayList<>(diagnostics.subList(0, Math.min(diagnostics.size(), Lowerer.MAX_DIAGNOSTICS - 1)));
+            out.addAll(e.diagnostics());
+            throw new DiagnosticException(out);
+        }
+        diagnostics.addAll(e.diagnostics());
+        // Only the first diagnostics are reported; analysing the rest of a broken program would be work for nothing.
+        if (diagnostics.size() >= Lowerer.MAX_DIAGNOSTICS) throw new DiagnosticException(List.copyOf(diagnostics.subList(0, Lowerer.MAX_DIAGNOSTICS)));
     }
 
     // ---------------------------------------------------------------- top level
@@ -113,7 +136,7 @@ final class Analyzer {
             try {
                 classify(f);
             } catch (DiagnosticException e) {
-                diagnostics.addAll(e.diagnostics());
+                failed(e);
             }
         }
         reserved.addAll(env.vocabulary().names());
@@ -126,9 +149,9 @@ final class Analyzer {
             try {
                 inferGroup(group);
             } catch (DiagnosticException e) {
-                diagnostics.addAll(e.diagnostics());
+                failed(e);
                 pending.clear();
-                for (Object o : group) if (o instanceof FnDef fn && fn.scheme == null) fn.scheme = Infer.Scheme.mono(fn.mono);
+                for (Object o : group) if (o instanceof FnDef fn && fn.scheme == null) fn.scheme = Infer.Scheme.mono(monoOrFresh(fn));
             }
         }
         for (Object o : program) {
@@ -137,7 +160,7 @@ final class Analyzer {
                 t.node = expr(t.sx, new Scope(null), main);
                 resolvePending(true);
             } catch (DiagnosticException e) {
-                diagnostics.addAll(e.diagnostics());
+                failed(e);
                 pending.clear();
             }
         }
@@ -231,34 +254,52 @@ final class Analyzer {
         List<List<Object>> out = new ArrayList<>();
         Map<Object, Integer> index = new HashMap<>();
         Map<Object, Integer> low = new HashMap<>();
-        Deque<Object> stack = new ArrayDeque<>();
-        Set<Object> onStack = new HashSet<>();
-        int[] counter = {0};
-        for (Object d : defs) if (!index.containsKey(d)) tarjan(d, deps, index, low, stack, onStack, counter, out);
+        for (Object d : defs) if (!index.containsKey(d)) tarjan(d, deps, index, low, out);
         return out;
     }
 
-    private void tarjan(Object v, Map<Object, List<Object>> deps, Map<Object, Integer> index, Map<Object, Integer> low,
-                        Deque<Object> stack, Set<Object> onStack, int[] counter, List<List<Object>> out) {
-        index.put(v, counter[0]);
-        low.put(v, counter[0]++);
-        stack.push(v);
-        onStack.add(v);
-        for (Object w : deps.get(v)) {
-            if (!index.containsKey(w)) {
-                tarjan(w, deps, index, low, stack, onStack, counter, out);
-                low.put(v, Math.min(low.get(v), low.get(w)));
-            } else if (onStack.contains(w)) low.put(v, Math.min(low.get(v), index.get(w)));
-        }
-        if (low.get(v).equals(index.get(v))) {
-            List<Object> group = new ArrayList<>();
-            Object w;
-            do {
-                w = stack.pop();
-                onStack.remove(w);
-                group.add(w);
-            } while (w != v);
-            out.add(group);
+    /**
+     * Tarjan's algorithm from {@code root}, with an explicit stack of frames instead of recursion: a chain of
+     * definitions each using the one before may be as long as the source allows.
+     */
+    private void tarjan(Object root, Map<Object, List<Object>> deps, Map<Object, Integer> index, Map<Object, Integer> low,
+                        List<List<Object>> out) {
+        record Frame(Object v, java.util.Iterator<Object> next) { }
+        Deque<Object> stack = new ArrayDeque<>();
+        Set<Object> onStack = new HashSet<>();
+        Deque<Frame> frames = new ArrayDeque<>();
+        java.util.function.Consumer<Object> open = v -> {
+            index.put(v, index.size());
+            low.put(v, index.get(v));
+            stack.push(v);
+            onStack.add(v);
+            frames.push(new Frame(v, deps.get(v).iterator()));
+        };
+        open.accept(root);
+        while (!frames.isEmpty()) {
+            Frame f = frames.peek();
+            if (f.next().hasNext()) {
+                Object w = f.next().next();
+                if (!index.containsKey(w)) open.accept(w);
+                else if (onStack.contains(w)) low.put(f.v(), Math.min(low.get(f.v()), index.get(w)));
+                continue;
+            }
+            frames.pop();
+            Object v = f.v();
+            if (!frames.isEmpty()) {
+                Object parent = frames.peek().v();
+                low.put(parent, Math.min(low.get(parent), low.get(v)));
+            }
+            if (low.get(v).equals(index.get(v))) {
+                List<Object> group = new ArrayList<>();
+                Object w;
+                do {
+                    w = stack.pop();
+                    onStack.remove(w);
+                    group.add(w);
+                } while (w != v);
+                out.add(group);
+            }
         }
     }
 
@@ -278,7 +319,7 @@ final class Analyzer {
         for (Object o : group) {
             if (o instanceof FnDef fn) {
                 List<Ty> ins = new ArrayList<>();
-                Body body = new Body(null, inf.eff(), null, false, new HashSet<>(), fn.annotationVars);
+                Body body = new Body(null, inf.eff(), null, false, new IrNames(), fn.annotationVars);
                 for (Sx p : fn.params) {
                     Local l = declare(p, body);
                     fn.paramLocals.add(l);
@@ -295,7 +336,7 @@ final class Analyzer {
         for (Object o : group) {
             if (o instanceof FnDef fn) {
                 Ty ret = fn.mono.outs().get(0);
-                Body body = new Body(null, fn.mono.eff(), fn.returnAnnotation == null ? null : ret, false, new HashSet<>(), fn.annotationVars);
+                Body body = new Body(null, fn.mono.eff(), fn.returnAnnotation == null ? null : ret, false, new IrNames(), fn.annotationVars);
                 Scope scope = new Scope(null);
                 rebindOwners(fn, body);
                 for (Local l : fn.paramLocals) {
@@ -321,6 +362,18 @@ final class Analyzer {
         }
     }
 
+    /**
+     * The function's type as far as its failed group got, or, when it failed before its signature was formed (a
+     * malformed annotation), a fresh one of its arity, so later uses are checked against something rather than nothing.
+     */
+    private Ty.Fn monoOrFresh(FnDef fn) {
+        if (fn.mono != null) return fn.mono;
+        List<Ty> ins = new ArrayList<>();
+        for (int i = 0; i < fn.params.size(); i++) ins.add(inf.fresh());
+        fn.mono = new Ty.Fn(ins, List.of(inf.fresh()), inf.eff());
+        return fn.mono;
+    }
+
     /** Parameters were declared before their body existed; give them the body as owner (for set! checks). */
     private void rebindOwners(FnDef fn, Body body) {
         for (int i = 0; i < fn.paramLocals.size(); i++) {
@@ -332,6 +385,7 @@ final class Analyzer {
     // ---------------------------------------------------------------- expressions
 
     Node expr(Sx sx, Scope sc, Body b) {
+        inf.at(sx.origin());
         switch (sx.kind()) {
             case INT: return lit(new Literal.IntLit(((Sx.SInt) sx).value()), sx.origin(), Infer.INT);
             case FLOAT: return lit(new Literal.FloatLit(((Sx.SFloat) sx).value()), sx.origin(), Infer.FLOAT);
@@ -341,9 +395,10 @@ final class Analyzer {
             case BRACES: return record((Sx.SBraces) sx, sc, b);
             case LIST: return list((Sx.SList) sx, sc, b);
             case KEYWORD:
-                throw malformedMsg(sx, "a keyword like " + sx + " names a record field or variant tag; it is not a value (use '" + ((Sx.SKeyword) sx).name() + " for a symbol)");
+                throw malformedMsg(sx, "a keyword like " + abbreviate(sx) + " names a record field or variant tag; it is not a value (use '"
+                        + abbreviate(new Sx.SSymbol(((Sx.SKeyword) sx).name(), sx.origin())) + " for a symbol)");
             default:
-                throw malformedMsg(sx, "'" + sx + "' is not an expression here");
+                throw malformedMsg(sx, "'" + abbreviate(sx) + "' is not an expression here");
         }
     }
 
@@ -610,17 +665,14 @@ final class Analyzer {
             String name = bracketName(br);
             return newLocal(name, annotation(typeText(br), br.origin(), b.annotationVars), b);
         }
-        throw malformedMsg(p, "a binding is a name or [name : type], found '" + p + "'");
+        throw malformedMsg(p, "a binding is a name or [name : type], found '" + abbreviate(p) + "'");
     }
 
     Local newLocal(String name, Ty t, Body b) {
         int cut = name.indexOf('%');
         String base = cut > 0 ? name.substring(0, cut) : name;
         if (!coForthSpellable(base)) base = "local";
-        String ir = base;
-        for (int k = 2; b.irNames.contains(ir) || reserved.contains(ir); k++) ir = base + "-" + k;
-        b.irNames.add(ir);
-        return new Local(name, ir, t, b);
+        return new Local(name, b.irNames.fresh(base, reserved), t, b);
     }
 
     /**
@@ -630,14 +682,18 @@ final class Analyzer {
     static boolean coForthSpellable(String name) {
         if (name.isEmpty() || CO_FORTH_KEYWORDS.contains(name) || name.startsWith("(") || name.startsWith("\\")) return false;
         for (int i = 0; i < name.length(); i++) if (" \t\r\n\f[]{},\"".indexOf(name.charAt(i)) >= 0) return false;
-        return !name.matches("[a-zA-Z_][a-zA-Z0-9_-]*:|-?[0-9]+|-?0[xX][0-9a-fA-F]+|-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?|[+-]inf\\.0|\\+nan\\.0"
-                + "|[a-z][a-z0-9-]*<.*>|constant<.*>|s\".*|'.*");
+        return !NOT_A_WORD.matcher(name).matches();
     }
+
+    /** Spellings Co-Forth reads as something other than a word: field labels, numbers, parameterized words, strings, quotes. */
+    private static final java.util.regex.Pattern NOT_A_WORD = java.util.regex.Pattern.compile(
+            "[a-zA-Z_][a-zA-Z0-9_-]*:|-?[0-9]+|-?0[xX][0-9a-fA-F]+|-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?|[+-]inf\\.0|\\+nan\\.0"
+            + "|[a-z][a-z0-9-]*<.*>|constant<.*>|s\".*|'.*");
 
     static String bracketName(Sx.SBracket br) {
         List<Sx> it = br.items();
         if (it.size() < 3 || !(it.get(0) instanceof Sx.SSymbol s) || it.get(1).kind() != Sx.Kind.COLON) {
-            throw new DiagnosticException(LispCode.MALFORMED_FORM.at(br.origin(), "an annotation is [name : type], found " + br));
+            throw new DiagnosticException(LispCode.MALFORMED_FORM.at(br.origin(), "an annotation is [name : type], found " + abbreviate(br)));
         }
         return s.name();
     }
@@ -655,19 +711,39 @@ final class Analyzer {
         return sx.toString();
     }
 
+    /**
+     * The inference type of an annotation's spelling. The spelling's bracket nesting is measured first, without
+     * recursion, because the type parser recurses once per level.
+     */
     Ty annotation(String text, Origin o, Map<String, Ty> vars) {
+        env.budget().nesting(Phase.LOWER, bracketDepth(text), o);
         try {
             return inf.fromType(TypeSyntax.parse(text), vars);
         } catch (TypeSyntax.TypeSyntaxException e) {
-            throw new DiagnosticException(LispCode.BAD_ANNOTATION.at(o, "malformed type '" + text + "': " + e.getMessage()));
+            throw new DiagnosticException(LispCode.BAD_ANNOTATION.at(o, "malformed type '" + Sx.quote(text) + "': " + e.getMessage()));
+        } catch (DiagnosticException e) {
+            throw e;
         } catch (RuntimeException e) {
-            throw new DiagnosticException(LispCode.BAD_ANNOTATION.at(o, "malformed type '" + text + "'"));
+            throw new DiagnosticException(LispCode.BAD_ANNOTATION.at(o, "malformed type '" + Sx.quote(text) + "'"));
         }
+    }
+
+    /** How deeply {@code <…>}, {@code (…)}, {@code {…}} and {@code […]} nest in a type spelling. */
+    static int bracketDepth(String text) {
+        int depth = 0;
+        int deepest = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == '<' || c == '(' || c == '{' || c == '[') deepest = Math.max(deepest, ++depth);
+            else if ((c == '>' && (i == 0 || text.charAt(i - 1) != '-')) || c == ')' || c == '}' || c == ']') depth = Math.max(0, depth - 1);
+        }
+        return deepest;
     }
 
     // ---------------------------------------------------------------- constraints and diagnostics
 
     void unifyAt(Origin o, Ty expected, Ty found, String what) {
+        inf.at(o);
         try {
             inf.unify(expected, found);
         } catch (Infer.Clash c) {
@@ -680,22 +756,26 @@ final class Analyzer {
         if (!p.attempt(false)) pending.add(p);
     }
 
-    /** Retries pending rules until none progresses; with force, then resolves the rest by defaulting. */
+    /**
+     * Retries pending rules in rounds until a round resolves none; with force, then resolves the oldest by defaulting
+     * and goes on. Every attempt is charged as work: a long chain of rules that each wait for the next is bounded by
+     * the work limit, not by patience.
+     */
     void resolvePending(boolean force) {
         while (true) {
             boolean progress = true;
-            while (progress) {
+            while (progress && !pending.isEmpty()) {
                 progress = false;
-                for (Pending p : List.copyOf(pending)) {
-                    if (!pending.contains(p)) continue;
-                    pending.remove(p);
+                ArrayDeque<Pending> round = pending;
+                pending = new ArrayDeque<>();
+                for (Pending p : round) {
+                    env.budget().charge(Phase.VERIFY, 1, Origin.of(sourceId, 1, 1));
                     if (p.attempt(false)) progress = true;
                     else pending.add(p);
                 }
             }
             if (!force || pending.isEmpty()) return;
-            Pending first = pending.remove(0);
-            first.attempt(true);
+            pending.pollFirst().attempt(true);
         }
     }
 
@@ -707,10 +787,8 @@ final class Analyzer {
         return new DiagnosticException(LispCode.MALFORMED_FORM.at(at.origin(), message));
     }
 
-    static String abbreviate(Sx sx) {
-        String s = sx.toString();
-        return s.length() > 60 ? s.substring(0, 57) + "..." : s;
-    }
+    /** A datum for a message, cut to about 60 characters. */
+    static String abbreviate(Sx sx) { return Sx.abbreviate(sx, 60); }
 
     private DiagnosticException unknown(String name, Origin o, Scope sc) {
         Set<String> candidates = new HashSet<>(env.vocabulary().names());
@@ -723,6 +801,9 @@ final class Analyzer {
         String best = null;
         int bestD = 3;
         for (String c : candidates) {
+            // Only a name within two edits can be suggested, and lengths that differ by more are further apart than
+            // that: skip them before the quadratic distance (a megabyte name would otherwise cost minutes).
+            if (Math.abs(c.length() - name.length()) > 2) continue;
             int d = dev.finch.ir.diag.Suggestions.distance(name, c);
             if (d < bestD || (d == bestD && best != null && c.compareTo(best) < 0)) {
                 bestD = d;
@@ -730,7 +811,7 @@ final class Analyzer {
             }
         }
         String hint = best != null && bestD <= Math.min(2, name.length() / 3) ? "; did you mean '" + best + "'?" : "";
-        return new DiagnosticException(LispCode.UNKNOWN_NAME.at(o, "unknown name '" + name + "'" + hint));
+        return new DiagnosticException(LispCode.UNKNOWN_NAME.at(o, "unknown name '" + Sx.quote(name) + "'" + hint));
     }
 
 

@@ -4,7 +4,6 @@ import dev.finch.lisp.types.Eff;
 import dev.finch.lisp.types.Ty;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The body being analyzed: a top-level function, a lambda inside it, or the top-level program. Lambdas share
@@ -16,11 +15,11 @@ final class Body {
     /** The declared return type when it is the function's own annotation (try needs it); null otherwise. */
     final Ty declaredReturn;
     final boolean lambda;
-    final Set<String> irNames;
+    final IrNames irNames;
     /** Type variables named in annotations, shared across one top-level form. */
     final Map<String, Ty> annotationVars;
 
-    Body(Body parent, Eff eff, Ty declaredReturn, boolean lambda, Set<String> irNames, Map<String, Ty> annotationVars) {
+    Body(Body parent, Eff eff, Ty declaredReturn, boolean lambda, IrNames irNames, Map<String, Ty> annotationVars) {
         this.parent = parent;
         this.eff = eff;
         this.declaredReturn = declaredReturn;

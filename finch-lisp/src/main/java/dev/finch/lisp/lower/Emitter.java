@@ -1,11 +1,13 @@
 package dev.finch.lisp.lower;
 
+import dev.finch.ir.diag.Phase;
 import dev.finch.ir.instr.Block;
 import dev.finch.ir.instr.Immediate;
 import dev.finch.ir.instr.Instr;
 import dev.finch.ir.instr.Literal;
 import dev.finch.ir.instr.Module;
 import dev.finch.ir.instr.WordDef;
+import dev.finch.ir.limit.CompileBudget;
 import dev.finch.ir.type.Type;
 import dev.finch.lisp.types.Infer;
 import dev.finch.lisp.types.Ty;
@@ -23,12 +25,24 @@ import java.util.function.Function;
  * effect (nothing pushed): a unit value is materialized with {@code Push(unit)} only where a value is needed, and
  * a value emitted for effect is dropped. Lisp functions and closures always return one value (unit included);
  * vocabulary and session words keep their own output counts ({@code say} leaves nothing).
+ *
+ * <p>The IR's blocks nest no deeper than the budget's nesting limit ({@code E-LIMIT-012}, phase lower): most forms
+ * nest their blocks as deeply as their source, but a {@code cond} or a variant {@code match} nests one block per
+ * clause. The emitter recurses once per node, and the tree it walks is as deep as the source or the blocks.
  */
 final class Emitter {
+    private final Infer inf;
+    private final CompileBudget budget;
     private Function<Ty.Var, Type> leftover = v -> Type.Prim.UNIT;
+    private int depth;
+
+    private Emitter(Infer inf, CompileBudget budget) {
+        this.inf = inf;
+        this.budget = budget;
+    }
 
     static Module emit(Analyzer a, String sourceId) {
-        Emitter e = new Emitter();
+        Emitter e = new Emitter(a.inf, a.env.budget());
         List<WordDef> words = new ArrayList<>();
         List<Instr> main = new ArrayList<>();
         for (Object o : a.program) {
@@ -38,7 +52,7 @@ final class Emitter {
         for (Object o : a.program) {
             if (o instanceof Analyzer.ConstDef c) {
                 e.emit(c.valueNode, true, main);
-                main.add(new Instr.Constant(c.name, Optional.of(Infer.toType(c.type, e.leftover)), c.origin));
+                main.add(new Instr.Constant(c.name, Optional.of(e.inf.toType(c.type, e.leftover)), c.origin));
             } else if (o instanceof Analyzer.TopExpr t) {
                 // The contract's top-level boundary: a unit form leaves nothing, any other value stays on the stack.
                 e.emit(t.node, !isUnit(t.node.type), main);
@@ -56,11 +70,11 @@ final class Emitter {
     /** A function's signature keeps its generalized variables as a, b, …; variables only inside the body become unit. */
     private WordDef word(Analyzer.FnDef fn) {
         Set<Ty.Var> vars = new LinkedHashSet<>();
-        Infer.freeVars(fn.mono, vars);
+        inf.freeVars(fn.mono, vars);
         Map<Ty.Var, Type> names = new IdentityHashMap<>();
         for (Ty.Var v : vars) names.put(v, new Type.Var(Infer.letter(names.size())));
         leftover = v -> names.getOrDefault(v, Type.Prim.UNIT);
-        Type.Fn sig = (Type.Fn) Infer.toType(fn.mono, leftover);
+        Type.Fn sig = (Type.Fn) inf.toType(fn.mono, leftover);
         List<Instr> body = new ArrayList<>();
         for (int i = fn.paramLocals.size() - 1; i >= 0; i--) body.add(new Instr.LocalStore(fn.paramLocals.get(i).ir, fn.origin));
         emit(fn.bodyNode, true, body);
@@ -74,9 +88,19 @@ final class Emitter {
     }
 
     private Block block(Node n, boolean want) {
-        List<Instr> out = new ArrayList<>();
-        emit(n, want, out);
-        return new Block(out);
+        return nested(n.origin, out -> emit(n, want, out));
+    }
+
+    /** A block one level deeper than the current one, refused past the nesting limit; {@code fill} emits into it. */
+    private Block nested(dev.finch.ir.diag.Origin at, java.util.function.Consumer<List<Instr>> fill) {
+        budget.nesting(Phase.LOWER, ++depth, at);
+        try {
+            List<Instr> out = new ArrayList<>();
+            fill.accept(out);
+            return new Block(out);
+        } finally {
+            depth--;
+        }
     }
 
     /** Emits n; returns whether it pushed a value. {@code want} is a hint that compound forms pass to their parts. */
@@ -107,7 +131,7 @@ final class Emitter {
                 for (Node k : n.kids) emit(k, true, out);
                 List<Immediate> imms = new ArrayList<>();
                 for (Object im : n.immediates) {
-                    imms.add(im instanceof String s ? new Immediate.NameArg(s) : new Immediate.TypeArg(Infer.toType((Ty) im, leftover)));
+                    imms.add(im instanceof String s ? new Immediate.NameArg(s) : new Immediate.TypeArg(inf.toType((Ty) im, leftover)));
                 }
                 out.add(new Instr.Call(n.name, imms, n.origin));
                 yield n.outs == 1;
@@ -136,10 +160,11 @@ final class Emitter {
             }
             case LAMBDA -> {
                 if (!want) yield false;
-                List<Instr> body = new ArrayList<>();
-                for (int i = n.params.size() - 1; i >= 0; i--) body.add(new Instr.LocalStore(n.params.get(i).ir, n.origin));
-                emit(n.kid(0), true, body);
-                out.add(new Instr.Closure((Type.Fn) Infer.toType(n.type, leftover), new Block(body), n.origin));
+                Block body = nested(n.origin, b -> {
+                    for (int i = n.params.size() - 1; i >= 0; i--) b.add(new Instr.LocalStore(n.params.get(i).ir, n.origin));
+                    emit(n.kid(0), true, b);
+                });
+                out.add(new Instr.Closure((Type.Fn) inf.toType(n.type, leftover), body, n.origin));
                 yield true;
             }
             case WHILE -> {
@@ -168,15 +193,11 @@ final class Emitter {
                 yield want;
             }
             case LIST -> {
-                List<Instr> els = new ArrayList<>();
-                for (Node k : n.kids) emit(k, true, els);
-                out.add(new Instr.ListLit(new Block(els), n.origin));
+                out.add(new Instr.ListLit(nested(n.origin, els -> { for (Node k : n.kids) emit(k, true, els); }), n.origin));
                 yield true;
             }
             case MAP -> {
-                List<Instr> els = new ArrayList<>();
-                for (Node k : n.kids) emit(k, true, els);
-                out.add(new Instr.MapLit(new Block(els), n.origin));
+                out.add(new Instr.MapLit(nested(n.origin, els -> { for (Node k : n.kids) emit(k, true, els); }), n.origin));
                 yield true;
             }
             case RECORD -> {
@@ -200,16 +221,23 @@ final class Emitter {
                 out.add(new Instr.LocalStore(n.local.ir, n.origin));
                 out.add(new Instr.Call("none", n.origin));
                 out.add(new Instr.LocalStore(n.local2.ir, n.origin));
-                List<Instr> body = new ArrayList<>();
-                tail(n.kid(n.kids.size() - 1), n, body);
-                List<Instr> test = List.of(new Instr.LocalLoad(n.local.ir, n.origin));
-                out.add(new Instr.Loop(new Block(test), new Block(body), n.origin));
+                Block test = nested(n.origin, t -> t.add(new Instr.LocalLoad(n.local.ir, n.origin)));
+                Block body = nested(n.origin, b -> tail(n.kid(n.kids.size() - 1), n, b));
+                out.add(new Instr.Loop(test, body, n.origin));
                 if (!want) yield false;
                 out.add(new Instr.LocalLoad(n.local2.ir, n.origin));
                 out.add(new Instr.Call("unwrap", n.origin));
                 yield true;
             }
             case LOOP_CALL -> throw new IllegalStateException("a named let's call outside tail position");
+            case CHAIN -> {
+                int last = n.kids.size() - 1;
+                for (int i = 0; i < last; i++) emit(n.kid(i), true, out);
+                emit(n.kid(last), want, out);
+                yield want;
+            }
+            // The chain's previous link already pushed this value.
+            case STACKED -> true;
         };
     }
 
@@ -232,6 +260,12 @@ final class Emitter {
                 if (n.kids.isEmpty()) break;
                 int last = Forms.tailIndex(n);
                 for (int i = 0; i < last; i++) emit(n.kid(i), false, out);
+                tail(n.kid(last), loop, out);
+                return;
+            }
+            case CHAIN: {
+                int last = n.kids.size() - 1;
+                for (int i = 0; i < last; i++) emit(n.kid(i), true, out);
                 tail(n.kid(last), loop, out);
                 return;
             }
@@ -270,17 +304,17 @@ final class Emitter {
     private static final Local DROP = new Local("_", "_", null, null);
 
     private Block tailBlock(Local binder, Node body, Node loop, Node at) {
-        List<Instr> out = new ArrayList<>();
-        if (binder != null) out.add(binder == DROP ? new Instr.Call("drop", at.origin) : new Instr.LocalStore(binder.ir, at.origin));
-        tail(body, loop, out);
-        return new Block(out);
+        return nested(at.origin, out -> {
+            if (binder != null) out.add(binder == DROP ? new Instr.Call("drop", at.origin) : new Instr.LocalStore(binder.ir, at.origin));
+            tail(body, loop, out);
+        });
     }
 
     /** A branch edge that starts with a payload: store it into the binder, or drop it for {@code _}. */
     private Block armBlock(Local binder, Node body, boolean want, Node at) {
-        List<Instr> out = new ArrayList<>();
-        out.add(binder == null ? new Instr.Call("drop", at.origin) : new Instr.LocalStore(binder.ir, at.origin));
-        emit(body, want, out);
-        return new Block(out);
+        return nested(at.origin, out -> {
+            out.add(binder == null ? new Instr.Call("drop", at.origin) : new Instr.LocalStore(binder.ir, at.origin));
+            emit(body, want, out);
+        });
     }
 }

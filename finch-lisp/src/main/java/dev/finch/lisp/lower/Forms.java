@@ -2,6 +2,7 @@ package dev.finch.lisp.lower;
 
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
+import dev.finch.ir.diag.Phase;
 import dev.finch.ir.instr.Literal;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.WordSpec;
@@ -9,7 +10,9 @@ import dev.finch.lisp.LispCode;
 import dev.finch.lisp.syntax.Sx;
 import dev.finch.lisp.types.Infer;
 import dev.finch.lisp.types.Ty;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -181,6 +184,8 @@ final class Forms {
                 hasElse = true;
             }
         }
+        // Each clause nests the next in the else branch of its if: refuse before analysing what could not be lowered.
+        a.env.budget().nesting(Phase.LOWER, clauses.size(), l.origin());
         Ty t = hasElse ? a.inf.fresh() : Infer.UNIT;
         List<Node[]> arms = new ArrayList<>();
         Node otherwise = unitNode(l.origin());
@@ -203,13 +208,24 @@ final class Forms {
         return acc;
     }
 
+    /**
+     * {@code (and a b c)} is the chain {@code a, if b else false, if c else false}: each test reads the value before
+     * it, so a false stops every later argument from running (short-circuit) while the IR stays flat however many
+     * arguments there are. {@code or} is the same with {@code if true else …}.
+     */
     private static Node logic(Analyzer a, boolean and, List<Sx> args, Scope sc, Body b, Origin o) {
         if (args.isEmpty()) return bool(and, o);
-        Node first = a.expr(args.get(0), sc, b);
-        a.unifyAt(first.origin, Infer.BOOL, first.type, (and ? "and" : "or") + " takes bools");
-        if (args.size() == 1) return first;
-        Node rest = logic(a, and, args.subList(1, args.size()), sc, b, o);
-        return and ? ifNode(first, rest, bool(false, o), o, Infer.BOOL) : ifNode(first, bool(true, o), rest, o, Infer.BOOL);
+        Node chain = new Node(Node.Kind.CHAIN, o, Infer.BOOL);
+        for (Sx arg : args) {
+            Node x = a.expr(arg, sc, b);
+            a.unifyAt(x.origin, Infer.BOOL, x.type, (and ? "and" : "or") + " takes bools");
+            if (chain.kids.isEmpty()) chain.kids.add(x);
+            else {
+                Node before = Node.stacked(chain.kid(chain.kids.size() - 1));
+                chain.kids.add(and ? ifNode(before, x, bool(false, o), o, Infer.BOOL) : ifNode(before, bool(true, o), x, o, Infer.BOOL));
+            }
+        }
+        return chain.kids.size() == 1 ? chain.kid(0) : chain;
     }
 
     private static Node bool(boolean v, Origin o) {
@@ -312,27 +328,45 @@ final class Forms {
         return n;
     }
 
-    /** Every call of {@code loop} must be in tail position: through if, sequences and match arms only. */
-    private static void checkTail(Node n, Node loop, boolean tail) {
-        switch (n.kind) {
-            case LOOP_CALL:
-                if (n.local.loop == loop && !tail) {
-                    throw new DiagnosticException(LispCode.UNSUPPORTED.at(n.origin, "'" + n.local.name + "' is called here but not in tail position; "
-                            + "a named let is a loop, so its calls must be the last thing its body does"));
+    /**
+     * Every call of {@code loop} must be in tail position: through if, sequences, match arms and a chain's last link
+     * only. A worklist, not recursion: the tree may be as deep as the lowered program nests.
+     */
+    private static void checkTail(Node root, Node loop, boolean rootTail) {
+        record Visit(Node n, boolean tail) { }
+        Deque<Visit> todo = new ArrayDeque<>();
+        todo.push(new Visit(root, rootTail));
+        List<Visit> kids = new ArrayList<>();
+        while (!todo.isEmpty()) {
+            Visit v = todo.pop();
+            Node n = v.n();
+            boolean tail = v.tail();
+            kids.clear();
+            switch (n.kind) {
+                case LOOP_CALL:
+                    if (n.local.loop == loop && !tail) {
+                        throw new DiagnosticException(LispCode.UNSUPPORTED.at(n.origin, "'" + n.local.name + "' is called here but not in tail position; "
+                                + "a named let is a loop, so its calls must be the last thing its body does"));
+                    }
+                    for (Node k : n.kids) kids.add(new Visit(k, false));
+                    break;
+                case IF: case MATCH_OPTION: case MATCH_RESULT: case CASE:
+                    kids.add(new Visit(n.kid(0), false));
+                    for (int i = 1; i < n.kids.size(); i++) kids.add(new Visit(n.kid(i), tail));
+                    break;
+                case SEQ: {
+                    int last = tailIndex(n);
+                    for (int i = 0; i < n.kids.size(); i++) kids.add(new Visit(n.kid(i), tail && i == last));
+                    break;
                 }
-                for (Node k : n.kids) checkTail(k, loop, false);
-                return;
-            case IF: case MATCH_OPTION: case MATCH_RESULT: case CASE:
-                checkTail(n.kid(0), loop, false);
-                for (int i = 1; i < n.kids.size(); i++) checkTail(n.kid(i), loop, tail);
-                return;
-            case SEQ: {
-                int last = tailIndex(n);
-                for (int i = 0; i < n.kids.size(); i++) checkTail(n.kid(i), loop, tail && i == last);
-                return;
+                case CHAIN:
+                    for (int i = 0; i < n.kids.size(); i++) kids.add(new Visit(n.kid(i), tail && i == n.kids.size() - 1));
+                    break;
+                default:
+                    for (Node k : n.kids) kids.add(new Visit(k, false));
             }
-            default:
-                for (Node k : n.kids) checkTail(k, loop, false);
+            // Pushed last first, so the walk meets calls in source order and reports the first.
+            for (int i = kids.size() - 1; i >= 0; i--) todo.push(kids.get(i));
         }
     }
 
@@ -483,6 +517,8 @@ final class Forms {
      */
     private static Node matchVariant(Analyzer a, Sx.SList l, Sx scrutSx, List<Sx> arms, Scope sc, Body b) {
         Origin o = l.origin();
+        // Each arm but the last nests the rest in the none branch of its test.
+        a.env.budget().nesting(Phase.LOWER, arms.size() - 1, o);
         Node scrut = a.expr(scrutSx, sc, b);
         a.resolvePending(false);
         Ty st = scrut.type.prune();
@@ -620,6 +656,7 @@ final class Forms {
         Ty t = a.inf.fresh();
         Node n = new Node(Node.Kind.CASE, l.origin(), t);
         n.kids.add(scrut);
+        Set<Long> seen = new java.util.HashSet<>();
         for (int i = 0; i < arms.size(); i++) {
             Sx.SList al = arm(a, arms.get(i), "(integer body…) or (_ body…)");
             Sx p = al.items().get(0);
@@ -629,7 +666,7 @@ final class Forms {
                 if (i != arms.size() - 1) throw a.malformedMsg(al, "the default arm (_ …) must be last");
                 n.hasDefault = true;
             } else if (p instanceof Sx.SInt v) {
-                if (n.caseValues.contains(v.value())) throw a.malformedMsg(al, "arm " + v.value() + " appears twice");
+                if (!seen.add(v.value())) throw a.malformedMsg(al, "arm " + v.value() + " appears twice");
                 n.caseValues.add(v.value());
             } else throw a.malformed(al, "(integer body…)");
             n.kids.add(body);
@@ -897,9 +934,15 @@ final class Forms {
             return vocabulary(a, a.env.vocabulary().word("negate").get(), l, args, b);
         }
         if (args.size() > 2 && spec.foldsLeft()) {
-            Node acc = vocabulary(a, spec, l, args.subList(0, 2), b);
-            for (int i = 2; i < args.size(); i++) acc = vocabulary(a, spec, l, List.of(acc, args.get(i)), b);
-            return acc;
+            // A left fold as a flat chain of binary calls, each taking the one before from the stack.
+            Node chain = new Node(Node.Kind.CHAIN, o, null);
+            chain.kids.add(vocabulary(a, spec, l, args.subList(0, 2), b));
+            for (int i = 2; i < args.size(); i++) {
+                chain.kids.add(vocabulary(a, spec, l, List.of(Node.stacked(chain.kid(chain.kids.size() - 1)), args.get(i)), b));
+            }
+            chain.type = chain.kid(chain.kids.size() - 1).type;
+            chain.outs = chain.kid(chain.kids.size() - 1).outs;
+            return chain;
         }
         List<Type.Fn> overloads = spec.signatures();
         if (overloads.size() == 1) {

@@ -11,8 +11,12 @@ import java.util.List;
  * while the analyzer builds it; the emitter reads types after inference has finished.
  */
 final class Node {
-    /** The expression kinds; each has one emitter case. */
-    enum Kind { LIT, UNIT, LOCAL, CONST, QUOTE_WORD, CALL, CALL_VALUE, IF, SEQ, BIND, LAMBDA, WHILE, MATCH_OPTION, MATCH_RESULT, CASE, LIST, MAP, RECORD, PROPAGATE, NAMED_LET, LOOP_CALL }
+    /**
+     * The expression kinds; each has one emitter case. A {@code CHAIN} runs its kids in order, each after the first
+     * taking the value the one before left on the stack through its {@code STACKED} part: an n-ary {@code (+ a b c …)}
+     * or {@code (and a b c …)} is a flat chain of binary steps, not a tree as deep as its arguments are many.
+     */
+    enum Kind { LIT, UNIT, LOCAL, CONST, QUOTE_WORD, CALL, CALL_VALUE, IF, SEQ, BIND, LAMBDA, WHILE, MATCH_OPTION, MATCH_RESULT, CASE, LIST, MAP, RECORD, PROPAGATE, NAMED_LET, LOOP_CALL, CHAIN, STACKED }
 
     final Kind kind;
     final Origin origin;
@@ -38,4 +42,7 @@ final class Node {
     }
 
     Node kid(int i) { return kids.get(i); }
+
+    /** The value the previous link of a chain left on the stack, as the next link's first part. */
+    static Node stacked(Node previous) { return new Node(Kind.STACKED, previous.origin, previous.type); }
 }

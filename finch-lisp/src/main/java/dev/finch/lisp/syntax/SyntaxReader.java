@@ -3,6 +3,8 @@ package dev.finch.lisp.syntax;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
+import dev.finch.ir.diag.Phase;
+import dev.finch.ir.limit.CompileBudget;
 import dev.finch.lisp.LispBaseVisitor;
 import dev.finch.lisp.LispCode;
 import dev.finch.lisp.LispLexer;
@@ -13,43 +15,71 @@ import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.ListTokenSource;
 import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Recognizer;
 import org.antlr.v4.runtime.Token;
-import org.antlr.v4.runtime.misc.Interval;
 
 /**
- * Reads Lisp source into datums ({@link Sx}). Delimiter balance is checked first (so an unclosed form points at its
- * opener, not at the end of the file); ANTLR's console listeners are replaced by ones that collect diagnostics.
+ * Reads Lisp source into datums ({@link Sx}). Delimiter balance and nesting are checked first, in one pass without
+ * recursion (so an unclosed form points at its opener, not at the end of the file, and a form nested deeper than the
+ * submission's {@link CompileBudget} allows is refused before anything is tokenized); tokens are counted against the
+ * budget as the lexer produces them; ANTLR's console listeners are replaced by ones that collect diagnostics. The
+ * parser and the datum builder recurse once per nesting level, which the scan has bounded. Datums keep offsets into
+ * the shared source, never copies of their text.
  */
 public final class SyntaxReader {
+    /** At most this many parse diagnostics are reported. */
+    private static final int MAX_DIAGNOSTICS = 20;
+    /** Longest ANTLR message reported. */
+    private static final int MESSAGE_CHARS = 240;
+
     private final String sourceId;
+    private final CompileBudget budget;
     private final List<Diagnostic> diagnostics = new ArrayList<>();
-    private CharStream input;
+    private SourceText source;
 
-    private SyntaxReader(String sourceId) { this.sourceId = sourceId; }
+    private SyntaxReader(String sourceId, CompileBudget budget) {
+        this.sourceId = sourceId;
+        this.budget = budget;
+    }
 
-    /** Reads every datum of {@code text}, or throws a {@link DiagnosticException} carrying parse diagnostics. */
+    /** Reads every datum of {@code text} under the default limits, or throws a {@link DiagnosticException} carrying parse diagnostics. */
     public static List<Sx> read(String text, String sourceId) {
-        return new SyntaxReader(sourceId).run(text);
+        return read(text, sourceId, CompileBudget.standard());
+    }
+
+    /**
+     * Reads every datum of {@code text}, or throws a {@link DiagnosticException} carrying parse diagnostics — or the
+     * budget's refusal when the text nests too deeply ({@code E-LIMIT-012}) or has too many tokens ({@code E-LIMIT-011}).
+     */
+    public static List<Sx> read(String text, String sourceId, CompileBudget budget) {
+        return new SyntaxReader(sourceId, budget).run(text);
     }
 
     private List<Sx> run(String text) {
-        DelimiterScan.Result scan = DelimiterScan.scan(text);
+        DelimiterScan.Result scan = DelimiterScan.scan(text, budget.limits().maxNesting());
+        if (scan.status() == DelimiterScan.Status.TOO_DEEP) {
+            budget.nesting(Phase.PARSE, scan.depth(), Origin.of(sourceId, scan.line(), scan.column()));
+        }
         if (!scan.balanced()) throw new DiagnosticException(balanceDiagnostic(scan));
-        input = CharStreams.fromString(text, sourceId);
+        CharStream input = CharStreams.fromString(text, sourceId);
+        source = new SourceText(input);
         LispLexer lexer = new LispLexer(input);
         lexer.removeErrorListeners();
         lexer.addErrorListener(new Collector());
-        CommonTokenStream tokens = new CommonTokenStream(lexer);
-        tokens.fill();
-        for (Token t : tokens.getTokens()) {
+        List<Token> tokens = new ArrayList<>();
+        for (Token t = lexer.nextToken(); ; t = lexer.nextToken()) {
+            tokens.add(t);
+            if (t.getType() == Token.EOF) break;
+            budget.tokens(tokens.size(), origin(t));
             if (t.getType() == LispLexer.BAD) {
-                diagnostics.add(LispCode.BAD_TOKEN.at(origin(t), "unexpected character '" + t.getText() + "'"));
+                report(LispCode.BAD_TOKEN.at(origin(t), "unexpected character '" + t.getText() + "'"));
             }
         }
         if (!diagnostics.isEmpty()) throw new DiagnosticException(diagnostics);
-        LispParser parser = new LispParser(tokens);
+        budget.poll(Phase.PARSE, Origin.of(sourceId, 1, 1));
+        LispParser parser = new LispParser(new CommonTokenStream(new ListTokenSource(tokens, sourceId)));
         parser.removeErrorListeners();
         parser.addErrorListener(new Collector());
         LispParser.ProgramContext program = parser.program();
@@ -59,6 +89,10 @@ public final class SyntaxReader {
         for (LispParser.DatumContext d : program.datum()) out.add(builder.visit(d));
         if (!diagnostics.isEmpty()) throw new DiagnosticException(diagnostics);
         return out;
+    }
+
+    private void report(Diagnostic d) {
+        if (diagnostics.size() < MAX_DIAGNOSTICS) diagnostics.add(d);
     }
 
     private Diagnostic balanceDiagnostic(DelimiterScan.Result scan) {
@@ -81,7 +115,7 @@ public final class SyntaxReader {
     /** Turns ANTLR syntax errors into diagnostics. */
     private final class Collector extends BaseErrorListener {
         @Override public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col, String msg, RecognitionException e) {
-            diagnostics.add(LispCode.SYNTAX.at(Origin.of(sourceId, line, col + 1), msg));
+            report(LispCode.SYNTAX.at(Origin.of(sourceId, line, col + 1), msg.length() > MESSAGE_CHARS ? msg.substring(0, MESSAGE_CHARS) + "…" : msg));
         }
     }
 
@@ -93,25 +127,21 @@ public final class SyntaxReader {
             return out;
         }
 
-        private String text(Token from, Token to) {
-            return input.getText(Interval.of(from.getStartIndex(), to.getStopIndex()));
-        }
-
         @Override public Sx visitList(LispParser.ListContext ctx) {
-            return new Sx.SList(all(ctx.datum()), text(ctx.start, ctx.stop), origin(ctx.start));
+            return new Sx.SList(all(ctx.datum()), new Sx.Span(source, ctx.start.getStartIndex(), ctx.stop.getStopIndex() + 1), origin(ctx.start));
         }
 
         @Override public Sx visitBracket(LispParser.BracketContext ctx) {
             List<Sx> items = all(ctx.datum());
-            String typeText = null;
+            Sx.Span typeSpan = null;
             for (int i = 0; i < items.size(); i++) {
                 if (items.get(i).kind() == Sx.Kind.COLON) {
                     Token colon = ctx.datum(i).start;
-                    typeText = input.getText(Interval.of(colon.getStopIndex() + 1, ctx.stop.getStartIndex() - 1)).strip();
+                    typeSpan = new Sx.Span(source, colon.getStopIndex() + 1, ctx.stop.getStartIndex());
                     break;
                 }
             }
-            return new Sx.SBracket(items, typeText, origin(ctx.start));
+            return new Sx.SBracket(items, typeSpan, origin(ctx.start));
         }
 
         @Override public Sx visitBraces(LispParser.BracesContext ctx) { return new Sx.SBraces(all(ctx.datum()), origin(ctx.start)); }
@@ -133,7 +163,7 @@ public final class SyntaxReader {
             try {
                 return new Sx.SInt(Long.parseLong(t.getText()), origin(t));
             } catch (NumberFormatException e) {
-                diagnostics.add(LispCode.NUMBER_RANGE.at(origin(t), "integer literal " + t.getText() + " does not fit in 64 bits"));
+                report(LispCode.NUMBER_RANGE.at(origin(t), "integer literal " + Sx.quote(t.getText()) + " does not fit in 64 bits"));
                 return new Sx.SInt(0, origin(t));
             }
         }
@@ -187,12 +217,12 @@ public final class SyntaxReader {
                             col += end - i + 2;
                             i = end;
                         } catch (IllegalArgumentException ex) {
-                            diagnostics.add(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "malformed \\u escape"));
+                            report(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "malformed \\u escape"));
                         }
                         continue;
                     }
                     default:
-                        diagnostics.add(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "unknown escape '\\" + e + "' (use \\n \\t \\r \\0 \\\\ \\\" or \\u{…})"));
+                        report(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "unknown escape '\\" + e + "' (use \\n \\t \\r \\0 \\\\ \\\" or \\u{…})"));
                 }
                 col += 2;
             }

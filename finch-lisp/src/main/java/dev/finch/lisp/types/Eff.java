@@ -17,11 +17,16 @@ public final class Eff {
     Ty yielded;
     final List<Eff> into = new ArrayList<>();
 
-    /** The representative of this class. */
+    /** The representative of this class (the path to it is shortened on the way, so chains of merges stay cheap). */
     public Eff find() {
-        Eff e = this;
-        while (e.parent != null) e = e.parent;
-        return e;
+        Eff root = this;
+        while (root.parent != null) root = root.parent;
+        for (Eff e = this; e != root; ) {
+            Eff next = e.parent;
+            e.parent = root;
+            e = next;
+        }
+        return root;
     }
 
     /** The capabilities (after solving). */
@@ -30,10 +35,16 @@ public final class Eff {
     /** The yielded type, or null when the code never yields (after solving). */
     public Ty yielded() { return find().yielded; }
 
+    /** Merges this class and {@code other}'s; the one with more edges stays the representative, so edges are copied once per doubling. */
     void mergeInto(Eff other) {
         Eff a = find();
         Eff b = other.find();
         if (a == b) return;
+        if (a.into.size() > b.into.size()) {
+            Eff t = a;
+            a = b;
+            b = t;
+        }
         a.parent = b;
         b.caps.addAll(a.caps);
         b.into.addAll(a.into);

@@ -1,5 +1,8 @@
 package dev.finch.lisp.types;
 
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.diag.Phase;
+import dev.finch.ir.limit.CompileBudget;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.type.TypeSyntax;
 import java.util.ArrayList;
@@ -17,6 +20,14 @@ import java.util.function.Function;
 /**
  * Hindley–Milner machinery: fresh variables with levels, unification with an occurs check, generalization and
  * instantiation of schemes, conversion to and from IR types, and the effect fixpoint.
+ *
+ * <p>Every walk over a type is bounded, because a type's tree can be exponentially larger than the program that
+ * builds it (let-polymorphism doubling a type per definition, records of records sharing their parts): each walk
+ * — unifying, the occurs check, generalizing, instantiating, converting — counts the parts it visits and refuses
+ * past the budget's type-size limit ({@code E-LIMIT-014}), refuses a type nested past the nesting limit
+ * ({@code E-LIMIT-012}) before it could exhaust the stack, and charges every part as work ({@code E-LIMIT-015}),
+ * which also polls the submission's deadline and cancellation. Limits are reported at {@link #at}, the origin the
+ * analyzer is working on. Types shown in messages are cut to a readable size instead.
  */
 public final class Infer {
     /** Thrown when two types cannot be unified; the caller turns it into a diagnostic with expected/found. */
@@ -37,8 +48,54 @@ public final class Infer {
         public static Scheme mono(Ty t) { return new Scheme(List.of(), t); }
     }
 
+    private final CompileBudget budget;
+    private Origin at;
     private int level;
     private final List<Eff> effs = new ArrayList<>();
+
+    /** Inference metered by {@code budget}; limits are reported at {@code start} until {@link #at} moves on. */
+    public Infer(CompileBudget budget, Origin start) {
+        this.budget = budget;
+        this.at = start;
+    }
+
+    /** Inference under the default compile limits (tests and tools). */
+    public Infer() { this(CompileBudget.standard(), Origin.of("<inference>", 1, 1)); }
+
+    /** Where inference is working: the origin a limit is reported at. */
+    public void at(Origin where) { this.at = where; }
+
+    /** One walk over a type: the parts it may visit and how deep. */
+    private interface Parts {
+        /** Counts a part at {@code depth} (the root is 1); false when the walk should stop here. */
+        boolean enter(int depth);
+    }
+
+    /**
+     * A checked walk: every part is charged as work, and a walk of more parts than the type-size limit, or deeper
+     * than the nesting limit, is refused. One per top-level operation, so a type is measured by the walk itself.
+     */
+    private final class Checked implements Parts {
+        private long parts;
+
+        @Override public boolean enter(int depth) {
+            if (++parts > budget.limits().maxTypeSize()) budget.typeSize(Phase.VERIFY, parts, at);
+            if (depth > budget.limits().maxNesting()) budget.nesting(Phase.VERIFY, depth, at);
+            budget.charge(Phase.VERIFY, 1, at);
+            return true;
+        }
+    }
+
+    /** A walk for messages: it stops, leaving "…", after {@value #SHOWN_PARTS} parts or {@value #SHOWN_DEPTH} levels. */
+    private static final class Cut implements Parts {
+        private int parts;
+
+        @Override public boolean enter(int depth) { return ++parts <= SHOWN_PARTS && depth <= SHOWN_DEPTH; }
+    }
+
+    private static final int SHOWN_PARTS = 60;
+    private static final int SHOWN_DEPTH = 12;
+    private static final Type ELIDED = new Type.Var("…");
 
     public static final Ty INT = prim("int");
     public static final Ty FLOAT = prim("float");
@@ -68,10 +125,14 @@ public final class Infer {
     /** True when the pruned type is the primitive {@code name}. */
     public static boolean isCon(Ty t, String name) { return t.prune() instanceof Ty.Con c && c.name.equals(name); }
 
-    public void unify(Ty a, Ty b) {
+    /** Unifies two types; throws {@link Clash} when they cannot be equal. */
+    public void unify(Ty a, Ty b) { unify(a, b, new Checked(), 1); }
+
+    private void unify(Ty a, Ty b, Parts parts, int depth) {
         a = a.prune();
         b = b.prune();
         if (a == b) return;
+        parts.enter(depth);
         if (a instanceof Ty.Var va) { bind(va, b); return; }
         if (b instanceof Ty.Var vb) { bind(vb, a); return; }
         if (a.kind() != b.kind()) throw new Clash(show(a) + " is not " + show(b), false);
@@ -82,14 +143,14 @@ public final class Infer {
                 if (!ca.name.equals(cb.name) || ca.args.size() != cb.args.size() || !ca.tags.equals(cb.tags) || !ca.payload.equals(cb.payload)) {
                     throw new Clash(show(a) + " is not " + show(b), false);
                 }
-                for (int i = 0; i < ca.args.size(); i++) unify(ca.args.get(i), cb.args.get(i));
+                for (int i = 0; i < ca.args.size(); i++) unify(ca.args.get(i), cb.args.get(i), parts, depth + 1);
                 return;
             }
             case REC: {
                 Ty.Rec ra = (Ty.Rec) a;
                 Ty.Rec rb = (Ty.Rec) b;
                 if (!ra.fields.keySet().equals(rb.fields.keySet())) throw new Clash("record fields " + ra.fields.keySet() + " are not " + rb.fields.keySet(), false);
-                for (String k : ra.fields.keySet()) unify(ra.fields.get(k), rb.fields.get(k));
+                for (String k : ra.fields.keySet()) unify(ra.fields.get(k), rb.fields.get(k), parts, depth + 1);
                 return;
             }
             case FN: {
@@ -97,12 +158,12 @@ public final class Infer {
                 Ty.Fn fb = (Ty.Fn) b;
                 if (fa.ins.size() != fb.ins.size()) throw new Clash("a function of " + fa.ins.size() + " argument(s) is not one of " + fb.ins.size(), false);
                 if (fa.outs.size() != fb.outs.size()) throw new Clash("a function leaving " + fa.outs.size() + " value(s) is not one leaving " + fb.outs.size(), false);
-                for (int i = 0; i < fa.ins.size(); i++) unify(fa.ins.get(i), fb.ins.get(i));
-                for (int i = 0; i < fa.outs.size(); i++) unify(fa.outs.get(i), fb.outs.get(i));
+                for (int i = 0; i < fa.ins.size(); i++) unify(fa.ins.get(i), fb.ins.get(i), parts, depth + 1);
+                for (int i = 0; i < fa.outs.size(); i++) unify(fa.outs.get(i), fb.outs.get(i), parts, depth + 1);
                 Eff ea = fa.eff.find();
                 Eff eb = fb.eff.find();
                 if (ea != eb) {
-                    if (ea.yielded != null && eb.yielded != null) unify(ea.yielded, eb.yielded);
+                    if (ea.yielded != null && eb.yielded != null) unify(ea.yielded, eb.yielded, parts, depth + 1);
                     ea.mergeInto(eb);
                 }
                 return;
@@ -118,13 +179,14 @@ public final class Infer {
             v.ref = w;
             return;
         }
-        adjust(t, v);
+        adjust(t, v, new Checked(), 1);
         v.ref = t;
     }
 
     /** Occurs check plus level adjustment (variables in t may not be generalized above v's level). */
-    private void adjust(Ty t, Ty.Var v) {
+    private void adjust(Ty t, Ty.Var v, Parts parts, int depth) {
         t = t.prune();
+        parts.enter(depth);
         switch (t.kind()) {
             case VAR: {
                 Ty.Var w = (Ty.Var) t;
@@ -132,19 +194,22 @@ public final class Infer {
                 w.level = Math.min(w.level, v.level);
                 return;
             }
-            case CON: for (Ty a : ((Ty.Con) t).args) adjust(a, v); return;
-            case REC: for (Ty a : ((Ty.Rec) t).fields.values()) adjust(a, v); return;
+            case CON: for (Ty a : ((Ty.Con) t).args) adjust(a, v, parts, depth + 1); return;
+            case REC: for (Ty a : ((Ty.Rec) t).fields.values()) adjust(a, v, parts, depth + 1); return;
             case FN: {
                 Ty.Fn f = (Ty.Fn) t;
-                for (Ty a : f.ins) adjust(a, v);
-                for (Ty a : f.outs) adjust(a, v);
+                for (Ty a : f.ins) adjust(a, v, parts, depth + 1);
+                for (Ty a : f.outs) adjust(a, v, parts, depth + 1);
                 return;
             }
             default:
         }
     }
 
-    /** Generalizes the variables above the current level. */
+    /**
+     * Generalizes the variables above the current level. The walk measures the type, so a scheme is never larger
+     * than the type-size limit: this is where let-polymorphism's doubling stops.
+     */
     public Scheme generalize(Ty t) {
         Set<Ty.Var> vars = new LinkedHashSet<>();
         freeVars(t, vars);
@@ -154,74 +219,95 @@ public final class Infer {
     }
 
     /** The unbound variables of t, in order of appearance. */
-    public static void freeVars(Ty t, Set<Ty.Var> out) {
+    public void freeVars(Ty t, Set<Ty.Var> out) { freeVars(t, out, new Checked(), 1); }
+
+    private static void freeVars(Ty t, Set<Ty.Var> out, Parts parts, int depth) {
         t = t.prune();
+        parts.enter(depth);
         switch (t.kind()) {
             case VAR: out.add((Ty.Var) t); return;
-            case CON: for (Ty a : ((Ty.Con) t).args) freeVars(a, out); return;
-            case REC: for (Ty a : ((Ty.Rec) t).fields.values()) freeVars(a, out); return;
+            case CON: for (Ty a : ((Ty.Con) t).args) freeVars(a, out, parts, depth + 1); return;
+            case REC: for (Ty a : ((Ty.Rec) t).fields.values()) freeVars(a, out, parts, depth + 1); return;
             case FN: {
                 Ty.Fn f = (Ty.Fn) t;
-                for (Ty a : f.ins) freeVars(a, out);
-                for (Ty a : f.outs) freeVars(a, out);
+                for (Ty a : f.ins) freeVars(a, out, parts, depth + 1);
+                for (Ty a : f.outs) freeVars(a, out, parts, depth + 1);
                 return;
             }
             default:
         }
     }
 
+    /**
+     * A fresh instance of a scheme: a copy of its body with fresh variables for its own. The copy keeps the body's
+     * sharing (each distinct part is copied once), so an instance costs what the scheme's structure holds, not
+     * what its tree would spell out.
+     */
     public Ty instantiate(Scheme s) {
         if (s.vars().isEmpty()) return s.body();
-        Map<Ty.Var, Ty> m = new IdentityHashMap<>();
-        for (Ty.Var v : s.vars()) m.put(v, fresh());
-        return copy(s.body(), m);
+        Map<Ty, Ty> copies = new IdentityHashMap<>();
+        for (Ty.Var v : s.vars()) copies.put(v, fresh());
+        return copy(s.body(), copies, new Checked(), 1);
     }
 
-    private Ty copy(Ty t, Map<Ty.Var, Ty> m) {
+    /** Copies {@code t}; {@code copies} maps each part already copied (and each generalized variable) to its copy. */
+    private Ty copy(Ty t, Map<Ty, Ty> copies, Parts parts, int depth) {
         t = t.prune();
+        Ty done = copies.get(t);
+        if (done != null) return done;
+        parts.enter(depth);
+        Ty out;
         switch (t.kind()) {
-            case VAR: return m.getOrDefault(t, t);
             case CON: {
                 Ty.Con c = (Ty.Con) t;
                 if (c.args.isEmpty()) return c;
                 List<Ty> args = new ArrayList<>();
-                for (Ty a : c.args) args.add(copy(a, m));
-                return new Ty.Con(c.name, args, c.tags, c.payload);
+                for (Ty a : c.args) args.add(copy(a, copies, parts, depth + 1));
+                out = new Ty.Con(c.name, args, c.tags, c.payload);
+                break;
             }
             case REC: {
                 Map<String, Ty> f = new TreeMap<>();
-                ((Ty.Rec) t).fields.forEach((k, v) -> f.put(k, copy(v, m)));
-                return new Ty.Rec(f);
+                for (Map.Entry<String, Ty> e : ((Ty.Rec) t).fields.entrySet()) f.put(e.getKey(), copy(e.getValue(), copies, parts, depth + 1));
+                out = new Ty.Rec(f);
+                break;
             }
             case FN: {
                 Ty.Fn f = (Ty.Fn) t;
                 List<Ty> ins = new ArrayList<>();
                 List<Ty> outs = new ArrayList<>();
-                for (Ty a : f.ins) ins.add(copy(a, m));
-                for (Ty a : f.outs) outs.add(copy(a, m));
-                return new Ty.Fn(ins, outs, f.eff);
+                for (Ty a : f.ins) ins.add(copy(a, copies, parts, depth + 1));
+                for (Ty a : f.outs) outs.add(copy(a, copies, parts, depth + 1));
+                out = new Ty.Fn(ins, outs, f.eff);
+                break;
             }
             default: return t;
         }
+        copies.put(t, out);
+        return out;
     }
 
     /** Converts an IR type; its variables map through {@code vars} (fresh ones are added for new names). */
-    public Ty fromType(Type t, Map<String, Ty> vars) {
+    public Ty fromType(Type t, Map<String, Ty> vars) { return fromType(t, vars, new Checked(), 1); }
+
+    private Ty fromType(Type t, Map<String, Ty> vars, Parts parts, int depth) {
+        parts.enter(depth);
+        int d = depth + 1;
         switch (t.kind()) {
             case PRIM: return prim(t.toString());
             case PATH: case NAMED: return prim(t.toString());
             case VAR: return vars.computeIfAbsent(((Type.Var) t).name(), n -> fresh());
-            case OPTION: return con("option", fromType(((Type.OptionT) t).value(), vars));
-            case RESULT: return con("result", fromType(((Type.ResultT) t).ok(), vars), fromType(((Type.ResultT) t).err(), vars));
-            case LIST: return con("list", fromType(((Type.ListT) t).element(), vars));
-            case MAP: return con("map", fromType(((Type.MapT) t).key(), vars), fromType(((Type.MapT) t).value(), vars));
-            case TASK: return con("task", fromType(((Type.TaskT) t).value(), vars));
-            case FIBER: return con("fiber", fromType(((Type.FiberT) t).yielded(), vars), fromType(((Type.FiberT) t).result(), vars));
-            case STREAM: return con("stream", fromType(((Type.StreamT) t).element(), vars));
-            case RESOURCE: return con("resource", fromType(((Type.ResourceT) t).of(), vars));
+            case OPTION: return con("option", fromType(((Type.OptionT) t).value(), vars, parts, d));
+            case RESULT: return con("result", fromType(((Type.ResultT) t).ok(), vars, parts, d), fromType(((Type.ResultT) t).err(), vars, parts, d));
+            case LIST: return con("list", fromType(((Type.ListT) t).element(), vars, parts, d));
+            case MAP: return con("map", fromType(((Type.MapT) t).key(), vars, parts, d), fromType(((Type.MapT) t).value(), vars, parts, d));
+            case TASK: return con("task", fromType(((Type.TaskT) t).value(), vars, parts, d));
+            case FIBER: return con("fiber", fromType(((Type.FiberT) t).yielded(), vars, parts, d), fromType(((Type.FiberT) t).result(), vars, parts, d));
+            case STREAM: return con("stream", fromType(((Type.StreamT) t).element(), vars, parts, d));
+            case RESOURCE: return con("resource", fromType(((Type.ResourceT) t).of(), vars, parts, d));
             case RECORD: {
                 Map<String, Ty> f = new TreeMap<>();
-                ((Type.RecordT) t).fields().forEach((k, v) -> f.put(k, fromType(v, vars)));
+                ((Type.RecordT) t).fields().forEach((k, v) -> f.put(k, fromType(v, vars, parts, d)));
                 return new Ty.Rec(f);
             }
             case VARIANT: {
@@ -231,7 +317,7 @@ public final class Infer {
                 ((Type.VariantT) t).tags().forEach((tag, p) -> {
                     tags.add(tag);
                     has.add(p.isPresent());
-                    p.ifPresent(pt -> args.add(fromType(pt, vars)));
+                    p.ifPresent(pt -> args.add(fromType(pt, vars, parts, d)));
                 });
                 return new Ty.Con("variant", args, tags, has);
             }
@@ -239,26 +325,33 @@ public final class Infer {
                 Type.Fn f = (Type.Fn) t;
                 List<Ty> ins = new ArrayList<>();
                 List<Ty> outs = new ArrayList<>();
-                for (Type a : f.ins()) ins.add(fromType(a, vars));
-                for (Type a : f.outs()) outs.add(fromType(a, vars));
+                for (Type a : f.ins()) ins.add(fromType(a, vars, parts, d));
+                for (Type a : f.outs()) outs.add(fromType(a, vars, parts, d));
                 Eff e = eff();
                 e.caps.addAll(f.effects());
-                f.yields().ifPresent(y -> e.yielded = fromType(y.yielded(), vars));
+                f.yields().ifPresent(y -> e.yielded = fromType(y.yielded(), vars, parts, d));
                 return new Ty.Fn(ins, outs, e);
             }
             default: throw new IllegalStateException(t.kind().toString());
         }
     }
 
-    /** Converts to an IR type; unbound variables become whatever {@code leftover} says. */
-    public static Type toType(Ty t, Function<Ty.Var, Type> leftover) {
+    /**
+     * Converts to an IR type; unbound variables become whatever {@code leftover} says. The walk is checked: an IR
+     * type is a tree, so a type that shares its parts is refused here if its tree is over the type-size limit.
+     */
+    public Type toType(Ty t, Function<Ty.Var, Type> leftover) { return convert(t, leftover, new Checked(), 1); }
+
+    private static Type convert(Ty t, Function<Ty.Var, Type> leftover, Parts parts, int depth) {
         t = t.prune();
+        if (!parts.enter(depth)) return ELIDED;
+        int d = depth + 1;
         switch (t.kind()) {
             case VAR: return leftover.apply((Ty.Var) t);
             case CON: {
                 Ty.Con c = (Ty.Con) t;
                 List<Type> a = new ArrayList<>();
-                for (Ty x : c.args) a.add(toType(x, leftover));
+                for (Ty x : c.args) a.add(convert(x, leftover, parts, d));
                 switch (c.name) {
                     case "option": return new Type.OptionT(a.get(0));
                     case "result": return new Type.ResultT(a.get(0), a.get(1));
@@ -279,28 +372,31 @@ public final class Infer {
             }
             case REC: {
                 Map<String, Type> f = new TreeMap<>();
-                ((Ty.Rec) t).fields.forEach((k, v) -> f.put(k, toType(v, leftover)));
+                for (Map.Entry<String, Ty> e : ((Ty.Rec) t).fields.entrySet()) f.put(e.getKey(), convert(e.getValue(), leftover, parts, d));
                 return new Type.RecordT(f);
             }
             case FN: {
                 Ty.Fn f = (Ty.Fn) t;
                 List<Type> ins = new ArrayList<>();
                 List<Type> outs = new ArrayList<>();
-                for (Ty x : f.ins) ins.add(toType(x, leftover));
-                for (Ty x : f.outs) outs.add(toType(x, leftover));
+                for (Ty x : f.ins) ins.add(convert(x, leftover, parts, d));
+                for (Ty x : f.outs) outs.add(convert(x, leftover, parts, d));
                 Eff e = f.eff.find();
                 Optional<Type.Yields> y = e.yielded == null ? Optional.empty()
-                        : Optional.of(new Type.Yields(toType(e.yielded, leftover), Type.Prim.UNIT));
+                        : Optional.of(new Type.Yields(convert(e.yielded, leftover, parts, d), Type.Prim.UNIT));
                 return new Type.Fn(ins, outs, e.caps, y);
             }
             default: throw new IllegalStateException();
         }
     }
 
-    /** Spells a type for a message: unbound variables are named a, b, … in order of appearance. */
+    /**
+     * Spells a type for a message: unbound variables are named a, b, … in order of appearance; a large type is cut
+     * to its first parts, with "…" for the rest.
+     */
     public static String show(Ty t) {
         Map<Ty.Var, Type> names = new HashMap<>();
-        return toType(t, v -> names.computeIfAbsent(v, k -> new Type.Var(letter(names.size())))).toString();
+        return convert(t, v -> names.computeIfAbsent(v, k -> new Type.Var(letter(names.size()))), new Cut(), 1).toString();
     }
 
     /** The n-th type variable name: a … z, then a1, b1, …. */
@@ -308,22 +404,33 @@ public final class Infer {
         return n < 26 ? String.valueOf((char) ('a' + n)) : (char) ('a' + n % 26) + Integer.toString(n / 26);
     }
 
-    /** Propagates capabilities and yields along "flows into" edges until nothing changes. */
+    /**
+     * Propagates capabilities and yields along "flows into" edges until nothing changes: a worklist of the classes
+     * that changed, then a full pass to confirm (a unification of yields may merge classes on the way). Each edge
+     * followed is charged as work.
+     */
     public void solveEffects() {
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (Eff raw : effs) {
-                Eff e = raw.find();
-                for (Eff tRaw : List.copyOf(raw.into)) {
-                    Eff t = tRaw.find();
-                    if (t == e) continue;
-                    if (t.caps.addAll(e.caps)) changed = true;
-                    if (e.yielded != null) {
-                        if (t.yielded == null) { t.yielded = e.yielded; changed = true; } else unify(t.yielded, e.yielded);
-                    }
-                }
+        java.util.ArrayDeque<Eff> work = new java.util.ArrayDeque<>(effs);
+        while (!work.isEmpty()) {
+            while (!work.isEmpty()) propagate(work.poll().find(), work);
+            for (Eff raw : effs) propagate(raw.find(), work);
+        }
+    }
+
+    /** Pushes {@code e}'s capabilities and yields into every class it flows into; queues each one that changed. */
+    private void propagate(Eff e, java.util.Deque<Eff> changed) {
+        for (Eff tRaw : List.copyOf(e.into)) {
+            budget.charge(Phase.VERIFY, 1, at);
+            Eff t = tRaw.find();
+            if (t == e) continue;
+            boolean grew = t.caps.addAll(e.caps);
+            if (e.yielded != null) {
+                if (t.yielded == null) {
+                    t.yielded = e.yielded;
+                    grew = true;
+                } else unify(t.yielded, e.yielded);
             }
+            if (grew) changed.add(t);
         }
     }
 
