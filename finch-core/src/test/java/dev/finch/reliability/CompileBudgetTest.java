@@ -20,4 +20,14 @@ class CompileBudgetTest {
         assertThat(s.submit(Submission.of("1 2 +", "ok.fth")).status()).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(s.check(Submission.of("1 ".repeat(60), "big.fth")).diagnostics().get(0).code()).isEqualTo("E-LIMIT-010");
     }
+
+    @Test void aMegabyteWordNameCompilesAndRuns() {
+        String name = "w" + "x".repeat(400_000);    // twice in the source: within the 1 Mi-character limit
+        var s = Finch.create().newSession();
+        Outcome lisp = s.submit(Submission.of("(define (" + name + " n) (* n 2)) (" + name + " 21)", "big.lisp"));
+        assertThat(lisp.status()).as("%s", lisp.diagnostics()).isEqualTo(Outcome.Status.COMPLETED);
+        Outcome forth = s.submit(Submission.of(": " + name + "2 ( int -- int ) 1 + ; 1 " + name + "2", "big.fth"));
+        assertThat(forth.diagnostics()).noneMatch(d -> d.code().equals("E-RUN-003") || d.code().equals("E-SESSION-006"));
+        assertThat(s.submit(Submission.of("1 2 +", "ok.fth")).status()).isEqualTo(Outcome.Status.COMPLETED);
+    }
 }

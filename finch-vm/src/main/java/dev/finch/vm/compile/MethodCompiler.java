@@ -248,7 +248,7 @@ final class MethodCompiler {
         mv.visitFieldInsn(GETFIELD, CTX, "maxDepth", "I");
         mv.visitJumpInsn(IF_ICMPLE, ok);
         mv.visitVarInsn(ALOAD, CTX_LOCAL);
-        mv.visitLdcInsn(word.name());
+        string(word.name());
         origin(word.origin());
         mv.visitMethodInsn(INVOKESTATIC, "dev/finch/vm/runtime/Traps", "tooDeep", "(L" + CTX + ";Ljava/lang/String;" + ORIGIN_DESC + ")Ljava/lang/RuntimeException;", false);
         mv.visitInsn(ATHROW);
@@ -374,7 +374,7 @@ final class MethodCompiler {
         mv.visitVarInsn(ALOAD, CTX_LOCAL);
         mv.visitTypeInsn(NEW, FRAME);
         mv.visitInsn(DUP);
-        mv.visitLdcInsn(word.name());
+        string(word.name());
         pushInt(point);
         pushInt(row.size() + named.size());
         mv.visitTypeInsn(ANEWARRAY, "java/lang/Object");
@@ -495,6 +495,15 @@ final class MethodCompiler {
 
     void classConstant(Object value, String desc) { constantField(owner.data.intern(value), desc); }
 
+    /**
+     * Pushes a string: a constant-pool entry when it fits one (at most 65,535 bytes of modified UTF-8, so at most
+     * 21,845 chars is always safe), else a class-data constant — a long word name or string literal must compile too.
+     */
+    void string(String s) {
+        if (s.length() <= 21_845) mv.visitLdcInsn(s);
+        else classConstant(s, "Ljava/lang/String;");
+    }
+
     void lateConstant(int slot, String desc) { constantField(slot, desc); }
 
     /** Loads the static final field of a class-data entry, cast to {@code desc}. */
@@ -515,7 +524,7 @@ final class MethodCompiler {
             case INT -> { mv.visitLdcInsn(((Literal.IntLit) lit).value()); yield true; }
             case FLOAT -> { mv.visitLdcInsn(((Literal.FloatLit) lit).value()); yield true; }
             case BOOL -> { mv.visitInsn(((Literal.BoolLit) lit).value() ? ICONST_1 : ICONST_0); yield true; }
-            case STRING -> { mv.visitLdcInsn(((Literal.StringLit) lit).value()); yield true; }
+            case STRING -> { string(((Literal.StringLit) lit).value()); yield true; }
             case UNIT -> { mv.visitFieldInsn(GETSTATIC, "dev/finch/vm/value/Unit", "INSTANCE", "Ldev/finch/vm/value/Unit;"); yield true; }
             case SYMBOL -> { classConstant(new dev.finch.vm.value.Symbol(((Literal.SymbolLit) lit).name()), "Ljava/lang/Object;"); yield true; }
             case JSON -> { classConstant(dev.finch.vm.runtime.Rt.parseJsonLiteral(((Literal.JsonLit) lit).text()), "Ljava/lang/Object;"); yield true; }

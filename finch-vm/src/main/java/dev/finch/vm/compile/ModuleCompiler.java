@@ -258,14 +258,19 @@ public final class ModuleCompiler {
         };
     }
 
+    /** A readable JVM method-name part for {@code name}; the {@code w<i>_} prefix makes it unique, so it may be cut. */
     private static String mangle(String name) {
         StringBuilder b = new StringBuilder();
         for (char c : name.toCharArray()) {
-            if (Character.isLetterOrDigit(c) || c == '_') b.append(c);
+            // A JVM name is at most 65,535 bytes: the first part of a long word name is enough for stack traces.
+            if (b.length() >= MAX_NAME_PART) break;
+            if (Character.isLetterOrDigit(c) && c < 128 || c == '_') b.append(c);
             else b.append('$').append(Integer.toHexString(c));
         }
         return b.toString();
     }
+
+    private static final int MAX_NAME_PART = 200;
 
     /** Facts about a body used for tiering. */
     static final class Loops {

@@ -67,7 +67,7 @@ final class NodeEmitter {
             case WORD -> { wordCall(mc, n, t.name()); yield true; }
             case CONSTANT_REF -> {
                 mc.mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
-                mc.mv.visitLdcInsn(t.name());
+                mc.string(t.name());
                 mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "constant", "(L" + MethodCompiler.CTX + ";Ljava/lang/String;)Ljava/lang/Object;", false);
                 store(mc, Kind.A, n.after(), n.before().size());
                 yield true;
@@ -321,7 +321,7 @@ final class NodeEmitter {
         if (captures == null) mv.visitInsn(ACONST_NULL);
         else captures.run();
         mc.classConstant(sig, "Ldev/finch/ir/type/Type$Fn;");
-        mv.visitLdcInsn(name);
+        mc.string(name);
         if (body == null) {
             mv.visitMethodInsn(INVOKESPECIAL, "dev/finch/vm/value/Closure", "<init>",
                     "(Ljava/lang/invoke/MethodHandle;[Ljava/lang/Object;Ldev/finch/ir/type/Type$Fn;Ljava/lang/String;)V", false);
@@ -381,7 +381,7 @@ final class NodeEmitter {
 
     private static void constant(MethodCompiler mc, Checked.ConstantNode n) {
         mc.mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
-        mc.mv.visitLdcInsn(n.instr().name());
+        mc.string(n.instr().name());
         load(mc, n.before(), n.before().size() - 1, Kind.A);
         mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "defineConstant", "(L" + MethodCompiler.CTX + ";Ljava/lang/String;Ljava/lang/Object;)V", false);
     }

@@ -86,7 +86,7 @@ public enum Specials {
             String tag = immediateName(n, 1);
             boolean payload = variantType(n).tags().get(tag).isPresent();
             int base = n.before().size() - (payload ? 1 : 0);
-            mc.mv.visitLdcInsn(tag);
+            mc.string(tag);
             if (payload) NodeEmitter.load(mc, n.before(), base, Kind.A);
             else mc.mv.visitFieldInsn(GETSTATIC, "dev/finch/vm/value/Unit", "INSTANCE", "Ldev/finch/vm/value/Unit;");
             mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "variant", "(Ljava/lang/String;Ljava/lang/Object;)Ljava/lang/Object;", false);
@@ -108,7 +108,7 @@ public enum Specials {
         @Override void emit(MethodCompiler mc, CallNode n) {
             int base = n.before().size() - 1;
             NodeEmitter.load(mc, n.before(), base, Kind.A);
-            mc.mv.visitLdcInsn(immediateName(n, 0));
+            mc.string(immediateName(n, 0));
             mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "variantGet", "(Ljava/lang/Object;Ljava/lang/String;)Ljava/lang/Object;", false);
             NodeEmitter.store(mc, Kind.A, n.after(), base);
         }
