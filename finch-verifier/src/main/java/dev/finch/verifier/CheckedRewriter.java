@@ -4,8 +4,10 @@ import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.CheckedBlock;
 import dev.finch.ir.checked.Checked.CheckedWord;
 import dev.finch.ir.checked.Checked.Node;
+import dev.finch.ir.checked.Row;
 import dev.finch.ir.type.Type;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -40,9 +42,23 @@ class CheckedRewriter {
 
     final Type.Fn fn(Type.Fn f) { return (Type.Fn) type(f); }
 
+    /** Rows shared between nodes are mapped once (see {@link Row.Mapping}); so is each type object. */
+    private final IdentityHashMap<Type, Type> typeMemo = new IdentityHashMap<>();
+    private final Row.Mapping rows = new Row.Mapping(this::memoType);
+
+    private Type memoType(Type t) {
+        Type done = typeMemo.get(t);
+        if (done == null) {
+            done = type(t);
+            typeMemo.put(t, done);
+        }
+        return done;
+    }
+
     final List<Type> row(List<Type> row) {
+        if (row instanceof Row r) return rows.apply(r);
         List<Type> out = new ArrayList<>(row.size());
-        for (Type t : row) out.add(type(t));
+        for (Type t : row) out.add(memoType(t));
         return out;
     }
 
