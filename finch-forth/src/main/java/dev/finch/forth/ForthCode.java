@@ -28,7 +28,7 @@ public enum ForthCode implements DiagnosticCode {
     MISPLACED_IN_CASE("E-FORTH-112", Phase.LOWER, "Between case and endcase only 'N of … endof' arms and one otherwise may appear."),
     DUPLICATE_DEFINITION("E-FORTH-113", Phase.LOWER, "One submission defines the same word twice."),
     DUPLICATE_FIELD("E-FORTH-114", Phase.LOWER, "A record literal names the same field twice."),
-    TOO_DEEP("E-FORTH-115", Phase.LOWER, "Constructs are nested deeper than the frontend's own bound (1,024 levels), which holds even when the compile limits allow more."),
+    TOO_DEEP("E-FORTH-115", Phase.LOWER, "Constructs are nested deeper than the frontend's own bound (512 levels), which holds even when the compile limits allow more."),
     INTERNAL("E-FORTH-199", Phase.LOWER, "The frontend failed unexpectedly; this is a bug in Finch, not in the program.");
 
     private final String code;

@@ -23,7 +23,7 @@ import org.antlr.v4.runtime.Token;
  */
 final class Structure {
     /** The frontend's own bound on nesting, whatever the compile limits allow. */
-    static final int HARD_DEPTH = 1024;
+    static final int HARD_DEPTH = 512;
 
     /** The construct a frame stands for. */
     enum Construct {

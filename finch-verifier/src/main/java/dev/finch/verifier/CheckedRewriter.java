@@ -40,7 +40,14 @@ class CheckedRewriter {
         return new CheckedBlock(nodes, row(b.in()), row(b.out()));
     }
 
-    final Type.Fn fn(Type.Fn f) { return (Type.Fn) type(f); }
+    /** A signature mapped part by part (its inputs and outputs are rows, each type mapped on its own). */
+    final Type.Fn fn(Type.Fn f) {
+        List<Type> ins = row(f.ins());
+        List<Type> outs = row(f.outs());
+        java.util.Optional<Type.Yields> yields = f.yields().map(y -> new Type.Yields(memoType(y.yielded()), memoType(y.resumed())));
+        boolean same = ins.equals(f.ins()) && outs.equals(f.outs()) && yields.equals(f.yields());
+        return same ? f : new Type.Fn(ins, outs, f.effects(), yields);
+    }
 
     /** Rows shared between nodes are mapped once (see {@link Row.Mapping}); so is each type object. */
     private final IdentityHashMap<Type, Type> typeMemo = new IdentityHashMap<>();

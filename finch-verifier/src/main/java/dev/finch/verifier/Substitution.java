@@ -92,7 +92,16 @@ final class Substitution {
         return out;
     }
 
-    Type.Fn resolveFn(Type.Fn f) { return (Type.Fn) resolve(f); }
+    /**
+     * A signature resolved part by part: its inputs and outputs are rows, each type bounded on its own (a program
+     * that leaves 20,000 values on the stack has a 20,000-output signature, not one type of 20,000 parts).
+     */
+    Type.Fn resolveFn(Type.Fn f) {
+        List<Type> ins = resolveAll(f.ins());
+        List<Type> outs = resolveAll(f.outs());
+        Optional<Type.Yields> yields = f.yields().map(y -> new Type.Yields(resolve(y.yielded()), resolve(y.resumed())));
+        return new Type.Fn(ins, outs, f.effects(), yields);
+    }
 
     List<Type> resolveAll(List<Type> row) {
         List<Type> out = new ArrayList<>(row.size());
@@ -100,59 +109,150 @@ final class Substitution {
         return out;
     }
 
-    /** One resolution: rebuilds a type with every bound meta replaced, counting what it builds. */
+    /**
+     * True when meta {@code name} occurs in {@code t} (the occurs check), walking the bindings without building
+     * anything, within the same size and nesting bounds as {@link #resolve}.
+     */
+    boolean occurs(String name, Type t) {
+        Resolver r = new Resolver();
+        boolean found = r.occurs(name, t, 0);
+        charge(r.nodes);
+        return found;
+    }
+
+    /**
+     * One resolution: rebuilds a type with every bound meta replaced, counting what it visits. A part in which
+     * nothing changes is returned as it is, so resolving a type without bound metas allocates nothing.
+     */
     private final class Resolver {
         long nodes;
 
-        Type go(Type t, int depth) {
-            t = shallow(t);
+        /**
+         * The depth of a function type's input or output, measured as {@link TypeSyntax} nests it: a row's types sit at
+         * the function's own level, except a function among them, which is parenthesized.
+         */
+        private int rowDepth(Type x, int depth) { return shallow(x) instanceof Type.Fn ? depth + 1 : depth; }
+
+        private void count(int depth) {
             if (++nodes > maxSize) budget.typeSize(Phase.VERIFY, nodes, at);
             if (depth > maxDepth) budget.nesting(Phase.VERIFY, depth, at);
+        }
+
+        boolean occurs(String name, Type t, int depth) {
+            t = shallow(t);
+            count(depth);
             int d = depth + 1;
             return switch (t.kind()) {
-                case PRIM, PATH, NAMED, VAR -> t;
-                case OPTION -> new Type.OptionT(go(((Type.OptionT) t).value(), d));
-                case LIST -> new Type.ListT(go(((Type.ListT) t).element(), d));
-                case TASK -> new Type.TaskT(go(((Type.TaskT) t).value(), d));
-                case STREAM -> new Type.StreamT(go(((Type.StreamT) t).element(), d));
-                case RESOURCE -> new Type.ResourceT(go(((Type.ResourceT) t).of(), d));
-                case RESULT -> {
-                    Type.ResultT r = (Type.ResultT) t;
-                    Type ok = go(r.ok(), d);
-                    yield new Type.ResultT(ok, go(r.err(), d));
-                }
-                case MAP -> {
-                    Type.MapT m = (Type.MapT) t;
-                    Type k = go(m.key(), d);
-                    yield new Type.MapT(k, go(m.value(), d));
-                }
-                case FIBER -> {
-                    Type.FiberT x = (Type.FiberT) t;
-                    Type y = go(x.yielded(), d);
-                    yield new Type.FiberT(y, go(x.result(), d));
-                }
+                case PRIM, PATH, NAMED -> false;
+                case VAR -> ((Type.Var) t).name().equals(name);
+                case OPTION -> occurs(name, ((Type.OptionT) t).value(), d);
+                case LIST -> occurs(name, ((Type.ListT) t).element(), d);
+                case TASK -> occurs(name, ((Type.TaskT) t).value(), d);
+                case STREAM -> occurs(name, ((Type.StreamT) t).element(), d);
+                case RESOURCE -> occurs(name, ((Type.ResourceT) t).of(), d);
+                case RESULT -> occurs(name, ((Type.ResultT) t).ok(), d) || occurs(name, ((Type.ResultT) t).err(), d);
+                case MAP -> occurs(name, ((Type.MapT) t).key(), d) || occurs(name, ((Type.MapT) t).value(), d);
+                case FIBER -> occurs(name, ((Type.FiberT) t).yielded(), d) || occurs(name, ((Type.FiberT) t).result(), d);
                 case RECORD -> {
-                    Map<String, Type> fields = new TreeMap<>();
-                    for (var e : ((Type.RecordT) t).fields().entrySet()) fields.put(e.getKey(), go(e.getValue(), d));
-                    yield new Type.RecordT(fields);
+                    for (Type f : ((Type.RecordT) t).fields().values()) if (occurs(name, f, d)) yield true;
+                    yield false;
                 }
                 case VARIANT -> {
-                    Map<String, Optional<Type>> tags = new LinkedHashMap<>();
-                    for (var e : ((Type.VariantT) t).tags().entrySet()) tags.put(e.getKey(), e.getValue().map(p -> go(p, d)));
-                    yield new Type.VariantT(tags);
+                    for (Optional<Type> p : ((Type.VariantT) t).tags().values()) if (p.isPresent() && occurs(name, p.get(), d)) yield true;
+                    yield false;
                 }
                 case FN -> {
                     Type.Fn fn = (Type.Fn) t;
-                    List<Type> ins = new ArrayList<>(fn.ins().size());
-                    for (Type x : fn.ins()) ins.add(go(x, d));
-                    List<Type> outs = new ArrayList<>(fn.outs().size());
-                    for (Type x : fn.outs()) outs.add(go(x, d));
-                    Optional<Type.Yields> yields = fn.yields().isPresent()
-                            ? Optional.of(new Type.Yields(go(fn.yields().get().yielded(), d), go(fn.yields().get().resumed(), d)))
-                            : Optional.empty();
-                    yield new Type.Fn(ins, outs, fn.effects(), yields);
+                    for (Type x : fn.ins()) if (occurs(name, x, rowDepth(x, depth))) yield true;
+                    for (Type x : fn.outs()) if (occurs(name, x, rowDepth(x, depth))) yield true;
+                    yield fn.yields().isPresent() && (occurs(name, fn.yields().get().yielded(), d) || occurs(name, fn.yields().get().resumed(), d));
                 }
             };
+        }
+
+        Type go(Type t, int depth) {
+            t = shallow(t);
+            count(depth);
+            int d = depth + 1;
+            switch (t.kind()) {
+                case PRIM, PATH, NAMED, VAR:
+                    return t;
+                case OPTION: {
+                    Type v = ((Type.OptionT) t).value(), x = go(v, d);
+                    return x == v ? t : new Type.OptionT(x);
+                }
+                case LIST: {
+                    Type v = ((Type.ListT) t).element(), x = go(v, d);
+                    return x == v ? t : new Type.ListT(x);
+                }
+                case TASK: {
+                    Type v = ((Type.TaskT) t).value(), x = go(v, d);
+                    return x == v ? t : new Type.TaskT(x);
+                }
+                case STREAM: {
+                    Type v = ((Type.StreamT) t).element(), x = go(v, d);
+                    return x == v ? t : new Type.StreamT(x);
+                }
+                case RESOURCE: {
+                    Type v = ((Type.ResourceT) t).of(), x = go(v, d);
+                    return x == v ? t : new Type.ResourceT(x);
+                }
+                case RESULT: {
+                    Type.ResultT r = (Type.ResultT) t;
+                    Type ok = go(r.ok(), d), err = go(r.err(), d);
+                    return ok == r.ok() && err == r.err() ? t : new Type.ResultT(ok, err);
+                }
+                case MAP: {
+                    Type.MapT m = (Type.MapT) t;
+                    Type k = go(m.key(), d), v = go(m.value(), d);
+                    return k == m.key() && v == m.value() ? t : new Type.MapT(k, v);
+                }
+                case FIBER: {
+                    Type.FiberT f = (Type.FiberT) t;
+                    Type y = go(f.yielded(), d), r = go(f.result(), d);
+                    return y == f.yielded() && r == f.result() ? t : new Type.FiberT(y, r);
+                }
+                case RECORD: {
+                    Map<String, Type> fields = new TreeMap<>();
+                    boolean same = true;
+                    for (var e : ((Type.RecordT) t).fields().entrySet()) {
+                        Type x = go(e.getValue(), d);
+                        same &= x == e.getValue();
+                        fields.put(e.getKey(), x);
+                    }
+                    return same ? t : new Type.RecordT(fields);
+                }
+                case VARIANT: {
+                    Map<String, Optional<Type>> tags = new LinkedHashMap<>();
+                    boolean same = true;
+                    for (var e : ((Type.VariantT) t).tags().entrySet()) {
+                        Optional<Type> p = e.getValue();
+                        Optional<Type> x = p.isPresent() ? Optional.of(go(p.get(), d)) : p;
+                        same &= p.isEmpty() || x.get() == p.get();
+                        tags.put(e.getKey(), x);
+                    }
+                    return same ? t : new Type.VariantT(tags);
+                }
+                case FN: {
+                    Type.Fn fn = (Type.Fn) t;
+                    boolean same = true;
+                    List<Type> ins = new ArrayList<>(fn.ins().size());
+                    for (Type x : fn.ins()) { Type y = go(x, rowDepth(x, depth)); same &= y == x; ins.add(y); }
+                    List<Type> outs = new ArrayList<>(fn.outs().size());
+                    for (Type x : fn.outs()) { Type y = go(x, rowDepth(x, depth)); same &= y == x; outs.add(y); }
+                    Optional<Type.Yields> yields = fn.yields();
+                    if (yields.isPresent()) {
+                        Type y = go(yields.get().yielded(), d), r = go(yields.get().resumed(), d);
+                        if (y != yields.get().yielded() || r != yields.get().resumed()) {
+                            same = false;
+                            yields = Optional.of(new Type.Yields(y, r));
+                        }
+                    }
+                    return same ? t : new Type.Fn(ins, outs, fn.effects(), yields);
+                }
+                default:
+                    throw new IllegalStateException("unknown type kind " + t.kind());
+            }
         }
     }
 }

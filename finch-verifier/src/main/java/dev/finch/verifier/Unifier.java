@@ -118,13 +118,6 @@ final class Unifier {
         return true;
     }
 
-    /** The occurs check; resolving {@code t} bounds its size and nesting (see {@link Substitution#resolve}). */
-    private static boolean occurs(Substitution s, String name, Type t) {
-        boolean[] found = {false};
-        Types.mapVars(s.resolve(t), v -> {
-            if (v.name().equals(name)) found[0] = true;
-            return v;
-        });
-        return found[0];
-    }
+    /** The occurs check, within the type limits (see {@link Substitution#occurs}). */
+    private static boolean occurs(Substitution s, String name, Type t) { return s.occurs(name, t); }
 }

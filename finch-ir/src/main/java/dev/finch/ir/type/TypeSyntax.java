@@ -27,7 +27,7 @@ import java.util.TreeSet;
  */
 public final class TypeSyntax {
     /** The deepest any type spelling may nest (a type inside a constructor, a field, a payload or parentheses). */
-    public static final int MAX_NESTING = 1024;
+    public static final int MAX_NESTING = 256;
 
     private final String src;
     private final int maxNesting;
