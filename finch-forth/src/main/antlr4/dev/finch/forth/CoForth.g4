@@ -3,7 +3,14 @@
 // Tokens are whitespace-separated words, except that the bracket delimiters [ ] { } , and string quotes split
 // words, so [1, 2, 3] and [3] read as lists. Comments go to the HIDDEN channel: the lowerer reads the one
 // "( … )" right after ": name" or "[:" as the signature (D7), everywhere else it is a comment.
+//
+// The tokens that nest — comments "( … ( … ) … )", pasted JSON objects "{"k": {…}}" and the <…> groups of
+// parameterized words — have no lexer rule here: CoForthTokens scans them in one linear pass (ANTLR's lexer simulates
+// a nested fragment with one prediction context per level, which made a nested comment quadratic and a deeply nested
+// signature a StackOverflowError). Their types are declared below; the rules they replace are in CoForthTokens' Javadoc.
 grammar CoForth;
+
+tokens { PAREN, UNCLOSED_PAREN, JSON_OBJECT, CONSTANT_TYPED, PARAM_WORD }
 
 program     : topItem* EOF ;
 
@@ -55,17 +62,11 @@ caseArm     : INT OF items ENDOF ;
 // ANTLR picks the longest match and, on a tie, the rule defined first: keywords precede WORD.
 
 LINE_COMMENT        : '\\' ( [ \t\f] ~[\r\n]* )? -> channel(HIDDEN) ;
-PAREN               : '(' ( [ \t\f\r\n] ( NESTED_PAREN | ~[()] )* )? ')' -> channel(HIDDEN) ;
-// An opened "( " that never closes: reported by the structure check (and keeps a buffer incomplete).
-UNCLOSED_PAREN      : '(' [ \t\f\r\n] ( NESTED_PAREN | ~[()] )* ;
 
 STRING              : '"' ( ESCAPE | ~["\\\r\n] )* '"' ;
 SSTRING             : 's"' ( ESCAPE | ~["\\\r\n] )* '"' ;
 // Strings do not span lines; an unclosed one runs to the end of its line and is reported, not skipped.
 UNTERMINATED_STRING : 's'? '"' ( ESCAPE | ~["\\\r\n] )* '\\'? ;
-
-// A pasted JSON object: recognised when its first key is quoted (contract). Validated by the lowerer.
-JSON_OBJECT         : '{' [ \t\f\r\n]* JSON_STRING ( JSON_STRING | JSON_NESTED | ~["{}] )* '}' ;
 
 LOCAL_STORE         : ':>' ;
 COLON               : ':' ;
@@ -111,11 +112,6 @@ FLOAT               : '-'? DIGITS '.' DIGITS EXPONENT?
                     | '+inf.0' | '-inf.0' | '+nan.0'
                     ;
 
-// "constant<T> name": a constant whose type the source states (the printer needs it for Constant.declared).
-CONSTANT_TYPED      : 'constant' ANGLE ;
-// variant<T,tag>, variant-get<tag>, empty-list<T>: a lowercase name glued to one balanced <…> group.
-PARAM_WORD          : [a-z] [a-z0-9-]* ANGLE ;
-
 // A record field label "name:" (identifier-like names only, contract "Typed records").
 FIELD               : [a-zA-Z_] [a-zA-Z0-9_-]* ':' ;
 SYMBOL              : '\'' WORD_CHAR+ ;
@@ -127,7 +123,3 @@ fragment WORD_CHAR   : ~[ \t\f\r\n[\]{},"] ;
 fragment DIGITS      : [0-9]+ ;
 fragment EXPONENT    : [eE] [+-]? [0-9]+ ;
 fragment ESCAPE      : '\\' ~[\r\n] ;
-fragment NESTED_PAREN: '(' ( NESTED_PAREN | ~[()] )* ')' ;
-fragment ANGLE       : '<' ( ANGLE | '->' | ~[<>\r\n] )+ '>' ;
-fragment JSON_STRING : '"' ( '\\' . | ~["\\] )* '"' ;
-fragment JSON_NESTED : '{' ( JSON_STRING | JSON_NESTED | ~["{}] )* '}' ;

@@ -8,15 +8,26 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.ir.instr.Module;
 import dev.finch.ir.vocab.Vocabulary;
 import java.util.List;
+import dev.finch.ir.diag.DiagnosticException;
+import dev.finch.ir.diag.Phase;
+import dev.finch.ir.limit.CompileBudget;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.DefaultErrorStrategy;
+import org.antlr.v4.runtime.InputMismatchException;
+import org.antlr.v4.runtime.Parser;
+import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.misc.ParseCancellationException;
 
 /**
- * The Co-Forth frontend (decisions D7): text → tokens ({@code CoForth.g4}, no actions) → structure check
+ * The Co-Forth frontend (decisions D7): text → tokens ({@link CoForthTokens}: {@code CoForth.g4}'s lexer plus linear
+ * scans of the tokens that nest, counted against the submission's compile limits) → structure check
  * ({@link Structure}: precise diagnostics for words in a wrong place, bounded nesting) → parse tree →
  * {@link CoForthLowerer} → {@link Module}. Every problem is a {@code parse} or {@code lower} diagnostic
- * ({@link ForthCode}); nothing throws out of {@link #lower}. Instances are stateless and thread-safe.
+ * ({@link ForthCode}, or a compile limit's {@code E-LIMIT-…}); nothing throws out of {@link #lower}. The structure
+ * check refuses deep nesting before the (recursive) parser and lowerer run, and the first syntax error ends parsing,
+ * so every phase is linear in the text. Instances are stateless and thread-safe.
  */
 public final class CoForth implements Frontend {
     /** The language name recorded in modules and outcomes. */
@@ -28,22 +39,25 @@ public final class CoForth implements Frontend {
     public Lowering lower(String text, String sourceId, Environment env) {
         String source = sourceId == null ? Origin.UNKNOWN.source() : sourceId;
         try {
-            return run(text == null ? "" : text, source, env == null ? Vocabulary.EMPTY : env.vocabulary());
+            return run(text == null ? "" : text, source, env == null ? Vocabulary.EMPTY : env.vocabulary(),
+                    env == null ? CompileBudget.standard() : env.budget());
+        } catch (DiagnosticException limit) {
+            return Lowering.failed(limit.diagnostics());
         } catch (RuntimeException | StackOverflowError e) {
             return Lowering.failed(List.of(ForthCode.INTERNAL.at(Origin.of(source, 1, 1), "internal error in the Co-Forth frontend: " + e)));
         }
     }
 
-    private static Lowering run(String text, String source, Vocabulary vocabulary) {
+    private static Lowering run(String text, String source, Vocabulary vocabulary, CompileBudget budget) {
         DiagnosticListener listener = new DiagnosticListener(source);
-        CoForthLexer lexer = new CoForthLexer(CharStreams.fromString(text, source));
+        CoForthLexer lexer = new CoForthTokens(CharStreams.fromString(text, source), budget, source);
         lexer.removeErrorListeners();
         lexer.addErrorListener(listener);
         CommonTokenStream tokens = new CommonTokenStream(lexer);
         tokens.fill();
         if (!listener.diagnostics().isEmpty()) return Lowering.failed(listener.diagnostics());
 
-        Structure.Result structure = Structure.scan(tokens.getTokens(), source);
+        Structure.Result structure = Structure.scan(tokens.getTokens(), source, budget);
         if (structure.error().isPresent()) return Lowering.failed(List.of(structure.error().get()));
         if (!structure.open().isEmpty()) {
             return Lowering.failed(List.of(Structure.unclosedAtEnd(structure.open().get(0), source)));
@@ -52,18 +66,39 @@ public final class CoForth implements Frontend {
         CoForthParser parser = new CoForthParser(tokens);
         parser.removeErrorListeners();
         parser.addErrorListener(listener);
-        CoForthParser.ProgramContext tree = parser.program();
+        parser.setErrorHandler(new FirstError());
+        CoForthParser.ProgramContext tree;
+        try {
+            tree = parser.program();
+        } catch (ParseCancellationException stop) {
+            return Lowering.failed(listener.diagnostics());
+        }
         if (!listener.diagnostics().isEmpty()) return Lowering.failed(listener.diagnostics());
+        budget.poll(Phase.PARSE, Origin.of(source, 1, 1));
 
-        CoForthLowerer lowerer = new CoForthLowerer(source, tokens, vocabulary);
+        CoForthLowerer lowerer = new CoForthLowerer(source, tokens, vocabulary, budget);
         Module module = lowerer.lower(tree);
         List<Diagnostic> diagnostics = lowerer.diagnostics();
         return diagnostics.isEmpty() ? Lowering.of(module) : Lowering.failed(diagnostics);
     }
 
-    /** The default-channel tokens of {@code text} (for tools such as {@link ForthBuffer}); never throws. */
+    /**
+     * Reports the first syntax error and stops: the structure check has already caught what a person or a model
+     * gets wrong, and ANTLR's recovery after an error would only add cascades (and work) to it.
+     */
+    private static final class FirstError extends DefaultErrorStrategy {
+        @Override public void recover(Parser recognizer, RecognitionException e) { throw new ParseCancellationException(e); }
+
+        @Override public Token recoverInline(Parser recognizer) {
+            InputMismatchException e = new InputMismatchException(recognizer);
+            reportError(recognizer, e);
+            throw new ParseCancellationException(e);
+        }
+    }
+
+    /** The tokens of {@code text} (for tools such as {@link ForthBuffer}); never throws. */
     static List<Token> tokens(String text) {
-        CoForthLexer lexer = new CoForthLexer(CharStreams.fromString(text));
+        CoForthLexer lexer = new CoForthTokens(CharStreams.fromString(text), null, Origin.UNKNOWN.source());
         lexer.removeErrorListeners();
         CommonTokenStream tokens = new CommonTokenStream(lexer);
         tokens.fill();

@@ -34,6 +34,8 @@ import dev.finch.forth.CoForthParser.UnitLitContext;
 import dev.finch.forth.CoForthParser.WordContext;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
+import dev.finch.ir.diag.Phase;
+import dev.finch.ir.limit.CompileBudget;
 import dev.finch.ir.instr.Block;
 import dev.finch.ir.instr.Immediate;
 import dev.finch.ir.vocab.Typing;
@@ -71,11 +73,13 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
     private List<Instr> out = new ArrayList<>();
 
     private final Vocabulary vocabulary;
+    private final CompileBudget budget;
 
-    CoForthLowerer(String sourceId, BufferedTokenStream tokens, Vocabulary vocabulary) {
+    CoForthLowerer(String sourceId, BufferedTokenStream tokens, Vocabulary vocabulary, CompileBudget budget) {
         this.sourceId = sourceId;
         this.tokens = tokens;
         this.vocabulary = vocabulary;
+        this.budget = budget;
     }
 
     List<Diagnostic> diagnostics() { return diagnostics; }
@@ -393,15 +397,29 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
 
     private Optional<Type> type(Token t, int at, String text) {
         try {
-            return Optional.of(TypeSyntax.parse(text.strip()));
+            return Optional.of(TypeSyntax.parse(text.strip(), budget.limits().maxNesting(), budget.limits().maxTypeSize()));
         } catch (TypeSyntax.TypeSyntaxException e) {
             int lead = text.length() - text.stripLeading().length();
-            report(ForthCode.BAD_TYPE_PARAMETER.at(originAt(t, at + lead + e.offset()), "malformed type '" + text.strip() + "': " + e.getMessage()));
+            Origin where = originAt(t, at + lead + e.offset());
+            refuseOverLimit(e, where);
+            report(ForthCode.BAD_TYPE_PARAMETER.at(where, "malformed type '" + clip(text.strip()) + "': " + e.getMessage()));
         } catch (RuntimeException e) {
-            report(ForthCode.BAD_TYPE_PARAMETER.at(originAt(t, at), "malformed type '" + text.strip() + "'"));
+            report(ForthCode.BAD_TYPE_PARAMETER.at(originAt(t, at), "malformed type '" + clip(text.strip()) + "'"));
         }
         return Optional.empty();
     }
+
+    /** A written type past the compile limits is the limit's diagnostic (thrown), not a malformed type. */
+    private void refuseOverLimit(TypeSyntax.TypeSyntaxException e, Origin where) {
+        switch (e.problem()) {
+            case TOO_DEEP -> budget.nesting(Phase.PARSE, (int) Math.min(Integer.MAX_VALUE, e.measured()), where);
+            case TOO_LARGE -> budget.typeSize(Phase.PARSE, e.measured(), where);
+            case MALFORMED -> { }
+        }
+    }
+
+    /** At most 80 characters of {@code s}, for a message. */
+    private static String clip(String s) { return s.length() <= 80 ? s : s.substring(0, 77) + "..."; }
 
     private Optional<String> tag(Token t, int at, String text) {
         String tag = text.strip();
@@ -427,7 +445,7 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
     /** The signature is the PAREN comment directly after {@code t} (decisions D7), if there is one. */
     private Optional<Type.Fn> signatureAfter(Token t) {
         List<Token> hidden = tokens.getHiddenTokensToRight(t.getTokenIndex());
-        if (hidden == null || hidden.isEmpty() || hidden.get(0).getType() != CoForthLexer.PAREN) return Optional.empty();
+        if (hidden == null || hidden.isEmpty() || hidden.get(0).getType() != CoForthParser.PAREN) return Optional.empty();
         Token paren = hidden.get(0);
         String text = paren.getText();
         String inner = text.substring(1, text.length() - 1);
@@ -439,18 +457,20 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         }
         String compact = inner.substring(0, dashes) + "->" + inner.substring(dashes + 2);
         try {
-            return Optional.of(TypeSyntax.parseSignature(compact));
+            return Optional.of(TypeSyntax.parseSignature(compact, budget.limits().maxNesting(), budget.limits().maxTypeSize()));
         } catch (TypeSyntax.TypeSyntaxException e) {
-            report(ForthCode.BAD_SIGNATURE.at(originAt(paren, 1 + e.offset()), "malformed signature " + text + ": " + e.getMessage()));
+            Origin where = originAt(paren, 1 + e.offset());
+            refuseOverLimit(e, where);
+            report(ForthCode.BAD_SIGNATURE.at(where, "malformed signature " + clip(text) + ": " + e.getMessage()));
         } catch (RuntimeException e) {
-            report(ForthCode.BAD_SIGNATURE.at(origin(paren), "malformed signature " + text));
+            report(ForthCode.BAD_SIGNATURE.at(origin(paren), "malformed signature " + clip(text)));
         }
         return Optional.empty();
     }
 
     private boolean hasSignatureToken(Token t) {
         List<Token> hidden = tokens.getHiddenTokensToRight(t.getTokenIndex());
-        return hidden != null && !hidden.isEmpty() && hidden.get(0).getType() == CoForthLexer.PAREN;
+        return hidden != null && !hidden.isEmpty() && hidden.get(0).getType() == CoForthParser.PAREN;
     }
 
     /** The offset of the standalone '--' (or '->') outside brackets; -1 when there is none. */

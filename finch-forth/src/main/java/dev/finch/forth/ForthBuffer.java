@@ -31,7 +31,7 @@ public final class ForthBuffer {
             if (t.getType() == Token.EOF) continue;
             // A string cannot span lines, so an unclosed one is incomplete only while its line is still arriving.
             if (t.getType() == CoForthLexer.UNTERMINATED_STRING && t.getStopIndex() >= s.length() - 1) return false;
-            if (t.getType() == CoForthLexer.UNCLOSED_PAREN) return false;
+            if (t.getType() == CoForthParser.UNCLOSED_PAREN) return false;
             break;
         }
         Structure.Result r = Structure.scan(tokens, "<buffer>");

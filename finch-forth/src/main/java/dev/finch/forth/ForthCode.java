@@ -12,6 +12,7 @@ public enum ForthCode implements DiagnosticCode {
     BAD_NUMBER("E-FORTH-005", Phase.PARSE, "A number literal is out of range for its type."),
     BAD_JSON("E-FORTH-006", Phase.PARSE, "A pasted JSON object literal is not strict JSON."),
     BAD_TYPE_PARAMETER("E-FORTH-007", Phase.PARSE, "The type or tag between < > of a parameterized word is malformed."),
+    NAME_TOO_LONG("E-FORTH-008", Phase.PARSE, "A word, local, constant, field or symbol name is longer than 256 characters."),
 
     MISPLACED_WORD("E-FORTH-101", Phase.LOWER, "A structure word appears where nothing it closes or continues is open (then without if, ; without :)."),
     UNTERMINATED_STRING("E-FORTH-102", Phase.LOWER, "A string literal is not closed on its line."),
@@ -27,7 +28,7 @@ public enum ForthCode implements DiagnosticCode {
     MISPLACED_IN_CASE("E-FORTH-112", Phase.LOWER, "Between case and endcase only 'N of … endof' arms and one otherwise may appear."),
     DUPLICATE_DEFINITION("E-FORTH-113", Phase.LOWER, "One submission defines the same word twice."),
     DUPLICATE_FIELD("E-FORTH-114", Phase.LOWER, "A record literal names the same field twice."),
-    TOO_DEEP("E-FORTH-115", Phase.LOWER, "Constructs are nested deeper than the frontend's limit."),
+    TOO_DEEP("E-FORTH-115", Phase.LOWER, "Constructs are nested deeper than the frontend's own bound (512 levels), which holds even when the compile limits allow more."),
     INTERNAL("E-FORTH-199", Phase.LOWER, "The frontend failed unexpectedly; this is a bug in Finch, not in the program.");
 
     private final String code;

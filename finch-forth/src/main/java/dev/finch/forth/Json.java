@@ -8,11 +8,16 @@ import java.util.Set;
  * "pasted JSON object literal"). Strict: no trailing commas, comments, single quotes, duplicate keys, raw
  * control characters, or leading zeros. Canonical: no insignificant whitespace, member order kept, numbers as
  * written, strings with only the escapes JSON requires. Finch-forth may not depend on Jackson (decisions D1).
+ *
+ * <p>Its bounds are json-parse's (the VM's strict reader, which reads the literal back when the program runs): 512
+ * levels, numbers of at most 1000 characters within 1e±1000, strings of at most 16 Mi characters. A literal past
+ * them is a malformed literal here, never a failure of the run. (Its total size is bounded by the source limit.)
  */
 final class Json {
-    static final int MAX_DEPTH = 200;
+    static final int MAX_DEPTH = 512;
     static final int MAX_NUMBER_LENGTH = 1000;
     static final int MAX_EXPONENT = 1000;
+    static final int MAX_STRING_LENGTH = 16 << 20;
 
     /** A malformed document, with the offset of the problem in the input text. */
     static final class JsonException extends Exception {
@@ -41,9 +46,10 @@ final class Json {
     }
 
     private void value(int depth) throws JsonException {
-        if (depth > MAX_DEPTH) throw error("JSON nests deeper than " + MAX_DEPTH + " levels");
         if (pos >= src.length()) throw error("expected a JSON value");
         char c = src.charAt(pos);
+        // depth counts the objects and arrays around this value; it may open one more only within the bound.
+        if ((c == '{' || c == '[') && depth >= MAX_DEPTH) throw error("JSON nests deeper than " + MAX_DEPTH + " levels");
         switch (c) {
             case '{': object(depth); break;
             case '[': array(depth); break;
@@ -100,9 +106,12 @@ final class Json {
     }
 
     private void string() throws JsonException {
+        int start = pos;
         pos++;
+        int begin = out.length();
         out.append('"');
         while (true) {
+            if (out.length() - begin > MAX_STRING_LENGTH) throw new JsonException("a JSON string longer than " + MAX_STRING_LENGTH + " characters", start);
             if (pos >= src.length()) throw error("unterminated JSON string");
             char c = src.charAt(pos++);
             if (c == '"') { out.append('"'); return; }

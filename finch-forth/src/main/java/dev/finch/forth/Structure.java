@@ -2,6 +2,8 @@ package dev.finch.forth;
 
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
+import dev.finch.ir.diag.Phase;
+import dev.finch.ir.limit.CompileBudget;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -13,10 +15,15 @@ import org.antlr.v4.runtime.Token;
  * what the grammar could only call a syntax error ("then" without "if", ";" without ":", an unclosed "[") into a
  * precise lower diagnostic, bounds the nesting depth (so nothing downstream can overflow the Java stack), and
  * tells {@link ForthBuffer} whether more input could still complete the program.
+ *
+ * <p>The nesting bound is the submission's {@code maxNesting} ({@code E-LIMIT-012}, thrown as soon as the stack of open
+ * constructs passes it, so a 10^6-deep input costs one pass over the tokens and nothing recursive ever sees it), and
+ * never more than {@link #HARD_DEPTH} ({@code E-FORTH-115}): the parser, the lowerer and the verifier recurse once per
+ * level, and this keeps them far from any thread's stack even when an embedder raises the limit.
  */
 final class Structure {
-    /** Deeper nesting than this is rejected; generous for programs, safe for recursive descent. */
-    static final int MAX_DEPTH = 200;
+    /** The frontend's own bound on nesting, whatever the compile limits allow. */
+    static final int HARD_DEPTH = 512;
 
     /** The construct a frame stands for. */
     enum Construct {
@@ -44,14 +51,24 @@ final class Structure {
     record Result(Optional<Diagnostic> error, List<Frame> open, boolean needsMore) { }
 
     private final String sourceId;
+    private final CompileBudget budget;
     private final Deque<Frame> stack = new ArrayDeque<>();
     private boolean needsMore;
 
-    private Structure(String sourceId) { this.sourceId = sourceId; }
+    private Structure(String sourceId, CompileBudget budget) {
+        this.sourceId = sourceId;
+        this.budget = budget;
+    }
 
-    /** Scans the default-channel tokens (EOF excluded or not). */
-    static Result scan(List<? extends Token> tokens, String sourceId) {
-        Structure s = new Structure(sourceId);
+    /** Scans the default-channel tokens (EOF excluded or not), with the hard nesting bound only. */
+    static Result scan(List<? extends Token> tokens, String sourceId) { return scan(tokens, sourceId, null); }
+
+    /**
+     * Scans the default-channel tokens, refusing nesting past {@code budget}'s limit by throwing its
+     * {@link dev.finch.ir.diag.DiagnosticException} ({@code budget} may be null: the hard bound only).
+     */
+    static Result scan(List<? extends Token> tokens, String sourceId, CompileBudget budget) {
+        Structure s = new Structure(sourceId, budget);
         Diagnostic error = s.run(tokens);
         return new Result(Optional.ofNullable(error), List.copyOf(s.stack), s.needsMore);
     }
@@ -79,9 +96,8 @@ final class Structure {
             }
             Diagnostic d = step(t, next, top);
             if (d != null) return d;
-            if (stack.size() > MAX_DEPTH) {
-                return ForthCode.TOO_DEEP.at(origin(t), "constructs nest deeper than " + MAX_DEPTH + " levels");
-            }
+            d = depth(t);
+            if (d != null) return d;
         }
         return null;
     }
@@ -90,7 +106,7 @@ final class Structure {
         switch (t.getType()) {
             case CoForthLexer.UNTERMINATED_STRING:
                 return ForthCode.UNTERMINATED_STRING.at(origin(t), "string is not closed with \" on its line");
-            case CoForthLexer.UNCLOSED_PAREN:
+            case CoForthParser.UNCLOSED_PAREN:
                 return ForthCode.UNCLOSED_COMMENT.at(origin(t), "'(' is not closed with ')'");
             case CoForthLexer.COLON:
                 if (!stack.isEmpty()) {
@@ -98,7 +114,7 @@ final class Structure {
                             + where(top.token) + "); definitions are top-level only");
                 }
                 return named(t, next, Construct.DEFINITION);
-            case CoForthLexer.LOCAL_STORE: case CoForthLexer.CONSTANT: case CoForthLexer.CONSTANT_TYPED: case CoForthLexer.TICK:
+            case CoForthLexer.LOCAL_STORE: case CoForthLexer.CONSTANT: case CoForthParser.CONSTANT_TYPED: case CoForthLexer.TICK:
                 return named(t, next, null);
             case CoForthLexer.IF: case CoForthLexer.IF_SOME: case CoForthLexer.IF_OK: return push(Construct.IF, t);
             case CoForthLexer.BEGIN: return push(Construct.BEGIN, t);
@@ -170,7 +186,7 @@ final class Structure {
             case CoForthLexer.OF: {
                 Frame arm = new Frame(Construct.ARM, t);
                 stack.push(arm);
-                return stack.size() > MAX_DEPTH ? ForthCode.TOO_DEEP.at(origin(t), "constructs nest deeper than " + MAX_DEPTH + " levels") : null;
+                return depth(t);
             }
             case CoForthLexer.OTHERWISE:
                 top.middle = true;
@@ -185,6 +201,14 @@ final class Structure {
         }
         return ForthCode.MISPLACED_IN_CASE.at(origin(t), "'" + t.getText() + "' directly inside 'case' (opened at "
                 + where(top.token) + "); write 'N of … endof' arms, then optionally 'otherwise …', then 'endcase'");
+    }
+
+    /** Checks the nesting after {@code t} (see the class comment). */
+    private Diagnostic depth(Token t) {
+        int depth = stack.size();
+        if (budget != null) budget.nesting(Phase.PARSE, depth, origin(t));
+        if (depth > HARD_DEPTH) return ForthCode.TOO_DEEP.at(origin(t), "constructs nest deeper than " + HARD_DEPTH + " levels");
+        return null;
     }
 
     private Diagnostic named(Token t, Token next, Construct opens) {

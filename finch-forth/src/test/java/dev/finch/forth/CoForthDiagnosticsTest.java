@@ -109,7 +109,7 @@ class CoForthDiagnosticsTest {
     void nestingDeeperThanTheLimitIsADiagnosticNotAStackOverflow() {
         String deep = "[ ".repeat(100_000) + "]".repeat(100_000);
         Lowering l = new CoForth().lower(deep, "s", Ir.ENV);
-        assertThat(l.diagnostics()).extracting(Diagnostic::code).containsExactly("E-FORTH-115");
+        assertThat(l.diagnostics()).extracting(Diagnostic::code).containsExactly("E-LIMIT-012");
         String deepJson = "{\"a\":" + "[".repeat(5_000) + "]".repeat(5_000) + "}";
         assertThat(new CoForth().lower(deepJson, "s", Ir.ENV).diagnostics()).extracting(Diagnostic::code).containsExactly("E-FORTH-006");
     }

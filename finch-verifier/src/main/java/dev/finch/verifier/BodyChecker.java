@@ -48,6 +48,7 @@ final class BodyChecker {
 
     private Node instr(Instr i, StackState st, boolean topLevel) {
         if (i == null) throw Fail.at(VerifyCode.MALFORMED_IR, scope.origin, "an instruction is missing");
+        subst.at(i.origin());
         return switch (i.kind()) {
             case PUSH -> push((Instr.Push) i, st);
             case CALL -> calls.call((Instr.Call) i, st);

@@ -4,8 +4,10 @@ import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.CheckedBlock;
 import dev.finch.ir.checked.Checked.CheckedWord;
 import dev.finch.ir.checked.Checked.Node;
+import dev.finch.ir.checked.Row;
 import dev.finch.ir.type.Type;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,11 +40,32 @@ class CheckedRewriter {
         return new CheckedBlock(nodes, row(b.in()), row(b.out()));
     }
 
-    final Type.Fn fn(Type.Fn f) { return (Type.Fn) type(f); }
+    /** A signature mapped part by part (its inputs and outputs are rows, each type mapped on its own). */
+    final Type.Fn fn(Type.Fn f) {
+        List<Type> ins = row(f.ins());
+        List<Type> outs = row(f.outs());
+        java.util.Optional<Type.Yields> yields = f.yields().map(y -> new Type.Yields(memoType(y.yielded()), memoType(y.resumed())));
+        boolean same = ins.equals(f.ins()) && outs.equals(f.outs()) && yields.equals(f.yields());
+        return same ? f : new Type.Fn(ins, outs, f.effects(), yields);
+    }
+
+    /** Rows shared between nodes are mapped once (see {@link Row.Mapping}); so is each type object. */
+    private final IdentityHashMap<Type, Type> typeMemo = new IdentityHashMap<>();
+    private final Row.Mapping rows = new Row.Mapping(this::memoType);
+
+    private Type memoType(Type t) {
+        Type done = typeMemo.get(t);
+        if (done == null) {
+            done = type(t);
+            typeMemo.put(t, done);
+        }
+        return done;
+    }
 
     final List<Type> row(List<Type> row) {
+        if (row instanceof Row r) return rows.apply(r);
         List<Type> out = new ArrayList<>(row.size());
-        for (Type t : row) out.add(type(t));
+        for (Type t : row) out.add(memoType(t));
         return out;
     }
 

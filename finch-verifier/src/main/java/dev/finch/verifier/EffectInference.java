@@ -10,6 +10,7 @@ import dev.finch.ir.vocab.WordSpec;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,12 +68,24 @@ final class EffectInference {
         // cover them but does not widen them, so the dictionary and the permission preview stay precise.
         for (var e : units.entrySet()) eff.put(e.getKey(), new TreeSet<>(e.getValue().declared() == null
                 ? e.getValue().word().signature().effects() : java.util.Set.of()));
-        boolean changed = true;
-        while (changed) {
-            changed = false;
-            for (var e : units.entrySet()) {
-                TreeSet<Capability> mine = eff.get(e.getKey());
-                for (Capability c : callEffects(e.getValue().word().body())) changed |= mine.add(c);
+        // Each body is read once: the effects of its calls outside the module, and which module words it calls. The
+        // fixpoint then runs over the reverse call graph with a worklist, so a chain of n words costs n, not n².
+        Map<String, Set<String>> callers = new HashMap<>();
+        for (var e : units.entrySet()) {
+            TreeSet<Capability> mine = eff.get(e.getKey());
+            CheckedRewriter.forEachCall(e.getValue().word().body(), c -> {
+                String d = definition(c.target());
+                if (d != null && units.containsKey(d)) callers.computeIfAbsent(d, k -> new HashSet<>()).add(e.getKey());
+                else mine.addAll(PathTemplates.effects(c, c.instantiated().effects(), sites));
+            });
+        }
+        Deque<String> work = new ArrayDeque<>(units.keySet());
+        Set<String> queued = new HashSet<>(units.keySet());
+        while (!work.isEmpty()) {
+            String callee = work.poll();
+            queued.remove(callee);
+            for (String caller : callers.getOrDefault(callee, Set.of())) {
+                if (eff.get(caller).addAll(eff.get(callee)) && queued.add(caller)) work.add(caller);
             }
         }
         Map<String, CheckedWord> words = new LinkedHashMap<>();

@@ -97,7 +97,9 @@ final class LiteralRules {
             fields.put(f.name(), work.top(1).get(0));
         }
         st.setAssigned(work.assigned());
-        Type.RecordT type = new Type.RecordT(fields);
+        // Resolved here, within the type limits: fields that share one type object ({ l: x r: x } with x itself such
+        // a record) would otherwise build a type that doubles with each level without ever being counted.
+        Type.RecordT type = (Type.RecordT) body.subst.resolve(new Type.RecordT(fields));
         st.push(type);
         return new Checked.RecordNode(r, values, type, before, st.row());
     }

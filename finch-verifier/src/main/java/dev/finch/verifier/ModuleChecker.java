@@ -9,6 +9,8 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.ir.instr.Instr;
 import dev.finch.ir.instr.Module;
 import dev.finch.ir.instr.WordDef;
+import dev.finch.ir.limit.CompileBudget;
+import dev.finch.ir.limit.LimitCode;
 import dev.finch.ir.type.Type;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -43,7 +45,9 @@ final class ModuleChecker {
 
     final Module module;
     final Environment env;
-    final Substitution subst = new Substitution();
+    /** The submission's compile budget: every instruction checked and every unification step is charged to it. */
+    final CompileBudget budget;
+    final Substitution subst;
     private final List<Diagnostic> diagnostics = new ArrayList<>();
     private final Map<String, WordInfo> words = new LinkedHashMap<>();
     private final Deque<String> inProgress = new ArrayDeque<>();
@@ -58,12 +62,27 @@ final class ModuleChecker {
     ModuleChecker(Module module, Environment env) {
         this.module = module;
         this.env = env;
+        this.budget = env.budget();
+        this.subst = new Substitution(budget);
+    }
+
+    /**
+     * True when {@code e} is a compile limit (or the deadline, or a cancellation): it ends the whole verification,
+     * not only the body that crossed it, so the caller rethrows it instead of recording it and going on.
+     */
+    static boolean isLimit(DiagnosticException e) {
+        for (Diagnostic d : e.diagnostics()) {
+            for (LimitCode c : LimitCode.values()) if (c.code().equals(d.code())) return true;
+        }
+        return false;
     }
 
     Verification run() {
         if (module.words() == null || module.main() == null) {
             return Verification.failed(List.of(VerifyCode.MALFORMED_IR.at(origin(null), "the module has no word list or no main block")));
         }
+        // Bounds every recursive pass below (and the VM's compiler) by the nesting limit; see Blocks.
+        Blocks.checkNesting(module, budget);
         for (WordDef def : module.words()) {
             if (def == null || def.name() == null || def.body() == null || def.declared() == null) {
                 diagnostics.add(VerifyCode.MALFORMED_IR.at(def == null ? origin(null) : origin(def.origin()), "a word definition is missing its name, body or signature option"));
@@ -80,6 +99,7 @@ final class ModuleChecker {
         try {
             main = checkMain();
         } catch (DiagnosticException e) {
+            if (isLimit(e)) throw e;
             diagnostics.addAll(e.diagnostics());
         }
         // Words main never reached can run only in later submissions, after this program completed and committed
@@ -203,33 +223,13 @@ final class ModuleChecker {
 
     /** Every word name called or quoted anywhere in {@code b}, nested blocks and closure bodies included. */
     private static void names(dev.finch.ir.instr.Block b, java.util.function.Consumer<String> out) {
-        if (b == null || b.instrs() == null) return;
-        for (Instr i : b.instrs()) {
-            if (i == null) continue;
+        Blocks.forEachInstr(b, i -> {
             boolean handled = switch (i.kind()) {
                 case CALL -> { out.accept(((Instr.Call) i).word()); yield true; }
                 case QUOTE -> { out.accept(((Instr.Quote) i).word()); yield true; }
-                case IF -> { names(((Instr.If) i).then(), out); names(((Instr.If) i).otherwise(), out); yield true; }
-                case IF_SOME -> { names(((Instr.IfSome) i).some(), out); names(((Instr.IfSome) i).none(), out); yield true; }
-                case IF_OK -> { names(((Instr.IfOk) i).ok(), out); names(((Instr.IfOk) i).err(), out); yield true; }
-                case LOOP -> { names(((Instr.Loop) i).test(), out); names(((Instr.Loop) i).body(), out); yield true; }
-                case UNTIL -> { names(((Instr.Until) i).body(), out); yield true; }
-                case CASE -> {
-                    Instr.Case c = (Instr.Case) i;
-                    if (c.arms() != null) for (Instr.Case.Arm a : c.arms()) names(a.body(), out);
-                    if (c.otherwise() != null) c.otherwise().ifPresent(o -> names(o, out));
-                    yield true;
-                }
-                case LIST -> { names(((Instr.ListLit) i).elements(), out); yield true; }
-                case MAP -> { names(((Instr.MapLit) i).entries(), out); yield true; }
-                case RECORD -> {
-                    if (((Instr.RecordLit) i).fields() != null) for (Instr.RecordLit.Field f : ((Instr.RecordLit) i).fields()) names(f.value(), out);
-                    yield true;
-                }
-                case CLOSURE -> { names(((Instr.Closure) i).body(), out); yield true; }
-                case PUSH, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> true; // name no word and hold no block
+                case PUSH, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, CLOSURE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> true;
             };
-        }
+        });
     }
 
     /** Every name a call could have meant, for suggestions. */
@@ -257,6 +257,7 @@ final class ModuleChecker {
             info.sig = withEffects;
             info.status = Status.DONE;
         } catch (DiagnosticException e) {
+            if (isLimit(e)) throw e;
             diagnostics.addAll(e.diagnostics());
             info.status = Status.FAILED;
         } finally {

@@ -56,25 +56,65 @@ final class PathTemplates {
                 case PUSH, CALL, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, QUOTE, CLOSURE, LOCAL_LOAD, PROPAGATE, CONSTANT -> true;
             };
         });
-        block(body, unknown(body.in().size()), stores, new HashMap<>());
+        block(body, new Known(null, body.in().size()), stores, new HashMap<>());
     }
 
-    private static List<Object> unknown(int n) {
-        List<Object> l = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) l.add(null);
-        return l;
+    /**
+     * What is known of each stack position (a string literal, a refined path, a name; null when nothing is). The
+     * positions under {@code low} are read from {@code below} — the state of the enclosing block at the node whose
+     * child is walked, which does not change meanwhile — or are unknown when there is none; so a child block or a
+     * reset costs what it changes, not the depth of the stack (a deep stack under many branches stays linear).
+     */
+    private static final class Known {
+        private Known below;
+        private int low;
+        private final ArrayList<Object> top = new ArrayList<>();
+
+        Known(Known below, int low) {
+            this.below = below;
+            this.low = low;
+        }
+
+        int size() { return low + top.size(); }
+
+        Object get(int i) {
+            for (Known k = this; k != null; k = k.below) {
+                if (i >= k.low) return i - k.low < k.top.size() ? k.top.get(i - k.low) : null;
+            }
+            return null;
+        }
+
+        void push(Object v) { top.add(v); }
+
+        Object pop() {
+            if (!top.isEmpty()) return top.remove(top.size() - 1);
+            if (low == 0) return null;
+            low--;
+            return below == null ? null : below.get(low);
+        }
+
+        /** Pops or pads with unknowns to {@code n} positions. */
+        void resize(int n) {
+            while (size() > n) pop();
+            while (size() < n) push(null);
+        }
+
+        /** Nothing is known any more of the {@code n} positions the stack now has. */
+        void forget(int n) {
+            below = null;
+            low = n;
+            top.clear();
+        }
     }
 
     /** Walks a block with what is known of each stack position (a string literal or a refined path). */
-    private void block(CheckedBlock b, List<Object> known, Map<String, Integer> stores, Map<String, Object> locals) {
+    private void block(CheckedBlock b, Known known, Map<String, Integer> stores, Map<String, Object> locals) {
         for (Node n : b.nodes()) {
-            int before = n.before().size();
-            while (known.size() < before) known.add(null);
-            while (known.size() > before) known.remove(known.size() - 1);
+            known.resize(n.before().size());
             boolean handled = switch (n.kind()) {
                 case PUSH -> {
                     Literal l = ((Checked.PushNode) n).instr().literal();
-                    known.add(switch (l.kind()) {
+                    known.push(switch (l.kind()) {
                         case STRING -> ((Literal.StringLit) l).value();
                         case INT, FLOAT, BOOL, UNIT, SYMBOL, JSON -> null;
                     });
@@ -83,31 +123,28 @@ final class PathTemplates {
                 case CALL -> { call((Checked.CallNode) n, known); yield true; }
                 case LOCAL_STORE -> {
                     String name = ((Checked.LocalStoreNode) n).instr().name();
-                    Object v = known.remove(known.size() - 1);
+                    Object v = known.pop();
                     if (stores.getOrDefault(name, 0) == 1 && v != null) locals.put(name, v);
                     yield true;
                 }
-                case LOCAL_LOAD -> { known.add(locals.get(((Checked.LocalLoadNode) n).instr().name())); yield true; }
+                case LOCAL_LOAD -> { known.push(locals.get(((Checked.LocalLoadNode) n).instr().name())); yield true; }
                 case CLOSURE -> {
                     body(((Checked.ClosureNode) n).body().body());
-                    known.add(null);
+                    known.push(null);
                     yield true;
                 }
                 case LIST, MAP, RECORD -> {
                     // A literal pushes one value; what it does not consume below keeps what is known of it.
-                    for (CheckedBlock child : Checked.children(n)) block(child, new ArrayList<>(), stores, locals);
-                    int kept = Math.max(0, Math.min(known.size(), n.after().size() - 1));
-                    known.subList(kept, known.size()).clear();
-                    known.add(null);
+                    for (CheckedBlock child : Checked.children(n)) block(child, new Known(null, child.in().size()), stores, locals);
+                    known.resize(Math.max(0, Math.min(known.size(), n.after().size() - 1)));
+                    known.push(null);
                     yield true;
                 }
                 case IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, QUOTE, PROPAGATE, CONSTANT -> {
                     for (CheckedBlock child : Checked.children(n)) {
-                        List<Object> inner = new ArrayList<>(known.subList(0, Math.min(known.size(), child.in().size())));
-                        block(child, inner, stores, locals);
+                        block(child, new Known(known, Math.min(known.size(), child.in().size())), stores, locals);
                     }
-                    known.clear();
-                    known.addAll(unknown(n.after().size()));
+                    known.forget(n.after().size());
                     yield true;
                 }
             };
@@ -117,7 +154,7 @@ final class PathTemplates {
     /** What is known of a value a refining word made from a literal name that is not a path (a tool grant's name). */
     private record Name(String text) { }
 
-    private void call(Checked.CallNode c, List<Object> known) {
+    private void call(Checked.CallNode c, Known known) {
         int ins = c.instantiated().ins().size();
         int base = known.size() - ins;
         Overload o = switch (c.target().kind()) {
@@ -125,16 +162,17 @@ final class PathTemplates {
             case WORD, CONSTANT_REF -> null;
         };
         if (o != null && o.permutation().isPresent()) {
-            List<Object> in = new ArrayList<>(known.subList(base, known.size()));
-            known.subList(base, known.size()).clear();
-            for (int i : o.permutation().get()) known.add(in.get(i));
+            List<Object> in = new ArrayList<>(ins);
+            for (int i = 0; i < ins; i++) in.add(known.get(base + i));
+            known.resize(base);
+            for (int i : o.permutation().get()) known.push(in.get(i));
             return;
         }
         Object result = null;
         if (o != null && o.refines() && known.get(base) instanceof String s) result = refine(c, s);
         if (o != null && o.requires().isPresent()) instantiate(c, o.requires().get(), known, base);
-        known.subList(base, known.size()).clear();
-        for (int i = 0; i < c.instantiated().outs().size(); i++) known.add(i == 0 ? result : null);
+        known.resize(base);
+        for (int i = 0; i < c.instantiated().outs().size(); i++) known.push(i == 0 ? result : null);
     }
 
     /** What a refining word makes of literal {@code s}: a canonical path under its output's root, or a name. */
@@ -152,7 +190,7 @@ final class PathTemplates {
     }
 
     /** The template instantiated with what is known of its arguments, when the bound covers the result. */
-    private void instantiate(Checked.CallNode c, RequirementTemplate t, List<Object> known, int base) {
+    private void instantiate(Checked.CallNode c, RequirementTemplate t, Known known, int base) {
         Optional<Capability> concrete = t.instantiate(i -> {
             Object v = base + i < known.size() ? known.get(base + i) : null;
             if (v instanceof ConcretePath p) return p.toString();

@@ -1,6 +1,7 @@
 package dev.finch.verifier;
 
 import dev.finch.ir.diag.Origin;
+import dev.finch.ir.checked.Row;
 import dev.finch.ir.type.Type;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -16,6 +17,9 @@ import java.util.Set;
  * of one word describe the same logical stack after {@link #liftTo} brings them to the same count.
  *
  * <p>A literal's elements run above a {@code floor}: they may not pop what was on the stack when it began.
+ *
+ * <p>The row is a {@link Row}, shared with every snapshot taken of it: {@link #row()}, {@link #copy()} and
+ * {@link #become} cost O(1), so a body's checked rows (one before and after each instruction) are linear in its size.
  */
 final class StackState {
     /** The inputs of a word whose signature is inferred, materialized on demand (top-most input first). */
@@ -34,14 +38,14 @@ final class StackState {
     /** Why {@link #ensure} could not provide the values. */
     enum Shortage { NONE, UNDERFLOW, BELOW_LITERAL }
 
-    private final List<Type> items;
+    private Row items;
     private final Inputs inputs;
     private int consumed;
     private int floor = -1;
     private Set<String> assigned;
 
     StackState(List<Type> start, Inputs inputs, Set<String> assigned) {
-        this.items = new ArrayList<>(start);
+        this.items = Row.of(start);
         this.inputs = inputs;
         this.assigned = new HashSet<>(assigned);
     }
@@ -55,8 +59,7 @@ final class StackState {
 
     /** Makes this state equal to {@code other} (used after a merge picks the surviving row). */
     void become(StackState other) {
-        items.clear();
-        items.addAll(other.items);
+        items = other.items;
         consumed = other.consumed;
         floor = other.floor;
         assigned = new HashSet<>(other.assigned);
@@ -66,7 +69,8 @@ final class StackState {
 
     int consumed() { return consumed; }
 
-    List<Type> row() { return List.copyOf(items); }
+    /** The row at this point: an immutable snapshot (O(1), shared). */
+    List<Type> row() { return items; }
 
     /** The top {@code n} types (bottom to top); call {@link #ensure} first. */
     List<Type> top(int n) { return List.copyOf(items.subList(items.size() - n, items.size())); }
@@ -78,25 +82,29 @@ final class StackState {
     /** Makes {@code n} values poppable, consuming inputs of an open stack when needed. */
     Shortage ensure(int n, Origin at) {
         if (floor >= 0) return items.size() - floor >= n ? Shortage.NONE : Shortage.BELOW_LITERAL;
-        while (items.size() < n && inputs != null) {
-            items.add(0, inputs.input(consumed, at));
-            consumed++;
-        }
+        if (items.size() < n && inputs != null) materialize(consumed + n - items.size(), at);
         return items.size() >= n ? Shortage.NONE : Shortage.UNDERFLOW;
     }
 
-    Type pop() { return items.remove(items.size() - 1); }
+    Type pop() {
+        Type t = items.top();
+        items = items.pop();
+        return t;
+    }
 
-    void push(Type t) { items.add(t); }
+    void push(Type t) { items = items.push(t); }
 
-    void pushAll(List<Type> ts) { items.addAll(ts); }
+    void pushAll(List<Type> ts) { items = items.pushAll(ts); }
 
     /** Re-expresses the stack with {@code count} inputs consumed (same logical stack, more of it explicit). */
-    void liftTo(int count, Origin at) {
-        while (consumed < count) {
-            items.add(0, inputs.input(consumed, at));
-            consumed++;
-        }
+    void liftTo(int count, Origin at) { if (consumed < count) materialize(count, at); }
+
+    /** Places the word's inputs {@code consumed … count-1} under the row (the deepest one at the bottom). */
+    private void materialize(int count, Origin at) {
+        List<Type> below = new ArrayList<>(count - consumed);
+        for (int k = count - 1; k >= consumed; k--) below.add(inputs.input(k, at));
+        items = items.under(below);
+        consumed = count;
     }
 
     /** The word inputs consumed so far, bottom to top (for an inferred signature). */

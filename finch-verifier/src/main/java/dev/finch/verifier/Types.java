@@ -82,6 +82,7 @@ final class Types {
      * consistently: one call site of {@code dup : a -> a a} gets one fresh variable for both outputs.
      */
     static Type instantiate(Type t, Substitution s, Origin at, Set<String> keep) {
+        s.charge(size(t));
         Map<String, Type> fresh = new HashMap<>();
         return mapVars(t, v -> {
             if (Substitution.isMeta(v) || keep.contains(v.name())) return v;
@@ -90,6 +91,28 @@ final class Types {
     }
 
     static Type.Fn instantiate(Type.Fn t, Substitution s, Origin at) { return (Type.Fn) instantiate(t, s, at, Set.of()); }
+
+    /** The nodes of {@code t} as a tree (a declared or already resolved type, whose size the limits bound). */
+    static long size(Type t) {
+        return 1 + switch (t.kind()) {
+            case PRIM, PATH, NAMED, VAR -> 0L;
+            case OPTION -> size(((Type.OptionT) t).value());
+            case LIST -> size(((Type.ListT) t).element());
+            case TASK -> size(((Type.TaskT) t).value());
+            case STREAM -> size(((Type.StreamT) t).element());
+            case RESOURCE -> size(((Type.ResourceT) t).of());
+            case RESULT -> size(((Type.ResultT) t).ok()) + size(((Type.ResultT) t).err());
+            case MAP -> size(((Type.MapT) t).key()) + size(((Type.MapT) t).value());
+            case FIBER -> size(((Type.FiberT) t).yielded()) + size(((Type.FiberT) t).result());
+            case RECORD -> ((Type.RecordT) t).fields().values().stream().mapToLong(Types::size).sum();
+            case VARIANT -> ((Type.VariantT) t).tags().values().stream().mapToLong(p -> p.map(Types::size).orElse(0L)).sum();
+            case FN -> {
+                Type.Fn f = (Type.Fn) t;
+                long n = f.ins().stream().mapToLong(Types::size).sum() + f.outs().stream().mapToLong(Types::size).sum();
+                yield n + f.yields().map(y -> size(y.yielded()) + size(y.resumed())).orElse(0L);
+            }
+        };
+    }
 
     /** Replaces the unresolved meta-variables left in {@code t} by {@code unit} (they never reached a signature). */
     static Type defaultMetas(Type t) { return mapVars(t, v -> Substitution.isMeta(v) ? Type.Prim.UNIT : v); }

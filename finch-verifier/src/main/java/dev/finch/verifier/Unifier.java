@@ -1,6 +1,7 @@
 package dev.finch.verifier;
 
 import dev.finch.ir.cap.Capability;
+import dev.finch.ir.checked.Row;
 import dev.finch.ir.type.Type;
 import java.util.List;
 import java.util.Map;
@@ -25,20 +26,26 @@ final class Unifier {
         return false;
     }
 
-    /** Unifies two rows of equal length pairwise (all or nothing). */
+    /**
+     * Unifies two rows of equal length pairwise (all or nothing). Positions where two {@link Row}s hold the same
+     * type object are skipped: a merge of two branches of one state costs what the branches changed.
+     */
     static boolean unifyRows(Substitution s, List<Type> a, List<Type> b) {
         if (a.size() != b.size()) return false;
         int mark = s.mark();
-        for (int i = 0; i < a.size(); i++) {
+        int from = a instanceof Row x && b instanceof Row y ? Row.sharedPrefix(x, y) : 0;
+        for (int i = from; i < a.size(); i++) {
             if (!go(s, a.get(i), b.get(i))) { s.rollback(mark); return false; }
         }
         return true;
     }
 
+    /** One unification step, charged as one unit of work: shared bindings can make a type exponentially larger than its spelling. */
     private static boolean go(Substitution s, Type a, Type b) {
+        s.charge(1);
         a = s.shallow(a);
         b = s.shallow(b);
-        if (a.equals(b)) return true;
+        if (a == b || a.equals(b)) return true;
         if (Substitution.isMeta(a)) return bindVar(s, (Type.Var) a, b);
         if (Substitution.isMeta(b)) return bindVar(s, (Type.Var) b, a);
         if (a.kind() != b.kind()) return false;
@@ -111,12 +118,6 @@ final class Unifier {
         return true;
     }
 
-    private static boolean occurs(Substitution s, String name, Type t) {
-        boolean[] found = {false};
-        Types.mapVars(s.resolve(t), v -> {
-            if (v.name().equals(name)) found[0] = true;
-            return v;
-        });
-        return found[0];
-    }
+    /** The occurs check, within the type limits (see {@link Substitution#occurs}). */
+    private static boolean occurs(Substitution s, String name, Type t) { return s.occurs(name, t); }
 }

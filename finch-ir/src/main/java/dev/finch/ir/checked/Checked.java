@@ -18,6 +18,8 @@ import java.util.SortedSet;
 public final class Checked {
     private Checked() { }
 
+    private static List<Type> immutable(List<Type> row) { return row instanceof Row ? row : List.copyOf(row); }
+
     /** The blocks directly inside {@code n}, in order (a closure's body is a separate word and is not included). */
     public static List<CheckedBlock> children(Node n) {
         return switch (n.kind()) {
@@ -59,9 +61,9 @@ public final class Checked {
         public CheckedWord { locals = Map.copyOf(locals); captures = List.copyOf(captures); }
     }
 
-    /** A verified block with the rows at its entry and exit. */
+    /** A verified block with the rows at its entry and exit (a {@link Row} is kept as it is: it is immutable and shared). */
     public record CheckedBlock(List<Node> nodes, List<Type> in, List<Type> out) {
-        public CheckedBlock { nodes = List.copyOf(nodes); in = List.copyOf(in); out = List.copyOf(out); }
+        public CheckedBlock { nodes = List.copyOf(nodes); in = immutable(in); out = immutable(out); }
     }
 
     /** What a call resolves to. */

@@ -18,28 +18,81 @@ import java.util.TreeSet;
  *          | 'variant{' tag ['(' type ')'] ('|' ...)* '}' | '(' fn ')' | var | named
  * </pre>
  * A type variable is a lowercase letter optionally followed by digits; any other unknown name is an opaque named type.
+ *
+ * <p>The parser is recursive descent, one level per nested type, so it is bounded: a spelling nested deeper than
+ * {@link #MAX_NESTING} is malformed whoever parses it (a saved image, a host's value, a frontend), and a frontend
+ * parses with its submission's tighter limits ({@link #parse(String, int, long)}), refusing what crosses them with the
+ * compile limits' own diagnostics. The verifier never infers a type deeper than this either, so every type Finch
+ * prints reads back.
  */
 public final class TypeSyntax {
+    /** The deepest any type spelling may nest (a type inside a constructor, a field, a payload or parentheses). */
+    public static final int MAX_NESTING = 256;
+
     private final String src;
+    private final int maxNesting;
+    private final long maxSize;
     private int pos;
+    private int depth = -1;
+    private long size;
 
-    private TypeSyntax(String src) { this.src = src; }
+    private TypeSyntax(String src, int maxNesting, long maxSize) {
+        this.src = src;
+        this.maxNesting = maxNesting;
+        this.maxSize = maxSize;
+    }
 
-    /** Thrown for a malformed spelling; carries the offset of the problem. */
+    /** What is wrong with a spelling: malformed, or beyond a bound the caller set. */
+    public enum Problem { MALFORMED, TOO_DEEP, TOO_LARGE }
+
+    /** Thrown for a malformed spelling; carries the offset of the problem (and, past a bound, what was measured). */
     public static final class TypeSyntaxException extends RuntimeException {
         private final int offset;
-        public TypeSyntaxException(String message, int offset) { super(message, null, false, false); this.offset = offset; }
+        private final Problem problem;
+        private final long measured;
+
+        public TypeSyntaxException(String message, int offset) { this(message, offset, Problem.MALFORMED, 0); }
+
+        TypeSyntaxException(String message, int offset, Problem problem, long measured) {
+            super(message, null, false, false);
+            this.offset = offset;
+            this.problem = problem;
+            this.measured = measured;
+        }
+
         public int offset() { return offset; }
+
+        public Problem problem() { return problem; }
+
+        /** The nesting depth or node count that crossed the bound ({@link Problem#TOO_DEEP}, {@link Problem#TOO_LARGE}); else 0. */
+        public long measured() { return measured; }
     }
 
-    /** Parses a whole type spelling, or throws {@link TypeSyntaxException}. */
-    public static Type parse(String text) {
-        TypeSyntax p = new TypeSyntax(text);
+    /** Parses a whole type spelling, or throws {@link TypeSyntaxException}; nesting is bounded by {@link #MAX_NESTING}. */
+    public static Type parse(String text) { return parse(text, MAX_NESTING, Long.MAX_VALUE); }
+
+    /**
+     * Parses a whole type spelling nested at most {@code maxNesting} levels (and never more than {@link #MAX_NESTING})
+     * with at most {@code maxSize} nodes; beyond either it throws a {@link TypeSyntaxException} whose
+     * {@link TypeSyntaxException#problem()} says which, as soon as the bound is crossed.
+     */
+    public static Type parse(String text, int maxNesting, long maxSize) {
+        TypeSyntax p = new TypeSyntax(text, Math.min(maxNesting, MAX_NESTING), maxSize);
         Type t = p.type();
         p.ws();
-        if (p.pos != p.src.length()) throw p.error("unexpected '" + p.src.substring(p.pos) + "' after type");
+        if (p.pos != p.src.length()) throw p.error("unexpected '" + clip(p.src.substring(p.pos)) + "' after type");
         return t;
     }
+
+    /** Parses a callable type (a signature) within the given bounds; see {@link #parse(String, int, long)}. */
+    public static Type.Fn parseSignature(String text, int maxNesting, long maxSize) {
+        Type t = parse(text, maxNesting, maxSize);
+        if (t instanceof Type.Fn f) return f;
+        throw new TypeSyntaxException("expected a signature 'ins -> outs', found '" + clip(text) + "'", 0);
+    }
+
+    /** At most 60 characters of {@code s}, for a message. */
+    private static String clip(String s) { return s.length() <= 60 ? s : s.substring(0, 57) + "..."; }
 
     /** Parses a whole type spelling; empty when malformed. */
     public static Optional<Type> tryParse(String text) {
@@ -47,11 +100,7 @@ public final class TypeSyntax {
     }
 
     /** Parses a callable type (a signature); a bare atom list without an arrow is rejected. */
-    public static Type.Fn parseSignature(String text) {
-        Type t = parse(text);
-        if (t instanceof Type.Fn f) return f;
-        throw new TypeSyntaxException("expected a signature 'ins -> outs', found '" + text + "'", 0);
-    }
+    public static Type.Fn parseSignature(String text) { return parseSignature(text, MAX_NESTING, Long.MAX_VALUE); }
 
     /** A type spelled where it nests inside another: callables are parenthesized. */
     static String nested(Type t) { return t instanceof Type.Fn ? "(" + t + ")" : t.toString(); }
@@ -59,7 +108,22 @@ public final class TypeSyntax {
     /** True when {@code name} spells a type variable. */
     public static boolean isVariableName(String name) { return name.matches("[a-z][0-9]*"); }
 
+    /** A type one level deeper than the one being parsed (the top-level type is level 0). */
     private Type type() {
+        if (++depth > maxNesting) {
+            throw new TypeSyntaxException("the type nests deeper than " + maxNesting + " levels", pos, Problem.TOO_DEEP, depth);
+        }
+        Type t = typeHere();
+        depth--;
+        return t;
+    }
+
+    /** Counts one node of the type being built. */
+    private void node() {
+        if (++size > maxSize) throw new TypeSyntaxException("the type has more than " + maxSize + " parts", pos, Problem.TOO_LARGE, size);
+    }
+
+    private Type typeHere() {
         int start = pos;
         List<Type> ins = new ArrayList<>();
         while (true) {
@@ -110,6 +174,7 @@ public final class TypeSyntax {
             yields = Optional.of(new Type.Yields(y, r));
         }
         if (start > pos) throw error("internal");
+        node();
         return new Type.Fn(ins, outs, caps, yields);
     }
 
@@ -121,6 +186,7 @@ public final class TypeSyntax {
     private Type atom() {
         ws();
         if (atEnd()) throw error("expected a type");
+        node();
         if (src.charAt(pos) == '(') {
             pos++;
             Type t = type();
