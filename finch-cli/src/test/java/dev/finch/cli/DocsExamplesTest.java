@@ -391,6 +391,7 @@ class DocsExamplesTest {
                 .maxOutputBytes(1 << 20)              // UTF-8 bytes of say output per run
                 .maxMemoryBytes(64L << 20)            // bytes of values a run may build
                 .maxDepth(2_000)                      // nested word calls
+                .maxExecutionTime(Duration.ofMinutes(1)) // running time of an execution over all its resumes
                 .build();
         Outcome o = finch.newSession().submit(Submission.of("begin true while repeat", "spin"));
         // o is Failed with E-LIMIT-001: the loop ran out of steps; nothing was committed

@@ -37,6 +37,8 @@ final class Equality {
         work.element();
         if (a == b) return true;
         if (a == null || b == null) return false;
+        // Scalars before any interface check (see Sizes.of: an interface check on a boxed number is slow).
+        if (a instanceof Long || a instanceof Boolean) return a.equals(b);
         if (a instanceof Double x) return b instanceof Double y && Values.floatEquals(x, y);
         if (a instanceof String x) {
             if (!(b instanceof String y) || x.length() != y.length()) return false;

@@ -39,6 +39,7 @@ final class Hashing {
     private int hash(Object v) {
         if (v == null) return 0;
         work.element();
+        if (v instanceof Long || v instanceof Boolean) return v.hashCode();
         if (v instanceof Double d) return d == 0.0 ? 0 : Double.hashCode(d);
         if (v instanceof String s) {
             work.chars(s.length());

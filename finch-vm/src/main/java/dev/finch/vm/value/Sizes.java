@@ -35,8 +35,21 @@ public final class Sizes {
     /** A string's object and array headers. */
     public static final long STRING = 40;
 
+    /** The logical size up to which a container is admitted without consulting the run ({@link #admit}). */
+    public static final long ALWAYS_ADMITTED = 4096;
+
     /** The logical size of any value (constant time, except for a map or json container that no run made). */
     public static long of(Object v) {
+        // Final classes first: an interface check on a boxed number is a scan of its supertypes (and thrashes the
+        // JVM's one-entry cache when interfaces alternate), and this runs for every element of every container built.
+        if (v instanceof Long || v instanceof Double || v instanceof Boolean || v instanceof Unit) return VALUE;
+        if (v instanceof String s) return string(s.length());
+        if (v instanceof ListValue l) return l.logicalBytes();
+        if (v instanceof RecordValue r) return r.logicalBytes();
+        if (v instanceof OptionValue o) return o.logicalBytes();
+        if (v instanceof ResultValue r) return r.logicalBytes();
+        if (v instanceof VariantValue x) return x.logicalBytes();
+        if (v instanceof MapValue m) return m.logicalBytes();
         if (v instanceof Sized s) return s.logicalBytes();
         if (v instanceof String s) return string(s.length());
         if (v instanceof Bytes b) return VALUE + b.length();
@@ -63,9 +76,13 @@ public final class Sizes {
 
     /**
      * Refuses a value of logical size {@code bytes} above the current run's bound (the backstop; see the class
-     * comment). {@code what} names it in the message.
+     * comment); a value of at most {@link #ALWAYS_ADMITTED} bytes passes without consulting the run. {@code what}
+     * names it in the message.
      */
     public static long admit(long bytes, String what) {
+        // A small value costs no lookup of the current run (the check runs for every container built): a limit
+        // below this is exact only for what the words check themselves.
+        if (bytes <= ALWAYS_ADMITTED) return bytes;
         Meter m = Meter.current();
         if (bytes > m.maxBytes()) {
             throw m.overLimit(what + " of " + (bytes == Long.MAX_VALUE ? "more than 2^63" : Long.toString(bytes))
