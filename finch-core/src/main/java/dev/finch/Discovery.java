@@ -46,14 +46,17 @@ public final class Discovery {
     // ------------------------------------------------------------------------------------------- vm state
 
     static VmStateReport vmState(View v) {
-        List<StackEntry> stack = new ArrayList<>();
-        for (TypedValue t : v.state().stack()) stack.add(new StackEntry(t.type().toString(), t.display()));
+        List<StackEntry> stack = StackDisplay.entries(v.state());
         List<VmStateReport.DefinitionEntry> defs = new ArrayList<>();
         new TreeMap<>(v.state().words()).forEach((n, w) -> {
             if (!dev.finch.ir.instr.WordDef.isInternal(n)) defs.add(new VmStateReport.DefinitionEntry(n, w.signature().toString()));
         });
         List<VmStateReport.ConstantEntry> consts = new ArrayList<>();
-        new TreeMap<>(v.state().constants()).forEach((n, t) -> consts.add(new VmStateReport.ConstantEntry(n, t.type().toString(), t.display())));
+        TreeMap<String, TypedValue> named = new TreeMap<>(v.state().constants());
+        // Bounded as a whole, like the stack: the last constant by name first.
+        String[] shown = StackDisplay.displays(List.copyOf(named.values()));
+        int i = 0;
+        for (Map.Entry<String, TypedValue> c : named.entrySet()) consts.add(new VmStateReport.ConstantEntry(c.getKey(), c.getValue().type().toString(), shown[i++]));
         return new VmStateReport(v.sessionId(), stack, v.revision(), v.generation(), defs, consts);
     }
 
@@ -203,7 +206,8 @@ public final class Discovery {
         new TreeMap<>(v.state().words()).forEach((n, w) -> {
             if (!dev.finch.ir.instr.WordDef.isInternal(n)) all.add(new WordSummary(n, WordKind.DEFINITION, w.signature().toString(), ""));
         });
-        new TreeMap<>(v.state().constants()).forEach((n, c) -> all.add(new WordSummary(n, WordKind.CONSTANT, c.type().toString(), "= " + c.display())));
+        new TreeMap<>(v.state().constants()).forEach((n, c) -> all.add(new WordSummary(n, WordKind.CONSTANT, c.type().toString(),
+                "= " + c.display(StackDisplay.MIN_CHARS))));
         for (WordSpec w : v.state().library().vocabulary().words()) all.add(summary(w));
         for (SyntaxSpec s : SourceSyntax.all()) all.add(new WordSummary(s.name(), WordKind.SYNTAX, s.form(), s.doc()));
         return all;

@@ -427,7 +427,7 @@ public final class Finch implements AutoCloseable {
         /** Steps (calls and loop back-edges) one run may take before it fails. */
         public Builder maxSteps(long steps) { limits = limits.withMaxSteps(positive(steps, "maxSteps")); return this; }
 
-        /** Wall-clock time one run may take. */
+        /** Wall-clock time one run may take: a submission (compiling and running it), or one resume of a paused execution. */
         public Builder timeout(Duration timeout) {
             if (timeout == null || timeout.isNegative() || timeout.isZero()) throw new IllegalArgumentException("timeout must be positive");
             limits = limits.withTimeout(timeout);
@@ -437,7 +437,22 @@ public final class Finch implements AutoCloseable {
         /** UTF-8 bytes of {@code say} output one run may produce. */
         public Builder maxOutputBytes(long bytes) { limits = limits.withMaxOutputBytes(positive(bytes, "maxOutputBytes")); return this; }
 
-        /** Bytes of values one run may build. */
+        /**
+         * Running time one execution may take in all, summed over its start and every resume (default 10 min; time
+         * spent paused does not count): a program that pauses just before each run's timeout still ends, with
+         * {@code E-LIMIT-007}.
+         */
+        public Builder maxExecutionTime(Duration total) {
+            if (total == null || total.isNegative() || total.isZero()) throw new IllegalArgumentException("maxExecutionTime must be positive");
+            limits = limits.withMaxExecutionTime(total);
+            return this;
+        }
+
+        /**
+         * Bytes of values one run may build: the logical size of each value, a shared part counted once per use (a
+         * list holding one list twice is twice its size), so a value doubled thirty times is refused when built
+         * ({@code E-LIMIT-005}).
+         */
         public Builder maxMemoryBytes(long bytes) { limits = limits.withMaxMemoryBytes(positive(bytes, "maxMemoryBytes")); return this; }
 
         /** Nested word calls one run may make. */

@@ -48,8 +48,8 @@ public sealed interface Outcome {
     /** The resolved language ({@code lisp}, {@code forth}, {@code norman}); null only when none was resolved. */
     default String language() { return fields().language(); }
 
-    /** All {@code say} text of this execution so far. */
-    default String output() { return fields().output(); }
+    /** All {@code say} text of this execution so far (joined when first read). */
+    default String output() { return fields().output().toString(); }
 
     /** The session stack after this outcome, bottom to top (a {@link Session#call}'s outcome: the word's outputs). */
     default List<StackEntry> stack() { return fields().stack(); }
@@ -104,11 +104,13 @@ public sealed interface Outcome {
     /**
      * The fields every outcome shares (decisions D4).
      *
+     * @param output               all {@code say} text so far: a snapshot that is joined into a string only when read, so a
+     *                             pause reports it without copying it
      * @param values               {@code stack} as typed values (same size, same order)
      * @param inferredCapabilities the verifier's transitive requirement set, canonical spellings
      * @param requiredCapabilities what the run is waiting for (a suspension at a capability boundary), else empty
      */
-    record Fields(String executionId, String sourceId, String language, String output, List<StackEntry> stack,
+    record Fields(String executionId, String sourceId, String language, CharSequence output, List<StackEntry> stack,
                   List<Value> values, List<String> inferredCapabilities, List<String> requiredCapabilities, List<Diagnostic> diagnostics,
                   long vmRevision, long manifestGeneration) {
         public Fields {

@@ -81,7 +81,7 @@ public final class Session {
 
     /** A suspended run waiting for {@link #resume}, with what its final outcome must still report. */
     private record Paused(Suspension suspension, String sourceId, String language, List<String> inferred,
-                          long baseRevision, String output, OutputSink sink) { }
+                          long baseRevision, CharSequence output, OutputSink sink) { }
 
     Session(Finch finch, String id, SessionOptions options) {
         this.finch = finch;
@@ -189,7 +189,7 @@ public final class Session {
         }
         try {
             return run(executionId, submission, language);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             // A defect of ours, never the program's: report it as a diagnostic, commit nothing.
             running.remove(executionId);
             return failed(executionId, submission.sourceId(), language, "", List.of(), internal(submission.sourceId(), e));
@@ -221,7 +221,7 @@ public final class Session {
         if (!busy.compareAndSet(false, true)) return failed(executionId, sourceId, null, "", List.of(), busyDiagnostic(sourceId));
         try {
             return runCall(executionId, word, sourceId, arguments, sink == null ? OutputSink.NONE : sink);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             running.remove(executionId);
             inFlight.remove(executionId);
             return failed(executionId, sourceId, null, "", List.of(), internal(sourceId, e));
@@ -584,7 +584,7 @@ public final class Session {
                 running.remove(executionId);
             }
             return settle(executionId, p.sourceId(), p.language(), p.inferred(), p.baseRevision(), p.sink(), r);
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             running.remove(executionId);
             return failed(executionId, sourceId, language, p == null ? "" : p.output(), List.of(), internal(sourceId, e));
         } finally {
@@ -633,7 +633,7 @@ public final class Session {
             for (CheckedWord w : m.words()) defs.add(new CheckResult.Definition(w.name(), w.signature().toString()));
             return new CheckResult(CheckResult.Status.OK, language, defs, capabilities(m), List.of(),
                     Optional.of(CoForthPrinter.print(withSignatures(m))));
-        } catch (RuntimeException | StackOverflowError e) {
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             return new CheckResult(CheckResult.Status.FAILED, language, List.of(), List.of(),
                     List.of(internal(submission.sourceId(), e)), Optional.empty());
         }
@@ -748,8 +748,9 @@ public final class Session {
     /** Applies a run's result: only {@code Completed} commits, and only onto the snapshot it started from. */
     private Outcome settle(String executionId, String sourceId, String language, List<String> inferred, long baseRevision,
                            OutputSink sink, RunResult r) {
-        // The VM reports all say text of the execution, across its resumes: the outcome's output is exactly that.
-        String output = r.output();
+        // The VM reports all say text of the execution, across its resumes: the outcome's output is exactly that, as a
+        // snapshot joined only when read (a pause must not cost the text said before it).
+        CharSequence output = r.text();
         if (r instanceof RunResult.Suspended) pauses.merge(executionId, 1L, Long::sum);
         else {
             pauses.remove(executionId);
@@ -761,7 +762,7 @@ public final class Session {
             if (running != null && running.call()) {
                 // A call commits nothing: its outputs are the outcome's values, the session's state is as it was.
                 inFlight.remove(executionId);
-                return new Outcome.Completed(fields(executionId, sourceId, language, output, c.state().stack(), now, inferred, List.of(), List.of()));
+                return new Outcome.Completed(fields(executionId, sourceId, language, output, c.state(), now, inferred, List.of(), List.of()));
             }
             if (now.revision() != baseRevision) {
                 return failed(executionId, sourceId, language, output, inferred, SessionCode.STALE_REVISION.at(Origin.of(sourceId, 0, 0),
@@ -809,28 +810,29 @@ public final class Session {
         return Optional.empty();
     }
 
-    private Outcome failed(String executionId, String sourceId, String language, String output, List<String> inferred,
+    private Outcome failed(String executionId, String sourceId, String language, CharSequence output, List<String> inferred,
                            Diagnostic diagnostic) {
         return failed(executionId, sourceId, language, output, inferred, List.of(diagnostic));
     }
 
-    private Outcome failed(String executionId, String sourceId, String language, String output, List<String> inferred,
+    private Outcome failed(String executionId, String sourceId, String language, CharSequence output, List<String> inferred,
                            List<Diagnostic> diagnostics) {
         return new Outcome.Failed(fields(executionId, sourceId, language, output, snapshot, inferred, List.of(), diagnostics));
     }
 
-    private static Outcome.Fields fields(String executionId, String sourceId, String language, String output, Snapshot at,
+    private static Outcome.Fields fields(String executionId, String sourceId, String language, CharSequence output, Snapshot at,
                                          List<String> inferred, List<String> required, List<Diagnostic> diagnostics) {
-        return fields(executionId, sourceId, language, output, at.state().stack(), at, inferred, required, diagnostics);
+        return fields(executionId, sourceId, language, output, at.state(), at, inferred, required, diagnostics);
     }
 
-    /** The fields of an outcome reporting {@code stack} (the session's, or a call's outputs). */
-    private static Outcome.Fields fields(String executionId, String sourceId, String language, String output, List<TypedValue> stack,
+    /**
+     * The fields of an outcome reporting {@code state}'s stack (the session's, or a call's outputs), its displays
+     * bounded as a whole ({@link StackDisplay}).
+     */
+    private static Outcome.Fields fields(String executionId, String sourceId, String language, CharSequence output, VmState state,
                                          Snapshot at, List<String> inferred, List<String> required, List<Diagnostic> diagnostics) {
-        List<StackEntry> entries = new ArrayList<>(stack.size());
-        for (TypedValue v : stack) entries.add(entry(v));
-        return new Outcome.Fields(executionId, sourceId, language, output, entries, new LazyValues(stack), inferred, required,
-                diagnostics, at.revision(), at.generation());
+        return new Outcome.Fields(executionId, sourceId, language, output, StackDisplay.entries(state), new LazyValues(state.stack()), inferred,
+                required, diagnostics, at.revision(), at.generation());
     }
 
     /** A stack's public values, each converted when first read (most outcomes are only displayed). */
@@ -894,11 +896,7 @@ public final class Session {
         return out;
     }
 
-    private static List<StackEntry> stackOf(VmState state) {
-        List<StackEntry> out = new ArrayList<>(state.stack().size());
-        for (TypedValue v : state.stack()) out.add(entry(v));
-        return out;
-    }
+    private static List<StackEntry> stackOf(VmState state) { return StackDisplay.entries(state); }
 
     private static StackEntry entry(TypedValue v) { return new StackEntry(v.type().toString(), v.display()); }
 

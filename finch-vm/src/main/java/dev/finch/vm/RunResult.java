@@ -8,6 +8,12 @@ public sealed interface RunResult {
     /** All {@code say} text the run produced (also streamed to the sink as it happened). */
     String output();
 
+    /**
+     * The same text, without joining it: a pause's is an {@link Output} snapshot, joined only when read (so a pause
+     * reports it without copying what was said before it); a finished run's is its string.
+     */
+    default CharSequence text() { return output(); }
+
     /** The run finished; {@code state} is the state to commit. */
     record Completed(VmState state, String output) implements RunResult { }
 
@@ -16,8 +22,17 @@ public sealed interface RunResult {
         public Failed { diagnostics = List.copyOf(diagnostics); }
     }
 
-    /** The run paused (a {@code yield}); resume it with {@link Vm#resume}. */
-    record Suspended(Suspension suspension, String output) implements RunResult { }
+    /**
+     * The run paused (a {@code yield}, or the host boundary); resume it with {@link Vm#resume}. Its text is a snapshot:
+     * pausing costs what the paused stretch said, not all the text so far.
+     */
+    record Suspended(Suspension suspension, Output text) implements RunResult {
+        public Suspended {
+            java.util.Objects.requireNonNull(text, "text");
+        }
+
+        @Override public String output() { return text.toString(); }
+    }
 
     /** The run was cancelled; nothing is committed. */
     record Cancelled(Diagnostic reason, String output) implements RunResult { }

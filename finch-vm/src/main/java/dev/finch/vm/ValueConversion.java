@@ -18,7 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.pcollections.OrderedPMap;
 
 /**
  * The one mapping between public {@link Value}s, the VM's own representation of each type ({@code dev.finch.vm.value},
@@ -72,8 +71,8 @@ final class ValueConversion {
             return ListValue.from(items);
         }
         if (v instanceof Value.Map m) {
-            OrderedPMap<Object, Object> out = OrderedPMap.empty();
-            for (Map.Entry<Value, Value> e : m.entries().entrySet()) out = out.plus(Values.key(toInternal(e.getKey())), toInternal(e.getValue()));
+            dev.finch.vm.value.MapValue out = dev.finch.vm.value.MapValue.empty();
+            for (Map.Entry<Value, Value> e : m.entries().entrySet()) out = out.plus(toInternal(e.getKey()), toInternal(e.getValue()));
             return out;
         }
         if (v instanceof Value.Record r) {

@@ -159,30 +159,32 @@ public final class Vm implements AutoCloseable {
             try {
                 failure = f.get(waitMs, TimeUnit.MILLISECONDS);
             } catch (TimeoutException e) {
-                // The run checks its deadline at every call and back-edge; one stuck elsewhere is cancelled.
-                cancel.cancel("deadline");
+                // The run checks its deadline at every call, back-edge and charged step of work; one that has not
+                // noticed it yet (a long pause of the JVM) is expired: it stops as late, never as cancelled.
+                ctx.expire();
                 try {
                     failure = f.get(1000, TimeUnit.MILLISECONDS);
                 } catch (TimeoutException again) {
                     f.cancel(true);
                     return new RunResult.Failed(List.of(VmCode.DEADLINE.at(Origin.UNKNOWN, "the run passed its deadline of "
-                            + limits.timeout().toMillis() + " ms and did not stop; its thread was interrupted")), ctx.output());
+                            + limits.timeout().toMillis() + " ms and did not stop; its thread was interrupted")), ctx.publishedText().toString());
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             cancel.cancel("the waiting thread was interrupted");
-            return new RunResult.Cancelled(VmCode.CANCELLED.at(Origin.UNKNOWN, "the waiting thread was interrupted"), ctx.output());
+            return new RunResult.Cancelled(VmCode.CANCELLED.at(Origin.UNKNOWN, "the waiting thread was interrupted"), ctx.publishedText().toString());
         } catch (ExecutionException e) {
             failure = e.getCause();
         }
+        ctx.endStretch();
         if (failure != null) {
             ctx.host.closeAll();
             return failed(failure, ctx, p);
         }
         if (ctx.suspending) {
             Type payloadType = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
-            return new RunResult.Suspended(new Suspension(executionId, new TypedValue(payloadType, ctx.yielded), p), ctx.output());
+            return new RunResult.Suspended(new Suspension(executionId, new TypedValue(payloadType, ctx.yielded), p), ctx.text());
         }
         ctx.host.closeAll();
         return new RunResult.Completed(commit(p, ctx), ctx.output());
@@ -261,6 +263,7 @@ public final class Vm implements AutoCloseable {
         ctx.host.restore(host.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
         ctx.stackIn = base.stack().stream().map(TypedValue::value).toArray();
         ctx.restoreOutput(r.output());
+        ctx.restoreExecuted(r.executedNanos());
         ctx.yielded = r.yielded();
         ctx.suspending = true;
         java.util.List<dev.finch.vm.runtime.Frame> frames = new java.util.ArrayList<>(r.framesOutermostFirst());

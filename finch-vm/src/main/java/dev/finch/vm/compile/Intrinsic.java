@@ -82,7 +82,7 @@ public enum Intrinsic {
     /**
      * Equality ({@link dev.finch.vm.value.Values#equal}, the one definition) on the call site's type: ints and
      * bools compare in place, floats through {@link dev.finch.vm.value.Values#floatEquals}, everything else through
-     * {@code Values.equal}.
+     * {@code Values.equal}, charged to the run's context.
      */
     EQUAL { @Override void emit(MethodCompiler mc, CallNode n) { equality(mc, n, false); } },
     /** The negation of {@link #EQUAL}. */
@@ -141,7 +141,10 @@ public enum Intrinsic {
                 if (negate) { mv.visitInsn(ICONST_1); mv.visitInsn(IXOR); }
             }
             case A -> {
-                mv.visitMethodInsn(INVOKESTATIC, "dev/finch/vm/value/Values", "equal", "(Ljava/lang/Object;Ljava/lang/Object;)Z", false);
+                // Charged to the run: the context is the meter.
+                mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+                mv.visitMethodInsn(INVOKESTATIC, "dev/finch/vm/value/Values", "equal",
+                        "(Ljava/lang/Object;Ljava/lang/Object;Ldev/finch/vm/value/Meter;)Z", false);
                 if (negate) { mv.visitInsn(ICONST_1); mv.visitInsn(IXOR); }
             }
         }

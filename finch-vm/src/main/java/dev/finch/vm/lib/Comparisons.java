@@ -2,6 +2,7 @@ package dev.finch.vm.lib;
 
 import dev.finch.ir.vocab.WordSpec.Category;
 import dev.finch.vm.compile.Intrinsic;
+import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.value.Values;
 import dev.finch.vm.word.Overload;
 import dev.finch.vm.word.Word;
@@ -10,7 +11,9 @@ import dev.finch.vm.word.Word;
  * Equality and order. Both are defined once, in {@link Values#equal} and {@link Values#compareFloats} /
  * {@link Values#compareStrings}, and mean the same at the top level and inside lists, options, records, maps and
  * json: floats are compared in a total order where {@code -0.0 = 0.0} and {@code nan = nan}, nan being greater than
- * every other float (so sorting is total); strings by Unicode code points.
+ * every other float (so sorting is total); strings by Unicode code points. Comparing two structures is charged to
+ * the run for the elements compared (a structure sharing its parts costs what its distinct parts cost), and a long
+ * string comparison for its chars.
  */
 public final class Comparisons {
     private Comparisons() { }
@@ -18,11 +21,11 @@ public final class Comparisons {
     @Word(name = "=", category = Category.COMPARISON,
             doc = "Structural equality of two values of one type (floats: -0.0 = 0.0 and nan = nan, at every depth).")
     @Overload(sig = "a a -> bool", intrinsic = Intrinsic.EQUAL)
-    public static boolean equal(Object a, Object b) { return Values.equal(a, b); }
+    public static boolean equal(Ctx ctx, Object a, Object b) { return Values.equal(a, b, ctx); }
 
     @Word(name = "<>", category = Category.COMPARISON, doc = "Structural inequality: the negation of =.")
     @Overload(sig = "a a -> bool", intrinsic = Intrinsic.NOT_EQUAL)
-    public static boolean notEqual(Object a, Object b) { return !Values.equal(a, b); }
+    public static boolean notEqual(Ctx ctx, Object a, Object b) { return !Values.equal(a, b, ctx); }
 
     private static final String ORDER = " (ints by value; floats in the total order where nan is the greatest; strings by code points).";
 

@@ -24,9 +24,14 @@ import dev.finch.vm.VmCode;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.ListValue;
+import dev.finch.vm.value.MapValue;
+import dev.finch.vm.value.Meter;
 import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.ResultValue;
+import dev.finch.vm.value.Sized;
+import dev.finch.vm.value.Sizes;
 import dev.finch.vm.value.Values;
+import dev.finch.vm.value.Work;
 import dev.finch.vm.word.Overload;
 import dev.finch.vm.word.Word;
 import java.math.BigDecimal;
@@ -35,7 +40,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.pcollections.OrderedPMap;
 
 /**
  * Managed json, distinct from records and maps: parsed strictly (reliability row 6: duplicate keys, trailing
@@ -66,7 +70,7 @@ public final class Json {
     static final int MAX_EXPONENT = 1000;
 
     /** What one json node is charged against the memory limit (a string also 2 bytes a char). */
-    static final long NODE_BYTES = Lists.ELEMENT_BYTES;
+    static final long NODE_BYTES = Sizes.VALUE;
 
     private static final Factory NODES = new Factory();
 
@@ -85,15 +89,18 @@ public final class Json {
     /** Nesting depth (0 for a scalar, 1 for {@code []}) and expanded size in bytes. */
     record Shape(int depth, long bytes) { }
 
-    /** A container made here; its shape is known once it is complete. */
-    private interface Sealed {
+    /** A container made here; its shape is known once it is complete, and with it its logical size ({@link Sizes}). */
+    private interface Sealed extends Sized {
         Shape shape();
 
         void seal(Shape s);
     }
 
     private static final class Arr extends ArrayNode implements Sealed {
+        private static final long serialVersionUID = 1L;
         private transient Shape shape;
+
+        @Override public long logicalBytes() { return shape != null ? shape.bytes() : Sizes.jsonWalk(this); }
 
         Arr(JsonNodeFactory f) { super(f); }
 
@@ -107,7 +114,10 @@ public final class Json {
     }
 
     private static final class Obj extends ObjectNode implements Sealed {
+        private static final long serialVersionUID = 1L;
         private transient Shape shape;
+
+        @Override public long logicalBytes() { return shape != null ? shape.bytes() : Sizes.jsonWalk(this); }
 
         Obj(JsonNodeFactory f) { super(f); }
 
@@ -151,16 +161,11 @@ public final class Json {
         return s;
     }
 
-    private static long plus(long a, long b) {
-        long r = a + b;
-        return ((a ^ r) & (b ^ r)) < 0 ? Long.MAX_VALUE : r;
-    }
+    private static long plus(long a, long b) { return Sizes.plus(a, b); }
 
-    private static long scalarBytes(JsonNode n) {
-        return n.isTextual() ? plus(NODE_BYTES, 2L * n.textValue().length()) : NODE_BYTES;
-    }
+    private static long scalarBytes(JsonNode n) { return Sizes.jsonScalar(n); }
 
-    private static long keyBytes(String key) { return NODE_BYTES + 2L * key.length(); }
+    private static long keyBytes(String key) { return Sizes.jsonKey(key); }
 
     /** The shape of any json value: remembered for the containers made here, walked (and charged) for others. */
     static Shape shape(Ctx ctx, JsonNode n) {
@@ -211,20 +216,65 @@ public final class Json {
             doc = "Parse strict JSON; err with a message for malformed text, trailing tokens, a duplicate key, a lone surrogate (raw or escaped), "
                     + "nesting deeper than 512 levels, a number longer than 1000 characters or beyond 1e±1000, or empty input.")
     @Overload(sig = "string -> result<json,string>")
-    public static Object jsonParse(String text) {
+    public static Object jsonParse(Ctx ctx, String text) { return parse(text, ctx); }
+
+    /** {@code json-parse} charged to the calling thread's meter (what embedder values and images are decoded with). */
+    public static Object jsonParse(String text) { return parse(text, Meter.current()); }
+
+    /**
+     * Parses strictly, reading the text through a reader that charges {@code meter} as the parser consumes it (a
+     * step per 64 chars), so the run's deadline and cancellation are checked inside a long parse; a trap of the
+     * meter propagates, every refusal of the text is an err.
+     */
+    private static Object parse(String text, Meter meter) {
         if (hasLoneSurrogate(text)) return ResultValue.err("invalid JSON: lone surrogate in text");
+        Work work = new Work(meter);
+        MeteredReader in = new MeteredReader(text, work);
         try {
-            JsonNode n = STRICT.readTree(text);
+            JsonNode n = STRICT.readTree(in);
             if (n == null || n.isMissingNode()) return ResultValue.err("invalid JSON: empty input");
             seal(n, true);
             return ResultValue.ok(n);
         } catch (Refusal e) {
             return ResultValue.err("invalid JSON: " + e.getMessage());
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            if (in.stop != null) throw in.stop;
             return ResultValue.err("invalid JSON: " + problem(e));
         } catch (Exception | StackOverflowError e) {
+            if (in.stop != null) throw in.stop;
             return ResultValue.err("invalid JSON");
+        } finally {
+            work.done();
         }
+    }
+
+    /** A string read in chunks, each charged to a {@link Work}; a trap of its meter stops the parser. */
+    private static final class MeteredReader extends java.io.Reader {
+        private final String text;
+        private final Work work;
+        private int at;
+        RuntimeException stop;
+
+        MeteredReader(String text, Work work) {
+            this.text = text;
+            this.work = work;
+        }
+
+        @Override public int read(char[] buf, int off, int len) throws java.io.IOException {
+            if (at >= text.length()) return -1;
+            int n = Math.min(len, text.length() - at);
+            try {
+                work.chars(n);
+            } catch (RuntimeException trap) {
+                stop = trap;
+                throw new java.io.IOException("stopped");
+            }
+            text.getChars(at, at + n, buf, off);
+            at += n;
+            return n;
+        }
+
+        @Override public void close() { }
     }
 
     /** A json literal the frontend already checked (its canonical text). */
@@ -323,7 +373,9 @@ public final class Json {
 
     @Word(name = "json-keys", category = Category.JSON, doc = "An object's keys in their order (empty for a non-object).")
     @Overload(sig = "json -> list<string>")
-    public static Object jsonKeys(JsonNode n) {
+    public static Object jsonKeys(Ctx ctx, JsonNode n, Origin o) {
+        Lists.reserve(ctx, n.size(), "json-keys", o);
+        Lists.charge(ctx, n.size());
         List<Object> keys = new ArrayList<>();
         if (n.isObject()) n.fieldNames().forEachRemaining(keys::add);
         return ListValue.from(keys);
@@ -340,7 +392,8 @@ public final class Json {
     public static Object jsonArray(Ctx ctx, JsonNode n, Origin o) {
         if (!n.isArray()) return OptionValue.NONE;
         Lists.reserve(ctx, n.size(), "json-array", o);
-        ctx.charge(n.size());
+        Lists.reserveBytes(ctx, Sizes.plus(Sizes.of(n), (long) n.size() * Sizes.SLOT), "json-array", o);
+        Lists.charge(ctx, n.size());
         List<Object> out = new ArrayList<>(n.size());
         for (JsonNode e : n) out.add(e);
         return OptionValue.some(ListValue.from(out));
@@ -380,23 +433,35 @@ public final class Json {
 
     @Word(name = "json-as-map", category = Category.JSON, doc = "An object as a string-keyed map with its members in order, if the JSON is an object; none otherwise.")
     @Overload(sig = "json -> option<map<string,json>>")
-    public static Object jsonAsMap(JsonNode n) {
+    public static Object jsonAsMap(Ctx ctx, JsonNode n, Origin o) {
         if (!n.isObject()) return OptionValue.NONE;
-        OrderedPMap<Object, Object> m = OrderedPMap.empty();
+        long bytes = Sizes.VALUE;
+        for (Map.Entry<String, JsonNode> e : n.properties()) bytes = Sizes.plus(bytes, Sizes.entry(e.getKey(), e.getValue()));
+        Maps.reserve(ctx, bytes, "json-as-map", o);
+        Lists.charge(ctx, 2L * n.size());
+        MapValue m = MapValue.empty();
         for (Map.Entry<String, JsonNode> e : n.properties()) m = m.plus(e.getKey(), e.getValue());
         return OptionValue.some(m);
     }
 
     @Word(name = "json-stringify", category = Category.JSON,
-            doc = "Compact JSON text: members in order, no spaces, non-ASCII characters as themselves and control characters escaped; json-parse reads it back equal.")
+            doc = "Compact JSON text: members in order, no spaces, non-ASCII characters as themselves and control characters escaped; json-parse reads it back equal. "
+                    + "E-LIMIT-005 for a text over the memory limit (a shared value is written once per use).")
     @Overload(sig = "json -> string")
-    public static String jsonStringify(JsonNode n) { return Values.jsonText(n); }
+    public static String jsonStringify(JsonNode n, Origin o) {
+        try {
+            return Values.jsonText(n);
+        } catch (FinchTrap t) {
+            throw dev.finch.vm.runtime.Traps.at(t, "json-stringify", o);
+        }
+    }
 
     // ---- building ----
 
     @Word(name = "json-of-string", category = Category.JSON, doc = "A JSON string; stops the run (E-JSON-001) for a string with a lone surrogate, which JSON cannot hold.")
     @Overload(sig = "string -> json")
-    public static JsonNode jsonOfString(String s, Origin o) {
+    public static JsonNode jsonOfString(Ctx ctx, String s, Origin o) {
+        ctx.charge(s.length() / 64);
         if (hasLoneSurrogate(s)) throw new FinchTrap(VmCode.JSON_UNREPRESENTABLE, o, "json-of-string: the string has a lone surrogate, which JSON cannot hold");
         return TextNode.valueOf(s);
     }

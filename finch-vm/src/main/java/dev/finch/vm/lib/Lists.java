@@ -9,6 +9,7 @@ import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.ListValue;
 import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.RecordValue;
+import dev.finch.vm.value.Sizes;
 import dev.finch.vm.value.Values;
 import dev.finch.vm.word.Overload;
 import dev.finch.vm.word.Word;
@@ -17,26 +18,28 @@ import java.util.List;
 
 /**
  * Lists: homogeneous, immutable and persistent ({@link ListValue}), so building one element by element is not
- * quadratic. Positions are zero-based; a word that builds a list checks its size against the run's memory limit
- * before building it.
+ * quadratic. Positions are zero-based. A word that builds a list checks its logical size ({@link Sizes}: a shared
+ * element counted once per use) against the run's memory limit before building it (E-LIMIT-005), and charges
+ * steps for the elements it copies, compares or generates ({@link #ELEMENTS_PER_STEP} a step; closures charge their
+ * own calls).
  */
 public final class Lists {
     private Lists() { }
 
-    /** What one element is charged against the memory limit. */
-    static final long ELEMENT_BYTES = 16;
+    /** What one element costs at least against the memory limit: its slot and a scalar. */
+    static final long ELEMENT_BYTES = Sizes.SLOT + Sizes.VALUE;
 
     @Word(name = "list-append", category = Category.LIST, doc = "A new list with the value added at the end.")
     @Overload(sig = "list<a> a -> list<a>")
     public static Object listAppend(Ctx ctx, ListValue l, Object item, Origin o) {
-        reserve(ctx, l.size() + 1L, "list-append", o);
+        reserveBytes(ctx, l.bytesWith(item), "list-append", o);
         return l.append(item);
     }
 
     @Word(name = "list-prepend", category = Category.LIST, doc = "A new list with the value added at the front (cons).")
     @Overload(sig = "a list<a> -> list<a>")
     public static Object listPrepend(Ctx ctx, Object item, ListValue l, Origin o) {
-        reserve(ctx, l.size() + 1L, "list-prepend", o);
+        reserveBytes(ctx, l.bytesWith(item), "list-prepend", o);
         return l.prepend(item);
     }
 
@@ -66,7 +69,14 @@ public final class Lists {
     public static Object listMap(Ctx ctx, int depth, ListValue l, Object fn, Origin o) {
         reserve(ctx, l.size(), "list-map", o);
         List<Object> out = new ArrayList<>(l.size());
-        for (Object x : l) out.add(Calls.execute(ctx, depth, fn, new Object[] {x}));
+        long bytes = Sizes.VALUE;
+        for (Object x : l) {
+            Object y = Calls.execute(ctx, depth, fn, new Object[] {x});
+            // Refused as soon as the answers pass the limit: answers may share a large value.
+            bytes = Sizes.plus(bytes, Sizes.element(y));
+            reserveBytes(ctx, bytes, "list-map", o);
+            out.add(y);
+        }
         return ListValue.from(out);
     }
 
@@ -121,6 +131,7 @@ public final class Lists {
     @Overload(sig = "list<a> list<a> -> list<a>")
     public static Object listConcat(Ctx ctx, ListValue a, ListValue b, Origin o) {
         reserve(ctx, (long) a.size() + b.size(), "list-concat", o);
+        reserveBytes(ctx, a.concatBytes(b), "list-concat", o);
         if (b.isEmpty()) return a;
         if (a.isEmpty()) return b;
         charge(ctx, b.size());
@@ -151,8 +162,9 @@ public final class Lists {
     @Overload(sig = "list<a> int -> list<a>")
     public static Object listTake(Ctx ctx, ListValue l, long n, Origin o) {
         int k = clamp(n, l.size());
-        reserve(ctx, k, "list-take", o);
-        return k == l.size() ? l : l.take(k);
+        if (k == l.size()) return l;
+        charge(ctx, Math.min(k, l.size() - k));
+        return l.take(k);
     }
 
     @Word(name = "list-drop", category = Category.LIST,
@@ -160,8 +172,9 @@ public final class Lists {
     @Overload(sig = "list<a> int -> list<a>")
     public static Object listDrop(Ctx ctx, ListValue l, long n, Origin o) {
         int k = clamp(n, l.size());
-        reserve(ctx, l.size() - k, "list-drop", o);
-        return k == 0 ? l : l.drop(k);
+        if (k == 0) return l;
+        charge(ctx, Math.min(k, l.size() - k));
+        return l.drop(k);
     }
 
     // ---- search and update (Finch's equality: -0.0 = 0.0, nan = nan, structural) ----
@@ -186,7 +199,7 @@ public final class Lists {
     @Overload(sig = "list<a> int a -> option<list<a>>")
     public static Object listSet(Ctx ctx, ListValue l, long index, Object x, Origin o) {
         if (index < 0 || index >= l.size()) return OptionValue.NONE;
-        reserve(ctx, l.size(), "list-set", o);
+        reserveBytes(ctx, Sizes.plus(l.logicalBytes() - Sizes.element(l.get((int) index)), Sizes.element(x)), "list-set", o);
         return OptionValue.some(l.set((int) index, x));
     }
 
@@ -257,7 +270,7 @@ public final class Lists {
     private static int indexOf(Ctx ctx, ListValue l, Object x) {
         int i = 0;
         for (Object e : l) {
-            if (Values.equal(e, x)) {
+            if (Values.equal(e, x, ctx)) {
                 charge(ctx, i);
                 return i;
             }
@@ -288,7 +301,19 @@ public final class Lists {
     static void reserve(Ctx ctx, long elements, String word, Origin o) {
         // Divide rather than multiply, so a huge count cannot overflow into a small one.
         if (elements > ctx.maxMemoryBytes() / ELEMENT_BYTES || elements > MAX_ELEMENTS) {
-            throw new FinchTrap(VmCode.MEMORY_LIMIT, o, word + " would build a list of " + elements + " elements, over the memory limit");
+            throw new FinchTrap(VmCode.MEMORY_LIMIT, o, word + " would build a list of " + elements + " elements, over the memory limit of "
+                    + ctx.maxMemoryBytes() + " bytes (" + ELEMENT_BYTES + " bytes an element at least)");
+        }
+    }
+
+    /**
+     * Refuses a value of logical size {@code bytes} ({@link Sizes}) that would exceed the run's memory limit, before
+     * it is built (E-LIMIT-005).
+     */
+    static void reserveBytes(Ctx ctx, long bytes, String word, Origin o) {
+        if (bytes > ctx.maxMemoryBytes()) {
+            throw new FinchTrap(VmCode.MEMORY_LIMIT, o, word + " would build a list of " + (bytes == Long.MAX_VALUE ? "more than 2^63" : Long.toString(bytes))
+                    + " bytes (a shared element counted once per use), over the memory limit of " + ctx.maxMemoryBytes() + " bytes");
         }
     }
 }

@@ -4,7 +4,9 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.WordSpec.Category;
 import dev.finch.vm.VmCode;
+import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
+import dev.finch.vm.runtime.Traps;
 import dev.finch.vm.value.Duration;
 import dev.finch.vm.value.Money;
 import dev.finch.vm.value.Show;
@@ -16,13 +18,16 @@ public final class Norman {
     private Norman() { }
 
     @Word(name = "show", category = Category.STRING,
-            doc = "Canonical text of a value: JSON with sorted keys and a tag for variants; money, durations and unlimited in µNorman literal syntax.")
+            doc = "Canonical text of a value: JSON with sorted keys and a tag for variants; money, durations and unlimited in µNorman literal syntax. "
+                    + "E-LIMIT-005 for a text over the memory limit (a shared value is written once per use).")
     @Overload(sig = "a -> string")
-    public static String show(Object value, Type.Fn site, Origin o) {
+    public static String show(Ctx ctx, Object value, Type.Fn site, Origin o) {
         try {
-            return Show.show(site.ins().get(0), value);
+            return Show.show(site.ins().get(0), value, ctx);
         } catch (Show.Refused r) {
             throw new FinchTrap(VmCode.SHOW_REFUSED, o, "show: " + r.getMessage());
+        } catch (FinchTrap t) {
+            throw Traps.at(t, "show", o);
         }
     }
 

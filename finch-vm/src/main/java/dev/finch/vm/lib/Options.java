@@ -65,6 +65,6 @@ public final class Options {
     public static Object expectOk(ResultValue r, Type.Fn site, Origin o) {
         if (r.isOk()) return r.value();
         Type errType = ((Type.ResultT) site.ins().get(0)).err();
-        throw new FinchTrap(VmCode.EXPECTED_OK, o, "uncaught failure: " + Values.display(errType, r.value()));
+        throw new FinchTrap(VmCode.EXPECTED_OK, o, "uncaught failure: " + Values.display(errType, r.value(), 2000));
     }
 }

@@ -31,7 +31,10 @@ public final class Strings {
 
     @Word(name = "string-length", category = Category.STRING, doc = "The number of Unicode code points.")
     @Overload(sig = "string -> int")
-    public static long stringLength(String s) { return s.codePointCount(0, s.length()); }
+    public static long stringLength(Ctx ctx, String s) {
+        ctx.charge(s.length() / 64);
+        return s.codePointCount(0, s.length());
+    }
 
     @Word(name = "int-to-string", category = Category.STRING, doc = "Decimal spelling of an int.")
     @Overload(sig = "int -> string")
@@ -81,31 +84,33 @@ public final class Strings {
     @Word(name = "string-index-of", category = Category.STRING,
             doc = "The code-point index of the first occurrence of the needle (second) in the text (first); none when it does not occur, 0 for an empty needle.")
     @Overload(sig = "string string -> option<int>")
-    public static Object stringIndexOf(Ctx ctx, String s, String needle) {
+    public static Object stringIndexOf(Ctx ctx, String s, String needle, Origin o) {
         ctx.charge(s.length() / 64);
-        int at = find(s, needle, 0);
+        int at = Needle.of(ctx, needle, o).find(s, 0);
         return at < 0 ? OptionValue.NONE : OptionValue.some((long) s.codePointCount(0, at));
     }
 
     @Word(name = "string-contains", category = Category.STRING,
             doc = "Whether the needle (second) occurs in the text (first); an empty needle is in every string.")
     @Overload(sig = "string string -> bool")
-    public static boolean stringContains(Ctx ctx, String s, String needle) {
+    public static boolean stringContains(Ctx ctx, String s, String needle, Origin o) {
         ctx.charge(s.length() / 64);
-        return find(s, needle, 0) >= 0;
+        return Needle.of(ctx, needle, o).find(s, 0) >= 0;
     }
 
     @Word(name = "string-starts-with", category = Category.STRING,
             doc = "Whether the text (first) begins with the prefix (second), code point by code point; every string starts with \"\".")
     @Overload(sig = "string string -> bool")
-    public static boolean stringStartsWith(String s, String prefix) {
+    public static boolean stringStartsWith(Ctx ctx, String s, String prefix) {
+        ctx.charge(Math.min(s.length(), prefix.length()) / 64);
         return s.startsWith(prefix) && boundary(s, prefix.length());
     }
 
     @Word(name = "string-ends-with", category = Category.STRING,
             doc = "Whether the text (first) ends with the suffix (second), code point by code point; every string ends with \"\".")
     @Overload(sig = "string string -> bool")
-    public static boolean stringEndsWith(String s, String suffix) {
+    public static boolean stringEndsWith(Ctx ctx, String s, String suffix) {
+        ctx.charge(Math.min(s.length(), suffix.length()) / 64);
         return s.endsWith(suffix) && boundary(s, s.length() - suffix.length());
     }
 
@@ -116,12 +121,13 @@ public final class Strings {
     public static ListValue stringSplit(Ctx ctx, String s, String sep, Origin o) {
         if (sep.isEmpty()) return chars(ctx, s, "string-split", o);
         ctx.charge(s.length() / 64);
+        Needle needle = Needle.of(ctx, sep, o);
         long pieces = 1;
-        for (int at = find(s, sep, 0); at >= 0; at = find(s, sep, at + sep.length())) pieces++;
+        for (int at = needle.find(s, 0); at >= 0; at = needle.find(s, at + sep.length())) pieces++;
         Lists.reserve(ctx, pieces, "string-split", o);
         List<Object> out = new ArrayList<>((int) pieces);
         int from = 0;
-        for (int at = find(s, sep, 0); at >= 0; at = find(s, sep, from)) {
+        for (int at = needle.find(s, 0); at >= 0; at = needle.find(s, from)) {
             out.add(s.substring(from, at));
             from = at + sep.length();
         }
@@ -177,15 +183,16 @@ public final class Strings {
     public static String stringReplace(Ctx ctx, String s, String pattern, String replacement, Origin o) {
         if (pattern.isEmpty()) return s;
         ctx.charge(s.length() / 64);
+        Needle needle = Needle.of(ctx, pattern, o);
         long count = 0;
-        for (int at = find(s, pattern, 0); at >= 0; at = find(s, pattern, at + pattern.length())) count++;
+        for (int at = needle.find(s, 0); at >= 0; at = needle.find(s, at + pattern.length())) count++;
         if (count == 0) return s;
         long chars = s.length() + count * (replacement.length() - (long) pattern.length());
         reserve(ctx, chars, "string-replace", o);
         ctx.charge(chars / 64);
         StringBuilder b = new StringBuilder((int) chars);
         int from = 0;
-        for (int at = find(s, pattern, 0); at >= 0; at = find(s, pattern, from)) {
+        for (int at = needle.find(s, 0); at >= 0; at = needle.find(s, from)) {
             b.append(s, from, at).append(replacement);
             from = at + pattern.length();
         }
@@ -289,14 +296,63 @@ public final class Strings {
     }
 
     /**
-     * The UTF-16 index of the first occurrence of {@code needle} in {@code s} at or after {@code from} that begins and
-     * ends between code points (a lone surrogate never matches half of a pair), or -1.
+     * A literal needle to find in texts, in time linear in the text whatever the needle: a short one through
+     * {@link String#indexOf} (at most {@value #SHORT} chars compared per position), a longer one by Knuth–Morris–Pratt,
+     * whose table (4 bytes a char, charged and checked against the memory limit) lets the scan never step back — a
+     * naive search for {@code "aaa…ab"} in {@code "aaa…a"} is quadratic.
      */
-    private static int find(String s, String needle, int from) {
-        for (int at = s.indexOf(needle, from); at >= 0; at = s.indexOf(needle, at + 1)) {
-            if (boundary(s, at) && boundary(s, at + needle.length())) return at;
+    static final class Needle {
+        /** The longest needle searched naively. */
+        static final int SHORT = 64;
+
+        private final String needle;
+        private final int[] fail;
+
+        private Needle(String needle, int[] fail) {
+            this.needle = needle;
+            this.fail = fail;
         }
-        return -1;
+
+        static Needle of(Ctx ctx, String needle, Origin o) {
+            int m = needle.length();
+            if (m <= SHORT) return new Needle(needle, null);
+            if (4L * m > ctx.maxMemoryBytes()) {
+                throw new FinchTrap(VmCode.MEMORY_LIMIT, o, "searching for a string of " + m + " chars needs a table of " + 4L * m
+                        + " bytes, over the memory limit");
+            }
+            ctx.charge(m / 64);
+            int[] fail = new int[m];
+            for (int i = 1, k = 0; i < m; i++) {
+                while (k > 0 && needle.charAt(i) != needle.charAt(k)) k = fail[k - 1];
+                if (needle.charAt(i) == needle.charAt(k)) k++;
+                fail[i] = k;
+            }
+            return new Needle(needle, fail);
+        }
+
+        /**
+         * The UTF-16 index of the first occurrence in {@code s} at or after {@code from} that begins and ends between
+         * code points (a lone surrogate never matches half of a pair), or -1.
+         */
+        int find(String s, int from) {
+            if (fail == null) {
+                for (int at = s.indexOf(needle, from); at >= 0; at = s.indexOf(needle, at + 1)) {
+                    if (boundary(s, at) && boundary(s, at + needle.length())) return at;
+                }
+                return -1;
+            }
+            int m = needle.length();
+            for (int i = Math.max(0, from), k = 0; i < s.length(); i++) {
+                while (k > 0 && s.charAt(i) != needle.charAt(k)) k = fail[k - 1];
+                if (s.charAt(i) == needle.charAt(k)) k++;
+                if (k == m) {
+                    int at = i - m + 1;
+                    if (boundary(s, at) && boundary(s, i + 1)) return at;
+                    k = fail[k - 1];
+                }
+            }
+            return -1;
+        }
     }
 
     private static ListValue chars(Ctx ctx, String s, String word, Origin o) {

@@ -110,6 +110,8 @@ public final class Continuations {
         doc.put("execution_id", executionId);
         doc.put("module", moduleDigest);
         doc.put("output", ctx.output());
+        // The execution's running time so far: its total time limit holds across processes too.
+        doc.put("executed_ms", ctx.executedNanos() / 1_000_000);
         if (ctx.host.pending().isEmpty()) {
             doc.put("yielded_type", yieldedType.toString());
             doc.set("yielded", ValueCodec.encode(yieldedType, ctx.yielded, closures));
@@ -148,7 +150,7 @@ public final class Continuations {
     /** What a restore recovers before the run is re-entered. */
     public record Restored(List<Frame> framesOutermostFirst, String output, Type yieldedType, Object yielded,
                            long sequence, List<EffectJournal.Entry> journal, EffectRequest pending,
-                           RunHost.Waiting waiting) { }
+                           RunHost.Waiting waiting, long executedNanos) { }
 
     /** Parses and checks a saved continuation against the program it must belong to. */
     public static Restored restore(String text, String expectedExecutionId, String expectedDigest) {
@@ -193,7 +195,8 @@ public final class Continuations {
             for (JsonNode e : host.get("journal")) journal.add(new EffectJournal.Entry(RequestJson.decode(e.get("request"), closures), EffectJournal.State.valueOf(e.get("state").asText())));
             EffectRequest pending = host.has("pending") ? RequestJson.decode(host.get("pending"), closures) : null;
             RunHost.Waiting waiting = host.has("waiting") ? RunHost.Waiting.valueOf(host.get("waiting").asText()) : null;
-            return new Restored(frames, doc.get("output").asText(), yt, yielded, host.get("sequence").asLong(), journal, pending, waiting);
+            return new Restored(frames, doc.get("output").asText(), yt, yielded, host.get("sequence").asLong(), journal, pending, waiting,
+                    doc.path("executed_ms").asLong(0) * 1_000_000);
         } catch (Refused r) {
             throw r;
         } catch (RuntimeException e) {

@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import org.pcollections.OrderedPMap;
 
 /**
  * Values to JSON and back, driven by their static type (which the frames and the stack always carry), so a
@@ -241,7 +240,7 @@ public final class ValueCodec {
             case MAP -> {
                 require(n.isArray(), type);
                 Type.MapT mt = (Type.MapT) type;
-                OrderedPMap<Object, Object> m = OrderedPMap.empty();
+                dev.finch.vm.value.MapValue m = dev.finch.vm.value.MapValue.empty();
                 for (JsonNode e : n) {
                     require(e.isArray() && e.size() == 2, type);
                     m = m.plus(decodeChecked(mt.key(), e.get(0), cl), decodeChecked(mt.value(), e.get(1), cl));

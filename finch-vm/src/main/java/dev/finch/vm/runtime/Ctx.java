@@ -3,8 +3,10 @@ package dev.finch.vm.runtime;
 import dev.finch.ir.diag.Origin;
 import dev.finch.vm.CancelToken;
 import dev.finch.vm.Limits;
+import dev.finch.vm.Output;
 import dev.finch.vm.OutputSink;
 import dev.finch.vm.VmCode;
+import dev.finch.vm.value.Meter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -16,8 +18,16 @@ import java.util.Map;
  * resume). Confined to the thread that holds the run's baton: a run's concurrent steps ({@link Strands}) each get
  * a child context (their own fuel slice, registers and frames) that shares the run's step pool, output, limits,
  * deadline, cancellation, constants and host with the root.
+ *
+ * <p>A context is the {@link Meter} of its run: words and value operations charge it for the elements they touch
+ * ({@link #charge}), and it bounds the logical size of the values they build ({@link #maxBytes}).
+ *
+ * <p>Why a run stops is decided in one place ({@link #stopped}): a deadline that passed before any cancellation is
+ * {@code E-LIMIT-002} (or {@code E-LIMIT-007} when it is the execution's total time that ran out), however late the
+ * run notices it — a waiter that gives up on a run stuck past its deadline {@link #expire expires} it rather than
+ * cancelling it — and a cancellation that came first is {@code E-RUN-001}.
  */
-public final class Ctx {
+public final class Ctx implements Meter {
     /** Steps handed out per slice; the deadline and cancellation are checked once per slice. */
     static final long SLICE = 1 << 14;
 
@@ -41,8 +51,19 @@ public final class Ctx {
 
     final ArrayDeque<Frame> frames = new ArrayDeque<>();
     final Map<String, Object> constants;
-    final StringBuilder output = new StringBuilder();
+    /** The output up to the last flush (published for a waiter that gives up on a stuck run). */
+    private volatile Output output = Output.EMPTY;
+    /** say text since the last flush, joined into one chunk when flushed (at a pause, the end, or every 64 KiB). */
+    private final StringBuilder pending = new StringBuilder();
     private long outputBytes;
+    /** Running time of this execution before the current stretch (its earlier runs), in nanoseconds. */
+    private long executedNanos;
+    /** When the current stretch of running started ({@link System#nanoTime()}). */
+    private long stretchStart;
+    /** Whether the deadline of this stretch is the execution's total time limit rather than the run's timeout. */
+    private boolean deadlineIsExecutionLimit;
+    /** Set by a waiter that gave up on this run after its deadline: it stops as past its deadline. */
+    private volatile boolean expired;
     private long stepsLeft;
     private long deadlineNanos;
     private Limits limits;
@@ -68,7 +89,7 @@ public final class Ctx {
         this.cancel = cancel;
         this.constants = new HashMap<>(constants);
         this.stepsLeft = limits.maxSteps();
-        this.deadlineNanos = System.nanoTime() + limits.timeout().toNanos();
+        startStretch();
         this.fuel = 0;
         this.root = this;
         this.strands = new Strands(this);
@@ -83,6 +104,7 @@ public final class Ctx {
         this.cancel = root.cancel;
         this.constants = root.constants;
         this.deadlineNanos = root.deadlineNanos;
+        this.deadlineIsExecutionLimit = root.deadlineIsExecutionLimit;
         this.definitions = root.definitions;
         this.vocabulary = root.vocabulary;
         this.host = root.host;
@@ -102,7 +124,8 @@ public final class Ctx {
         this.sink = sink;
         this.cancel = cancel;
         this.stepsLeft = limits.maxSteps();
-        this.deadlineNanos = System.nanoTime() + limits.timeout().toNanos();
+        this.expired = false;
+        startStretch();
         this.fuel = 0;
         this.suspending = false;
         this.resuming = true;
@@ -115,11 +138,56 @@ public final class Ctx {
         fuel = root.slice();
     }
 
-    /** The trap of a run that was cancelled or passed its deadline, or null while it may go on. */
+    /**
+     * Starts a stretch of running (a run or a resume): its deadline is its timeout from now, or what is left of the
+     * execution's total time when that comes first.
+     */
+    private void startStretch() {
+        stretchStart = System.nanoTime();
+        long left = Math.max(0, nanos(limits.maxExecutionTime()) - executedNanos);
+        long timeout = nanos(limits.timeout());
+        deadlineIsExecutionLimit = left < timeout;
+        deadlineNanos = stretchStart + Math.min(timeout, left);
+    }
+
+    /** A duration in nanoseconds, at most about 70 years (so adding it to a nano time cannot overflow). */
+    private static long nanos(java.time.Duration d) {
+        long cap = Long.MAX_VALUE / 4;
+        return d.compareTo(java.time.Duration.ofNanos(cap)) > 0 ? cap : Math.max(0, d.toNanos());
+    }
+
+    /** Ends the current stretch (the run paused or finished): its running time counts toward the execution's total. */
+    public void endStretch() {
+        if (root != this) return;
+        executedNanos += Math.max(0, System.nanoTime() - stretchStart);
+        stretchStart = System.nanoTime();
+    }
+
+    /** The execution's running time so far, over all its stretches (what a saved continuation carries). */
+    public long executedNanos() { return executedNanos; }
+
+    /** Restores the running time of an execution saved in another process. */
+    public void restoreExecuted(long nanos) { executedNanos = Math.max(0, nanos); }
+
+    /** Stops the run as past its deadline at its next check (a waiter gave up on it: it is late, not cancelled). */
+    public void expire() { root.expired = true; }
+
+    /**
+     * The trap of a run that must stop — past its deadline or cancelled, whichever came first — or null while it
+     * may go on.
+     */
     FinchTrap stopped() {
-        if (cancel.isCancelled()) return new FinchTrap(VmCode.CANCELLED, Origin.UNKNOWN, "the run was cancelled" + (cancel.reason() == null ? "" : ": " + cancel.reason()));
-        if (System.nanoTime() > deadlineNanos) return new FinchTrap(VmCode.DEADLINE, Origin.UNKNOWN, "the run passed its deadline of " + limits.timeout().toMillis() + " ms");
-        return null;
+        long now = System.nanoTime();
+        boolean late = now - deadlineNanos > 0 || root.expired;
+        if (cancel.isCancelled() && !(late && cancel.cancelledAtNanos() - deadlineNanos > 0)) {
+            return new FinchTrap(VmCode.CANCELLED, Origin.UNKNOWN, "the run was cancelled" + (cancel.reason() == null ? "" : ": " + cancel.reason()));
+        }
+        if (!late) return null;
+        if (deadlineIsExecutionLimit) {
+            return new FinchTrap(VmCode.EXECUTION_TIME, Origin.UNKNOWN, "the execution ran longer than its total time limit of "
+                    + limits.maxExecutionTime().toMillis() + " ms (summed over its start and its resumes)");
+        }
+        return new FinchTrap(VmCode.DEADLINE, Origin.UNKNOWN, "the run passed its deadline of " + limits.timeout().toMillis() + " ms");
     }
 
     /** Charges one slice of the run's step pool (the caller holds the baton), checking the limits first. */
@@ -146,6 +214,13 @@ public final class Ctx {
         }
         fuel -= debt;
     }
+
+    // ---- Meter ----
+
+    /** The run's memory limit: the largest logical size of a value it may build. */
+    @Override public long maxBytes() { return limits.maxMemoryBytes(); }
+
+    @Override public RuntimeException overLimit(String message) { return new FinchTrap(VmCode.MEMORY_LIMIT, Origin.UNKNOWN, message); }
 
     /** Steps used so far. */
     public long stepsUsed() { return limits.maxSteps() - stepsLeft - Math.max(fuel, 0); }
@@ -178,16 +253,40 @@ public final class Ctx {
             throw new FinchTrap(VmCode.OUTPUT_LIMIT, origin, "say output would exceed the limit of " + limits.maxOutputBytes() + " bytes");
         }
         outputBytes += bytes;
-        output.append(text);
+        pending.append(text);
+        if (pending.length() >= FLUSH_CHARS) flush();
         sink.say(text);
     }
 
-    public String output() { return output.toString(); }
+    /** say text held before it is joined into a chunk of the output. */
+    private static final int FLUSH_CHARS = 1 << 16;
+
+    private void flush() {
+        if (pending.length() == 0) return;
+        output = output.plus(pending.toString());
+        pending.setLength(0);
+    }
+
+    /**
+     * All say text of the execution so far, as an immutable snapshot that costs what was said since the last one
+     * (call it on the run's thread, or once the run has stopped running).
+     */
+    public Output text() {
+        if (root != this) return root.text();
+        flush();
+        return output;
+    }
+
+    /** The output as far as it was published, for a thread that gave up waiting on a run that is still running. */
+    public Output publishedText() { return root.output; }
+
+    /** All say text so far, joined (see {@link #text()}). */
+    public String output() { return text().toString(); }
 
     /** Restores the output of a run saved in another process (it is not streamed again). */
     public void restoreOutput(String text) {
-        output.setLength(0);
-        output.append(text);
+        pending.setLength(0);
+        output = Output.of(text);
         outputBytes = text.getBytes(StandardCharsets.UTF_8).length;
     }
 

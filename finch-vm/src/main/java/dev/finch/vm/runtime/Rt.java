@@ -2,13 +2,12 @@ package dev.finch.vm.runtime;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.finch.vm.value.ListValue;
+import dev.finch.vm.value.MapValue;
 import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.RecordValue;
 import dev.finch.vm.value.ResultValue;
 import dev.finch.vm.value.Unit;
-import dev.finch.vm.value.Values;
 import dev.finch.vm.value.VariantValue;
-import org.pcollections.OrderedPMap;
 
 /**
  * Run-time support that generated code calls for the IR's own nodes (option and result branches, literals,
@@ -43,12 +42,10 @@ public final class Rt {
 
     public static Object listOf(Object[] items) { return ListValue.of(items); }
 
-    public static Object emptyMap() { return OrderedPMap.empty(); }
+    public static Object emptyMap() { return MapValue.empty(); }
 
     public static Object mapOf(Object[] keysAndValues) {
-        OrderedPMap<Object, Object> m = OrderedPMap.empty();
-        for (int i = 0; i < keysAndValues.length; i += 2) m = m.plus(Values.key(keysAndValues[i]), keysAndValues[i + 1]);
-        return m;
+        return MapValue.of(keysAndValues);
     }
 
     public static Object record(Object[] values) { return new RecordValue(values); }

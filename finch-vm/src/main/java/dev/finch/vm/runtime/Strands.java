@@ -117,11 +117,20 @@ public final class Strands {
 
     // ---- binding the run's threads ----------------------------------------------------------------------------
 
-    /** Marks the calling thread as running {@code ctx}'s root strand (the VM calls this when a run starts or resumes). */
-    public static void enter(Ctx ctx) { CURRENT.set(ctx.strands.rootStrand); }
+    /**
+     * Marks the calling thread as running {@code ctx}'s root strand and binds its {@link dev.finch.vm.value.Meter} (the VM
+     * calls this when a run starts or resumes; each step's thread binds its own context).
+     */
+    public static void enter(Ctx ctx) {
+        CURRENT.set(ctx.strands.rootStrand);
+        dev.finch.vm.value.Meter.bind(ctx);
+    }
 
     /** Unbinds the calling thread at the end of a run. */
-    public static void leave() { CURRENT.remove(); }
+    public static void leave() {
+        CURRENT.remove();
+        dev.finch.vm.value.Meter.unbind();
+    }
 
     /** The strand the calling thread runs, or null outside any run. */
     public static Strand current() { return CURRENT.get(); }
@@ -172,6 +181,7 @@ public final class Strands {
 
     private void body(Strand s, Object closure) {
         CURRENT.set(s);
+        dev.finch.vm.value.Meter.bind(s.ctx);
         try {
             lock.lock();
             try {
@@ -187,6 +197,7 @@ public final class Strands {
             s.failure = t;
         } finally {
             CURRENT.remove();
+            dev.finch.vm.value.Meter.unbind();
             lock.lock();
             try {
                 s.done = true;

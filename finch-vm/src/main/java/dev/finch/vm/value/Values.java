@@ -11,102 +11,33 @@ import java.util.Map;
  * The one rendering of values for outcomes and {@code say}-free inspection (decisions D4): int {@code 42}, float
  * {@code 1.5}, bool {@code true}, string JSON-quoted, unit {@code ()}, symbol {@code 'name}, option
  * {@code (some 42)}/{@code (none)}, result {@code (ok 1)}/{@code (err "x")}, list {@code [1 2 3]}, record
- * {@code { name: "Ada" }}, json as compact JSON text. Both frontends share it.
+ * {@code { name: "Ada" }}, json as compact JSON text — bounded ({@link #DISPLAY_LIMIT}); and Finch's equality,
+ * order and hashing, defined once. Both frontends share them.
+ *
+ * <p>Equality, hashing and JSON text are metered ({@link Meter}): the variants without a meter charge the meter
+ * bound to the calling thread, which is the run's context on a run thread and {@link Meter#NONE} elsewhere.
  */
 public final class Values {
+    /**
+     * The longest display ({@link #display(Type, Object)}) before it is cut: a value displays whole up to this many
+     * characters, then ends with {@code …} and a note of its full size. The full value stays available as a value.
+     */
+    public static final int DISPLAY_LIMIT = 1 << 16;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private Values() { }
 
-    public static String display(Type type, Object value) {
-        StringBuilder b = new StringBuilder();
-        display(b, type, value);
-        return b.toString();
-    }
+    /** The D4 display of {@code value}, cut at {@link #DISPLAY_LIMIT} characters (plus the closing and the note). */
+    public static String display(Type type, Object value) { return display(type, value, DISPLAY_LIMIT); }
 
-    /** Appends the display form of {@code value} to {@code b}; returns {@code b}. */
-    @SuppressWarnings("unchecked")
-    private static StringBuilder display(StringBuilder b, Type type, Object value) {
-        return switch (type.kind()) {
-            case PRIM -> switch ((Type.Prim) type) {
-                case INT -> b.append((long) (Long) value);
-                case FLOAT -> b.append(floatText((Double) value));
-                case BOOL -> b.append((boolean) (Boolean) value);
-                case STRING -> b.append(quote((String) value));
-                case UNIT -> b.append("()");
-                case SYMBOL -> b.append('\'').append(((Symbol) value).name());
-                case BYTES -> {
-                    b.append("#bytes[");
-                    byte[] data = ((Bytes) value).toArray();
-                    for (int i = 0; i < data.length; i++) { if (i > 0) b.append(' '); b.append(data[i] & 0xff); }
-                    yield b.append(']');
-                }
-                case JSON -> b.append(jsonText((JsonNode) value));
-            };
-            case OPTION -> {
-                OptionValue o = (OptionValue) value;
-                if (!o.isSome()) yield b.append("(none)");
-                b.append("(some ");
-                display(b, ((Type.OptionT) type).value(), o.value());
-                yield b.append(')');
-            }
-            case RESULT -> {
-                ResultValue r = (ResultValue) value;
-                Type.ResultT rt = (Type.ResultT) type;
-                b.append(r.isOk() ? "(ok " : "(err ");
-                display(b, r.isOk() ? rt.ok() : rt.err(), r.value());
-                yield b.append(')');
-            }
-            case LIST -> {
-                b.append('[');
-                String sep = "";
-                for (Object e : (ListValue) value) { b.append(sep); display(b, ((Type.ListT) type).element(), e); sep = " "; }
-                yield b.append(']');
-            }
-            case MAP -> {
-                Type.MapT mt = (Type.MapT) type;
-                b.append("map{");
-                for (Map.Entry<Object, Object> e : ((Map<Object, Object>) value).entrySet()) {
-                    b.append(' ');
-                    display(b, mt.key(), e.getKey());
-                    b.append(' ');
-                    display(b, mt.value(), e.getValue());
-                }
-                yield b.append(" }map");
-            }
-            case RECORD -> {
-                Type.RecordT rt = (Type.RecordT) type;
-                RecordValue r = (RecordValue) value;
-                b.append('{');
-                int i = 0;
-                for (Map.Entry<String, Type> f : rt.fields().entrySet()) {
-                    b.append(' ').append(f.getKey()).append(": ");
-                    display(b, f.getValue(), r.get(i++));
-                }
-                yield b.append(rt.fields().isEmpty() ? "}" : " }");
-            }
-            case VARIANT -> {
-                VariantValue v = (VariantValue) value;
-                var payload = ((Type.VariantT) type).tags().get(v.tag());
-                if (payload == null || payload.isEmpty()) yield b.append('(').append(v.tag()).append(')');
-                b.append('(').append(v.tag()).append(' ');
-                display(b, payload.get(), v.payload());
-                yield b.append(')');
-            }
-            case PATH -> {
-                PathValue p = (PathValue) value;
-                String root = ((Type.PathT) type).root();
-                yield b.append('(').append(root.equals(Type.PathT.WORKSPACE) ? "path" : root + "-path").append(' ')
-                        .append(quote(p.path().relative())).append(')');
-            }
-            case NAMED -> value instanceof Money || value instanceof Duration ? b.append(value) : b.append('#').append(type).append(valueTag(value));
-            case TASK, FIBER, STREAM, RESOURCE, FN, VAR -> b.append('#').append(type).append(valueTag(value));
-        };
-    }
-
-    private static String valueTag(Object value) {
-        return value == null ? "" : "<" + value + ">";
-    }
+    /**
+     * The D4 display of {@code value}, cut at {@code limit} characters: a container with more to show ends with
+     * {@code …} (and still closes), a string is cut inside its quotes, nesting deeper than 64 levels shows as
+     * {@code …}, and a cut display ends with a note such as {@code (display cut at 8192 chars: a list of 1048576
+     * elements)}. Its work is proportional to {@code limit}, whatever the value.
+     */
+    public static String display(Type type, Object value, int limit) { return Display.of(type, value, limit); }
 
     // ---- equality, order and hashing: defined once, the same at every depth ----
 
@@ -115,66 +46,46 @@ public final class Values {
      * list-contains}, map keys, nested values). Structural; floats compare in the total order of {@link
      * #compareFloats} ({@code -0.0 = 0.0}, {@code nan = nan}); json numbers by value ({@code 1.0} equals {@code 1}
      * and {@code 1.00}), json objects regardless of key order; maps regardless of insertion order; closures, streams
-     * and other handles by identity.
+     * and other handles by identity. Charged to the calling thread's {@link Meter}.
      */
-    @SuppressWarnings("unchecked")
     public static boolean equal(Object a, Object b) {
         if (a == b) return true;
         if (a == null || b == null) return false;
-        if (a instanceof Double x) return b instanceof Double y && floatEquals(x, y);
-        if (a instanceof ListValue x) {
-            if (!(b instanceof ListValue y) || x.size() != y.size()) return false;
-            java.util.Iterator<Object> i = x.iterator();
-            java.util.Iterator<Object> j = y.iterator();
-            while (i.hasNext()) if (!equal(i.next(), j.next())) return false;
-            return true;
-        }
-        if (a instanceof OptionValue x) return b instanceof OptionValue y && x.isSome() == y.isSome() && (!x.isSome() || equal(x.value(), y.value()));
-        if (a instanceof ResultValue x) return b instanceof ResultValue y && x.isOk() == y.isOk() && equal(x.value(), y.value());
-        if (a instanceof VariantValue x) return b instanceof VariantValue y && x.tag().equals(y.tag()) && equal(x.payload(), y.payload());
-        if (a instanceof RecordValue x) {
-            if (!(b instanceof RecordValue y) || x.size() != y.size()) return false;
-            for (int k = 0; k < x.size(); k++) if (!equal(x.get(k), y.get(k))) return false;
-            return true;
-        }
-        if (a instanceof JsonNode x) return b instanceof JsonNode y && x.equals(JSON_BY_VALUE, y);
-        if (a instanceof Map<?, ?> x) {
-            if (!(b instanceof Map<?, ?> y) || x.size() != y.size()) return false;
-            Map<Object, Object> ym = (Map<Object, Object>) y;
-            for (Map.Entry<?, ?> e : x.entrySet()) {
-                Object other = ym.get(e.getKey());
-                if (other == null && !ym.containsKey(e.getKey())) return false;
-                if (!equal(e.getValue(), other)) return false;
-            }
-            return true;
-        }
-        return a.equals(b);
+        if (scalar(a)) return scalarEqual(a, b);
+        return Equality.of(a, b, Meter.current());
     }
 
-    /** A hash consistent with {@link #equal}: equal values hash alike. */
-    public static int hash(Object v) {
+    /**
+     * {@link #equal(Object, Object)}, charged to {@code meter}: a step per {@link Meter#ELEMENTS_PER_STEP} elements
+     * compared, the limits checked as it goes; linear in the distinct parts of a structure that shares them. A null
+     * meter is the calling thread's.
+     */
+    public static boolean equal(Object a, Object b, Meter meter) {
+        if (a == b) return true;
+        if (a == null || b == null) return false;
+        if (scalar(a)) return scalarEqual(a, b);
+        return Equality.of(a, b, meter == null ? Meter.current() : meter);
+    }
+
+    /** A hash consistent with {@link #equal}: equal values hash alike. Charged to the calling thread's meter. */
+    public static int hash(Object v) { return hash(v, Meter.current()); }
+
+    /** {@link #hash(Object)}, charged to {@code meter} (null: the calling thread's); a container's hash is cached. */
+    public static int hash(Object v, Meter meter) {
         if (v == null) return 0;
-        if (v instanceof Double d) return d == 0.0 ? 0 : Double.hashCode(d);
-        if (v instanceof ListValue l) {
-            int h = 1;
-            for (Object e : l) h = 31 * h + hash(e);
-            return h;
-        }
-        if (v instanceof OptionValue o) return o.isSome() ? 31 + hash(o.value()) : 0;
-        if (v instanceof ResultValue r) return (r.isOk() ? 17 : 19) * 31 + hash(r.value());
-        if (v instanceof VariantValue x) return x.tag().hashCode() * 31 + hash(x.payload());
-        if (v instanceof RecordValue r) {
-            int h = 7;
-            for (int k = 0; k < r.size(); k++) h = 31 * h + hash(r.get(k));
-            return h;
-        }
-        if (v instanceof JsonNode j) return jsonHash(j);
-        if (v instanceof Map<?, ?> m) {
-            int h = 0;
-            for (Map.Entry<?, ?> e : m.entrySet()) h += hash(e.getKey()) ^ hash(e.getValue());
-            return h;
-        }
-        return v.hashCode();
+        if (v instanceof Long || v instanceof Boolean) return v.hashCode();
+        return Hashing.of(v, meter == null ? Meter.current() : meter);
+    }
+
+    /** Values compared without walking anything worth charging (a long string is charged by {@link Equality}). */
+    private static boolean scalar(Object v) {
+        return v instanceof Long || v instanceof Boolean || v instanceof Double || v instanceof Unit
+                || (v instanceof String s && s.length() < LONG_COMPARISON);
+    }
+
+    private static boolean scalarEqual(Object a, Object b) {
+        if (a instanceof Double x) return b instanceof Double y && floatEquals(x, y);
+        return a.equals(b);
     }
 
     /**
@@ -184,11 +95,17 @@ public final class Values {
      */
     public static Object key(Object k) {
         if (k instanceof Double d && d == 0.0) return 0.0;
-        if (k instanceof JsonNode j) return canonicalJson(j);
+        if (k instanceof JsonNode j) {
+            Work w = new Work(Meter.current());
+            JsonNode c = canonicalJson(j, w);
+            w.done();
+            return c;
+        }
         return k;
     }
 
-    private static JsonNode canonicalJson(JsonNode j) {
+    private static JsonNode canonicalJson(JsonNode j, Work w) {
+        w.element();
         var f = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance;
         if (j.isNumber()) {
             java.math.BigDecimal d = j.decimalValue().stripTrailingZeros();
@@ -197,12 +114,12 @@ public final class Values {
         }
         if (j.isArray()) {
             var a = f.arrayNode();
-            for (JsonNode e : j) a.add(canonicalJson(e));
+            for (JsonNode e : j) a.add(canonicalJson(e, w));
             return a;
         }
         if (j.isObject()) {
             var o = f.objectNode();
-            for (Map.Entry<String, JsonNode> e : j.properties()) o.set(e.getKey(), canonicalJson(e.getValue()));
+            for (Map.Entry<String, JsonNode> e : j.properties()) o.set(e.getKey(), canonicalJson(e.getValue(), w));
             return o;
         }
         return j;
@@ -223,49 +140,30 @@ public final class Values {
         return Boolean.compare(a != a, b != b);
     }
 
-    /** The order of strings: by Unicode code points (not UTF-16 units), so it agrees with code-point counting. */
+    /**
+     * The order of strings: by Unicode code points (not UTF-16 units), so it agrees with code-point counting. A long
+     * comparison is charged to the calling thread's meter, a step per {@link Meter#CHARS_PER_STEP} chars compared.
+     */
     public static int compareStrings(String a, String b) {
         int n = Math.min(a.length(), b.length());
-        for (int i = 0; i < n; i++) {
-            char x = a.charAt(i);
-            char y = b.charAt(i);
-            if (x != y) {
-                // UTF-16 sorts surrogates (U+D800–DFFF) below U+E000–FFFF; code point order puts them above.
-                if (Character.isSurrogate(x) || Character.isSurrogate(y)) return Integer.compare(fixup(x), fixup(y));
-                return x - y;
-            }
-        }
-        return a.length() - b.length();
+        int i = 0;
+        while (i < n && a.charAt(i) == b.charAt(i)) i++;
+        if (i >= LONG_COMPARISON) Meter.current().charge(i / Meter.CHARS_PER_STEP);
+        if (i == n) return a.length() - b.length();
+        char x = a.charAt(i);
+        char y = b.charAt(i);
+        // UTF-16 sorts surrogates (U+D800–DFFF) below U+E000–FFFF; code point order puts them above.
+        if (Character.isSurrogate(x) || Character.isSurrogate(y)) return Integer.compare(fixup(x), fixup(y));
+        return x - y;
     }
+
+    /** Chars compared before a string comparison is charged (a short one costs nothing beyond its word's step). */
+    private static final int LONG_COMPARISON = 1024;
 
     private static int fixup(char c) {
         if (c >= 0xE000) return c - 0x800;
         if (c >= 0xD800) return c + 0x2000;
         return c;
-    }
-
-    /** JSON value nodes compared by value: numbers numerically, everything else as Jackson does. */
-    private static final java.util.Comparator<JsonNode> JSON_BY_VALUE = (x, y) -> {
-        if (x.isNumber() && y.isNumber()) return x.decimalValue().compareTo(y.decimalValue());
-        return x.equals(y) ? 0 : 1;
-    };
-
-    private static int jsonHash(JsonNode j) {
-        if (j.isNumber()) {
-            java.math.BigDecimal d = j.decimalValue();
-            return d.signum() == 0 ? 0 : d.stripTrailingZeros().hashCode();
-        }
-        if (j.isArray()) {
-            int h = 1;
-            for (JsonNode e : j) h = 31 * h + jsonHash(e);
-            return h;
-        }
-        if (j.isObject()) {
-            int h = 0;
-            for (Map.Entry<String, JsonNode> e : j.properties()) h += e.getKey().hashCode() ^ jsonHash(e.getValue());
-            return h;
-        }
-        return j.hashCode();
     }
 
     /** Shortest round-trip spelling of a double, always with a fraction or exponent ({@code 2.0}, {@code 1.5}). */
@@ -284,13 +182,16 @@ public final class Values {
         }
     }
 
-    /** Compact JSON text. */
+    /**
+     * Compact JSON text, charged to the calling thread's meter as it is written and refused (the meter's
+     * E-LIMIT-005) when it would pass the run's memory limit, before it exists as a string.
+     */
     public static String jsonText(JsonNode node) {
-        try {
-            return JSON.writeValueAsString(node);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        Meter m = Meter.current();
+        long maxChars = Math.min(Integer.MAX_VALUE - 8L, m.maxBytes() / 2);
+        StringBuilder b = new StringBuilder();
+        if (!JsonText.write(node, b, maxChars, m)) throw m.overLimit("json text of more than " + maxChars + " chars");
+        return b.toString();
     }
 
     /** Iterates a list value. */

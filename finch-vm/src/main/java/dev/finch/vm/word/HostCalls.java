@@ -6,7 +6,9 @@ import dev.finch.ir.type.Type;
 import dev.finch.vm.host.HostCode;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
+import dev.finch.vm.value.Meter;
 import dev.finch.vm.value.PathValue;
+import dev.finch.vm.value.Sizes;
 import dev.finch.vm.value.Values;
 import java.util.Optional;
 
@@ -49,6 +51,12 @@ public final class HostCalls {
         };
     }
 
+    /** Charges the work of converting {@code v}: a step per {@link dev.finch.vm.value.Meter#ELEMENTS_PER_STEP} elements of it. */
+    private static void charge(Ctx ctx, Object v) {
+        long elements = Sizes.of(v) / (Sizes.SLOT + Sizes.VALUE);
+        if (elements >= Meter.ELEMENTS_PER_STEP) ctx.charge(elements / Meter.ELEMENTS_PER_STEP);
+    }
+
     private static String known(Object arg) {
         if (arg instanceof PathValue p) return p.path().toString();
         if (arg instanceof String s) return s;
@@ -56,6 +64,8 @@ public final class HostCalls {
     }
 
     private static Object run(Ctx ctx, int depth, Impl impl, Type.Fn site, Origin origin, Object[] args) {
+        // The arguments are converted to the host's values and its answer back and checked: work in their size.
+        for (Object a : args) charge(ctx, a);
         Object value;
         try {
             value = impl.invoke(ctx, depth, site, origin, args);
@@ -68,6 +78,7 @@ public final class HostCalls {
             throw new FinchTrap(HostCode.WORD_FAILED, origin, "`" + impl.word().name() + "` failed: " + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()));
         }
+        charge(ctx, value);
         if (!site.outs().isEmpty() && checkable(site.outs().get(0)) && !Values.conforms(site.outs().get(0), value)) {
             throw new FinchTrap(HostCode.WORD_FAILED, origin, "`" + impl.word().name() + "` answered a value that is not a " + site.outs().get(0));
         }

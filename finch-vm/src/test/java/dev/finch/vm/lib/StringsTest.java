@@ -48,11 +48,11 @@ class StringsTest {
         refused(VmCode.MEMORY_LIMIT, () -> Strings.stringReplace(c, big, "a", "aa", O));
         refused(VmCode.MEMORY_LIMIT, () -> Strings.stringJoin(c, ListValue.of(big, big), "", O));
         refused(VmCode.MEMORY_LIMIT, () -> Strings.stringJoin(c, ListValue.of("", "", ""), "x".repeat(20_000), O));
-        // Lists: 16 bytes an element, so at most 4096 pieces.
+        // Lists: a slot (16 bytes) and the element's own size (an empty string 40) an element, so at most 1170 pieces.
         refused(VmCode.MEMORY_LIMIT, () -> Strings.stringChars(c, "a".repeat(5000), O));
         refused(VmCode.MEMORY_LIMIT, () -> Strings.stringSplit(c, "a".repeat(5000), "", O));
         refused(VmCode.MEMORY_LIMIT, () -> Strings.stringSplit(c, ",".repeat(5000), ",", O));
-        assertThat(Strings.stringSplit(c, ",".repeat(4000), ",", O).size()).isEqualTo(4001);
+        assertThat(Strings.stringSplit(c, ",".repeat(1000), ",", O).size()).isEqualTo(1001);
         // Case mapping may lengthen a string up to threefold; the exact length is measured before building.
         assertThat(Strings.stringUpcase(c, "ß".repeat(16_000), O)).hasSize(32_000);
         refused(VmCode.MEMORY_LIMIT, () -> Strings.stringUpcase(c, "ß".repeat(17_000), O));
@@ -73,12 +73,12 @@ class StringsTest {
     @Test void workOnBigInputsIsChargedAsSteps() {
         String big = "a".repeat(1_000_000);
         refused(VmCode.STEP_LIMIT, () -> Strings.stringRepeat(ctx(Limits.DEFAULT.maxMemoryBytes(), 1000), "a", 1_000_000, O));
-        refused(VmCode.STEP_LIMIT, () -> Strings.stringContains(ctx(Limits.DEFAULT.maxMemoryBytes(), 1000), big, "b"));
+        refused(VmCode.STEP_LIMIT, () -> Strings.stringContains(ctx(Limits.DEFAULT.maxMemoryBytes(), 1000), big, "b", O));
         refused(VmCode.STEP_LIMIT, () -> Strings.stringReplace(ctx(Limits.DEFAULT.maxMemoryBytes(), 1000), big, "a", "b", O));
         refused(VmCode.STEP_LIMIT, () -> Strings.stringChars(ctx(Limits.DEFAULT.maxMemoryBytes(), 1000), big, O));
         refused(VmCode.STEP_LIMIT, () -> Strings.stringUpcase(ctx(Limits.DEFAULT.maxMemoryBytes(), 1000), big, O));
         refused(VmCode.STEP_LIMIT, () -> Strings.stringToFloat(ctx(Limits.DEFAULT.maxMemoryBytes(), 1000), big));
-        assertThat(Strings.stringContains(ctx(Limits.DEFAULT.maxMemoryBytes(), 1_000_000), big, "b")).isFalse();
+        assertThat(Strings.stringContains(ctx(Limits.DEFAULT.maxMemoryBytes(), 1_000_000), big, "b", O)).isFalse();
     }
 
     @Test void loneSurrogatesNeverMatchHalfAPair() {
@@ -86,10 +86,10 @@ class StringsTest {
         String pair = "😀";
         String high = "\uD83D";
         String low = "\uDE00";
-        assertThat(Strings.stringContains(c, "x" + pair, low)).isFalse();
-        assertThat(Strings.stringContains(c, pair + "x", high)).isFalse();
-        assertThat(Strings.stringContains(c, high + "x", high)).isTrue();
-        assertThat(Strings.stringIndexOf(c, pair + low, low)).isEqualTo(OptionValue.some(1L));
+        assertThat(Strings.stringContains(c, "x" + pair, low, O)).isFalse();
+        assertThat(Strings.stringContains(c, pair + "x", high, O)).isFalse();
+        assertThat(Strings.stringContains(c, high + "x", high, O)).isTrue();
+        assertThat(Strings.stringIndexOf(c, pair + low, low, O)).isEqualTo(OptionValue.some(1L));
         assertThat(Strings.stringSplit(c, pair, low, O)).isEqualTo(ListValue.of(pair));
         assertThat(Strings.stringReplace(c, pair, high, "x", O)).isEqualTo(pair);
         assertThat(Strings.stringChars(c, high + "a" + low, O)).isEqualTo(ListValue.of(high, "a", low));
@@ -108,7 +108,7 @@ class StringsTest {
             String u = random(r, alphabet, 3);
             long m = ints[r.nextInt(ints.length)];
             long n = ints[r.nextInt(ints.length)];
-            long length = Strings.stringLength(s);
+            long length = Strings.stringLength(c, s);
             String what = "s=" + escape(s) + " t=" + escape(t) + " m=" + m + " n=" + n;
 
             ListValue cps = Strings.stringChars(c, s, O);
@@ -117,18 +117,18 @@ class StringsTest {
             assertThat(Strings.stringSplit(c, s, "", O)).as(what).isEqualTo(cps);
             assertThat(Strings.stringSlice(c, s, 0, length)).as(what).isEqualTo(s);
             String slice = Strings.stringSlice(c, s, m, n);
-            assertThat(Strings.stringLength(slice)).as(what).isEqualTo(Math.max(0, clamp(n, length) - clamp(m, length)));
+            assertThat(Strings.stringLength(c, slice)).as(what).isEqualTo(Math.max(0, clamp(n, length) - clamp(m, length)));
             Object at = Strings.stringCharAt(c, s, m);
             assertThat(((OptionValue) at).isSome()).as(what).isEqualTo(m >= 0 && m < length);
             if (((OptionValue) at).isSome()) assertThat(((OptionValue) at).value()).as(what).isEqualTo(cps.get((int) m));
 
-            OptionValue index = (OptionValue) Strings.stringIndexOf(c, s, t);
-            assertThat(index.isSome()).as(what).isEqualTo(Strings.stringContains(c, s, t));
+            OptionValue index = (OptionValue) Strings.stringIndexOf(c, s, t, O);
+            assertThat(index.isSome()).as(what).isEqualTo(Strings.stringContains(c, s, t, O));
             if (index.isSome()) {
                 long k = (Long) index.value();
-                assertThat(Strings.stringStartsWith(Strings.stringSlice(c, s, k, length), t)).as(what).isTrue();
+                assertThat(Strings.stringStartsWith(c, Strings.stringSlice(c, s, k, length), t)).as(what).isTrue();
             }
-            if (Strings.stringStartsWith(s, t) || Strings.stringEndsWith(s, t)) assertThat(Strings.stringContains(c, s, t)).as(what).isTrue();
+            if (Strings.stringStartsWith(c, s, t) || Strings.stringEndsWith(c, s, t)) assertThat(Strings.stringContains(c, s, t, O)).as(what).isTrue();
             if (!t.isEmpty()) {
                 ListValue pieces = Strings.stringSplit(c, s, t, O);
                 assertThat(Strings.stringJoin(c, pieces, t, O)).as(what).isEqualTo(s);
@@ -186,5 +186,34 @@ class StringsTest {
         StringBuilder b = new StringBuilder();
         for (char ch : s.toCharArray()) b.append(ch < 128 && ch >= 32 ? String.valueOf(ch) : String.format("\\u%04X", (int) ch));
         return b.toString();
+    }
+
+    @Test void aLongNeedleIsFoundLikeTheNaiveSearchButInLinearTime() {
+        // Knuth–Morris–Pratt for needles over 64 chars, with the same code-point boundaries as the naive search.
+        String[] alphabet = {"a", "a", "b", "😀", "\uD83D", "\uDE00"};
+        Random r = new Random(3);
+        Ctx c = ctx(Limits.DEFAULT.maxMemoryBytes(), Long.MAX_VALUE);
+        for (int i = 0; i < 400; i++) {
+            String unit = random(r, alphabet, 4);
+            String needle = unit.repeat(70 / Math.max(1, unit.length()) + 1) + random(r, alphabet, 3);
+            String s = random(r, alphabet, 20) + needle.repeat(r.nextInt(3)) + random(r, alphabet, 40) + (r.nextBoolean() ? needle : "");
+            Strings.Needle n = Strings.Needle.of(c, needle, O);
+            for (int from = 0; from <= s.length(); from += 7) {
+                assertThat(n.find(s, from)).as("needle=%s s=%s from=%d", escape(needle), escape(s), from).isEqualTo(naive(s, needle, from));
+            }
+        }
+        String text = "a".repeat(1_000_000);
+        assertThat(Strings.stringContains(c, text, "a".repeat(500_000) + "b", O)).isFalse();
+        assertThat(Strings.stringIndexOf(c, text + "b", "a".repeat(500_000) + "b", O)).isEqualTo(OptionValue.some(500_000L));
+    }
+
+    private static int naive(String s, String needle, int from) {
+        for (int at = s.indexOf(needle, from); at >= 0; at = s.indexOf(needle, at + 1)) {
+            boolean starts = at == 0 || at >= s.length() || !(Character.isHighSurrogate(s.charAt(at - 1)) && Character.isLowSurrogate(s.charAt(at)));
+            int end = at + needle.length();
+            boolean ends = end <= 0 || end >= s.length() || !(Character.isHighSurrogate(s.charAt(end - 1)) && Character.isLowSurrogate(s.charAt(end)));
+            if (starts && ends) return at;
+        }
+        return -1;
     }
 }

@@ -1,0 +1,59 @@
+package dev.finch.vm.runtime;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.finch.vm.CancelToken;
+import dev.finch.vm.Limits;
+import dev.finch.vm.OutputSink;
+import dev.finch.vm.VmCode;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Issue 14: why a run stops is decided in one place — a missed deadline is E-LIMIT-002, never a cancellation. */
+class StopReasonTest {
+    private static Ctx ctx(Limits limits, CancelToken cancel) { return new Ctx(limits, OutputSink.NONE, cancel, Map.of()); }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Test void aDeadlinePassedBeforeTheCancellationIsReportedAsTheDeadline() {
+        CancelToken cancel = new CancelToken();
+        Ctx c = ctx(Limits.DEFAULT.withTimeout(Duration.ofMillis(5)), cancel);
+        sleep(30);
+        cancel.cancel("too late");
+        assertThat(c.stopped().code()).isEqualTo(VmCode.DEADLINE);
+    }
+
+    @Test void aCancellationBeforeTheDeadlineIsReportedAsCancelledEvenWhenNoticedLate() {
+        CancelToken cancel = new CancelToken();
+        Ctx c = ctx(Limits.DEFAULT.withTimeout(Duration.ofMillis(40)), cancel);
+        cancel.cancel("by the host");
+        sleep(80);
+        assertThat(c.stopped().code()).isEqualTo(VmCode.CANCELLED);
+    }
+
+    @Test void aRunAWaiterGaveUpOnStopsAsLateNotCancelled() {
+        Ctx c = ctx(Limits.DEFAULT, new CancelToken());
+        assertThat(c.stopped()).isNull();
+        c.expire();
+        assertThat(c.stopped().code()).isEqualTo(VmCode.DEADLINE);
+    }
+
+    @Test void theExecutionsTotalTimeSpansItsStretches() {
+        Ctx c = ctx(Limits.DEFAULT.withMaxExecutionTime(Duration.ofMillis(60)), new CancelToken());
+        sleep(40);
+        c.endStretch();
+        assertThat(c.executedNanos()).isGreaterThanOrEqualTo(40_000_000L);
+        c.renew(Limits.DEFAULT.withMaxExecutionTime(Duration.ofMillis(60)), OutputSink.NONE, new CancelToken());
+        assertThat(c.stopped()).isNull();
+        sleep(40);
+        assertThat(c.stopped().code()).isEqualTo(VmCode.EXECUTION_TIME);
+        assertThat(c.stopped().getMessage()).contains("60 ms");
+    }
+}
