@@ -163,4 +163,16 @@ class MainTest {
         assertThat(emitted.exit()).isZero();
         assertThat(emitted.out()).contains(": sq");
     }
+
+    /** Issue 15's first "done when": (yield) in Lisp is the unit timeslice, which the command line resumes at once. */
+    @Test
+    void aLispUnitYieldRunsThroughFromTheCommandLine() throws IOException {
+        ConformanceTest.Run r = finch("", "run", file("y.lisp", "(say \"a\") (yield) (say \"b\")").toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("ab");
+        ConformanceTest.Run published = finch("", "run", file("v.lisp", "(say \"a\") (yield 42) (say \"b\")").toString());
+        assertThat(published.exit()).isEqualTo(3);
+        assertThat(published.out()).isEqualTo("a");
+        assertThat(published.err()).contains("yielded 42 : int");
+    }
 }

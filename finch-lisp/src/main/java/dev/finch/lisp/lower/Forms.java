@@ -121,8 +121,9 @@ final class Forms {
             case "record-set": return recordSet(a, l, sc, b);
             case "try": return tryForm(a, l, sc, b);
             case "yield": {
-                if (it.size() != 2) throw a.malformed(l, "(yield value)");
-                Node v = a.expr(it.get(1), sc, b);
+                // (yield) is the cooperative timeslice, unit yield; (yield v) publishes v.
+                if (it.size() > 2) throw a.malformed(l, "(yield) or (yield value)");
+                Node v = it.size() == 2 ? a.expr(it.get(1), sc, b) : unitNode(o);
                 yieldIn(a, b, v.type, o);
                 Node n = special(a, "yield", o, Infer.UNIT, List.of(v), b);
                 n.outs = 0;
