@@ -141,7 +141,7 @@ public final class Ast {
     /** {@code (catch e name handler)}. */
     public record Catch(Exp body, String name, Exp handler, Origin origin) implements Exp { @Override public Kind kind() { return Kind.CATCH; } }
 
-    /** {@code (ask model ty context ['site])}; the site defaults to {@code file:line:col}. */
+    /** {@code (ask model ty context ['site])}; the site defaults to {@code name:line:col}, the file's own name (see {@code Syntax.defaultSite}). */
     public record Ask(Exp model, TypeExpr type, Exp context, String site, Origin origin) implements Exp { @Override public Kind kind() { return Kind.ASK; } }
 
     /** {@code (call capability op exp…)}. */

@@ -145,6 +145,7 @@ public final class Norman implements Frontend {
         List<Ast.Def> basisDefs = defs(syntax, basisDatums);
         List<Ast.Def> defs = defs(syntax, load.datums);
         diagnostics.addAll(syntax.diagnostics());
+        diagnostics.addAll(ScriptChecks.check(defs));
         basis.addAll(basisDefs);
         List<Ast.Test> testDefs = new ArrayList<>();
         List<UnitTest> tests = new ArrayList<>();

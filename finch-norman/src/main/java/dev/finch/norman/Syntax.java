@@ -207,27 +207,90 @@ final class Syntax {
         if (why.isPresent()) throw new DiagnosticException(NormanCode.BAD_GRANT_TERM.at(v.origin(), why.get()));
     }
 
+    /** The answers a script entry can give: each may be followed by its {@code (out n)} and {@code (latency d)}. */
+    static final Set<String> SCRIPT_ANSWERS = Set.of("reply", "result", "provider-error", "refused");
+
+    /**
+     * {@code (script Name [site step…]…)}, checked as it is read: each step is an answer ({@link #SCRIPT_ANSWERS})
+     * or an {@code (out n)} / {@code (latency d)} qualifying the answer before it; a latency is a duration literal;
+     * {@code (refused 'category)} quotes a symbol; no site is listed twice. (Script names, and whether a
+     * {@code cap/op} names a grant, are checked over the whole program: {@link ScriptChecks}.)
+     */
     private Ast.Script script(Sx.SList l) {
         atLeast(l, 2, "(script Name [site step…]…)");
         String name = atom(l.get(1), "a script name");
         List<Ast.SiteScript> sites = new ArrayList<>();
+        Map<String, Origin> seen = new java.util.HashMap<>();
         for (int i = 2; i < l.size(); i++) {
             if (!(l.get(i) instanceof Sx.SList s) || s.size() == 0) throw bad(l.get(i), "a site script [site step…]");
             String key = atom(s.get(0), "a site or capability/operation");
+            Origin before = seen.putIfAbsent(key, s.get(0).origin());
+            if (before != null) {
+                throw new DiagnosticException(NormanCode.DUPLICATE_SCRIPT.at(s.get(0).origin(), "script " + name + " lists the site `" + key
+                        + "` twice (first at " + before.line() + ":" + before.column() + "): put all its entries, in order, in one [" + key + " …]"));
+            }
             List<Ast.ScriptStep> steps = new ArrayList<>();
+            boolean answered = false;
             for (int k = 1; k < s.size(); k++) {
                 if (!(s.get(k) instanceof Sx.SList st) || st.head() == null) throw bad(s.get(k), "a step such as (reply \"…\")");
-                if (st.size() > 2) throw arityError(st, "(" + st.head() + " value)");
-                if (st.head().equals("out") && st.size() == 2
-                        && !(st.get(1) instanceof Sx.Atom n && SiteKey.Model.wholeNumber(n.text()).isPresent())) {
-                    throw new DiagnosticException(NormanCode.BAD_GRANT_TERM.at(st.get(1).origin(),
-                            "(out n) is a whole number of output tokens written in digits, not " + describe(st.get(1))));
+                String kind = st.head();
+                boolean qualifier = kind.equals("out") || kind.equals("latency");
+                if (!qualifier && !SCRIPT_ANSWERS.contains(kind)) {
+                    throw new DiagnosticException(NormanCode.SCRIPT_ENTRY.at(st.origin(), "`" + kind + "` is not a script entry: an entry is (reply \"…\"), "
+                            + "(result \"…\"), (provider-error \"…\") or (refused 'category), each optionally followed by (out n) and (latency d)"));
                 }
-                steps.add(new Ast.ScriptStep(st.head(), st.size() == 2 ? Optional.of(st.get(1)) : Optional.empty(), st.origin()));
+                arity(st, 2, "(" + kind + " value)");
+                Sx arg = st.get(1);
+                if (qualifier && !answered) {
+                    throw new DiagnosticException(NormanCode.SCRIPT_ENTRY.at(st.origin(), "(" + kind + " …) qualifies the answer before it, "
+                            + "but no (reply …), (result …), (provider-error …) or (refused …) comes before it at site `" + key + "`"));
+                }
+                answered = true;
+                switch (kind) {
+                    case "out" -> {
+                        if (!(arg instanceof Sx.Atom n && SiteKey.Model.wholeNumber(n.text()).isPresent())) {
+                            throw new DiagnosticException(NormanCode.BAD_GRANT_TERM.at(arg.origin(),
+                                    "(out n) is a whole number of output tokens written in digits, not " + describe(arg)));
+                        }
+                    }
+                    case "latency" -> latency(arg);
+                    case "refused" -> {
+                        if (!(arg instanceof Sx.Quote q && q.datum() instanceof Sx.Atom)) {
+                            throw new DiagnosticException(NormanCode.SCRIPT_ENTRY.at(arg.origin(),
+                                    "(refused 'category) quotes the refusal's category, a symbol such as 'safety, not " + describe(arg)));
+                        }
+                    }
+                    default -> { }
+                }
+                steps.add(new Ast.ScriptStep(kind, Optional.of(arg), st.origin()));
             }
             sites.add(new Ast.SiteScript(key, steps, s.origin()));
         }
         return new Ast.Script(name, sites, l.origin());
+    }
+
+    /**
+     * The site of an ask that names none: {@code file:line:col}, where {@code file} is the file's own name without
+     * any directory ({@code agents.nm:12:5}), so the key a script uses is the same whatever path the file was given
+     * by (the command line's working directory, a JUnit resource, a {@code use}).
+     */
+    static String defaultSite(Origin at) {
+        String src = at.source();
+        int cut = Math.max(src.lastIndexOf('/'), src.lastIndexOf('\\'));
+        return src.substring(cut + 1) + ":" + at.line() + ":" + at.column();
+    }
+
+    /** A script's latency: a duration literal, exact to the millisecond ({@code 40ms}, {@code 2s}, {@code 1.5min}). */
+    private void latency(Sx arg) {
+        String why = "(latency d) is a duration such as 40ms, 2s, 1min or 1h, not " + describe(arg);
+        if (!(arg instanceof Sx.Atom a)) throw new DiagnosticException(NormanCode.SCRIPT_LATENCY.at(arg.origin(), why));
+        Exp e;
+        try {
+            e = literal(a);
+        } catch (DiagnosticException x) {
+            throw new DiagnosticException(NormanCode.SCRIPT_LATENCY.at(arg.origin(), why + ": " + x.diagnostics().get(0).message()));
+        }
+        if (!(e instanceof Ast.Duration)) throw new DiagnosticException(NormanCode.SCRIPT_LATENCY.at(arg.origin(), why));
     }
 
     private Ast.Under under(Sx.SList l) {
@@ -473,7 +536,7 @@ final class Syntax {
                     if (!(l.get(4) instanceof Sx.Quote q) || !(q.datum() instanceof Sx.Atom s)) throw bad(l.get(4), "a site 'name");
                     site = s.text();
                 } else {
-                    site = at.source() + ":" + at.line() + ":" + at.column();
+                    site = defaultSite(at);
                 }
                 return new Ast.Ask(exp(l.get(1)), type(l.get(2)), exp(l.get(3)), site, at);
             }

@@ -20,13 +20,16 @@ public interface ModelProvider {
     }
 
     /** What the provider answered, and how long it took (simulated under a script). */
-    sealed interface Response permits Reply, ProviderError { long latencyMillis(); }
+    sealed interface Response permits Reply, ProviderError, Refusal { long latencyMillis(); }
 
     /** A reply: the raw text, its token usage (output tokens as reported; -1 when not reported) and finish reason. */
     record Reply(String text, long outputTokens, String finishReason, long latencyMillis) implements Response { }
 
     /** The provider failed (an outage, a rate limit…): the ask fails with {@code ToolError}. */
     record ProviderError(String message, long latencyMillis) implements Response { }
+
+    /** The provider declined to answer (a safety refusal…), for a reason of {@code category}: the ask fails with {@code Refused}. */
+    record Refusal(String category, long latencyMillis) implements Response { }
 
     /** Sends one request. */
     Response complete(Request request);

@@ -144,7 +144,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
      * One ask or call of the world, in the order they ended: {@code kind} is {@code ask} or {@code call},
      * {@code site} the ask's site or the call's {@code cap/op}, {@code inputs} the request (each message as
      * {@code Role: content}, or the call's arguments), {@code reply} what came back ({@code reply …},
-     * {@code provider-error …}, or the failure the world answered without a provider: {@code OverBudget},
+     * {@code provider-error …}, {@code refused 'category}, or the failure the world answered without a provider: {@code OverBudget},
      * {@code PastDeadline}), {@code cost} in micro-dollars, {@code start} and {@code end} on the world's clock in ms.
      */
     public record TraceEntry(String kind, String site, List<String> inputs, String reply, long cost, long start, long end) {
@@ -262,6 +262,11 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
             return deadline() >= 0 && now() > deadline() ? new Settled(failure("PastDeadline", null), shown, 0)
                     : new Settled(failure("ToolError", e.message()), shown, 0);
         }
+        if (r instanceof ModelProvider.Refusal f) {
+            String shown = "refused '" + f.category();
+            return deadline() >= 0 && now() > deadline() ? new Settled(failure("PastDeadline", null), shown, 0)
+                    : new Settled(refused(f.category()), shown, 0);
+        }
         ModelProvider.Reply reply = (ModelProvider.Reply) r;
         long out = Math.min(worstOut, reply.outputTokens() >= 0 ? reply.outputTokens() : tokens(reply.text()));
         long cost = terms.cost(in, out);   // at most the reservation, so it fits
@@ -340,14 +345,21 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         if (deadline() >= 0 && start >= deadline()) return Settled.failed("PastDeadline");
         ModelProvider.Response r = deferred != null ? deferred
                 : respond(provider, new ModelProvider.Request(cap.grant(), cap.grant(), site, List.of(), type, 0), start, origin);
-        String shown = r instanceof ModelProvider.ProviderError pe ? "provider-error " + pe.message() : "result " + ((ModelProvider.Reply) r).text();
+        String shown = r instanceof ModelProvider.ProviderError pe ? "provider-error " + pe.message()
+                : r instanceof ModelProvider.Refusal f ? "refused '" + f.category() : "result " + ((ModelProvider.Reply) r).text();
         if (deadline() >= 0 && now() > deadline()) return new Settled(failure("PastDeadline", null), shown, 0);
         if (r instanceof ModelProvider.ProviderError e) return new Settled(failure("ToolError", e.message()), shown, 0);
+        if (r instanceof ModelProvider.Refusal f) return new Settled(refused(f.category()), shown, 0);
         if (fork) return new Settled(ToolResults.forked(cap.withInstance(++forks)), shown, 0);
         return new Settled(ToolResults.typed(type, ((ModelProvider.Reply) r).text()), shown, 0);
     }
 
     private static ResultValue failure(String tag, String text) { return ToolResults.failure(tag, text); }
+
+    /** {@code (Refused 'category)}. */
+    private static ResultValue refused(String category) {
+        return ResultValue.err(new VariantValue("Refused", new RecordValue(new Object[] {new dev.finch.vm.value.Symbol(category)})));
+    }
 
     /** A µNorman list of Messages (records {content, role}, fields sorted) as provider messages. */
     private static List<ModelProvider.Message> messages(Object context) {
@@ -419,12 +431,14 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     // ---- scripts ------------------------------------------------------------------------------------------------
 
     /**
-     * A script as a provider: per site, its entries in order — each a {@code (reply "…")} or
-     * {@code (provider-error "…")} followed by its {@code (out n)} and {@code (latency d)}. A fresh instance is a
+     * A script as a provider: per site, its entries in order — each a {@code (reply "…")}, {@code (result "…")},
+     * {@code (provider-error "…")} or {@code (refused 'category)} followed by its {@code (out n)} and
+     * {@code (latency d)} (the syntax checked them: {@code Syntax}, {@code ScriptChecks}). A fresh instance is a
      * rewound script; asking a site with no entries left is a checked run-time error.
      */
     public static final class Script implements ModelProvider {
-        private record Entry(boolean error, String text, long out, long latency) { }
+        /** One scripted answer: its kind ({@code reply}, {@code result}, {@code provider-error} or {@code refused}), text, out and latency. */
+        private record Entry(String kind, String text, long out, long latency) { }
 
         private final String name;
         private final Map<String, List<Entry>> sites = new HashMap<>();
@@ -438,12 +452,12 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
                 for (Ast.ScriptStep st : s.steps()) {
                     String arg = st.argument().map(Script::text).orElse("");
                     switch (st.kind()) {
-                        case "reply", "provider-error", "result" -> {
+                        case "reply", "provider-error", "result", "refused" -> {
                             if (cur != null) entries.add(cur);
-                            cur = new Entry(st.kind().equals("provider-error"), arg, -1, 0);
+                            cur = new Entry(st.kind(), arg, -1, 0);
                         }
-                        case "out" -> { if (cur != null) cur = new Entry(cur.error, cur.text, Long.parseLong(arg), cur.latency); }
-                        case "latency" -> { if (cur != null) cur = new Entry(cur.error, cur.text, cur.out, millis(arg)); }
+                        case "out" -> { if (cur != null) cur = new Entry(cur.kind, cur.text, Long.parseLong(arg), cur.latency); }
+                        case "latency" -> { if (cur != null) cur = new Entry(cur.kind, cur.text, cur.out, millis(arg)); }
                         default -> { }
                     }
                 }
@@ -452,7 +466,9 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
             }
         }
 
-        private static String text(Sx x) { return x instanceof Sx.Str s ? s.value() : x instanceof Sx.Atom a ? a.text() : ""; }
+        private static String text(Sx x) {
+            return x instanceof Sx.Str s ? s.value() : x instanceof Sx.Atom a ? a.text() : x instanceof Sx.Quote q ? text(q.datum()) : "";
+        }
 
         private static final Pattern DURATION = Pattern.compile("([0-9]+(?:\\.[0-9]+)?)(ms|s|min|h)");
 
@@ -477,7 +493,11 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
             }
             next.put(r.site(), i + 1);
             Entry e = entries.get(i);
-            return e.error ? new ProviderError(e.text, e.latency) : new Reply(e.text, e.out, "stop", e.latency);
+            return switch (e.kind) {
+                case "provider-error" -> new ProviderError(e.text, e.latency);
+                case "refused" -> new Refusal(e.text, e.latency);
+                default -> new Reply(e.text, e.out, "stop", e.latency);
+            };
         }
     }
 
