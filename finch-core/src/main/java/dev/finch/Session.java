@@ -735,7 +735,9 @@ public final class Session {
             Module module = lowering.module().get();
             Verification v = Verifier.verify(module, env);
             if (v.module().isEmpty() || !v.diagnostics().isEmpty()) {
-                return new Prepared(null, nonEmpty(v.diagnostics(), s.sourceId(), "the verifier produced no module"));
+                // µNorman's checks accept only programs that verify: a rejection is Finch's defect, said in µNorman terms
+                List<Diagnostic> ds = s.resolvedLanguage() == Language.NORMAN ? dev.finch.norman.NormanCode.fromVerifier(v.diagnostics()) : v.diagnostics();
+                return new Prepared(null, nonEmpty(ds, s.sourceId(), "the verifier produced no module"));
             }
             env.budget().poll(dev.finch.ir.diag.Phase.VERIFY, whole);
             return new Prepared(v.module().get(), List.of());

@@ -159,6 +159,14 @@ final class Infer {
         primitives.put(name, new Scheme(all, new Ty.Fun(List.of(params), ret, eff)));
     }
 
+    /**
+     * Where an earlier declaration is, said from a later one: its line and column in the same file, else the file
+     * too, so a clash with a used file names that file.
+     */
+    static String where(Origin first, Origin later) {
+        return first.source().equals(later.source()) ? first.line() + ":" + first.column() : first.toString();
+    }
+
     /** True when {@code name} is a primitive typed in the table here. */
     boolean isPrimitive(String name) { return primitives.containsKey(name); }
 
@@ -167,7 +175,13 @@ final class Infer {
     /** Types one layer of definitions (the basis, then the user's program); tests only in the latter. */
     void program(List<Ast.Def> defs, boolean withTests) {
         for (Ast.Def d : defs) {
-            if (d instanceof Ast.Grant g) grants.put(g.name(), g);
+            if (d instanceof Ast.Grant g) {
+                Ast.Grant first = grants.putIfAbsent(g.name(), g);
+                if (first != null) {
+                    diagnostics.add(NormanCode.DUPLICATE_NAME.at(g.origin(), "a grant named `" + g.name() + "` is already declared at "
+                            + where(first.origin(), g.origin())));
+                }
+            }
             if (d instanceof Ast.Script s) scripts.add(s.name());
         }
         List<Ast.Def> bindings = new ArrayList<>();
@@ -178,7 +192,7 @@ final class Infer {
             Ast.Def first = mine.putIfAbsent(name, d);
             if (first != null) {
                 diagnostics.add(NormanCode.DUPLICATE_NAME.at(d.origin(), "`" + name + "` is defined twice in this program (first at "
-                        + first.origin().line() + ":" + first.origin().column() + ")"));
+                        + where(first.origin(), d.origin()) + ")"));
                 continue;
             }
             bindings.add(d);
@@ -223,7 +237,7 @@ final class Infer {
             Ty t = ((Ty) l[0]).resolve();
             if (t instanceof Ty.Var v) { v.ref = Ty.MONEY; continue; }
             if (t != Ty.MONEY && t != Ty.DURATION && !(t instanceof Ty.Con c && (c.name.equals("Money") || c.name.equals("Duration")))) {
-                diagnostics.add(NormanCode.TYPE_MISMATCH.at((Origin) l[1], "∞ is a limit of money or of time", "Money or Duration", t.toString()));
+                diagnostics.add(NormanCode.TYPE_MISMATCH.at((Origin) l[1], "∞ is a limit of money or of time", "Money or Duration", Ty.spelled(t)));
             }
         }
     }
@@ -678,7 +692,7 @@ final class Infer {
         if (fr instanceof Ty.Fun fun) {
             if (fun.params.size() != args.size()) {
                 throw new DiagnosticException(NormanCode.TYPE_MISMATCH.at(a.origin(), what + " takes " + fun.params.size() + " argument(s), given "
-                        + args.size(), fr.toString(), args.size() + " argument(s)"));
+                        + args.size(), Ty.spelled(fr), args.size() + " argument(s)"));
             }
             for (int i = 0; i < args.size(); i++) {
                 expect(fun.params.get(i), args.get(i), a.args().get(i).origin(), "argument " + (i + 1) + " of " + what);
@@ -699,8 +713,8 @@ final class Infer {
         if (r instanceof Ty.Con c) {
             info = decls.types.get(c.name);
             if (info == null || !info.isRecord()) {
-                throw new DiagnosticException(NormanCode.TYPE_MISMATCH.at(d.origin(), "(. e " + d.field() + ") selects from a record, but e has type " + r,
-                        "a record with field " + d.field(), r.toString()));
+                throw new DiagnosticException(NormanCode.TYPE_MISMATCH.at(d.origin(), "(. e " + d.field() + ") selects from a record, but e has type " + Ty.spelled(r),
+                        "a record with field " + d.field(), Ty.spelled(r)));
             }
         } else if (r instanceof Ty.Var) {
             budget.charge(Phase.VERIFY, decls.fieldCount(), d.origin());
@@ -891,9 +905,8 @@ final class Infer {
     /** {@code found} must unify with {@code expected}; otherwise a type mismatch naming {@code what}. */
     private void expect(Ty expected, Ty found, Origin at, String what) {
         if (!unify(expected, found, at)) {
-            Map<Ty.Var, String> names = new HashMap<>();
-            String exp = Ty.show(expected, names);
-            String fnd = Ty.show(found, names);
+            String exp = Ty.spelled(expected);
+            String fnd = Ty.spelled(found);
             throw new DiagnosticException(NormanCode.TYPE_MISMATCH.at(at, what + " has type " + fnd + " but " + exp + " is expected", exp, fnd));
         }
     }
@@ -922,10 +935,13 @@ final class Infer {
         return false;
     }
 
+    /** {@code t} spelled with {@code v}, the type it would have to contain, as {@code itself} (any other open type is {@code Any}). */
+    private static String itself(Ty.Var v, Ty t) { return Ty.show(t, w -> w == v ? "itself" : "Any"); }
+
     /** Binds {@code v} to {@code t} after the occurs check, which also measures {@code t} (see {@link #measure}). */
     private boolean bind(Ty.Var v, Ty t, Origin at) {
         if (occurs(v, t, 1, new int[] {0}, at)) {
-            throw new DiagnosticException(NormanCode.INFINITE_TYPE.at(at, "this would need a type that contains itself: " + v + " = " + t));
+            throw new DiagnosticException(NormanCode.INFINITE_TYPE.at(at, "this would need a type that contains itself: one equal to " + itself(v, t)));
         }
         v.ref = t;
         trail.add(() -> v.ref = null);

@@ -13,7 +13,7 @@ public enum NormanCode implements DiagnosticCode {
     BRACKETS("E-NORMAN-002", Phase.PARSE, "Brackets do not balance or do not match."),
     BAD_FORM("E-NORMAN-003", Phase.PARSE, "A form is malformed: a part has the wrong shape."),
     ARITY("E-NORMAN-004", Phase.PARSE, "A form is applied with the wrong number of parts (check 5)."),
-    DUPLICATE_NAME("E-NORMAN-005", Phase.PARSE, "Formals, constructors of a datatype or fields of a record repeat (check 1)."),
+    DUPLICATE_NAME("E-NORMAN-005", Phase.PARSE, "Formals, constructors of a datatype or fields of a record repeat (check 1); or a name is defined twice, or two grants share a name (in one file or across used files)."),
     DUPLICATE_STEP("E-NORMAN-006", Phase.PARSE, "A workflow's binding names repeat (check 2)."),
     WORKFLOW_CYCLE("E-NORMAN-007", Phase.PARSE, "A workflow's dependency graph has a cycle (check 3)."),
     NESTED_PATTERN("E-NORMAN-008", Phase.PARSE, "A pattern is nested: a constructor applies to something other than a name or _ (check 4)."),
@@ -39,11 +39,23 @@ public enum NormanCode implements DiagnosticCode {
     SCRIPT_NO_GRANT("E-NORMAN-106", Phase.VERIFY, "A script's [cap/op …] entry names no tool grant, or an operation its grant does not declare (a kernel's fork aside)."),
     RECURSIVE_TYPE("E-NORMAN-201", Phase.LOWER, "A recursive datatype or record has no structural IR type yet."),
     AGENTIC_NOT_LOWERED("E-NORMAN-202", Phase.LOWER, "An agentic form (ask, call, budget, workflow, grant, script) is not lowered yet."),
+    VERIFIER_REJECTED("E-NORMAN-203", Phase.LOWER, "What Finch lowered a checked µNorman program to did not verify: a defect of Finch, not of the program (the µNorman checks should have caught any mistake first); reported at the construct, in µNorman terms."),
     LOAD_SUSPENDED("E-NORMAN-301", Phase.EXECUTE, "The test harness could not load a file: its top level suspended instead of completing."),
     HARNESS_INTERNAL("E-NORMAN-302", Phase.EXECUTE, "The test harness met a defect of Finch (not of the program) while loading a file."),
     TEST_FILE_UNREADABLE("E-NORMAN-303", Phase.PARSE, "A .nm file found by the JUnit engine cannot be read as UTF-8 text."),
     MODEL_NOT_SERVED("E-NORMAN-401", Phase.EXECUTE, "An ask names a model (its grant's id, else its name) that the host's model world does not serve (ModelWorld.Builder.model); nothing was sent."),
     PRICE_BELOW_HOST("E-NORMAN-402", Phase.EXECUTE, "An ask's grant states a price below the host's price for that model: a program cannot lower what the host charges; nothing was sent.");
+
+    /**
+     * The verifier's diagnostics of a µNorman module, as µNorman diagnostics: a verifier rejection ({@code E-VERIFY-…})
+     * of a program the µNorman checks accepted is Finch's defect, reported at the same place as
+     * {@link #VERIFIER_REJECTED} without the IR's codes or type variables; anything else (a compile limit) is kept.
+     */
+    public static java.util.List<dev.finch.ir.diag.Diagnostic> fromVerifier(java.util.List<dev.finch.ir.diag.Diagnostic> diagnostics) {
+        return diagnostics.stream().map(d -> !d.code().startsWith("E-VERIFY-") ? d
+                : VERIFIER_REJECTED.at(d.origin(), "Finch could not run what it made of this µNorman code: a defect of Finch, not of "
+                        + "your program (it passed µNorman's checks); please report it with this file")).toList();
+    }
 
     private final String code;
     private final Phase phase;

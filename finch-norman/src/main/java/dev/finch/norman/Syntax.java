@@ -724,8 +724,28 @@ final class Syntax {
         return new Ast.PCon(head, vars, at);
     }
 
-    private static DiagnosticException badPattern(Sx p) {
-        return new DiagnosticException(NormanCode.BAD_PATTERN.at(p.origin(), "not a pattern: expected Con, (Con x _), '(), (cons h t) or _"));
+    /** What a pattern may be, said after why this one is not. */
+    private static final String PATTERNS = "a pattern is Con, (Con x _), '(), (cons h t) or _";
+
+    /** {@code p} is not a pattern: the message says why — a literal, an unknown name or constructor, a quoted datum. */
+    private DiagnosticException badPattern(Sx p) {
+        return new DiagnosticException(NormanCode.BAD_PATTERN.at(p.origin(), "not a pattern: " + whyNotAPattern(p) + "; " + PATTERNS));
+    }
+
+    private String whyNotAPattern(Sx p) {
+        if (p instanceof Sx.Str s) return "the text literal \"" + s.value() + "\" cannot be matched (compare with = in an if)";
+        if (p instanceof Sx.Quote q) {
+            return q.datum() instanceof Sx.Atom ? "a quoted symbol cannot be matched (compare with = in an if)"
+                    : "of quoted lists only the empty list '() is a pattern";
+        }
+        if (p instanceof Sx.Atom a) {
+            if (literal(a) != null) return "the literal " + a.text() + " cannot be matched (compare with = in an if)";
+            return Character.isUpperCase(a.text().codePointAt(0)) ? "`" + a.text() + "` is not a constructor of any datatype"
+                    : "`" + a.text() + "` is a name, not a constructor: a case branch cannot bind the whole value (use _ and the scrutinee)";
+        }
+        Sx.SList l = (Sx.SList) p;
+        if (l.head() == null) return l.size() == 0 ? "() is not the empty list (write '())" : "a pattern's head must be a constructor name";
+        return "`" + l.head() + "` is not a constructor of any datatype";
     }
 
     // ---- types --------------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ package dev.finch.norman;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A µNorman static type during inference: a unification variable, a constructor applied to arguments (Text, Num,
@@ -103,31 +104,43 @@ public abstract sealed class Ty permits Ty.Var, Ty.Con, Ty.Fun {
     private static final int SHOWN_PARTS = 20_000;
     private static final int SHOWN_DEPTH = 300;
 
+    /**
+     * The spelling in a diagnostic: like {@link #toString()}, but a type left open is spelled {@code Any}, the word
+     * a µNorman author writes for it, never a type variable such as {@code 'a}.
+     */
+    static String spelled(Ty t) { return show(t, v -> "Any"); }
+
+    /** The spelling with {@code 'a}, {@code 'b}, … for the type variables, named in {@code names} as they are first met. */
     static String show(Ty t, Map<Var, String> names) {
+        return show(t, v -> names.computeIfAbsent(v, k -> "'" + (char) ('a' + names.size() % 26) + (names.size() >= 26 ? String.valueOf(names.size() / 26) : "")));
+    }
+
+    /** The spelling with each type variable spelled by {@code name}. */
+    static String show(Ty t, Function<Var, String> name) {
         StringBuilder b = new StringBuilder();
-        show(t, names, b, 1, new int[] {SHOWN_PARTS});
+        show(t, name, b, 1, new int[] {SHOWN_PARTS});
         return b.toString();
     }
 
-    private static void show(Ty t, Map<Var, String> names, StringBuilder b, int depth, int[] left) {
+    private static void show(Ty t, Function<Var, String> name, StringBuilder b, int depth, int[] left) {
         t = t.resolve();
         if (depth > SHOWN_DEPTH || left[0]-- <= 0) { b.append('…'); return; }
         if (t instanceof Var v) {
-            b.append(names.computeIfAbsent(v, k -> "'" + (char) ('a' + names.size() % 26) + (names.size() >= 26 ? String.valueOf(names.size() / 26) : "")));
+            b.append(name.apply(v));
             return;
         }
         if (t instanceof Con c) {
             if (c.args.isEmpty()) { b.append(c.name); return; }
             b.append('(').append(c.name);
-            for (Ty a : c.args) show(a, names, b.append(' '), depth + 1, left);
+            for (Ty a : c.args) show(a, name, b.append(' '), depth + 1, left);
             b.append(')');
             return;
         }
         Fun f = (Fun) t;
         b.append('(');
-        for (Ty p : f.params) { show(p, names, b, depth + 1, left); b.append(' '); }
+        for (Ty p : f.params) { show(p, name, b, depth + 1, left); b.append(' '); }
         b.append("-> ");
-        show(f.ret, names, b, depth + 1, left);
+        show(f.ret, name, b, depth + 1, left);
         if (f.eff.isFail()) b.append(" ! Failure");
         b.append(')');
     }

@@ -29,6 +29,20 @@ final class Display {
         return r.isOk() ? value(t.ok(), r.value()) : "failure " + value(t.err(), r.value());
     }
 
+    /**
+     * Like {@link #outcome(TypedValue)}, and an {@code (Invalid raw)} answered in {@code world} also says why the
+     * answer did not validate (its JSON path, what was expected and what was found).
+     */
+    static String outcome(TypedValue tv, ScriptedModels world) {
+        String shown = outcome(tv);
+        ResultValue r = (ResultValue) tv.value();
+        if (world == null || r.isOk() || !(r.value() instanceof dev.finch.vm.value.VariantValue v) || !v.tag().equals("Invalid")
+                || !(v.payload() instanceof dev.finch.vm.value.RecordValue raw) || !(raw.get(0) instanceof String text)) {
+            return shown;
+        }
+        return world.whyInvalid(text).map(why -> shown + " (Invalid: " + why + ")").orElse(shown);
+    }
+
     /** The failure held by an err. */
     static String failure(TypedValue tv) {
         ResultValue r = (ResultValue) tv.value();

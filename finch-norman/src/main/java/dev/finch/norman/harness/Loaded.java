@@ -97,13 +97,13 @@ public final class Loaded {
         }
         try {
             switch (kind) {
-                case CHECK_EXPECT: return same(l, "expected", "value");
+                case CHECK_EXPECT: return same(l, "value");
                 case CHECK_EQUIV: {
                     String grade = t.grade().orElse("value");
                     if (!List.of("exact", "resource", "value").contains(grade)) {
                         return TestResult.fail(at, kind, "unknown grade '" + grade + " (the grades are 'exact, 'resource and 'value)");
                     }
-                    return same(l, "equivalent to", grade);
+                    return same(l, grade);
                 }
                 case CHECK_ASSERT: return asserted(l);
                 case CHECK_FAIL: return fails(l);
@@ -197,14 +197,19 @@ public final class Loaded {
      * the spend, the simulated time and the host state (the script consumed, kernels forked), 'exact also the trace
      * of every ask and call.
      */
-    private TestResult same(NormanTests.Lowered l, String relation, String grade) {
+    private TestResult same(NormanTests.Lowered l, String grade) {
         UnitTest t = l.test();
+        boolean equiv = t.kind() == Ast.TestKind.CHECK_EQUIV;
         Run found = side(l, 0);
         ScriptedModels wa = last;
-        if (found.stopped()) return TestResult.fail(t.origin(), t.kind(), "the expression stopped with a checked run-time error: " + found.error());
+        if (found.stopped()) {
+            return TestResult.fail(t.origin(), t.kind(), (equiv ? "the first side" : "the expression") + " stopped with a checked run-time error: " + found.error());
+        }
         Run expected = side(l, 1);
         ScriptedModels wb = last;
-        if (expected.stopped()) return TestResult.fail(t.origin(), t.kind(), "the expected expression stopped with a checked run-time error: " + expected.error());
+        if (expected.stopped()) {
+            return TestResult.fail(t.origin(), t.kind(), (equiv ? "the second side" : "the expected expression") + " stopped with a checked run-time error: " + expected.error());
+        }
         ResultValue a = (ResultValue) found.value().value();
         ResultValue b = (ResultValue) expected.value().value();
         var ta = (dev.finch.ir.type.Type.ResultT) found.value().type();
@@ -213,17 +218,22 @@ public final class Loaded {
                 && (a.isOk() ? Display.same(ta.ok(), a.value(), tb.ok(), b.value()) : Display.same(ta.err(), a.value(), tb.err(), b.value()));
         if (equal && !grade.equals("value")) {
             String what = null;
-            if (wa.spent() != wb.spent()) what = "spent " + dev.finch.vm.value.Money.ofMicros(wb.spent()) + " and " + dev.finch.vm.value.Money.ofMicros(wa.spent());
-            else if (wa.elapsed() != wb.elapsed()) what = "took " + dev.finch.vm.value.Duration.ofMillis(wb.elapsed()) + " and " + dev.finch.vm.value.Duration.ofMillis(wa.elapsed());
-            else if (!wa.hostState().equals(wb.hostState())) what = "left the host state " + wb.hostState() + " and " + wa.hostState();
-            else if (grade.equals("exact") && !wa.trace().equals(wb.trace())) what = "traced " + wb.trace() + " and " + wa.trace();
+            // the sides in the order they are written: the first's, then the second's
+            if (wa.spent() != wb.spent()) what = "spent " + dev.finch.vm.value.Money.ofMicros(wa.spent()) + " and " + dev.finch.vm.value.Money.ofMicros(wb.spent());
+            else if (wa.elapsed() != wb.elapsed()) what = "took " + dev.finch.vm.value.Duration.ofMillis(wa.elapsed()) + " and " + dev.finch.vm.value.Duration.ofMillis(wb.elapsed());
+            else if (!wa.hostState().equals(wb.hostState())) what = "left the host state " + wa.hostState() + " and " + wb.hostState();
+            else if (grade.equals("exact") && !wa.trace().equals(wb.trace())) what = "traced " + wa.trace() + " and " + wb.trace();
             if (what != null) {
                 return TestResult.fail(t.origin(), t.kind(), "the results agree (" + Display.outcome(found.value()) + ") but at grade '" + grade
                         + " the worlds differ: the sides " + what);
             }
         }
         if (equal) return TestResult.pass(t.origin(), t.kind());
-        return TestResult.fail(t.origin(), t.kind(), relation + " " + Display.outcome(expected.value()) + " but found " + Display.outcome(found.value()));
+        if (equiv) {
+            return TestResult.fail(t.origin(), t.kind(), "the sides differ at grade '" + grade + ": the first gives " + Display.outcome(found.value(), wa)
+                    + ", the second " + Display.outcome(expected.value(), wb));
+        }
+        return TestResult.fail(t.origin(), t.kind(), "expected " + Display.outcome(expected.value(), wb) + " but found " + Display.outcome(found.value(), wa));
     }
 
     /**
@@ -246,7 +256,7 @@ public final class Loaded {
         if (r.stopped()) return TestResult.fail(t.origin(), t.kind(), "the expression stopped with a checked run-time error: " + r.error());
         ResultValue v = (ResultValue) r.value().value();
         if (v.isOk() && Boolean.TRUE.equals(v.value())) return TestResult.pass(t.origin(), t.kind());
-        return TestResult.fail(t.origin(), t.kind(), "expected true but found " + Display.outcome(r.value()));
+        return TestResult.fail(t.origin(), t.kind(), "expected true but found " + Display.outcome(r.value(), last));
     }
 
     private TestResult fails(NormanTests.Lowered l) {
@@ -261,7 +271,7 @@ public final class Loaded {
         ResultValue v = (ResultValue) r.value().value();
         if (v.isOk()) return TestResult.fail(at, t.kind(), "expected a failure matching " + pattern + " but found the value " + Display.outcome(r.value()));
         if (Boolean.TRUE.equals(r.extra())) return TestResult.pass(at, t.kind());
-        return TestResult.fail(at, t.kind(), "expected a failure matching " + pattern + " but found " + Display.outcome(r.value()));
+        return TestResult.fail(at, t.kind(), "expected a failure matching " + pattern + " but found " + Display.outcome(r.value(), last));
     }
 
     /** check-within: the expression, whatever its result, spends at most c and takes at most t of simulated time. */

@@ -166,6 +166,17 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         return "script " + (provider instanceof Script s ? new java.util.TreeMap<>(s.next) : Map.of()) + ", forks " + forks;
     }
 
+    /** Why each Invalid answer of this world did not validate (path, expected, found), by the answer's raw text. */
+    private final Map<String, String> invalid = new HashMap<>();
+
+    private String invalid(String raw, String why) {
+        invalid.put(raw, why);
+        return why;
+    }
+
+    /** Why the answer {@code raw} of an ask or call of this world was Invalid, if one was: a JSON path, what was expected there and what was found. */
+    public Optional<String> whyInvalid(String raw) { return Optional.ofNullable(invalid.get(raw)); }
+
     /** Micro-dollars charged so far. */
     public long spent() { return spent; }
 
@@ -274,7 +285,8 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         String shown = "reply " + reply.text();
         if (deadline() >= 0 && now() > deadline()) return new Settled(failure("PastDeadline", null), shown, cost);
         Validate.Validated v = Validate.validate(reply.text(), type);
-        return new Settled(v.ok() ? ResultValue.ok(v.value().get()) : failure("Invalid", reply.text()), shown, cost);
+        if (v.ok()) return new Settled(ResultValue.ok(v.value().get()), shown, cost);
+        return new Settled(failure("Invalid", reply.text()), shown + " (Invalid: " + invalid(reply.text(), v.reason()) + ")", cost);
     }
 
     /**
@@ -351,7 +363,10 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         if (r instanceof ModelProvider.ProviderError e) return new Settled(failure("ToolError", e.message()), shown, 0);
         if (r instanceof ModelProvider.Refusal f) return new Settled(refused(f.category()), shown, 0);
         if (fork) return new Settled(ToolResults.forked(cap.withInstance(++forks)), shown, 0);
-        return new Settled(ToolResults.typed(type, ((ModelProvider.Reply) r).text()), shown, 0);
+        String text = ((ModelProvider.Reply) r).text();
+        Optional<String> why = ToolResults.invalidity(type, text);
+        return why.isEmpty() ? new Settled(ToolResults.typed(type, text), shown, 0)
+                : new Settled(ToolResults.invalid(text), shown + " (Invalid: " + invalid(text, why.get()) + ")", 0);
     }
 
     private static ResultValue failure(String tag, String text) { return ToolResults.failure(tag, text); }
@@ -441,7 +456,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         private record Entry(String kind, String text, long out, long latency) { }
 
         private final String name;
-        private final Map<String, List<Entry>> sites = new HashMap<>();
+        private final Map<String, List<Entry>> sites = new java.util.LinkedHashMap<>();
         private final Map<String, Integer> next = new HashMap<>();
 
         public Script(Ast.Script script) {
@@ -484,9 +499,17 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         /** True when the script has entries for {@code key} (a site or {@code cap/op}). */
         boolean has(String key) { return sites.containsKey(key); }
 
+        /** The site is not in this script at all: name the sites it has, in the order it lists them, so a typo shows. */
+        private String missing(String site) {
+            String has = sites.isEmpty() ? "it lists no sites"
+                    : "its sites are " + String.join(", ", sites.keySet().stream().map(k -> "'" + k).toList());
+            return "script " + name + " has no entries for site '" + site + "; " + has;
+        }
+
         @Override public Response complete(Request r) {
             List<Entry> entries = sites.getOrDefault(r.site(), List.of());
             int i = next.getOrDefault(r.site(), 0);
+            if (!sites.containsKey(r.site())) throw new Exhausted(missing(r.site()));
             if (i >= entries.size()) {
                 throw new Exhausted("script " + name + " is exhausted at site '" + r.site()
                         + " (" + entries.size() + " scripted entr" + (entries.size() == 1 ? "y" : "ies") + ", all used)");

@@ -68,7 +68,7 @@ public final class TestHarness implements AutoCloseable {
         }
         Module module = lowered.module().get();
         Verification v = Verifier.verify(module, VmState.EMPTY.environment());
-        if (!v.ok()) return Loaded.failed(v.diagnostics());
+        if (!v.ok()) return Loaded.failed(NormanCode.fromVerifier(v.diagnostics()));
         RunResult r = vm.run(executionId(), v.module().get(), VmState.EMPTY, LIMITS, OutputSink.NONE, new CancelToken());
         if (!(r instanceof RunResult.Completed c)) return Loaded.failed(problems(r, sourceId));
         // The tests start from the loaded definitions with an empty stack: top-level values are not their input.
@@ -103,7 +103,7 @@ public final class TestHarness implements AutoCloseable {
 
     RunResult run(Module m, VmState base, dev.finch.vm.host.HostConfig host) {
         Verification v = Verifier.verify(m, base.environment());
-        if (!v.ok()) return new RunResult.Failed(v.diagnostics(), "");
+        if (!v.ok()) return new RunResult.Failed(NormanCode.fromVerifier(v.diagnostics()), "");
         return vm.run(executionId(), v.module().get(), base, LIMITS, OutputSink.NONE, new CancelToken(), host);
     }
 

@@ -12,6 +12,7 @@ import dev.finch.vm.value.Unit;
 import dev.finch.vm.value.VariantValue;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The results a tool host answers a µNorman {@code call} with, for anyone writing a {@link dev.finch.vm.host.ToolHost}
@@ -68,6 +69,20 @@ public final class ToolResults {
         }
         Validate.Validated v = Validate.validate(text, type);
         return v.ok() ? ResultValue.ok(v.value().get()) : failure("Invalid", text);
+    }
+
+    /**
+     * Why {@code text} is not a value of {@code type}, or empty when it is: a declared Text's bound, else
+     * {@link Validate}'s reason — the JSON path, what was expected there and what was found.
+     */
+    static Optional<String> invalidity(Askable type, String text) {
+        if (type instanceof Askable.Text x) {
+            long bytes = text.getBytes(StandardCharsets.UTF_8).length;
+            return x.maxBytes().isPresent() && bytes > x.maxBytes().getAsLong()
+                    ? Optional.of("$: text of " + bytes + " bytes exceeds its bound of " + x.maxBytes().getAsLong()) : Optional.empty();
+        }
+        Validate.Validated v = Validate.validate(text, type);
+        return v.ok() ? Optional.empty() : Optional.of(v.reason());
     }
 
     /** {@code (ToolError message)}: the tool could not do what was asked. */

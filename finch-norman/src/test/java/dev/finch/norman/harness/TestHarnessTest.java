@@ -94,7 +94,7 @@ class TestHarnessTest {
                 """);
         // without asks or calls, equal results are equal worlds (the grades are tested in WorkflowAndTraceTest)
         assertThat(r.results()).extracting(TestResult::passed).containsExactly(true, false, true, true);
-        assertThat(r.results().get(1).message()).isEqualTo("equivalent to 4 but found 3");
+        assertThat(r.results().get(1).message()).isEqualTo("the sides differ at grade 'value: the first gives 3, the second 4");
     }
 
     @Test void testsSeeTheWholeFileInAnyOrderAndUsedFiles() {
