@@ -44,6 +44,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
 
+    @Option(names = "--script", paramLabel = "NAME", description = "Run one µNorman FILE's top level under its script NAME (the test harness's simulated world).")
+    String script;
+
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Program files, or - for standard input.")
     List<String> files = new ArrayList<>();
 
@@ -65,6 +68,7 @@ final class RunCommand implements Callable<Integer> {
         // Read every file first: a missing file is a usage error, and nothing should have run by then.
         List<Source> sources = new ArrayList<>();
         for (String f : files) sources.add(Source.read(f, io.in()));
+        if (script != null) return runUnderScript(sources, override);
 
         Session session;
         try {
@@ -94,6 +98,34 @@ final class RunCommand implements Callable<Integer> {
         }
         io.out().flush();
         return failed ? 1 : suspended ? 3 : 0;
+    }
+
+    /**
+     * {@code --script NAME}: one µNorman file's top level, once, in the test harness's world under its script NAME
+     * (its grants granted, asks and calls answered by the script); {@code say} output to stdout; diagnostics, then
+     * what the world spent and took and each ask and call (as {@code finch test --trace} shows them) to stderr.
+     */
+    private int runUnderScript(List<Source> sources, Language override) throws UsageException {
+        if (sources.size() != 1) throw new UsageException("--script runs exactly one µNorman file");
+        if (json) throw new UsageException("--script does not combine with --json");
+        Source src = sources.get(0);
+        if (src.language(override) != Language.NORMAN) throw new UsageException("--script needs a µNorman file (.nm, or --lang norman)");
+        String id = sourceId != null ? sourceId : src.defaultSourceId();
+        dev.finch.norman.harness.TestHarness.ScriptedRun r;
+        try (var harness = new dev.finch.norman.harness.TestHarness(dev.finch.norman.SourceLoader.under(java.nio.file.Path.of("").toAbsolutePath()))) {
+            r = harness.runUnder(src.text(), id, script, chunk -> { io.out().print(chunk); io.out().flush(); });
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+        for (Diagnostic d : r.diagnostics()) io.err().print(DiagnosticText.render(d, src.text()));
+        if (r.world() != null) {
+            io.err().println("finch: " + id + " ran under script " + script + ": spent " + dev.finch.vm.value.Money.ofMicros(r.world().spent())
+                    + ", took " + dev.finch.vm.value.Duration.ofMillis(r.world().elapsed()));
+            for (var e : r.world().trace()) io.err().println("    " + TestCommand.traceLine(e));
+        }
+        io.out().flush();
+        io.err().flush();
+        return r.ok() ? 0 : 1;
     }
 
     private void report(Source src, Outcome o) {

@@ -11,7 +11,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
+import dev.finch.norman.harness.ScriptedModels;
+import dev.finch.vm.value.Duration;
+import dev.finch.vm.value.Money;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -20,6 +24,11 @@ import picocli.CommandLine.Parameters;
  * load gets its diagnostics on stderr with the source line and caret, like {@code run}; a val that failed while
  * loading is reported on stderr. The last line is exactly {@code N passed, M failed}. Exit 0 only when M = 0 and
  * every file loaded, else 1.
+ *
+ * <p>With {@code -v} every test gets a line, passing or failing: {@code file:line:col: form: passed|failed, spent $…,
+ * took …} (the spend and the simulated time of the tested expression's world), then {@code : message} when it failed.
+ * With {@code --trace} (which implies {@code -v}) each such line is followed by one indented line per ask and call
+ * of that world, in order: {@code ask SITE} or {@code call CAP/OP}, its cost, its latency and what came back.
  */
 @Command(name = "test", mixinStandardHelpOptions = true, description = "Run the unit tests of µNorman files.")
 final class TestCommand implements Callable<Integer> {
@@ -27,6 +36,12 @@ final class TestCommand implements Callable<Integer> {
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "µNorman files (.nm), or - for standard input.")
     List<String> files;
+
+    @Option(names = {"-v", "--verbose"}, description = "A line for every test, passing or failing, with its spend and simulated time.")
+    boolean verbose;
+
+    @Option(names = "--trace", description = "Under each test's line, every ask and call it made (site, cost, latency, reply); implies -v.")
+    boolean trace;
 
     TestCommand(Io io) { this.io = io; }
 
@@ -53,12 +68,10 @@ final class TestCommand implements Callable<Integer> {
                 }
                 for (String v : r.valFailures()) io.err().println(v);
                 for (TestResult t : r.results()) {
-                    if (t.passed()) {
-                        passed++;
-                    } else {
-                        failed++;
-                        io.out().println(t.origin() + ": " + t.kind().spelling() + ": " + t.message());
-                    }
+                    if (t.passed()) passed++; else failed++;
+                    if (verbose || trace) io.out().println(verboseLine(t));
+                    else if (!t.passed()) io.out().println(t.origin() + ": " + t.kind().spelling() + ": " + t.message());
+                    if (trace) for (ScriptedModels.TraceEntry e : t.trace()) io.out().println("    " + traceLine(e));
                 }
             }
         }
@@ -66,6 +79,18 @@ final class TestCommand implements Callable<Integer> {
         io.out().flush();
         io.err().flush();
         return failed == 0 && allLoaded ? Main.EXIT_OK : Main.EXIT_FAILED;
+    }
+
+    /** {@code file:line:col: form: passed, spent $0.00, took 0s}, and {@code : message} after a failure. */
+    static String verboseLine(TestResult t) {
+        String head = t.origin() + ": " + t.kind().spelling() + ": " + (t.passed() ? "passed" : "failed")
+                + ", spent " + Money.ofMicros(t.spent()) + ", took " + Duration.ofMillis(t.elapsed());
+        return t.passed() ? head : head + ": " + t.message();
+    }
+
+    /** {@code ask SITE: cost $…, latency …: reply …} (or {@code call CAP/OP: …}). */
+    static String traceLine(ScriptedModels.TraceEntry e) {
+        return e.kind() + " " + e.site() + ": cost " + Money.ofMicros(e.cost()) + ", latency " + Duration.ofMillis(e.end() - e.start()) + ": " + e.reply();
     }
 
     /** The text a diagnostic points into: the file itself, or a file it uses. */

@@ -74,4 +74,47 @@ class TestCommandTest {
         Result r = finch("test", a);
         assertThat(r.out()).as(r.err()).isEqualTo("1 passed, 0 failed\n");
     }
+
+    private static final String AGENT = """
+            (grant gpt (model [in 1] [out 2] [ceiling 100]))
+            (grant py (kernel [exec Text]))
+            (define a () (ask gpt Num (list (Message [role User] [content "a?"])) 'a))
+            (script s
+              [a (reply "1") (out 10) (latency 2s)]
+              [py/exec (result "done") (latency 500ms)])
+            """;
+
+    @Test void verboseListsEveryTestWithItsLocationSpendAndTime() throws IOException {
+        String a = file("a.nm", AGENT + "(under ([script s]) (check-expect (begin (call py exec \"x\") (a)) 1))\n(check-expect (* 2 3) 7)\n");
+        Result r = finch("test", "-v", a);
+        assertThat(r.out()).as(r.err()).isEqualTo(
+                a + ":7:21: check-expect: passed, spent $0.000017, took 2500ms\n"
+                + a + ":8:1: check-expect: failed, spent $0.00, took 0s: expected 7 but found 6\n"
+                + "1 passed, 1 failed\n");
+        assertThat(r.exit()).isEqualTo(1);
+    }
+
+    @Test void traceIndentsEachAskAndCallUnderItsTest() throws IOException {
+        String a = file("a.nm", AGENT + "(under ([script s]) (check-expect (begin (call py exec \"x\") (a)) 1))\n(check-expect 1 1)\n");
+        Result r = finch("test", "--trace", a);
+        assertThat(r.out()).as(r.err()).isEqualTo(
+                a + ":7:21: check-expect: passed, spent $0.000017, took 2500ms\n"
+                + "    call py/exec: cost $0.00, latency 500ms: result done\n"
+                + "    ask a: cost $0.000017, latency 2s: reply 1\n"
+                + a + ":8:1: check-expect: passed, spent $0.00, took 0s\n"
+                + "2 passed, 0 failed\n");
+        assertThat(r.exit()).isZero();
+    }
+
+    @Test void runScriptRunsTheTopLevelUnderTheScript() throws IOException {
+        String a = file("a.nm", AGENT + "(val v (a))\n(val w (call py exec \"x\"))\n");
+        Result r = finch("run", "--script", "s", a);
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.err()).contains("ran under script s: spent $0.000017, took 2500ms")
+                .contains("    ask a: cost $0.000017, latency 2s: reply 1\n")
+                .contains("    call py/exec: cost $0.00, latency 500ms: result done\n");
+        Result missing = finch("run", "--script", "nope", a);
+        assertThat(missing.exit()).isEqualTo(2);
+        assertThat(missing.err()).contains("has no script nope (its scripts: s)");
+    }
 }

@@ -58,11 +58,14 @@ public final class Loaded {
     /** The {@code i}th unit test as data (its origin names it). */
     public UnitTest test(int i) { return tests.get(i).test(); }
 
-    /** Runs the {@code i}th unit test in a fresh world; its result carries the trace of the tested expression's world. */
+    /**
+     * Runs the {@code i}th unit test in a fresh world; its result carries the trace, spend and simulated time of the
+     * tested expression's world.
+     */
     public TestResult run(int i) {
         traced = null;
         TestResult r = runTest(i);
-        return traced == null ? r : r.withTrace(traced.trace());
+        return traced == null ? r : r.withWorld(traced);
     }
 
     /** The world of the tested expression's run (the first expression, or check-within's measured one). */
@@ -158,16 +161,19 @@ public final class Loaded {
      * run the harness is the host that accepts it).
      */
     private dev.finch.capabilities.GrantSet modelGrants() {
-        if (modelGrants == null) {
-            List<dev.finch.capabilities.Grant> gs = new java.util.ArrayList<>();
-            for (String name : new java.util.TreeSet<>(agents.grants().keySet())) {
-                String spec = agents.grants().get(name).isModel() ? "model.ask(" + name + ")" : "tool.call(" + name + ",*)";
-                var g = dev.finch.capabilities.Grant.of("norman-grant-" + name, spec, dev.finch.capabilities.Scope.TASK);
-                if (g.isOk()) gs.add(g.value()); // a name the capability grammar cannot spell is never granted
-            }
-            modelGrants = dev.finch.capabilities.GrantSet.of(gs).value();
-        }
+        if (modelGrants == null) modelGrants = grantsOf(agents);
         return modelGrants;
+    }
+
+    /** The host grants of a file's grants: {@code model.ask(name)} for each model, {@code tool.call(name,*)} for each tool. */
+    static dev.finch.capabilities.GrantSet grantsOf(NormanTests.Agents agents) {
+        List<dev.finch.capabilities.Grant> gs = new java.util.ArrayList<>();
+        for (String name : new java.util.TreeSet<>(agents.grants().keySet())) {
+            String spec = agents.grants().get(name).isModel() ? "model.ask(" + name + ")" : "tool.call(" + name + ",*)";
+            var g = dev.finch.capabilities.Grant.of("norman-grant-" + name, spec, dev.finch.capabilities.Scope.TASK);
+            if (g.isOk()) gs.add(g.value()); // a name the capability grammar cannot spell is never granted
+        }
+        return dev.finch.capabilities.GrantSet.of(gs).value();
     }
 
     private Run call(String word, Origin at, ScriptedModels world, Instr... after) { return call(word, at, world, List.of(), after); }

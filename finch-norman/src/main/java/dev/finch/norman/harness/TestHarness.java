@@ -83,6 +83,48 @@ public final class TestHarness implements AutoCloseable {
         return new Loaded(this, sourceId, base, lowered.tests(), valFailures, List.of(), lowered.agents());
     }
 
+    /**
+     * What running a file's top level under one of its scripts came to: the diagnostics that stopped it (empty when it
+     * completed) and the world it ran in (its trace, spend and simulated time).
+     */
+    public record ScriptedRun(List<Diagnostic> diagnostics, ScriptedModels world) {
+        public ScriptedRun { diagnostics = List.copyOf(diagnostics); }
+
+        /** True when the top level ran to its end. */
+        public boolean ok() { return diagnostics.isEmpty(); }
+    }
+
+    /**
+     * Checks, lowers and verifies {@code text} and runs its top level once in a fresh world under its script
+     * {@code script} (the file's grants granted, as in a test), its {@code say} output to {@code out}. Tests are not run.
+     *
+     * @throws IllegalArgumentException when the file loads but has no script of that name (the message names those it has)
+     */
+    public ScriptedRun runUnder(String text, String sourceId, String script, OutputSink out) {
+        NormanProgram program;
+        NormanTests lowered;
+        try {
+            program = frontend.check(text, sourceId);
+            lowered = frontend.lowerTests(program, VmState.EMPTY.library().vocabulary());
+        } catch (RuntimeException | StackOverflowError e) {
+            return new ScriptedRun(List.of(NormanCode.HARNESS_INTERNAL.at(Origin.of(sourceId, 0, 0), "the µNorman frontend failed on this file: " + e)), null);
+        }
+        if (!lowered.diagnostics().isEmpty() || lowered.module().isEmpty()) {
+            return new ScriptedRun(lowered.diagnostics().isEmpty() ? program.diagnostics() : lowered.diagnostics(), null);
+        }
+        dev.finch.norman.Ast.Script s = lowered.agents().scripts().get(script);
+        if (s == null) {
+            throw new IllegalArgumentException(sourceId + " has no script " + script + " (its scripts: "
+                    + (lowered.agents().scripts().isEmpty() ? "none" : String.join(", ", new java.util.TreeSet<>(lowered.agents().scripts().keySet()))) + ")");
+        }
+        ScriptedModels world = new ScriptedModels(new ScriptedModels.Script(s), -1, -1);
+        Verification v = Verifier.verify(lowered.module().get(), VmState.EMPTY.environment());
+        if (!v.ok()) return new ScriptedRun(NormanCode.fromVerifier(v.diagnostics()), world);
+        RunResult r = vm.run(executionId(), v.module().get(), VmState.EMPTY, LIMITS, out, new CancelToken(),
+                dev.finch.vm.host.HostConfig.NONE.withGrants(Loaded.grantsOf(lowered.agents())).withModels(world).withTools(world));
+        return new ScriptedRun(r instanceof RunResult.Completed ? List.of() : problems(r, sourceId), world);
+    }
+
     /** What a run that did not complete reports. */
     static List<Diagnostic> problems(RunResult r, String sourceId) {
         if (r instanceof RunResult.Failed f) return f.diagnostics();

@@ -12,15 +12,18 @@ import dev.finch.norman.Ast;
  * @param message why it failed (expected and found displayed with {@code show}); empty when it passed
  * @param trace   every ask and call of the tested expression's world, in order (its first expression; check-within's
  *                measured run); empty when it asked and called nothing
+ * @param spent   what that world spent, in micro-dollars
+ * @param elapsed the simulated time that world took, in milliseconds
  */
-public record TestResult(Origin origin, Ast.TestKind kind, boolean passed, String message, java.util.List<ScriptedModels.TraceEntry> trace) {
+public record TestResult(Origin origin, Ast.TestKind kind, boolean passed, String message, java.util.List<ScriptedModels.TraceEntry> trace,
+                         long spent, long elapsed) {
     public TestResult { trace = java.util.List.copyOf(trace); }
 
-    /** A result without a trace. */
-    public TestResult(Origin origin, Ast.TestKind kind, boolean passed, String message) { this(origin, kind, passed, message, java.util.List.of()); }
+    /** A result without a trace, spend or time. */
+    public TestResult(Origin origin, Ast.TestKind kind, boolean passed, String message) { this(origin, kind, passed, message, java.util.List.of(), 0, 0); }
 
-    /** This result with {@code trace}. */
-    TestResult withTrace(java.util.List<ScriptedModels.TraceEntry> trace) { return new TestResult(origin, kind, passed, message, trace); }
+    /** This result with the trace, spend and time of {@code world}. */
+    TestResult withWorld(ScriptedModels world) { return new TestResult(origin, kind, passed, message, world.trace(), world.spent(), world.elapsed()); }
 
     /** A passing result. */
     static TestResult pass(Origin origin, Ast.TestKind kind) { return new TestResult(origin, kind, true, ""); }
