@@ -158,7 +158,7 @@ public final class Session {
     }
 
     /** The committed persistent stack, bottom to top. */
-    public List<StackEntry> stack() { return stackOf(snapshot.state()); }
+    public List<StackEntry> stack() { return StackDisplay.entries(snapshot.state()); }
 
     /**
      * The signatures of the persisted definitions, by name, in the compact spelling — the program's own, never the words
@@ -238,7 +238,7 @@ public final class Session {
         List<TypedValue> inputs = new ArrayList<>(args.size());
         for (dev.finch.vm.Value v : args) inputs.add(TypedValue.of(v));
         Environment env = base.state().environment().withStack(inputs.stream().map(TypedValue::type).toList())
-                .withBudget(CompileBudget.of(finch.compileLimits(), System.nanoTime() + finch.limits().timeout().toNanos(), () -> false));
+                .withBudget(compileBudget(deadline(), () -> false));
         Module module = new Module(sourceId, Language.FORTH.spelling(), List.of(),
                 dev.finch.ir.instr.Block.of(new dev.finch.ir.instr.Instr.Call(word, List.of(), at)));
         Verification v = Verifier.verify(module, env);
@@ -545,7 +545,7 @@ public final class Session {
             return new Waiting(required, Optional.empty(), Optional.of(new Outcome.PendingRequest(request.get(), awaiting)));
         }
         TypedValue payload = s.payload();
-        return new Waiting(List.of(), payload == null ? Optional.empty() : Optional.of(entry(payload)), Optional.empty());
+        return new Waiting(List.of(), payload == null ? Optional.empty() : Optional.of(StackDisplay.entries(List.of(payload)).get(0)), Optional.empty());
     }
 
     /**
@@ -622,8 +622,7 @@ public final class Session {
         arg(submission, "submission");
         String language = submission.resolvedLanguage().spelling();
         try {
-            CompileBudget budget = CompileBudget.of(finch.compileLimits(), System.nanoTime() + finch.limits().timeout().toNanos(), () -> false);
-            Environment env = snapshot.state().environment().withBudget(budget);
+            Environment env = snapshot.state().environment().withBudget(compileBudget(deadline(), () -> false));
             Prepared prep = prepare(submission, env);
             if (prep.module() == null) {
                 return new CheckResult(CheckResult.Status.FAILED, language, List.of(), List.of(), prep.diagnostics(), Optional.empty());
@@ -686,15 +685,14 @@ public final class Session {
         Optional<Diagnostic> stale = staleness(s, base);
         if (stale.isPresent()) return failed(executionId, sourceId, language, "", List.of(), stale.get());
         // One deadline and one cancellation for the whole submission: compiling it, then running it.
-        long deadline = System.nanoTime() + finch.limits().timeout().toNanos();
+        long deadline = deadline();
         CancelToken token = new CancelToken();
         running.put(executionId, token);
         RunResult r;
         List<String> inferred;
         OutputSink sink = guarded(s.sink());
         try {
-            CompileBudget budget = CompileBudget.of(finch.compileLimits(), deadline, token::isCancelled);
-            Prepared prep = prepare(s, base.state().environment().withBudget(budget));
+            Prepared prep = prepare(s, base.state().environment().withBudget(compileBudget(deadline, token::isCancelled)));
             if (prep.module() == null) {
                 if (token.isCancelled()) return new Outcome.Cancelled(fields(executionId, sourceId, language, "", snapshot, List.of(), List.of(), prep.diagnostics()));
                 return failed(executionId, sourceId, language, "", List.of(), prep.diagnostics());
@@ -706,6 +704,14 @@ public final class Session {
             running.remove(executionId);
         }
         return settle(executionId, sourceId, language, inferred, base.revision(), sink, r);
+    }
+
+    /** The deadline of work starting now: the run's timeout from now ({@link System#nanoTime()}). */
+    private long deadline() { return System.nanoTime() + finch.limits().timeout().toNanos(); }
+
+    /** One submission's meter of the compile phases: this Finch's compile limits, {@code deadline}, {@code cancelled}. */
+    private CompileBudget compileBudget(long deadline, java.util.function.BooleanSupplier cancelled) {
+        return CompileBudget.of(finch.compileLimits(), deadline, cancelled);
     }
 
     /** What is left of a submission's deadline for its run (at least a nanosecond: a run past it stops at once). */
@@ -897,10 +903,6 @@ public final class Session {
         for (Capability c : m.inferredCapabilities()) out.add(c.toString());
         return out;
     }
-
-    private static List<StackEntry> stackOf(VmState state) { return StackDisplay.entries(state); }
-
-    private static StackEntry entry(TypedValue v) { return new StackEntry(v.type().toString(), v.display()); }
 
     /** A host sink that throws must not abort the program or escape: its chunks stay in the outcome's output. */
     private static OutputSink guarded(OutputSink sink) {
