@@ -166,6 +166,10 @@ public final class SessionImage {
         new java.util.TreeMap<>(e.env().constants()).forEach((n, t) -> consts.put(n, t.toString()));
         ArrayNode stack = env.putArray("stack");
         e.env().stack().forEach(t -> stack.add(t.toString()));
+        if (!e.env().pausing().isEmpty()) {
+            ArrayNode pausing = env.putArray("pausing");
+            new java.util.TreeSet<>(e.env().pausing()).forEach(pausing::add);
+        }
         return o;
     }
 
@@ -177,7 +181,10 @@ public final class SessionImage {
         env.get("constants").fields().forEachRemaining(f -> consts.put(f.getKey(), TypeSyntax.parse(f.getValue().asText())));
         List<Type> stack = new ArrayList<>();
         env.get("stack").forEach(t -> stack.add(TypeSyntax.parse(t.asText())));
-        return new Entry(o.get("text").asText(), o.get("language").asText(), o.get("source_id").asText(), new Environment(vocabulary, words, consts, stack),
+        java.util.Set<String> pausing = new java.util.HashSet<>();
+        env.path("pausing").forEach(n -> pausing.add(n.asText()));
+        return new Entry(o.get("text").asText(), o.get("language").asText(), o.get("source_id").asText(),
+                new Environment(vocabulary, words, consts, stack).withPausing(pausing),
                 o.path("call").asBoolean(false));
     }
 

@@ -41,10 +41,17 @@ final class EffectInference {
     private final List<Diagnostic> diagnostics = new ArrayList<>();
 
     private final dev.finch.ir.vocab.Vocabulary vocabulary;
+    private final dev.finch.ir.checked.Environment env;
+    /**
+     * Module words that may pause although their signatures show no yield or capability: they call a word that waits
+     * on other work ({@link WordSpec#pauses}), a dictionary word that does, or a module word that does (a fixpoint).
+     */
+    private final Set<String> pausing = new HashSet<>();
 
-    private EffectInference(Map<String, Unit> units, dev.finch.ir.vocab.Vocabulary vocabulary) {
+    private EffectInference(Map<String, Unit> units, dev.finch.ir.checked.Environment env) {
         this.units = units;
-        this.vocabulary = vocabulary;
+        this.vocabulary = env.vocabulary();
+        this.env = env;
     }
 
     /** The effects a just-verified body has so far: its declared set plus what its calls' signatures say. */
@@ -55,8 +62,16 @@ final class EffectInference {
         return out;
     }
 
-    static Result run(Map<String, Unit> units, CheckedWord main, dev.finch.ir.vocab.Vocabulary vocabulary) {
-        return new EffectInference(units, vocabulary).go(main);
+    static Result run(Map<String, Unit> units, CheckedWord main, dev.finch.ir.checked.Environment env) {
+        return new EffectInference(units, env).go(main);
+    }
+
+    /** Whether a call pauses the run beyond its signature: a waiting builtin, or a pausing dictionary or module word. */
+    private boolean pausesBeyondSignature(Checked.CallNode c) {
+        String d = definition(c.target());
+        if (d != null) return units.containsKey(d) ? pausing.contains(d) : env.pauses(d);
+        return c.target().kind() == Checked.Target.Kind.BUILTIN
+                && vocabulary.word(c.target().name()).map(WordSpec::pauses).orElse(false);
     }
 
     private Result go(CheckedWord main) {
@@ -76,7 +91,10 @@ final class EffectInference {
             CheckedRewriter.forEachCall(e.getValue().word().body(), c -> {
                 String d = definition(c.target());
                 if (d != null && units.containsKey(d)) callers.computeIfAbsent(d, k -> new HashSet<>()).add(e.getKey());
-                else mine.addAll(PathTemplates.effects(c, c.instantiated().effects(), sites));
+                else {
+                    mine.addAll(PathTemplates.effects(c, c.instantiated().effects(), sites));
+                    if (pausesBeyondSignature(c)) pausing.add(e.getKey());
+                }
             });
         }
         Deque<String> work = new ArrayDeque<>(units.keySet());
@@ -85,7 +103,9 @@ final class EffectInference {
             String callee = work.poll();
             queued.remove(callee);
             for (String caller : callers.getOrDefault(callee, Set.of())) {
-                if (eff.get(caller).addAll(eff.get(callee)) && queued.add(caller)) work.add(caller);
+                boolean grew = eff.get(caller).addAll(eff.get(callee));
+                if (pausing.contains(callee)) grew |= pausing.add(caller);
+                if (grew && queued.add(caller)) work.add(caller);
             }
         }
         Map<String, CheckedWord> words = new LinkedHashMap<>();
@@ -168,10 +188,10 @@ final class EffectInference {
                 if (d != null && units.containsKey(d)) {
                     inst = inst.withEffects(eff.get(d));
                     Type.Fn callee = units.get(d).word().signature().withEffects(eff.get(d));
-                    suspends = WordSpec.maySuspend(callee);
+                    suspends = WordSpec.maySuspend(callee) || pausing.contains(d);
                 } else {
                     inst = inst.withEffects(PathTemplates.effects(n, inst.effects(), sites));
-                    suspends = WordSpec.maySuspend(inst);
+                    suspends = WordSpec.maySuspend(inst) || pausesBeyondSignature(n);
                 }
                 return new Checked.CallNode(n.instr(), n.target(), inst, suspends, n.before(), n.after());
             }

@@ -110,7 +110,7 @@ final class ModuleChecker {
 
         Map<String, EffectInference.Unit> units = new LinkedHashMap<>();
         for (WordInfo info : words.values()) units.put(info.def.name(), new EffectInference.Unit(info.checked, info.def.declared().orElse(null)));
-        EffectInference.Result effects = EffectInference.run(units, main, env.vocabulary());
+        EffectInference.Result effects = EffectInference.run(units, main, env);
         if (!effects.diagnostics().isEmpty()) return Verification.failed(effects.diagnostics());
 
         Map<String, Type> newConstants = new LinkedHashMap<>();

@@ -52,6 +52,9 @@ public final class VmState {
         words.forEach((n, w) -> sigs.put(n, w.signature()));
         Map<String, Type> consts = new LinkedHashMap<>();
         constants.forEach((n, v) -> consts.put(n, v.type()));
-        return new Environment(library.vocabulary(), sigs, consts, stack.stream().map(TypedValue::type).toList());
+        java.util.Set<String> pausing = new java.util.HashSet<>();
+        words.forEach((n, w) -> { if (w.suspends() && !dev.finch.ir.vocab.WordSpec.maySuspend(w.signature())) pausing.add(n); });
+        return new Environment(library.vocabulary(), sigs, consts, stack.stream().map(TypedValue::type).toList())
+                .withPausing(pausing);
     }
 }

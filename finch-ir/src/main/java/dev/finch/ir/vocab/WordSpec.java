@@ -16,12 +16,19 @@ import java.util.Optional;
  * @param overloads the overloads, tried in this order (a call whose stack fits several takes the first)
  * @param foldsLeft true when Lisp accepts more than two arguments and folds them from the left ({@code (+ 1 2 3)})
  * @param origin whether Finch or the embedding host installed it
+ * @param pauses true when a call may pause the run whatever its signature says: it waits on other work (a fiber's
+ *               body, a concurrent step, a CPU task) that may itself pause, so its call sites need resume points
  */
 public record WordSpec(String name, Category category, String doc, Typing typing, List<Overload> overloads, boolean foldsLeft,
-                       Provenance origin) {
+                       Provenance origin, boolean pauses) {
     public WordSpec {
         overloads = List.copyOf(overloads);
         if (overloads.isEmpty()) throw new IllegalArgumentException("word " + name + " has no overload");
+    }
+
+    /** A word that pauses only as its signature says. */
+    public WordSpec(String name, Category category, String doc, Typing typing, List<Overload> overloads, boolean foldsLeft, Provenance origin) {
+        this(name, category, doc, typing, overloads, foldsLeft, origin, false);
     }
 
     /** Groups for discovery and documentation. */

@@ -40,7 +40,7 @@ public enum Specials {
                 mc.nextDepth();
                 NodeEmitter.load(mc, n.before(), fnPos, Kind.A);
                 NodeEmitter.boxRange(mc, n.before(), base, k);
-                mv.visitMethodInsn(INVOKESTATIC, "dev/finch/vm/runtime/Calls", "execute",
+                mv.visitMethodInsn(INVOKESTATIC, "dev/finch/vm/runtime/Calls", n.suspends() ? "executeResumable" : "execute",
                         "(L" + MethodCompiler.CTX + ";ILjava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;", false);
             };
             if (n.suspends()) {
@@ -68,7 +68,7 @@ public enum Specials {
             Object fn = s[sp - 1];
             Object[] args = new Object[k];
             System.arraycopy(s, sp - 1 - k, args, 0, k);
-            Object r = Calls.execute(ctx, depth + 1, fn, args);
+            Object r = n.suspends() ? Calls.executeResumable(ctx, depth + 1, fn, args) : Calls.execute(ctx, depth + 1, fn, args);
             if (ctx.suspending) return sp;
             int base = sp - 1 - k;
             int outs = f.outs().size();

@@ -190,7 +190,7 @@ public final class Strands {
             } finally {
                 lock.unlock();
             }
-            Object v = Calls.execute(s.ctx, 0, closure, NO_ARGS);
+            Object v = Calls.executeResumable(s.ctx, 0, closure, NO_ARGS);
             if (s.ctx.suspending) throw pauseRefused(Origin.UNKNOWN);
             s.value = v;
         } catch (Throwable t) {

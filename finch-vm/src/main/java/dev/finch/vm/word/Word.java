@@ -42,6 +42,12 @@ public @interface Word {
     /** True when Lisp accepts more than two arguments and folds them from the left, like {@code (+ 1 2 3)}. */
     boolean foldsLeft() default false;
 
+    /**
+     * True when a call may pause the run although its signature shows no yield or capability: the word waits on other
+     * work of the run (a fiber's body, a concurrent step, a CPU task) that may pause, so every call site gets a resume point.
+     */
+    boolean pauses() default false;
+
     /** How the verifier types a call; anything but ordinary is one of Finch's own dedicated rules. */
     Typing typing() default Typing.ORDINARY;
 }
