@@ -247,7 +247,7 @@ public final class Session {
         }
         CheckedModule checked = v.module().get();
         List<String> inferred = capabilities(checked);
-        inFlight.put(executionId, new SessionImage.Entry(CoForthPrinter.print(module), Language.FORTH.spelling(), sourceId, env, true));
+        inFlight.put(executionId, new SessionImage.Entry(CoForthPrinter.print(module), Language.FORTH.spelling(), sourceId, env, true, checked));
         OutputSink sink = guarded(out);
         CancelToken token = new CancelToken();
         running.put(executionId, token);
@@ -603,7 +603,9 @@ public final class Session {
             token.cancel("cancelled by the host");
             return true;
         }
-        if (paused.remove(executionId) == null) return false;
+        Paused dropped = paused.remove(executionId);
+        if (dropped == null) return false;
+        dropped.suspension().abandon();
         // A cancelled saved execution is claimed, so no copy of its image continues after it.
         if (durable.contains(executionId)) finch.ledger().claim(executionId, pause(executionId));
         forget(executionId);
@@ -698,12 +700,32 @@ public final class Session {
                 return failed(executionId, sourceId, language, "", List.of(), prep.diagnostics());
             }
             inferred = capabilities(prep.module());
-            inFlight.put(executionId, new SessionImage.Entry(s.text(), language, sourceId, base.state().environment()));
+            inFlight.put(executionId, new SessionImage.Entry(s.text(), language, sourceId, base.state().environment()).withModule(prep.module()));
             r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits().withTimeout(remaining(deadline)), sink, token, host(s));
         } finally {
             running.remove(executionId);
         }
         return settle(executionId, sourceId, language, inferred, base.revision(), sink, r);
+    }
+
+    /** Whether a committed state may hold a value that a program's closure literal made (its type holds a function or fiber). */
+    private static boolean leavesLiteralValues(VmState state) {
+        for (TypedValue v : state.stack()) if (holdsLiteralValue(v.type())) return true;
+        for (TypedValue v : state.constants().values()) if (holdsLiteralValue(v.type())) return true;
+        return false;
+    }
+
+    private static boolean holdsLiteralValue(dev.finch.ir.type.Type t) {
+        return switch (t.kind()) {
+            case FN, FIBER -> true;
+            case LIST -> holdsLiteralValue(((dev.finch.ir.type.Type.ListT) t).element());
+            case OPTION -> holdsLiteralValue(((dev.finch.ir.type.Type.OptionT) t).value());
+            case RESULT -> holdsLiteralValue(((dev.finch.ir.type.Type.ResultT) t).ok()) || holdsLiteralValue(((dev.finch.ir.type.Type.ResultT) t).err());
+            case MAP -> holdsLiteralValue(((dev.finch.ir.type.Type.MapT) t).key()) || holdsLiteralValue(((dev.finch.ir.type.Type.MapT) t).value());
+            case RECORD -> ((dev.finch.ir.type.Type.RecordT) t).fields().values().stream().anyMatch(Session::holdsLiteralValue);
+            case VARIANT -> ((dev.finch.ir.type.Type.VariantT) t).tags().values().stream().anyMatch(p -> p.isPresent() && holdsLiteralValue(p.get()));
+            case PRIM, PATH, TASK, STREAM, RESOURCE, NAMED, VAR -> false;
+        };
     }
 
     /** The deadline of work starting now: the run's timeout from now ({@link System#nanoTime()}). */
@@ -773,6 +795,7 @@ public final class Session {
                 return new Outcome.Completed(fields(executionId, sourceId, language, output, c.state(), now, inferred, List.of(), List.of()));
             }
             if (now.revision() != baseRevision) {
+                c.discardChanges();
                 return failed(executionId, sourceId, language, output, inferred, SessionCode.STALE_REVISION.at(Origin.of(sourceId, 0, 0),
                         "the session moved on while this execution was suspended; its changes were not committed",
                         Long.toString(baseRevision), Long.toString(now.revision())));
@@ -781,8 +804,9 @@ public final class Session {
             Snapshot next = new Snapshot(c.state().withLibrary(now.state().library()), now.revision() + 1, now.generation());
             snapshot = next;
             SessionImage.Entry entry = inFlight.remove(executionId);
-            // Only submissions that change the dictionary are needed to rebuild it; values are saved as values.
-            if (entry != null && !c.state().words().equals(now.state().words())) history.add(entry);
+            // Only submissions that change the dictionary are needed to rebuild it, and those that may leave a value made
+            // by one of their closure literals (a closure, a fiber) on the stack or in a constant; values are saved as values.
+            if (entry != null && (!c.state().words().equals(now.state().words()) || leavesLiteralValues(c.state()))) history.add(entry);
             return new Outcome.Completed(fields(executionId, sourceId, language, output, next, inferred, List.of(), List.of()));
         }
         if (r instanceof RunResult.Failed f) {

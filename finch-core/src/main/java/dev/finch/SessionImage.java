@@ -41,8 +41,11 @@ public final class SessionImage {
      * One submission — or one {@link Session#call}, as the Co-Forth of its single word call — with its text and what it
      * was verified against.
      */
-    public record Entry(String text, String language, String sourceId, Environment env, boolean call) {
-        public Entry(String text, String language, String sourceId, Environment env) { this(text, language, sourceId, env, false); }
+    public record Entry(String text, String language, String sourceId, Environment env, boolean call, CheckedModule module) {
+        public Entry(String text, String language, String sourceId, Environment env) { this(text, language, sourceId, env, false, null); }
+
+        /** The entry of a verified submission (or call), keeping its module in memory: its closure literals name saved values. */
+        public Entry withModule(CheckedModule m) { return new Entry(text, language, sourceId, env, call, m); }
     }
 
     /** Why an image cannot be written or read. */
@@ -57,12 +60,20 @@ public final class SessionImage {
         if (session.baseRevision(executionId).orElse(-1L) != session.vmRevision()) {
             throw new ImageException("the session moved on since execution " + executionId + " was suspended; its image would be stale");
         }
+        // The session's earlier submissions, whose closure literals (a fiber's body) saved values may name.
+        List<Entry> past = session.history();
+        List<CheckedModule> earlier = new ArrayList<>();
+        for (Entry e : past) earlier.add(e.module() != null ? e.module() : verify(session.finch(), e));
         String continuation;
         try {
-            continuation = session.finch().vm().save(suspension);
+            continuation = session.finch().vm().save(suspension, earlier);
         } catch (ValueCodec.NotDurable | Continuations.Refused e) {
             throw new ImageException("execution " + executionId + " cannot be saved: " + e.getMessage());
         }
+        List<Continuations.Program> programs = new ArrayList<>();
+        for (CheckedModule m : earlier) programs.add(new Continuations.Program(m, null));
+        // The committed stack beside the paused run: fibers the run changed are saved as they were before it.
+        ValueCodec.Closures literals = Continuations.closures(programs, suspension.committedFibers());
         ObjectNode doc = F.objectNode();
         doc.put("format", FORMAT);
         doc.put("session_id", session.id());
@@ -70,12 +81,16 @@ public final class SessionImage {
         doc.put("manifest_generation", session.manifestGeneration());
         doc.put("vocabulary", session.vocabulary().fingerprint());
         ArrayNode history = doc.putArray("history");
-        for (Entry e : session.history()) history.add(entry(e));
+        for (Entry e : past) history.add(entry(e));
         VmState state = session.committedState();
         ArrayNode stack = doc.putArray("stack");
-        for (TypedValue v : state.stack()) stack.add(typed(v));
         ObjectNode constants = doc.putObject("constants");
-        state.constants().forEach((n, v) -> constants.set(n, typed(v)));
+        try {
+            for (TypedValue v : state.stack()) stack.add(typed(v, literals));
+            state.constants().forEach((n, v) -> constants.set(n, typed(v, literals)));
+        } catch (ValueCodec.NotDurable e) {
+            throw new ImageException("the session's stack or constants cannot be saved: " + e.getMessage());
+        }
         ObjectNode susp = doc.putObject("suspended");
         susp.put("execution_id", executionId);
         susp.set("entry", entry(entry));
@@ -111,15 +126,20 @@ public final class SessionImage {
             }
             VmState state = session.committedState();
             List<Entry> entries = new ArrayList<>();
+            List<Continuations.Program> programs = new ArrayList<>();
             for (JsonNode h : doc.get("history")) {
                 Entry e = entry(h, vocabulary);
-                entries.add(e);
-                state = finch.vm().compileOnly(verify(finch, e), state);
+                CheckedModule m = verify(finch, e);
+                entries.add(e.withModule(m));
+                dev.finch.vm.Vm.Rebuilt rebuilt = finch.vm().rebuild(m, state);
+                state = rebuilt.state();
+                programs.add(rebuilt.program());
             }
+            ValueCodec.Closures literals = Continuations.closures(programs);
             List<TypedValue> stack = new ArrayList<>();
-            for (JsonNode v : doc.get("stack")) stack.add(typed(v));
+            for (JsonNode v : doc.get("stack")) stack.add(typed(v, literals));
             Map<String, TypedValue> constants = new LinkedHashMap<>();
-            doc.get("constants").fields().forEachRemaining(f -> constants.put(f.getKey(), typed(f.getValue())));
+            doc.get("constants").fields().forEachRemaining(f -> constants.put(f.getKey(), typed(f.getValue(), literals)));
             VmState base = new VmState(state.library(), stack, state.words(), constants);
             long revision = doc.get("vm_revision").asLong();
             session.install(base, revision, doc.get("manifest_generation").asLong(), entries);
@@ -127,7 +147,7 @@ public final class SessionImage {
             String executionId = s.get("execution_id").asText();
             Entry entry = entry(s.get("entry"), vocabulary);
             CheckedModule module = verify(finch, entry);
-            Suspension suspension = finch.vm().restore(executionId, module, base, session.hostConfig(), s.get("continuation").asText());
+            Suspension suspension = finch.vm().restore(executionId, module, base, session.hostConfig(), s.get("continuation").asText(), programs);
             List<String> inferred = new ArrayList<>();
             module.inferredCapabilities().forEach(c -> inferred.add(c.toString()));
             long pause = s.path("pause").asLong(1);
@@ -185,19 +205,19 @@ public final class SessionImage {
         env.path("pausing").forEach(n -> pausing.add(n.asText()));
         return new Entry(o.get("text").asText(), o.get("language").asText(), o.get("source_id").asText(),
                 new Environment(vocabulary, words, consts, stack).withPausing(pausing),
-                o.path("call").asBoolean(false));
+                o.path("call").asBoolean(false), null);
     }
 
-    private static ObjectNode typed(TypedValue v) {
+    private static ObjectNode typed(TypedValue v, ValueCodec.Closures literals) {
         ObjectNode o = F.objectNode();
         o.put("type", v.type().toString());
-        o.set("value", ValueCodec.encode(v.type(), v.value()));
+        o.set("value", ValueCodec.encode(v.type(), v.value(), literals));
         return o;
     }
 
-    private static TypedValue typed(JsonNode o) {
+    private static TypedValue typed(JsonNode o, ValueCodec.Closures literals) {
         Type t = TypeSyntax.parse(o.get("type").asText());
-        return new TypedValue(t, ValueCodec.decode(t, o.get("value")));
+        return new TypedValue(t, ValueCodec.decode(t, o.get("value"), literals));
     }
 
     /**

@@ -240,7 +240,8 @@ final class EffectInference {
                         boolean moduleWord = t != null && words.containsKey(t);
                         boolean throughType = switch (c.target().kind()) {
                             case BUILTIN -> vocabulary.word(c.target().name()).map(spec -> spec.typing() == dev.finch.ir.vocab.Typing.EXECUTE
-                                    || spec.typing() == dev.finch.ir.vocab.Typing.STEP_SPAWN).orElse(false);
+                                    || spec.typing() == dev.finch.ir.vocab.Typing.STEP_SPAWN
+                                    || spec.typing() == dev.finch.ir.vocab.Typing.FIBER_NEW).orElse(false);
                             case WORD, CONSTANT_REF -> false;
                         };
                         if (closed && !moduleWord && !throughType) out.addAll(calleeEffects(c));

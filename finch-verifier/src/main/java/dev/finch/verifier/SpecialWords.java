@@ -29,6 +29,7 @@ final class SpecialWords {
             case ORDINARY -> throw new IllegalArgumentException("`" + spec.name() + "` is typed by its overloads");
             case EXECUTE -> execute(c, st, target);
             case STEP_SPAWN -> stepSpawn(c, st, target);
+            case FIBER_NEW -> fiberNew(c, st, target);
             case VARIANT -> variant(c, st, target);
             case VARIANT_GET -> variantGet(c, st, target);
             case EMPTY_LIST -> emptyList(c, st, target);
@@ -83,6 +84,32 @@ final class SpecialWords {
         Type task = new Type.TaskT(fn.outs().get(0));
         st.push(task);
         Type.Fn used = new Type.Fn(List.of(fn), List.of(task), fn.effects(), Optional.empty());
+        return new Checked.CallNode(c, target, used, false, before, st.row());
+    }
+
+    /**
+     * {@code fiber-new}: a closure of no inputs and at most one output whose type yields with resume type unit; the
+     * fiber's type is {@code fiber<Y,R>} (R unit for no output). The closure's effects are the call's, as for a step.
+     */
+    private Checked.Node fiberNew(Instr.Call c, StackState st, Target.Builtin target) {
+        immediates(c, "fiber-new", "");
+        List<Type> before = st.row();
+        body.require(st, 1, c.origin(), "`fiber-new`", null);
+        Type top = body.subst.resolve(st.top(1).get(0));
+        String shape = "( -> r yields<y,unit>)";
+        if (Substitution.isMeta(top)) {
+            throw Fail.at(VerifyCode.NEEDS_KNOWN_TYPE, c.origin(), "`fiber-new` needs to know the type of the closure on top of the stack, "
+                    + "but it is not determined yet here", shape, "_");
+        }
+        if (!(top instanceof Type.Fn fn) || !fn.ins().isEmpty() || fn.outs().size() > 1 || fn.yields().isEmpty()
+                || !Unifier.unify(body.subst, fn.yields().get().resumed(), Type.UNIT)) {
+            throw Fail.at(VerifyCode.TYPE_MISMATCH, c.origin(), "`fiber-new` makes a fiber of a closure of no inputs and at most one output "
+                    + "that yields (its type says yields<Y,unit>), but found " + Types.show(body.subst, top), shape, Types.show(body.subst, top));
+        }
+        st.pop();
+        Type fiber = new Type.FiberT(fn.yields().get().yielded(), fn.outs().isEmpty() ? Type.UNIT : fn.outs().get(0));
+        st.push(fiber);
+        Type.Fn used = new Type.Fn(List.of(fn), List.of(fiber), fn.effects(), Optional.empty());
         return new Checked.CallNode(c, target, used, false, before, st.row());
     }
 

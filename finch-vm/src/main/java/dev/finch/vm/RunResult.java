@@ -14,8 +14,16 @@ public sealed interface RunResult {
      */
     default CharSequence text() { return output(); }
 
-    /** The run finished; {@code state} is the state to commit. */
-    record Completed(VmState state, String output) implements RunResult { }
+    /**
+     * The run finished; {@code state} is the state to commit. A caller that does not commit it (the session moved on)
+     * calls {@link #discard}: what the run did to fibers it shares with its base state is undone.
+     */
+    record Completed(VmState state, String output, Runnable discard) implements RunResult {
+        public Completed(VmState state, String output) { this(state, output, () -> { }); }
+
+        /** Undoes the run's changes to fibers of its base state, when its state is not committed. */
+        public void discardChanges() { discard.run(); }
+    }
 
     /** The run stopped with an error (execute phase); nothing is committed. */
     record Failed(List<Diagnostic> diagnostics, String output) implements RunResult {

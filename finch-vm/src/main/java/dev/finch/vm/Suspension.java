@@ -52,6 +52,22 @@ public final class Suspension {
         return paused.ctx().host.refusal(response);
     }
 
+    /**
+     * The state of each fiber this paused run changed, as it was before the run: the committed state to save beside it
+     * (the run's changes are committed only if it completes).
+     */
+    public java.util.function.Function<dev.finch.vm.value.Fiber, dev.finch.vm.value.Fiber.Snapshot> committedFibers() {
+        return f -> {
+            var before = paused.ctx().before(f);
+            return before != null ? before : f.snapshot();
+        };
+    }
+
+    /** The run will not continue (its execution was dropped): what it did to fibers of its base state is undone. */
+    public void abandon() {
+        if (consume()) paused.ctx().rollbackFibers();
+    }
+
     boolean consume() { return consumed.compareAndSet(false, true); }
 
     boolean isConsumed() { return consumed.get(); }

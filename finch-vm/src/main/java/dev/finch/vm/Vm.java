@@ -180,6 +180,8 @@ public final class Vm implements AutoCloseable {
         ctx.endStretch();
         if (failure != null) {
             ctx.host.closeAll();
+            // A failed or cancelled execution has consumed nothing: every fiber it touched is as it was.
+            ctx.rollbackFibers();
             return failed(failure, ctx, p);
         }
         if (ctx.suspending) {
@@ -187,7 +189,8 @@ public final class Vm implements AutoCloseable {
             return new RunResult.Suspended(new Suspension(executionId, new TypedValue(payloadType, ctx.yielded), p), ctx.text());
         }
         ctx.host.closeAll();
-        return new RunResult.Completed(commit(p, ctx), ctx.output());
+        // Kept until the caller commits: a run it does not commit has consumed nothing.
+        return new RunResult.Completed(commit(p, ctx), ctx.output(), ctx::rollbackFibers);
     }
 
     private static RunResult failed(Throwable t, Ctx ctx, Paused p) {
@@ -227,11 +230,20 @@ public final class Vm implements AutoCloseable {
      * Compiles a module's definitions onto {@code state} without running anything: how a restored session rebuilds
      * its dictionary from the submissions that defined it.
      */
-    public VmState compileOnly(CheckedModule module, VmState state) {
+    public VmState compileOnly(CheckedModule module, VmState state) { return rebuild(module, state).state(); }
+
+    /** A program compiled again without running: the state with its definitions, and how to remake its closures. */
+    public record Rebuilt(VmState state, Continuations.Program program) { }
+
+    /**
+     * As {@link #compileOnly}, also answering the program's closure literals compiled, so that values saved with the
+     * session (a fiber on its stack) can be remade ({@link #restore(String, CheckedModule, VmState, HostConfig, String, List)}).
+     */
+    public Rebuilt rebuild(CheckedModule module, VmState state) {
         ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, state, tiering, state.library());
         Map<String, CompiledWord> words = new LinkedHashMap<>(state.words());
         words.putAll(compiled.words());
-        return new VmState(state.library(), state.stack(), words, state.constants());
+        return new Rebuilt(new VmState(state.library(), state.stack(), words, state.constants()), new Continuations.Program(module, compiled::closure));
     }
 
     /**
@@ -239,11 +251,20 @@ public final class Vm implements AutoCloseable {
      * a run holding values that live only in this process (streams, step handles, closures not made by this
      * program's literals).
      */
-    public String save(Suspension suspension) {
+    public String save(Suspension suspension) { return save(suspension, List.of()); }
+
+    /**
+     * As {@link #save(Suspension)}, where the run may also hold closures and fibers made by {@code earlier} programs (a
+     * session's earlier submissions, in order); restore with the same programs, rebuilt.
+     */
+    public String save(Suspension suspension, List<CheckedModule> earlier) {
         Paused p = suspension.paused;
         Type yt = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
+        List<Continuations.Program> programs = new ArrayList<>();
+        for (CheckedModule m : earlier) programs.add(new Continuations.Program(m, null));
+        programs.add(new Continuations.Program(p.module(), null));
         return Continuations.save(suspension.executionId(), Continuations.moduleDigest(p.module(), p.interpreted()), p.ctx(), yt,
-                Continuations.closures(p.module(), null));
+                Continuations.closures(programs));
     }
 
     /**
@@ -252,9 +273,17 @@ public final class Vm implements AutoCloseable {
      * run holds {@code host}'s grants: those saved with it (approvals for this run only) are not trusted.
      */
     public Suspension restore(String executionId, CheckedModule module, VmState base, HostConfig host, String saved) {
+        return restore(executionId, module, base, host, saved, List.of());
+    }
+
+    /** As above, for a run saved with {@code earlier} programs ({@link #save(Suspension, List)}), here rebuilt ({@link #rebuild}). */
+    public Suspension restore(String executionId, CheckedModule module, VmState base, HostConfig host, String saved,
+                              List<Continuations.Program> earlier) {
         ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, base, tiering, base.library());
+        List<Continuations.Program> programs = new ArrayList<>(earlier);
+        programs.add(new Continuations.Program(module, compiled::closure));
         Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()),
-                Continuations.closures(module, compiled::closure));
+                Continuations.closures(programs));
         Map<String, Object> constants = new LinkedHashMap<>();
         base.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), constants);

@@ -28,6 +28,13 @@ public final class Control {
     @Overload(sig = "a -> yields<a,unit>")
     public static void yield(Ctx ctx, Object value, Origin o) {
         if (ctx.takeResume()) return;
+        if (ctx.fiberDepth > 0) {
+            // Inside a fiber's body: the value goes to the fiber-next that runs it, not out of the run.
+            ctx.yielded = value;
+            ctx.fiberYield = true;
+            ctx.suspending = true;
+            return;
+        }
         Strands.checkMayPause(ctx, o);
         ctx.yielded = value;
         ctx.suspending = true;

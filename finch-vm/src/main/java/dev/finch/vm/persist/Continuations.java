@@ -57,23 +57,59 @@ public final class Continuations {
     }
 
     /**
+     * A program whose closure literals a saved value may name: its verified module and, when restoring, what remakes
+     * a closure of one of its literals (null when only saving).
+     */
+    public record Program(CheckedModule module, java.util.function.BiFunction<CheckedWord, Object[], Object> make) { }
+
+    /**
      * The closure literals of {@code module} in a fixed order (main's body, then each word's, each depth first,
      * nested literals included), as a continuation names them; {@code make} remakes a closure of one (null when
      * only saving).
      */
     public static ValueCodec.Closures closures(CheckedModule module, java.util.function.BiFunction<CheckedWord, Object[], Object> make) {
+        return closures(List.of(new Program(module, make)));
+    }
+
+    /**
+     * The closure literals of several programs — a session's earlier submissions, then the paused one — numbered in
+     * that order, each program's as {@link #closures(CheckedModule, java.util.function.BiFunction)} orders them.
+     * Also the table of handles (fibers) one save or restore has met, so copies stay one.
+     */
+    public static ValueCodec.Closures closures(List<Program> programs) { return closures(programs, null); }
+
+    /**
+     * As {@link #closures(List)}, saving each fiber in the state {@code fiberState} gives (a paused run's committed
+     * view, {@code Suspension.committedFibers}); null saves fibers as they are.
+     */
+    public static ValueCodec.Closures closures(List<Program> programs,
+                                               java.util.function.Function<dev.finch.vm.value.Fiber, dev.finch.vm.value.Fiber.Snapshot> fiberState) {
         List<CheckedWord> literals = new ArrayList<>();
+        List<java.util.function.BiFunction<CheckedWord, Object[], Object>> makers = new ArrayList<>();
         java.util.Map<CheckedWord, Integer> index = new java.util.HashMap<>();
-        List<CheckedWord> roots = new ArrayList<>();
-        roots.add(module.main());
-        roots.addAll(module.words());
-        for (CheckedWord root : roots) collect(root.body(), literals, index);
+        for (Program program : programs) {
+            List<CheckedWord> roots = new ArrayList<>();
+            roots.add(program.module().main());
+            roots.addAll(program.module().words());
+            int from = literals.size();
+            for (CheckedWord root : roots) collect(root.body(), literals, index);
+            for (int i = from; i < literals.size(); i++) makers.add(program.make());
+        }
+        java.util.Map<Object, Object> handles = new java.util.HashMap<>();
         return new ValueCodec.Closures() {
+            @Override public java.util.Map<Object, Object> handles() { return handles; }
+
+            @Override public dev.finch.vm.value.Fiber.Snapshot stateOf(dev.finch.vm.value.Fiber f) {
+                return fiberState == null ? f.snapshot() : fiberState.apply(f);
+            }
+
             @Override public int indexOf(CheckedWord body) { return index.getOrDefault(body, -1); }
 
             @Override public CheckedWord body(int i) { return i >= 0 && i < literals.size() ? literals.get(i) : null; }
 
             @Override public Object make(CheckedWord body, Object[] captures) {
+                int i = index.getOrDefault(body, -1);
+                var make = i < 0 ? null : makers.get(i);
                 if (make == null) throw new Refused("closures are remade only when a run is restored");
                 return make.apply(body, captures);
             }
@@ -117,24 +153,7 @@ public final class Continuations {
             doc.set("yielded", ValueCodec.encode(yieldedType, ctx.yielded, closures));
         }
         ArrayNode frames = doc.putArray("frames");
-        ctx.frames().descendingIterator().forEachRemaining(f -> {
-            ObjectNode o = frames.addObject();
-            o.put("word", f.word());
-            o.put("point", f.point());
-            ArrayNode types = o.putArray("types");
-            ArrayNode values = o.putArray("values");
-            ArrayNode unset = o.putArray("unset");
-            for (int i = 0; i < f.values().length; i++) {
-                types.add(f.types().get(i).toString());
-                // A slot the word has not stored into yet (a local assigned later) holds nothing: saved as such.
-                if (f.values()[i] == null) {
-                    values.add(F.nullNode());
-                    unset.add(i);
-                } else {
-                    values.add(ValueCodec.encode(f.types().get(i), f.values()[i], closures));
-                }
-            }
-        });
+        ctx.frames().descendingIterator().forEachRemaining(f -> frames.add(ValueCodec.encodeFrame(f, closures)));
         RunHost h = ctx.host;
         ObjectNode host = doc.putObject("host");
         host.put("sequence", h.sequence());
@@ -177,17 +196,7 @@ public final class Continuations {
         if (!expectedDigest.equals(doc.path("module").asText())) throw new Refused("the continuation belongs to a different program or Finch version");
         try {
             List<Frame> frames = new ArrayList<>();
-            for (JsonNode f : doc.get("frames")) {
-                List<Type> types = new ArrayList<>();
-                for (JsonNode t : f.get("types")) types.add(TypeSyntax.parse(t.asText()));
-                Object[] values = new Object[types.size()];
-                JsonNode vs = f.get("values");
-                if (vs.size() != types.size()) throw new Refused("a frame's values do not match its types");
-                java.util.Set<Integer> unset = new java.util.HashSet<>();
-                for (JsonNode u : f.path("unset")) unset.add(u.asInt());
-                for (int i = 0; i < values.length; i++) values[i] = unset.contains(i) ? null : ValueCodec.decode(types.get(i), vs.get(i), closures);
-                frames.add(new Frame(f.get("word").asText(), f.get("point").asInt(), values, types));
-            }
+            for (JsonNode f : doc.get("frames")) frames.add(ValueCodec.decodeFrame(f, closures));
             Type yt = doc.has("yielded_type") ? TypeSyntax.parse(doc.get("yielded_type").asText()) : null;
             Object yielded = yt == null ? null : ValueCodec.decode(yt, doc.get("yielded"), closures);
             JsonNode host = doc.get("host");

@@ -57,6 +57,18 @@ public final class ValueCodec {
 
         /** A closure running {@code body} over {@code captures}. */
         Object make(dev.finch.ir.checked.Checked.CheckedWord body, Object[] captures);
+
+        /**
+         * The handles (fibers) saved so far, by number — or remade so far, while restoring — so that copies of one
+         * handle are saved once and remade as one; null when handles cannot be saved.
+         */
+        default java.util.Map<Object, Object> handles() { return null; }
+
+        /**
+         * The state to save of fiber {@code f}: as it is now, or — for the committed stack beside a paused run that
+         * changed it — as it was before that run, since the run's changes are not committed.
+         */
+        default dev.finch.vm.value.Fiber.Snapshot stateOf(dev.finch.vm.value.Fiber f) { return f.snapshot(); }
     }
 
     /** The saved form of {@code v}, a value of {@code type}; {@link NotDurable} when it has none. */
@@ -166,8 +178,95 @@ public final class ValueCodec {
                 }
                 throw new NotDurable("a value of type " + type + " (a function made outside this program, or an execution token) lives only in this process");
             }
-            case TASK, FIBER, STREAM, RESOURCE -> throw new NotDurable("a value of type " + type + " (a closure, stream, task or handle) lives only in this process");
+            case FIBER -> encodeFiber((Type.FiberT) type, v, cl);
+            case TASK, STREAM, RESOURCE -> throw new NotDurable("a value of type " + type + " (a closure, stream, task or handle) lives only in this process");
         };
+    }
+
+    /**
+     * A fiber of the run's own program: its number (a copy met later is saved as {@code fiber_ref}), its status, its
+     * body's closure, the frames its body left at its last yield (innermost first) and its result once done.
+     */
+    private static JsonNode encodeFiber(Type.FiberT type, Object v, Closures cl) {
+        java.util.Map<Object, Object> seen = cl == null ? null : cl.handles();
+        if (!(v instanceof dev.finch.vm.value.Fiber f) || seen == null) {
+            throw new NotDurable("a fiber is saved only with the paused run that made it (not on a session's stack)");
+        }
+        Object number = seen.get(f);
+        if (number != null) return F.objectNode().put("fiber_ref", (Integer) number);
+        int n = seen.size();
+        seen.put(f, n);
+        dev.finch.vm.value.Fiber.Snapshot state = cl.stateOf(f);
+        ObjectNode o = F.objectNode().put("fiber", n).put("status", state.status().name());
+        o.set("body", encodeChecked(f.body().type(), f.body(), cl));
+        ArrayNode frames = o.putArray("frames");
+        for (dev.finch.vm.runtime.Frame fr : state.frames()) frames.add(encodeFrame(fr, cl));
+        if (state.status() == dev.finch.vm.value.Fiber.Status.DONE) o.set("result", encodeChecked(type.result(), state.result(), cl));
+        return o;
+    }
+
+    private static Object decodeFiber(Type.FiberT type, JsonNode n, Closures cl) {
+        java.util.Map<Object, Object> made = cl == null ? null : cl.handles();
+        require(made != null && n.isObject(), type);
+        if (n.has("fiber_ref")) {
+            Object f = made.get(n.get("fiber_ref").asInt());
+            require(f != null, type);
+            return f;
+        }
+        int number = n.path("fiber").asInt(-1);
+        require(number == made.size(), type);
+        dev.finch.vm.value.Fiber.Status status;
+        try {
+            status = dev.finch.vm.value.Fiber.Status.valueOf(n.path("status").asText());
+        } catch (IllegalArgumentException e) {
+            throw new Malformed("a saved fiber has no known status");
+        }
+        JsonNode body = n.get("body");
+        require(body != null && body.has("closure"), type);
+        var lit = cl.body(body.get("closure").asInt());
+        require(lit != null, type);
+        Object closure = decodeChecked(lit.signature(), body, cl);
+        List<dev.finch.vm.runtime.Frame> frames = new ArrayList<>();
+        for (JsonNode fr : n.path("frames")) frames.add(decodeFrame(fr, cl));
+        Object result = status == dev.finch.vm.value.Fiber.Status.DONE ? decodeChecked(type.result(), n.get("result"), cl) : null;
+        var f = dev.finch.vm.value.Fiber.restored((dev.finch.vm.value.Closure) closure, type, status,
+                frames.toArray(new dev.finch.vm.runtime.Frame[0]), result);
+        made.put(number, f);
+        return f;
+    }
+
+    /** One saved activation: which word, which resume point, and its typed slots (a slot not yet stored is null). */
+    public static ObjectNode encodeFrame(dev.finch.vm.runtime.Frame f, Closures closures) {
+        ObjectNode o = F.objectNode();
+        o.put("word", f.word());
+        o.put("point", f.point());
+        ArrayNode types = o.putArray("types");
+        ArrayNode values = o.putArray("values");
+        ArrayNode unset = o.putArray("unset");
+        for (int i = 0; i < f.values().length; i++) {
+            types.add(f.types().get(i).toString());
+            // A slot the word has not stored into yet (a local assigned later) holds nothing: saved as such.
+            if (f.values()[i] == null) {
+                values.add(F.nullNode());
+                unset.add(i);
+            } else {
+                values.add(encode(f.types().get(i), f.values()[i], closures));
+            }
+        }
+        return o;
+    }
+
+    /** The activation {@link #encodeFrame} saved. */
+    public static dev.finch.vm.runtime.Frame decodeFrame(JsonNode f, Closures closures) {
+        List<Type> types = new ArrayList<>();
+        for (JsonNode t : f.get("types")) types.add(dev.finch.ir.type.TypeSyntax.parse(t.asText()));
+        Object[] values = new Object[types.size()];
+        JsonNode vs = f.get("values");
+        if (vs == null || vs.size() != types.size()) throw new Malformed("a frame's values do not match its types");
+        java.util.Set<Integer> unset = new java.util.HashSet<>();
+        for (JsonNode u : f.path("unset")) unset.add(u.asInt());
+        for (int i = 0; i < values.length; i++) values[i] = unset.contains(i) ? null : decode(types.get(i), vs.get(i), closures);
+        return new dev.finch.vm.runtime.Frame(f.get("word").asText(), f.get("point").asInt(), values, types);
     }
 
     /** Values held at a type variable: only the scalar shapes can be recovered without a static type. */
@@ -293,7 +392,8 @@ public final class ValueCodec {
                 }
                 yield cl.make(lit, caps);
             }
-            case TASK, FIBER, STREAM, RESOURCE -> throw new Malformed("no saved form for type " + type);
+            case FIBER -> decodeFiber((Type.FiberT) type, n, cl);
+            case TASK, STREAM, RESOURCE -> throw new Malformed("no saved form for type " + type);
         };
     }
 

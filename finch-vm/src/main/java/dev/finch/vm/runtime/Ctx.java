@@ -71,6 +71,12 @@ public final class Ctx implements Meter {
     private CancelToken cancel;
     /** The value published by the last yield. */
     public Object yielded;
+    /** How many fiber bodies run on this context now: a yield then belongs to the innermost ({@link Fibers}). */
+    public int fiberDepth;
+    /** Set by a yield to the innermost running fiber (not a pause of the run). */
+    public boolean fiberYield;
+    /** Each fiber this execution changed, as it was before (undone when the execution fails); the root's. */
+    private final java.util.IdentityHashMap<dev.finch.vm.value.Fiber, dev.finch.vm.value.Fiber.Snapshot> fiberUndo;
     /** The dictionary's definitions visible to the run (name → signature), for vm-vocabulary. */
     public java.util.Map<String, String> definitions = java.util.Map.of();
     /** The vocabulary the run was verified against (vm-vocabulary answers it). */
@@ -93,6 +99,7 @@ public final class Ctx implements Meter {
         this.fuel = 0;
         this.root = this;
         this.strands = new Strands(this);
+        this.fiberUndo = new java.util.IdentityHashMap<>();
     }
 
     /** A child context for one concurrent step of this run (see {@link Strands}). */
@@ -109,6 +116,7 @@ public final class Ctx implements Meter {
         this.vocabulary = root.vocabulary;
         this.host = root.host;
         this.strands = root.strands;
+        this.fiberUndo = root.fiberUndo;
         this.fuel = 0;
     }
 
@@ -116,6 +124,18 @@ public final class Ctx implements Meter {
 
     /** True for a concurrent step's context. */
     public boolean isChild() { return root != this; }
+
+    /** Remembers {@code f} as it is now, the first time this execution changes it. */
+    public void touch(dev.finch.vm.value.Fiber f) { fiberUndo.putIfAbsent(f, f.snapshot()); }
+
+    /** The execution failed or was cancelled: every fiber it changed is as it was before it ran. */
+    public void rollbackFibers() {
+        fiberUndo.forEach(dev.finch.vm.value.Fiber::restore);
+        fiberUndo.clear();
+    }
+
+    /** How fiber {@code f} was before this execution changed it (null when it has not). */
+    public dev.finch.vm.value.Fiber.Snapshot before(dev.finch.vm.value.Fiber f) { return fiberUndo.get(f); }
 
     /** Prepares a suspended run's context to resume under new limits, sink and cancellation. */
     public void renew(Limits limits, OutputSink sink, CancelToken cancel) {
