@@ -37,9 +37,14 @@ public final class Main implements Callable<Integer> {
 
     /** Runs the command line on the given streams and returns the exit status; for embedding and tests. */
     public static int execute(String[] args, InputStream in, OutputStream out, OutputStream err) {
+        return execute(args, in, out, err, System.getenv());
+    }
+
+    /** As above, with the environment variables the command line reads ({@code ANTHROPIC_API_KEY}, …). */
+    public static int execute(String[] args, InputStream in, OutputStream out, OutputStream err, java.util.Map<String, String> env) {
         PrintStream o = new PrintStream(out, false, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, false, StandardCharsets.UTF_8);
-        Io io = new Io(in, o, e);
+        Io io = new Io(in, o, e, java.util.Map.copyOf(env));
         try {
             return commandLine(io).execute(args);
         } catch (RuntimeException | Error ex) {

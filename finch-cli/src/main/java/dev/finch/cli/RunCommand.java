@@ -44,6 +44,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
 
+    @Mixin
+    ProviderOptions providers = new ProviderOptions();
+
     @Option(names = "--script", paramLabel = "NAME", description = "Run one µNorman FILE's top level under its script NAME (the test harness's simulated world).")
     String script;
 
@@ -68,12 +71,18 @@ final class RunCommand implements Callable<Integer> {
         // Read every file first: a missing file is a usage error, and nothing should have run by then.
         List<Source> sources = new ArrayList<>();
         for (String f : files) sources.add(Source.read(f, io.in()));
-        if (script != null) return runUnderScript(sources, override);
+        if (script != null) {
+            if (providers.given()) throw new UsageException("--script answers asks from the file's script; it does not combine with --provider");
+            return runUnderScript(sources, override);
+        }
+        var world = providers.world(io.env());
 
         Session session;
         try {
             // The command line runs the user's own files: a µNorman use may read files below the working directory.
-            session = Finch.builder().normanSources(dev.finch.norman.SourceLoader.under(java.nio.file.Path.of("").toAbsolutePath())).build().newSession(options);
+            Finch.Builder builder = Finch.builder().normanSources(dev.finch.norman.SourceLoader.under(java.nio.file.Path.of("").toAbsolutePath()));
+            if (world.isPresent()) builder.models(world.get());
+            session = builder.build().newSession(options);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

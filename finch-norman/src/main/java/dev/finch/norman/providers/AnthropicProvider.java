@@ -37,7 +37,7 @@ import java.util.Objects;
  */
 public final class AnthropicProvider implements ModelProvider, AutoCloseable {
     /** The longest provider-error message, in characters. */
-    static final int MAX_MESSAGE = 240;
+    static final int MAX_MESSAGE = ProviderText.MAX_MESSAGE;
 
     private final AnthropicClient client;
     private final String defaultModel;
@@ -102,7 +102,7 @@ public final class AnthropicProvider implements ModelProvider, AutoCloseable {
         try {
             params = params(request);
         } catch (IllegalArgumentException e) {
-            return new ProviderError(shorten("cannot send the request: " + e.getMessage()), 0);
+            return new ProviderError(ProviderText.shorten("cannot send the request: " + e.getMessage()), 0);
         }
         try {
             com.anthropic.models.messages.Message m = client.messages().create(params);
@@ -110,17 +110,17 @@ public final class AnthropicProvider implements ModelProvider, AutoCloseable {
             for (ContentBlock b : m.content()) b.text().ifPresent(t -> text.append(t.text()));
             long out = m.usage().outputTokens();
             String finish = m.stopReason().map(Object::toString).orElse("none");
-            return new Reply(text.toString(), out, finish, millisSince(start));
+            return new Reply(text.toString(), out, finish, ProviderText.millisSince(start));
         } catch (AnthropicServiceException e) {
-            return new ProviderError(shorten(status(e)), millisSince(start));
+            return new ProviderError(ProviderText.shorten(status(e)), ProviderText.millisSince(start));
         } catch (AnthropicIoException e) {
-            return new ProviderError(shorten("network error: " + cause(e)), millisSince(start));
+            return new ProviderError(ProviderText.shorten("network error: " + ProviderText.cause(e)), ProviderText.millisSince(start));
         } catch (AnthropicInvalidDataException e) {
-            return new ProviderError(shorten("malformed response: " + cause(e)), millisSince(start));
+            return new ProviderError(ProviderText.shorten("malformed response: " + ProviderText.cause(e)), ProviderText.millisSince(start));
         } catch (AnthropicException e) {
-            return new ProviderError(shorten("provider error: " + cause(e)), millisSince(start));
+            return new ProviderError(ProviderText.shorten("provider error: " + ProviderText.cause(e)), ProviderText.millisSince(start));
         } catch (RuntimeException e) {
-            return new ProviderError(shorten("provider failure: " + e.getClass().getSimpleName() + ": " + cause(e)), millisSince(start));
+            return new ProviderError(ProviderText.shorten("provider failure: " + e.getClass().getSimpleName() + ": " + ProviderText.cause(e)), ProviderText.millisSince(start));
         }
     }
 
@@ -141,23 +141,11 @@ public final class AnthropicProvider implements ModelProvider, AutoCloseable {
             }
         }
         if (turns == 0) throw new IllegalArgumentException("the context has no User, Assistant or Tool message");
-        system.add(instruction(request));
+        system.add(ProviderText.instruction(request));
         return p.system(String.join("\n\n", system)).build();
     }
 
-    /** The answer-format instruction that ends the system prompt. */
-    static String instruction(Request request) {
-        return "Answer with a single JSON value and nothing else (no prose, no code fences), matching this JSON Schema "
-                + "(maxLength counts UTF-8 bytes):\n" + AskableSchema.of(request.schema());
-    }
-
-    private String model(Request r) {
-        String id = r.modelId();
-        boolean undeclared = id == null || id.isBlank() || id.equals(r.grant());
-        if (undeclared && defaultModel != null) return defaultModel;
-        if (id == null || id.isBlank()) throw new IllegalArgumentException("the grant " + r.grant() + " names no model id and no default model is set");
-        return id;
-    }
+    private String model(Request r) { return ProviderText.model(r, defaultModel); }
 
     private static String status(AnthropicServiceException e) {
         StringBuilder s = new StringBuilder("HTTP ").append(e.statusCode());
@@ -165,23 +153,6 @@ public final class AnthropicProvider implements ModelProvider, AutoCloseable {
         s.append(": ").append(e.apiMessage().orElse(e.getClass().getSimpleName()));
         return s.toString();
     }
-
-    /** The exception's message, with its root cause's when that says more (e.g. "Request failed (Connection refused)"). */
-    private static String cause(Throwable e) {
-        String m = e.getMessage();
-        if (m == null || m.isBlank()) m = e.getClass().getSimpleName();
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) root = root.getCause();
-        String r = root == e ? null : root.getMessage();
-        return r == null || r.isBlank() || m.contains(r) ? m : m + " (" + r + ")";
-    }
-
-    static String shorten(String s) {
-        String one = s.replaceAll("\\s+", " ").strip();
-        return one.length() <= MAX_MESSAGE ? one : one.substring(0, MAX_MESSAGE - 1) + "…";
-    }
-
-    private static long millisSince(long startNanos) { return Math.max(0, (System.nanoTime() - startNanos) / 1_000_000); }
 
     @Override public void close() { client.close(); }
 }
