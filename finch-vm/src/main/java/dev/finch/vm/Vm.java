@@ -141,15 +141,23 @@ public final class Vm implements AutoCloseable {
         Ctx ctx = p.ctx();
         Future<Throwable> f = workers.submit(() -> {
             dev.finch.vm.runtime.Strands.enter(ctx);
+            boolean paused = false;
             try {
-                p.main().invokeExact(ctx);
+                // A resumed run first revives the steps that paused with it; a root that had finished main only drains.
+                boolean draining = ctx.strands.resume();
+                if (!draining) p.main().invokeExact(ctx);
                 // Steps the program spawned and never joined still run to their end before the run does.
                 if (!ctx.suspending) ctx.strands.drain();
+                if (ctx.suspending) {
+                    // The run pauses once every step has unwound too: no thread of it runs while it is suspended.
+                    ctx.strands.settle();
+                    paused = true;
+                }
                 return null;
             } catch (Throwable t) {
                 return t;
             } finally {
-                ctx.strands.shutdown();
+                if (!paused) ctx.strands.shutdown();
                 dev.finch.vm.runtime.Strands.leave();
             }
         });
