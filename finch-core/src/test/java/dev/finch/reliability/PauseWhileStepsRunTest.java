@@ -248,6 +248,54 @@ class PauseWhileStepsRunTest {
 
     private static dev.finch.vm.value.Bytes bytes(String s) { return dev.finch.vm.value.Bytes.wrap(s.getBytes(StandardCharsets.UTF_8)); }
 
+    /** Runs {@code src}, saving the session at every pause and going on in a session restored from the image. */
+    private Outcome throughImages(Finch.Tier tier, String src, List<String> pauses) {
+        Finch finch = Finch.builder().tier(tier).imageKey(dev.finch.persist.Images.KEY).build();
+        SessionOptions options = SessionOptions.DEFAULT.withWorkspace(ws);
+        Session s = finch.newSession(options);
+        Outcome o = s.submit(Submission.of(src, "t"));
+        while (o.status() == Outcome.Status.SUSPENDED) {
+            String id = o.executionId();
+            Session restored = Finch.builder().tier(tier).imageKey(dev.finch.persist.Images.KEY).build().restore(s.save(id), options);
+            var pending = restored.pendingRequest(id);
+            pauses.add(o.output() + "|" + pending.map(r -> r.sequence() + " " + r.requirement()).orElse("yield"));
+            o = pending.isPresent() ? restored.approve(id, Scope.ONCE) : restored.resume(id);
+            s = restored;
+        }
+        return o;
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Finch.Tier.class, names = {"INTERPRETED", "COMPILED"})
+    void aRunPausedWithLiveStepsIsSavedAndRestoredElsewhereAtEveryPause(Finch.Tier tier) {
+        // x has ended (its handle is still held), a waits for approval, b waits on a, c's read is retried.
+        String src = "[: ( -- int ) \"a1 \" say 1 ;] step-spawn :> x " + read("a.txt") + " :> a "
+                + "[: ( -- string ! {fs.read(${workspace}/**)} ) \"b1 \" say x step-join drop a step-join \"b2 \" say ;] step-spawn :> b "
+                + read("b.txt") + " :> c x step-join drop \"root \" say b step-join c step-join string-append x step-join";
+        List<String> pauses = new ArrayList<>();
+        Outcome done = throughImages(tier, src, pauses);
+        assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(stack(done)).containsExactly("\"AB\"", "1");
+        assertThat(pauses).containsExactly("a1 root b1 |1 fs.read(${workspace}/a.txt)", "a1 root b1 b2 |2 fs.read(${workspace}/b.txt)");
+        assertThat(done.output()).isEqualTo("a1 root b1 b2 ");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Finch.Tier.class, names = {"INTERPRETED", "COMPILED"})
+    void aDrainingRootAndAYieldingRootAreSavedAndRestoredToo(Finch.Tier tier) {
+        List<String> pauses = new ArrayList<>();
+        Outcome drained = throughImages(tier, read("a.txt") + " drop \"main \" say 7", pauses);
+        assertThat(drained.status()).as("%s", drained).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(stack(drained)).containsExactly("7");
+        assertThat(pauses).containsExactly("main |1 fs.read(${workspace}/a.txt)");
+
+        pauses.clear();
+        Outcome yielded = throughImages(tier, read("a.txt") + " :> a \"y \" say unit yield a step-join", pauses);
+        assertThat(yielded.status()).as("%s", yielded).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(stack(yielded)).containsExactly("\"A\"");
+        assertThat(pauses).containsExactly("y |yield", "y |1 fs.read(${workspace}/a.txt)");
+    }
+
     @AfterAll static void noStepOutlivesItsRun() throws InterruptedException {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < until && dev.finch.vm.runtime.Strands.alive() > 0) Thread.sleep(20);

@@ -243,15 +243,15 @@ public final class Vm implements AutoCloseable {
     }
 
     /**
-     * The durable form of a suspended run, to resume in another process (see {@link Continuations}). Refused for
-     * a run holding values that live only in this process (streams, step handles, closures not made by this
-     * program's literals).
+     * The durable form of a suspended run, to resume in another process (see {@link Continuations}), with every
+     * concurrent step that paused with it. Refused for a run holding values that live only in this process (streams,
+     * closures not made by this program's literals, a step holding its host's per-step state).
      */
     public String save(Suspension suspension) {
         Paused p = suspension.paused;
         Type yt = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
         return Continuations.save(suspension.executionId(), Continuations.moduleDigest(p.module(), p.interpreted()), p.ctx(), yt,
-                Continuations.closures(p.module(), null));
+                Continuations.closures(p.module(), null), p.module().main().signature().outs());
     }
 
     /**
@@ -261,12 +261,18 @@ public final class Vm implements AutoCloseable {
      */
     public Suspension restore(String executionId, CheckedModule module, VmState base, HostConfig host, String saved) {
         ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, base, tiering, base.library());
-        Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()),
-                Continuations.closures(module, compiled::closure));
         Map<String, Object> constants = new LinkedHashMap<>();
         base.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), constants);
         ctx.host = new RunHost(executionId, host);
+        java.util.Map<String, String> defs = new java.util.TreeMap<>();
+        base.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
+        module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
+        ctx.definitions = defs;
+        ctx.vocabulary = base.library().vocabulary();
+        // The run's steps are rebuilt on ctx as the continuation is read (they share its host and definitions).
+        Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()),
+                Continuations.closures(module, compiled::closure), ctx, module.main().signature().outs());
         // The restoring host's grants, never the image's: a saved run's authority is what its new host gives it.
         ctx.host.restore(host.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
         ctx.stackIn = base.stack().stream().map(TypedValue::value).toArray();
@@ -277,11 +283,6 @@ public final class Vm implements AutoCloseable {
         java.util.List<dev.finch.vm.runtime.Frame> frames = new java.util.ArrayList<>(r.framesOutermostFirst());
         java.util.Collections.reverse(frames);
         for (dev.finch.vm.runtime.Frame f : frames) ctx.pushFrame(f);
-        java.util.Map<String, String> defs = new java.util.TreeMap<>();
-        base.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
-        module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
-        ctx.definitions = defs;
-        ctx.vocabulary = base.library().vocabulary();
         Paused p = new Paused(ctx, compiled.main(), module, base, compiled.words(), compiled.interpreted());
         TypedValue payload = r.yieldedType() == null ? null : new TypedValue(r.yieldedType(), r.yielded());
         return new Suspension(executionId, payload == null ? new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE) : payload, p);

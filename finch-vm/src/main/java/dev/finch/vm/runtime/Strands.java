@@ -79,7 +79,7 @@ public final class Strands {
         private final Ctx ctx;
         private Object local;
         /** The step's closure (null for the root): re-entered with its frames when a paused run resumes. */
-        private final Object closure;
+        private Object closure;
         /** Whether the step unwound for the run's pause: its frames are on its context and it has no thread. */
         private boolean paused;
         private boolean done;
@@ -107,6 +107,12 @@ public final class Strands {
         public Object local() { return local; }
 
         public void local(Object value) { this.local = value; }
+
+        /** Whether the step has ended (its value is {@link #result}). */
+        public boolean isDone() { return done; }
+
+        /** The value of a step that has ended. */
+        public Object result() { return value; }
 
         @Override public String toString() { return "step#" + id; }
     }
@@ -523,6 +529,92 @@ public final class Strands {
             changed.signalAll();
             awaitTurn(rootStrand);
             return draining;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- saving and restoring a paused run (dev.finch.vm.persist.Continuations) ---------------------------------
+
+    /**
+     * A step unwound for the run's pause, as a continuation saves it: its id and spawner, its closure, its frames
+     * (outermost first), whether it resumes by retrying, and whether it holds its host's per-step state
+     * ({@link Strand#local}), which no continuation carries.
+     */
+    public record SavedStep(long id, long parent, Object closure, List<Frame> framesOutermostFirst, boolean retrying, boolean holdsHostState) { }
+
+    /** The steps unwound for the run's pause, in id order (empty when it paused with no step alive). */
+    public List<SavedStep> pausedSteps() {
+        lock.lock();
+        try {
+            List<SavedStep> out = new ArrayList<>();
+            for (Strand s : paused.values()) {
+                List<Frame> frames = new ArrayList<>();
+                s.ctx.frames.descendingIterator().forEachRemaining(frames::add);
+                out.add(new SavedStep(s.id, s.parent == null ? 0 : s.parent.id, s.closure, frames, s.ctx.retrying, s.local != null));
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The id of the strand that owns the run's pause (0: the root). */
+    public long pauseOwnerId() { return pauseOwner == null ? 0 : pauseOwner.id; }
+
+    /** The id the next spawned step gets. */
+    public long nextId() { return nextId; }
+
+    /** Whether the root had finished main and was draining its steps when the run paused. */
+    public boolean rootDraining() { return rootDraining; }
+
+    /** Whether {@code ctx} resumes by retrying its innermost operation rather than taking an answer. */
+    public static boolean retrying(Ctx ctx) { return ctx.retrying; }
+
+    /** {@code v} as a step of this run, or null when it is not one. */
+    public Strand handle(Object v) { return v instanceof Strand s && s.owner() == this ? s : null; }
+
+    /** Rebuilds a step of a saved run that had unwound for its pause; its closure and frames follow ({@link #restoreStep}). */
+    public Strand restorePausedStep(long id, long parentId, java.util.Map<Long, Strand> known) {
+        lock.lock();
+        try {
+            Strand parent = known.getOrDefault(parentId, rootStrand);
+            Strand s = new Strand(id, parent, root.child(), null, null);
+            s.paused = true;
+            live.put(id, s);
+            paused.put(id, s);
+            known.put(id, s);
+            return s;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gives a rebuilt paused step its closure and frames (outermost first). */
+    public void restoreStep(Strand s, Object closure, List<Frame> framesOutermostFirst, boolean retrying) {
+        s.closure = closure;
+        for (int i = framesOutermostFirst.size() - 1; i >= 0; i--) s.ctx.pushFrame(framesOutermostFirst.get(i));
+        s.ctx.suspending = true;
+        s.ctx.retrying = retrying;
+    }
+
+    /** Rebuilds a step of a saved run that had ended with {@code value} (a handle to it was still held). */
+    public Strand restoreDoneStep(long id, Object value) {
+        Strand s = new Strand(id, rootStrand, root, null, null);
+        s.done = true;
+        s.value = value;
+        return s;
+    }
+
+    /** Restores who owned a saved run's pause, the next step id and whether the root was draining or retrying. */
+    public void restorePause(long ownerId, long nextId, boolean rootDraining, boolean rootRetrying) {
+        lock.lock();
+        try {
+            this.pauseOwner = ownerId == 0 ? rootStrand : paused.get(ownerId);
+            this.nextId = Math.max(this.nextId, nextId);
+            this.rootDraining = rootDraining;
+            this.running = null;
+            root.retrying = rootRetrying;
         } finally {
             lock.unlock();
         }
