@@ -100,6 +100,7 @@ class PauseWhileStepsRunTest {
         // The second step reached its read while the first's was pending: it made no request yet.
         assertThat(rec.log()).containsExactly("1 fs.read(${workspace}/a.txt)");
         assertThat(first.output()).isEqualTo("root ");
+        assertNoStepThreadRuns();
 
         Outcome second = s.approve(first.executionId(), Scope.ONCE);
         assertSuspendedAt(s, second, 2, "fs.read(${workspace}/b.txt)");
@@ -294,6 +295,24 @@ class PauseWhileStepsRunTest {
         assertThat(yielded.status()).as("%s", yielded).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(stack(yielded)).containsExactly("\"A\"");
         assertThat(pauses).containsExactly("y |yield", "y |1 fs.read(${workspace}/a.txt)");
+    }
+
+    /** While a run is suspended none of its steps has a thread (a step's thread ends as it unwinds). */
+    private static void assertNoStepThreadRuns() {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (System.nanoTime() < until && dev.finch.vm.runtime.Strands.alive() > 0) Thread.onSpinWait();
+        assertThat(dev.finch.vm.runtime.Strands.alive()).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Finch.Tier.class, names = {"INTERPRETED", "COMPILED"})
+    void aJoinThatMustWaitAcrossAPauseWhereItCannotResumeStopsTheRun(Finch.Tier tier) {
+        // list-map runs its function without a resume point: the join inside cannot unwind, so the run stops.
+        Session s = session(tier);
+        Outcome o = run(s, read("a.txt") + " :> a [ a ] [: ( task<string> -- string ) step-join ;] list-map", new Recorder());
+        assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.FAILED);
+        assertThat(o.diagnostics().get(0).code()).isEqualTo("E-RUN-007");
+        assertThat(s.suspendedExecutions()).isEmpty();
     }
 
     @AfterAll static void noStepOutlivesItsRun() throws InterruptedException {
