@@ -181,6 +181,24 @@ class PauseWhileStepsRunTest {
 
     @ParameterizedTest
     @EnumSource(value = Finch.Tier.class, names = {"INTERPRETED", "COMPILED"})
+    void aYieldReachedWhileAStepsRequestIsPendingIsMadeAfterTheApproval(Finch.Tier tier) {
+        // a's read pauses the run while the root waits for b; the root's yield then comes second: it is made afresh
+        // after the approval, and publishes then.
+        Session s = session(tier);
+        Outcome first = s.submit(Submission.of(read("a.txt") + " :> a [: ( -- int ) 5 ;] step-spawn :> b b step-join yield a step-join", "t"));
+        assertSuspendedAt(s, first, 1, "fs.read(${workspace}/a.txt)");
+        assertThat(((Outcome.Suspended) first).yielded()).isEmpty();
+        Outcome yielded = s.approve(first.executionId(), Scope.ONCE);
+        assertThat(yielded.status()).as("%s", yielded).isEqualTo(Outcome.Status.SUSPENDED);
+        assertThat(((Outcome.Suspended) yielded).yielded().orElseThrow().display()).isEqualTo("5");
+        assertThat(s.pendingRequest(first.executionId())).isEmpty();
+        Outcome done = s.resume(first.executionId());
+        assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(stack(done)).containsExactly("\"A\"");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Finch.Tier.class, names = {"INTERPRETED", "COMPILED"})
     void aRootThatHadFinishedMainPausesWhileItDrainsAndKeepsItsStack(Finch.Tier tier) {
         Session s = session(tier);
         Recorder rec = new Recorder();
