@@ -112,6 +112,25 @@ class WorkflowApprovalTest {
         }
     }
 
+    @Test void bestOfsNestedStepsPauseForEachAttempt() {
+        // best-of is a recursive par: steps inside steps, each attempt's ask approved in turn.
+        Session s = finch(null).newSession();
+        Recorder rec = new Recorder();
+        Outcome o = submit(s, HEAD + "(best-of 3 sum (lambda (n) (> n 3)))", rec);
+        int approvals = 0;
+        while (o instanceof Outcome.Suspended) {
+            assertThat(o.requiredCapabilities()).as("%s", o).containsExactly("model.ask(gpt)");
+            o = s.approve(o.executionId(), Scope.ONCE);
+            approvals++;
+        }
+        assertThat(o).as("%s", o).isInstanceOf(Outcome.Completed.class);
+        assertThat(o.stack()).extracting(e -> e.display()).containsExactly("4.0");
+        assertThat(approvals).isEqualTo(3);
+        assertThat(asked.get()).isEqualTo(3);
+        assertThat(rec.log).filteredOn(l -> l.startsWith("request")).containsExactly(
+                "request 1 model.ask(gpt)", "request 2 model.ask(gpt)", "request 3 model.ask(gpt)");
+    }
+
     @Test void aDeniedStepFailsTheWorkflowAndTheOtherStepNeverAsks() throws IOException {
         Files.writeString(ws.resolve("q.txt"), "hello");
         try (Tools tools = Tools.of(Map.of("fs", FileSystemTool.workspace(ws)))) {
