@@ -138,22 +138,11 @@ class ConcurrentStepsTest {
                 .isInstanceOf(Outcome.Completed.class);
     }
 
-    @Test void aRunCannotPauseWhileStepsRun(@org.junit.jupiter.api.io.TempDir java.nio.file.Path ws) throws java.io.IOException {
-        Outcome yielding = run("[: ( -- int ) 1 ;] step-spawn unit yield step-join");
-        assertThat(yielding).isInstanceOf(Outcome.Failed.class);
-        assertThat(code(yielding)).isEqualTo("E-RUN-007");
-        // a step whose file read needs approval cannot pause for it: the run stops, and nothing was read
-        java.nio.file.Files.writeString(ws.resolve("notes.txt"), "secret");
-        Session withFiles = FINCH.newSession(dev.finch.SessionOptions.DEFAULT.withWorkspace(ws));
-        Outcome effect = run(withFiles, "[: ( -- bytes ! {fs.read(${workspace}/notes.txt)} ) \"notes.txt\" path file-read ;] step-spawn step-join");
-        assertThat(effect).as("%s", effect).isInstanceOf(Outcome.Failed.class);
-        assertThat(code(effect)).isEqualTo("E-RUN-007");
-        // a closure that yields is not a step at all
+    @Test void aClosureThatYieldsIsNotAStep() {
+        // (pauses while steps run are PauseWhileStepsRunTest's)
         Outcome yieldingStep = run("[: ( -- int yields<int,unit> ) 1 yield 2 ;] step-spawn step-join");
         assertThat(yieldingStep).isInstanceOf(Outcome.Failed.class);
         assertThat(code(yieldingStep)).startsWith("E-VERIFY-");
-        // once every step has ended, the run pauses as usual
-        assertThat(run("[: ( -- int ) 1 ;] step-spawn step-join unit yield")).isInstanceOf(Outcome.Suspended.class);
     }
 
     @AfterAll static void noStepOutlivesItsRun() throws InterruptedException {

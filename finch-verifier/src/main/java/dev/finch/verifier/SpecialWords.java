@@ -64,8 +64,9 @@ final class SpecialWords {
     }
 
     /**
-     * {@code step-spawn}: a closure of no inputs and one output, without yields (a step cannot pause), whatever its
-     * effects; they are the spawn's, since the step performs them within the run.
+     * {@code step-spawn}: a closure of no inputs and one output, without yields (only the run itself publishes; a
+     * step's requests may still pause the run for approval or a deferred answer), whatever its effects; they are the
+     * spawn's, since the step performs them within the run.
      */
     private Checked.Node stepSpawn(Instr.Call c, StackState st, Target.Builtin target) {
         immediates(c, "step-spawn", "");

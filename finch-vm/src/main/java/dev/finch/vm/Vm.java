@@ -141,15 +141,23 @@ public final class Vm implements AutoCloseable {
         Ctx ctx = p.ctx();
         Future<Throwable> f = workers.submit(() -> {
             dev.finch.vm.runtime.Strands.enter(ctx);
+            boolean paused = false;
             try {
-                p.main().invokeExact(ctx);
+                // A resumed run first revives the steps that paused with it; a root that had finished main only drains.
+                boolean draining = ctx.strands.resume();
+                if (!draining) p.main().invokeExact(ctx);
                 // Steps the program spawned and never joined still run to their end before the run does.
                 if (!ctx.suspending) ctx.strands.drain();
+                if (ctx.suspending) {
+                    // The run pauses once every step has unwound too: no thread of it runs while it is suspended.
+                    ctx.strands.settle();
+                    paused = true;
+                }
                 return null;
             } catch (Throwable t) {
                 return t;
             } finally {
-                ctx.strands.shutdown();
+                if (!paused) ctx.strands.shutdown();
                 dev.finch.vm.runtime.Strands.leave();
             }
         });
@@ -247,9 +255,9 @@ public final class Vm implements AutoCloseable {
     }
 
     /**
-     * The durable form of a suspended run, to resume in another process (see {@link Continuations}). Refused for
-     * a run holding values that live only in this process (streams, step handles, closures not made by this
-     * program's literals).
+     * The durable form of a suspended run, to resume in another process (see {@link Continuations}), with every
+     * concurrent step that paused with it. Refused for a run holding values that live only in this process (streams,
+     * closures not made by this program's literals, a step holding its host's per-step state).
      */
     public String save(Suspension suspension) { return save(suspension, List.of()); }
 
@@ -264,7 +272,7 @@ public final class Vm implements AutoCloseable {
         for (CheckedModule m : earlier) programs.add(new Continuations.Program(m, null));
         programs.add(new Continuations.Program(p.module(), null));
         return Continuations.save(suspension.executionId(), Continuations.moduleDigest(p.module(), p.interpreted()), p.ctx(), yt,
-                Continuations.closures(programs));
+                Continuations.closures(programs), p.module().main().signature().outs());
     }
 
     /**
@@ -282,12 +290,18 @@ public final class Vm implements AutoCloseable {
         ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, base, tiering, base.library());
         List<Continuations.Program> programs = new ArrayList<>(earlier);
         programs.add(new Continuations.Program(module, compiled::closure));
-        Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()),
-                Continuations.closures(programs));
         Map<String, Object> constants = new LinkedHashMap<>();
         base.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), constants);
         ctx.host = new RunHost(executionId, host);
+        java.util.Map<String, String> defs = new java.util.TreeMap<>();
+        base.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
+        module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
+        ctx.definitions = defs;
+        ctx.vocabulary = base.library().vocabulary();
+        // The run's steps are rebuilt on ctx as the continuation is read (they share its host and definitions).
+        Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()),
+                Continuations.closures(programs), ctx, module.main().signature().outs());
         // The restoring host's grants, never the image's: a saved run's authority is what its new host gives it.
         ctx.host.restore(host.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
         ctx.stackIn = base.stack().stream().map(TypedValue::value).toArray();
@@ -298,11 +312,6 @@ public final class Vm implements AutoCloseable {
         java.util.List<dev.finch.vm.runtime.Frame> frames = new java.util.ArrayList<>(r.framesOutermostFirst());
         java.util.Collections.reverse(frames);
         for (dev.finch.vm.runtime.Frame f : frames) ctx.pushFrame(f);
-        java.util.Map<String, String> defs = new java.util.TreeMap<>();
-        base.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
-        module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
-        ctx.definitions = defs;
-        ctx.vocabulary = base.library().vocabulary();
         Paused p = new Paused(ctx, compiled.main(), module, base, compiled.words(), compiled.interpreted());
         TypedValue payload = r.yieldedType() == null ? null : new TypedValue(r.yieldedType(), r.yielded());
         return new Suspension(executionId, payload == null ? new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE) : payload, p);

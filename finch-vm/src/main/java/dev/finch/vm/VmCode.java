@@ -23,7 +23,7 @@ public enum VmCode implements DiagnosticCode {
     TOO_LARGE("E-RUN-004", "A function is too large to compile and cannot be run."),
     PROGRAM_ERROR("E-RUN-005", "A checked run-time error raised by the program (program-error): the program is wrong, not the world."),
     EXPECTED_OK("E-RUN-006", "expect-ok found an err: a failure nobody caught stopped the run."),
-    STEP_PAUSED("E-RUN-007", "The run tried to pause (for approval, a deferred answer or a yield) inside a function value that a word runs without a resume point (list-map, list-filter, list-fold, sorting); a pause needs the whole run's frames, so the run stops."),
+    STEP_PAUSED("E-RUN-007", "The run tried to pause (for approval, a deferred answer or a yield, or a step-join waiting across another step's pause) inside a function value that a word runs without a resume point (list-map, list-filter, list-fold, sorting, an execute whose function type shows no pause); a pause needs the whole run's frames, so the run stops. Pauses in concurrent steps and fiber bodies are not refused: the run pauses with all their frames."),
     FIBER_CANCELLED("E-RUN-008", "A fiber was used after fiber-cancel, or from inside its own body (it cannot resume or cancel itself)."),
     SHOW_REFUSED("E-SHOW-001", "show was given a value with no written form (a function, a handle, authority) or a variant field named tag."),
     JSON_UNREPRESENTABLE("E-JSON-001", "A value JSON cannot hold was made into json: json-of-float of nan or an infinity, or a string or object key with a lone surrogate (json-of-string, json-of-map)."),

@@ -165,6 +165,9 @@ public final class RunHost {
             HostResponse.Approved a = (HostResponse.Approved) r;
             if (a.grant() != null) grants.add(a.grant()).toOptional().ifPresent(g -> grants = g);
         } else {
+            // A request that would pause while another strand of the run owns its pause is not made now: this strand
+            // unwinds and issues it afresh when the run resumes (one pending request per run; no sequence is used).
+            if ((config.deferred() || !grants.use(requirement).isOk()) && dev.finch.vm.runtime.Strands.retryIfPauseTaken(ctx)) return null;
             request = new EffectRequest(EffectRequest.PROTOCOL, executionId, ++sequence, requirement, operation, arguments, expected, origin);
             for (EffectObserver o : config.observers()) o.requested(request);
             journal.record(request, EffectJournal.State.REQUESTED);
@@ -185,7 +188,9 @@ public final class RunHost {
     }
 
     private Object suspend(Ctx ctx, EffectRequest request, Waiting why) {
-        dev.finch.vm.runtime.Strands.checkMayPause(ctx, request.origin());
+        if (!dev.finch.vm.runtime.Strands.claimPause(ctx, request.origin())) {
+            throw new FinchTrap(VmCode.INTERNAL, request.origin(), "request " + request.sequence() + " was made while another step owned the run's pause");
+        }
         pending = request;
         waiting = why;
         ctx.suspending = true;

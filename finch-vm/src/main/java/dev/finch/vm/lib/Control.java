@@ -35,7 +35,7 @@ public final class Control {
             ctx.suspending = true;
             return;
         }
-        Strands.checkMayPause(ctx, o);
+        if (!Strands.claimPause(ctx, o)) return; // another strand's pause: this yield is made afresh on resume
         ctx.yielded = value;
         ctx.suspending = true;
     }
@@ -46,12 +46,14 @@ public final class Control {
 
     @Word(name = "step-spawn", category = Category.CONTROL, typing = Typing.STEP_SPAWN,
             doc = "Start a closure (no inputs, one output, no yields) as a concurrent step of the run, on its deterministic scheduler; "
-                    + "answers the handle to join. The step's effects are the spawn's; a step cannot pause, so one that would need approval "
-                    + "stops the run (E-RUN-007).")
+                    + "answers the handle to join. The step's effects are the spawn's; a step that needs approval or a deferred answer "
+                    + "pauses the run, its frames kept, and resumes with it.")
     @Overload(sig = "( -> a) -> task<a>")
     public static Object stepSpawn(Ctx ctx, Object closure, Origin o) { return Strands.spawn(ctx, closure, o); }
 
-    @Word(name = "step-join", category = Category.CONTROL, doc = "The step's value, waiting until it has ended; a step's checked run-time error stops the whole run.")
+    @Word(name = "step-join", category = Category.CONTROL, pauses = true,
+            doc = "The step's value, waiting until it has ended; a step's checked run-time error stops the whole run. "
+                    + "If the run pauses meanwhile, the join waits again when it resumes.")
     @Overload(sig = "task<a> -> a")
     public static Object stepJoin(Ctx ctx, Object task, Origin o) { return Strands.join(ctx, task, o); }
 

@@ -19,6 +19,7 @@ import dev.finch.vm.host.RunHost;
 import dev.finch.vm.TypedValue;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.Frame;
+import dev.finch.vm.runtime.Strands;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.ArrayList;
@@ -35,8 +36,11 @@ import java.util.Set;
  * mis-resumed.
  */
 public final class Continuations {
-    /** 2: a request's arguments are typed values (type and encoded value), no longer display strings. */
-    public static final String FORMAT = "finch-continuation/2";
+    /**
+     * 2: a request's arguments are typed values (type and encoded value), no longer display strings. 3: a run paused
+     * while concurrent steps were live carries each step's closure and frames, and step handles are saved by id.
+     */
+    public static final String FORMAT = "finch-continuation/3";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
@@ -141,6 +145,17 @@ public final class Continuations {
 
     /** As above, saving the closures of the program's own literals ({@link #closures}). */
     public static String save(String executionId, String moduleDigest, Ctx ctx, Type yieldedType, ValueCodec.Closures closures) {
+        return save(executionId, moduleDigest, ctx, yieldedType, closures, List.of());
+    }
+
+    /**
+     * As above, for a run that may have paused while concurrent steps were live: every step's closure and frames are
+     * saved, and a handle to a step by its id (an ended step's with its value); {@code mainOuts} types the root's
+     * results when it had finished main and was draining its steps.
+     */
+    public static String save(String executionId, String moduleDigest, Ctx ctx, Type yieldedType, ValueCodec.Closures programClosures,
+                              List<Type> mainOuts) {
+        ValueCodec.Closures closures = programClosures == null ? null : new WithSteps(programClosures, ctx.strands, null);
         ObjectNode doc = F.objectNode();
         doc.put("format", FORMAT);
         doc.put("execution_id", executionId);
@@ -152,8 +167,9 @@ public final class Continuations {
             doc.put("yielded_type", yieldedType.toString());
             doc.set("yielded", ValueCodec.encode(yieldedType, ctx.yielded, closures));
         }
-        ArrayNode frames = doc.putArray("frames");
-        ctx.frames().descendingIterator().forEachRemaining(f -> frames.add(ValueCodec.encodeFrame(f, closures)));
+        List<Frame> rootFrames = new ArrayList<>();
+        ctx.frames().descendingIterator().forEachRemaining(rootFrames::add);
+        doc.set("frames", encodeFrames(rootFrames, closures));
         RunHost h = ctx.host;
         ObjectNode host = doc.putObject("host");
         host.put("sequence", h.sequence());
@@ -162,8 +178,96 @@ public final class Continuations {
         // No grants: a restored run holds its restoring host's, never authority carried in the image.
         ArrayNode journal = host.putArray("journal");
         for (EffectJournal.Entry e : h.journal().entries()) journal.addObject().put("state", e.state().name()).set("request", RequestJson.encode(e.request(), closures, false));
+        Strands strands = ctx.strands;
+        List<Strands.SavedStep> steps = strands.pausedSteps();
+        if (!steps.isEmpty() || strands.rootDraining() || Strands.retrying(ctx)) {
+            if (closures == null) throw new ValueCodec.NotDurable("a run paused with concurrent steps is saved only with its program's closures");
+            ObjectNode st = doc.putObject("strands");
+            st.put("owner", strands.pauseOwnerId());
+            st.put("next", strands.nextId());
+            st.put("root_retrying", Strands.retrying(ctx));
+            if (strands.rootDraining()) {
+                // The root had finished main: its results wait for its steps to end.
+                ArrayNode out = st.putArray("root_results");
+                for (int i = 0; i < mainOuts.size(); i++) {
+                    out.addObject().put("type", mainOuts.get(i).toString()).set("value", ValueCodec.encode(mainOuts.get(i), ctx.stackOut[i], closures));
+                }
+            }
+            ArrayNode arr = st.putArray("steps");
+            for (Strands.SavedStep step : steps) {
+                if (step.holdsHostState()) {
+                    throw new ValueCodec.NotDurable("step#" + step.id() + " holds its host's per-step state (an open budget scope), "
+                            + "which lives only in this process");
+                }
+                dev.finch.vm.value.Closure c = (dev.finch.vm.value.Closure) step.closure();
+                ObjectNode o = arr.addObject();
+                o.put("id", step.id());
+                o.put("parent", step.parent());
+                o.put("retrying", step.retrying());
+                o.put("closure_type", c.type().toString());
+                o.set("closure", ValueCodec.encode(c.type(), c, closures));
+                o.set("frames", encodeFrames(step.framesOutermostFirst(), closures));
+            }
+        }
         doc.put("checksum", sha256(canonical(doc)));
         return doc.toString();
+    }
+
+    private static ArrayNode encodeFrames(List<Frame> outermostFirst, ValueCodec.Closures closures) {
+        ArrayNode frames = F.arrayNode();
+        for (Frame f : outermostFirst) frames.add(ValueCodec.encodeFrame(f, closures));
+        return frames;
+    }
+
+    private static List<Frame> decodeFrames(JsonNode saved, ValueCodec.Closures closures) {
+        List<Frame> frames = new ArrayList<>();
+        for (JsonNode f : saved) frames.add(ValueCodec.decodeFrame(f, closures));
+        return frames;
+    }
+
+    /**
+     * The program's closures, plus the handles of the run's own steps: saved by id, an ended step's with its value;
+     * restored as the steps rebuilt from the continuation ({@code known}, by id).
+     */
+    private static final class WithSteps implements ValueCodec.Closures {
+        private final ValueCodec.Closures base;
+        private final Strands strands;
+        private final java.util.Map<Long, Strands.Strand> known;
+
+        WithSteps(ValueCodec.Closures base, Strands strands, java.util.Map<Long, Strands.Strand> known) {
+            this.base = base;
+            this.strands = strands;
+            this.known = known;
+        }
+
+        @Override public int indexOf(CheckedWord body) { return base.indexOf(body); }
+
+        @Override public CheckedWord body(int index) { return base.body(index); }
+
+        @Override public Object make(CheckedWord body, Object[] captures) { return base.make(body, captures); }
+
+        @Override public java.util.Map<Object, Object> handles() { return base.handles(); }
+
+        @Override public dev.finch.vm.value.Fiber.Snapshot stateOf(dev.finch.vm.value.Fiber f) { return base.stateOf(f); }
+
+        @Override public JsonNode encodeTask(Type.TaskT type, Object handle) {
+            Strands.Strand s = strands.handle(handle);
+            if (s == null) return null;
+            ObjectNode o = F.objectNode().put("step", s.id());
+            if (s.isDone()) o.set("value", ValueCodec.encode(type.value(), s.result(), this));
+            return o;
+        }
+
+        @Override public Object decodeTask(Type.TaskT type, JsonNode saved) {
+            if (known == null || !saved.has("step")) return null;
+            long id = saved.get("step").asLong();
+            Strands.Strand s = known.get(id);
+            if (s != null) return s;
+            if (!saved.has("value")) return null;
+            s = strands.restoreDoneStep(id, ValueCodec.decode(type.value(), saved.get("value"), this));
+            known.put(id, s);
+            return s;
+        }
     }
 
     /** What a restore recovers before the run is re-entered. */
@@ -178,6 +282,16 @@ public final class Continuations {
 
     /** As above, remaking the closures of the program's own literals ({@link #closures}). */
     public static Restored restore(String text, String expectedExecutionId, String expectedDigest, ValueCodec.Closures closures) {
+        return restore(text, expectedExecutionId, expectedDigest, closures, null, List.of());
+    }
+
+    /**
+     * As above, rebuilding on {@code ctx} (the restored run's root context, its host installed) the concurrent steps
+     * the run had when it paused: each with its closure and frames, the pause's owner, and the root's results when it
+     * was draining (typed by {@code mainOuts}).
+     */
+    public static Restored restore(String text, String expectedExecutionId, String expectedDigest, ValueCodec.Closures closures,
+                                   Ctx ctx, List<Type> mainOuts) {
         JsonNode doc;
         try {
             doc = JSON.readTree(text);
@@ -195,8 +309,29 @@ public final class Continuations {
         if (!expectedExecutionId.equals(doc.path("execution_id").asText())) throw new Refused("the continuation belongs to another execution");
         if (!expectedDigest.equals(doc.path("module").asText())) throw new Refused("the continuation belongs to a different program or Finch version");
         try {
-            List<Frame> frames = new ArrayList<>();
-            for (JsonNode f : doc.get("frames")) frames.add(ValueCodec.decodeFrame(f, closures));
+            JsonNode st = doc.get("strands");
+            if (st != null) {
+                if (ctx == null || closures == null) throw new Refused("the continuation holds concurrent steps, which this restore cannot rebuild");
+                java.util.Map<Long, Strands.Strand> known = new java.util.HashMap<>();
+                closures = new WithSteps(closures, ctx.strands, known);
+                // Every paused step first (their closures and frames may hold each other's handles), then their state.
+                List<Strands.Strand> rebuilt = new ArrayList<>();
+                for (JsonNode step : st.get("steps")) rebuilt.add(ctx.strands.restorePausedStep(step.get("id").asLong(), step.get("parent").asLong(), known));
+                int k = 0;
+                for (JsonNode step : st.get("steps")) {
+                    Type ct = TypeSyntax.parse(step.get("closure_type").asText());
+                    Object closure = ValueCodec.decode(ct, step.get("closure"), closures);
+                    ctx.strands.restoreStep(rebuilt.get(k++), closure, decodeFrames(step.get("frames"), closures), step.get("retrying").asBoolean());
+                }
+                JsonNode results = st.get("root_results");
+                if (results != null) {
+                    if (results.size() != mainOuts.size()) throw new Refused("the continuation's results do not match the program's");
+                    ctx.stackOut = new Object[mainOuts.size()];
+                    for (int i = 0; i < mainOuts.size(); i++) ctx.stackOut[i] = ValueCodec.decode(mainOuts.get(i), results.get(i).get("value"), closures);
+                }
+                ctx.strands.restorePause(st.get("owner").asLong(), st.get("next").asLong(), results != null, st.get("root_retrying").asBoolean());
+            }
+            List<Frame> frames = decodeFrames(doc.get("frames"), closures);
             Type yt = doc.has("yielded_type") ? TypeSyntax.parse(doc.get("yielded_type").asText()) : null;
             Object yielded = yt == null ? null : ValueCodec.decode(yt, doc.get("yielded"), closures);
             JsonNode host = doc.get("host");

@@ -69,6 +69,12 @@ public final class ValueCodec {
          * changed it — as it was before that run, since the run's changes are not committed.
          */
         default dev.finch.vm.value.Fiber.Snapshot stateOf(dev.finch.vm.value.Fiber f) { return f.snapshot(); }
+
+        /** The saved form of a handle of the run's own concurrent step ({@code task<T>}), or null when it has none. */
+        default JsonNode encodeTask(Type.TaskT type, Object handle) { return null; }
+
+        /** The step handle {@code saved} names in the run being restored, or null when it names none. */
+        default Object decodeTask(Type.TaskT type, JsonNode saved) { return null; }
     }
 
     /** The saved form of {@code v}, a value of {@code type}; {@link NotDurable} when it has none. */
@@ -178,8 +184,14 @@ public final class ValueCodec {
                 }
                 throw new NotDurable("a value of type " + type + " (a function made outside this program, or an execution token) lives only in this process");
             }
+            case TASK -> {
+                // A step of the run itself is saved with it (by its id); any other task lives only in this process.
+                JsonNode saved = cl == null ? null : cl.encodeTask((Type.TaskT) type, v);
+                if (saved != null) yield saved;
+                throw new NotDurable("a value of type " + type + " (a task that is not a step of this run) lives only in this process");
+            }
             case FIBER -> encodeFiber((Type.FiberT) type, v, cl);
-            case TASK, STREAM, RESOURCE -> throw new NotDurable("a value of type " + type + " (a closure, stream, task or handle) lives only in this process");
+            case STREAM, RESOURCE -> throw new NotDurable("a value of type " + type + " (a closure, stream, task or handle) lives only in this process");
         };
     }
 
@@ -392,8 +404,13 @@ public final class ValueCodec {
                 }
                 yield cl.make(lit, caps);
             }
+            case TASK -> {
+                Object handle = cl == null ? null : cl.decodeTask((Type.TaskT) type, n);
+                if (handle == null) throw new Malformed("no saved form for type " + type);
+                yield handle;
+            }
             case FIBER -> decodeFiber((Type.FiberT) type, n, cl);
-            case TASK, STREAM, RESOURCE -> throw new Malformed("no saved form for type " + type);
+            case STREAM, RESOURCE -> throw new Malformed("no saved form for type " + type);
         };
     }
 

@@ -39,6 +39,11 @@ public final class Ctx implements Meter {
     public boolean suspending;
     /** Set when re-entering a suspended run; every method pops its frame and jumps to its resume point. */
     public boolean resuming;
+    /**
+     * Set when this context unwound for a pause another strand of the run owns (or from a join): on resume its
+     * innermost operation re-executes afresh instead of taking a resume value (see {@link Strands}).
+     */
+    boolean retrying;
 
     /** Result registers for words with several outputs, indexed by output position. */
     public final long[] rl = new long[256];
@@ -121,6 +126,19 @@ public final class Ctx implements Meter {
     }
 
     Ctx child() { return new Ctx(this); }
+
+    /** Prepares a paused step's context to resume with the run: the root's new limits, sink and cancellation. */
+    void renewChild() {
+        this.limits = root.limits;
+        this.maxDepth = root.maxDepth;
+        this.sink = root.sink;
+        this.cancel = root.cancel;
+        this.deadlineNanos = root.deadlineNanos;
+        this.deadlineIsExecutionLimit = root.deadlineIsExecutionLimit;
+        this.fuel = 0;
+        this.suspending = false;
+        this.resuming = true;
+    }
 
     /** True for a concurrent step's context. */
     public boolean isChild() { return root != this; }
@@ -254,11 +272,16 @@ public final class Ctx implements Meter {
      * Called by the innermost suspending operation: true (and the resume is finished) when this call is the one
      * being resumed, so it returns its resume value instead of suspending again.
      */
-    public boolean takeResumePeek() { return resuming; }
+    public boolean takeResumePeek() { return resuming && !retrying; }
 
     public boolean takeResume() {
         if (!resuming) return false;
         resuming = false;
+        if (retrying) {
+            // This call stood in for one that never paused itself: it runs afresh.
+            retrying = false;
+            return false;
+        }
         return true;
     }
 

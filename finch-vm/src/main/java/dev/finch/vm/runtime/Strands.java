@@ -29,9 +29,21 @@ import java.util.concurrent.locks.ReentrantLock;
  *       repeatable.</li>
  * </ul>
  * The first checked run-time error of any strand aborts the run: every strand stops at its next scheduling point
- * or fuel slice, and the run fails with that diagnostic. A strand cannot pause (approval, a deferred answer, yield):
- * a pause needs the whole run's frames, so it is refused with {@code E-RUN-007}. At most {@link #MAX_LIVE} strands
- * are alive at once ({@code E-LIMIT-006}).
+ * or fuel slice, and the run fails with that diagnostic. At most {@link #MAX_LIVE} strands are alive at once
+ * ({@code E-LIMIT-006}).
+ *
+ * <p><b>Pausing while steps run.</b> Any strand may pause the run (a request waiting for approval or for a deferred
+ * host's answer, or the root's yield). The first to reach a pause point <em>claims</em> the run's pause
+ * ({@link #claimPause}): its request becomes the host's one pending request and it unwinds its own frames into its own
+ * context; a step's thread then ends. A strand that reaches a pause point while the pause is claimed creates no
+ * request and uses no sequence number: it unwinds <em>to retry</em>, so that on resume its call is issued afresh. The
+ * other strands go on until nothing can progress (no strand ready, none working off the baton, none asleep); then
+ * every strand waiting in a {@code step-join} unwinds too (lowest id first), the join to be re-executed on resume, and
+ * the run is suspended once every strand has unwound (the root waits for that in {@link #settle}). A root that had
+ * finished main and was draining its steps records so ({@link #resume} answers it). On resume every unwound step is
+ * revived on a thread with its frames; the strand that claimed the pause runs first and alone consumes the answer,
+ * then the others in id order, retrying what they had not issued — so each effect happens once and the sequence
+ * numbers are a function of the program.
  */
 public final class Strands {
     /** The most steps alive at once in one run. */
@@ -66,6 +78,10 @@ public final class Strands {
         private final Strand parent;
         private final Ctx ctx;
         private Object local;
+        /** The step's closure (null for the root): re-entered with its frames when a paused run resumes. */
+        private Object closure;
+        /** Whether the step unwound for the run's pause: its frames are on its context and it has no thread. */
+        private boolean paused;
         private boolean done;
         private Object value;
         private Throwable failure;
@@ -74,11 +90,12 @@ public final class Strands {
         private SimClock clock;
         private final List<Strand> joiners = new ArrayList<>(1);
 
-        private Strand(long id, Strand parent, Ctx ctx, Object local) {
+        private Strand(long id, Strand parent, Ctx ctx, Object local, Object closure) {
             this.id = id;
             this.parent = parent;
             this.ctx = ctx;
             this.local = local;
+            this.closure = closure;
         }
 
         private Strands owner() { return Strands.this; }
@@ -90,6 +107,12 @@ public final class Strands {
         public Object local() { return local; }
 
         public void local(Object value) { this.local = value; }
+
+        /** Whether the step has ended (its value is {@link #result}). */
+        public boolean isDone() { return done; }
+
+        /** The value of a step that has ended. */
+        public Object result() { return value; }
 
         @Override public String toString() { return "step#" + id; }
     }
@@ -108,10 +131,18 @@ public final class Strands {
     private volatile FinchTrap abort;
     /** Which strand holds each stateful resource the run's steps have used (see {@link #claim}). */
     private final java.util.HashMap<Object, Strand> owners = new java.util.HashMap<>();
+    /** The strand that claimed the run's pause (its request is pending, or it yielded), or null (see {@link #claimPause}). */
+    private Strand pauseOwner;
+    /** Set when nothing could progress while the pause was claimed: every strand waiting in a join unwinds. */
+    private boolean unwinding;
+    /** Steps unwound for the pause, by id: revived when the run resumes. */
+    private final TreeMap<Long, Strand> paused = new TreeMap<>();
+    /** Whether the root had finished main and was draining its steps when the run paused. */
+    private boolean rootDraining;
 
     Strands(Ctx root) {
         this.root = root;
-        this.rootStrand = new Strand(0, null, root, null);
+        this.rootStrand = new Strand(0, null, root, null, null);
         this.running = rootStrand;
     }
 
@@ -142,6 +173,8 @@ public final class Strands {
 
     /** {@code step-join}: the step's value, waiting (off the baton) until it has ended. */
     public static Object join(Ctx ctx, Object task, Origin origin) {
+        // A join the run paused in is simply joined again when it resumes.
+        ctx.takeResume();
         Strand t = (Strand) task;
         if (t.owner() != ctx.strands) {
             // A step of an earlier run (its handle was left on the stack): that run ended only after all its steps did.
@@ -160,12 +193,12 @@ public final class Strands {
             if (live.size() >= MAX_LIVE) {
                 throw new FinchTrap(VmCode.STRANDS_LIMIT, origin, "more than " + MAX_LIVE + " concurrent steps would be alive at once");
             }
-            Strand s = new Strand(nextId++, me == null || me.owner() != this ? rootStrand : me, ctx.child(), inherited);
+            Strand s = new Strand(nextId++, me == null || me.owner() != this ? rootStrand : me, ctx.child(), inherited, closure);
             live.put(s.id, s);
             ready.put(s.id, s);
             ALIVE.incrementAndGet();
             try {
-                THREAD_POOL.execute(() -> body(s, closure));
+                THREAD_POOL.execute(() -> body(s));
             } catch (RuntimeException | OutOfMemoryError e) {
                 // The JVM could not start a thread: the step never existed.
                 live.remove(s.id);
@@ -179,9 +212,10 @@ public final class Strands {
         }
     }
 
-    private void body(Strand s, Object closure) {
+    private void body(Strand s) {
         CURRENT.set(s);
         dev.finch.vm.value.Meter.bind(s.ctx);
+        boolean unwound = false;
         try {
             lock.lock();
             try {
@@ -190,9 +224,9 @@ public final class Strands {
             } finally {
                 lock.unlock();
             }
-            Object v = Calls.executeResumable(s.ctx, 0, closure, NO_ARGS);
-            if (s.ctx.suspending) throw pauseRefused(Origin.UNKNOWN);
-            s.value = v;
+            Object v = Calls.executeResumable(s.ctx, 0, s.closure, NO_ARGS);
+            if (s.ctx.suspending) unwound = true;
+            else s.value = v;
         } catch (Throwable t) {
             s.failure = t;
         } finally {
@@ -200,11 +234,18 @@ public final class Strands {
             dev.finch.vm.value.Meter.unbind();
             lock.lock();
             try {
-                s.done = true;
-                live.remove(s.id);
-                if (s.failure != null && abort == null) abort = asTrap(s.failure);
-                for (Strand j : s.joiners) ready.put(j.id, j);
-                s.joiners.clear();
+                s.thread = null;
+                if (unwound) {
+                    // Paused with the run: its frames stay on its context until the run resumes (or is dropped).
+                    s.paused = true;
+                    paused.put(s.id, s);
+                } else {
+                    s.done = true;
+                    live.remove(s.id);
+                    if (s.failure != null && abort == null) abort = asTrap(s.failure);
+                    for (Strand j : s.joiners) ready.put(j.id, j);
+                    s.joiners.clear();
+                }
                 if (running == s) dispatch();
                 changed.signalAll();
             } finally {
@@ -227,6 +268,12 @@ public final class Strands {
                 task.joiners.add(me);
                 giveUp(me);
                 awaitTurn(me);
+                if (!task.done && unwinding) {
+                    // The run pauses and this join cannot end before it resumes: unwind, to join again then.
+                    task.joiners.remove(me);
+                    unwindToRetry(me.ctx);
+                    return null;
+                }
             }
             if (task.failure != null) throw asTrap(task.failure);
             // Whatever the step held is ordered before the joiner now.
@@ -342,26 +389,235 @@ public final class Strands {
         return false;
     }
 
+    // ---- pausing ------------------------------------------------------------------------------------------------
+
     /**
-     * Refuses a pause (approval, a deferred answer, yield) while steps run concurrently: a pause saves the whole
-     * run's frames, which a step's thread does not have.
+     * Called by a pause point (a host request that must wait, a yield) on the strand holding the baton: true when the
+     * caller now owns the run's pause and records it (its request pending, its yield published) and unwinds; false when
+     * another strand owns it — the caller has then been marked to unwind and retry ({@code ctx.suspending} is set), and
+     * must return at once without recording anything.
      */
-    public static void checkMayPause(Ctx ctx, Origin origin) {
-        if (ctx.isChild() || !ctx.strands.liveIsEmpty()) throw pauseRefused(origin);
+    public static boolean claimPause(Ctx ctx, Origin origin) {
+        Strands s = ctx.strands;
+        Strand me = CURRENT.get();
+        if (me == null || me.owner() != s) me = s.rootStrand;
+        return s.claimFor(me);
     }
 
-    private boolean liveIsEmpty() {
+    private boolean claimFor(Strand me) {
         lock.lock();
         try {
-            return live.isEmpty();
+            if (pauseOwner == null || pauseOwner == me) {
+                pauseOwner = me;
+                return true;
+            }
+            unwindToRetry(me.ctx);
+            return false;
         } finally {
             lock.unlock();
         }
     }
 
-    private static FinchTrap pauseRefused(Origin origin) {
-        return new FinchTrap(VmCode.STEP_PAUSED, origin, "a run cannot pause (for approval, a deferred answer or a yield) while "
-                + "concurrent steps are running; grant what the steps need before the run");
+    /**
+     * For a pause point that is about to record something (a request, with its sequence number): when another strand
+     * already owns the run's pause, marks the caller to unwind and retry on resume and answers true; the caller
+     * returns at once, having recorded nothing.
+     */
+    public static boolean retryIfPauseTaken(Ctx ctx) {
+        Strands s = ctx.strands;
+        Strand me = CURRENT.get();
+        if (me == null || me.owner() != s) me = s.rootStrand;
+        s.lock.lock();
+        try {
+            if (s.pauseOwner == null || s.pauseOwner == me) return false;
+            unwindToRetry(ctx);
+            return true;
+        } finally {
+            s.lock.unlock();
+        }
+    }
+
+    /** Unwinds {@code ctx}'s strand so that, on resume, the operation it stands in re-executes afresh. */
+    private static void unwindToRetry(Ctx ctx) {
+        ctx.suspending = true;
+        ctx.retrying = true;
+    }
+
+    /**
+     * Called by the root once it has unwound for a pause (its main returned suspending, or its drain did): gives up the
+     * baton and waits until every live step has unwound too, so that no thread of the run still runs when it is
+     * suspended. Throws the run's abort if a step failed meanwhile.
+     */
+    public void settle() {
+        lock.lock();
+        try {
+            if (pauseOwner == null) pauseOwner = rootStrand; // a root that paused with no step alive
+            giveUp(rootStrand);
+            while (!everyStepPaused()) {
+                checkAbort();
+                FinchTrap stop = root.stopped();
+                if (stop != null) {
+                    if (abort == null) abort = stop;
+                    changed.signalAll();
+                    throw abort;
+                }
+                try {
+                    changed.await(50, TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    if (abort == null) abort = new FinchTrap(VmCode.CANCELLED, Origin.UNKNOWN, "the run was interrupted");
+                    changed.signalAll();
+                    throw abort;
+                }
+            }
+            checkAbort();
+            running = null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean everyStepPaused() {
+        for (Strand s : live.values()) if (!s.paused) return false;
+        return true;
+    }
+
+    /**
+     * Called by the root when a paused run resumes, before it re-enters main: revives every unwound step on a thread
+     * (its context resuming from its frames), lets the strand that owned the pause run first (it consumes the answer),
+     * and returns once the root holds the baton — true when the root had finished main and only drains its steps.
+     */
+    public boolean resume() {
+        lock.lock();
+        try {
+            Strand owner = pauseOwner == null ? rootStrand : pauseOwner;
+            pauseOwner = null;
+            unwinding = false;
+            boolean draining = rootDraining;
+            rootDraining = false;
+            if (draining) {
+                root.resuming = false;
+                root.retrying = false;
+            }
+            running = rootStrand;
+            if (paused.isEmpty()) return draining;
+            List<Strand> revive = new ArrayList<>(paused.values());
+            paused.clear();
+            for (Strand s : revive) {
+                s.paused = false;
+                s.ctx.renewChild();
+                ready.put(s.id, s);
+            }
+            if (owner != rootStrand && revive.contains(owner)) {
+                ready.remove(owner.id);
+                ready.put(rootStrand.id, rootStrand);
+                running = owner;
+            } else {
+                running = rootStrand;
+            }
+            for (Strand s : revive) {
+                ALIVE.incrementAndGet();
+                try {
+                    THREAD_POOL.execute(() -> body(s));
+                } catch (RuntimeException | OutOfMemoryError e) {
+                    ALIVE.decrementAndGet();
+                    s.done = true;
+                    live.remove(s.id);
+                    ready.remove(s.id);
+                    if (abort == null) abort = new FinchTrap(VmCode.STRANDS_LIMIT, Origin.UNKNOWN, "the host could not start a thread to resume a step");
+                }
+            }
+            changed.signalAll();
+            awaitTurn(rootStrand);
+            return draining;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // ---- saving and restoring a paused run (dev.finch.vm.persist.Continuations) ---------------------------------
+
+    /**
+     * A step unwound for the run's pause, as a continuation saves it: its id and spawner, its closure, its frames
+     * (outermost first), whether it resumes by retrying, and whether it holds its host's per-step state
+     * ({@link Strand#local}), which no continuation carries.
+     */
+    public record SavedStep(long id, long parent, Object closure, List<Frame> framesOutermostFirst, boolean retrying, boolean holdsHostState) { }
+
+    /** The steps unwound for the run's pause, in id order (empty when it paused with no step alive). */
+    public List<SavedStep> pausedSteps() {
+        lock.lock();
+        try {
+            List<SavedStep> out = new ArrayList<>();
+            for (Strand s : paused.values()) {
+                List<Frame> frames = new ArrayList<>();
+                s.ctx.frames.descendingIterator().forEachRemaining(frames::add);
+                out.add(new SavedStep(s.id, s.parent == null ? 0 : s.parent.id, s.closure, frames, s.ctx.retrying, s.local != null));
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The id of the strand that owns the run's pause (0: the root). */
+    public long pauseOwnerId() { return pauseOwner == null ? 0 : pauseOwner.id; }
+
+    /** The id the next spawned step gets. */
+    public long nextId() { return nextId; }
+
+    /** Whether the root had finished main and was draining its steps when the run paused. */
+    public boolean rootDraining() { return rootDraining; }
+
+    /** Whether {@code ctx} resumes by retrying its innermost operation rather than taking an answer. */
+    public static boolean retrying(Ctx ctx) { return ctx.retrying; }
+
+    /** {@code v} as a step of this run, or null when it is not one. */
+    public Strand handle(Object v) { return v instanceof Strand s && s.owner() == this ? s : null; }
+
+    /** Rebuilds a step of a saved run that had unwound for its pause; its closure and frames follow ({@link #restoreStep}). */
+    public Strand restorePausedStep(long id, long parentId, java.util.Map<Long, Strand> known) {
+        lock.lock();
+        try {
+            Strand parent = known.getOrDefault(parentId, rootStrand);
+            Strand s = new Strand(id, parent, root.child(), null, null);
+            s.paused = true;
+            live.put(id, s);
+            paused.put(id, s);
+            known.put(id, s);
+            return s;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Gives a rebuilt paused step its closure and frames (outermost first). */
+    public void restoreStep(Strand s, Object closure, List<Frame> framesOutermostFirst, boolean retrying) {
+        s.closure = closure;
+        for (int i = framesOutermostFirst.size() - 1; i >= 0; i--) s.ctx.pushFrame(framesOutermostFirst.get(i));
+        s.ctx.suspending = true;
+        s.ctx.retrying = retrying;
+    }
+
+    /** Rebuilds a step of a saved run that had ended with {@code value} (a handle to it was still held). */
+    public Strand restoreDoneStep(long id, Object value) {
+        Strand s = new Strand(id, rootStrand, root, null, null);
+        s.done = true;
+        s.value = value;
+        return s;
+    }
+
+    /** Restores who owned a saved run's pause, the next step id and whether the root was draining or retrying. */
+    public void restorePause(long ownerId, long nextId, boolean rootDraining, boolean rootRetrying) {
+        lock.lock();
+        try {
+            this.pauseOwner = ownerId == 0 ? rootStrand : paused.get(ownerId);
+            this.nextId = Math.max(this.nextId, nextId);
+            this.rootDraining = rootDraining;
+            this.running = null;
+            root.retrying = rootRetrying;
+        } finally {
+            lock.unlock();
+        }
     }
 
     // ---- the run's lifecycle ------------------------------------------------------------------------------------
@@ -378,6 +634,11 @@ public final class Strands {
             }
             if (next == null) return;
             joinStrand(next, Origin.UNKNOWN);
+            if (root.suspending) {
+                // The run paused while the root drained: on resume it drains again, main being done.
+                rootDraining = true;
+                return;
+            }
         }
     }
 
@@ -419,6 +680,12 @@ public final class Strands {
                 Strand also = sleepers.poll();
                 ready.put(also.id, also);
             }
+        } else if (off == 0 && pauseOwner != null) {
+            // The run pauses and nothing else can progress: every strand waiting in a join unwinds, lowest id first.
+            unwinding = true;
+            for (Strand j : rootStrand.joiners) ready.put(j.id, j);
+            for (Strand s : live.values()) for (Strand j : s.joiners) ready.put(j.id, j);
+            if (!ready.isEmpty()) next = ready.pollFirstEntry().getValue();
         } else if (off == 0 && abort == null && hasWaiters()) {
             abort = new FinchTrap(VmCode.INTERNAL, Origin.UNKNOWN, "every step of the run waits for another (a deadlock)");
         }
