@@ -25,7 +25,7 @@ public enum NormanCode implements DiagnosticCode {
     UNKNOWN_FIELD("E-NORMAN-014", Phase.PARSE, "A record is built with a field it does not have, without one it has, or with one twice."),
     BAD_PATTERN("E-NORMAN-015", Phase.PARSE, "A pattern is not one of Con, (Con x _), '(), (cons h t), _."),
     UNKNOWN_TYPE("E-NORMAN-016", Phase.PARSE, "A type names no datatype, record or built-in type."),
-    BAD_GRANT_TERM("E-NORMAN-017", Phase.PARSE, "A model grant's price, ceiling or think is not a whole number in its range (prices 0 to 10^12 micro-dollars a token, a ceiling at least 1), or its id is not a string; or a script's (out n) is not a whole number of tokens."),
+    BAD_GRANT_TERM("E-NORMAN-017", Phase.PARSE, "A model grant's price is not micro-dollars a token in digits with at most six decimals, from 0 to a million dollars; its ceiling or think is not a whole number in range (a ceiling at least 1); or its id is not a string; or a script's (out n) is not a whole number of tokens."),
     SCRIPT_ENTRY("E-NORMAN-018", Phase.PARSE, "A script entry is not one of (reply \"…\"), (result \"…\"), (provider-error \"…\"), (refused 'category), (out n), (latency d), or an (out n)/(latency d) comes before any answer it could qualify."),
     SCRIPT_LATENCY("E-NORMAN-019", Phase.PARSE, "A script's (latency d) is not a duration such as 40ms, 2s, 1min or 1h."),
     USE_NOT_FOUND("E-NORMAN-020", Phase.PARSE, "A used file cannot be read."),

@@ -27,82 +27,114 @@ public record SiteKey(Askable type, Optional<Model> model) {
 
     /**
      * A model grant's terms, as the program states them: the model id it declares ({@code [id "…"]}, else empty: the
-     * grant's name names the model), prices in micro-dollars per input and output token ({@code [in n]}
-     * {@code [out n]}) and the ceiling on output tokens ({@code [ceiling n]}), each empty when the grant omits it.
-     * Under a script the stated terms are the prices, with {@link #DEFAULT_IN}, {@link #DEFAULT_OUT} and
-     * {@link #DEFAULT_CEILING} for what is omitted; under a host's world ({@code ModelWorld}) the host's prices apply
-     * and a stated price may not be lower than the host's, a stated ceiling only narrows the host's. A price is
-     * {@code 0..}{@link #MAX_PRICE}, a ceiling {@code 1..Long.MAX_VALUE} ({@link #refusal}).
+     * grant's name names the model), its prices ({@code [in p]} {@code [out p]}: micro-dollars per input and output
+     * token, exact to a millionth of a micro-dollar, so {@code [in 0.25]} is $0.25 a million tokens — held here as
+     * micro-dollars per <em>million</em> tokens, a whole number), the ceiling on output tokens ({@code [ceiling n]})
+     * and the thinking tokens an ask reserves ({@code [think n]}), each empty when the grant omits it. Under a script
+     * the stated terms are the prices, with {@link #DEFAULT_IN}, {@link #DEFAULT_OUT}, {@link #DEFAULT_CEILING} and no
+     * thinking for what is omitted; under a host's world ({@code ModelWorld}) the host's prices apply and a stated price
+     * may not be lower than the host's, a stated ceiling only narrows the host's. A price is {@code 0..}{@link #MAX_PRICE}
+     * per million tokens, a ceiling {@code 1..Long.MAX_VALUE}, think {@code 0..Long.MAX_VALUE} ({@link #refusal}).
      */
-    public record Model(Optional<String> id, OptionalLong in, OptionalLong out, OptionalLong ceiling) {
-        public static final long DEFAULT_IN = 3, DEFAULT_OUT = 15, DEFAULT_CEILING = 4096;
+    public record Model(Optional<String> id, OptionalLong inPerMillion, OptionalLong outPerMillion, OptionalLong ceiling, OptionalLong think) {
+        /** The script's prices for what a grant omits, per million tokens ($3 and $15), and its ceiling. */
+        public static final long DEFAULT_IN = 3_000_000, DEFAULT_OUT = 15_000_000, DEFAULT_CEILING = 4096;
 
-        /** The highest price a grant may state: a million dollars a token, in micro-dollars. */
-        public static final long MAX_PRICE = 1_000_000_000_000L;
+        /** The highest price a grant may state, per million tokens: a million dollars a token. */
+        public static final long MAX_PRICE = 1_000_000_000_000_000_000L;
+
+        /** Digits a stated price may have after its point: a millionth of a micro-dollar a token. */
+        public static final int PRICE_DECIMALS = 6;
 
         /** @throws IllegalArgumentException for a stated value out of its range ({@link #refusal}) */
         public Model {
             java.util.Objects.requireNonNull(id, "id");
-            check("in", in);
-            check("out", out);
+            check("in", inPerMillion);
+            check("out", outPerMillion);
             check("ceiling", ceiling);
+            check("think", think);
         }
 
         private static void check(String field, OptionalLong v) {
             if (v.isPresent()) refusal(field, v.getAsLong()).ifPresent(why -> { throw new IllegalArgumentException(why); });
         }
 
-        /** Stated terms from micro-dollar prices and a ceiling, all stated. */
-        public static Model of(Optional<String> id, long in, long out, long ceiling) {
-            return new Model(id, OptionalLong.of(in), OptionalLong.of(out), OptionalLong.of(ceiling));
+        /** Stated terms from prices per million tokens and a ceiling, all stated, and no thinking. */
+        public static Model of(Optional<String> id, long inPerMillion, long outPerMillion, long ceiling) {
+            return new Model(id, OptionalLong.of(inPerMillion), OptionalLong.of(outPerMillion), OptionalLong.of(ceiling), OptionalLong.empty());
         }
 
         /**
-         * Why {@code value} cannot be the grant field {@code field} ({@code in}, {@code out}, {@code ceiling},
-         * {@code think}), or empty when it can: prices are {@code 0..MAX_PRICE} micro-dollars per token, a ceiling at
-         * least one token, {@code think} a count of tokens (not negative).
+         * Why {@code value} cannot be the grant field {@code field} ({@code in} and {@code out} per million tokens,
+         * {@code ceiling}, {@code think}), or empty when it can.
          */
         public static Optional<String> refusal(String field, long value) {
             return switch (field) {
-                case "in", "out" -> value >= 0 && value <= MAX_PRICE ? Optional.empty() : Optional.of("a price is a whole number of micro-dollars per token from 0 to "
-                        + MAX_PRICE + " (a million dollars), not " + value);
+                case "in", "out" -> value >= 0 && value <= MAX_PRICE ? Optional.empty() : Optional.of("a price is from 0 to a million dollars a token ("
+                        + perToken(MAX_PRICE) + " micro-dollars), not " + perToken(value));
                 case "ceiling" -> value >= 1 ? Optional.empty() : Optional.of("a ceiling is a whole number of output tokens, at least 1, not " + value);
                 case "think" -> value >= 0 ? Optional.empty() : Optional.of("think is a whole number of tokens, not " + value);
                 default -> Optional.of("a model grant has no field " + field);
             };
         }
 
+        /** A price per million tokens written as the grant writes it, in micro-dollars a token ({@code 250000} → {@code 0.25}). */
+        public static String perToken(long perMillion) {
+            return java.math.BigDecimal.valueOf(perMillion, PRICE_DECIMALS).stripTrailingZeros().toPlainString();
+        }
+
+        /**
+         * A price as a grant writes it — micro-dollars a token in decimal digits with at most {@link #PRICE_DECIMALS}
+         * after an optional point ({@code 3}, {@code 0.25}, {@code 1.125}) — as micro-dollars per million tokens; empty
+         * for anything else (a sign, an exponent, a finer fraction, more than {@link #MAX_PRICE}).
+         */
+        public static OptionalLong price(String text) {
+            int dot = text.indexOf('.');
+            String whole = dot < 0 ? text : text.substring(0, dot);
+            String frac = dot < 0 ? "" : text.substring(dot + 1);
+            if (whole.isEmpty() || whole.length() > 13 || frac.length() > PRICE_DECIMALS || (dot >= 0 && frac.isEmpty())
+                    || !(whole + frac).chars().allMatch(c -> c >= '0' && c <= '9')) {
+                return OptionalLong.empty();
+            }
+            long v = Long.parseLong(whole) * 1_000_000L + (frac.isEmpty() ? 0 : Long.parseLong(frac + "0".repeat(PRICE_DECIMALS - frac.length())));
+            return v <= MAX_PRICE ? OptionalLong.of(v) : OptionalLong.empty();
+        }
+
         /** The terms a model grant declares (the syntax checked them: {@code Syntax}); what it omits is empty. */
         public static Model of(Ast.Grant g) {
             Optional<String> id = Optional.empty();
-            OptionalLong in = OptionalLong.empty(), out = OptionalLong.empty(), ceiling = OptionalLong.empty();
+            OptionalLong in = OptionalLong.empty(), out = OptionalLong.empty(), ceiling = OptionalLong.empty(), think = OptionalLong.empty();
             for (Ast.HostEntry e : g.entries()) {
                 if (e.value().isEmpty()) continue;
                 Sx v = e.value().get();
                 switch (e.key()) {
                     case "id" -> { if (v instanceof Sx.Str s) id = Optional.of(s.value()); }
-                    case "in" -> in = number(v);
-                    case "out" -> out = number(v);
-                    case "ceiling" -> ceiling = number(v);
+                    case "in" -> in = stated(v, true);
+                    case "out" -> out = stated(v, true);
+                    case "ceiling" -> ceiling = stated(v, false);
+                    case "think" -> think = stated(v, false);
                     default -> { }
                 }
             }
-            return new Model(id, in, out, ceiling);
+            return new Model(id, in, out, ceiling, think);
         }
 
-        /** The price per input token under a script: the stated one, else {@link #DEFAULT_IN}. */
-        public long scriptIn() { return in.orElse(DEFAULT_IN); }
+        /** The price per million input tokens under a script: the stated one, else {@link #DEFAULT_IN}. */
+        public long scriptIn() { return inPerMillion.orElse(DEFAULT_IN); }
 
-        /** The price per output token under a script: the stated one, else {@link #DEFAULT_OUT}. */
-        public long scriptOut() { return out.orElse(DEFAULT_OUT); }
+        /** The price per million output tokens under a script: the stated one, else {@link #DEFAULT_OUT}. */
+        public long scriptOut() { return outPerMillion.orElse(DEFAULT_OUT); }
 
         /** The ceiling under a script: the stated one, else {@link #DEFAULT_CEILING}. */
         public long scriptCeiling() { return ceiling.orElse(DEFAULT_CEILING); }
 
+        /** The thinking tokens an ask reserves: the stated ones, else none. */
+        public long thinkTokens() { return think.orElse(0); }
+
         /** The value of a numeric grant field, parsed strictly (the syntax refuses what this cannot read). */
-        private static OptionalLong number(Sx v) {
-            OptionalLong n = v instanceof Sx.Atom a ? wholeNumber(a.text()) : OptionalLong.empty();
-            if (n.isEmpty()) throw new IllegalArgumentException("a model grant's numeric field is not a whole number: " + v);
+        private static OptionalLong stated(Sx v, boolean isPrice) {
+            OptionalLong n = v instanceof Sx.Atom a ? (isPrice ? price(a.text()) : wholeNumber(a.text())) : OptionalLong.empty();
+            if (n.isEmpty()) throw new IllegalArgumentException("a model grant's numeric field is not " + (isPrice ? "a price" : "a whole number") + ": " + v);
             return n;
         }
 
@@ -129,9 +161,10 @@ public record SiteKey(Askable type, Optional<Model> model) {
         model.ifPresent(m -> {
             ObjectNode n = o.putObject("model");
             m.id().ifPresent(id -> n.put("id", id));
-            m.in().ifPresent(v -> n.put("in", v));
-            m.out().ifPresent(v -> n.put("out", v));
+            m.inPerMillion().ifPresent(v -> n.put("in_per_million", v));
+            m.outPerMillion().ifPresent(v -> n.put("out_per_million", v));
             m.ceiling().ifPresent(v -> n.put("ceiling", v));
+            m.think().ifPresent(v -> n.put("think", v));
         });
         o.set("type", json(type));
         return o.toString();
@@ -163,22 +196,23 @@ public record SiteKey(Askable type, Optional<Model> model) {
     private static Optional<Model> model(JsonNode m) {
         if (!m.isObject()) return Optional.empty();
         Optional<String> id = Optional.empty();
-        long[] v = {-1, -1, -1};
+        long[] v = {-1, -1, -1, -1};
         var it = m.fields();
         while (it.hasNext()) {
             var f = it.next();
             JsonNode x = f.getValue();
-            int slot = switch (f.getKey()) { case "in" -> 0; case "out" -> 1; case "ceiling" -> 2; case "id" -> 3; default -> -1; };
+            int slot = switch (f.getKey()) { case "in_per_million" -> 0; case "out_per_million" -> 1; case "ceiling" -> 2; case "think" -> 4; case "id" -> 3; default -> -1; };
+            String field = switch (slot) { case 0 -> "in"; case 1 -> "out"; case 4 -> "think"; default -> f.getKey(); };
             if (slot == 3) {
                 if (!x.isTextual()) return Optional.empty();
                 id = Optional.of(x.asText());
-            } else if (slot < 0 || !x.isIntegralNumber() || !x.canConvertToLong() || Model.refusal(f.getKey(), x.asLong()).isPresent()) {
+            } else if (slot < 0 || !x.isIntegralNumber() || !x.canConvertToLong() || Model.refusal(field, x.asLong()).isPresent()) {
                 return Optional.empty();
             } else {
-                v[slot] = x.asLong();
+                v[slot == 4 ? 3 : slot] = x.asLong();
             }
         }
-        return Optional.of(new Model(id, present(v[0]), present(v[1]), present(v[2])));
+        return Optional.of(new Model(id, present(v[0]), present(v[1]), present(v[2]), present(v[3])));
     }
 
     private static OptionalLong present(long v) { return v < 0 ? OptionalLong.empty() : OptionalLong.of(v); }

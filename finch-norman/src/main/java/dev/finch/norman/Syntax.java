@@ -194,16 +194,22 @@ final class Syntax {
 
     /**
      * A model grant's field, checked here so that no price, ceiling or token count a program states is negative,
-     * fractional or past a long ({@link SiteKey.Model#refusal}): the id a string, the rest whole numbers in range.
+     * malformed or past a long ({@link SiteKey.Model#refusal}): the id a string; a price micro-dollars a token in digits
+     * with at most six decimals ({@link SiteKey.Model#price}); a ceiling or think a whole number in range.
      */
     private static void modelTerm(String key, Sx v) {
         if (key.equals("id")) {
             if (!(v instanceof Sx.Str)) throw bad(v, "a model id string such as \"claude-sonnet-4-5\"");
             return;
         }
-        java.util.OptionalLong n = v instanceof Sx.Atom a ? SiteKey.Model.wholeNumber(a.text()) : java.util.OptionalLong.empty();
-        Optional<String> why = n.isEmpty() ? Optional.of("[" + key + " …] is a whole number written in digits, not " + describe(v))
-                : SiteKey.Model.refusal(key, n.getAsLong());
+        boolean price = key.equals("in") || key.equals("out");
+        String text = v instanceof Sx.Atom a ? a.text() : null;
+        java.util.OptionalLong n = text == null ? java.util.OptionalLong.empty() : price ? SiteKey.Model.price(text) : SiteKey.Model.wholeNumber(text);
+        Optional<String> why;
+        if (n.isPresent()) why = SiteKey.Model.refusal(key, n.getAsLong());
+        else if (price) why = Optional.of("[" + key + " …] is a price in micro-dollars a token, written in digits with at most "
+                + SiteKey.Model.PRICE_DECIMALS + " decimals ([" + key + " 0.25] is $0.25 a million tokens) and at most a million dollars, not " + describe(v));
+        else why = Optional.of("[" + key + " …] is a whole number written in digits, not " + describe(v));
         if (why.isPresent()) throw new DiagnosticException(NormanCode.BAD_GRANT_TERM.at(v.origin(), why.get()));
     }
 

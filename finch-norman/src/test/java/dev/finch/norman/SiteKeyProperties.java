@@ -30,7 +30,7 @@ class SiteKeyProperties {
     @Provide Arbitrary<SiteKey> keys() {
         Arbitrary<Optional<SiteKey.Model>> model = Combinators.combine(
                 Arbitraries.strings().alpha().numeric().withChars("-.").ofMinLength(1).ofMaxLength(12).optional(),
-                stated(0, SiteKey.Model.MAX_PRICE), stated(0, SiteKey.Model.MAX_PRICE), stated(1, Long.MAX_VALUE))
+                stated(0, SiteKey.Model.MAX_PRICE), stated(0, SiteKey.Model.MAX_PRICE), stated(1, Long.MAX_VALUE), stated(0, Long.MAX_VALUE))
                 .as(SiteKey.Model::new).optional();
         return Combinators.combine(askable(3), model).as(SiteKey::new);
     }
@@ -44,16 +44,22 @@ class SiteKeyProperties {
         // A key is text any program can hand model-ask: a negative price, a fraction, a number past a long, a
         // ceiling of 0 or a negative bound is no key at all, never a default or a wrapped amount.
         String type = "\"type\":{\"kind\":\"text\"}";
-        for (String terms : new String[] {"\"in\":-1", "\"out\":-5", "\"out\":1.5", "\"out\":99999999999999999999", "\"in\":1000000000001",
-                "\"ceiling\":0", "\"ceiling\":-4096", "\"in\":\"3\"", "\"id\":7", "\"price\":1"}) {
+        for (String terms : new String[] {"\"in_per_million\":-1", "\"out_per_million\":-5", "\"out_per_million\":1.5",
+                "\"out_per_million\":99999999999999999999", "\"in_per_million\":1000000000000000001", "\"think\":-1", "\"in\":3",
+                "\"ceiling\":0", "\"ceiling\":-4096", "\"in_per_million\":\"3\"", "\"id\":7", "\"price\":1"}) {
             assertThat(SiteKey.parse("{\"model\":{" + terms + "}," + type + "}")).as(terms).isEmpty();
         }
         assertThat(SiteKey.parse("{\"type\":{\"kind\":\"text\",\"max\":-1}}")).isEmpty();
         assertThat(SiteKey.parse("{\"type\":{\"kind\":\"list\",\"of\":{\"kind\":\"num\"},\"max\":1e3}}")).isEmpty();
-        assertThat(SiteKey.parse("{\"model\":{\"in\":0,\"out\":1000000000000,\"ceiling\":9223372036854775807}," + type + "}"))
+        assertThat(SiteKey.parse("{\"model\":{\"in_per_million\":0,\"out_per_million\":1000000000000000000,\"ceiling\":9223372036854775807}," + type + "}"))
                 .get().extracting(k -> k.model().orElseThrow().ceiling()).isEqualTo(OptionalLong.of(Long.MAX_VALUE));
         assertThat(SiteKey.parse("{\"model\":{}," + type + "}")).get().extracting(k -> k.model().orElseThrow())
-                .isEqualTo(new SiteKey.Model(Optional.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty()));
+                .isEqualTo(new SiteKey.Model(Optional.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty(), OptionalLong.empty()));
+    }
+
+    /** A grant's price as written and as held agree: micro-dollars a token to a millionth, read back exactly. */
+    @Property void aPriceReadsBackAsItIsWritten(@ForAll @net.jqwik.api.constraints.LongRange(min = 0, max = SiteKey.Model.MAX_PRICE) long perMillion) {
+        assertThat(SiteKey.Model.price(SiteKey.Model.perToken(perMillion))).hasValue(perMillion);
     }
 
     private static Arbitrary<OptionalLong> bound() {

@@ -64,11 +64,11 @@ public record HostModel(Money inPerMillion, Money outPerMillion, long maxOutputT
     }
 
     /**
-     * A grant's stated micro-dollars per token and ceiling as the terms of a script's world, where the program's
-     * grant is the only price list (its fields are bounded by the syntax, so this cannot overflow).
+     * A grant's stated prices (micro-dollars per million tokens, exact: {@code [in 0.25]} is 250000) and ceiling as the
+     * terms of a script's world, where the program's grant is the only price list.
      */
-    static HostModel ofGrant(long inMicros, long outMicros, long ceiling) {
-        return perToken(Money.ofMicros(inMicros), Money.ofMicros(outMicros), ceiling);
+    static HostModel ofGrant(long inPerMillion, long outPerMillion, long ceiling) {
+        return new HostModel(Money.ofMicros(inPerMillion), Money.ofMicros(outPerMillion), ceiling);
     }
 
     private static Money dollars(String what, BigDecimal d) {
@@ -81,14 +81,11 @@ public record HostModel(Money inPerMillion, Money outPerMillion, long maxOutputT
         }
     }
 
-    /** True when {@code micros} a token is less than this model's input price (a grant may not state less). */
-    boolean belowIn(long micros) { return below(micros, inPerMillion); }
+    /** True when a stated price per million input tokens is less than this model's (a grant may not state less). */
+    boolean belowIn(long perMillion) { return perMillion < inPerMillion.micros(); }
 
-    /** True when {@code micros} a token is less than this model's output price. */
-    boolean belowOut(long micros) { return below(micros, outPerMillion); }
-
-    /** {@code micros} a token is less than {@code perMillion}: exactly, {@code micros × 10^6 < perMillion}. */
-    private static boolean below(long micros, Money perMillion) { return micros < ceilDiv(perMillion.micros(), MILLION); }
+    /** True when a stated price per million output tokens is less than this model's. */
+    boolean belowOut(long perMillion) { return perMillion < outPerMillion.micros(); }
 
     /** {@code a / b} rounded up, for {@code a >= 0} and {@code b > 0} (Java 17 has no {@code Math.ceilDiv}). */
     private static long ceilDiv(long a, long b) { return a / b + (a % b == 0 ? 0 : 1); }

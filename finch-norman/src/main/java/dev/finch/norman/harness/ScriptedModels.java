@@ -33,13 +33,16 @@ import java.util.regex.Pattern;
  * serve, or a grant stating a price below the host's, is refused before anything is sent (E-NORMAN-401, 402), and a
  * grant's {@code [ceiling n]} only narrows the host's; in a script's world (the harness) there is no host price list,
  * and the grant's stated terms are the prices. An ask reserves its worst case before the call — the context's
- * input tokens plus the largest answer the type's bounds allow (unbounded text: the ceiling) at those prices —
+ * input tokens plus the largest answer the type's bounds allow (unbounded text: the ceiling) and the grant's
+ * {@code [think n]} thinking tokens, at most the ceiling, at those prices —
  * against what is spent and what asks in flight have reserved; if that does not fit, or does not fit in a long of
  * micro-dollars at all, the provider is never called and nothing is charged ({@code OverBudget}): the arithmetic is
  * exact and never wraps. Otherwise the provider answers — a script at once, the asking step then sleeping on the
  * simulated clock for the latency; a real provider off the run's baton, on the wall clock — the input and output
  * tokens are charged and the reply is validated ({@code Invalid} with the raw reply); a provider error is
- * {@code ToolError}, and a clock past the deadline {@code PastDeadline}. Tokens are counted as a quarter of the
+ * {@code ToolError}. <b>Time is a cutoff</b>: an ask or call still running at the deadline is abandoned there
+ * ({@code PastDeadline}; a script's clock stops at the deadline, a real request is cancelled) and an abandoned ask is
+ * charged its input tokens (what it sent), nothing after the deadline. Tokens are counted as a quarter of the
  * UTF-8 bytes, rounded up, plus 4 per message. Budget scopes are kept per concurrent step (see {@code Strands}).
  * The harness makes the worlds of scripts; {@link ModelWorld} makes those of a real provider for an embedder.
  */
@@ -193,14 +196,54 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
      * baton and the step sleeps on the simulated clock; a real provider is called off the baton, so concurrent
      * steps' requests overlap in real time. An exhausted script is the ask's checked run-time error.
      */
+    /**
+     * The provider's answer, or null when it is abandoned at the deadline (the budget's time is a cutoff): under a
+     * script the clock stops at the deadline instead of running on to the reply's latency; a real request still
+     * running at the deadline is cancelled there (its thread interrupted) and its answer, if it comes, is ignored.
+     */
     private ModelProvider.Response respond(ModelProvider provider, ModelProvider.Request request, long start, Origin origin) {
+        long deadline = deadline();
         try {
-            if (!simulated) return Strands.offBaton(() -> complete(provider, request));
+            if (!simulated) {
+                return deadline < 0 ? Strands.offBaton(() -> complete(provider, request)) : Strands.offBaton(() -> completeBy(provider, request, deadline));
+            }
             ModelProvider.Response r = provider.complete(request);
-            Strands.sleepUntil(simClock, plus(start, r.latencyMillis()));
+            long end = plus(start, r.latencyMillis());
+            if (deadline >= 0 && end > deadline) {
+                Strands.sleepUntil(simClock, deadline);
+                return null;
+            }
+            Strands.sleepUntil(simClock, end);
             return r;
         } catch (Exhausted e) {
             throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, e.getMessage());
+        }
+    }
+
+    private static final java.util.concurrent.atomic.AtomicInteger TIMED_THREADS = new java.util.concurrent.atomic.AtomicInteger();
+    /** The threads that send a real request with a deadline, so that it can be abandoned there. */
+    private static final java.util.concurrent.ExecutorService TIMED = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "finch-ask-" + TIMED_THREADS.incrementAndGet());
+        t.setDaemon(true);
+        return t;
+    });
+
+    /** A real provider's answer if it comes by {@code deadline} (the world's clock, ms); null when it is abandoned. */
+    private ModelProvider.Response completeBy(ModelProvider provider, ModelProvider.Request request, long deadline) {
+        java.util.concurrent.Future<ModelProvider.Response> f = TIMED.submit(() -> complete(provider, request));
+        try {
+            return f.get(Math.max(0, deadline - now()), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            f.cancel(true);
+            return null;
+        } catch (InterruptedException e) {
+            f.cancel(true);
+            Thread.currentThread().interrupt();
+            return new ModelProvider.ProviderError("the request was interrupted", 0);
+        } catch (java.util.concurrent.ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof Exhausted x) throw x;
+            return new ModelProvider.ProviderError("the provider failed: " + c, 0);
         }
     }
 
@@ -247,7 +290,9 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         List<ModelProvider.Message> messages = messages(context);
         if (deadline() >= 0 && start >= deadline()) return Settled.failed("PastDeadline");
         long ceiling = terms.maxOutputTokens();
-        long worstOut = Math.max(0, Math.min(ceiling, maxBytes(type).map(ScriptedModels::tokens).orElse(ceiling)));
+        // Thinking is billed as output: an ask reserves its largest answer plus [think n] tokens, at most the ceiling.
+        long answer = maxBytes(type).map(ScriptedModels::tokens).orElse(ceiling);
+        long worstOut = Math.max(0, Math.min(ceiling, saturatedAdd(answer, stated.thinkTokens())));
         long in, reserve;
         try {
             in = 0;
@@ -268,22 +313,19 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         } finally {
             reserved -= reserve;
         }
-        if (r instanceof ModelProvider.ProviderError e) {
-            String shown = "provider-error " + e.message();
-            return deadline() >= 0 && now() > deadline() ? new Settled(failure("PastDeadline", null), shown, 0)
-                    : new Settled(failure("ToolError", e.message()), shown, 0);
+        if (r == null || deadline() >= 0 && now() > deadline()) {
+            // Abandoned at the deadline: charged what it sent (its input), nothing for an answer after the cutoff.
+            long sentCost = terms.cost(in, 0);
+            spent += sentCost;
+            return new Settled(failure("PastDeadline", null), "abandoned at the deadline", sentCost);
         }
-        if (r instanceof ModelProvider.Refusal f) {
-            String shown = "refused '" + f.category();
-            return deadline() >= 0 && now() > deadline() ? new Settled(failure("PastDeadline", null), shown, 0)
-                    : new Settled(refused(f.category()), shown, 0);
-        }
+        if (r instanceof ModelProvider.ProviderError e) return new Settled(failure("ToolError", e.message()), "provider-error " + e.message(), 0);
+        if (r instanceof ModelProvider.Refusal f) return new Settled(refused(f.category()), "refused '" + f.category(), 0);
         ModelProvider.Reply reply = (ModelProvider.Reply) r;
         long out = Math.min(worstOut, reply.outputTokens() >= 0 ? reply.outputTokens() : tokens(reply.text()));
         long cost = terms.cost(in, out);   // at most the reservation, so it fits
         spent += cost;
         String shown = "reply " + reply.text();
-        if (deadline() >= 0 && now() > deadline()) return new Settled(failure("PastDeadline", null), shown, cost);
         Validate.Validated v = Validate.validate(reply.text(), type);
         if (v.ok()) return new Settled(ResultValue.ok(v.value().get()), shown, cost);
         return new Settled(failure("Invalid", reply.text()), shown + " (Invalid: " + invalid(reply.text(), v.reason()) + ")", cost);
@@ -306,14 +348,24 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
                     + "`, which this host does not serve (it serves " + new java.util.TreeSet<>(served.keySet()) + "); nothing was sent");
         }
         HostModel host = s.terms();
-        if (stated.in().isPresent() && host.belowIn(stated.in().getAsLong())) throw belowHost(grant, name, "in", stated.in().getAsLong(), host.inPerMillion(), origin);
-        if (stated.out().isPresent() && host.belowOut(stated.out().getAsLong())) throw belowHost(grant, name, "out", stated.out().getAsLong(), host.outPerMillion(), origin);
+        if (stated.inPerMillion().isPresent() && host.belowIn(stated.inPerMillion().getAsLong())) {
+            throw belowHost(grant, name, "in", stated.inPerMillion().getAsLong(), host.inPerMillion(), origin);
+        }
+        if (stated.outPerMillion().isPresent() && host.belowOut(stated.outPerMillion().getAsLong())) {
+            throw belowHost(grant, name, "out", stated.outPerMillion().getAsLong(), host.outPerMillion(), origin);
+        }
         long ceiling = Math.min(host.maxOutputTokens(), stated.ceiling().orElse(Long.MAX_VALUE));
         return ceiling == host.maxOutputTokens() ? s : new Served(new HostModel(host.inPerMillion(), host.outPerMillion(), ceiling), s.provider());
     }
 
-    private static FinchTrap belowHost(String grant, String model, String field, long stated, dev.finch.vm.value.Money hostPerMillion, Origin origin) {
-        return new FinchTrap(NormanCode.PRICE_BELOW_HOST, origin, "the grant `" + grant + "` states [" + field + " " + stated
+    /** {@code a + b} for counts that are not negative, at most {@code Long.MAX_VALUE}. */
+    private static long saturatedAdd(long a, long b) {
+        long s = a + b;
+        return s < 0 ? Long.MAX_VALUE : s;
+    }
+
+    private static FinchTrap belowHost(String grant, String model, String field, long statedPerMillion, dev.finch.vm.value.Money hostPerMillion, Origin origin) {
+        return new FinchTrap(NormanCode.PRICE_BELOW_HOST, origin, "the grant `" + grant + "` states [" + field + " " + SiteKey.Model.perToken(statedPerMillion)
                 + "] micro-dollars a token, below the host's price for `" + model + "` (" + hostPerMillion + " a million tokens): a program "
                 + "cannot lower what the host charges; state the host's price or more, or omit it; nothing was sent");
     }
@@ -357,6 +409,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         if (deadline() >= 0 && start >= deadline()) return Settled.failed("PastDeadline");
         ModelProvider.Response r = deferred != null ? deferred
                 : respond(provider, new ModelProvider.Request(cap.grant(), cap.grant(), site, List.of(), type, 0), start, origin);
+        if (r == null) return new Settled(failure("PastDeadline", null), "abandoned at the deadline", 0);
         String shown = r instanceof ModelProvider.ProviderError pe ? "provider-error " + pe.message()
                 : r instanceof ModelProvider.Refusal f ? "refused '" + f.category() : "result " + ((ModelProvider.Reply) r).text();
         if (deadline() >= 0 && now() > deadline()) return new Settled(failure("PastDeadline", null), shown, 0);

@@ -220,8 +220,9 @@ class HostPricesTest extends HarnessTestSupport {
     }
 
     @Test void negativeFractionalOrOverflowingGrantTermsAreRefusedWhenTheFileIsChecked() {
-        for (String term : List.of("[in -1]", "[out -5]", "[out 1.5]", "[in 99999999999999999999]", "[out 1000000000001]", "[in $1]",
-                "[ceiling 0]", "[ceiling -4096]", "[think -1]", "[in (+ 1 2)]")) {
+        for (String term : List.of("[in -1]", "[out -5]", "[out 1.0000005]", "[in 1e3]", "[in .5]", "[in 5.]", "[in 99999999999999999999]",
+                "[out 1000000000001]", "[out 1000000000000.000001]", "[in $1]", "[in \"three\"]", "[ceiling 0]", "[ceiling 1.5]",
+                "[ceiling -4096]", "[think -1]", "[think 2.5]", "[in (+ 1 2)]")) {
             NormanProgram p = new Norman(SourceLoader.inMemory(Map.of())).check("(grant gpt (model " + term + "))", "t.nm");
             assertThat(p.diagnostics()).as(term).extracting(Diagnostic::code).containsExactly("E-NORMAN-017");
             assertThat(p.diagnostics().get(0).phase().spelling()).isEqualTo("parse");
@@ -233,5 +234,8 @@ class HostPricesTest extends HarnessTestSupport {
         NormanProgram ok = new Norman(SourceLoader.inMemory(Map.of()))
                 .check("(grant gpt (model [id \"x\"] [in 0] [out 1000000000000] [ceiling 9223372036854775807] [think 0]))", "t.nm");
         assertThat(ok.diagnostics()).isEmpty();
+        NormanProgram fractions = new Norman(SourceLoader.inMemory(Map.of()))
+                .check("(grant gpt (model [in 0.25] [out 1.125] [think 64]))\n(grant tiny (model [in 0.000001] [out 999999999999.999999]))", "t.nm");
+        assertThat(fractions.diagnostics()).as("fractions of a micro-dollar a token, to a millionth").isEmpty();
     }
 }
