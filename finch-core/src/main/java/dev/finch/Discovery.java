@@ -215,21 +215,14 @@ public final class Discovery {
 
     private static WordSummary summary(WordSpec w) { return new WordSummary(w.name(), WordKind.CORE_WORD, w.signatureText(), w.doc()); }
 
-    /** Up to {@code max} names close to a name that denotes nothing: small edit distance first, then search hits. */
+    /**
+     * Up to {@code max} names close to a name that denotes nothing — definitions, constants, core words and syntax
+     * forms, ranked by closeness with a cutoff ({@link dev.finch.ir.diag.Suggestions#near}): none rather than noise.
+     */
     static List<String> suggestions(View v, String name, int max) {
-        String n = name == null ? "" : name.strip().toLowerCase(Locale.ROOT);
-        if (n.isEmpty()) return List.of();
-        int limit = Math.max(1, n.length() / 3);
-        List<Ranked> close = new ArrayList<>();
-        for (WordSummary s : everything(v)) {
-            int d = dev.finch.ir.diag.Suggestions.distance(n, s.name().toLowerCase(Locale.ROOT));
-            if (d <= limit) close.add(new Ranked(d, s));
-        }
-        close.sort(Comparator.comparingInt(Ranked::rank).thenComparing(r -> r.summary().name()));
-        List<String> out = new ArrayList<>();
-        for (Ranked r : close) if (!out.contains(r.summary().name())) out.add(r.summary().name());
-        for (WordSummary s : search(v, n)) if (!out.contains(s.name())) out.add(s.name());
-        return out.size() > max ? List.copyOf(out.subList(0, max)) : out;
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        for (WordSummary s : everything(v)) names.add(s.name());
+        return dev.finch.ir.diag.Suggestions.near(name == null ? "" : name.strip(), names, max);
     }
 
 }

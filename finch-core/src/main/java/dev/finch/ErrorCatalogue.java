@@ -29,6 +29,7 @@ public final class ErrorCatalogue {
             dev.finch.vm.VmCode.values(),
             dev.finch.vm.host.HostCode.values(),
             SessionCode.values(),
+            SubmissionCode.values(),
             dev.finch.tools.ToolCode.values());
 
     /** Every code, sorted by its spelling (stable for codes that collide, so a duplicate stays visible). */

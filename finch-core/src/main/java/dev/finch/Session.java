@@ -752,6 +752,8 @@ public final class Session {
             return new Prepared(null, List.of(SessionCode.LANGUAGE_UNAVAILABLE.at(Origin.of(s.sourceId(), 0, 0),
                     s.resolvedLanguage().spelling() + " is not available in this build of Finch yet; submit Lisp or Co-Forth")));
         }
+        Diagnostic fenced = SubmissionCode.fenced(s.text(), s.sourceId());
+        if (fenced != null) return new Prepared(null, List.of(fenced));
         try {
             Origin whole = Origin.of(s.sourceId(), 1, 1);
             env.budget().source(s.text(), whole);

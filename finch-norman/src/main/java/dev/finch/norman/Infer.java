@@ -668,7 +668,8 @@ final class Infer {
         if (val != null) return val;
         Ast.Grant g = grants.get(v.name());
         if (g != null) return g.isModel() ? Ty.MODEL : Ty.con("Tool:" + g.name());
-        throw new DiagnosticException(NormanCode.UNBOUND.at(v.origin(), "`" + v.name() + "` is not bound here"));
+        throw new DiagnosticException(NormanCode.UNBOUND.at(v.origin(), "`" + v.name() + "` is not bound here"
+                + Names.hint(v.name(), env.keySet(), globals.keySet(), primitives.keySet(), sessionVals.keySet(), grants.keySet())));
     }
 
     private Ty apply(Ast.Apply a, Map<String, Scheme> env) {

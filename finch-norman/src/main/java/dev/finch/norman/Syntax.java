@@ -174,10 +174,13 @@ final class Syntax {
         List<Ast.HostEntry> entries = new ArrayList<>();
         List<String> keys = new ArrayList<>();
         List<Origin> origins = new ArrayList<>();
+        // Every valid key at once, so a model does not learn them one refusal at a time.
+        String entry = host.equals("model") ? "an entry [key value] whose key is one of id, in, out, ceiling, think (e.g. [id \"claude-sonnet-4-5\"] [in 3] [ceiling 4000])"
+                : "an operation [op type] (e.g. [exec (Text 4000)] [count Num]; none at all leaves the grant open)";
         for (int i = 1; i < spec.size(); i++) {
-            if (!(spec.get(i) instanceof Sx.SList e)) throw bad(spec.get(i), "an entry [key value]");
-            arity(e, 2, "[key value]");
-            String key = atom(e.get(0), "an entry name");
+            if (!(spec.get(i) instanceof Sx.SList e)) throw bad(spec.get(i), entry);
+            arity(e, 2, host.equals("model") ? "[key value] with key one of id, in, out, ceiling, think" : "[op type]");
+            String key = atom(e.get(0), host.equals("model") ? "a key: one of id, in, out, ceiling, think" : "an operation name");
             keys.add(key);
             origins.add(e.origin());
             if (host.equals("model")) {
@@ -238,7 +241,7 @@ final class Syntax {
             List<Ast.ScriptStep> steps = new ArrayList<>();
             boolean answered = false;
             for (int k = 1; k < s.size(); k++) {
-                if (!(s.get(k) instanceof Sx.SList st) || st.head() == null) throw bad(s.get(k), "a step such as (reply \"…\")");
+                if (!(s.get(k) instanceof Sx.SList st) || st.head() == null) throw bad(s.get(k), "a step: (reply \"…\"), (result \"…\"), (provider-error \"…\") or (refused 'category), each optionally followed by (out n) and (latency d)");
                 String kind = st.head();
                 boolean qualifier = kind.equals("out") || kind.equals("latency");
                 if (!qualifier && !SCRIPT_ANSWERS.contains(kind)) {

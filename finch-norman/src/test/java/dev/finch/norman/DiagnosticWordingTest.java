@@ -61,4 +61,21 @@ class DiagnosticWordingTest {
             assertThat(d.message()).doesNotContain("E-VERIFY").doesNotContain("'a").contains("defect of Finch");
         });
     }
+
+    /** Issue 17, item 4: suggestions are µNorman names, another Lisp's form is named as µNorman writes it. */
+    @Test void anUnboundNameSuggestsMuNormanNamesAndFormsOfOtherLispsTheirSpelling() {
+        assertThat(only("(define f (x) (match x [1 2]))").message()).contains("µNorman writes `match` as `case`");
+        assertThat(only("(define f (x) (cond x))").message()).contains("`cond` as `case`");
+        assertThat(only("(define total (xs) 0)\n(define g () (totl '()))").message()).contains("did you mean `total`?");
+        assertThat(only("(define g () (qwzx 1))").message()).doesNotContain("did you mean");
+    }
+
+    /** Issue 17, item 4: a grant entry's error lists every valid key at once. */
+    @Test void aBadGrantEntryListsTheValidKeysAtOnce() {
+        assertThat(only("(grant gpt (model in 3))").message()).contains("id, in, out, ceiling, think");
+        assertThat(only("(grant gpt (model [price 3]))").message()).contains("id, in, out, ceiling, think");
+        assertThat(only("(grant gpt (model [in]))").message()).contains("id, in, out, ceiling, think");
+        assertThat(only("(grant py (kernel exec))").message()).contains("[op type]");
+        assertThat(only("(script s [site (repy \"x\")])").message()).contains("(reply").contains("(provider-error").contains("(latency d)");
+    }
 }

@@ -11,20 +11,46 @@ import java.util.TreeSet;
 public final class Suggestions {
     private Suggestions() { }
 
+    /** The longest name that gets suggestions: a hostile megabyte name costs nothing. */
+    private static final int MAX_NAME = 256;
+
     /** Up to three names close to {@code name}, nearest first. */
-    public static List<String> near(String name, Collection<String> candidates) {
-        int limit = Math.max(1, Math.min(3, name.length() / 3));
-        List<String[]> scored = new ArrayList<>();
+    public static List<String> near(String name, Collection<String> candidates) { return near(name, candidates, 3); }
+
+    /**
+     * Up to {@code max} names close to {@code name}, nearest first — none rather than noise. A candidate is close
+     * when it is within a third of the name's length in edits (at least 1, at most 3; an adjacent transposition is one
+     * edit), or when one is a prefix of the other, both have at least three characters and the shorter is at least half
+     * the longer. Nearer first, then the
+     * longer shared prefix ({@code cnd} is nearer {@code cond} than {@code and}), then by name.
+     */
+    public static List<String> near(String name, Collection<String> candidates, int max) {
+        if (name == null || name.isEmpty() || name.length() > MAX_NAME || max <= 0) return List.of();
+        String n = name.toLowerCase(java.util.Locale.ROOT);
+        int limit = Math.max(1, Math.min(3, n.length() / 3));
+        record Scored(String name, int distance, int shared) { }
+        List<Scored> scored = new ArrayList<>();
         for (String c : new TreeSet<>(candidates)) {
-            if (c.equals(name)) continue;
-            int d = distance(name.toLowerCase(java.util.Locale.ROOT), c.toLowerCase(java.util.Locale.ROOT));
-            boolean prefix = c.length() >= 3 && name.length() >= 3 && (c.startsWith(name) || name.startsWith(c));
-            if (d <= limit || prefix) scored.add(new String[] {c, String.valueOf(prefix ? Math.min(d, limit) : d)});
+            if (c.equals(name) || c.length() > MAX_NAME) continue;
+            String lc = c.toLowerCase(java.util.Locale.ROOT);
+            boolean prefix = lc.length() >= 3 && n.length() >= 3 && (lc.startsWith(n) || n.startsWith(lc))
+                    && 2 * Math.min(lc.length(), n.length()) >= Math.max(lc.length(), n.length());
+            // Lengths further apart than the limit are further apart in edits too: skip them before the quadratic distance.
+            if (!prefix && Math.abs(lc.length() - n.length()) > limit) continue;
+            int d = distance(n, lc);
+            if (d <= limit || prefix) scored.add(new Scored(c, prefix ? Math.min(d, limit) : d, shared(n, lc)));
         }
-        scored.sort(Comparator.comparingInt((String[] a) -> Integer.parseInt(a[1])).thenComparing(a -> a[0]));
+        scored.sort(Comparator.comparingInt(Scored::distance).thenComparing(Comparator.comparingInt(Scored::shared).reversed())
+                .thenComparing(Scored::name));
         List<String> out = new ArrayList<>();
-        for (int i = 0; i < Math.min(3, scored.size()); i++) out.add(scored.get(i)[0]);
+        for (int i = 0; i < Math.min(max, scored.size()); i++) out.add(scored.get(i).name());
         return out;
+    }
+
+    private static int shared(String a, String b) {
+        int i = 0;
+        while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) i++;
+        return i;
     }
 
     /** A sentence suffix such as {@code "; did you mean `dup`?"}, or empty. */

@@ -798,19 +798,7 @@ final class Analyzer {
         candidates.addAll(env.constants().keySet());
         candidates.addAll(Forms.NAMES);
         sc.names(candidates);
-        String best = null;
-        int bestD = 3;
-        for (String c : candidates) {
-            // Only a name within two edits can be suggested, and lengths that differ by more are further apart than
-            // that: skip them before the quadratic distance (a megabyte name would otherwise cost minutes).
-            if (Math.abs(c.length() - name.length()) > 2) continue;
-            int d = dev.finch.ir.diag.Suggestions.distance(name, c);
-            if (d < bestD || (d == bestD && best != null && c.compareTo(best) < 0)) {
-                bestD = d;
-                best = c;
-            }
-        }
-        String hint = best != null && bestD <= Math.min(2, name.length() / 3) ? "; did you mean '" + best + "'?" : "";
+        String hint = dev.finch.ir.diag.Suggestions.best(name, candidates).map(best -> "; did you mean '" + best + "'?").orElse("");
         return new DiagnosticException(LispCode.UNKNOWN_NAME.at(o, "unknown name '" + Sx.quote(name) + "'" + hint));
     }
 
