@@ -495,7 +495,7 @@ public final class Session {
 
     private static Diagnostic notAtBoundary(String executionId, String what) {
         return dev.finch.vm.host.HostCode.STALE_RESUME.at(Origin.UNKNOWN, "execution " + executionId
-                + " is paused at a yield, not at the host boundary, so it cannot be " + what + "; resume it instead");
+                + " is paused at a yield or a task-join, not at the host boundary, so it cannot be " + what + "; resume it instead");
     }
 
     /**
@@ -527,11 +527,16 @@ public final class Session {
     private Outcome refused(String executionId, Paused p, Diagnostic why) {
         Waiting w = waitingOf(p.suspension());
         return new Outcome.Refused(fields(executionId, p.sourceId(), p.language(), p.output(), snapshot, p.inferred(), w.required(),
-                List.of(at(why, p.sourceId()))), w.yielded(), w.request());
+                List.of(at(why, p.sourceId()))), w.yielded(), w.request(), w.task());
     }
 
     /** What a suspended execution waits for, as its outcomes report it. */
-    private record Waiting(List<String> required, Optional<StackEntry> yielded, Optional<Outcome.PendingRequest> request) { }
+    private record Waiting(List<String> required, Optional<StackEntry> yielded, Optional<Outcome.PendingRequest> request,
+                           Optional<Outcome.TaskWait> task) {
+        Waiting(List<String> required, Optional<StackEntry> yielded, Optional<Outcome.PendingRequest> request) {
+            this(required, yielded, request, Optional.empty());
+        }
+    }
 
     private static Waiting waitingOf(Suspension s) {
         Optional<EffectRequest> request = s.pendingRequest();
@@ -543,6 +548,11 @@ public final class Session {
                     : List.of(request.get().requirement().toString());
             Outcome.Awaiting awaiting = missing ? Outcome.Awaiting.APPROVAL : Outcome.Awaiting.RESULT;
             return new Waiting(required, Optional.empty(), Optional.of(new Outcome.PendingRequest(request.get(), awaiting)));
+        }
+        Optional<dev.finch.vm.Suspension.TaskWait> task = s.awaitedTask();
+        if (task.isPresent()) {
+            // Paused at task-join: nothing was published; a plain resume continues once the task is done.
+            return new Waiting(List.of(), Optional.empty(), Optional.empty(), Optional.of(new Outcome.TaskWait(task.get().task(), task.get().done())));
         }
         TypedValue payload = s.payload();
         return new Waiting(List.of(), payload == null ? Optional.empty() : Optional.of(StackDisplay.entries(List.of(payload)).get(0)), Optional.empty());
@@ -603,7 +613,9 @@ public final class Session {
             token.cancel("cancelled by the host");
             return true;
         }
-        if (paused.remove(executionId) == null) return false;
+        Paused dropped = paused.remove(executionId);
+        if (dropped == null) return false;
+        dropped.suspension().abandon();
         // A cancelled saved execution is claimed, so no copy of its image continues after it.
         if (durable.contains(executionId)) finch.ledger().claim(executionId, pause(executionId));
         forget(executionId);
@@ -793,7 +805,7 @@ public final class Session {
             paused.put(executionId, new Paused(su.suspension(), sourceId, language, inferred, baseRevision, output, sink));
             Waiting w = waitingOf(su.suspension());
             return new Outcome.Suspended(fields(executionId, sourceId, language, output, snapshot, inferred, w.required(), List.of()),
-                    w.yielded(), w.request());
+                    w.yielded(), w.request(), w.task());
         }
         inFlight.remove(executionId);
         RunResult.Cancelled x = (RunResult.Cancelled) r;

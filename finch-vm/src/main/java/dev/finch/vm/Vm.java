@@ -69,11 +69,22 @@ public final class Vm implements AutoCloseable {
                   java.util.Set<String> interpreted) { }
 
     private final ModuleCompiler.Tiering tiering;
+    /** The bounded worker pool of CPU tasks (defer-cpu), shared by every run of this VM. */
+    private final dev.finch.vm.runtime.CpuTasks cpuTasks;
 
     public Vm() { this(ModuleCompiler.Tiering.AUTO); }
 
     /** A VM whose tier choice is forced (differential tests and benchmarks); embedders use {@link #Vm()}. */
-    public Vm(ModuleCompiler.Tiering tiering) { this.tiering = tiering; }
+    public Vm(ModuleCompiler.Tiering tiering) { this(tiering, Runtime.getRuntime().availableProcessors()); }
+
+    /** A VM with {@code cpuWorkers} threads (at least one) for CPU tasks ({@code defer-cpu}). */
+    public Vm(ModuleCompiler.Tiering tiering, int cpuWorkers) {
+        this.tiering = tiering;
+        this.cpuTasks = new dev.finch.vm.runtime.CpuTasks(cpuWorkers);
+    }
+
+    /** How many CPU tasks compute at once at most. */
+    public int cpuWorkers() { return cpuTasks.workers(); }
 
     /**
      * Runs {@code module} (verified against {@code state.environment()}) on a snapshot of {@code state}.
@@ -99,6 +110,7 @@ public final class Vm implements AutoCloseable {
         state.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(limits, sink, cancel, constants);
         ctx.host = new RunHost(executionId, host);
+        ctx.cpu = new dev.finch.vm.runtime.CpuTasks.Run(cpuTasks);
         java.util.Map<String, String> defs = new java.util.TreeMap<>();
         state.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
         module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
@@ -150,6 +162,8 @@ public final class Vm implements AutoCloseable {
                 return t;
             } finally {
                 ctx.strands.shutdown();
+                // A run that ended (not paused) stops the CPU tasks it left running.
+                if (!ctx.suspending && ctx.cpu != null) ctx.cpu.cancelAll();
                 dev.finch.vm.runtime.Strands.leave();
             }
         });
@@ -181,6 +195,10 @@ public final class Vm implements AutoCloseable {
         if (failure != null) {
             ctx.host.closeAll();
             return failed(failure, ctx, p);
+        }
+        if (ctx.suspending && ctx.awaiting != null) {
+            // Paused at task-join: no value was published; a plain resume once the task is done continues it.
+            return new RunResult.Suspended(new Suspension(executionId, new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE), p), ctx.text());
         }
         if (ctx.suspending) {
             Type payloadType = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
@@ -259,6 +277,7 @@ public final class Vm implements AutoCloseable {
         base.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), constants);
         ctx.host = new RunHost(executionId, host);
+        ctx.cpu = new dev.finch.vm.runtime.CpuTasks.Run(cpuTasks);
         // The restoring host's grants, never the image's: a saved run's authority is what its new host gives it.
         ctx.host.restore(host.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
         ctx.stackIn = base.stack().stream().map(TypedValue::value).toArray();
@@ -279,5 +298,8 @@ public final class Vm implements AutoCloseable {
         return new Suspension(executionId, payload == null ? new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE) : payload, p);
     }
 
-    @Override public void close() { workers.shutdownNow(); }
+    @Override public void close() {
+        workers.shutdownNow();
+        cpuTasks.close();
+    }
 }

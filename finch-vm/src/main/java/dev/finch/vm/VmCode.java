@@ -24,6 +24,9 @@ public enum VmCode implements DiagnosticCode {
     PROGRAM_ERROR("E-RUN-005", "A checked run-time error raised by the program (program-error): the program is wrong, not the world."),
     EXPECTED_OK("E-RUN-006", "expect-ok found an err: a failure nobody caught stopped the run."),
     STEP_PAUSED("E-RUN-007", "The run tried to pause (for approval, a deferred answer or a yield) inside a function value that a word runs without a resume point (list-map, list-filter, list-fold, sorting); a pause needs the whole run's frames, so the run stops."),
+    TASK_CANCELLED("E-TASK-001", "task-join or task-poll of a CPU task that was cancelled (task-cancel of a copy of its handle, or its run ended before it finished): it has no value."),
+    TASK_KIND("E-TASK-002", "A handle of the other kind: task-poll, task-join and task-cancel work on CPU tasks (defer-cpu), step-join on steps (step-spawn)."),
+    TASK_IMPURE("E-TASK-003", "A CPU task did what only its run may do: say (a closure whose declared signature hides session.emit), or start or join a concurrent step; the task fails and its join reports it."),
     SHOW_REFUSED("E-SHOW-001", "show was given a value with no written form (a function, a handle, authority) or a variant field named tag."),
     JSON_UNREPRESENTABLE("E-JSON-001", "A value JSON cannot hold was made into json: json-of-float of nan or an infinity, or a string or object key with a lone surrogate (json-of-string, json-of-map)."),
     JSON_TOO_DEEP("E-JSON-002", "json-of-list or json-of-map would nest json deeper than json-parse accepts (512 levels).");

@@ -16,6 +16,8 @@ public enum Typing {
     EXECUTE(List.of()),
     /** {@code step-spawn}: starts a closure of no inputs and one output as a concurrent step. */
     STEP_SPAWN(List.of()),
+    /** {@code defer-cpu}: starts a pure closure of no inputs and one output as a CPU task on the worker pool. */
+    DEFER_CPU(List.of()),
     /** {@code variant<T,tag>}: builds a value of the closed variant T. */
     VARIANT(List.of(Immediate.TYPE, Immediate.TAG)),
     /** {@code variant-get<tag>}: the payload of one tag, as an option. */
