@@ -394,6 +394,29 @@ public final class Session {
     public Outcome resume(String executionId) { return continueWith(arg(executionId, "executionId"), null, NOTHING); }
 
     /**
+     * Continues {@code outcome} while it waits for a CPU task ({@link Outcome#waitingTask}): waits until the task is
+     * done (a task is bounded by its run's step limit and deadline), resumes, and answers the first outcome that
+     * does not wait for a task — what the CLI and the REPL do. Any other outcome is answered as it is. If the calling
+     * thread is interrupted, it answers the still-suspended outcome (its interrupt flag set).
+     */
+    public Outcome awaitTasks(Outcome outcome) {
+        arg(outcome, "outcome");
+        Outcome o = outcome;
+        while (o.waitingTask().isPresent()) {
+            try {
+                o.waitingTask().get().done().get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return o;
+            } catch (java.util.concurrent.ExecutionException e) {
+                // The future only completes normally; resume anyway, the join reports the task's end.
+            }
+            o = resume(o.executionId());
+        }
+        return o;
+    }
+
+    /**
      * Approves the capability request a suspended execution waits for, with a scope: {@code ONCE} covers this one
      * request, {@code TASK} the rest of this execution, {@code SESSION} (and wider) every later run of this session
      * too. The execution then resumes exactly where it stopped; nothing before it is repeated. An approval the

@@ -38,7 +38,7 @@ public final class Tasks {
     public static Object taskJoin(Ctx ctx, Object task, Origin o) { return CpuTasks.join(ctx, task, o); }
 
     @Word(name = "task-cancel", category = Category.CONTROL,
-            doc = "Consume the handle and ask the task to stop at its next VM boundary; a later join of a copy of it is E-TASK-001.")
+            doc = "Consume the handle and ask the task to stop at its next VM boundary (a finished task keeps its value); a later join of a copy of the handle of a task it stopped is E-TASK-001.")
     @Overload(sig = "task<a> ->")
     public static void taskCancel(Object task, Origin o) { CpuTasks.cancel(task, o); }
 }
