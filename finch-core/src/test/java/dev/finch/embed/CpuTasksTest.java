@@ -187,11 +187,64 @@ class CpuTasksTest {
         assertThat(nested.values()).containsExactly(Value.of(43));
     }
 
-    @Test void aRunWaitingForATaskIsNotDurable() throws Exception {
-        Session s = Finch.create().newSession();
-        Outcome o = s.submit(Submission.of(SLOW + " defer-cpu task-join", "s.fth"));
-        assertThat(o.waiting()).contains(Outcome.Waiting.TASK);
-        assertThatThrownBy(() -> s.save(o.executionId())).hasMessageContaining("task");
+    @ParameterizedTest
+    @EnumSource(Finch.Tier.class)
+    void aRunWaitingForATaskIsSavedAndRestoredWithItsTasks(Finch.Tier tier) throws Exception {
+        byte[] key = "the host's image key, 32 bytes or more".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Finch finch = Finch.builder().tier(tier).imageKey(key).cpuWorkers(1).build();
+        Session s = finch.newSession();
+        // Handles in the frames: one done (joined), one cancelled, one computing forever on the only worker (hog), so
+        // that the one joined last (six) is certainly still queued when the run pauses and is saved as its closure.
+        String src = "[: ( -- int ) 5 ;] defer-cpu :> five  five task-join drop\n"
+                + FOREVER + " defer-cpu :> gone  gone task-cancel\n"
+                + FOREVER + " defer-cpu :> hog\n"
+                + "[: ( -- int ) 6 7 * ;] defer-cpu :> six\n"
+                + "\"a\" say six task-join five task-join + hog task-cancel";
+        Outcome first = s.submit(Submission.of(src, "r.fth"));
+        // The join of five may pause too (if five had not finished yet): go on until the run waits for six, task 4.
+        while (first.waitingTask().isPresent() && first.waitingTask().get().task() != 4) {
+            first.waitingTask().get().done().get(60, TimeUnit.SECONDS);
+            first = s.resume(first.executionId());
+        }
+        assertThat(first.waitingTask()).as("%s", first).map(Outcome.TaskWait::task).contains(4L);
+        String image = s.save(first.executionId());
+        // The continuation is a JSON string inside the image: unescape its quotes to read it.
+        assertThat(image.replace("\\\"", "\"")).contains("\"cpu_task\":\"restart\"").contains("\"cpu_task\":\"done\"").contains("\"cpu_task\":\"cancelled\"");
+        assertThat(s.cancel(first.executionId())).isTrue();
+        noTaskKeepsRunning();
+        String id = first.executionId();
+
+        // Restored in another Finch (another process, as far as the image knows): a task saved as its closure starts
+        // again when the run uses it (six, at the join), and only then (hog is cancelled without ever running again).
+        Session restored = Finch.builder().tier(tier).imageKey(key).cpuWorkers(1).build().restore(image, dev.finch.SessionOptions.DEFAULT);
+        assertThat(restored.suspendedExecutions()).containsExactly(id);
+        Outcome done = restored.awaitTasks(restored.resume(id));
+        assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(done.output()).isEqualTo("a");
+        assertThat(done.values()).containsExactly(Value.of(47));
+        noTaskKeepsRunning();
+    }
+
+    @Test void aCancelledTaskIsStillCancelledAfterARestore() throws Exception {
+        byte[] key = "the host's image key, 32 bytes or more".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Finch finch = Finch.builder().imageKey(key).build();
+        Session s = finch.newSession();
+        Outcome first = s.submit(Submission.of(FOREVER + " defer-cpu dup task-cancel " + SLOW + " defer-cpu task-join drop task-join", "c.fth"));
+        assertThat(first.waiting()).contains(Outcome.Waiting.TASK);
+        String image = s.save(first.executionId());
+        s.cancel(first.executionId());
+        Session restored = Finch.builder().imageKey(key).build().restore(image, dev.finch.SessionOptions.DEFAULT);
+        Outcome o = restored.awaitTasks(restored.resume(first.executionId()));
+        assertThat(code(o)).as("%s", o).isEqualTo("E-TASK-001");
+        noTaskKeepsRunning();
+    }
+
+    @Test void aStepHandleIsNotDurable() throws Exception {
+        byte[] key = "the host's image key, 32 bytes or more".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Session s = Finch.builder().imageKey(key).build().newSession();
+        Outcome o = s.submit(Submission.of("[: ( -- int ) 1 ;] step-spawn :> st st step-join drop " + SLOW + " defer-cpu task-join st step-join +", "s.fth"));
+        assertThat(o.waiting()).as("%s", o).contains(Outcome.Waiting.TASK);
+        assertThatThrownBy(() -> s.save(o.executionId())).hasMessageContaining("step");
         assertThat(s.cancel(o.executionId())).isTrue();
         noTaskKeepsRunning();
     }

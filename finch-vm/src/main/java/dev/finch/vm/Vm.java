@@ -255,7 +255,7 @@ public final class Vm implements AutoCloseable {
     /**
      * The durable form of a suspended run, to resume in another process (see {@link Continuations}). Refused for
      * a run holding values that live only in this process (streams, step handles, closures not made by this
-     * program's literals).
+     * program's literals). A CPU task is kept as its end, or as its closure to start again.
      */
     public String save(Suspension suspension) {
         Paused p = suspension.paused;
@@ -284,6 +284,7 @@ public final class Vm implements AutoCloseable {
         ctx.restoreOutput(r.output());
         ctx.restoreExecuted(r.executedNanos());
         ctx.yielded = r.yielded();
+        if (r.awaitingTask()) dev.finch.vm.runtime.CpuTasks.restoredWait(ctx);
         ctx.suspending = true;
         java.util.List<dev.finch.vm.runtime.Frame> frames = new java.util.ArrayList<>(r.framesOutermostFirst());
         java.util.Collections.reverse(frames);

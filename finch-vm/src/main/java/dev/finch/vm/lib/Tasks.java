@@ -26,9 +26,9 @@ public final class Tasks {
     @Word(name = "task-poll", category = Category.CONTROL,
             doc = "The handle back and the task's value if it is done (none while it runs); never waits. A failed task's error stops the run here.")
     @Overload(sig = "task<a> -> record{task:task<a>,value:option<a>}")
-    public static Object taskPoll(Object task, Origin o) {
+    public static Object taskPoll(Ctx ctx, Object task, Origin o) {
         // Fields in name order: task, value.
-        return new RecordValue(new Object[] {task, CpuTasks.poll(task, o)});
+        return new RecordValue(new Object[] {task, CpuTasks.poll(ctx, task, o)});
     }
 
     @Word(name = "task-join", category = Category.CONTROL, pauses = true,

@@ -93,24 +93,20 @@ public final class CpuTasks implements AutoCloseable {
 
     /** One CPU task: its closure, private context and, once finished, its value or failure. */
     public static final class Task {
-
-        private final Run run;
         private final Object closure;
-        private final Ctx ctx;
         private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
         private final CompletableFuture<Void> done = new CompletableFuture<>();
+        private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
+        private volatile Run run;
+        private volatile Ctx ctx;
         private volatile boolean cancelRequested;
         private volatile Object value;
         private volatile FinchTrap failure;
-        private long id;
+        private volatile long id;
 
-        private Task(Run run, Object closure, Ctx ctx) {
-            this.run = run;
-            this.closure = closure;
-            this.ctx = ctx;
-        }
+        private Task(Object closure) { this.closure = closure; }
 
-        /** The task's number within its run (1, 2, … in spawn order). */
+        /** The task's number within its run (1, 2, … in spawn order; 0 for a restored task not started again). */
         public long id() { return id; }
 
         /** Completes (normally) once the task has finished in any way; completing the copy changes nothing. */
@@ -130,18 +126,76 @@ public final class CpuTasks implements AutoCloseable {
             if (cancelRequested) throw new FinchTrap(VmCode.TASK_CANCELLED, Origin.UNKNOWN, "the task was cancelled");
         }
 
+        /**
+         * What a saved continuation keeps of this task: a finished task's end, or — a pure closure being
+         * deterministic — the closure of one still queued or computing, to start again when the restored run uses it.
+         */
+        public Saved saved() {
+            if (cancelRequested && !finished()) return new Saved.Cancelled();
+            return switch (state.get()) {
+                case QUEUED, RUNNING -> new Saved.Restart(closure);
+                case DONE -> new Saved.Done(value);
+                case FAILED -> new Saved.Failed(failure.diagnostic());
+                case CANCELLED -> new Saved.Cancelled();
+            };
+        }
+
+        /** A task of a restored run, as {@link #saved} kept it; one to restart starts when the run first uses it. */
+        public static Task restored(Saved saved) {
+            Task t = new Task(saved instanceof Saved.Restart r ? r.closure() : null);
+            if (saved instanceof Saved.Done d) t.finish(State.DONE, d.value(), null);
+            else if (saved instanceof Saved.Failed f) t.finish(State.FAILED, null, new FinchTrap(codeOf(f.diagnostic().code()), f.diagnostic()));
+            else if (saved instanceof Saved.Cancelled) t.finish(State.CANCELLED, null, null);
+            return t;
+        }
+
+        /** A pure task fails only with the VM's own codes. */
+        private static VmCode codeOf(String code) {
+            for (VmCode c : VmCode.values()) if (c.code().equals(code)) return c;
+            return VmCode.INTERNAL;
+        }
+
+        private void finish(State end, Object v, FinchTrap f) {
+            started.set(true);
+            value = v;
+            failure = f;
+            state.set(end);
+            done.complete(null);
+        }
+
         @Override public String toString() { return "cpu-task#" + id; }
+    }
+
+    /** The durable form of a task ({@link Task#saved}). */
+    public sealed interface Saved {
+        /** Still queued or computing: start the closure again. */
+        record Restart(Object closure) implements Saved { }
+        /** Done with a value. */
+        record Done(Object value) implements Saved { }
+        /** Failed with a checked run-time error. */
+        record Failed(dev.finch.ir.diag.Diagnostic diagnostic) implements Saved { }
+        /** Cancelled. */
+        record Cancelled() implements Saved { }
     }
 
     // ---- the words ----------------------------------------------------------------------------------------------
 
     /** {@code defer-cpu}: queues {@code closure} on the run's pool and answers its handle. */
     public static Task spawn(Ctx ctx, Object closure, Origin origin) {
+        Task t = new Task(closure);
+        start(ctx, t, origin);
+        return t;
+    }
+
+    /** Queues {@code t} on the pool of {@code ctx}'s run, once (a restored task, when its run first uses it). */
+    private static void start(Ctx ctx, Task t, Origin origin) {
+        if (!t.started.compareAndSet(false, true)) return;
         Run run = ctx.cpu;
         if (run == null) throw new FinchTrap(VmCode.INTERNAL, origin, "this run has no CPU worker pool");
         Ctx child = ctx.child();
-        Task t = new Task(run, closure, child);
         child.task = t;
+        t.ctx = child;
+        t.run = run;
         t.id = run.register(t);
         try {
             run.pool.pool.execute(() -> compute(t));
@@ -149,12 +203,12 @@ public final class CpuTasks implements AutoCloseable {
             t.cancel();
             throw new FinchTrap(VmCode.CANCELLED, origin, "the VM was closed; no CPU task can start");
         }
-        return t;
     }
 
     /** {@code task-poll}: the value if the task is done, else none; never waits. A failed task's error is raised. */
-    public static dev.finch.vm.value.OptionValue poll(Object handle, Origin origin) {
+    public static dev.finch.vm.value.OptionValue poll(Ctx ctx, Object handle, Origin origin) {
         Task t = task(handle, "task-poll", origin);
+        start(ctx, t, origin);
         if (!t.finished()) return dev.finch.vm.value.OptionValue.NONE;
         return dev.finch.vm.value.OptionValue.some(result(t, origin));
     }
@@ -172,6 +226,7 @@ public final class CpuTasks implements AutoCloseable {
         Task t = task(handle, "task-join", origin);
         // A resume of a task wait re-executes this join: it is the innermost pausing operation.
         ctx.takeResume();
+        start(ctx, t, origin);
         if (t.finished()) return result(t, origin);
         if (mayPause(ctx, origin)) {
             ctx.awaiting = t;
@@ -274,4 +329,15 @@ public final class CpuTasks implements AutoCloseable {
 
     /** The task a suspended run waits for, if it waits for one. */
     public static java.util.Optional<Task> awaited(Ctx ctx) { return java.util.Optional.ofNullable(ctx.awaiting); }
+
+    /**
+     * Marks a restored run as paused at a task-join. Its task was saved as its closure and starts again only when the
+     * join runs, so the wait reports a finished placeholder (task 0): a resume re-executes the join, which starts the
+     * task and pauses anew until it is done.
+     */
+    public static void restoredWait(Ctx ctx) {
+        Task placeholder = new Task(null);
+        placeholder.finish(State.CANCELLED, null, null);
+        ctx.awaiting = placeholder;
+    }
 }
