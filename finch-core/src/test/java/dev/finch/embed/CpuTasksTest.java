@@ -64,6 +64,28 @@ class CpuTasksTest {
 
     @ParameterizedTest
     @EnumSource(Finch.Tier.class)
+    void aJoinInsideDefinitionsPausesThereAndResumesThere(Finch.Tier tier) throws Exception {
+        Session s = finch(tier).newSession();
+        Outcome first = s.submit(Submission.of(": inner ( -- int ) " + SLOW + " defer-cpu task-join ;\n"
+                + ": go ( -- int ) \"x\" say inner \"y\" say 1 + ;\ngo go +", "w.fth"));
+        assertThat(first.waiting()).as("%s", first).contains(Outcome.Waiting.TASK);
+        assertThat(first.output()).isEqualTo("x");
+        Outcome done = s.awaitTasks(first);
+        assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(done.output()).isEqualTo("xyxy");
+        assertThat(done.values()).containsExactly(Value.of(86));
+        assertThat(s.definitions().get("go")).doesNotContain("yields");
+        Outcome lisp = s.awaitTasks(s.submit(Submission.of("""
+                (define (count-to [n : int]) : int (let ((i 0)) (while (< i n) (set! i (+ i 1))) i))
+                (define (twice n) (say "a") (let ((v (task-join (defer :cpu (lambda () (count-to n)))))) (say "b") (* 2 v)))
+                (+ (twice 1000000) (twice 10))""", "w.lisp")));
+        assertThat(lisp.status()).as("%s", lisp).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(lisp.output()).isEqualTo("abab");
+        assertThat(lisp.values()).containsExactly(Value.of(86), Value.of(2000020));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Finch.Tier.class)
     void aJoinOfAFinishedTaskAnswersAtOnceAndPollNeverWaits(Finch.Tier tier) throws Exception {
         Session s = finch(tier).newSession();
         // Polled at once, the slow task is still computing (none); then polled until done: the value, no pause.
