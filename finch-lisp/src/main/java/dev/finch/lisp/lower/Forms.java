@@ -26,7 +26,7 @@ final class Forms {
     /** Every form name, for suggestions. */
     static final Set<String> NAMES = Set.of("define", "lambda", "let", "let*", "if", "when", "unless", "cond", "begin", "set!",
             "while", "and", "or", "quote", "match", "match-option", "match-result", "list", "map", "empty-list", "empty-map", "variant",
-            "variant-get", "record-get", "record-set", "try", "yield", "define-syntax");
+            "variant-get", "record-get", "record-set", "try", "yield", "defer", "define-syntax");
 
     private Forms() { }
 

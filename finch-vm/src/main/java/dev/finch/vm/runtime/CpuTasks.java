@@ -97,7 +97,6 @@ public final class CpuTasks implements AutoCloseable {
         private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
         private final CompletableFuture<Void> done = new CompletableFuture<>();
         private final java.util.concurrent.atomic.AtomicBoolean started = new java.util.concurrent.atomic.AtomicBoolean();
-        private volatile Run run;
         private volatile Ctx ctx;
         private volatile boolean cancelRequested;
         private volatile Object value;
@@ -189,13 +188,13 @@ public final class CpuTasks implements AutoCloseable {
 
     /** Queues {@code t} on the pool of {@code ctx}'s run, once (a restored task, when its run first uses it). */
     private static void start(Ctx ctx, Task t, Origin origin) {
-        if (!t.started.compareAndSet(false, true)) return;
+        // A restored task cancelled before it was used again never starts.
+        if (t.finished() || !t.started.compareAndSet(false, true)) return;
         Run run = ctx.cpu;
         if (run == null) throw new FinchTrap(VmCode.INTERNAL, origin, "this run has no CPU worker pool");
         Ctx child = ctx.child();
         child.task = t;
         t.ctx = child;
-        t.run = run;
         t.id = run.register(t);
         try {
             run.pool.pool.execute(() -> compute(t));
