@@ -396,13 +396,14 @@ public final class Session {
     /**
      * Continues {@code outcome} while it waits for a CPU task ({@link Outcome#waitingTask}): waits until the task is
      * done (a task is bounded by its run's step limit and deadline), resumes, and answers the first outcome that
-     * does not wait for a task — what the CLI and the REPL do. Any other outcome is answered as it is. If the calling
-     * thread is interrupted, it answers the still-suspended outcome (its interrupt flag set).
+     * does not wait for a task — what the CLI and the REPL do. Any other outcome (a refused resume too: the execution
+     * still waits, for a reason a resume does not cure) is answered as it is. If the calling thread is interrupted, it
+     * answers the still-suspended outcome (its interrupt flag set).
      */
     public Outcome awaitTasks(Outcome outcome) {
         arg(outcome, "outcome");
         Outcome o = outcome;
-        while (o.waitingTask().isPresent()) {
+        while (o instanceof Outcome.Suspended && o.waitingTask().isPresent()) {
             try {
                 o.waitingTask().get().done().get();
             } catch (InterruptedException e) {

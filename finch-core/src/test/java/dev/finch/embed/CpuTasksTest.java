@@ -271,6 +271,21 @@ class CpuTasksTest {
         noTaskKeepsRunning();
     }
 
+    @Test void awaitTasksAnswersARefusedResumeRatherThanRetryIt() throws Exception {
+        Session s = Finch.create().newSession();
+        Outcome first = s.submit(Submission.of(SLOW + " defer-cpu task-join", "a.fth"));
+        assertThat(first.waiting()).contains(Outcome.Waiting.TASK);
+        // The session moves on meanwhile: the paused run could never commit, so its resume is refused.
+        assertThat(s.submit(Submission.of("1", "b.fth")).status()).isEqualTo(Outcome.Status.COMPLETED);
+        Outcome o = s.awaitTasks(first);
+        assertThat(o.status()).isEqualTo(Outcome.Status.REFUSED);
+        assertThat(code(o)).isEqualTo("E-SESSION-001");
+        assertThat(o.waiting()).contains(Outcome.Waiting.TASK);
+        assertThat(FinchJson.write(o)).contains("\"waiting\":\"task\"");
+        assertThat(s.cancel(first.executionId())).isTrue();
+        noTaskKeepsRunning();
+    }
+
     @Test void theWorkerPoolIsConfigurable() {
         assertThatThrownBy(() -> Finch.builder().cpuWorkers(0)).isInstanceOf(IllegalArgumentException.class);
     }
