@@ -79,7 +79,7 @@ public final class Finch implements AutoCloseable {
     private volatile java.util.concurrent.ExecutorService async;
 
     private Finch(Builder b, Library library) {
-        this.vm = new Vm(b.tier.tiering);
+        this.vm = new Vm(b.tier.tiering, b.cpuWorkers);
         this.library = library;
         this.instance = b.instance != null ? b.instance : randomTag();
         this.imageKey = b.imageKey;
@@ -266,6 +266,7 @@ public final class Finch implements AutoCloseable {
         private Map<String, String> processEnvironment = Map.of();
         private final List<Class<?>> words = new java.util.ArrayList<>();
         private Tier tier = Tier.AUTO;
+        private int cpuWorkers = Runtime.getRuntime().availableProcessors();
         private String instance;
         private byte[] imageKey;
         private boolean unkeyedImages;
@@ -335,6 +336,16 @@ public final class Finch implements AutoCloseable {
          */
         public Builder words(Class<?>... classes) {
             for (Class<?> c : classes) words.add(java.util.Objects.requireNonNull(c, "word class"));
+            return this;
+        }
+
+        /**
+         * How many CPU tasks ({@code defer-cpu}, Lisp {@code (defer :cpu …)}) compute at once, for all sessions
+         * together; more wait in a queue. At least 1; the default is the number of available processors.
+         */
+        public Builder cpuWorkers(int workers) {
+            if (workers < 1) throw new IllegalArgumentException("cpuWorkers must be at least 1, not " + workers);
+            this.cpuWorkers = workers;
             return this;
         }
 

@@ -96,6 +96,8 @@ public final class FinchJson {
                 } else {
                     g.writeNull();
                 }
+                // Issue 15: what it waits for, in one word (yield, request or task).
+                g.writeStringField("waiting", o.waiting().orElseThrow().spelling());
             }
             g.writeEndObject();
         }

@@ -76,6 +76,45 @@ public sealed interface Outcome {
     /** The host request the execution waits for, when it waits at the host boundary ({@link Suspended}, {@link Refused}). */
     default Optional<PendingRequest> pendingRequest() { return Optional.empty(); }
 
+    /**
+     * The CPU task the execution waits for, when it paused at {@code task-join} of a task still computing
+     * ({@link Suspended}, {@link Refused}): resume it ({@link Session#resume}, a plain resume) once
+     * {@link TaskWait#done()} completes.
+     */
+    default Optional<TaskWait> waitingTask() { return Optional.empty(); }
+
+    /**
+     * What a suspended execution is waiting for: a {@code yield} (resume it), a request at the host boundary
+     * (approve, deny or respond) or a CPU task (resume it when the task is done). JSON field {@code waiting}.
+     */
+    enum Waiting {
+        YIELD, REQUEST, TASK;
+
+        /** The JSON spelling: lowercase. */
+        public String spelling() { return name().toLowerCase(java.util.Locale.ROOT); }
+
+        @Override public String toString() { return spelling(); }
+    }
+
+    /** What the execution waits for, when it is {@link Suspended} or {@link Refused}; else empty. */
+    default Optional<Waiting> waiting() {
+        if (status() != Status.SUSPENDED && status() != Status.REFUSED) return Optional.empty();
+        if (pendingRequest().isPresent()) return Optional.of(Waiting.REQUEST);
+        if (waitingTask().isPresent()) return Optional.of(Waiting.TASK);
+        return Optional.of(Waiting.YIELD);
+    }
+
+    /**
+     * A CPU task a suspended execution waits for: its number within the run ({@code 1, 2, …} in {@code defer-cpu}
+     * order) and a future completed when it has finished (with a value, a failure or cancelled); completing it
+     * yourself changes nothing.
+     */
+    record TaskWait(long task, java.util.concurrent.CompletableFuture<Void> done) {
+        public TaskWait {
+            Objects.requireNonNull(done, "done");
+        }
+    }
+
     /** What a request at the host boundary waits for. */
     enum Awaiting {
         /** A grant is missing: approve or deny it ({@link Session#approve}, {@link Session#deny}). */
@@ -138,13 +177,21 @@ public sealed interface Outcome {
 
     /**
      * The run paused. {@code yielded} is the value a {@code yield} published (continue with {@link Session#resume});
-     * {@code pendingRequest} the request it waits for at the host boundary (approve, deny or respond). Exactly one is
-     * present. A unit yield is the plain cooperative timeslice an interactive host resumes automatically.
+     * {@code pendingRequest} the request it waits for at the host boundary (approve, deny or respond);
+     * {@code waitingTask} the CPU task it waits for at {@code task-join} (resume it once the task is done). Exactly one
+     * is present. A unit yield is the plain cooperative timeslice an interactive host resumes automatically.
      */
-    record Suspended(Fields fields, Optional<StackEntry> yielded, Optional<PendingRequest> pendingRequest) implements Outcome {
+    record Suspended(Fields fields, Optional<StackEntry> yielded, Optional<PendingRequest> pendingRequest, Optional<TaskWait> waitingTask)
+            implements Outcome {
         public Suspended {
             Objects.requireNonNull(yielded, "yielded");
             Objects.requireNonNull(pendingRequest, "pendingRequest");
+            Objects.requireNonNull(waitingTask, "waitingTask");
+        }
+
+        /** A pause at a yield or at the host boundary. */
+        public Suspended(Fields fields, Optional<StackEntry> yielded, Optional<PendingRequest> pendingRequest) {
+            this(fields, yielded, pendingRequest, Optional.empty());
         }
 
         /** A pause at a yield. */
@@ -163,10 +210,17 @@ public sealed interface Outcome {
      * suspended, waiting as {@code yielded} / {@code pendingRequest} say, and the right answer still continues it (or
      * {@link Session#cancel} drops it). The diagnostics say why.
      */
-    record Refused(Fields fields, Optional<StackEntry> yielded, Optional<PendingRequest> pendingRequest) implements Outcome {
+    record Refused(Fields fields, Optional<StackEntry> yielded, Optional<PendingRequest> pendingRequest, Optional<TaskWait> waitingTask)
+            implements Outcome {
         public Refused {
             Objects.requireNonNull(yielded, "yielded");
             Objects.requireNonNull(pendingRequest, "pendingRequest");
+            Objects.requireNonNull(waitingTask, "waitingTask");
+        }
+
+        /** A refused answer to an execution paused at a yield or at the host boundary. */
+        public Refused(Fields fields, Optional<StackEntry> yielded, Optional<PendingRequest> pendingRequest) {
+            this(fields, yielded, pendingRequest, Optional.empty());
         }
 
         @Override public Status status() { return Status.REFUSED; }

@@ -394,6 +394,30 @@ public final class Session {
     public Outcome resume(String executionId) { return continueWith(arg(executionId, "executionId"), null, NOTHING); }
 
     /**
+     * Continues {@code outcome} while it waits for a CPU task ({@link Outcome#waitingTask}): waits until the task is
+     * done (a task is bounded by its run's step limit and deadline), resumes, and answers the first outcome that
+     * does not wait for a task — what the CLI and the REPL do. Any other outcome (a refused resume too: the execution
+     * still waits, for a reason a resume does not cure) is answered as it is. If the calling thread is interrupted, it
+     * answers the still-suspended outcome (its interrupt flag set).
+     */
+    public Outcome awaitTasks(Outcome outcome) {
+        arg(outcome, "outcome");
+        Outcome o = outcome;
+        while (o instanceof Outcome.Suspended && o.waitingTask().isPresent()) {
+            try {
+                o.waitingTask().get().done().get();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return o;
+            } catch (java.util.concurrent.ExecutionException e) {
+                // The future only completes normally; resume anyway, the join reports the task's end.
+            }
+            o = resume(o.executionId());
+        }
+        return o;
+    }
+
+    /**
      * Approves the capability request a suspended execution waits for, with a scope: {@code ONCE} covers this one
      * request, {@code TASK} the rest of this execution, {@code SESSION} (and wider) every later run of this session
      * too. The execution then resumes exactly where it stopped; nothing before it is repeated. An approval the
@@ -495,7 +519,7 @@ public final class Session {
 
     private static Diagnostic notAtBoundary(String executionId, String what) {
         return dev.finch.vm.host.HostCode.STALE_RESUME.at(Origin.UNKNOWN, "execution " + executionId
-                + " is paused at a yield, not at the host boundary, so it cannot be " + what + "; resume it instead");
+                + " is paused at a yield or a task-join, not at the host boundary, so it cannot be " + what + "; resume it instead");
     }
 
     /**
@@ -527,11 +551,16 @@ public final class Session {
     private Outcome refused(String executionId, Paused p, Diagnostic why) {
         Waiting w = waitingOf(p.suspension());
         return new Outcome.Refused(fields(executionId, p.sourceId(), p.language(), p.output(), snapshot, p.inferred(), w.required(),
-                List.of(at(why, p.sourceId()))), w.yielded(), w.request());
+                List.of(at(why, p.sourceId()))), w.yielded(), w.request(), w.task());
     }
 
     /** What a suspended execution waits for, as its outcomes report it. */
-    private record Waiting(List<String> required, Optional<StackEntry> yielded, Optional<Outcome.PendingRequest> request) { }
+    private record Waiting(List<String> required, Optional<StackEntry> yielded, Optional<Outcome.PendingRequest> request,
+                           Optional<Outcome.TaskWait> task) {
+        Waiting(List<String> required, Optional<StackEntry> yielded, Optional<Outcome.PendingRequest> request) {
+            this(required, yielded, request, Optional.empty());
+        }
+    }
 
     private static Waiting waitingOf(Suspension s) {
         Optional<EffectRequest> request = s.pendingRequest();
@@ -543,6 +572,11 @@ public final class Session {
                     : List.of(request.get().requirement().toString());
             Outcome.Awaiting awaiting = missing ? Outcome.Awaiting.APPROVAL : Outcome.Awaiting.RESULT;
             return new Waiting(required, Optional.empty(), Optional.of(new Outcome.PendingRequest(request.get(), awaiting)));
+        }
+        Optional<dev.finch.vm.Suspension.TaskWait> task = s.awaitedTask();
+        if (task.isPresent()) {
+            // Paused at task-join: nothing was published; a plain resume continues once the task is done.
+            return new Waiting(List.of(), Optional.empty(), Optional.empty(), Optional.of(new Outcome.TaskWait(task.get().task(), task.get().done())));
         }
         TypedValue payload = s.payload();
         return new Waiting(List.of(), payload == null ? Optional.empty() : Optional.of(StackDisplay.entries(List.of(payload)).get(0)), Optional.empty());
@@ -819,7 +853,7 @@ public final class Session {
             paused.put(executionId, new Paused(su.suspension(), sourceId, language, inferred, baseRevision, output, sink));
             Waiting w = waitingOf(su.suspension());
             return new Outcome.Suspended(fields(executionId, sourceId, language, output, snapshot, inferred, w.required(), List.of()),
-                    w.yielded(), w.request());
+                    w.yielded(), w.request(), w.task());
         }
         inFlight.remove(executionId);
         RunResult.Cancelled x = (RunResult.Cancelled) r;

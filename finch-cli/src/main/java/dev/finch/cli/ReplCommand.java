@@ -309,6 +309,11 @@ final class ReplCommand implements Callable<Integer> {
                     Optional<Outcome> decided = ask(o);
                     if (decided.isEmpty()) return o;
                     o = decided.get();
+                } else if (s.waitingTask().isPresent()) {
+                    // A join of a CPU task still computing: wait for it and go on.
+                    Outcome next = session.awaitTasks(o);
+                    if (next == o) return o;
+                    o = next;
                 } else if (s.isUnitYield()) {
                     if (++units > MAX_UNIT_YIELDS) return o;
                     o = session.resume(o.executionId());

@@ -92,10 +92,11 @@ final class RunCommand implements Callable<Integer> {
             OutputSink sink = json ? OutputSink.NONE : chunk -> { io.out().print(chunk); io.out().flush(); };
             Submission sub = new Submission(src.text(), src.language(override), sourceId != null ? sourceId : src.defaultSourceId(),
                     java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), sink);
-            Outcome o = session.submit(sub);
+            // A join of a CPU task still computing pauses the run: the command line waits for the task and goes on.
+            Outcome o = session.awaitTasks(session.submit(sub));
             // The contract's interactive rule: a plain unit yield is a cooperative timeslice, resumed at once.
             for (int i = 0; i < MAX_AUTO_RESUMES && o instanceof Outcome.Suspended s && s.isUnitYield(); i++) {
-                o = session.resume(o.executionId());
+                o = session.awaitTasks(session.resume(o.executionId()));
             }
             report(src, o);
             switch (o.status()) {
@@ -147,6 +148,7 @@ final class RunCommand implements Callable<Integer> {
         if (o instanceof Outcome.Suspended s) {
             String why = !o.requiredCapabilities().isEmpty()
                     ? "waiting for a grant of " + String.join(", ", o.requiredCapabilities())
+                    : s.waitingTask().isPresent() ? "waiting for a CPU task (interrupted)"
                     : "it yielded " + s.yielded().map(v -> v.display() + " : " + v.type()).orElse("a value");
             io.err().println("finch: " + src.defaultSourceId() + " is suspended (" + o.executionId() + "): " + why);
         } else if (o instanceof Outcome.Refused) {

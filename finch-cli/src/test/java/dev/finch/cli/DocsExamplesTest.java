@@ -169,7 +169,9 @@ class DocsExamplesTest {
         }
         Outcome o = session.submit(Submission.of(e.source(), e.file()).withLanguage(e.language()));
         for (int guard = 0; guard < 100 && o instanceof Outcome.Suspended s; guard++) {
-            if (s.yielded().isPresent() && e.one("resume").isPresent()) o = session.resume(o.executionId());
+            // A join of a CPU task still computing: wait for it and go on, as the command line does.
+            if (s.waitingTask().isPresent()) o = session.awaitTasks(o);
+            else if (s.yielded().isPresent() && e.one("resume").isPresent()) o = session.resume(o.executionId());
             else if (!o.requiredCapabilities().isEmpty() && e.one("approve").isPresent()) {
                 o = session.approve(o.executionId(), Scope.bySpelling(e.one("approve").get()).orElseThrow());
             } else if (!o.requiredCapabilities().isEmpty() && e.one("deny").isPresent()) {

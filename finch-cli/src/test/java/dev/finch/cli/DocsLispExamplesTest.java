@@ -77,9 +77,12 @@ class DocsLispExamplesTest {
             }
         }
         Session session = FINCH.newSession();
-        Outcome o = session.submit(Submission.of(e.code(), "doc.lisp").withLanguage(Language.LISP));
+        // A join of a CPU task still computing pauses the run; `finch run` waits for the task and goes on.
+        Outcome o = session.awaitTasks(session.submit(Submission.of(e.code(), "doc.lisp").withLanguage(Language.LISP)));
         // The contract's interactive rule, as `finch run` applies it: a unit yield is a timeslice, resumed at once.
-        for (int i = 0; i < 1_000 && o instanceof Outcome.Suspended su && su.isUnitYield(); i++) o = session.resume(o.executionId());
+        for (int i = 0; i < 1_000 && o instanceof Outcome.Suspended su && su.isUnitYield(); i++) {
+            o = session.awaitTasks(session.resume(o.executionId()));
+        }
         String what = "the example at line " + e.line() + ":\n" + e.code() + "-> " + o.diagnostics();
         if (error != null) {
             assertThat(o.status()).as(what).isEqualTo(Outcome.Status.FAILED);

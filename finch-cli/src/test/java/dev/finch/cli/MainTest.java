@@ -175,4 +175,19 @@ class MainTest {
         assertThat(published.out()).isEqualTo("a");
         assertThat(published.err()).contains("yielded 42 : int");
     }
+
+    /** Issue 15, item 2: a join of a CPU task still computing pauses the run; the command line waits and goes on. */
+    @Test
+    void aJoinOfARunningCpuTaskRunsThroughFromTheCommandLine() throws IOException {
+        ConformanceTest.Run r = finch("", "run", file("t.lisp", """
+                (define (count-to [n : int]) : int (let ((i 0)) (while (< i n) (set! i (+ i 1))) i))
+                (define t (defer :cpu (lambda () (count-to 3000000))))
+                (say "a")
+                (say (int-to-string (task-join t)))""").toString());
+        assertThat(r.exit()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("a3000000");
+        ConformanceTest.Run json = finch("", "run", "--json", file("t.fth", "[: ( -- int ) 6 7 * ;] defer-cpu task-join").toString());
+        assertThat(json.outcomes().get(0).get("status").asText()).isEqualTo("completed");
+        assertThat(json.outcomes().get(0).get("stack").get(0).get("display").asText()).isEqualTo("42");
+    }
 }

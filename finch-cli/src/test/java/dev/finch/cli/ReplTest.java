@@ -40,6 +40,18 @@ class ReplTest {
         assertThat(r.out()).doesNotContain("error[");
     }
 
+    /** Issue 15, item 2: a join of a CPU task still computing pauses the run; the REPL waits for it and goes on. */
+    @Test
+    void aJoinOfARunningCpuTaskIsWaitedFor() {
+        ConformanceTest.Run r = repl(String.join("\n",
+                "[: ( -- int ) 0 begin dup 3000000 < while 1 + repeat ;] defer-cpu task-join 1 +",
+                "(task-join (defer :cpu (lambda () (* 6 7))))",
+                ":quit", ""));
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("stack:  3000001 : int").contains("stack:  3000001 : int  42 : int");
+        assertThat(r.out()).doesNotContain("suspended");
+    }
+
     @Test
     void discoveryCommandsSeeTheSessionsDefinitions() {
         ConformanceTest.Run r = repl(String.join("\n",

@@ -267,11 +267,14 @@ public final class ToolSurface {
         return settled(session.respond(DiscoveryJson.write(args)));
     }
 
-    /** The outcome as JSON, after resuming plain unit yields (the contract's interactive rule). */
+    /**
+     * The outcome as JSON, after resuming plain unit yields (the contract's interactive rule) and waiting for the CPU
+     * tasks a run joins (a scheduler suspension, not a pause for the provider).
+     */
     private String settled(Outcome first) {
-        Outcome o = first;
+        Outcome o = session.awaitTasks(first);
         for (int i = 0; i < maxUnitYieldResumes && o instanceof Outcome.Suspended s && s.isUnitYield(); i++) {
-            o = session.resume(o.executionId());
+            o = session.awaitTasks(session.resume(o.executionId()));
         }
         return FinchJson.write(o);
     }

@@ -106,6 +106,7 @@ final class CallRules {
     Checked.Node apply(Instr.Call c, StackState st, Target target, Type.Fn sig) {
         List<Type> before = st.row();
         Type.Fn inst = Types.instantiate(sig, body.subst, c.origin());
+        if (target instanceof Target.Builtin) refuseAgentTask(c, st, sig);
         body.popExpect(st, inst.ins(), c.origin(), "`" + c.word() + "`");
         st.pushAll(inst.outs());
         if (inst.yields().isPresent()) body.onYield(inst.yields().get(), c.origin(), "`" + c.word() + "`");
@@ -136,6 +137,24 @@ final class CallRules {
         String found = Types.row(body.subst, st.top(arity));
         throw Fail.at(VerifyCode.TYPE_MISMATCH, c.origin(), "`" + c.word() + "` works on " + expected + " but the stack top is " + found,
                 expected, found);
+    }
+
+    /**
+     * A vocabulary word's generic {@code task<a>} input is a CPU task or a step, never an agent task: agent handles
+     * ({@code task<agent-result>}) are coordinated by the agent-* words, a separate protocol (the contract).
+     */
+    private void refuseAgentTask(Instr.Call c, StackState st, Type.Fn sig) {
+        int n = sig.ins().size();
+        if (n == 0 || st.ensure(n, c.origin()) != StackState.Shortage.NONE) return;
+        List<Type> actual = st.top(n);
+        for (int i = 0; i < n; i++) {
+            if (!(sig.ins().get(i) instanceof Type.TaskT declared) || declared.value().kind() != Type.Kind.VAR) continue;
+            Type found = body.subst.resolve(actual.get(i));
+            if (found instanceof Type.TaskT t && body.subst.resolve(t.value()) instanceof Type.Named named && named.name().equals("agent-result")) {
+                throw Fail.at(VerifyCode.AGENT_TASK, c.origin(), "`" + c.word() + "` works on CPU tasks (defer-cpu) and steps (step-spawn), "
+                        + "not on an agent task; use the agent-* words for task<agent-result>", "task<a> (a CPU task or step)", "task<agent-result>");
+            }
+        }
     }
 
     private static void noImmediates(Instr.Call c) {

@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * The dedicated rules of the special vocabulary words, whose type depends on an immediate or on the value below:
- * one method per {@link dev.finch.ir.vocab.Typing} ({@code execute}, {@code step-spawn}, {@code variant},
+ * one method per {@link dev.finch.ir.vocab.Typing} ({@code execute}, {@code step-spawn}, {@code defer-cpu}, {@code variant},
  * {@code variant-get}, {@code empty-list}, {@code empty-map}, {@code record-get}, {@code record-set}), chosen by an
  * exhaustive switch, so a new typing rule does not compile until it is written here.
  * Each records the signature it used at the site as the call's instantiated type.
@@ -30,6 +30,7 @@ final class SpecialWords {
             case EXECUTE -> execute(c, st, target);
             case STEP_SPAWN -> stepSpawn(c, st, target);
             case FIBER_NEW -> fiberNew(c, st, target);
+            case DEFER_CPU -> deferCpu(c, st, target);
             case VARIANT -> variant(c, st, target);
             case VARIANT_GET -> variantGet(c, st, target);
             case EMPTY_LIST -> emptyList(c, st, target);
@@ -111,6 +112,35 @@ final class SpecialWords {
         Type fiber = new Type.FiberT(fn.yields().get().yielded(), fn.outs().isEmpty() ? Type.UNIT : fn.outs().get(0));
         st.push(fiber);
         Type.Fn used = new Type.Fn(List.of(fn), List.of(fiber), fn.effects(), Optional.empty());
+        return new Checked.CallNode(c, target, used, false, before, st.row());
+    }
+
+    /**
+     * {@code defer-cpu}: a closure of no inputs and one output that is pure — no capability, not even
+     * {@code session.emit}, and no yields — since it runs on a worker thread beside the run; answers {@code task<a>}.
+     */
+    private Checked.Node deferCpu(Instr.Call c, StackState st, Target.Builtin target) {
+        immediates(c, "defer-cpu", "");
+        List<Type> before = st.row();
+        body.require(st, 1, c.origin(), "`defer-cpu`", null);
+        Type top = body.subst.resolve(st.top(1).get(0));
+        if (Substitution.isMeta(top)) {
+            throw Fail.at(VerifyCode.NEEDS_KNOWN_TYPE, c.origin(), "`defer-cpu` needs to know the type of the closure on top of the stack, "
+                    + "but it is not determined yet here", "( -> a)", "_");
+        }
+        if (!(top instanceof Type.Fn fn) || !fn.ins().isEmpty() || fn.outs().size() != 1) {
+            throw Fail.at(VerifyCode.TYPE_MISMATCH, c.origin(), "`defer-cpu` runs a closure of no inputs and one output, but found "
+                    + Types.show(body.subst, top), "( -> a)", Types.show(body.subst, top));
+        }
+        if (!fn.effects().isEmpty() || fn.yields().isPresent()) {
+            throw Fail.at(VerifyCode.IMPURE_TASK, c.origin(), "`defer-cpu` runs only a pure closure (no capability, no say, no yield) on the "
+                    + "worker pool, but found " + Types.show(body.subst, fn) + "; do the effects in the run, before or after the task",
+                    "( -> " + Types.show(body.subst, fn.outs().get(0)) + ")", Types.show(body.subst, fn));
+        }
+        st.pop();
+        Type task = new Type.TaskT(fn.outs().get(0));
+        st.push(task);
+        Type.Fn used = new Type.Fn(List.of(fn), List.of(task), fn.effects(), Optional.empty());
         return new Checked.CallNode(c, target, used, false, before, st.row());
     }
 

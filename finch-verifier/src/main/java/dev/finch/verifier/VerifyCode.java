@@ -35,7 +35,9 @@ public enum VerifyCode implements DiagnosticCode {
     VERIFIER_LIMIT("E-VERIFY-028", "The program is too deeply nested or too large for the verifier to check."),
     MALFORMED_IR("E-VERIFY-029", "The instructions handed to the verifier are malformed (missing parts); a frontend bug, not a program error."),
     CONSTANT_NOT_YET_DEFINED("E-VERIFY-030", "A word reads a constant that this program defines only later than the word is first used, or the program redefines with another type a constant a word reads."),
-    MALFORMED_CAPABILITY("E-VERIFY-031", "A declared capability is not one Finch knows (D9 names, a known ${root}, well-formed parameters).");
+    MALFORMED_CAPABILITY("E-VERIFY-031", "A declared capability is not one Finch knows (D9 names, a known ${root}, well-formed parameters)."),
+    IMPURE_TASK("E-VERIFY-032", "defer-cpu (Lisp: defer :cpu) was given a closure that is not pure: it needs a capability or session.emit (say), or it yields; a CPU task computes a value and nothing else."),
+    AGENT_TASK("E-VERIFY-033", "A CPU-task or step word (task-poll, task-join, task-cancel, step-join) was given an agent-task handle, task<agent-result>; agent work is coordinated with the agent-* words.");
 
     private final String code;
     private final String meaning;

@@ -106,7 +106,14 @@ class IllTypedCorpusTest {
                 bad("[: ( string -> string ) run-tool ;] drop", VerifyCode.UNDECLARED_EFFECT),
                 bad(": g ( -> ) unit yield ;", VerifyCode.UNDECLARED_YIELDS),
                 bad(": g 1 yield ; : h ( -> ) g ;", VerifyCode.UNDECLARED_YIELDS),
-                bad("1 case 2 of endof 2 of endof endcase", VerifyCode.DUPLICATE_CASE_VALUE));
+                bad("1 case 2 of endof 2 of endof endcase", VerifyCode.DUPLICATE_CASE_VALUE),
+                // CPU tasks: only a pure closure is deferred; agent handles are not CPU tasks
+                bad("[: ( -> bytes ! {fs.read(${workspace}/**)} ) \"a\" mkpath read-file ;] defer-cpu", VerifyCode.IMPURE_TASK),
+                bad("[: ( -> int ! {session.emit} ) \"a\" say 1 ;] defer-cpu", VerifyCode.IMPURE_TASK),
+                bad("[: ( -> int yields<int,unit> ) 1 yield 2 ;] defer-cpu", VerifyCode.IMPURE_TASK),
+                bad("[: ( int -> int ) 1 + ;] defer-cpu", VerifyCode.TYPE_MISMATCH),
+                bad(": j ( task<agent-result> -> agent-result ) task-join ;", VerifyCode.AGENT_TASK),
+                bad(": j ( task<agent-result> -> agent-result ) step-join ;", VerifyCode.AGENT_TASK));
     }
 
     private static Arguments bad(String src, VerifyCode code) { return Arguments.of(src, code); }

@@ -38,6 +38,22 @@ public final class Suspension {
     /** Whether the pending request waits for approval or for a deferred result. */
     public java.util.Optional<dev.finch.vm.host.RunHost.Waiting> waiting() { return paused.ctx().host.waiting(); }
 
+    /**
+     * The CPU task the run waits for, when it paused at {@code task-join} of an unfinished task (neither a yield nor a
+     * host request): resume it — a plain resume, as after a {@code unit yield} — once {@link TaskWait#done()}
+     * completes. Resumed earlier, it simply pauses again.
+     */
+    public java.util.Optional<TaskWait> awaitedTask() {
+        return dev.finch.vm.runtime.CpuTasks.awaited(paused.ctx()).map(t -> new TaskWait(t.id(), t.whenDone()));
+    }
+
+    /** What a run paused at {@code task-join} waits for: the task's number in its run, and a future completed when it is done. */
+    public record TaskWait(long task, java.util.concurrent.CompletableFuture<Void> done) {
+        public TaskWait {
+            java.util.Objects.requireNonNull(done, "done");
+        }
+    }
+
     /** The run's effect journal so far. */
     public dev.finch.vm.host.EffectJournal journal() { return paused.ctx().host.journal(); }
 
@@ -63,8 +79,12 @@ public final class Suspension {
         };
     }
 
-    /** The run will not continue (its execution was dropped): what it did to fibers of its base state is undone. */
+    /**
+     * Gives up this suspension without resuming it (its execution was dropped): the CPU tasks its run started are asked
+     * to stop (they would otherwise compute until its deadline), and what it did to fibers of its base state is undone.
+     */
     public void abandon() {
+        if (paused.ctx().cpu != null) paused.ctx().cpu.cancelAll();
         if (consume()) paused.ctx().rollbackFibers();
     }
 

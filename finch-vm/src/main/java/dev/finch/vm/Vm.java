@@ -69,11 +69,22 @@ public final class Vm implements AutoCloseable {
                   java.util.Set<String> interpreted) { }
 
     private final ModuleCompiler.Tiering tiering;
+    /** The bounded worker pool of CPU tasks (defer-cpu), shared by every run of this VM. */
+    private final dev.finch.vm.runtime.CpuTasks cpuTasks;
 
     public Vm() { this(ModuleCompiler.Tiering.AUTO); }
 
     /** A VM whose tier choice is forced (differential tests and benchmarks); embedders use {@link #Vm()}. */
-    public Vm(ModuleCompiler.Tiering tiering) { this.tiering = tiering; }
+    public Vm(ModuleCompiler.Tiering tiering) { this(tiering, Runtime.getRuntime().availableProcessors()); }
+
+    /** A VM with {@code cpuWorkers} threads (at least one) for CPU tasks ({@code defer-cpu}). */
+    public Vm(ModuleCompiler.Tiering tiering, int cpuWorkers) {
+        this.tiering = tiering;
+        this.cpuTasks = new dev.finch.vm.runtime.CpuTasks(cpuWorkers);
+    }
+
+    /** How many CPU tasks compute at once at most. */
+    public int cpuWorkers() { return cpuTasks.workers(); }
 
     /**
      * Runs {@code module} (verified against {@code state.environment()}) on a snapshot of {@code state}.
@@ -99,6 +110,7 @@ public final class Vm implements AutoCloseable {
         state.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(limits, sink, cancel, constants);
         ctx.host = new RunHost(executionId, host);
+        ctx.cpu = new dev.finch.vm.runtime.CpuTasks.Run(cpuTasks);
         java.util.Map<String, String> defs = new java.util.TreeMap<>();
         state.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
         module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
@@ -157,7 +169,11 @@ public final class Vm implements AutoCloseable {
             } catch (Throwable t) {
                 return t;
             } finally {
-                if (!paused) ctx.strands.shutdown();
+                if (!paused) {
+                    ctx.strands.shutdown();
+                    // A run that ended (not paused) stops the CPU tasks it left running.
+                    if (ctx.cpu != null) ctx.cpu.cancelAll();
+                }
                 dev.finch.vm.runtime.Strands.leave();
             }
         });
@@ -191,6 +207,10 @@ public final class Vm implements AutoCloseable {
             // A failed or cancelled execution has consumed nothing: every fiber it touched is as it was.
             ctx.rollbackFibers();
             return failed(failure, ctx, p);
+        }
+        if (ctx.suspending && ctx.awaiting != null) {
+            // Paused at task-join: no value was published; a plain resume once the task is done continues it.
+            return new RunResult.Suspended(new Suspension(executionId, new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE), p), ctx.text());
         }
         if (ctx.suspending) {
             Type payloadType = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
@@ -256,8 +276,9 @@ public final class Vm implements AutoCloseable {
 
     /**
      * The durable form of a suspended run, to resume in another process (see {@link Continuations}), with every
-     * concurrent step that paused with it. Refused for a run holding values that live only in this process (streams,
-     * closures not made by this program's literals, a step holding its host's per-step state).
+     * concurrent step that paused with it; a CPU task is kept as its end, or as its closure to start again. Refused for
+     * a run holding values that live only in this process (streams, closures not made by this program's literals, a step
+     * holding its host's per-step state).
      */
     public String save(Suspension suspension) { return save(suspension, List.of()); }
 
@@ -294,6 +315,7 @@ public final class Vm implements AutoCloseable {
         base.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), constants);
         ctx.host = new RunHost(executionId, host);
+        ctx.cpu = new dev.finch.vm.runtime.CpuTasks.Run(cpuTasks);
         java.util.Map<String, String> defs = new java.util.TreeMap<>();
         base.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
         module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
@@ -308,6 +330,7 @@ public final class Vm implements AutoCloseable {
         ctx.restoreOutput(r.output());
         ctx.restoreExecuted(r.executedNanos());
         ctx.yielded = r.yielded();
+        if (r.awaitingTask()) dev.finch.vm.runtime.CpuTasks.restoredWait(ctx);
         ctx.suspending = true;
         java.util.List<dev.finch.vm.runtime.Frame> frames = new java.util.ArrayList<>(r.framesOutermostFirst());
         java.util.Collections.reverse(frames);
@@ -317,5 +340,8 @@ public final class Vm implements AutoCloseable {
         return new Suspension(executionId, payload == null ? new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE) : payload, p);
     }
 
-    @Override public void close() { workers.shutdownNow(); }
+    @Override public void close() {
+        workers.shutdownNow();
+        cpuTasks.close();
+    }
 }

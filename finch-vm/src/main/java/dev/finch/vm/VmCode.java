@@ -25,6 +25,9 @@ public enum VmCode implements DiagnosticCode {
     EXPECTED_OK("E-RUN-006", "expect-ok found an err: a failure nobody caught stopped the run."),
     STEP_PAUSED("E-RUN-007", "The run tried to pause (for approval, a deferred answer or a yield, or a step-join waiting across another step's pause) inside a function value that a word runs without a resume point (list-map, list-filter, list-fold, sorting, an execute whose function type shows no pause); a pause needs the whole run's frames, so the run stops. Pauses in concurrent steps and fiber bodies are not refused: the run pauses with all their frames."),
     FIBER_CANCELLED("E-RUN-008", "A fiber was used after fiber-cancel, or from inside its own body (it cannot resume or cancel itself)."),
+    TASK_CANCELLED("E-TASK-001", "task-join or task-poll of a CPU task that was cancelled (task-cancel of a copy of its handle, or its run ended before it finished): it has no value."),
+    TASK_KIND("E-TASK-002", "A handle of the other kind: task-poll, task-join and task-cancel work on CPU tasks (defer-cpu), step-join on steps (step-spawn)."),
+    TASK_IMPURE("E-TASK-003", "A CPU task did what only its run may do: say (a closure whose declared signature hides session.emit), or start or join a concurrent step; the task fails and its join reports it."),
     SHOW_REFUSED("E-SHOW-001", "show was given a value with no written form (a function, a handle, authority) or a variant field named tag."),
     JSON_UNREPRESENTABLE("E-JSON-001", "A value JSON cannot hold was made into json: json-of-float of nan or an infinity, or a string or object key with a lone surrogate (json-of-string, json-of-map)."),
     JSON_TOO_DEEP("E-JSON-002", "json-of-list or json-of-map would nest json deeper than json-parse accepts (512 levels).");

@@ -18,6 +18,8 @@ public enum Typing {
     STEP_SPAWN(List.of()),
     /** {@code fiber-new}: a fiber over a closure of no inputs and at most one output that yields. */
     FIBER_NEW(List.of()),
+    /** {@code defer-cpu}: starts a pure closure of no inputs and one output as a CPU task on the worker pool. */
+    DEFER_CPU(List.of()),
     /** {@code variant<T,tag>}: builds a value of the closed variant T. */
     VARIANT(List.of(Immediate.TYPE, Immediate.TAG)),
     /** {@code variant-get<tag>}: the payload of one tag, as an option. */

@@ -26,7 +26,7 @@ final class Forms {
     /** Every form name, for suggestions. */
     static final Set<String> NAMES = Set.of("define", "lambda", "let", "let*", "if", "when", "unless", "cond", "begin", "set!",
             "while", "and", "or", "quote", "match", "match-option", "match-result", "list", "map", "empty-list", "empty-map", "variant",
-            "variant-get", "record-get", "record-set", "try", "yield", "define-syntax");
+            "variant-get", "record-get", "record-set", "try", "yield", "defer", "define-syntax");
 
     private Forms() { }
 
@@ -133,7 +133,8 @@ final class Forms {
                 throw a.malformedMsg(l, "define is allowed at the top level or inside a body (lambda, let, define), not as an expression");
             case "define-syntax":
                 throw new DiagnosticException(LispCode.BAD_MACRO.at(o, "define-syntax is only allowed at the top level"));
-            case "do": case "case": case "quasiquote": case "call/cc": case "call-with-current-continuation": case "defer": case "letrec": case "named-lambda":
+            case "defer": return deferForm(a, l, sc, b);
+            case "do": case "case": case "quasiquote": case "call/cc": case "call-with-current-continuation": case "letrec": case "named-lambda":
                 throw new DiagnosticException(LispCode.UNSUPPORTED.at(o, "'" + name + "' is not supported; use while, cond, match or a top-level define"));
             default: return null;
         }
@@ -761,6 +762,23 @@ final class Forms {
         if (f instanceof Sx.SKeyword k) return k.name();
         if (f instanceof Sx.SSymbol s) return s.name();
         throw a.malformedMsg(f, "a field name must be a literal: \"name\" or :name");
+    }
+
+    /**
+     * {@code (defer :cpu thunk)}: the IR's {@code defer-cpu} of a closure of no arguments, answering {@code task<T>}.
+     * {@code :cpu} is the only owner kind; the verifier checks that the closure is pure.
+     */
+    private static Node deferForm(Analyzer a, Sx.SList l, Scope sc, Body b) {
+        List<Sx> it = l.items();
+        if (it.size() != 3 || !(it.get(1) instanceof Sx.SKeyword kind)) throw a.malformed(l, "(defer :cpu (lambda () body))");
+        if (!kind.name().equals("cpu")) {
+            throw new DiagnosticException(LispCode.MALFORMED_FORM.at(kind.origin(), "defer runs work of owner kind :cpu only (a pure "
+                    + "closure on the local worker pool), not :" + kind.name() + "; agent work uses the agent-* words", ":cpu", ":" + kind.name()));
+        }
+        Node thunk = a.expr(it.get(2), sc, b);
+        Ty value = a.inf.fresh();
+        a.unifyAt(thunk.origin, new Ty.Fn(List.of(), List.of(value), a.inf.eff()), thunk.type, "the closure of defer :cpu (no arguments)");
+        return special(a, "defer-cpu", l.origin(), Infer.con("task", value), List.of(thunk), b);
     }
 
     static Node special(Analyzer a, String word, Origin o, Ty t, List<Node> args, Body b) {

@@ -49,13 +49,22 @@ public final class Control {
                     + "answers the handle to join. The step's effects are the spawn's; a step that needs approval or a deferred answer "
                     + "pauses the run, its frames kept, and resumes with it.")
     @Overload(sig = "( -> a) -> task<a>")
-    public static Object stepSpawn(Ctx ctx, Object closure, Origin o) { return Strands.spawn(ctx, closure, o); }
+    public static Object stepSpawn(Ctx ctx, Object closure, Origin o) {
+        dev.finch.vm.runtime.CpuTasks.refuse(ctx, "start a step", o);
+        return Strands.spawn(ctx, closure, o);
+    }
 
     @Word(name = "step-join", category = Category.CONTROL, pauses = true,
             doc = "The step's value, waiting until it has ended; a step's checked run-time error stops the whole run. "
                     + "If the run pauses meanwhile, the join waits again when it resumes.")
     @Overload(sig = "task<a> -> a")
-    public static Object stepJoin(Ctx ctx, Object task, Origin o) { return Strands.join(ctx, task, o); }
+    public static Object stepJoin(Ctx ctx, Object task, Origin o) {
+        if (task instanceof dev.finch.vm.runtime.CpuTasks.Task) {
+            throw new FinchTrap(VmCode.TASK_KIND, o, "`step-join` joins a step (step-spawn), but this handle is a CPU task's (defer-cpu); use task-join");
+        }
+        dev.finch.vm.runtime.CpuTasks.refuse(ctx, "join a step", o);
+        return Strands.join(ctx, task, o);
+    }
 
     @Word(name = "vm-vocabulary", category = Category.INSPECTION, doc = "The current typed vocabulary (core words, the host's words and persisted definitions) as json.")
     @Overload(sig = "-> json")

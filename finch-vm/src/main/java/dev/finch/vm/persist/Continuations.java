@@ -31,7 +31,8 @@ import java.util.Set;
  * The durable form of a suspended run (architecture: "the continuation is data"). It holds only typed values and
  * coordinates: each frame's word, resume point, slot types and values; the run's output so far; constants it
  * defined; and its host boundary (sequence, journal receipts, the request it waits for with its typed
- * arguments). A digest of the module's canonical Co-Forth and signatures binds it to the exact program, and a
+ * arguments), or that it waits at a {@code task-join}. A CPU task is saved as its end once finished, else as its
+ * pure closure, which starts again when the restored run first uses the handle. A digest of the module's canonical Co-Forth and signatures binds it to the exact program, and a
  * checksum covers the whole document: a truncated, edited or older-format continuation is refused, never
  * mis-resumed.
  */
@@ -163,7 +164,10 @@ public final class Continuations {
         doc.put("output", ctx.output());
         // The execution's running time so far: its total time limit holds across processes too.
         doc.put("executed_ms", ctx.executedNanos() / 1_000_000);
-        if (ctx.host.pending().isEmpty()) {
+        if (ctx.awaiting != null) {
+            // Paused at task-join: nothing was published; the join runs again on resume (its task in the frame).
+            doc.put("awaiting_task", true);
+        } else if (ctx.host.pending().isEmpty()) {
             doc.put("yielded_type", yieldedType.toString());
             doc.set("yielded", ValueCodec.encode(yieldedType, ctx.yielded, closures));
         }
@@ -273,7 +277,7 @@ public final class Continuations {
     /** What a restore recovers before the run is re-entered. */
     public record Restored(List<Frame> framesOutermostFirst, String output, Type yieldedType, Object yielded,
                            long sequence, List<EffectJournal.Entry> journal, EffectRequest pending,
-                           RunHost.Waiting waiting, long executedNanos) { }
+                           RunHost.Waiting waiting, long executedNanos, boolean awaitingTask) { }
 
     /** Parses and checks a saved continuation against the program it must belong to. */
     public static Restored restore(String text, String expectedExecutionId, String expectedDigest) {
@@ -310,10 +314,11 @@ public final class Continuations {
         if (!expectedDigest.equals(doc.path("module").asText())) throw new Refused("the continuation belongs to a different program or Finch version");
         try {
             JsonNode st = doc.get("strands");
+            // Handles of the run's own steps may be saved even when none paused with it (an ended step's, with its value).
+            java.util.Map<Long, Strands.Strand> known = new java.util.HashMap<>();
+            if (ctx != null && closures != null) closures = new WithSteps(closures, ctx.strands, known);
             if (st != null) {
                 if (ctx == null || closures == null) throw new Refused("the continuation holds concurrent steps, which this restore cannot rebuild");
-                java.util.Map<Long, Strands.Strand> known = new java.util.HashMap<>();
-                closures = new WithSteps(closures, ctx.strands, known);
                 // Every paused step first (their closures and frames may hold each other's handles), then their state.
                 List<Strands.Strand> rebuilt = new ArrayList<>();
                 for (JsonNode step : st.get("steps")) rebuilt.add(ctx.strands.restorePausedStep(step.get("id").asLong(), step.get("parent").asLong(), known));
@@ -340,7 +345,7 @@ public final class Continuations {
             EffectRequest pending = host.has("pending") ? RequestJson.decode(host.get("pending"), closures) : null;
             RunHost.Waiting waiting = host.has("waiting") ? RunHost.Waiting.valueOf(host.get("waiting").asText()) : null;
             return new Restored(frames, doc.get("output").asText(), yt, yielded, host.get("sequence").asLong(), journal, pending, waiting,
-                    doc.path("executed_ms").asLong(0) * 1_000_000);
+                    doc.path("executed_ms").asLong(0) * 1_000_000, doc.path("awaiting_task").asBoolean(false));
         } catch (Refused r) {
             throw r;
         } catch (RuntimeException e) {

@@ -185,10 +185,30 @@ public final class ValueCodec {
                 throw new NotDurable("a value of type " + type + " (a function made outside this program, or an execution token) lives only in this process");
             }
             case TASK -> {
-                // A step of the run itself is saved with it (by its id); any other task lives only in this process.
-                JsonNode saved = cl == null ? null : cl.encodeTask((Type.TaskT) type, v);
-                if (saved != null) yield saved;
-                throw new NotDurable("a value of type " + type + " (a task that is not a step of this run) lives only in this process");
+                // A step of the run itself is saved with it (by its id).
+                JsonNode step = cl == null ? null : cl.encodeTask((Type.TaskT) type, v);
+                if (step != null) yield step;
+                // A CPU task: its end once finished; else its (pure, so deterministic) closure, started again on restore.
+                if (!(v instanceof dev.finch.vm.runtime.CpuTasks.Task task)) {
+                    throw new NotDurable("a value of type " + type + " (a task that is not a step of this run) lives only in this process");
+                }
+                Type value = ((Type.TaskT) type).value();
+                dev.finch.vm.runtime.CpuTasks.Saved saved = task.saved();
+                ObjectNode o = F.objectNode();
+                if (saved instanceof dev.finch.vm.runtime.CpuTasks.Saved.Restart r) {
+                    o.put("cpu_task", "restart").set("closure", encodeChecked(new Type.Fn(List.of(), List.of(value), new java.util.TreeSet<>(),
+                            java.util.Optional.empty()), r.closure(), cl));
+                } else if (saved instanceof dev.finch.vm.runtime.CpuTasks.Saved.Done d) {
+                    o.put("cpu_task", "done").set("value", encodeChecked(value, d.value(), cl));
+                } else if (saved instanceof dev.finch.vm.runtime.CpuTasks.Saved.Failed f) {
+                    dev.finch.ir.diag.Diagnostic d = f.diagnostic();
+                    ObjectNode fail = o.put("cpu_task", "failed").putObject("failure");
+                    fail.put("code", d.code()).put("message", d.message()).put("source", d.origin().source())
+                            .put("line", d.origin().line()).put("column", d.origin().column());
+                } else {
+                    o.put("cpu_task", "cancelled");
+                }
+                yield o;
             }
             case FIBER -> encodeFiber((Type.FiberT) type, v, cl);
             case STREAM, RESOURCE -> throw new NotDurable("a value of type " + type + " (a closure, stream, task or handle) lives only in this process");
@@ -405,9 +425,29 @@ public final class ValueCodec {
                 yield cl.make(lit, caps);
             }
             case TASK -> {
-                Object handle = cl == null ? null : cl.decodeTask((Type.TaskT) type, n);
-                if (handle == null) throw new Malformed("no saved form for type " + type);
-                yield handle;
+                if (!n.has("cpu_task")) {
+                    // A step of the run itself, by its id.
+                    Object handle = cl == null ? null : cl.decodeTask((Type.TaskT) type, n);
+                    if (handle == null) throw new Malformed("no saved form for type " + type);
+                    yield handle;
+                }
+                require(n.isObject(), type);
+                Type value = ((Type.TaskT) type).value();
+                dev.finch.vm.runtime.CpuTasks.Saved saved = switch (n.get("cpu_task").asText()) {
+                    case "restart" -> new dev.finch.vm.runtime.CpuTasks.Saved.Restart(decodeChecked(new Type.Fn(List.of(), List.of(value),
+                            new java.util.TreeSet<>(), java.util.Optional.empty()), n.get("closure"), cl));
+                    case "done" -> new dev.finch.vm.runtime.CpuTasks.Saved.Done(decodeChecked(value, n.get("value"), cl));
+                    case "failed" -> {
+                        JsonNode f = n.get("failure");
+                        require(f != null && f.isObject(), type);
+                        yield new dev.finch.vm.runtime.CpuTasks.Saved.Failed(new dev.finch.ir.diag.Diagnostic(dev.finch.ir.diag.Phase.EXECUTE,
+                                f.get("code").asText(), f.get("message").asText(), dev.finch.ir.diag.Origin.of(f.get("source").asText(),
+                                f.get("line").asInt(), f.get("column").asInt()), null, null));
+                    }
+                    case "cancelled" -> new dev.finch.vm.runtime.CpuTasks.Saved.Cancelled();
+                    default -> throw new Malformed("unknown saved task state");
+                };
+                yield dev.finch.vm.runtime.CpuTasks.Task.restored(saved);
             }
             case FIBER -> decodeFiber((Type.FiberT) type, n, cl);
             case STREAM, RESOURCE -> throw new Malformed("no saved form for type " + type);

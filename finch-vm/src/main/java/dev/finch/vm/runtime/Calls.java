@@ -14,7 +14,13 @@ public final class Calls {
      * {@code E-RUN-007} rather than losing the frames above it. See {@link #executeResumable}.
      */
     public static Object execute(Ctx ctx, int depth, Object fn, Object[] args) {
-        Object r = executeResumable(ctx, depth, fn, args);
+        Object r;
+        ctx.noPause++;
+        try {
+            r = executeResumable(ctx, depth, fn, args);
+        } finally {
+            ctx.noPause--;
+        }
         if (ctx.suspending) {
             throw new dev.finch.vm.runtime.FinchTrap(dev.finch.vm.VmCode.STEP_PAUSED, dev.finch.ir.diag.Origin.UNKNOWN,
                     "the run tried to pause (for approval, a deferred answer or a yield) inside a function value run where it cannot be "

@@ -92,6 +92,14 @@ public final class Ctx implements Meter {
     public final Strands strands;
     /** The run's root context; this one for the root itself. */
     private final Ctx root;
+    /** The run's CPU tasks (defer-cpu), shared by the root and every child context; null when the VM has no pool. */
+    public CpuTasks.Run cpu;
+    /** The CPU task this context computes (a task's private context), else null. */
+    CpuTasks.Task task;
+    /** The CPU task a suspended run waits for (task-join of an unfinished task), else null. */
+    public CpuTasks.Task awaiting;
+    /** How many function values this context runs where it cannot resume ({@link Calls#execute}): a join waits in place. */
+    int noPause;
 
     public Ctx(Limits limits, OutputSink sink, CancelToken cancel, Map<String, Object> constants) {
         this.limits = limits;
@@ -122,6 +130,7 @@ public final class Ctx implements Meter {
         this.host = root.host;
         this.strands = root.strands;
         this.fiberUndo = root.fiberUndo;
+        this.cpu = root.cpu;
         this.fuel = 0;
     }
 
@@ -156,7 +165,7 @@ public final class Ctx implements Meter {
     public dev.finch.vm.value.Fiber.Snapshot before(dev.finch.vm.value.Fiber f) { return fiberUndo.get(f); }
 
     /** Prepares a suspended run's context to resume under new limits, sink and cancellation. */
-    public void renew(Limits limits, OutputSink sink, CancelToken cancel) {
+    public synchronized void renew(Limits limits, OutputSink sink, CancelToken cancel) {
         this.limits = limits;
         this.maxDepth = limits.maxDepth();
         this.sink = sink;
@@ -168,11 +177,13 @@ public final class Ctx implements Meter {
         this.suspending = false;
         this.resuming = true;
         this.yielded = null;
+        this.awaiting = null;
     }
 
     /** Called when a slice of fuel is used up: charges it, checks the step limit, the deadline and cancellation. */
     public void refuel() {
         strands.checkAbort();
+        if (task != null) task.checkCancelled();
         fuel = root.slice();
     }
 
@@ -228,8 +239,11 @@ public final class Ctx implements Meter {
         return new FinchTrap(VmCode.DEADLINE, Origin.UNKNOWN, "the run passed its deadline of " + limits.timeout().toMillis() + " ms");
     }
 
-    /** Charges one slice of the run's step pool (the caller holds the baton), checking the limits first. */
-    private long slice() {
+    /**
+     * Charges one slice of the run's step pool, checking the limits first. Synchronized: the baton holder and the
+     * run's CPU tasks charge the one pool concurrently (once per slice each).
+     */
+    private synchronized long slice() {
         FinchTrap stop = stopped();
         if (stop != null) throw stop;
         if (stepsLeft <= 0) throw new FinchTrap(VmCode.STEP_LIMIT, Origin.UNKNOWN, "the run used more than " + limits.maxSteps() + " steps");
@@ -287,6 +301,7 @@ public final class Ctx implements Meter {
 
     /** Appends say output, streaming it to the sink, within the output limit. */
     public void say(String text, Origin origin) {
+        if (task != null) CpuTasks.refuse(this, "say", origin);
         if (root != this) {
             root.say(text, origin);
             return;

@@ -391,6 +391,17 @@ public final class Strands {
 
     // ---- pausing ------------------------------------------------------------------------------------------------
 
+    /** Whether any concurrent step of {@code ctx}'s run is alive. */
+    public static boolean stepsLive(Ctx ctx) {
+        Strands s = ctx.strands;
+        s.lock.lock();
+        try {
+            return !s.live.isEmpty();
+        } finally {
+            s.lock.unlock();
+        }
+    }
+
     /**
      * Called by a pause point (a host request that must wait, a yield) on the strand holding the baton: true when the
      * caller now owns the run's pause and records it (its request pending, its yield published) and unwinds; false when
