@@ -195,4 +195,23 @@ class FiberTest {
         assertThat(s.cancel(pausedAgain.executionId())).isTrue();
         assertThat(displays(completed(s, "drop fiber-next", "after.fth"))).containsExactly("(ok 2)");
     }
+
+    @ParameterizedTest
+    @EnumSource(Finch.Tier.class)
+    void aTaskJoinInsideAFiberBodyPausesTheRunThereAndTheFiberGoesOn(Finch.Tier tier) {
+        Session s = session(tier);
+        Outcome o = s.submit(Submission.of("[: ( -- int yields<int,unit> ) [: ( -- int ) 0 begin dup 2000000 < while 1 + repeat drop 7 ;] "
+                + "defer-cpu task-join yield 8 ;] fiber-new dup fiber-next swap fiber-next", "t.fth"));
+        Outcome done = s.awaitTasks(o);
+        assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(displays(done)).containsExactly("(ok 7)", "(err (end 8))");
+    }
+
+    @Test
+    void aStepMayDriveAFiber() {
+        Session s = session(Finch.Tier.AUTO);
+        Outcome o = completed(s, "[: ( -- int yields<int,unit> ) 1 yield 2 ;] fiber-new :> f "
+                + "[: ( -- int ) f fiber-next drop f fiber-join ;] step-spawn step-join", "s.fth");
+        assertThat(displays(o)).containsExactly("2");
+    }
 }
