@@ -157,6 +157,48 @@ public final class Session {
         }
     }
 
+    /** A name a host may give a constant: what both Lisp and Co-Forth read as one name. */
+    private static final java.util.regex.Pattern CONSTANT_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_?!*+<>=/.-]{0,255}");
+
+    /**
+     * Defines (or gives a new value to) the session constant {@code name}: later submissions in every language read it
+     * by name, as if a program had said {@code value constant name}. The VM revision goes up by one; the constant is
+     * saved with the session's images like any other. This is how a host hands a program its inputs by name (the JSR-223
+     * engine's bindings use it).
+     *
+     * @return the new VM revision
+     * @throws IllegalArgumentException when {@code name} is not a name both languages read, names a word or a definition,
+     *                                  or names a constant of another type (definitions were verified against its type)
+     * @throws IllegalStateException when a submission is running in this session
+     */
+    public long define(String name, dev.finch.vm.Value value) {
+        arg(name, "name");
+        arg(value, "value");
+        if (!CONSTANT_NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("'" + name + "' is not a constant name (a letter or _, then letters, digits and _?!*+<>=/.-, at most 256)");
+        }
+        if (!busy.compareAndSet(false, true)) throw new IllegalStateException("session " + id + " is running a submission");
+        try {
+            Snapshot s = snapshot;
+            VmState state = s.state();
+            if (state.library().vocabulary().word(name).isPresent() || state.words().containsKey(name)) {
+                throw new IllegalArgumentException("'" + name + "' names a word of this session; a constant needs a name of its own");
+            }
+            TypedValue typed = TypedValue.of(value);
+            TypedValue old = state.constants().get(name);
+            if (old != null && !old.type().equals(typed.type())) {
+                throw new IllegalArgumentException("constant '" + name + "' is a " + old.type() + "; it cannot become a " + typed.type()
+                        + " (definitions were verified against its type)");
+            }
+            java.util.Map<String, TypedValue> constants = new java.util.LinkedHashMap<>(state.constants());
+            constants.put(name, typed);
+            snapshot = new Snapshot(new VmState(state.library(), state.stack(), state.words(), constants), s.revision() + 1, s.generation());
+            return s.revision() + 1;
+        } finally {
+            busy.set(false);
+        }
+    }
+
     /** The committed persistent stack, bottom to top. */
     public List<StackEntry> stack() { return StackDisplay.entries(snapshot.state()); }
 

@@ -1,0 +1,123 @@
+package dev.finch.jsr223;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.finch.Finch;
+import dev.finch.SessionOptions;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import javax.script.Invocable;
+import javax.script.ScriptContext;
+import javax.script.ScriptEngine;
+import javax.script.ScriptEngineManager;
+import javax.script.ScriptException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Issue 22, item 4: Finch through javax.script, found by name and extension, with bindings, Invocable and errors. */
+class ScriptEngineTest {
+    @TempDir Path dir;
+
+    @Test void theManagerFindsEveryNameAndExtension() {
+        ScriptEngineManager m = new ScriptEngineManager();
+        for (String name : List.of("finch", "finch-lisp", "finch-forth", "finch-norman")) {
+            assertThat(m.getEngineByName(name)).as(name).isInstanceOf(FinchScriptEngine.class);
+        }
+        assertThat(m.getEngineByExtension("lisp").getFactory().getNames()).containsExactly("finch-lisp");
+        assertThat(m.getEngineByExtension("fth").getFactory().getNames()).containsExactly("finch-forth");
+        assertThat(m.getEngineByExtension("nm").getFactory().getNames()).containsExactly("finch-norman");
+        ScriptEngine e = m.getEngineByName("finch");
+        assertThat(e.getFactory().getEngineName()).isEqualTo("Finch");
+        assertThat(e.getFactory().getLanguageVersion()).isEqualTo("FINCH-VM-TYPED/1");
+        assertThat(e.getFactory().getParameter("THREADING")).isNull();
+        assertThat(m.getEngineByName("finch-lisp").getFactory().getMethodCallSyntax(null, "sq", "7")).isEqualTo("(sq 7)");
+        assertThat(m.getEngineByName("finch-forth").getFactory().getOutputStatement("hi \"x\"")).isEqualTo("\"hi \\\"x\\\"\" say");
+    }
+
+    @Test void evalAnswersTheValueLeftOnTopAndStreamsSay() throws Exception {
+        ScriptEngine e = new ScriptEngineManager().getEngineByName("finch");
+        StringWriter out = new StringWriter();
+        e.getContext().setWriter(out);
+        assertThat(e.eval("(say \"hello \") (+ 40 2)")).isEqualTo(42L);
+        assertThat(out).hasToString("hello ");
+        assertThat(e.eval("(define (sq n) (* n n))")).isNull();
+        assertThat(e.eval("7 sq")).as("one session: a Lisp definition, then Co-Forth").isEqualTo(49L);
+        assertThat(e.eval("(list \"a\" \"b\")")).isEqualTo(List.of("a", "b"));
+        assertThat(e.eval("(say \"a\") (yield) (say \"b\")")).isNull();
+        assertThat(out).hasToString("hello ab");
+    }
+
+    @Test void bindingsAreTypedConstants() throws Exception {
+        ScriptEngine e = new ScriptEngineManager().getEngineByName("finch-lisp");
+        e.put("n", 41);
+        e.put("who", "Ada");
+        e.put("scores", List.of(1, 2, 3));
+        e.put("person", new Person("Ada", 36));
+        assertThat(e.eval("(+ n 1)")).isEqualTo(42L);
+        assertThat(e.eval("(match-option (record-get person \"name\") (some v v) (none \"?\"))")).isEqualTo("Ada");
+        assertThat(e.eval("(string-append \"hi \" who)")).isEqualTo("hi Ada");
+        assertThat(e.eval("(list-length scores)")).isEqualTo(3L);
+        e.put("n", 1);
+        assertThat(e.eval("(+ n 1)")).as("a new value of the same type").isEqualTo(2L);
+        e.put("n", "text");
+        assertThatThrownBy(() -> e.eval("n")).isInstanceOf(ScriptException.class).hasMessageContaining("cannot become a string");
+        e.getBindings(ScriptContext.ENGINE_SCOPE).remove("n");
+        e.put("mixed", Map.of("name", "Ada", "age", 36));
+        assertThatThrownBy(() -> e.eval("1")).isInstanceOf(ScriptException.class).hasMessageContaining("binding 'mixed'");
+    }
+
+    public record Person(String name, long age) { }
+
+    @Test void diagnosticsAreScriptExceptionsWithTheirPlace() {
+        ScriptEngine e = new ScriptEngineManager().getEngineByName("finch");
+        e.put(ScriptEngine.FILENAME, "calc.lisp");
+        assertThatThrownBy(() -> e.eval("(+ 1\n  (frobnicate 2))")).isInstanceOfSatisfying(ScriptException.class, x -> {
+            assertThat(x.getMessage()).contains("E-LISP-102").contains("frobnicate");
+            assertThat(x.getFileName()).isEqualTo("calc.lisp");
+            assertThat(x.getLineNumber()).isEqualTo(2);
+            assertThat(x.getColumnNumber()).isEqualTo(4);
+        });
+        ScriptEngine forth = new ScriptEngineManager().getEngineByName("finch-forth");
+        assertThatThrownBy(() -> forth.eval("1 0 /")).isInstanceOf(ScriptException.class).hasMessageContaining("E-ARITH");
+    }
+
+    @Test void aScriptThatNeedsACapabilityIsRefusedAndNothingHappens() throws Exception {
+        Files.writeString(dir.resolve("a.txt"), "secret");
+        ScriptEngine e = new FinchScriptEngineFactory.Lisp(Finch.builder().build(), new SessionOptions(java.util.Optional.of(dir), List.of()))
+                .getScriptEngine();
+        assertThatThrownBy(() -> e.eval("(file-read (path \"a.txt\"))")).isInstanceOf(ScriptException.class)
+                .hasMessageContaining("fs.read");
+        assertThat(((FinchScriptEngine) e).session().suspendedExecutions()).as("the paused run was cancelled").isEmpty();
+    }
+
+    public interface Maths {
+        long sq(long n);
+
+        String greet(String who);
+    }
+
+    @Test void invocableCallsWordsAndInterfacesProxyThem() throws Exception {
+        ScriptEngine e = new ScriptEngineManager().getEngineByName("finch-forth");
+        e.eval("100 : sq ( int -- int ) dup * ;\n: greet ( string -- string ) \"hi \" swap string-append ;");
+        Invocable inv = (Invocable) e;
+        assertThat(inv.invokeFunction("sq", 12)).isEqualTo(144L);
+        assertThat(inv.invokeFunction("string-length", "héllo")).isEqualTo(5L);
+        assertThatThrownBy(() -> inv.invokeFunction("nope", 1)).isInstanceOf(NoSuchMethodException.class);
+        assertThatThrownBy(() -> inv.invokeFunction("sq", "x")).isInstanceOf(ScriptException.class);
+        Maths m = inv.getInterface(Maths.class);
+        assertThat(m.sq(9)).isEqualTo(81);
+        assertThat(m.greet("Ada")).isEqualTo("hi Ada");
+        assertThatThrownBy(() -> inv.invokeMethod(new Object(), "sq", 1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test void aConfiguredFactoryGivesItsSessionsTheirAuthority() throws Exception {
+        Files.writeString(dir.resolve("a.txt"), "hello");
+        ScriptEngine e = new FinchScriptEngineFactory(Finch.builder().build(), new SessionOptions(java.util.Optional.of(dir),
+                List.of("fs.read(${workspace}/**)"))).getScriptEngine();
+        assertThat(e.eval("(match-result (bytes-to-string (file-read (path \"a.txt\"))) (ok t t) (err e \"bad\"))")).isEqualTo("hello");
+    }
+}
