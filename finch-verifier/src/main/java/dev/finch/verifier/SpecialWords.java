@@ -65,28 +65,43 @@ final class SpecialWords {
     }
 
     /**
+     * The closure a word that starts one (a step, a fiber, a CPU task) takes from the top of the stack: its type must be
+     * known here, and a function of no inputs that {@code fits} (else a type mismatch against {@code shape}, told as
+     * {@code what}). It stays on the stack; {@link #started} replaces it with the word's handle.
+     */
+    private Type.Fn closureOnTop(Instr.Call c, StackState st, String word, String shape, String what, java.util.function.Predicate<Type.Fn> fits) {
+        immediates(c, word, "");
+        body.require(st, 1, c.origin(), "`" + word + "`", null);
+        Type top = body.subst.resolve(st.top(1).get(0));
+        if (Substitution.isMeta(top)) {
+            throw Fail.at(VerifyCode.NEEDS_KNOWN_TYPE, c.origin(), "`" + word + "` needs to know the type of the closure on top of the stack, "
+                    + "but it is not determined yet here", shape, "_");
+        }
+        if (!(top instanceof Type.Fn fn) || !fn.ins().isEmpty() || !fits.test(fn)) {
+            throw Fail.at(VerifyCode.TYPE_MISMATCH, c.origin(), "`" + word + "` " + what + ", but found " + Types.show(body.subst, top),
+                    shape, Types.show(body.subst, top));
+        }
+        return fn;
+    }
+
+    /** The call that replaces closure {@code fn} on top with {@code handle}; the closure's effects are the call's. */
+    private Checked.Node started(Instr.Call c, StackState st, Target.Builtin target, List<Type> before, Type.Fn fn, Type handle) {
+        st.pop();
+        st.push(handle);
+        Type.Fn used = new Type.Fn(List.of(fn), List.of(handle), fn.effects(), Optional.empty());
+        return new Checked.CallNode(c, target, used, false, before, st.row());
+    }
+
+    /**
      * {@code step-spawn}: a closure of no inputs and one output, without yields (only the run itself publishes; a
      * step's requests may still pause the run for approval or a deferred answer), whatever its effects; they are the
      * spawn's, since the step performs them within the run.
      */
     private Checked.Node stepSpawn(Instr.Call c, StackState st, Target.Builtin target) {
-        immediates(c, "step-spawn", "");
         List<Type> before = st.row();
-        body.require(st, 1, c.origin(), "`step-spawn`", null);
-        Type top = body.subst.resolve(st.top(1).get(0));
-        if (Substitution.isMeta(top)) {
-            throw Fail.at(VerifyCode.NEEDS_KNOWN_TYPE, c.origin(), "`step-spawn` needs to know the type of the closure on top of the stack, "
-                    + "but it is not determined yet here", "( -> a)", "_");
-        }
-        if (!(top instanceof Type.Fn fn) || !fn.ins().isEmpty() || fn.outs().size() != 1 || fn.yields().isPresent()) {
-            throw Fail.at(VerifyCode.TYPE_MISMATCH, c.origin(), "`step-spawn` starts a closure of no inputs and one output that does not yield, "
-                    + "but found " + Types.show(body.subst, top), "( -> a)", Types.show(body.subst, top));
-        }
-        st.pop();
-        Type task = new Type.TaskT(fn.outs().get(0));
-        st.push(task);
-        Type.Fn used = new Type.Fn(List.of(fn), List.of(task), fn.effects(), Optional.empty());
-        return new Checked.CallNode(c, target, used, false, before, st.row());
+        Type.Fn fn = closureOnTop(c, st, "step-spawn", "( -> a)", "starts a closure of no inputs and one output that does not yield",
+                f -> f.outs().size() == 1 && f.yields().isEmpty());
+        return started(c, st, target, before, fn, new Type.TaskT(fn.outs().get(0)));
     }
 
     /**
@@ -94,25 +109,11 @@ final class SpecialWords {
      * fiber's type is {@code fiber<Y,R>} (R unit for no output). The closure's effects are the call's, as for a step.
      */
     private Checked.Node fiberNew(Instr.Call c, StackState st, Target.Builtin target) {
-        immediates(c, "fiber-new", "");
         List<Type> before = st.row();
-        body.require(st, 1, c.origin(), "`fiber-new`", null);
-        Type top = body.subst.resolve(st.top(1).get(0));
-        String shape = "( -> r yields<y,unit>)";
-        if (Substitution.isMeta(top)) {
-            throw Fail.at(VerifyCode.NEEDS_KNOWN_TYPE, c.origin(), "`fiber-new` needs to know the type of the closure on top of the stack, "
-                    + "but it is not determined yet here", shape, "_");
-        }
-        if (!(top instanceof Type.Fn fn) || !fn.ins().isEmpty() || fn.outs().size() > 1 || fn.yields().isEmpty()
-                || !Unifier.unify(body.subst, fn.yields().get().resumed(), Type.UNIT)) {
-            throw Fail.at(VerifyCode.TYPE_MISMATCH, c.origin(), "`fiber-new` makes a fiber of a closure of no inputs and at most one output "
-                    + "that yields (its type says yields<Y,unit>), but found " + Types.show(body.subst, top), shape, Types.show(body.subst, top));
-        }
-        st.pop();
-        Type fiber = new Type.FiberT(fn.yields().get().yielded(), fn.outs().isEmpty() ? Type.UNIT : fn.outs().get(0));
-        st.push(fiber);
-        Type.Fn used = new Type.Fn(List.of(fn), List.of(fiber), fn.effects(), Optional.empty());
-        return new Checked.CallNode(c, target, used, false, before, st.row());
+        Type.Fn fn = closureOnTop(c, st, "fiber-new", "( -> r yields<y,unit>)",
+                "makes a fiber of a closure of no inputs and at most one output that yields (its type says yields<Y,unit>)",
+                f -> f.outs().size() <= 1 && f.yields().isPresent() && Unifier.unify(body.subst, f.yields().get().resumed(), Type.UNIT));
+        return started(c, st, target, before, fn, new Type.FiberT(fn.yields().get().yielded(), fn.outs().isEmpty() ? Type.UNIT : fn.outs().get(0)));
     }
 
     /**
@@ -120,28 +121,14 @@ final class SpecialWords {
      * {@code session.emit}, and no yields — since it runs on a worker thread beside the run; answers {@code task<a>}.
      */
     private Checked.Node deferCpu(Instr.Call c, StackState st, Target.Builtin target) {
-        immediates(c, "defer-cpu", "");
         List<Type> before = st.row();
-        body.require(st, 1, c.origin(), "`defer-cpu`", null);
-        Type top = body.subst.resolve(st.top(1).get(0));
-        if (Substitution.isMeta(top)) {
-            throw Fail.at(VerifyCode.NEEDS_KNOWN_TYPE, c.origin(), "`defer-cpu` needs to know the type of the closure on top of the stack, "
-                    + "but it is not determined yet here", "( -> a)", "_");
-        }
-        if (!(top instanceof Type.Fn fn) || !fn.ins().isEmpty() || fn.outs().size() != 1) {
-            throw Fail.at(VerifyCode.TYPE_MISMATCH, c.origin(), "`defer-cpu` runs a closure of no inputs and one output, but found "
-                    + Types.show(body.subst, top), "( -> a)", Types.show(body.subst, top));
-        }
+        Type.Fn fn = closureOnTop(c, st, "defer-cpu", "( -> a)", "runs a closure of no inputs and one output", f -> f.outs().size() == 1);
         if (!fn.effects().isEmpty() || fn.yields().isPresent()) {
             throw Fail.at(VerifyCode.IMPURE_TASK, c.origin(), "`defer-cpu` runs only a pure closure (no capability, no say, no yield) on the "
                     + "worker pool, but found " + Types.show(body.subst, fn) + "; do the effects in the run, before or after the task",
                     "( -> " + Types.show(body.subst, fn.outs().get(0)) + ")", Types.show(body.subst, fn));
         }
-        st.pop();
-        Type task = new Type.TaskT(fn.outs().get(0));
-        st.push(task);
-        Type.Fn used = new Type.Fn(List.of(fn), List.of(task), fn.effects(), Optional.empty());
-        return new Checked.CallNode(c, target, used, false, before, st.row());
+        return started(c, st, target, before, fn, new Type.TaskT(fn.outs().get(0)));
     }
 
     private Checked.Node variant(Instr.Call c, StackState st, Target.Builtin target) {

@@ -111,11 +111,7 @@ public final class Vm implements AutoCloseable {
         Ctx ctx = new Ctx(limits, sink, cancel, constants);
         ctx.host = new RunHost(executionId, host);
         ctx.cpu = new dev.finch.vm.runtime.CpuTasks.Run(cpuTasks);
-        java.util.Map<String, String> defs = new java.util.TreeMap<>();
-        state.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
-        module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
-        ctx.definitions = defs;
-        ctx.vocabulary = state.library().vocabulary();
+        inspection(ctx, state, module);
         ctx.stackIn = state.stack().stream().map(TypedValue::value).toArray();
         return execute(executionId, new Paused(ctx, compiled.main(), module, state, compiled.words(), compiled.interpreted()), limits, cancel);
     }
@@ -316,11 +312,7 @@ public final class Vm implements AutoCloseable {
         Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), constants);
         ctx.host = new RunHost(executionId, host);
         ctx.cpu = new dev.finch.vm.runtime.CpuTasks.Run(cpuTasks);
-        java.util.Map<String, String> defs = new java.util.TreeMap<>();
-        base.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
-        module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
-        ctx.definitions = defs;
-        ctx.vocabulary = base.library().vocabulary();
+        inspection(ctx, base, module);
         // The run's steps are rebuilt on ctx as the continuation is read (they share its host and definitions).
         Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()),
                 Continuations.closures(programs), ctx, module.main().signature().outs());
@@ -338,6 +330,15 @@ public final class Vm implements AutoCloseable {
         Paused p = new Paused(ctx, compiled.main(), module, base, compiled.words(), compiled.interpreted());
         TypedValue payload = r.yieldedType() == null ? null : new TypedValue(r.yieldedType(), r.yielded());
         return new Suspension(executionId, payload == null ? new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE) : payload, p);
+    }
+
+    /** What {@code vm-vocabulary} answers in a run of {@code module} on {@code state}: its vocabulary and definitions. */
+    private static void inspection(Ctx ctx, VmState state, CheckedModule module) {
+        java.util.Map<String, String> defs = new java.util.TreeMap<>();
+        state.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
+        module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
+        ctx.definitions = defs;
+        ctx.vocabulary = state.library().vocabulary();
     }
 
     @Override public void close() {

@@ -464,23 +464,7 @@ public final class Strands {
         try {
             if (pauseOwner == null) pauseOwner = rootStrand; // a root that paused with no step alive
             giveUp(rootStrand);
-            while (!everyStepPaused()) {
-                checkAbort();
-                FinchTrap stop = root.stopped();
-                if (stop != null) {
-                    if (abort == null) abort = stop;
-                    changed.signalAll();
-                    throw abort;
-                }
-                try {
-                    changed.await(50, TimeUnit.MILLISECONDS);
-                } catch (InterruptedException e) {
-                    if (abort == null) abort = new FinchTrap(VmCode.CANCELLED, Origin.UNKNOWN, "the run was interrupted");
-                    changed.signalAll();
-                    throw abort;
-                }
-            }
-            checkAbort();
+            awaitUntil(this::everyStepPaused);
             running = null;
         } finally {
             lock.unlock();
@@ -707,8 +691,11 @@ public final class Strands {
     private boolean hasWaiters() { return !live.isEmpty() || !rootStrand.joiners.isEmpty(); }
 
     /** Waits (releasing the lock) until {@code me} holds the baton; throws if the run was stopped meanwhile. */
-    private void awaitTurn(Strand me) {
-        while (running != me) {
+    private void awaitTurn(Strand me) { awaitUntil(() -> running == me); }
+
+    /** Waits (releasing the lock) until {@code done} holds; throws if the run was stopped or aborted meanwhile. */
+    private void awaitUntil(java.util.function.BooleanSupplier done) {
+        while (!done.getAsBoolean()) {
             checkAbort();
             FinchTrap stop = root.stopped();
             if (stop != null) {
