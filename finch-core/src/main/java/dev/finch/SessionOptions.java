@@ -37,12 +37,20 @@ import java.util.Optional;
  *       what the workspace-relative defaults (the process host's working directory) and a factory see. The same
  *       instance serves every session opened with these options, so it must be thread-safe when those sessions run
  *       at once; for a host per session, use the builder's factories.</li>
+ *   <li><b>Editor</b> ({@link #withEditorHost}): where {@code proposal-open} shows a proposed program. Without one, a
+ *       proposal always waits for the embedder's answer ({@link Session#respond} with a result of type
+ *       {@code option<result<string,string>>}), whatever the mode.</li>
  * </ul>
  */
 public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred,
-                             Optional<FileHost> fileHost, Optional<ProcessHost> processHost) {
+                             Optional<FileHost> fileHost, Optional<ProcessHost> processHost, Optional<dev.finch.vm.host.EditorHost> editorHost) {
     /** No roots, no grants, local bindings, dispatch in the session. */
     public static final SessionOptions DEFAULT = new SessionOptions(Map.of(), List.of(), false, Optional.empty(), Optional.empty());
+
+    /** Options without an editor host. */
+    public SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred, Optional<FileHost> fileHost, Optional<ProcessHost> processHost) {
+        this(roots, grants, deferred, fileHost, processHost, Optional.empty());
+    }
 
     /** A workspace (or none) and grants, with local bindings; {@code deferred} selects deferred-host mode. */
     public SessionOptions(Optional<Path> workspace, List<String> grants, boolean deferred) {
@@ -60,6 +68,7 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
         grants = List.copyOf(grants);
         Objects.requireNonNull(fileHost, "fileHost");
         Objects.requireNonNull(processHost, "processHost");
+        Objects.requireNonNull(editorHost, "editorHost");
     }
 
     /** The workspace root that {@code path} values resolve against, if one is installed. */
@@ -80,17 +89,17 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
         Map<Root, Path> r = new EnumMap<>(Root.class);
         r.putAll(roots);
         r.put(Objects.requireNonNull(root, "root"), Objects.requireNonNull(dir, "dir"));
-        return new SessionOptions(r, grants, deferred, fileHost, processHost);
+        return new SessionOptions(r, grants, deferred, fileHost, processHost, editorHost);
     }
 
     /** These options in deferred-host mode (or not). */
-    public SessionOptions withDeferredHost(boolean on) { return new SessionOptions(roots, grants, on, fileHost, processHost); }
+    public SessionOptions withDeferredHost(boolean on) { return new SessionOptions(roots, grants, on, fileHost, processHost, editorHost); }
 
     /** These options with one more grant. */
     public SessionOptions withGrant(String grant) {
         List<String> g = new ArrayList<>(grants);
         g.add(Objects.requireNonNull(grant, "grant"));
-        return new SessionOptions(roots, g, deferred, fileHost, processHost);
+        return new SessionOptions(roots, g, deferred, fileHost, processHost, editorHost);
     }
 
     /**
@@ -98,11 +107,16 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
      * the builder's or the local file host. It reports the roots it serves itself ({@link FileHost#installed}).
      */
     public SessionOptions withFileHost(FileHost files) {
-        return new SessionOptions(roots, grants, deferred, Optional.of(Objects.requireNonNull(files, "files")), processHost);
+        return new SessionOptions(roots, grants, deferred, Optional.of(Objects.requireNonNull(files, "files")), processHost, editorHost);
     }
 
     /** These options with {@code processes} running the session's {@code process-run} calls (after authorization). */
     public SessionOptions withProcessHost(ProcessHost processes) {
-        return new SessionOptions(roots, grants, deferred, fileHost, Optional.of(Objects.requireNonNull(processes, "processes")));
+        return new SessionOptions(roots, grants, deferred, fileHost, Optional.of(Objects.requireNonNull(processes, "processes")), editorHost);
+    }
+
+    /** These options with {@code editor} showing the session's proposals ({@code proposal-open}, after authorization). */
+    public SessionOptions withEditorHost(dev.finch.vm.host.EditorHost editor) {
+        return new SessionOptions(roots, grants, deferred, fileHost, processHost, Optional.of(Objects.requireNonNull(editor, "editor")));
     }
 }

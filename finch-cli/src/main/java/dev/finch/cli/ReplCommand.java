@@ -90,6 +90,9 @@ final class ReplCommand implements Callable<Integer> {
         Language language = Source.parseLanguage(lang);
         SessionOptions options = roots.install(SessionOptions.DEFAULT);
         for (String g : grants) options = options.withGrant(g);
+        // Proposals open the person's editor; it needs the terminal, which exists once the session does.
+        ReplEditor editor = new ReplEditor(io.env(), io.in() == System.in && System.console() != null);
+        options = options.withEditorHost(editor);
         Session session;
         try {
             session = Finch.create().newSession(options);
@@ -98,6 +101,7 @@ final class ReplCommand implements Callable<Integer> {
         }
         try (Terminal terminal = terminal()) {
             LineReader reader = reader(terminal);
+            editor.attach(reader, terminal.writer());
             new Loop(session, language, reader, terminal.writer()).run();
             saveHistory(reader);
         } catch (IOException e) {

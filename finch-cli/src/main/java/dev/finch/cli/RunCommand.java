@@ -146,7 +146,11 @@ final class RunCommand implements Callable<Integer> {
         }
         for (Diagnostic d : o.diagnostics()) io.err().print(DiagnosticText.render(d, src.text()));
         if (o instanceof Outcome.Suspended s) {
-            String why = !o.requiredCapabilities().isEmpty()
+            boolean proposal = s.pendingRequest().map(r -> r.request().operation().equals("proposal-open")).orElse(false);
+            String why = proposal && o.requiredCapabilities().isEmpty()
+                    ? "proposal-open needs an editor, which `finch run` does not open: run the program in `finch repl` (with $EDITOR set), "
+                    + "or answer the request from an embedding (Session.respond)"
+                    : !o.requiredCapabilities().isEmpty()
                     ? "waiting for a grant of " + String.join(", ", o.requiredCapabilities())
                     : s.waitingTask().isPresent() ? "waiting for a CPU task (interrupted)"
                     : "it yielded " + s.yielded().map(v -> v.display() + " : " + v.type()).orElse("a value");

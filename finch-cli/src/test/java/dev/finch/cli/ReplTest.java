@@ -148,4 +148,32 @@ class ReplTest {
         assertThat(r.out()).contains("stack:  3 : int");
         assertThat(r.out()).doesNotContain("error[");
     }
+
+    /** Issue 21, item 2: the REPL opens $EDITOR on a proposal and asks execute / chat / cancel; the edit comes back as data. */
+    @Test
+    void aProposalOpensTheEditorAndTheEditedSourceComesBack() throws Exception {
+        java.nio.file.Path editor = dir.resolve("edit.sh");
+        java.nio.file.Files.writeString(editor, "#!/bin/sh\necho '# reviewed' >> \"$1\"\n");
+        editor.toFile().setExecutable(true);
+        String input = String.join("\n", "(proposal-open \"python\" \"Count\" \"print(1)\n\")", "e", ":quit", "");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        int exit = Main.execute(new String[] {"repl", "--no-history", "--grant", "program.invoke(language=python)"},
+                new java.io.ByteArrayInputStream(input.getBytes(java.nio.charset.StandardCharsets.UTF_8)), out, err,
+                java.util.Map.of("EDITOR", editor.toString()));
+        String o = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(exit).as(err.toString(java.nio.charset.StandardCharsets.UTF_8)).isZero();
+        assertThat(o).contains("proposal: Count (python)").contains("[e]xecute / [c]hat / [x] cancel?");
+        assertThat(o).contains("(some (ok \"print(1)\\n# reviewed\\n\"))");
+    }
+
+    @Test
+    void withoutAnEditorAProposalIsAHostError() {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        int exit = Main.execute(new String[] {"repl", "--no-history", "--grant", "program.invoke(language=bash)"},
+                new java.io.ByteArrayInputStream("(proposal-open \"bash\" \"t\" \"ls\")\n:quit\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)),
+                out, new java.io.ByteArrayOutputStream(), java.util.Map.of());
+        assertThat(exit).isZero();
+        assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("E-HOST-013").contains("set $EDITOR");
+    }
 }

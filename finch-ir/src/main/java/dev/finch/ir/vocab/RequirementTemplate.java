@@ -9,7 +9,8 @@ import java.util.function.IntFunction;
 /**
  * An argument-dependent capability requirement (contract: "a restricted template AST over immutable refined path
  * values, never string replacement"). {@code fs.read($0)} reads "the refined path of argument 0"; {@code
- * fs.read($0/**)} its whole subtree; {@code tool.call($0,$1)} two known arguments. The overload's declared effect
+ * fs.read($0/**)} its whole subtree; {@code tool.call($0,$1)} two known arguments; {@code program.invoke(language=$0)}
+ * a keyed parameter whose value is argument 0. The overload's declared effect
  * of the same name is the conservative bound that stands wherever an argument is not known; where every slot's
  * argument is known, the template is instantiated from what is known of each ({@link #instantiate}).
  *
@@ -26,6 +27,9 @@ public record RequirementTemplate(String name, List<Slot> args) {
 
         /** What is known of argument {@code index}; with {@code subtree}, everything below that path. */
         record Arg(int index, boolean subtree) implements Slot { }
+
+        /** A keyed parameter {@code key=…} whose value is what is known of argument {@code index}. */
+        record Keyed(String key, int index) implements Slot { }
     }
 
     /**
@@ -43,6 +47,10 @@ public record RequirementTemplate(String name, List<Slot> args) {
                 boolean subtree = s.endsWith("/**");
                 slots.add(new Slot.Arg(Integer.parseInt(s.substring(1, subtree ? s.length() - 3 : s.length())), subtree));
                 any = true;
+            } else if (s.matches("[a-z_]+=\\$[0-9]+")) {
+                int eq = s.indexOf('=');
+                slots.add(new Slot.Keyed(s.substring(0, eq), Integer.parseInt(s.substring(eq + 2))));
+                any = true;
             } else if (s.contains("$")) {
                 return Optional.empty();
             } else {
@@ -55,7 +63,10 @@ public record RequirementTemplate(String name, List<Slot> args) {
     /** The highest argument index a slot names. */
     public int maxArgument() {
         int max = -1;
-        for (Slot s : args) if (s instanceof Slot.Arg a) max = Math.max(max, a.index());
+        for (Slot s : args) {
+            if (s instanceof Slot.Arg a) max = Math.max(max, a.index());
+            if (s instanceof Slot.Keyed k) max = Math.max(max, k.index());
+        }
         return max;
     }
 
@@ -68,6 +79,10 @@ public record RequirementTemplate(String name, List<Slot> args) {
         for (Slot s : args) {
             if (s instanceof Slot.Text t) {
                 out.add(t.text());
+            } else if (s instanceof Slot.Keyed k) {
+                String v = known.apply(k.index());
+                if (v == null) return Optional.empty();
+                out.add(k.key() + "=" + v);
             } else {
                 Slot.Arg a = (Slot.Arg) s;
                 String v = known.apply(a.index());
@@ -82,6 +97,7 @@ public record RequirementTemplate(String name, List<Slot> args) {
         List<String> out = new ArrayList<>();
         for (Slot s : args) {
             if (s instanceof Slot.Text t) out.add(t.text());
+            else if (s instanceof Slot.Keyed k) out.add(k.key() + "=$" + k.index());
             else out.add("$" + ((Slot.Arg) s).index() + (((Slot.Arg) s).subtree() ? "/**" : ""));
         }
         return name + "(" + String.join(",", out) + ")";

@@ -9,33 +9,42 @@ import java.util.List;
  * bindings: every host word then pauses for approval and cannot be dispatched.
  */
 public record HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred,
-                         List<EffectObserver> observers, long maxFileReadBytes, ModelHost models, ToolHost tools) {
+                         List<EffectObserver> observers, long maxFileReadBytes, ModelHost models, ToolHost tools, EditorHost editor) {
     public static final HostConfig NONE = new HostConfig(GrantSet.EMPTY, null, null, false, List.of(), 8L << 20);
 
     public HostConfig { observers = List.copyOf(observers); }
 
     /** A configuration without a model host. */
     public HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred, List<EffectObserver> observers, long maxFileReadBytes) {
-        this(grants, files, processes, deferred, observers, maxFileReadBytes, null, null);
+        this(grants, files, processes, deferred, observers, maxFileReadBytes, null, null, null);
     }
 
+    /** A configuration without an editor host. */
+    public HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred, List<EffectObserver> observers, long maxFileReadBytes,
+                      ModelHost models, ToolHost tools) {
+        this(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, null);
+    }
+
+    /** The same configuration with {@code e} showing proposals ({@code proposal-open}); null: proposals pause for the host. */
+    public HostConfig withEditor(EditorHost e) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, e); }
+
     /** The same configuration with {@code m} answering model asks. */
-    public HostConfig withModels(ModelHost m) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, m, tools); }
+    public HostConfig withModels(ModelHost m) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, m, tools, editor); }
 
     /** The same configuration with {@code t} answering tool calls. */
-    public HostConfig withTools(ToolHost t) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, t); }
+    public HostConfig withTools(ToolHost t) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, t, editor); }
 
-    public HostConfig withGrants(GrantSet g) { return new HostConfig(g, files, processes, deferred, observers, maxFileReadBytes, models, tools); }
+    public HostConfig withGrants(GrantSet g) { return new HostConfig(g, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor); }
 
-    public HostConfig withFiles(FileHost f) { return new HostConfig(grants, f, processes, deferred, observers, maxFileReadBytes, models, tools); }
+    public HostConfig withFiles(FileHost f) { return new HostConfig(grants, f, processes, deferred, observers, maxFileReadBytes, models, tools, editor); }
 
-    public HostConfig withProcesses(ProcessHost p) { return new HostConfig(grants, files, p, deferred, observers, maxFileReadBytes, models, tools); }
+    public HostConfig withProcesses(ProcessHost p) { return new HostConfig(grants, files, p, deferred, observers, maxFileReadBytes, models, tools, editor); }
 
-    public HostConfig withDeferred(boolean d) { return new HostConfig(grants, files, processes, d, observers, maxFileReadBytes, models, tools); }
+    public HostConfig withDeferred(boolean d) { return new HostConfig(grants, files, processes, d, observers, maxFileReadBytes, models, tools, editor); }
 
     public HostConfig withObserver(EffectObserver o) {
         List<EffectObserver> all = new java.util.ArrayList<>(observers);
         all.add(o);
-        return new HostConfig(grants, files, processes, deferred, all, maxFileReadBytes, models, tools);
+        return new HostConfig(grants, files, processes, deferred, all, maxFileReadBytes, models, tools, editor);
     }
 }

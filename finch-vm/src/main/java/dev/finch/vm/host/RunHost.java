@@ -134,7 +134,8 @@ public final class RunHost {
 
     /**
      * Passes one host operation through the boundary; returns its value, or null when the run suspends.
-     * {@code arguments} are the word's inputs with their call-site types: the request carries them as they are.
+     * {@code arguments} are the word's inputs with their call-site types: the request carries them as they are. A null
+     * {@code dispatch} is an operation the host must answer itself: once approved it always waits for the host's result.
      */
     public Object await(Ctx ctx, String operation, Capability requirement, List<TypedValue> arguments, List<Type> expected,
                         Origin origin, Dispatch dispatch) {
@@ -167,7 +168,7 @@ public final class RunHost {
         } else {
             // A request that would pause while another strand of the run owns its pause is not made now: this strand
             // unwinds and issues it afresh when the run resumes (one pending request per run; no sequence is used).
-            if ((config.deferred() || !grants.use(requirement).isOk()) && dev.finch.vm.runtime.Strands.retryIfPauseTaken(ctx)) return null;
+            if ((config.deferred() || dispatch == null || !grants.use(requirement).isOk()) && dev.finch.vm.runtime.Strands.retryIfPauseTaken(ctx)) return null;
             request = new EffectRequest(EffectRequest.PROTOCOL, executionId, ++sequence, requirement, operation, arguments, expected, origin);
             for (EffectObserver o : config.observers()) o.requested(request);
             journal.record(request, EffectJournal.State.REQUESTED);
@@ -175,7 +176,8 @@ public final class RunHost {
         Attempt<GrantUse> use = grants.use(requirement);
         if (!use.isOk()) return suspend(ctx, request, Waiting.APPROVAL);
         grants = use.value().remaining();
-        if (config.deferred()) return suspend(ctx, request, Waiting.RESULT);
+        // A null dispatch is an operation only the host can answer (an editor proposal without an editor host).
+        if (config.deferred() || dispatch == null) return suspend(ctx, request, Waiting.RESULT);
         journal.record(request, EffectJournal.State.DISPATCHED);
         try {
             Object value = dispatch.run();
