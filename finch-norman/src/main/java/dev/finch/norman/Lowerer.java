@@ -253,7 +253,17 @@ final class Lowerer {
     }
 
     private void drain() {
-        while (!pending.isEmpty()) {
+        while (!pending.isEmpty() || !pendingInstances.isEmpty()) {
+            if (pending.isEmpty()) {
+                Instance in = pendingInstances.poll();
+                try {
+                    words.put(in.name(), instance(in));
+                } catch (DiagnosticException e) {
+                    Budgets.rethrowCrossed(e);
+                    diagnostics.addAll(e.diagnostics());
+                }
+                continue;
+            }
             Ast.Def d = pending.poll();
             try {
                 if (d instanceof Ast.Define f) words.put(wordName(d), define(f));
@@ -293,15 +303,146 @@ final class Lowerer {
     private WordDef define(Ast.Define f) {
         Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).resolve();
         inf.measure(fun, f.origin());
-        Names names = Names.of(fun);
-        Type.Fn sig = (Type.Fn) type(fun, names, Map.of());
-        Fn fn = new Fn(fun.eff.isFail(), names, false);
+        return define(f, wordName(f), Names.of(fun), Map.of());
+    }
+
+    /** The word of {@code f} named {@code name}, its type variables spelled by {@code names} or fixed by {@code subst}. */
+    private WordDef define(Ast.Define f, String name, Names names, Map<Ty.Var, Ty> subst) {
+        Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).resolve();
+        Type.Fn sig = (Type.Fn) type(fun, names, subst);
+        Fn fn = new Fn(fun.eff.isFail(), names, false, subst, new HashMap<>());
         List<Instr> body = new ArrayList<>();
         Scope scope = new Scope();
         params(f.formals(), fn, scope, body, f.origin());
         exp(f.body(), fn, scope, body);
         if (fn.fallible) body.add(new Instr.Call("ok", f.origin()));
-        return new WordDef(wordName(f), Optional.of(sig), new Block(body), f.origin());
+        return new WordDef(name, Optional.of(sig), new Block(body), f.origin());
+    }
+
+    // ---- specializations ----------------------------------------------------------------------------------------
+
+    /**
+     * One instance of a type-dependent generic definition ({@link #typeDependent}): the word {@code name} computes
+     * {@code def} with each of its type variables fixed by {@code subst} to a closed type.
+     */
+    private record Instance(Ast.Def def, String name, Map<Ty.Var, Ty> subst) { }
+
+    private final Map<String, String> instanceNames = new HashMap<>();
+    private final Deque<Instance> pendingInstances = new ArrayDeque<>();
+    private Set<Ast.Def> typeDependent;
+
+    private WordDef instance(Instance in) {
+        if (in.def() instanceof Ast.Define f) return define(f, in.name(), new Names(Map.of()), in.subst());
+        Ast.Val v = (Ast.Val) in.def();
+        Ty t = inf.types.get(v.value());
+        Type out = type(t, new Names(Map.of()), in.subst());
+        Type.Fn sig = fnType(List.of(), List.of(out));
+        Fn fn = new Fn(false, new Names(Map.of()), false, in.subst(), new HashMap<>());
+        List<Instr> body = new ArrayList<>();
+        exp(v.value(), fn, new Scope(), body);
+        return new WordDef(in.name(), Optional.of(sig), new Block(body), v.origin());
+    }
+
+    /**
+     * The word a use of the definition {@code target} at type {@code used} (as the expression being lowered in
+     * {@code fn} sees it) calls. A generic definition whose code depends on its type variables — it shows a value of
+     * such a type, directly or through another such definition — is specialized: each closed instance is a word of
+     * its own ({@code nm.inst.NAME.N}), lowered with the variables fixed, so {@code show} inside writes by the
+     * concrete type exactly as it would at that type anywhere. Every other use calls the definition's one word.
+     * Hindley–Milner has no polymorphic recursion, so a program has finitely many instances; each is lowered once
+     * and charged like any word.
+     */
+    private String target(Ast.Def target, Ty used, Fn fn) {
+        request(target);
+        if (!typeDependent().contains(target)) return wordName(target);
+        Ty generic = inf.defTypes.get(target);
+        Names own = Names.of(generic);
+        if (own.vars.isEmpty()) return wordName(target);
+        Map<Ty.Var, Ty> found = new HashMap<>();
+        match(generic, used, List.copyOf(own.vars.keySet()), found, 1);
+        Map<Ty.Var, Ty> subst = new HashMap<>();
+        StringBuilder key = new StringBuilder(wordName(target));
+        for (Ty.Var v : own.vars.keySet()) {
+            Ty closed = close(found.get(v), fn, 1);
+            if (closed == null || mentions(closed, fn.names)) return wordName(target); // a generic caller: the generic word
+            subst.put(v, closed);
+            key.append(' ').append(type(closed, new Names(Map.of()), Map.of()));
+        }
+        String name = instanceNames.get(key.toString());
+        if (name == null) {
+            name = WordDef.INTERNAL_PREFIX + "inst." + (target instanceof Ast.Define f ? f.name() : ((Ast.Val) target).name()) + "." + (instanceNames.size() + 1);
+            instanceNames.put(key.toString(), name);
+            pendingInstances.add(new Instance(target, name, subst));
+        }
+        return name;
+    }
+
+    /** {@code t} with {@code fn}'s fixed type variables replaced, recursively (bounded in depth, charged). */
+    private Ty close(Ty t, Fn fn, int depth) {
+        if (t == null) return null;
+        budget.charge(Phase.LOWER, 1, here);
+        if (depth > budget.limits().maxNesting()) throw Budgets.typeTooDeep(Phase.LOWER, budget.limits().maxNesting(), here);
+        t = t.resolve();
+        if (t instanceof Ty.Var v) return fn.subst.containsKey(v) ? close(fn.subst.get(v), fn, depth + 1) : v;
+        if (t instanceof Ty.Con c) {
+            if (c.args.isEmpty()) return c;
+            List<Ty> args = new ArrayList<>();
+            for (Ty a : c.args) args.add(close(a, fn, depth + 1));
+            return new Ty.Con(c.name, args);
+        }
+        Ty.Fun f = (Ty.Fun) t;
+        List<Ty> params = new ArrayList<>();
+        for (Ty p : f.params) params.add(close(p, fn, depth + 1));
+        return new Ty.Fun(params, close(f.ret, fn, depth + 1), f.eff);
+    }
+
+    /** True when {@code t} mentions one of the type parameters {@code names} spells (it is open in this word). */
+    private static boolean mentions(Ty t, Names names) {
+        t = t.resolve();
+        if (t instanceof Ty.Var v) return names.vars.containsKey(v);
+        if (t instanceof Ty.Con c) {
+            for (Ty a : c.args) if (mentions(a, names)) return true;
+            return false;
+        }
+        Ty.Fun f = (Ty.Fun) t;
+        for (Ty p : f.params) if (mentions(p, names)) return true;
+        return mentions(f.ret, names);
+    }
+
+    /**
+     * The generic definitions whose code depends on their type variables: those that use {@code show} (the primitive)
+     * or a type-dependent definition, found by a fixpoint over the definitions' free names (each walk charged).
+     */
+    private Set<Ast.Def> typeDependent() {
+        if (typeDependent != null) return typeDependent;
+        Map<Ast.Def, Set<String>> free = new IdentityHashMap<>();
+        for (Ast.Def d : inf.globalDefs.values()) {
+            if (d instanceof Ast.Val v && fallible(d)) continue; // computed once: its value has one type
+            if (Names.of(inf.defTypes.get(d)).vars.isEmpty()) continue;
+            long[] walked = {0};
+            Exp body = d instanceof Ast.Define f ? new Ast.Lambda(f.formals(), f.body(), f.origin()) : ((Ast.Val) d).value();
+            free.put(d, FreeVars.of(body, walked));
+            budget.charge(Phase.LOWER, walked[0], d.origin());
+        }
+        Set<Ast.Def> out = Collections.newSetFromMap(new IdentityHashMap<>());
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (var e : free.entrySet()) {
+                if (out.contains(e.getKey())) continue;
+                budget.charge(Phase.LOWER, e.getValue().size() + 1, e.getKey().origin());
+                for (String n : e.getValue()) {
+                    Ast.Def d = inf.globalDefs.get(n);
+                    if (d == null ? n.equals("show") && inf.isPrimitive(n) : out.contains(d)) {
+                        out.add(e.getKey());
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+        }
+        typeDependent = out;
+        return out;
     }
 
     /** A word with no inputs that computes {@code e}; it answers a result when {@code eff} may fail. */
@@ -833,7 +974,7 @@ final class Lowerer {
         }
         Ast.Def target = inf.varTargets.get(v);
         if (target != null) {
-            request(target);
+            String word = target(target, inf.types.get(v), fn);
             if (target instanceof Ast.Define) {
                 // As a value, a closure that calls the word: its type declares the host effects like every function
                 // value's, whatever the word itself is inferred to do.
@@ -845,12 +986,12 @@ final class Lowerer {
                 for (int i = 0; i < type.ins().size(); i++) params.add(fn.fresh("arg"));
                 for (int i = params.size() - 1; i >= 0; i--) body.add(new Instr.LocalStore(params.get(i), at));
                 for (String p : params) body.add(new Instr.LocalLoad(p, at));
-                body.add(new Instr.Call(wordName(target), at));
+                body.add(new Instr.Call(word, at));
                 out.add(new Instr.Closure(type, new Block(body), at));
                 return;
             }
             Ast.Val val = (Ast.Val) target;
-            if (!fallible(target)) { out.add(new Instr.Call(wordName(target), at)); return; }
+            if (!fallible(target)) { out.add(new Instr.Call(word, at)); return; }
             // A failing val's constant holds its initializer's result; an err means the val bound nothing.
             out.add(new Instr.Call(constName(val), at));
             out.add(new Instr.IfOk(Block.EMPTY, Block.of(new Instr.Call("drop", at),
@@ -891,8 +1032,7 @@ final class Lowerer {
         if (a.fn() instanceof Ast.Var v && scope.lookup(v.name()) == null) {
             Ast.Def target = inf.varTargets.get(v);
             if (target instanceof Ast.Define) {
-                request(target);
-                out.add(new Instr.Call(wordName(target), at));
+                out.add(new Instr.Call(target(target, inf.types.get(a.fn()), fn), at));
                 called = true;
             } else if (target == null && inf.isPrimitive(v.name())) {
                 primitive(v.name(), fun, fn, at, out);
