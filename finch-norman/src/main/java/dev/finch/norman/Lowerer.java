@@ -769,9 +769,6 @@ final class Lowerer {
      */
     private void ask(Ast.Ask a, Fn fn, Scope scope, List<Instr> out) {
         Origin at = a.origin();
-        if (!(a.model() instanceof Ast.Var v) || scope.lookup(v.name()) != null || inf.grant(v.name()).filter(Ast.Grant::isModel).isEmpty()) {
-            throw agentic(at, "an ask whose model is not a model grant's name");
-        }
         Optional<Askable> type = askable(a.type());
         if (type.isEmpty()) {
             out.add(new Instr.Push(new Literal.StringLit("the type of the ask at " + at + " is not askable (it must be built from Text, Num, Bool, "
@@ -779,15 +776,59 @@ final class Lowerer {
             out.add(new Instr.Call("program-error", at));
             return;
         }
-        String key = SiteKey.ask(type.get(), SiteKey.Model.of(inf.grant(v.name()).orElseThrow())).spell();
+        Type answer = Type.result(typeOf(a, fn, scope), failure());
+        Ast.Grant literal = inf.literalGrants.get(a.model());
+        if (literal != null) {
+            exp(a.context(), fn, scope, out);
+            modelAsk(literal, type.get(), a.site(), answer, at, out);
+            out.add(new Instr.Propagate(at));
+            return;
+        }
+        // A model value (a parameter, a local, a field): left to right, the model, then the context; then the ask of
+        // the grant the value names, chosen at run time among the program's model grants, each branch asking with
+        // that grant's literal name and terms — so the preview is the union of those grants, and the host boundary
+        // checks the one asked.
+        exp(a.model(), fn, scope, out);
+        out.add(new Instr.Call("model-grant", at));
+        String grant = fn.fresh("model");
+        out.add(new Instr.LocalStore(grant, at));
         exp(a.context(), fn, scope, out);
-        out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
+        String context = fn.fresh("context");
+        out.add(new Instr.LocalStore(context, at));
+        List<Ast.Grant> models = inf.grants.values().stream().filter(Ast.Grant::isModel).toList();
+        List<Instr> chain = unknownGrant("model", grant, at);
+        for (int i = models.size() - 1; i >= 0; i--) {
+            Ast.Grant g = models.get(i);
+            List<Instr> then = new ArrayList<>();
+            then.add(new Instr.LocalLoad(context, at));
+            modelAsk(g, type.get(), a.site(), answer, at, then);
+            chain = List.of(new Instr.LocalLoad(grant, at), new Instr.Push(new Literal.StringLit(g.name()), at), new Instr.Call("=", at),
+                    new Instr.If(new Block(then), new Block(chain), at));
+        }
+        out.addAll(chain);
+        out.add(new Instr.Propagate(at));
+    }
+
+    /** The ask of grant {@code g}, its context on the stack: the grant's name, its {@link SiteKey}, the site, {@code model-ask}. */
+    private void modelAsk(Ast.Grant g, Askable type, String site, Type answer, Origin at, List<Instr> out) {
+        String key = SiteKey.ask(type, SiteKey.Model.of(g)).spell();
+        out.add(new Instr.Push(new Literal.StringLit(g.name()), at));
         out.add(new Instr.Push(new Literal.StringLit(key), at));
-        out.add(new Instr.Push(new Literal.StringLit(a.site()), at));
+        out.add(new Instr.Push(new Literal.StringLit(site), at));
         // model-ask answers result<b,e> for any b: the ascription <result<τ,Failure>> fixes b here, so what follows
         // (a field read, say) knows the answer's type whatever the surrounding function declares.
-        out.add(new Instr.Call("model-ask", List.of(new Immediate.TypeArg(Type.result(typeOf(a, fn, scope), failure()))), at));
-        out.add(new Instr.Propagate(at));
+        out.add(new Instr.Call("model-ask", List.of(new Immediate.TypeArg(answer)), at));
+    }
+
+    /**
+     * The checked run-time error of a capability value naming a grant this program does not declare (one from an
+     * earlier turn of a session, say): the program is wrong, and nothing is asked or called.
+     */
+    private static List<Instr> unknownGrant(String kind, String local, Origin at) {
+        return List.of(new Instr.Push(new Literal.StringLit(at + ": the " + kind + " `"), at), new Instr.LocalLoad(local, at),
+                new Instr.Call("string-append", at),
+                new Instr.Push(new Literal.StringLit("` is not a " + kind + " grant of this program"), at), new Instr.Call("string-append", at),
+                new Instr.Call("program-error", at));
     }
 
     /**
@@ -798,31 +839,22 @@ final class Lowerer {
      */
     private void callTool(Ast.CallTool c, Fn fn, Scope scope, List<Instr> out) {
         Origin at = c.origin();
-        Ty cap = inf.types.get(c.capability()).resolve();
-        Ast.Grant g = inf.grant(((Ty.Con) cap).name.substring(5)).orElseThrow();
-        String key = null, refused = null;
-        if (g.host().equals("kernel") && c.op().equals("fork")) key = SiteKey.FORK;
-        else if (g.entries().isEmpty()) key = SiteKey.call(Askable.text()).spell();
-        else {
-            Ast.HostEntry h = g.entries().stream().filter(x -> x.key().equals(c.op())).findFirst().orElse(null);
-            if (h == null) {
-                refused = "grant `" + g.name() + "` does not declare operation `" + c.op() + "` (it declares "
-                        + g.entries().stream().map(Ast.HostEntry::key).toList() + ")";
-            } else {
-                Optional<Askable> type = askable(h.type().orElseThrow());
-                if (type.isEmpty()) refused = "the result type of `" + g.name() + "` " + c.op() + " is not askable (it must be built from Text, Num, "
-                        + "Bool, Sym, List and datatypes or records whose fields are all askable)";
-                else {
-                    key = SiteKey.call(type.get()).spell();
-                }
+        Ast.Grant literal = inf.literalGrants.get(c.capability());
+        if (literal != null) {
+            CallKey k = callKey(literal, c.op());
+            if (k.key() == null) {
+                out.add(new Instr.Push(new Literal.StringLit(at + ": " + k.refused()), at));
+                out.add(new Instr.Call("program-error", at));
+                return;
             }
         }
-        if (key == null) {
-            out.add(new Instr.Push(new Literal.StringLit(at + ": " + refused), at));
-            out.add(new Instr.Call("program-error", at));
-            return;
-        }
         exp(c.capability(), fn, scope, out);
+        String cap = null;
+        if (literal == null) {
+            cap = fn.fresh("capability");
+            out.add(new Instr.LocalStore(cap, at));
+            out.add(new Instr.LocalLoad(cap, at));
+        }
         out.add(new Instr.Push(new Literal.StringLit(c.op()), at));
         List<Instr> items = new ArrayList<>();
         List<String> temps = new ArrayList<>();
@@ -835,11 +867,53 @@ final class Lowerer {
         for (String tmp : temps) items.add(new Instr.LocalLoad(tmp, at));
         if (items.isEmpty()) out.add(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(Type.STRING)), at));
         else out.add(new Instr.ListLit(new Block(items), at));
-        out.add(new Instr.Push(new Literal.StringLit(key), at));
+        if (literal != null) out.add(new Instr.Push(new Literal.StringLit(callKey(literal, c.op()).key()), at));
+        else {
+            // A capability value: the key of the grant it names, chosen at run time among the program's tool grants
+            // (they agree on the result's type: Infer.callTool); a grant that does not declare the operation is the
+            // checked run-time error a call of it by name would be. The host boundary checks tool.call(grant,op).
+            String grant = fn.fresh("tool");
+            List<Instr> chain = unknownGrant("tool", grant, at);
+            List<Ast.Grant> tools = inf.grants.values().stream().filter(g -> !g.isModel()).toList();
+            for (int i = tools.size() - 1; i >= 0; i--) {
+                Ast.Grant g = tools.get(i);
+                CallKey k = callKey(g, c.op());
+                List<Ast.Grant> declaring = inf.declaring(c.op());
+                if (g.entries().isEmpty() && !(g.host().equals("kernel") && c.op().equals("fork")) && !declaring.isEmpty()) {
+                    // An open grant through a value answers what the declaring grants agree on, read like the first one.
+                    k = c.op().equals("fork") ? new CallKey(null, "`" + g.name() + "` is not a kernel, so it cannot fork") : callKey(declaring.get(0), c.op());
+                }
+                Block then = k.key() != null ? Block.of(new Instr.Push(new Literal.StringLit(k.key()), at))
+                        : Block.of(new Instr.Push(new Literal.StringLit(at + ": " + k.refused()), at), new Instr.Call("program-error", at));
+                chain = List.of(new Instr.LocalLoad(grant, at), new Instr.Push(new Literal.StringLit(g.name()), at), new Instr.Call("=", at),
+                        new Instr.If(then, new Block(chain), at));
+            }
+            out.add(new Instr.LocalLoad(cap, at));
+            out.add(new Instr.Call("capability-grant", at));
+            out.add(new Instr.LocalStore(grant, at));
+            out.addAll(chain);
+        }
         // tool-call answers result<b,e> for any b: the ascription fixes b to the grant's declared type here.
         Type result = Type.result(type(inf.types.get(c), fn.names, fn.subst), failure());
         out.add(new Instr.Call("tool-call", List.of(new Immediate.TypeArg(result)), at));
         out.add(new Instr.Propagate(at));
+    }
+
+    /** The key of {@code op} of grant {@code g} ({@link SiteKey}), or why the call is refused (key null). */
+    private record CallKey(String key, String refused) { }
+
+    private CallKey callKey(Ast.Grant g, String op) {
+        if (g.host().equals("kernel") && op.equals("fork")) return new CallKey(SiteKey.FORK, null);
+        if (g.entries().isEmpty()) return new CallKey(SiteKey.call(Askable.text()).spell(), null);
+        Ast.HostEntry h = g.entries().stream().filter(x -> x.key().equals(op)).findFirst().orElse(null);
+        if (h == null) {
+            return new CallKey(null, "grant `" + g.name() + "` does not declare operation `" + op + "` (it declares "
+                    + g.entries().stream().map(Ast.HostEntry::key).toList() + ")");
+        }
+        Optional<Askable> type = askable(h.type().orElseThrow());
+        if (type.isEmpty()) return new CallKey(null, "the result type of `" + g.name() + "` " + op + " is not askable (it must be built from Text, Num, "
+                + "Bool, Sym, List and datatypes or records whose fields are all askable)");
+        return new CallKey(SiteKey.call(type.get()).spell(), null);
     }
 
     /**
@@ -1013,12 +1087,18 @@ final class Lowerer {
             out.add(new Instr.Closure(type, new Block(body), at));
             return;
         }
-        if (inf.grant(v.name()).filter(g -> !g.isModel()).isPresent()) {
+        Ast.Grant g = inf.literalGrants.get(v);
+        if (g != null && !g.isModel()) {
             // A tool grant's own capability value; it confers nothing by itself (each call is checked by the host).
-            Ast.Grant g = inf.grant(v.name()).orElseThrow();
             out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
             out.add(new Instr.Push(new Literal.BoolLit(g.host().equals("kernel") || g.host().equals("filesystem")), at));
             out.add(new Instr.Call("tool-capability", at));
+            return;
+        }
+        if (g != null) {
+            // A model grant's value: it names the grant and confers nothing by itself (each ask is checked by the host).
+            out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
+            out.add(new Instr.Call("model-capability", at));
             return;
         }
         throw agentic(at, "a grant's capability");
@@ -1293,9 +1373,9 @@ final class Lowerer {
             case "Money": return new Type.Named("money");
             case "Duration": return new Type.Named("duration");
             case "Model": return new Type.Named("model");
+            case "Tool": return new Type.Named("capability");
             default: break;
         }
-        if (c.name.startsWith("Tool:")) return new Type.Named("capability");
         Decls.TypeInfo info = inf.decls.types.get(c.name);
         Map<Ty.Var, Type> inner = new HashMap<>(bound);
         for (var arg : Decls.instance(info, c.args).entrySet()) inner.put(arg.getKey(), type(arg.getValue(), names, subst, open, bound));

@@ -79,6 +79,8 @@ public abstract sealed class Ty permits Ty.Var, Ty.Con, Ty.Fun {
     static final Con MONEY = con("Money");
     static final Con DURATION = con("Duration");
     static final Con MODEL = con("Model");
+    /** A tool capability, of any tool grant (what a call through it answers is the grant's declaration). */
+    static final Con TOOL = con("Tool");
     static final Con FAIL_EFFECT = con(FAIL);
     static final Con PURE_EFFECT = con(PURE);
 

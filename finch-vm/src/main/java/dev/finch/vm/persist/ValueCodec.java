@@ -160,6 +160,7 @@ public final class ValueCodec {
                 if (v instanceof dev.finch.vm.host.ToolCapability c) {
                     yield F.objectNode().put("tool", c.grant()).put("instance", c.instance()).put("stateful", c.stateful());
                 }
+                if (v instanceof dev.finch.vm.host.ModelCapability m) yield F.objectNode().put("model", m.grant());
                 throw new NotDurable("a value of type " + type + " lives only in this process");
             }
             case VAR -> {
@@ -381,6 +382,7 @@ public final class ValueCodec {
                 if (n.has("money")) yield n.get("unlimited").asBoolean() ? Money.UNLIMITED : Money.ofMicros(n.get("money").longValue());
                 if (n.has("duration")) yield n.get("unlimited").asBoolean() ? Duration.UNLIMITED : Duration.ofMillis(n.get("duration").longValue());
                 if (n.has("tool")) yield new dev.finch.vm.host.ToolCapability(n.get("tool").asText(), n.path("instance").asLong(), n.path("stateful").asBoolean());
+                if (n.has("model") && n.get("model").isTextual()) yield new dev.finch.vm.host.ModelCapability(n.get("model").asText());
                 throw new Malformed("no saved form for type " + type);
             }
             case VAR -> {
