@@ -35,7 +35,7 @@ public enum NormanCode implements DiagnosticCode {
     UNBOUND("E-NORMAN-102", Phase.VERIFY, "A name is bound by nothing in scope."),
     INFINITE_TYPE("E-NORMAN-103", Phase.VERIFY, "A type would have to contain itself."),
     AMBIGUOUS_FIELD("E-NORMAN-104", Phase.VERIFY, "A field selection's record type cannot be determined."),
-    NOT_A_CAPABILITY("E-NORMAN-105", Phase.VERIFY, "call needs a granted tool capability, or the operation is not declared by its grant."),
+    NOT_A_CAPABILITY("E-NORMAN-105", Phase.VERIFY, "call needs a tool capability (a tool grant's name or a value holding one); through a value, the tool grants that declare the operation must agree on its result type."),
     SCRIPT_NO_GRANT("E-NORMAN-106", Phase.VERIFY, "A script's [cap/op …] entry names no tool grant, or an operation its grant does not declare (a kernel's fork aside)."),
     RECURSIVE_TYPE("E-NORMAN-201", Phase.LOWER, "A recursive datatype or record has no structural IR type yet."),
     AGENTIC_NOT_LOWERED("E-NORMAN-202", Phase.LOWER, "An agentic form (ask, call, budget, workflow, grant, script) is not lowered yet."),
