@@ -957,7 +957,9 @@ final class Lowerer {
             case NAMED: {
                 String name = ((Ast.TNamed) t).name();
                 Ast.Def d = typeDefs().get(name);
-                if (d == null || !visiting.add(name)) return Optional.empty();
+                if (d == null) return Optional.empty();
+                // Met again inside itself: a recursive datatype or record refers to itself.
+                if (!visiting.add(name)) return Optional.of(new Askable.Ref(name));
                 try {
                     if (d instanceof Ast.RecordDecl r) {
                         Map<String, Askable> fields = fields(r.fields(), visiting);
@@ -1322,12 +1324,18 @@ final class Lowerer {
         parts = new int[] {0};
         typeDepth = 0;
         try {
-            return type(t, names, subst, new HashSet<>(), Map.of());
+            return type(t, names, subst, new java.util.LinkedHashSet<>(), Map.of());
         } finally {
+            openArgs.clear();
+            referenced.clear();
             parts = saved;
             typeDepth = savedDepth;
         }
     }
+
+    /** The instance arguments of each declaration being expanded, and those met again inside themselves. */
+    private final Map<String, List<Type>> openArgs = new HashMap<>();
+    private final Set<String> referenced = new HashSet<>();
 
     /** The parts of the IR type being built by the outermost {@link #type(Ty, Names, Map)} call, and how deep it is. */
     private int[] parts = {0};
@@ -1378,11 +1386,27 @@ final class Lowerer {
         }
         Decls.TypeInfo info = inf.decls.types.get(c.name);
         Map<Ty.Var, Type> inner = new HashMap<>(bound);
-        for (var arg : Decls.instance(info, c.args).entrySet()) inner.put(arg.getKey(), type(arg.getValue(), names, subst, open, bound));
-        if (!open.add(c.name)) {
-            throw new DiagnosticException(NormanCode.RECURSIVE_TYPE.at(info.origin(), "`" + c.name + "` contains itself; the IR has structural "
-                    + "types only, so a recursive datatype or record cannot be lowered yet"));
+        List<Type> args = new ArrayList<>();
+        for (var arg : Decls.instance(info, c.args).entrySet()) {
+            Type a = type(arg.getValue(), names, subst, open, bound);
+            inner.put(arg.getKey(), a);
+            args.add(a);
         }
+        if (open.contains(c.name)) {
+            // Met again inside itself: a reference to the recursive type being expanded, which binds it (rec<Name,…>).
+            // Only a declaration referring to itself, at its own parameters, is recursive this way; two declarations
+            // that refer to each other have no such type yet.
+            String innermost = null;
+            for (String o : open) innermost = o;
+            if (!c.name.equals(innermost) || !args.equals(openArgs.get(c.name))) {
+                throw new DiagnosticException(NormanCode.RECURSIVE_TYPE.at(info.origin(), "`" + c.name + "` and `" + innermost
+                        + "` refer to each other; a datatype or record may refer to itself, but mutually recursive ones cannot be lowered yet"));
+            }
+            referenced.add(c.name);
+            return new Type.Named(c.name);
+        }
+        open.add(c.name);
+        openArgs.put(c.name, args);
         Type out;
         if (info.isRecord()) {
             Map<String, Type> fields = new LinkedHashMap<>();
@@ -1399,6 +1423,8 @@ final class Lowerer {
             out = new Type.VariantT(tags);
         }
         open.remove(c.name);
+        openArgs.remove(c.name);
+        if (referenced.remove(c.name)) out = new Type.Named(c.name, Optional.of(out));
         return out;
     }
 

@@ -48,6 +48,13 @@ final class Unifier {
         if (a == b || a.equals(b)) return true;
         if (Substitution.isMeta(a)) return bindVar(s, (Type.Var) a, b);
         if (Substitution.isMeta(b)) return bindVar(s, (Type.Var) b, a);
+        // A recursive type equals another of its name when their definitions unify (references are names, equal),
+        // and equals its unfolding: a structure meets it one level unfolded (the structure is finite, so this ends).
+        if (a instanceof Type.Named x && x.isRecursive()) {
+            if (b instanceof Type.Named y && y.isRecursive()) return x.name().equals(y.name()) && go(s, x.definition().get(), y.definition().get());
+            return go(s, x.unfold(), b);
+        }
+        if (b instanceof Type.Named y && y.isRecursive()) return go(s, a, y.unfold());
         if (a.kind() != b.kind()) return false;
         return switch (a.kind()) {
             case PRIM, PATH, NAMED, VAR -> false; // equal ones were accepted above; rigid variables only equal themselves

@@ -154,6 +154,7 @@ public final class ValueCodec {
                 yield o;
             }
             case NAMED -> {
+                if (((Type.Named) type).isRecursive()) yield encodeChecked(((Type.Named) type).unfold(), v, cl);
                 if (v instanceof Money m) yield F.objectNode().put("money", m.micros()).put("unlimited", m.unlimited());
                 if (v instanceof Duration d) yield F.objectNode().put("duration", d.millis()).put("unlimited", d.unlimited());
                 // A tool capability is plain data: it confers nothing (every call is checked at the host boundary).
@@ -379,6 +380,7 @@ public final class ValueCodec {
                 yield new VariantValue(tag, payload.isPresent() ? decodeChecked(payload.get(), n.get("payload"), cl) : Unit.INSTANCE);
             }
             case NAMED -> {
+                if (((Type.Named) type).isRecursive()) yield decodeChecked(((Type.Named) type).unfold(), n, cl);
                 if (n.has("money")) yield n.get("unlimited").asBoolean() ? Money.UNLIMITED : Money.ofMicros(n.get("money").longValue());
                 if (n.has("duration")) yield n.get("unlimited").asBoolean() ? Duration.UNLIMITED : Duration.ofMillis(n.get("duration").longValue());
                 if (n.has("tool")) yield new dev.finch.vm.host.ToolCapability(n.get("tool").asText(), n.path("instance").asLong(), n.path("stateful").asBoolean());
