@@ -82,6 +82,15 @@ class FirstClassCapabilitiesTest {
         }
     }
 
+    @Test void showInAGenericHelperWritesByTheConcreteType() {
+        Session s = finch(Tools.of(Map.of())).newSession();
+        Outcome o = submit(s, "(record Quote (price Num) (symbol Sym))\n(define render (x) (show x))\n"
+                + "(render (list (Some (Quote [symbol 'ACME] [price 12.5])) None))");
+        assertThat(o).as("%s", o).isInstanceOf(Outcome.Completed.class);
+        assertThat(o.stack()).extracting(e -> e.display())
+                .containsExactly("\"[{\\\"tag\\\":\\\"Some\\\",\\\"value\\\":{\\\"price\\\":12.5,\\\"symbol\\\":\\\"ACME\\\"}},{\\\"tag\\\":\\\"None\\\"}]\"");
+    }
+
     @Test void aModelValueIsNeverShown() {
         Session s = finch(Tools.of(Map.of())).newSession();
         Outcome o = submit(s, "(grant small (model))\n(define render (x) (show x))\n(render small)");
