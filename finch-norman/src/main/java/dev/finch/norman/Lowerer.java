@@ -347,7 +347,7 @@ final class Lowerer {
      * The word a use of the definition {@code target} at type {@code used} (as the expression being lowered in
      * {@code fn} sees it) calls. A generic definition whose code depends on its type variables — it shows a value of
      * such a type, directly or through another such definition — is specialized: each closed instance is a word of
-     * its own ({@code nm.inst.NAME.N}), lowered with the variables fixed, so {@code show} inside writes by the
+     * its own ({@code nm.inst.NAME.DIGEST}), lowered with the variables fixed, so {@code show} inside writes by the
      * concrete type exactly as it would at that type anywhere. Every other use calls the definition's one word.
      * Hindley–Milner has no polymorphic recursion, so a program has finitely many instances; each is lowered once
      * and charged like any word.
@@ -370,11 +370,23 @@ final class Lowerer {
         }
         String name = instanceNames.get(key.toString());
         if (name == null) {
-            name = WordDef.INTERNAL_PREFIX + "inst." + (target instanceof Ast.Define f ? f.name() : ((Ast.Val) target).name()) + "." + (instanceNames.size() + 1);
+            // Named by a digest of the instance (the definition and its closed types), so one name is one signature in
+            // every turn of a session: a closure an earlier turn left on the stack never reaches another instance.
+            name = WordDef.INTERNAL_PREFIX + "inst." + (target instanceof Ast.Define f ? f.name() : ((Ast.Val) target).name()) + "." + digest(key.toString());
             instanceNames.put(key.toString(), name);
             pendingInstances.add(new Instance(target, name, subst));
         }
         return name;
+    }
+
+    /** The first 12 hex digits of the SHA-256 of {@code text}. */
+    private static String digest(String text) {
+        try {
+            byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(h, 0, 6);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
     }
 
     /** {@code t} with {@code fn}'s fixed type variables replaced, recursively (bounded in depth, charged). */
