@@ -39,6 +39,12 @@ import java.util.TreeMap;
  * {@code expect-ok}, {@code money-from-micros}, …); program names that are also vocabulary words are renamed
  * ({@link #userName}) so that they cannot shadow what the lowering calls.
  *
+ * <p>A datatype or record that refers to itself lowers to the recursive type {@code rec<Name,T>}. A generic definition
+ * that shows a value of its type variables is specialized per closed instance ({@link #target}), so {@code show}
+ * always writes by a concrete type. A model or tool grant's name is a value ({@code model-capability},
+ * {@code tool-capability}); an ask or call through any other expression of that type chooses, when it runs, the key
+ * of the grant the value names among the program's grants ({@link #ask}, {@link #callTool}).
+ *
  * <p>Lowering is bounded by the submission's {@link CompileBudget} (the one inference used): each expression lowered
  * is charged as work — a polymorphic local rebuilt at each use makes let-doubling exponential here even when its types
  * stay small, so the work limit is what stops it ({@code E-LIMIT-015}) — and so is each scope copied; the IR it
