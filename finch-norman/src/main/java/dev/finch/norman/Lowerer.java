@@ -1411,14 +1411,23 @@ final class Lowerer {
             args.add(a);
         }
         if (open.contains(c.name)) {
-            // Met again inside itself: a reference to the recursive type being expanded, which binds it (rec<Name,…>).
-            // Only a declaration referring to itself, at its own parameters, is recursive this way; two declarations
-            // that refer to each other have no such type yet.
-            String innermost = null;
-            for (String o : open) innermost = o;
-            if (!c.name.equals(innermost) || !args.equals(openArgs.get(c.name))) {
-                throw new DiagnosticException(NormanCode.RECURSIVE_TYPE.at(info.origin(), "`" + c.name + "` and `" + innermost
-                        + "` refer to each other; a datatype or record may refer to itself, but mutually recursive ones cannot be lowered yet"));
+            // Met again inside itself (directly, or through declarations it contains that refer back to it): a
+            // reference to the recursive type being expanded, which binds it (rec<Name,…>). A recursive type refers to
+            // itself at its own parameters (regular recursion); anything else has no finite type.
+            if (!args.equals(openArgs.get(c.name))) {
+                throw new DiagnosticException(NormanCode.RECURSIVE_TYPE.at(info.origin(), "`" + c.name + "` refers to itself at other type "
+                        + "parameters than its own, which has no finite type"));
+            }
+            // Declarations that refer to each other are recursive together; when one of them is generic (has an Any
+            // field), its parameters are not shared with the others, so that is refused rather than guessed.
+            boolean after = false, generic = !info.params().isEmpty();
+            for (String o : open) {
+                if (o.equals(c.name)) after = true;
+                else if (after) generic |= !inf.decls.types.get(o).params().isEmpty();
+            }
+            if (generic && !open.stream().reduce((x, y) -> y).orElse("").equals(c.name)) {
+                throw new DiagnosticException(NormanCode.RECURSIVE_TYPE.at(info.origin(), "`" + c.name + "` and the declarations it contains refer "
+                        + "to each other, and one of them has an Any field; mutually recursive declarations cannot be generic yet"));
             }
             referenced.add(c.name);
             return new Type.Named(c.name);

@@ -37,7 +37,7 @@ public enum NormanCode implements DiagnosticCode {
     AMBIGUOUS_FIELD("E-NORMAN-104", Phase.VERIFY, "A field selection's record type cannot be determined."),
     NOT_A_CAPABILITY("E-NORMAN-105", Phase.VERIFY, "call needs a tool capability (a tool grant's name or a value holding one); through a value, the tool grants that declare the operation must agree on its result type."),
     SCRIPT_NO_GRANT("E-NORMAN-106", Phase.VERIFY, "A script's [cap/op …] entry names no tool grant, or an operation its grant does not declare (a kernel's fork aside)."),
-    RECURSIVE_TYPE("E-NORMAN-201", Phase.LOWER, "Datatypes or records that refer to each other (mutual recursion) have no IR type yet; one that refers to itself is a recursive type."),
+    RECURSIVE_TYPE("E-NORMAN-201", Phase.LOWER, "Generic datatypes or records (with an Any field) that refer to each other have no IR type yet (one that refers to itself, and non-generic ones that refer to each other, are recursive types)."),
     AGENTIC_NOT_LOWERED("E-NORMAN-202", Phase.LOWER, "An agentic form (ask, call, budget, workflow, grant, script) is not lowered yet."),
     VERIFIER_REJECTED("E-NORMAN-203", Phase.LOWER, "What Finch lowered a checked µNorman program to did not verify: a defect of Finch, not of the program (the µNorman checks should have caught any mistake first); reported at the construct, in µNorman terms."),
     LOAD_SUSPENDED("E-NORMAN-301", Phase.EXECUTE, "The test harness could not load a file: its top level suspended instead of completing."),

@@ -70,6 +70,9 @@ final class Substitution {
 
     int mark() { return trail.size(); }
 
+    /** Pairs of recursive types assumed equal while their unfoldings are compared ({@link Unifier}). */
+    final java.util.Set<List<Type>> assumed = new java.util.HashSet<>();
+
     void rollback(int mark) {
         while (trail.size() > mark) bindings.remove(trail.remove(trail.size() - 1));
     }
