@@ -1403,6 +1403,12 @@ final class Lowerer {
             default: break;
         }
         Decls.TypeInfo info = inf.decls.types.get(c.name);
+        if (c.args.size() != info.params().size()) {
+            // A reference made while its declaration was still being declared, before all of its Any fields were seen:
+            // only generic declarations that refer to each other have one.
+            throw new DiagnosticException(NormanCode.RECURSIVE_TYPE.at(info.origin(), "`" + c.name + "` and the declarations it contains refer "
+                    + "to each other, and one of them has an Any field; mutually recursive declarations cannot be generic yet"));
+        }
         Map<Ty.Var, Type> inner = new HashMap<>(bound);
         List<Type> args = new ArrayList<>();
         for (var arg : Decls.instance(info, c.args).entrySet()) {
