@@ -9,7 +9,6 @@ import dev.finch.norman.providers.AskableSchema;
 import dev.finch.vm.value.ListValue;
 import dev.finch.vm.value.RecordValue;
 import dev.finch.vm.value.Show;
-import dev.finch.vm.value.Unit;
 import dev.finch.vm.value.VariantValue;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -43,7 +42,6 @@ class RecursiveAskableTest {
         assertThat(p.value()).contains(new RecordValue(new Object[] {"a", ListValue.of(new RecordValue(new Object[] {"b", ListValue.empty()}))}));
         assertThat(Validate.validate("{\"goal\":\"a\",\"steps\":[{\"goal\":\"b\"}]}", PLAN).reason()).contains("$.steps[0]").contains("steps");
         assertThat(Validate.validate("{\"tag\":\"Lit\",\"n\":1}", EXPR).value()).contains(new VariantValue("Lit", new RecordValue(new Object[] {1.0})));
-        assertThat(Unit.INSTANCE).isNotNull();
     }
 
     @Test void aHostileDeepReplyIsInvalidNotAStackOverflow() {
