@@ -801,7 +801,8 @@ public final class Session {
             case MAP -> holdsLiteralValue(((dev.finch.ir.type.Type.MapT) t).key()) || holdsLiteralValue(((dev.finch.ir.type.Type.MapT) t).value());
             case RECORD -> ((dev.finch.ir.type.Type.RecordT) t).fields().values().stream().anyMatch(Session::holdsLiteralValue);
             case VARIANT -> ((dev.finch.ir.type.Type.VariantT) t).tags().values().stream().anyMatch(p -> p.isPresent() && holdsLiteralValue(p.get()));
-            case PRIM, PATH, TASK, STREAM, RESOURCE, NAMED, VAR -> false;
+            case NAMED -> ((dev.finch.ir.type.Type.Named) t).definition().map(Session::holdsLiteralValue).orElse(false);
+            case PRIM, PATH, TASK, STREAM, RESOURCE, VAR -> false;
         };
     }
 

@@ -109,7 +109,8 @@ class NoGrantTest {
      */
     static final Map<String, String> PAIRED_WITH_THEIR_HOST = Map.of(
             "model-ask", "finch-norman dev.finch.norman.harness.ModelAuthorityTest",
-            "tool-call", "finch-norman dev.finch.norman.harness.ScriptedCallTest");
+            "tool-call", "finch-norman dev.finch.norman.harness.ScriptedCallTest",
+            "proposal-open", "finch-core dev.finch.host.ProposalTest");
 
     @Test
     void everyHostWordHasACase() {

@@ -74,6 +74,10 @@ class ProposalTest {
         Outcome approved = s.approve(o.executionId(), Scope.ONCE);
         assertThat(approved.status()).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(editor.shown).hasSize(1);
+        Outcome again = s.submit(Submission.of(PROPOSE, "p2.lisp"));
+        Outcome denied = s.deny(again.executionId(), "not now");
+        assertThat(denied.diagnostics().get(0).code()).isEqualTo("E-HOST-001");
+        assertThat(editor.shown).as("a denied proposal is never shown").hasSize(1);
     }
 
     @Test

@@ -47,10 +47,20 @@ public sealed interface Askable {
         @Override public String toString() { return "(List " + element + (maxItems.isPresent() ? " " + maxItems.getAsLong() : "") + ")"; }
     }
 
+    /**
+     * Inside a recursive datatype or record, a reference to it (or to another declaration it is inside): a value of
+     * the enclosing declaration of that name. Its IR type is the reference the enclosing recursive type binds.
+     */
+    record Ref(String name) implements Askable {
+        public Ref { java.util.Objects.requireNonNull(name, "name"); }
+        @Override public Type irType() { return new Type.Named(name); }
+        @Override public String toString() { return name; }
+    }
+
     /** A record: every field, by name (kept sorted, like the IR's record types). */
     record Record(String name, Map<String, Askable> fields) implements Askable {
         public Record { fields = java.util.Collections.unmodifiableMap(new TreeMap<>(fields)); }
-        @Override public Type irType() { return new Type.RecordT(irFields(fields)); }
+        @Override public Type irType() { return recursive(name, this, new Type.RecordT(irFields(fields))); }
         @Override public String toString() { return name; }
     }
 
@@ -65,10 +75,30 @@ public sealed interface Askable {
         @Override public Type irType() {
             Map<String, Optional<Type>> tags = new LinkedHashMap<>();
             constructors.forEach((c, f) -> tags.put(c, f.isEmpty() ? Optional.empty() : Optional.of(new Type.RecordT(irFields(f)))));
-            return new Type.VariantT(tags);
+            return recursive(name, this, new Type.VariantT(tags));
         }
 
         @Override public String toString() { return name; }
+    }
+
+    /** {@code structure} as the recursive IR type {@code rec<name,…>} when {@code decl} refers to itself, else as it is. */
+    private static Type recursive(String name, Askable decl, Type structure) {
+        return refersTo(name, decl, true) ? new Type.Named(name, Optional.of(structure)) : structure;
+    }
+
+    /** True when {@code t} contains a {@link Ref} to {@code name} not bound by a nested declaration of that name. */
+    static boolean refersTo(String name, Askable t, boolean top) {
+        if (t instanceof Ref r) return r.name().equals(name);
+        if (t instanceof ListOf l) return refersTo(name, l.element(), false);
+        if (t instanceof Record r) {
+            if (!top && r.name().equals(name)) return false;
+            return r.fields().values().stream().anyMatch(f -> refersTo(name, f, false));
+        }
+        if (t instanceof Datatype d) {
+            if (!top && d.name().equals(name)) return false;
+            return d.constructors().values().stream().anyMatch(fs -> fs.values().stream().anyMatch(f -> refersTo(name, f, false)));
+        }
+        return false;
     }
 
     private static Map<String, Type> irFields(Map<String, Askable> fields) {

@@ -66,6 +66,7 @@ final class Decls {
         if (d instanceof Ast.RecordDecl r) {
             List<Field> fields = new ArrayList<>();
             for (Ast.FieldDecl f : r.fields()) fields.add(new Field(f.name(), declared(f.type(), name, params)));
+            fields = selfReferences(fields, name, params);
             info = new TypeInfo(name, true, params, List.of(), fields, r.origin());
             this.fields += fields.size();
         } else {
@@ -75,6 +76,10 @@ final class Decls {
                 List<Field> fields = new ArrayList<>();
                 for (Ast.FieldDecl f : c.fields()) fields.add(new Field(f.name(), declared(f.type(), name, params)));
                 cons.add(new ConInfo(c.name(), name, fields, cons.size()));
+            }
+            for (int i = 0; i < cons.size(); i++) {
+                ConInfo c = cons.get(i);
+                cons.set(i, new ConInfo(c.name(), name, selfReferences(c.fields(), name, params), c.index()));
             }
             info = new TypeInfo(name, false, params, cons, List.of(), dt.origin());
             for (ConInfo c : cons) constructors.put(c.name(), c);
@@ -117,6 +122,26 @@ final class Decls {
                 return new Ty.Con(n, args);
             }
         }
+    }
+
+    /**
+     * The fields with every reference to {@code owner} applied to all of its parameters: a reference met before a
+     * later field added a parameter held only the parameters known then (a recursive type is regular: it refers to
+     * itself at its own parameters).
+     */
+    private List<Field> selfReferences(List<Field> fields, String owner, List<Ty.Var> params) {
+        List<Field> out = new ArrayList<>();
+        for (Field f : fields) out.add(new Field(f.name(), selfReference(f.type(), owner, params, 1)));
+        return out;
+    }
+
+    private Ty selfReference(Ty t, String owner, List<Ty.Var> params, int depth) {
+        budget.charge(Phase.VERIFY, 1, Origin.UNKNOWN);
+        if (!(t instanceof Ty.Con c) || c.args().isEmpty() && !c.name().equals(owner)) return t;
+        if (c.name().equals(owner)) return new Ty.Con(owner, List.copyOf(params));
+        List<Ty> args = new ArrayList<>();
+        for (Ty a : c.args()) args.add(selfReference(a, owner, params, depth + 1));
+        return new Ty.Con(c.name(), args);
     }
 
     private static DiagnosticException unknown(Origin at, String n) {

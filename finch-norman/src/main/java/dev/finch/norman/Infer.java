@@ -61,6 +61,12 @@ final class Infer {
      */
     final Set<Exp> testCatches = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
     final List<Diagnostic> diagnostics = new ArrayList<>();
+    /**
+     * The names that denote a grant where they are used (not shadowed by a local or a definition): an ask or call
+     * through one is checked against that grant's declaration statically; through any other expression of type
+     * {@code Model} or {@code Tool} (a parameter, a local, a field) the grant is known only at run time.
+     */
+    final Map<Exp, Ast.Grant> literalGrants = new IdentityHashMap<>();
 
     private final Map<String, Scheme> primitives = new HashMap<>();
     private final List<Runnable> trail = new ArrayList<>();
@@ -667,7 +673,10 @@ final class Infer {
         Ty val = sessionVals.get(v.name());
         if (val != null) return val;
         Ast.Grant g = grants.get(v.name());
-        if (g != null) return g.isModel() ? Ty.MODEL : Ty.con("Tool:" + g.name());
+        if (g != null) {
+            literalGrants.put(v, g);
+            return g.isModel() ? Ty.MODEL : Ty.TOOL;
+        }
         throw new DiagnosticException(NormanCode.UNBOUND.at(v.origin(), "`" + v.name() + "` is not bound here"
                 + Names.hint(v.name(), env.keySet(), globals.keySet(), primitives.keySet(), sessionVals.keySet(), grants.keySet())));
     }
@@ -746,16 +755,50 @@ final class Infer {
         Ty cap = infer(c.capability(), env).resolve();
         for (Exp x : c.args()) expect(Ty.TEXT, infer(x, env), x.origin(), "an argument of call");
         mayFail(c.origin());
-        if (!(cap instanceof Ty.Con con) || !con.name.startsWith("Tool:")) {
+        if (cap instanceof Ty.Var) expect(Ty.TOOL, cap, c.capability().origin(), "the capability of call");
+        else if (!(cap instanceof Ty.Con con) || !con.name.equals(Ty.TOOL.name)) {
             throw new DiagnosticException(NormanCode.NOT_A_CAPABILITY.at(c.capability().origin(),
-                    "call needs a tool capability from a grant here, but found " + cap, "a granted tool", cap.toString()));
+                    "call needs a tool capability (a tool grant's name, or a value that holds one), but found " + Ty.spelled(cap), "Tool", Ty.spelled(cap)));
         }
-        Ast.Grant g = grants.get(con.name.substring(5));
-        if (g.host().equals("kernel") && c.op().equals("fork")) return cap;
-        if (g.entries().isEmpty()) return Ty.TEXT;
-        for (Ast.HostEntry h : g.entries()) if (h.key().equals(c.op())) return decls.written(h.type().orElseThrow(), level);
+        Ast.Grant literal = literalGrants.get(c.capability());
+        if (literal != null) return answers(literal, c.op()).orElseGet(this::fresh);
+        // Through a capability value the grant is known only at run time: what the call answers is what every tool
+        // grant that declares the operation answers, so they must agree; an open grant answers that too (read like the
+        // first declaration), or Text when no grant declares it; a closed grant that does not declare it is a checked
+        // run-time error.
+        Ty agreed = null;
+        String agreedBy = null;
+        for (Ast.Grant g : declaring(c.op())) {
+            Ty t = answers(g, c.op()).orElseThrow();
+            if (agreed == null) { agreed = t; agreedBy = g.name(); continue; }
+            if (!unify(agreed, t, c.origin())) {
+                throw new DiagnosticException(NormanCode.NOT_A_CAPABILITY.at(c.origin(), "this call's capability is not a grant's name, so its grant is known only "
+                        + "when it runs, and the tool grants disagree on what `" + c.op() + "` answers (`" + agreedBy + "`: " + Ty.spelled(agreed) + ", `"
+                        + g.name() + "`: " + Ty.spelled(t) + "); call the grant by its name", Ty.spelled(agreed), Ty.spelled(t)));
+            }
+        }
+        if (agreed != null) return agreed;
+        return grants.values().stream().anyMatch(g -> !g.isModel() && g.entries().isEmpty()) ? Ty.TEXT : fresh();
+    }
+
+    /** The tool grants that declare {@code op} (a kernel declares fork), in declaration order. */
+    List<Ast.Grant> declaring(String op) {
+        List<Ast.Grant> out = new ArrayList<>();
+        for (Ast.Grant g : grants.values()) {
+            if (g.isModel()) continue;
+            if (g.host().equals("kernel") && op.equals("fork")) out.add(g);
+            else if (g.entries().stream().anyMatch(h -> h.key().equals(op))) out.add(g);
+        }
+        return out;
+    }
+
+    /** What {@code op} of the tool grant {@code g} answers, or empty when {@code g} does not declare it (closed). */
+    private Optional<Ty> answers(Ast.Grant g, String op) {
+        if (g.host().equals("kernel") && op.equals("fork")) return Optional.of(Ty.TOOL);
+        if (g.entries().isEmpty()) return Optional.of(Ty.TEXT);
+        for (Ast.HostEntry h : g.entries()) if (h.key().equals(op)) return Optional.of(decls.written(h.type().orElseThrow(), level));
         // An operation a closed grant does not declare is a checked run-time error (the program is wrong, not the world).
-        return fresh();
+        return Optional.empty();
     }
 
     /** Binds a pattern's variables against the scrutinee type. */

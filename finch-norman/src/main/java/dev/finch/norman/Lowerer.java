@@ -39,6 +39,12 @@ import java.util.TreeMap;
  * {@code expect-ok}, {@code money-from-micros}, …); program names that are also vocabulary words are renamed
  * ({@link #userName}) so that they cannot shadow what the lowering calls.
  *
+ * <p>A datatype or record that refers to itself lowers to the recursive type {@code rec<Name,T>}. A generic definition
+ * that shows a value of its type variables is specialized per closed instance ({@link #target}), so {@code show}
+ * always writes by a concrete type. A model or tool grant's name is a value ({@code model-capability},
+ * {@code tool-capability}); an ask or call through any other expression of that type chooses, when it runs, the key
+ * of the grant the value names among the program's grants ({@link #ask}, {@link #callTool}).
+ *
  * <p>Lowering is bounded by the submission's {@link CompileBudget} (the one inference used): each expression lowered
  * is charged as work — a polymorphic local rebuilt at each use makes let-doubling exponential here even when its types
  * stay small, so the work limit is what stops it ({@code E-LIMIT-015}) — and so is each scope copied; the IR it
@@ -253,7 +259,17 @@ final class Lowerer {
     }
 
     private void drain() {
-        while (!pending.isEmpty()) {
+        while (!pending.isEmpty() || !pendingInstances.isEmpty()) {
+            if (pending.isEmpty()) {
+                Instance in = pendingInstances.poll();
+                try {
+                    words.put(in.name(), instance(in));
+                } catch (DiagnosticException e) {
+                    Budgets.rethrowCrossed(e);
+                    diagnostics.addAll(e.diagnostics());
+                }
+                continue;
+            }
             Ast.Def d = pending.poll();
             try {
                 if (d instanceof Ast.Define f) words.put(wordName(d), define(f));
@@ -293,15 +309,158 @@ final class Lowerer {
     private WordDef define(Ast.Define f) {
         Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).resolve();
         inf.measure(fun, f.origin());
-        Names names = Names.of(fun);
-        Type.Fn sig = (Type.Fn) type(fun, names, Map.of());
-        Fn fn = new Fn(fun.eff.isFail(), names, false);
+        return define(f, wordName(f), Names.of(fun), Map.of());
+    }
+
+    /** The word of {@code f} named {@code name}, its type variables spelled by {@code names} or fixed by {@code subst}. */
+    private WordDef define(Ast.Define f, String name, Names names, Map<Ty.Var, Ty> subst) {
+        Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).resolve();
+        Type.Fn sig = (Type.Fn) type(fun, names, subst);
+        Fn fn = new Fn(fun.eff.isFail(), names, false, subst, new HashMap<>());
         List<Instr> body = new ArrayList<>();
         Scope scope = new Scope();
         params(f.formals(), fn, scope, body, f.origin());
         exp(f.body(), fn, scope, body);
         if (fn.fallible) body.add(new Instr.Call("ok", f.origin()));
-        return new WordDef(wordName(f), Optional.of(sig), new Block(body), f.origin());
+        return new WordDef(name, Optional.of(sig), new Block(body), f.origin());
+    }
+
+    // ---- specializations ----------------------------------------------------------------------------------------
+
+    /**
+     * One instance of a type-dependent generic definition ({@link #typeDependent}): the word {@code name} computes
+     * {@code def} with each of its type variables fixed by {@code subst} to a closed type.
+     */
+    private record Instance(Ast.Def def, String name, Map<Ty.Var, Ty> subst) { }
+
+    private final Map<String, String> instanceNames = new HashMap<>();
+    private final Deque<Instance> pendingInstances = new ArrayDeque<>();
+    private Set<Ast.Def> typeDependent;
+
+    private WordDef instance(Instance in) {
+        if (in.def() instanceof Ast.Define f) return define(f, in.name(), new Names(Map.of()), in.subst());
+        Ast.Val v = (Ast.Val) in.def();
+        Ty t = inf.types.get(v.value());
+        Type out = type(t, new Names(Map.of()), in.subst());
+        Type.Fn sig = fnType(List.of(), List.of(out));
+        Fn fn = new Fn(false, new Names(Map.of()), false, in.subst(), new HashMap<>());
+        List<Instr> body = new ArrayList<>();
+        exp(v.value(), fn, new Scope(), body);
+        return new WordDef(in.name(), Optional.of(sig), new Block(body), v.origin());
+    }
+
+    /**
+     * The word a use of the definition {@code target} at type {@code used} (as the expression being lowered in
+     * {@code fn} sees it) calls. A generic definition whose code depends on its type variables — it shows a value of
+     * such a type, directly or through another such definition — is specialized: each closed instance is a word of
+     * its own ({@code nm.inst.NAME.DIGEST}), lowered with the variables fixed, so {@code show} inside writes by the
+     * concrete type exactly as it would at that type anywhere. Every other use calls the definition's one word.
+     * Hindley–Milner has no polymorphic recursion, so a program has finitely many instances; each is lowered once
+     * and charged like any word.
+     */
+    private String target(Ast.Def target, Ty used, Fn fn) {
+        request(target);
+        if (!typeDependent().contains(target)) return wordName(target);
+        Ty generic = inf.defTypes.get(target);
+        Names own = Names.of(generic);
+        if (own.vars.isEmpty()) return wordName(target);
+        Map<Ty.Var, Ty> found = new HashMap<>();
+        match(generic, used, List.copyOf(own.vars.keySet()), found, 1);
+        Map<Ty.Var, Ty> subst = new HashMap<>();
+        StringBuilder key = new StringBuilder(wordName(target));
+        for (Ty.Var v : own.vars.keySet()) {
+            Ty closed = close(found.get(v), fn, 1);
+            if (closed == null || mentions(closed, fn.names)) return wordName(target); // a generic caller: the generic word
+            subst.put(v, closed);
+            key.append(' ').append(type(closed, new Names(Map.of()), Map.of()));
+        }
+        String name = instanceNames.get(key.toString());
+        if (name == null) {
+            // Named by a digest of the instance (the definition and its closed types), so one name is one signature in
+            // every turn of a session: a closure an earlier turn left on the stack never reaches another instance.
+            name = WordDef.INTERNAL_PREFIX + "inst." + (target instanceof Ast.Define f ? f.name() : ((Ast.Val) target).name()) + "." + digest(key.toString());
+            instanceNames.put(key.toString(), name);
+            pendingInstances.add(new Instance(target, name, subst));
+        }
+        return name;
+    }
+
+    /** The first 12 hex digits of the SHA-256 of {@code text}. */
+    private static String digest(String text) {
+        try {
+            byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return java.util.HexFormat.of().formatHex(h, 0, 6);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
+    }
+
+    /** {@code t} with {@code fn}'s fixed type variables replaced, recursively (bounded in depth, charged). */
+    private Ty close(Ty t, Fn fn, int depth) {
+        if (t == null) return null;
+        budget.charge(Phase.LOWER, 1, here);
+        if (depth > budget.limits().maxNesting()) throw Budgets.typeTooDeep(Phase.LOWER, budget.limits().maxNesting(), here);
+        t = t.resolve();
+        if (t instanceof Ty.Var v) return fn.subst.containsKey(v) ? close(fn.subst.get(v), fn, depth + 1) : v;
+        if (t instanceof Ty.Con c) {
+            if (c.args.isEmpty()) return c;
+            List<Ty> args = new ArrayList<>();
+            for (Ty a : c.args) args.add(close(a, fn, depth + 1));
+            return new Ty.Con(c.name, args);
+        }
+        Ty.Fun f = (Ty.Fun) t;
+        List<Ty> params = new ArrayList<>();
+        for (Ty p : f.params) params.add(close(p, fn, depth + 1));
+        return new Ty.Fun(params, close(f.ret, fn, depth + 1), f.eff);
+    }
+
+    /** True when {@code t} mentions one of the type parameters {@code names} spells (it is open in this word). */
+    private static boolean mentions(Ty t, Names names) {
+        t = t.resolve();
+        if (t instanceof Ty.Var v) return names.vars.containsKey(v);
+        if (t instanceof Ty.Con c) {
+            for (Ty a : c.args) if (mentions(a, names)) return true;
+            return false;
+        }
+        Ty.Fun f = (Ty.Fun) t;
+        for (Ty p : f.params) if (mentions(p, names)) return true;
+        return mentions(f.ret, names);
+    }
+
+    /**
+     * The generic definitions whose code depends on their type variables: those that use {@code show} (the primitive)
+     * or a type-dependent definition, found by a fixpoint over the definitions' free names (each walk charged).
+     */
+    private Set<Ast.Def> typeDependent() {
+        if (typeDependent != null) return typeDependent;
+        Map<Ast.Def, Set<String>> free = new IdentityHashMap<>();
+        for (Ast.Def d : inf.globalDefs.values()) {
+            if (d instanceof Ast.Val v && fallible(d)) continue; // computed once: its value has one type
+            if (Names.of(inf.defTypes.get(d)).vars.isEmpty()) continue;
+            long[] walked = {0};
+            Exp body = d instanceof Ast.Define f ? new Ast.Lambda(f.formals(), f.body(), f.origin()) : ((Ast.Val) d).value();
+            free.put(d, FreeVars.of(body, walked));
+            budget.charge(Phase.LOWER, walked[0], d.origin());
+        }
+        Set<Ast.Def> out = Collections.newSetFromMap(new IdentityHashMap<>());
+        boolean changed = true;
+        while (changed) {
+            changed = false;
+            for (var e : free.entrySet()) {
+                if (out.contains(e.getKey())) continue;
+                budget.charge(Phase.LOWER, e.getValue().size() + 1, e.getKey().origin());
+                for (String n : e.getValue()) {
+                    Ast.Def d = inf.globalDefs.get(n);
+                    if (d == null ? n.equals("show") && inf.isPrimitive(n) : out.contains(d)) {
+                        out.add(e.getKey());
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+        }
+        typeDependent = out;
+        return out;
     }
 
     /** A word with no inputs that computes {@code e}; it answers a result when {@code eff} may fail. */
@@ -628,9 +787,6 @@ final class Lowerer {
      */
     private void ask(Ast.Ask a, Fn fn, Scope scope, List<Instr> out) {
         Origin at = a.origin();
-        if (!(a.model() instanceof Ast.Var v) || scope.lookup(v.name()) != null || inf.grant(v.name()).filter(Ast.Grant::isModel).isEmpty()) {
-            throw agentic(at, "an ask whose model is not a model grant's name");
-        }
         Optional<Askable> type = askable(a.type());
         if (type.isEmpty()) {
             out.add(new Instr.Push(new Literal.StringLit("the type of the ask at " + at + " is not askable (it must be built from Text, Num, Bool, "
@@ -638,15 +794,59 @@ final class Lowerer {
             out.add(new Instr.Call("program-error", at));
             return;
         }
-        String key = SiteKey.ask(type.get(), SiteKey.Model.of(inf.grant(v.name()).orElseThrow())).spell();
+        Type answer = Type.result(typeOf(a, fn, scope), failure());
+        Ast.Grant literal = inf.literalGrants.get(a.model());
+        if (literal != null) {
+            exp(a.context(), fn, scope, out);
+            modelAsk(literal, type.get(), a.site(), answer, at, out);
+            out.add(new Instr.Propagate(at));
+            return;
+        }
+        // A model value (a parameter, a local, a field): left to right, the model, then the context; then the ask of
+        // the grant the value names, chosen at run time among the program's model grants, each branch asking with
+        // that grant's literal name and terms — so the preview is the union of those grants, and the host boundary
+        // checks the one asked.
+        exp(a.model(), fn, scope, out);
+        out.add(new Instr.Call("model-grant", at));
+        String grant = fn.fresh("model");
+        out.add(new Instr.LocalStore(grant, at));
         exp(a.context(), fn, scope, out);
-        out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
+        String context = fn.fresh("context");
+        out.add(new Instr.LocalStore(context, at));
+        List<Ast.Grant> models = inf.grants.values().stream().filter(Ast.Grant::isModel).toList();
+        List<Instr> chain = unknownGrant("model", grant, at);
+        for (int i = models.size() - 1; i >= 0; i--) {
+            Ast.Grant g = models.get(i);
+            List<Instr> then = new ArrayList<>();
+            then.add(new Instr.LocalLoad(context, at));
+            modelAsk(g, type.get(), a.site(), answer, at, then);
+            chain = List.of(new Instr.LocalLoad(grant, at), new Instr.Push(new Literal.StringLit(g.name()), at), new Instr.Call("=", at),
+                    new Instr.If(new Block(then), new Block(chain), at));
+        }
+        out.addAll(chain);
+        out.add(new Instr.Propagate(at));
+    }
+
+    /** The ask of grant {@code g}, its context on the stack: the grant's name, its {@link SiteKey}, the site, {@code model-ask}. */
+    private void modelAsk(Ast.Grant g, Askable type, String site, Type answer, Origin at, List<Instr> out) {
+        String key = SiteKey.ask(type, SiteKey.Model.of(g)).spell();
+        out.add(new Instr.Push(new Literal.StringLit(g.name()), at));
         out.add(new Instr.Push(new Literal.StringLit(key), at));
-        out.add(new Instr.Push(new Literal.StringLit(a.site()), at));
+        out.add(new Instr.Push(new Literal.StringLit(site), at));
         // model-ask answers result<b,e> for any b: the ascription <result<τ,Failure>> fixes b here, so what follows
         // (a field read, say) knows the answer's type whatever the surrounding function declares.
-        out.add(new Instr.Call("model-ask", List.of(new Immediate.TypeArg(Type.result(typeOf(a, fn, scope), failure()))), at));
-        out.add(new Instr.Propagate(at));
+        out.add(new Instr.Call("model-ask", List.of(new Immediate.TypeArg(answer)), at));
+    }
+
+    /**
+     * The checked run-time error of a capability value naming a grant this program does not declare (one from an
+     * earlier turn of a session, say): the program is wrong, and nothing is asked or called.
+     */
+    private static List<Instr> unknownGrant(String kind, String local, Origin at) {
+        return List.of(new Instr.Push(new Literal.StringLit(at + ": the " + kind + " `"), at), new Instr.LocalLoad(local, at),
+                new Instr.Call("string-append", at),
+                new Instr.Push(new Literal.StringLit("` is not a " + kind + " grant of this program"), at), new Instr.Call("string-append", at),
+                new Instr.Call("program-error", at));
     }
 
     /**
@@ -657,31 +857,22 @@ final class Lowerer {
      */
     private void callTool(Ast.CallTool c, Fn fn, Scope scope, List<Instr> out) {
         Origin at = c.origin();
-        Ty cap = inf.types.get(c.capability()).resolve();
-        Ast.Grant g = inf.grant(((Ty.Con) cap).name.substring(5)).orElseThrow();
-        String key = null, refused = null;
-        if (g.host().equals("kernel") && c.op().equals("fork")) key = SiteKey.FORK;
-        else if (g.entries().isEmpty()) key = SiteKey.call(Askable.text()).spell();
-        else {
-            Ast.HostEntry h = g.entries().stream().filter(x -> x.key().equals(c.op())).findFirst().orElse(null);
-            if (h == null) {
-                refused = "grant `" + g.name() + "` does not declare operation `" + c.op() + "` (it declares "
-                        + g.entries().stream().map(Ast.HostEntry::key).toList() + ")";
-            } else {
-                Optional<Askable> type = askable(h.type().orElseThrow());
-                if (type.isEmpty()) refused = "the result type of `" + g.name() + "` " + c.op() + " is not askable (it must be built from Text, Num, "
-                        + "Bool, Sym, List and datatypes or records whose fields are all askable)";
-                else {
-                    key = SiteKey.call(type.get()).spell();
-                }
+        Ast.Grant literal = inf.literalGrants.get(c.capability());
+        if (literal != null) {
+            CallKey k = callKey(literal, c.op());
+            if (k.key() == null) {
+                out.add(new Instr.Push(new Literal.StringLit(at + ": " + k.refused()), at));
+                out.add(new Instr.Call("program-error", at));
+                return;
             }
         }
-        if (key == null) {
-            out.add(new Instr.Push(new Literal.StringLit(at + ": " + refused), at));
-            out.add(new Instr.Call("program-error", at));
-            return;
-        }
         exp(c.capability(), fn, scope, out);
+        String cap = null;
+        if (literal == null) {
+            cap = fn.fresh("capability");
+            out.add(new Instr.LocalStore(cap, at));
+            out.add(new Instr.LocalLoad(cap, at));
+        }
         out.add(new Instr.Push(new Literal.StringLit(c.op()), at));
         List<Instr> items = new ArrayList<>();
         List<String> temps = new ArrayList<>();
@@ -694,11 +885,53 @@ final class Lowerer {
         for (String tmp : temps) items.add(new Instr.LocalLoad(tmp, at));
         if (items.isEmpty()) out.add(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(Type.STRING)), at));
         else out.add(new Instr.ListLit(new Block(items), at));
-        out.add(new Instr.Push(new Literal.StringLit(key), at));
+        if (literal != null) out.add(new Instr.Push(new Literal.StringLit(callKey(literal, c.op()).key()), at));
+        else {
+            // A capability value: the key of the grant it names, chosen at run time among the program's tool grants
+            // (they agree on the result's type: Infer.callTool); a grant that does not declare the operation is the
+            // checked run-time error a call of it by name would be. The host boundary checks tool.call(grant,op).
+            String grant = fn.fresh("tool");
+            List<Instr> chain = unknownGrant("tool", grant, at);
+            List<Ast.Grant> tools = inf.grants.values().stream().filter(g -> !g.isModel()).toList();
+            for (int i = tools.size() - 1; i >= 0; i--) {
+                Ast.Grant g = tools.get(i);
+                CallKey k = callKey(g, c.op());
+                List<Ast.Grant> declaring = inf.declaring(c.op());
+                if (g.entries().isEmpty() && !(g.host().equals("kernel") && c.op().equals("fork")) && !declaring.isEmpty()) {
+                    // An open grant through a value answers what the declaring grants agree on, read like the first one.
+                    k = c.op().equals("fork") ? new CallKey(null, "`" + g.name() + "` is not a kernel, so it cannot fork") : callKey(declaring.get(0), c.op());
+                }
+                Block then = k.key() != null ? Block.of(new Instr.Push(new Literal.StringLit(k.key()), at))
+                        : Block.of(new Instr.Push(new Literal.StringLit(at + ": " + k.refused()), at), new Instr.Call("program-error", at));
+                chain = List.of(new Instr.LocalLoad(grant, at), new Instr.Push(new Literal.StringLit(g.name()), at), new Instr.Call("=", at),
+                        new Instr.If(then, new Block(chain), at));
+            }
+            out.add(new Instr.LocalLoad(cap, at));
+            out.add(new Instr.Call("capability-grant", at));
+            out.add(new Instr.LocalStore(grant, at));
+            out.addAll(chain);
+        }
         // tool-call answers result<b,e> for any b: the ascription fixes b to the grant's declared type here.
         Type result = Type.result(type(inf.types.get(c), fn.names, fn.subst), failure());
         out.add(new Instr.Call("tool-call", List.of(new Immediate.TypeArg(result)), at));
         out.add(new Instr.Propagate(at));
+    }
+
+    /** The key of {@code op} of grant {@code g} ({@link SiteKey}), or why the call is refused (key null). */
+    private record CallKey(String key, String refused) { }
+
+    private CallKey callKey(Ast.Grant g, String op) {
+        if (g.host().equals("kernel") && op.equals("fork")) return new CallKey(SiteKey.FORK, null);
+        if (g.entries().isEmpty()) return new CallKey(SiteKey.call(Askable.text()).spell(), null);
+        Ast.HostEntry h = g.entries().stream().filter(x -> x.key().equals(op)).findFirst().orElse(null);
+        if (h == null) {
+            return new CallKey(null, "grant `" + g.name() + "` does not declare operation `" + op + "` (it declares "
+                    + g.entries().stream().map(Ast.HostEntry::key).toList() + ")");
+        }
+        Optional<Askable> type = askable(h.type().orElseThrow());
+        if (type.isEmpty()) return new CallKey(null, "the result type of `" + g.name() + "` " + op + " is not askable (it must be built from Text, Num, "
+                + "Bool, Sym, List and datatypes or records whose fields are all askable)");
+        return new CallKey(SiteKey.call(type.get()).spell(), null);
     }
 
     /**
@@ -742,7 +975,9 @@ final class Lowerer {
             case NAMED: {
                 String name = ((Ast.TNamed) t).name();
                 Ast.Def d = typeDefs().get(name);
-                if (d == null || !visiting.add(name)) return Optional.empty();
+                if (d == null) return Optional.empty();
+                // Met again inside itself: a recursive datatype or record refers to itself.
+                if (!visiting.add(name)) return Optional.of(new Askable.Ref(name));
                 try {
                     if (d instanceof Ast.RecordDecl r) {
                         Map<String, Askable> fields = fields(r.fields(), visiting);
@@ -833,7 +1068,7 @@ final class Lowerer {
         }
         Ast.Def target = inf.varTargets.get(v);
         if (target != null) {
-            request(target);
+            String word = target(target, inf.types.get(v), fn);
             if (target instanceof Ast.Define) {
                 // As a value, a closure that calls the word: its type declares the host effects like every function
                 // value's, whatever the word itself is inferred to do.
@@ -845,12 +1080,12 @@ final class Lowerer {
                 for (int i = 0; i < type.ins().size(); i++) params.add(fn.fresh("arg"));
                 for (int i = params.size() - 1; i >= 0; i--) body.add(new Instr.LocalStore(params.get(i), at));
                 for (String p : params) body.add(new Instr.LocalLoad(p, at));
-                body.add(new Instr.Call(wordName(target), at));
+                body.add(new Instr.Call(word, at));
                 out.add(new Instr.Closure(type, new Block(body), at));
                 return;
             }
             Ast.Val val = (Ast.Val) target;
-            if (!fallible(target)) { out.add(new Instr.Call(wordName(target), at)); return; }
+            if (!fallible(target)) { out.add(new Instr.Call(word, at)); return; }
             // A failing val's constant holds its initializer's result; an err means the val bound nothing.
             out.add(new Instr.Call(constName(val), at));
             out.add(new Instr.IfOk(Block.EMPTY, Block.of(new Instr.Call("drop", at),
@@ -872,12 +1107,18 @@ final class Lowerer {
             out.add(new Instr.Closure(type, new Block(body), at));
             return;
         }
-        if (inf.grant(v.name()).filter(g -> !g.isModel()).isPresent()) {
+        Ast.Grant g = inf.literalGrants.get(v);
+        if (g != null && !g.isModel()) {
             // A tool grant's own capability value; it confers nothing by itself (each call is checked by the host).
-            Ast.Grant g = inf.grant(v.name()).orElseThrow();
             out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
             out.add(new Instr.Push(new Literal.BoolLit(g.host().equals("kernel") || g.host().equals("filesystem")), at));
             out.add(new Instr.Call("tool-capability", at));
+            return;
+        }
+        if (g != null) {
+            // A model grant's value: it names the grant and confers nothing by itself (each ask is checked by the host).
+            out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
+            out.add(new Instr.Call("model-capability", at));
             return;
         }
         throw agentic(at, "a grant's capability");
@@ -891,8 +1132,7 @@ final class Lowerer {
         if (a.fn() instanceof Ast.Var v && scope.lookup(v.name()) == null) {
             Ast.Def target = inf.varTargets.get(v);
             if (target instanceof Ast.Define) {
-                request(target);
-                out.add(new Instr.Call(wordName(target), at));
+                out.add(new Instr.Call(target(target, inf.types.get(a.fn()), fn), at));
                 called = true;
             } else if (target == null && inf.isPrimitive(v.name())) {
                 primitive(v.name(), fun, fn, at, out);
@@ -1102,12 +1342,18 @@ final class Lowerer {
         parts = new int[] {0};
         typeDepth = 0;
         try {
-            return type(t, names, subst, new HashSet<>(), Map.of());
+            return type(t, names, subst, new java.util.LinkedHashSet<>(), Map.of());
         } finally {
+            openArgs.clear();
+            referenced.clear();
             parts = saved;
             typeDepth = savedDepth;
         }
     }
+
+    /** The instance arguments of each declaration being expanded, and those met again inside themselves. */
+    private final Map<String, List<Type>> openArgs = new HashMap<>();
+    private final Set<String> referenced = new HashSet<>();
 
     /** The parts of the IR type being built by the outermost {@link #type(Ty, Names, Map)} call, and how deep it is. */
     private int[] parts = {0};
@@ -1153,16 +1399,47 @@ final class Lowerer {
             case "Money": return new Type.Named("money");
             case "Duration": return new Type.Named("duration");
             case "Model": return new Type.Named("model");
+            case "Tool": return new Type.Named("capability");
             default: break;
         }
-        if (c.name.startsWith("Tool:")) return new Type.Named("capability");
         Decls.TypeInfo info = inf.decls.types.get(c.name);
-        Map<Ty.Var, Type> inner = new HashMap<>(bound);
-        for (var arg : Decls.instance(info, c.args).entrySet()) inner.put(arg.getKey(), type(arg.getValue(), names, subst, open, bound));
-        if (!open.add(c.name)) {
-            throw new DiagnosticException(NormanCode.RECURSIVE_TYPE.at(info.origin(), "`" + c.name + "` contains itself; the IR has structural "
-                    + "types only, so a recursive datatype or record cannot be lowered yet"));
+        if (c.args.size() != info.params().size()) {
+            // A reference made while its declaration was still being declared, before all of its Any fields were seen:
+            // only generic declarations that refer to each other have one.
+            throw new DiagnosticException(NormanCode.RECURSIVE_TYPE.at(info.origin(), "`" + c.name + "` and the declarations it contains refer "
+                    + "to each other, and one of them has an Any field; mutually recursive declarations cannot be generic yet"));
         }
+        Map<Ty.Var, Type> inner = new HashMap<>(bound);
+        List<Type> args = new ArrayList<>();
+        for (var arg : Decls.instance(info, c.args).entrySet()) {
+            Type a = type(arg.getValue(), names, subst, open, bound);
+            inner.put(arg.getKey(), a);
+            args.add(a);
+        }
+        if (open.contains(c.name)) {
+            // Met again inside itself (directly, or through declarations it contains that refer back to it): a
+            // reference to the recursive type being expanded, which binds it (rec<Name,…>). A recursive type refers to
+            // itself at its own parameters (regular recursion); anything else has no finite type.
+            if (!args.equals(openArgs.get(c.name))) {
+                throw new DiagnosticException(NormanCode.RECURSIVE_TYPE.at(info.origin(), "`" + c.name + "` refers to itself at other type "
+                        + "parameters than its own, which has no finite type"));
+            }
+            // Declarations that refer to each other are recursive together; when one of them is generic (has an Any
+            // field), its parameters are not shared with the others, so that is refused rather than guessed.
+            boolean after = false, generic = !info.params().isEmpty();
+            for (String o : open) {
+                if (o.equals(c.name)) after = true;
+                else if (after) generic |= !inf.decls.types.get(o).params().isEmpty();
+            }
+            if (generic && !open.stream().reduce((x, y) -> y).orElse("").equals(c.name)) {
+                throw new DiagnosticException(NormanCode.RECURSIVE_TYPE.at(info.origin(), "`" + c.name + "` and the declarations it contains refer "
+                        + "to each other, and one of them has an Any field; mutually recursive declarations cannot be generic yet"));
+            }
+            referenced.add(c.name);
+            return new Type.Named(c.name);
+        }
+        open.add(c.name);
+        openArgs.put(c.name, args);
         Type out;
         if (info.isRecord()) {
             Map<String, Type> fields = new LinkedHashMap<>();
@@ -1179,6 +1456,8 @@ final class Lowerer {
             out = new Type.VariantT(tags);
         }
         open.remove(c.name);
+        openArgs.remove(c.name);
+        if (referenced.remove(c.name)) out = new Type.Named(c.name, Optional.of(out));
         return out;
     }
 

@@ -232,6 +232,8 @@ public record SiteKey(Askable type, Optional<Model> model) {
             o.put("kind", "list");
             o.set("of", json(l.element()));
             if (l.maxItems().isPresent()) o.put("max", l.maxItems().getAsLong());
+        } else if (t instanceof Askable.Ref r) {
+            o.put("kind", "ref").put("name", r.name());
         } else if (t instanceof Askable.Record r) {
             o.put("kind", "record").put("name", r.name());
             o.set("fields", fields(r.fields()));
@@ -261,6 +263,7 @@ public record SiteKey(Askable type, Optional<Model> model) {
             case "bool": return Optional.of(new Askable.Bool());
             case "sym": return Optional.of(new Askable.Sym());
             case "list": return askable(o.path("of")).map(e -> new Askable.ListOf(e, max));
+            case "ref": return o.path("name").isTextual() ? Optional.of(new Askable.Ref(o.path("name").asText())) : Optional.empty();
             case "record": return fields(o.path("fields")).map(f -> new Askable.Record(o.path("name").asText(), f));
             case "datatype": {
                 Map<String, Map<String, Askable>> cs = new LinkedHashMap<>();

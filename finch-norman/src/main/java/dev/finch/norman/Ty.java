@@ -7,7 +7,7 @@ import java.util.function.Function;
 
 /**
  * A µNorman static type during inference: a unification variable, a constructor applied to arguments (Text, Num,
- * Bool, Sym, Money, Duration, List, a datatype or record, a grant's capability, and the effect constants
+ * Bool, Sym, Money, Duration, List, a datatype or record, Model and Tool (what model and tool grants' names are), and the effect constants
  * {@code Fail}/{@code Pure}), or a function with a latent effect (whether calling it may fail).
  */
 public abstract sealed class Ty permits Ty.Var, Ty.Con, Ty.Fun {
@@ -79,6 +79,8 @@ public abstract sealed class Ty permits Ty.Var, Ty.Con, Ty.Fun {
     static final Con MONEY = con("Money");
     static final Con DURATION = con("Duration");
     static final Con MODEL = con("Model");
+    /** A tool capability, of any tool grant (what a call through it answers is the grant's declaration). */
+    static final Con TOOL = con("Tool");
     static final Con FAIL_EFFECT = con(FAIL);
     static final Con PURE_EFFECT = con(PURE);
 

@@ -146,10 +146,15 @@ class LoweringTest {
 
     @Test
     void unsupportedShapesAreLowerDiagnostics() {
-        assertThat(Support.lower("(datatype Tree [Leaf] [Node (l Tree) (r Tree)])\n(define leaf () Leaf)").diagnostics())
-                .extracting(d -> d.code()).containsExactly("E-NORMAN-201");
-        assertThat(Support.lower("(grant claude (model))\n(val m claude)").diagnostics())
-                .extracting(d -> d.code()).contains("E-NORMAN-202");
+        // a datatype may refer to itself, and declarations to each other (issue 16); generic mutual recursion is not lowered yet
+        assertThat(Support.lower("(datatype Tree [Leaf] [Node (l Tree) (r Tree)])\n(define leaf () Leaf)").diagnostics()).isEmpty();
+        assertThat(Support.lower("(record A (b (List B)))\n(record B (a (List A)) (n Num))\n(define f (x) (. x b))").diagnostics()).isEmpty();
+        assertThat(Support.lower("(record A (b (List B)) (x Any))\n(record B (a (List A)) (n Num))\n(define f (x) (. x b))").diagnostics())
+                .extracting(d -> d.code()).contains("E-NORMAN-201");
+        // a model grant is a value (issue 16): it lowers to the grant's model value
+        Lowering m = Support.lower("(grant claude (model))\n(val m claude)");
+        assertThat(m.diagnostics()).isEmpty();
+        assertThat(Support.calls(word(m.module().orElseThrow(), "m").body())).containsExactly("model-capability");
     }
 
     @Test

@@ -305,7 +305,8 @@ final class EffectInference {
             case STREAM -> holdsFunction(((Type.StreamT) t).element());
             case RESOURCE -> holdsFunction(((Type.ResourceT) t).of());
             case VAR -> true; // unknown: could be a function
-            case PRIM, PATH, NAMED -> false;
+            case NAMED -> ((Type.Named) t).definition().map(EffectInference::holdsFunction).orElse(false);
+            case PRIM, PATH -> false;
         };
     }
 }

@@ -135,6 +135,9 @@ final class SpecialWords {
         immediates(c, "variant", "<T,tag>", Immediate.Kind.TYPE, Immediate.Kind.NAME);
         Type t = Types.instantiate(((Immediate.TypeArg) c.immediates().get(0)).type(), body.subst, c.origin(), body.scope.rigid);
         String tag = ((Immediate.NameArg) c.immediates().get(1)).name();
+        // A recursive type builds a value of its unfolding, and the value has the recursive type.
+        Type folded = t;
+        while (t instanceof Type.Named n && n.isRecursive()) t = n.unfold();
         if (!(t instanceof Type.VariantT)) {
             throw Fail.at(VerifyCode.BAD_IMMEDIATE, c.origin(), "variant<T,tag> needs a closed variant type variant{…} as T, but T is " + t,
                     "variant{…}", t.toString());
@@ -144,8 +147,8 @@ final class SpecialWords {
         List<Type> before = st.row();
         List<Type> ins = payload.map(List::of).orElse(List.of());
         body.popExpect(st, ins, c.origin(), "variant<" + v + "," + tag + ">");
-        st.push(v);
-        return new Checked.CallNode(c, target, Type.Fn.of(ins, List.of(v)), false, before, st.row());
+        st.push(folded);
+        return new Checked.CallNode(c, target, Type.Fn.of(ins, List.of(folded)), false, before, st.row());
     }
 
     private Checked.Node variantGet(Instr.Call c, StackState st, Target.Builtin target) {
@@ -214,6 +217,8 @@ final class SpecialWords {
     private Type known(StackState st, int depth, Instr.Call c, String what, Type.Kind kind, String expected) {
         body.require(st, depth, c.origin(), what, null);
         Type t = body.subst.resolve(st.top(depth).get(0));
+        // A value of a recursive type is inspected as its unfolding (one level of its structure).
+        while (t instanceof Type.Named n && n.isRecursive()) t = n.unfold();
         if (Substitution.isMeta(t)) {
             throw Fail.at(VerifyCode.NEEDS_KNOWN_TYPE, c.origin(), what + " needs to know the type of the value it inspects, but it is not "
                     + "determined yet here; annotate it (a signature or a typed literal)", expected, "_");

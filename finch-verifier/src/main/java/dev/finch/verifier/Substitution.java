@@ -70,6 +70,9 @@ final class Substitution {
 
     int mark() { return trail.size(); }
 
+    /** Pairs of recursive types assumed equal while their unfoldings are compared ({@link Unifier}). */
+    final java.util.Set<List<Type>> assumed = new java.util.HashSet<>();
+
     void rollback(int mark) {
         while (trail.size() > mark) bindings.remove(trail.remove(trail.size() - 1));
     }
@@ -143,7 +146,8 @@ final class Substitution {
             count(depth);
             int d = depth + 1;
             return switch (t.kind()) {
-                case PRIM, PATH, NAMED -> false;
+                case PRIM, PATH -> false;
+                case NAMED -> ((Type.Named) t).isRecursive() && occurs(name, ((Type.Named) t).definition().get(), d);
                 case VAR -> ((Type.Var) t).name().equals(name);
                 case OPTION -> occurs(name, ((Type.OptionT) t).value(), d);
                 case LIST -> occurs(name, ((Type.ListT) t).element(), d);
@@ -175,8 +179,14 @@ final class Substitution {
             count(depth);
             int d = depth + 1;
             switch (t.kind()) {
-                case PRIM, PATH, NAMED, VAR:
+                case PRIM, PATH, VAR:
                     return t;
+                case NAMED: {
+                    Type.Named n = (Type.Named) t;
+                    if (!n.isRecursive()) return t;
+                    Type def = n.definition().get(), x = go(def, d);
+                    return x == def ? t : new Type.Named(n.name(), Optional.of(x));
+                }
                 case OPTION: {
                     Type v = ((Type.OptionT) t).value(), x = go(v, d);
                     return x == v ? t : new Type.OptionT(x);

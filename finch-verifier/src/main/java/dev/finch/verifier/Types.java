@@ -20,7 +20,8 @@ final class Types {
     /** Rebuilds {@code t} with every type variable replaced by {@code f(var)}. */
     static Type mapVars(Type t, Function<Type.Var, Type> f) {
         return switch (t.kind()) {
-            case PRIM, PATH, NAMED -> t;
+            case PRIM, PATH -> t;
+            case NAMED -> ((Type.Named) t).definition().map(d -> (Type) new Type.Named(((Type.Named) t).name(), Optional.of(mapVars(d, f)))).orElse(t);
             case VAR -> f.apply((Type.Var) t);
             case OPTION -> new Type.OptionT(mapVars(((Type.OptionT) t).value(), f));
             case LIST -> new Type.ListT(mapVars(((Type.ListT) t).element(), f));
@@ -95,7 +96,8 @@ final class Types {
     /** The nodes of {@code t} as a tree (a declared or already resolved type, whose size the limits bound). */
     static long size(Type t) {
         return 1 + switch (t.kind()) {
-            case PRIM, PATH, NAMED, VAR -> 0L;
+            case PRIM, PATH, VAR -> 0L;
+            case NAMED -> ((Type.Named) t).definition().map(Types::size).orElse(0L);
             case OPTION -> size(((Type.OptionT) t).value());
             case LIST -> size(((Type.ListT) t).element());
             case TASK -> size(((Type.TaskT) t).value());

@@ -20,6 +20,7 @@ final class Unifier {
 
     /** Unifies {@code a} and {@code b}, committing bindings only when it succeeds. */
     static boolean unify(Substitution s, Type a, Type b) {
+        s.assumed.clear();
         int mark = s.mark();
         if (go(s, a, b)) return true;
         s.rollback(mark);
@@ -32,6 +33,7 @@ final class Unifier {
      */
     static boolean unifyRows(Substitution s, List<Type> a, List<Type> b) {
         if (a.size() != b.size()) return false;
+        s.assumed.clear();
         int mark = s.mark();
         int from = a instanceof Row x && b instanceof Row y ? Row.sharedPrefix(x, y) : 0;
         for (int i = from; i < a.size(); i++) {
@@ -48,6 +50,26 @@ final class Unifier {
         if (a == b || a.equals(b)) return true;
         if (Substitution.isMeta(a)) return bindVar(s, (Type.Var) a, b);
         if (Substitution.isMeta(b)) return bindVar(s, (Type.Var) b, a);
+        // A recursive type equals its unfolding. Two of one name whose definitions unify are equal (their references
+        // are the same name); otherwise the pair is compared coinductively: assumed equal while their unfoldings are
+        // compared, so types that refer to each other (whose unfoldings repeat) compare in finitely many steps.
+        if (a instanceof Type.Named x && x.isRecursive() || b instanceof Type.Named y && y.isRecursive()) {
+            java.util.Set<List<Type>> saved = new java.util.HashSet<>(s.assumed);
+            if (a instanceof Type.Named x && x.isRecursive() && b instanceof Type.Named y && y.isRecursive() && x.name().equals(y.name())) {
+                int mark = s.mark();
+                if (go(s, x.definition().get(), y.definition().get())) return true;
+                s.rollback(mark);
+                s.assumed.retainAll(saved);
+            }
+            List<Type> pair = List.of(a, b);
+            if (s.assumed.contains(pair)) return true;
+            s.assumed.add(pair);
+            Type ua = a instanceof Type.Named x && x.isRecursive() ? x.unfold() : a;
+            Type ub = b instanceof Type.Named y && y.isRecursive() ? y.unfold() : b;
+            if (go(s, ua, ub)) return true;
+            s.assumed.retainAll(saved); // what was assumed on the way down is not known to hold
+            return false;
+        }
         if (a.kind() != b.kind()) return false;
         return switch (a.kind()) {
             case PRIM, PATH, NAMED, VAR -> false; // equal ones were accepted above; rigid variables only equal themselves

@@ -136,7 +136,8 @@ final class ValueConversion {
                 ResultValue r = (ResultValue) internal;
                 yield new Value.Result(t.ok(), t.err(), r.isOk(), fromInternal(r.isOk() ? t.ok() : t.err(), r.value()));
             }
-            case PATH, TASK, FIBER, STREAM, RESOURCE, NAMED, FN, VAR -> new Value.Opaque(type, internal);
+            case NAMED -> ((Type.Named) type).isRecursive() ? fromInternal(((Type.Named) type).unfold(), internal) : new Value.Opaque(type, internal);
+            case PATH, TASK, FIBER, STREAM, RESOURCE, FN, VAR -> new Value.Opaque(type, internal);
         };
     }
 

@@ -26,7 +26,8 @@ public sealed interface Type {
      */
     static boolean isGround(Type type) {
         return switch (type.kind()) {
-            case PRIM, PATH, NAMED -> true;
+            case PRIM, PATH -> true;
+            case NAMED -> ((Named) type).definition().map(Type::isGround).orElse(true);
             case VAR -> false;
             case OPTION -> isGround(((OptionT) type).value());
             case RESULT -> isGround(((ResultT) type).ok()) && isGround(((ResultT) type).err());
@@ -148,10 +149,33 @@ public sealed interface Type {
         @Override public String toString() { return "resource<" + of + ">"; }
     }
 
-    /** An opaque host-defined type name such as {@code agent-result} or {@code capability-grant}. */
-    record Named(String name) implements Type {
+    /**
+     * An opaque host-defined type name such as {@code agent-result} or {@code capability-grant}; or, with a
+     * {@code definition}, a recursive type {@code rec<Name,T>}: inside {@code T}, each {@code Name} (a named type
+     * without a definition) stands for the whole recursive type, and a value of it is a value of {@link #unfold()}
+     * — {@code rec<Tree,variant{Leaf|Node(record{left:Tree,right:Tree})}>}. A recursive type is equal to another with
+     * the same name and definition, and to its unfolding (the verifier unfolds where it meets a structure).
+     */
+    record Named(String name, Optional<Type> definition) implements Type {
+        public Named {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(definition, "definition");
+        }
+
+        /** An opaque named type (or, inside a recursive type's definition, the reference to it). */
+        public Named(String name) { this(name, Optional.empty()); }
+
+        /** True for a recursive type (one with a definition). */
+        public boolean isRecursive() { return definition.isPresent(); }
+
+        /**
+         * One level of a recursive type's structure: its definition with each reference to it replaced by the whole
+         * type (a nested recursive type of the same name binds its own references). An opaque type is itself.
+         */
+        public Type unfold() { return definition.map(d -> Recursion.replace(d, name, this)).orElse(this); }
+
         @Override public Kind kind() { return Kind.NAMED; }
-        @Override public String toString() { return name; }
+        @Override public String toString() { return definition.map(d -> "rec<" + name + "," + d + ">").orElse(name); }
     }
 
     /**

@@ -15,7 +15,7 @@ import java.util.TreeSet;
  * type   ::= fn | atom
  * fn     ::= atom* '->' atom* ['!' '{' cap (',' cap)* '}'] ['yields' '&lt;' type ',' type '&gt;']
  * atom   ::= prim | 'path' ['&lt;' root '&gt;'] | ctor '&lt;' type (',' type)* '&gt;' | 'record{' (name ':' type),* '}'
- *          | 'variant{' tag ['(' type ')'] ('|' ...)* '}' | '(' fn ')' | var | named
+ *          | 'variant{' tag ['(' type ')'] ('|' ...)* '}' | 'rec&lt;' named ',' type '&gt;' | '(' fn ')' | var | named
  * </pre>
  * A type variable is a lowercase letter optionally followed by digits; any other unknown name is an opaque named type.
  *
@@ -209,6 +209,20 @@ public final class TypeSyntax {
             case "fiber": { List<Type> a = args(2); return new Type.FiberT(a.get(0), a.get(1)); }
             case "stream": { List<Type> a = args(1); return new Type.StreamT(a.get(0)); }
             case "resource": { List<Type> a = args(1); return new Type.ResourceT(a.get(0)); }
+            case "rec":
+                if (!peek("<")) return new Type.Named(name);
+                {
+                    pos++;
+                    ws();
+                    String bound = name();
+                    if (isVariableName(bound) || Type.Prim.named(bound).isPresent()) throw error("a recursive type's name must be a named type, not '" + bound + "'");
+                    ws();
+                    expect(",");
+                    Type body = type();
+                    ws();
+                    expect(">");
+                    return new Type.Named(bound, Optional.of(body));
+                }
             default:
                 Optional<Type.Prim> prim = Type.Prim.named(name);
                 if (prim.isPresent()) return prim.get();

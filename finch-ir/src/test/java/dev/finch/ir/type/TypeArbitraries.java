@@ -43,6 +43,7 @@ final class TypeArbitraries {
                 net.jqwik.api.Tuple.of(1, Combinators.combine(inner, inner).as(Type.FiberT::new)),
                 net.jqwik.api.Tuple.of(1, inner.map(Type.StreamT::new)),
                 net.jqwik.api.Tuple.of(1, inner.map(Type.ResourceT::new)),
+                net.jqwik.api.Tuple.of(1, inner.map(t -> (Type) new Type.Named("Thing", Optional.of(t)))),
                 net.jqwik.api.Tuple.of(2, fns(depth - 1).map(f -> (Type) f)));
     }
 

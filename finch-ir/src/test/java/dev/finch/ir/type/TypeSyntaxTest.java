@@ -73,6 +73,13 @@ class TypeSyntaxTest {
         assertThat(TypeSyntax.parse("b2")).isEqualTo(new Type.Var("b2"));
         assertThat(TypeSyntax.parse("ab")).isEqualTo(new Type.Named("ab"));
         assertThat(TypeSyntax.parse("agent-result")).isEqualTo(new Type.Named("agent-result"));
+        // a recursive type: its references inside stand for the whole type, so unfolding it replaces them
+        Type tree = TypeSyntax.parse("rec<Tree,variant{Leaf|Node(record{left:Tree,right:Tree})}>");
+        assertThat(tree).isEqualTo(new Type.Named("Tree", java.util.Optional.of(TypeSyntax.parse("variant{Leaf|Node(record{left:Tree,right:Tree})}"))));
+        assertThat(tree.toString()).isEqualTo("rec<Tree,variant{Leaf|Node(record{left:Tree,right:Tree})}>");
+        assertThat(((Type.Named) tree).unfold().toString()).isEqualTo("variant{Leaf|Node(record{left:" + tree + ",right:" + tree + "})}");
+        assertThat(TypeSyntax.parse("rec")).isEqualTo(new Type.Named("rec"));
+        assertThat(Type.isGround(TypeSyntax.parse("rec<T,list<a>>"))).isFalse();
         assertThat(TypeSyntax.isVariableName("k10")).isTrue();
         assertThat(TypeSyntax.isVariableName("K")).isFalse();
     }

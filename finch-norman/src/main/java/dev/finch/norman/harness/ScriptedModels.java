@@ -462,6 +462,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         if (t instanceof Askable.Num) return Optional.of(24L);
         if (t instanceof Askable.Bool) return Optional.of(5L);
         if (t instanceof Askable.Sym) return Optional.empty();
+        if (t instanceof Askable.Ref) return Optional.empty(); // a recursive type's values have no largest one
         if (t instanceof Askable.ListOf l) {
             if (l.maxItems().isEmpty()) return Optional.empty();
             return exactMaxBytes(l.element()).map(e -> Math.addExact(2, Math.multiplyExact(l.maxItems().getAsLong(), Math.addExact(e, 1))));

@@ -63,7 +63,7 @@ public final class Validate {
         }
         if (node == null || node.isMissingNode()) return Validated.invalid("not JSON: the text is empty");
         try {
-            return Validated.valid(read(node, type, "$"));
+            return Validated.valid(read(node, type, "$", Map.of()));
         } catch (Mismatch m) {
             return Validated.invalid(m.getMessage());
         }
@@ -74,7 +74,22 @@ public final class Validate {
         Mismatch(String path, String why) { super(path + ": " + why, null, false, false); }
     }
 
-    private static Object read(JsonNode n, Askable t, String path) throws Mismatch {
+    /**
+     * Reads {@code n} as {@code t}; {@code enclosing} holds the declarations {@code n} is inside, by name, which a
+     * recursive type's {@link Askable.Ref} stands for. Each level of a recursive type is a JSON object or array, so
+     * the reader's nesting limit (128) bounds how deep this recursion goes, whatever the reply.
+     */
+    private static Object read(JsonNode n, Askable t, String path, Map<String, Askable> enclosing) throws Mismatch {
+        if (t instanceof Askable.Ref ref) {
+            Askable decl = enclosing.get(ref.name());
+            if (decl == null) throw new Mismatch(path, "the type refers to " + ref.name() + ", which it is not inside");
+            t = decl;
+        }
+        if (t instanceof Askable.Record || t instanceof Askable.Datatype) {
+            Map<String, Askable> inner = new java.util.HashMap<>(enclosing);
+            inner.put(t instanceof Askable.Record r ? r.name() : ((Askable.Datatype) t).name(), t);
+            enclosing = inner;
+        }
         if (t instanceof Askable.Text x) {
             if (!n.isTextual()) throw new Mismatch(path, "expected text, found " + kind(n));
             String s = n.textValue();
@@ -103,12 +118,12 @@ public final class Validate {
                 throw new Mismatch(path, "a list of " + n.size() + " items exceeds its bound of " + l.maxItems().getAsLong());
             }
             List<Object> items = new ArrayList<>();
-            for (int i = 0; i < n.size(); i++) items.add(read(n.get(i), l.element(), path + "[" + i + "]"));
+            for (int i = 0; i < n.size(); i++) items.add(read(n.get(i), l.element(), path + "[" + i + "]", enclosing));
             return ListValue.from(items);
         }
         if (t instanceof Askable.Record r) {
             if (!n.isObject()) throw new Mismatch(path, "expected a " + r.name() + " object, found " + kind(n));
-            return fields(n, r.fields(), r.name(), path, false);
+            return fields(n, r.fields(), r.name(), path, false, enclosing);
         }
         Askable.Datatype d = (Askable.Datatype) t;
         if (!n.isObject()) throw new Mismatch(path, "expected a " + d.name() + " object with a tag, found " + kind(n));
@@ -120,11 +135,12 @@ public final class Validate {
             if (n.size() != 1) throw new Mismatch(path, tag.textValue() + " has no fields, but the object has " + others(n, Map.of()));
             return new VariantValue(tag.textValue(), Unit.INSTANCE);
         }
-        return new VariantValue(tag.textValue(), fields(n, fields, tag.textValue(), path, true));
+        return new VariantValue(tag.textValue(), fields(n, fields, tag.textValue(), path, true, enclosing));
     }
 
     /** Exactly the declared fields (plus the tag of a constructor), read in sorted order as a record value. */
-    private static RecordValue fields(JsonNode n, Map<String, Askable> fields, String what, String path, boolean tagged) throws Mismatch {
+    private static RecordValue fields(JsonNode n, Map<String, Askable> fields, String what, String path, boolean tagged,
+                                      Map<String, Askable> enclosing) throws Mismatch {
         int expected = fields.size() + (tagged ? 1 : 0);
         if (n.size() != expected) throw new Mismatch(path, what + " has fields " + fields.keySet() + ", but the object has " + others(n, fields));
         Object[] values = new Object[fields.size()];
@@ -132,7 +148,7 @@ public final class Validate {
         for (Map.Entry<String, Askable> f : fields.entrySet()) {
             JsonNode v = n.get(f.getKey());
             if (v == null) throw new Mismatch(path, what + " is missing its field \"" + f.getKey() + "\"");
-            values[i++] = read(v, f.getValue(), path + "." + f.getKey());
+            values[i++] = read(v, f.getValue(), path + "." + f.getKey(), enclosing);
         }
         return new RecordValue(values);
     }

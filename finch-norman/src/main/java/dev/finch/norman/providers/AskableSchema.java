@@ -22,8 +22,35 @@ public final class AskableSchema {
     /** The schema of {@code type} as compact JSON text (no whitespace; record fields in their sorted order). */
     public static String of(Askable type) { return node(type).toString(); }
 
-    /** The schema of {@code type} as a JSON tree. */
+    /**
+     * The schema of {@code type} as a JSON tree. A recursive datatype or record is stated once under {@code $defs}
+     * (by its name) and referred to with {@code {"$ref":"#/$defs/Name"}} wherever it occurs, itself included.
+     */
     public static ObjectNode node(Askable type) {
+        Map<String, ObjectNode> defs = new java.util.TreeMap<>();
+        ObjectNode n = node(type, defs);
+        if (!defs.isEmpty()) {
+            ObjectNode d = n.putObject("$defs");
+            defs.forEach(d::set);
+        }
+        return n;
+    }
+
+    private static ObjectNode node(Askable type, Map<String, ObjectNode> defs) {
+        ObjectNode n = JSON.createObjectNode();
+        if (type instanceof Askable.Ref r) return n.put("$ref", "#/$defs/" + r.name());
+        String declared = type instanceof Askable.Record r ? r.name() : type instanceof Askable.Datatype d ? d.name() : null;
+        if (declared != null && Askable.refersTo(declared, type, true)) {
+            if (!defs.containsKey(declared)) {
+                defs.put(declared, JSON.createObjectNode()); // placeholder while its body is made
+                defs.put(declared, body(type, defs));
+            }
+            return n.put("$ref", "#/$defs/" + declared);
+        }
+        return body(type, defs);
+    }
+
+    private static ObjectNode body(Askable type, Map<String, ObjectNode> defs) {
         ObjectNode n = JSON.createObjectNode();
         if (type instanceof Askable.Text t) {
             n.put("type", "string");
@@ -37,20 +64,20 @@ public final class AskableSchema {
             n.put("minLength", 1);
         } else if (type instanceof Askable.ListOf l) {
             n.put("type", "array");
-            n.set("items", node(l.element()));
+            n.set("items", node(l.element(), defs));
             if (l.maxItems().isPresent()) n.put("maxItems", l.maxItems().getAsLong());
         } else if (type instanceof Askable.Record r) {
-            object(n, null, r.fields());
+            object(n, null, r.fields(), defs);
         } else {
             Askable.Datatype d = (Askable.Datatype) type;
             ArrayNode one = n.putArray("oneOf");
-            d.constructors().forEach((tag, fields) -> object(one.addObject(), tag, fields));
+            d.constructors().forEach((tag, fields) -> object(one.addObject(), tag, fields, defs));
         }
         return n;
     }
 
     /** An object with exactly {@code fields} (and a {@code "tag"} of the constant {@code tag} when not null). */
-    private static void object(ObjectNode n, String tag, Map<String, Askable> fields) {
+    private static void object(ObjectNode n, String tag, Map<String, Askable> fields, Map<String, ObjectNode> defs) {
         n.put("type", "object");
         ObjectNode props = n.putObject("properties");
         ArrayNode required = JSON.createArrayNode();
@@ -59,7 +86,7 @@ public final class AskableSchema {
             required.add("tag");
         }
         fields.forEach((name, t) -> {
-            props.set(name, node(t));
+            props.set(name, node(t, defs));
             required.add(name);
         });
         n.set("required", required);

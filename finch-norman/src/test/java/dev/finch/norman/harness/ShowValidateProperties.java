@@ -23,7 +23,7 @@ import net.jqwik.api.Provide;
 /**
  * The law of the language reference: {@code validate (show v) τ = v} for every askable type τ and value v : τ,
  * over generated types (Text with and without bounds, Num, Bool, Sym, lists, records, datatypes, nested) and
- * generated values of them. Equality is µNorman's: numbers compare as numbers, so 0 and -0 (both shown as 0) agree.
+ * generated values of them, and recursive datatypes and records. Equality is µNorman's: numbers compare as numbers, so 0 and -0 (both shown as 0) agree.
  */
 class ShowValidateProperties {
     /** A type and one of its values. */
@@ -48,7 +48,23 @@ class ShowValidateProperties {
         else assertThat(v.reason()).isNotBlank();
     }
 
+    @Property(tries = 200)
+    void theLawHoldsForRecursiveTypes(@ForAll("recursiveValues") Typed tv) { validateReadsBackWhatShowWrites(tv); }
+
     @Provide Arbitrary<Typed> typedValues() { return types(2).flatMap(t -> values(t).map(v -> new Typed(t, v))); }
+
+    /** Recursive datatypes and records (a tree with a list of subtrees, a plan with a list of steps), alone or in a list. */
+    @Provide Arbitrary<Typed> recursiveValues() {
+        Arbitrary<Askable> inner = types(1);
+        Arbitrary<Askable> tree = Combinators.combine(inner, inner).as((a, b) -> {
+            Map<String, Map<String, Askable>> cs = new java.util.LinkedHashMap<>();
+            cs.put("Leaf", Map.of("v", a));
+            cs.put("Node", Map.of("kids", Askable.listOf(new Askable.Ref("T")), "w", b));
+            return (Askable) new Askable.Datatype("T", cs);
+        });
+        Arbitrary<Askable> plan = inner.map(a -> (Askable) new Askable.Record("P", Map.of("goal", a, "steps", Askable.listOf(new Askable.Ref("P")))));
+        return Arbitraries.oneOf(tree, plan, tree.map(Askable::listOf)).flatMap(t -> values(t, Map.of(), 3).map(v -> new Typed(t, v)));
+    }
 
     @Provide Arbitrary<Askable> types() { return types(2); }
 
@@ -78,7 +94,17 @@ class ShowValidateProperties {
 
     private static Arbitrary<String> constructors() { return Arbitraries.strings().withCharRange('A', 'Z').ofMinLength(1).ofMaxLength(4); }
 
-    private static Arbitrary<Object> values(Askable t) {
+    private static Arbitrary<Object> values(Askable t) { return values(t, Map.of(), 0); }
+
+    /** Values of {@code t} inside the declarations {@code enclosing}; a recursive type nests at most {@code fuel} levels. */
+    private static Arbitrary<Object> values(Askable t, Map<String, Askable> enclosing, int fuel) {
+        if (t instanceof Askable.Ref r) return values(enclosing.get(r.name()), enclosing, fuel - 1);
+        if (t instanceof Askable.Record || t instanceof Askable.Datatype) {
+            Map<String, Askable> inner = new java.util.HashMap<>(enclosing);
+            inner.put(t instanceof Askable.Record r ? r.name() : ((Askable.Datatype) t).name(), t);
+            enclosing = inner;
+        }
+        Map<String, Askable> env = enclosing;
         if (t instanceof Askable.Text x) {
             Arbitrary<String> s = Arbitraries.strings().withCharRange('\u0000', '\uD7FF').ofMaxLength(12);
             if (x.maxBytes().isPresent()) s = s.map(v -> within(v, x.maxBytes().getAsLong()));
@@ -93,13 +119,14 @@ class ShowValidateProperties {
         if (t instanceof Askable.Sym) return Arbitraries.strings().alpha().ofMinLength(1).ofMaxLength(6).map(Symbol::new);
         if (t instanceof Askable.ListOf l) {
             int max = l.maxItems().isPresent() ? (int) l.maxItems().getAsLong() : 4;
-            return values(l.element()).list().ofMaxSize(max).map(ListValue::from);
+            if (l.element() instanceof Askable.Ref && fuel <= 0) return Arbitraries.just(ListValue.empty());
+            return values(l.element(), env, fuel).list().ofMaxSize(max).map(ListValue::from);
         }
-        if (t instanceof Askable.Record r) return record(r.fields());
+        if (t instanceof Askable.Record r) return record(r.fields(), env, fuel);
         Askable.Datatype d = (Askable.Datatype) t;
         return Arbitraries.of(new ArrayList<>(d.constructors().keySet())).flatMap(c -> {
             Map<String, Askable> f = d.constructors().get(c);
-            return f.isEmpty() ? Arbitraries.just(new VariantValue(c, Unit.INSTANCE)) : record(f).map(p -> new VariantValue(c, p));
+            return f.isEmpty() ? Arbitraries.just(new VariantValue(c, Unit.INSTANCE)) : record(f, env, fuel).map(p -> new VariantValue(c, p));
         });
     }
 
@@ -117,10 +144,10 @@ class ShowValidateProperties {
     }
 
     /** A record value: its fields in sorted order (the types keep them sorted). */
-    private static Arbitrary<Object> record(Map<String, Askable> fields) {
+    private static Arbitrary<Object> record(Map<String, Askable> fields, Map<String, Askable> enclosing, int fuel) {
         if (fields.isEmpty()) return Arbitraries.just(new RecordValue(new Object[0]));
         List<Arbitrary<Object>> parts = new ArrayList<>();
-        for (Askable f : fields.values()) parts.add(values(f));
+        for (Askable f : fields.values()) parts.add(values(f, enclosing, fuel));
         return Combinators.combine(parts).as(vs -> new RecordValue(vs.toArray()));
     }
 

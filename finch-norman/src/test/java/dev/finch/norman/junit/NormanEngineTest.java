@@ -90,7 +90,7 @@ class NormanEngineTest {
         // examples/, docs/, failing-examples/ and the frontend's own fixtures (one of which, an agentic file, does not load).
         assertThat(all.summary().getTestsFoundCount()).isGreaterThan(launch(selectClass(NormanExamplesTest.class)).summary().getTestsFoundCount());
         assertThat(all.failures()).anyMatch(f -> f.startsWith("failing-examples/one-failure.nm:4:1"));
-        assertThat(all.failures()).anyMatch(f -> f.startsWith("dev/finch/norman/norman-model-value.nm | ") && f.contains("did not load"));
+        assertThat(all.failures()).anyMatch(f -> f.startsWith("dev/finch/norman/norman-type-error.nm | ") && f.contains("did not load"));
     }
 
     @Test void aUniqueIdSelectsOneTestForAnIdeRerun() {
@@ -101,9 +101,9 @@ class NormanEngineTest {
     }
 
     @Test void aFileThatDoesNotLoadFailsAsAContainerWithItsDiagnostics() {
-        Launch l = launch(selectClasspathResource("dev/finch/norman/norman-model-value.nm"));
+        Launch l = launch(selectClasspathResource("dev/finch/norman/norman-type-error.nm"));
         assertThat(l.summary().getContainersFailedCount()).isEqualTo(1);
         assertThat(l.summary().getTestsSkippedCount()).isEqualTo(2);
-        assertThat(l.failures()).singleElement().asString().contains("error[E-NORMAN-202]");
+        assertThat(l.failures()).singleElement().asString().contains("error[E-NORMAN-101]");
     }
 }

@@ -156,13 +156,13 @@ public enum Specials {
         @Override void emit(MethodCompiler mc, CallNode n) {
             int base = n.before().size() - 1;
             NodeEmitter.load(mc, n.before(), base, Kind.A);
-            mc.pushInt(fieldIndex((Type.RecordT) n.before().get(base), n));
+            mc.pushInt(fieldIndex((Type.RecordT) unfolded(n.before().get(base)), n));
             mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "recordGet", "(Ljava/lang/Object;I)Ljava/lang/Object;", false);
             NodeEmitter.store(mc, Kind.A, n.after(), base);
         }
 
         @Override int interpret(Ctx ctx, int depth, CallNode n, Object[] s, int sp) {
-            Type.RecordT rt = (Type.RecordT) n.before().get(n.before().size() - 1);
+            Type.RecordT rt = (Type.RecordT) unfolded(n.before().get(n.before().size() - 1));
             s[sp - 1] = Rt.recordGet(s[sp - 1], fieldIndex(rt, n));
             return sp;
         }
@@ -176,13 +176,13 @@ public enum Specials {
             int base = n.before().size() - 2;
             NodeEmitter.load(mc, n.before(), base, Kind.A);
             NodeEmitter.load(mc, n.before(), base + 1, Kind.A);
-            mc.pushInt(fieldIndex((Type.RecordT) n.before().get(base), n));
+            mc.pushInt(fieldIndex((Type.RecordT) unfolded(n.before().get(base)), n));
             mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "recordSet", "(Ljava/lang/Object;Ljava/lang/Object;I)Ljava/lang/Object;", false);
             NodeEmitter.store(mc, Kind.A, n.after(), base);
         }
 
         @Override int interpret(Ctx ctx, int depth, CallNode n, Object[] s, int sp) {
-            Type.RecordT rt = (Type.RecordT) n.before().get(n.before().size() - 2);
+            Type.RecordT rt = (Type.RecordT) unfolded(n.before().get(n.before().size() - 2));
             s[sp - 2] = Rt.recordSet(s[sp - 2], s[sp - 1], fieldIndex(rt, n));
             return sp - 1;
         }
@@ -203,7 +203,13 @@ public enum Specials {
 
     private static String immediateName(CallNode n, int i) { return ((Immediate.NameArg) n.instr().immediates().get(i)).name(); }
 
-    private static Type.VariantT variantType(CallNode n) { return (Type.VariantT) ((Immediate.TypeArg) n.instr().immediates().get(0)).type(); }
+    private static Type.VariantT variantType(CallNode n) { return (Type.VariantT) unfolded(((Immediate.TypeArg) n.instr().immediates().get(0)).type()); }
+
+    /** A recursive type as its structure (one level unfolded); any other type as it is. */
+    private static Type unfolded(Type t) {
+        while (t instanceof Type.Named named && named.isRecursive()) t = named.unfold();
+        return t;
+    }
 
     private static int fieldIndex(Type.RecordT rt, CallNode n) {
         return List.copyOf(rt.fields().keySet()).indexOf(immediateName(n, 0));

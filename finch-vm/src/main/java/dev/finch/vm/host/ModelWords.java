@@ -17,6 +17,16 @@ import dev.finch.vm.runtime.FinchTrap;
 public final class ModelWords {
     private ModelWords() { }
 
+    /** The model a µNorman model grant names; authority is checked per ask, never by holding the value. */
+    @Word(name = "model-capability", category = Category.CONTROL,
+            doc = "The model value a µNorman model grant names; it confers nothing by itself (every ask needs model.ask(grant)).")
+    @Overload(sig = "string -> model", refines = true)
+    public static Object capability(Ctx ctx, String grant, Origin o) { return new ModelCapability(grant); }
+
+    @Word(name = "model-grant", category = Category.CONTROL, doc = "The name of the grant a model value names (what an ask through it requires: model.ask(name)).")
+    @Overload(sig = "model -> string")
+    public static String grant(Object model) { return ((ModelCapability) model).grant(); }
+
     @Word(name = "model-ask", category = Category.CONTROL,
             doc = "Ask a granted model once (context, grant, ask key, site): the validated answer or a failure, through the run's model host.")
     @Overload(sig = "a string string string -> result<b,e> ! {model.ask(*)}", requires = "model.ask($1)")

@@ -25,6 +25,10 @@ public final class ToolWords {
     @Overload(sig = "string bool -> capability", refines = true)
     public static Object capability(Ctx ctx, String grant, boolean stateful, Origin o) { return new ToolCapability(grant, 0, stateful); }
 
+    @Word(name = "capability-grant", category = Category.CONTROL, doc = "The name of the grant a tool capability comes from (what a call through it requires: tool.call(name,op)).")
+    @Overload(sig = "capability -> string")
+    public static String grant(Object capability) { return ((ToolCapability) capability).grant(); }
+
     @Word(name = "tool-call", category = Category.CONTROL,
             doc = "Call one operation of a granted tool once (capability, operation, arguments, result key): the validated result or a failure, through the run's tool host.")
     @Overload(sig = "capability string list<string> string -> result<b,e> ! {tool.call(*,*)}", requires = "tool.call($0,$1)")

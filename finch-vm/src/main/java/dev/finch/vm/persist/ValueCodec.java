@@ -154,12 +154,14 @@ public final class ValueCodec {
                 yield o;
             }
             case NAMED -> {
+                if (((Type.Named) type).isRecursive()) yield encodeChecked(((Type.Named) type).unfold(), v, cl);
                 if (v instanceof Money m) yield F.objectNode().put("money", m.micros()).put("unlimited", m.unlimited());
                 if (v instanceof Duration d) yield F.objectNode().put("duration", d.millis()).put("unlimited", d.unlimited());
                 // A tool capability is plain data: it confers nothing (every call is checked at the host boundary).
                 if (v instanceof dev.finch.vm.host.ToolCapability c) {
                     yield F.objectNode().put("tool", c.grant()).put("instance", c.instance()).put("stateful", c.stateful());
                 }
+                if (v instanceof dev.finch.vm.host.ModelCapability m) yield F.objectNode().put("model", m.grant());
                 throw new NotDurable("a value of type " + type + " lives only in this process");
             }
             case VAR -> {
@@ -398,9 +400,11 @@ public final class ValueCodec {
                 yield new VariantValue(tag, payload.isPresent() ? decodeChecked(payload.get(), n.get("payload"), cl) : Unit.INSTANCE);
             }
             case NAMED -> {
+                if (((Type.Named) type).isRecursive()) yield decodeChecked(((Type.Named) type).unfold(), n, cl);
                 if (n.has("money")) yield n.get("unlimited").asBoolean() ? Money.UNLIMITED : Money.ofMicros(n.get("money").longValue());
                 if (n.has("duration")) yield n.get("unlimited").asBoolean() ? Duration.UNLIMITED : Duration.ofMillis(n.get("duration").longValue());
                 if (n.has("tool")) yield new dev.finch.vm.host.ToolCapability(n.get("tool").asText(), n.path("instance").asLong(), n.path("stateful").asBoolean());
+                if (n.has("model") && n.get("model").isTextual()) yield new dev.finch.vm.host.ModelCapability(n.get("model").asText());
                 throw new Malformed("no saved form for type " + type);
             }
             case VAR -> {

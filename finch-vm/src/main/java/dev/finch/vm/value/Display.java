@@ -143,7 +143,8 @@ final class Display {
                 b.append(')');
             }
             case NAMED -> {
-                if (value instanceof Money || value instanceof Duration) b.append(value);
+                if (((Type.Named) type).isRecursive()) write(((Type.Named) type).unfold(), value, depth);
+                else if (value instanceof Money || value instanceof Duration) b.append(value);
                 else handle(type, value);
             }
             case TASK, FIBER, STREAM, RESOURCE, FN, VAR -> handle(type, value);

@@ -140,7 +140,8 @@ public final class Show {
                     b.append(']');
                 }
                 case NAMED -> {
-                    if (value instanceof Money || value instanceof Duration) b.append(Values.quote(value.toString()));
+                    if (((Type.Named) type).isRecursive()) write(((Type.Named) type).unfold(), value);
+                    else if (value instanceof Money || value instanceof Duration) b.append(Values.quote(value.toString()));
                     else throw new Refused("a value of type " + type + " has no written form");
                 }
                 case FN -> throw new Refused("a function has no written form");

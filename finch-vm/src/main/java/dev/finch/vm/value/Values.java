@@ -248,7 +248,7 @@ public final class Values {
                 if (payload == null) yield false;
                 yield payload.isEmpty() ? v.payload() == Unit.INSTANCE : conforms(payload.get(), v.payload());
             }
-            case NAMED -> value instanceof Money || value instanceof Duration;
+            case NAMED -> ((Type.Named) type).isRecursive() ? conforms(((Type.Named) type).unfold(), value) : value instanceof Money || value instanceof Duration;
             case TASK, FIBER, STREAM, RESOURCE, FN, VAR -> false;
         };
     }

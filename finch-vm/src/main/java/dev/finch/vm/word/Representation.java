@@ -49,7 +49,7 @@ public final class Representation {
             case VARIANT -> VariantValue.class;
             case STREAM -> StreamValue.class;
             case FN -> Closure.class;
-            case NAMED -> switch (((Type.Named) type).name()) {
+            case NAMED -> ((Type.Named) type).isRecursive() ? of(((Type.Named) type).unfold()) : switch (((Type.Named) type).name()) {
                 case "money" -> Money.class;
                 case "duration" -> Duration.class;
                 case "capability" -> ToolCapability.class;
