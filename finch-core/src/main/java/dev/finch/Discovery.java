@@ -53,6 +53,7 @@ public final class Discovery {
         });
         List<VmStateReport.ConstantEntry> consts = new ArrayList<>();
         TreeMap<String, TypedValue> named = new TreeMap<>(v.state().constants());
+        named.keySet().removeIf(dev.finch.ir.instr.WordDef::isInternal); // named types' carriers, and a frontend's own
         // Bounded as a whole, like the stack: the last constant by name first.
         String[] shown = StackDisplay.displays(List.copyOf(named.values()));
         int i = 0;
@@ -192,8 +193,10 @@ public final class Discovery {
         if (language != null) forms.sort(Comparator.comparingInt(s -> s.languages().contains(language.spelling()) ? 0 : 1));
         CompiledWord w = v.state().words().get(n);
         if (w != null) return Optional.of(new WordInfo.Definition(n, w.signature().toString(), source(w)));
-        TypedValue c = v.state().constants().get(n);
+        TypedValue c = dev.finch.ir.instr.WordDef.isInternal(n) ? null : v.state().constants().get(n);
         if (c != null) return Optional.of(new WordInfo.Constant(n, c.type().toString(), c.display()));
+        dev.finch.ir.type.Type structure = namedTypes(v).get(n);
+        if (structure != null) return Optional.of(new WordInfo.NamedType(n, structure.toString()));
         Optional<WordSpec> core = v.state().library().vocabulary().word(n);
         if (core.isPresent()) {
             WordSpec s = core.get();
@@ -268,13 +271,23 @@ public final class Discovery {
         new TreeMap<>(v.state().words()).forEach((n, w) -> {
             if (!dev.finch.ir.instr.WordDef.isInternal(n)) all.add(new WordSummary(n, WordKind.DEFINITION, w.signature().toString(), ""));
         });
-        new TreeMap<>(v.state().constants()).forEach((n, c) -> all.add(new WordSummary(n, WordKind.CONSTANT, c.type().toString(),
-                "= " + c.display(StackDisplay.MIN_CHARS))));
+        new TreeMap<>(namedTypes(v)).forEach((n, t) -> all.add(new WordSummary(n, WordKind.NAMED_TYPE, t.toString(), "named type")));
+        new TreeMap<>(v.state().constants()).forEach((n, c) -> {
+            if (!dev.finch.ir.instr.WordDef.isInternal(n)) all.add(new WordSummary(n, WordKind.CONSTANT, c.type().toString(),
+                    "= " + c.display(StackDisplay.MIN_CHARS)));
+        });
         for (WordSpec w : v.state().library().vocabulary().words()) all.add(summary(w));
         for (SyntaxSpec s : SourceSyntax.all()) {
             all.add(new WordSummary(s.name(), WordKind.SYNTAX, s.form(), "(" + String.join(", ", s.languages()) + ") " + s.doc()));
         }
         return all;
+    }
+
+    /** The session's named types (name → structure), from the constants that carry them. */
+    private static Map<String, dev.finch.ir.type.Type> namedTypes(View v) {
+        Map<String, dev.finch.ir.type.Type> types = new LinkedHashMap<>();
+        v.state().constants().forEach((n, c) -> types.put(n, c.type()));
+        return dev.finch.ir.type.TypeNames.in(types);
     }
 
     private static WordSummary summary(WordSpec w) { return new WordSummary(w.name(), WordKind.CORE_WORD, w.signatureText(), w.doc()); }

@@ -59,6 +59,8 @@ public final class DiscoveryJson {
         } else if (info instanceof WordInfo.Constant c) {
             o.put("type", c.type());
             o.put("display", c.display());
+        } else if (info instanceof WordInfo.NamedType t) {
+            o.put("type", t.structure());
         } else {
             WordInfo.Syntax s = (WordInfo.Syntax) info;
             ArrayNode langs = o.putArray("languages");
@@ -95,7 +97,7 @@ public final class DiscoveryJson {
         o.put("name", s.name());
         o.put("kind", s.kind().spelling());
         // Syntax is a form, not a callable: its summary is named "form" so it is never read as a signature.
-        o.put(s.kind() == WordKind.SYNTAX ? "form" : s.kind() == WordKind.CONSTANT ? "type" : "signature", s.summary());
+        o.put(s.kind() == WordKind.SYNTAX ? "form" : s.kind() == WordKind.CONSTANT || s.kind() == WordKind.NAMED_TYPE ? "type" : "signature", s.summary());
         o.put("doc", s.doc());
         return o;
     }

@@ -14,7 +14,7 @@ public sealed interface WordInfo {
     /** The name inspected. */
     String name();
 
-    /** Which of the four variants this is. */
+    /** Which of the variants this is. */
     WordKind kind();
 
     /**
@@ -46,6 +46,11 @@ public sealed interface WordInfo {
     /** A persisted constant: its compact type and its display (decisions D4). */
     record Constant(String name, String type, String display) implements WordInfo {
         @Override public WordKind kind() { return WordKind.CONSTANT; }
+    }
+
+    /** A named type of this session: the name and the structure it stands for (how it prints). */
+    record NamedType(String name, String structure) implements WordInfo {
+        @Override public WordKind kind() { return WordKind.NAMED_TYPE; }
     }
 
     /**

@@ -46,6 +46,9 @@ final class DiscoveryText {
         } else if (info instanceof WordInfo.Constant c) {
             b.append(c.name()).append(" : ").append(c.type()).append(" = ").append(c.display()).append('\n');
             b.append("  constant of this session\n");
+        } else if (info instanceof WordInfo.NamedType t) {
+            b.append(t.name()).append(" = ").append(t.structure()).append('\n');
+            b.append("  named type of this session: an alias, printed as its structure\n");
         } else {
             WordInfo.Syntax s = (WordInfo.Syntax) info;
             b.append(s.name()).append("    syntax (").append(String.join(", ", s.languages())).append("), not a word: no runtime signature\n");

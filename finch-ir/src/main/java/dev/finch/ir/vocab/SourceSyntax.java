@@ -40,8 +40,8 @@ public final class SourceSyntax {
                 "5 case 1 of \"one\" endof 5 of \"five\" endof otherwise \"many\" endcase say", "of", "endof", "otherwise", "endcase");
         add(FORTH, "constant", "value constant name | value constant<T> name", "Define a constant in the dictionary (constant<T> states its type).",
                 "42 constant answer\nanswer 1 +");
-        add(FORTH, "type", "type name T", "Name a type once; the name stands for T in later signatures and parameters of every language.",
-                "type shape variant{circle(int)|square(int)}\n: side ( shape -- int ) variant-get<square> if-some else 0 then ;\n3 variant<shape,square> side");
+        add(FORTH, "type", "type<T> name", "Name a type once (top level); later signatures and < > parameters of either language use the name.",
+                "type<variant{circle(int)|square(int)}> shape\n: side ( shape -- int ) variant-get<square> if-some else 0 then ;\n3 variant<shape,square> side");
         add(FORTH, "?", "res ?", "Propagate an err from a word whose sole output is a result; the ok payload stays.",
                 ": half ( int -- result<int,string> ) dup 2 mod 0 = if 2 / ok else drop \"odd\" err then ;\n"
                         + ": quarter ( int -- result<int,string> ) half ? half ;\n8 quarter");
@@ -66,7 +66,7 @@ public final class SourceSyntax {
                 "(define (make-adder [n : int]) (lambda ([x : int]) (+ x n)))\n((make-adder 5) 10)", ")");
         add(LISP, "define", "(define (f [x : int] y) : type body…) | (define name value)", "Define a function (annotations optional) or a value.",
                 "(define (sq [n : int]) : int (* n n))\n(sq 7)");
-        add(LISP, "define-type", "(define-type name T)", "Name a type once; the name stands for T in later annotations and signatures of every language.",
+        add(LISP, "define-type", "(define-type name T)", "Name a type once (top level); later annotations and signatures of either language use the name.",
                 "(define-type shape variant{circle(int)|square(int)})\n(define (side [s : shape]) : int (match-option (variant-get s :square) (some n n) (none 0)))\n(side (variant shape :square 3))");
         add(LISP, "lambda", "(lambda (x [y : int] …) body…)", "A closure over the enclosing bindings.",
                 "((lambda ([x : int]) (* x 2)) 21)");
