@@ -262,10 +262,7 @@ final class Analyzer {
             throw new DiagnosticException(dev.finch.ir.type.TypeNameCode.of(r.refusal().problem()).at(n.origin(), r.refusal().message()));
         }
         String constant = dev.finch.ir.type.TypeNames.constantName(n.name());
-        if (constants.containsKey(constant) && !r.structure().equals(namedTypes.get(n.name()))) {
-            throw new DiagnosticException(LispCode.DUPLICATE_DEFINITION.at(f.origin(), "type '" + n.name() + "' is defined twice in this submission"));
-        }
-        if (constants.containsKey(constant)) return;
+        if (constants.containsKey(constant)) return; // defined before in this submission, as the same structure (define checked it)
         namedTypes.put(n.name(), r.structure());
         Sx value = new Sx.SList(List.of(new Sx.SSymbol("empty-list", f.origin()), new Sx.SSymbol(r.structure().toString(), it.get(2).origin())), f.origin());
         ConstDef def = new ConstDef(constant, f.origin(), null, value);
