@@ -53,6 +53,7 @@ public final class Discovery {
         });
         List<VmStateReport.ConstantEntry> consts = new ArrayList<>();
         TreeMap<String, TypedValue> named = new TreeMap<>(v.state().constants());
+        named.keySet().removeIf(dev.finch.ir.instr.WordDef::isInternal); // named types' carriers, and a frontend's own
         // Bounded as a whole, like the stack: the last constant by name first.
         String[] shown = StackDisplay.displays(List.copyOf(named.values()));
         int i = 0;
@@ -65,6 +66,11 @@ public final class Discovery {
     /** The language definition of Finch's own words (no host words): what {@code finch language} prints. */
     public static LanguageDefinition languageDefinition() { return languageDefinition(VmState.EMPTY.library().vocabulary()); }
 
+    /** One language's definition of Finch's own words: what {@code finch language --lang L} prints. */
+    public static LanguageDefinition languageDefinition(Language language) {
+        return languageDefinition(VmState.EMPTY.library().vocabulary(), language);
+    }
+
     /**
      * The language definition over {@code vocabulary}: the fixed grammar text plus the syntax and the words
      * (Finch's and the host's) generated from the vocabulary, the one source of truth.
@@ -72,39 +78,88 @@ public final class Discovery {
     public static LanguageDefinition languageDefinition(Vocabulary vocabulary) {
         Object[] l = language;
         if (l != null && l[0] == vocabulary) return (LanguageDefinition) l[1];
-        LanguageDefinition built = buildLanguageDefinition(vocabulary);
+        LanguageDefinition built = buildLanguageDefinition(vocabulary, null);
         language = new Object[] {vocabulary, built};
         return built;
     }
 
-    private static LanguageDefinition buildLanguageDefinition(Vocabulary vocabulary) {
-        String grammar = grammarText();
-        List<SyntaxSpec> syntax = SourceSyntax.all();
+    /**
+     * One language's part of the definition over {@code vocabulary}: the shared sections, that language's grammar
+     * and syntax, and (for Lisp and Co-Forth, which call them) the core words; {@code null} for all three.
+     */
+    public static LanguageDefinition languageDefinition(Vocabulary vocabulary, Language only) {
+        return only == null ? languageDefinition(vocabulary) : buildLanguageDefinition(vocabulary, only);
+    }
+
+    /**
+     * The sections of the grammar text (its {@code ## } headings, by their first word) and the languages each serves:
+     * a section for every language is shared. A heading missing here fails the build of the definition.
+     */
+    private static final Map<String, List<Language>> SECTIONS = Map.of(
+            "Submitting", List.of(Language.LISP, Language.FORTH, Language.NORMAN),
+            "Co-Forth", List.of(Language.FORTH),
+            "Lisp", List.of(Language.LISP),
+            "Types", List.of(Language.LISP, Language.FORTH),
+            "µNorman", List.of(Language.NORMAN));
+
+    private static LanguageDefinition buildLanguageDefinition(Vocabulary vocabulary, Language only) {
+        List<Language> languages = only == null ? List.of(Language.FORTH, Language.LISP, Language.NORMAN) : List.of(only);
+        String grammar = grammarSections(grammarText(), languages);
+        List<SyntaxSpec> syntax = new ArrayList<>();
+        for (Language lang : languages) syntax.addAll(SourceSyntax.of(lang.spelling()));
+        boolean words = languages.contains(Language.FORTH) || languages.contains(Language.LISP);
         Map<WordSpec.Category, List<WordSummary>> byCategory = new LinkedHashMap<>();
         for (WordSpec.Category c : WordSpec.Category.values()) byCategory.put(c, new ArrayList<>());
-        for (WordSpec w : vocabulary.words()) byCategory.get(w.category()).add(summary(w));
+        if (words) for (WordSpec w : vocabulary.words()) byCategory.get(w.category()).add(summary(w));
         List<LanguageDefinition.Category> categories = new ArrayList<>();
-        byCategory.forEach((c, words) -> {
-            if (!words.isEmpty()) categories.add(new LanguageDefinition.Category(categoryName(c), words));
+        byCategory.forEach((c, ws) -> {
+            if (!ws.isEmpty()) categories.add(new LanguageDefinition.Category(categoryName(c), ws));
         });
 
         StringBuilder b = new StringBuilder();
-        b.append("# Finch language definition (").append(Outcome.PROTOCOL).append(")\n\n");
-        b.append(grammar.strip()).append("\n\n");
-        b.append("## Source syntax (forms, not callables: no runtime signature)\n\n");
-        for (SyntaxSpec s : syntax) {
-            b.append("- `").append(s.form()).append("` (").append(String.join(", ", s.languages())).append("): ")
-             .append(s.doc()).append('\n');
+        b.append("# Finch language definition (").append(Outcome.PROTOCOL).append(")");
+        if (only != null) b.append(": ").append(only.spelling()).append(" only (finch language prints all three)");
+        b.append("\n\n").append(grammar.strip()).append("\n\n");
+        for (Language lang : languages) {
+            b.append("## ").append(title(lang)).append(" syntax (forms, not callables: inspect one for its example)\n\n");
+            for (SyntaxSpec s : SourceSyntax.of(lang.spelling())) b.append("- `").append(s.form()).append("` ").append(s.doc()).append('\n');
+            b.append('\n');
         }
-        b.append("\n## Core words by category (`name : signature`)\n");
-        for (LanguageDefinition.Category c : categories) {
-            b.append("\n### ").append(c.name()).append("\n\n");
-            for (WordSummary w : c.words()) {
-                b.append("- `").append(w.name()).append(" : ").append(w.summary()).append("` ").append(w.doc()).append('\n');
+        if (words) {
+            b.append("## Core words by category (`name : signature`; Lisp and Co-Forth call them)\n");
+            for (LanguageDefinition.Category c : categories) {
+                b.append("\n### ").append(c.name()).append("\n\n");
+                for (WordSummary w : c.words()) {
+                    b.append("- `").append(w.name()).append(" : ").append(w.summary()).append("` ").append(w.doc()).append('\n');
+                }
             }
+            b.append('\n');
         }
-        b.append("\nUse search_word and inspect_word for one word, get_vm_state for the session's own definitions.\n");
+        b.append("Use search_word and inspect_word (`finch inspect NAME`) for one word or form, get_vm_state for the session's own definitions.\n");
         return new LanguageDefinition(Outcome.PROTOCOL, grammar, syntax, categories, b.toString());
+    }
+
+    private static String title(Language l) {
+        switch (l) {
+            case FORTH: return "Co-Forth";
+            case LISP: return "Lisp";
+            default: return "µNorman";
+        }
+    }
+
+    /** The sections of {@code text} that serve one of {@code languages}, in the text's order. */
+    static String grammarSections(String text, List<Language> languages) {
+        StringBuilder out = new StringBuilder();
+        for (String section : text.split("(?m)^(?=## )")) {
+            if (section.isBlank()) continue;
+            if (!section.startsWith("## ")) throw new IllegalStateException("the grammar text must start with a ## heading");
+            String heading = section.substring(3, section.indexOf('\n') < 0 ? section.length() : section.indexOf('\n')).strip();
+            String key = heading.split("[\\s(]", 2)[0];
+            List<Language> serves = SECTIONS.get(key);
+            if (serves == null) throw new IllegalStateException("grammar section '" + heading + "' serves no language: add it to Discovery.SECTIONS");
+            if (serves.stream().anyMatch(languages::contains)) out.append(section.stripTrailing()).append("\n\n");
+        }
+        return out.toString().strip() + "\n";
     }
 
     private static String grammarText() {
@@ -125,20 +180,30 @@ public final class Discovery {
      * What {@code name} denotes, resolved in the verifier's order (a persisted definition, then a constant, then a
      * core word), falling back to source syntax, which has no runtime meaning of its own.
      */
-    static Optional<WordInfo> inspect(View v, String name) {
+    static Optional<WordInfo> inspect(View v, String name) { return inspect(v, name, null); }
+
+    /**
+     * As {@link #inspect(View, String)}, with the forms of {@code language} first (all languages' forms are kept, so
+     * that a Lisp {@code define} and a µNorman {@code define} both answer); {@code null} keeps documentation order.
+     */
+    static Optional<WordInfo> inspect(View v, String name, Language language) {
         if (name == null) return Optional.empty();
         String n = name.strip();
+        List<SyntaxSpec> forms = new ArrayList<>(SourceSyntax.forms(n));
+        if (language != null) forms.sort(Comparator.comparingInt(s -> s.languages().contains(language.spelling()) ? 0 : 1));
         CompiledWord w = v.state().words().get(n);
         if (w != null) return Optional.of(new WordInfo.Definition(n, w.signature().toString(), source(w)));
-        TypedValue c = v.state().constants().get(n);
+        TypedValue c = dev.finch.ir.instr.WordDef.isInternal(n) ? null : v.state().constants().get(n);
         if (c != null) return Optional.of(new WordInfo.Constant(n, c.type().toString(), c.display()));
+        dev.finch.ir.type.Type structure = namedTypes(v).get(n);
+        if (structure != null) return Optional.of(new WordInfo.NamedType(n, structure.toString()));
         Optional<WordSpec> core = v.state().library().vocabulary().word(n);
         if (core.isPresent()) {
             WordSpec s = core.get();
             List<String> overloads = s.signatures().stream().map(Object::toString).toList();
-            return Optional.of(new WordInfo.CoreWord(n, s.signatureText(), overloads, categoryName(s.category()), s.doc(), s.special()));
+            return Optional.of(new WordInfo.CoreWord(n, s.signatureText(), overloads, categoryName(s.category()), s.doc(), s.special(), forms));
         }
-        return SourceSyntax.named(n).map(s -> new WordInfo.Syntax(s.name(), s.languages(), s.form(), s.doc()));
+        return forms.isEmpty() ? Optional.empty() : Optional.of(new WordInfo.Syntax(n, forms));
     }
 
     /** The definition as canonical Co-Forth, rebuilt from its verified IR with its verified signature declared. */
@@ -206,11 +271,23 @@ public final class Discovery {
         new TreeMap<>(v.state().words()).forEach((n, w) -> {
             if (!dev.finch.ir.instr.WordDef.isInternal(n)) all.add(new WordSummary(n, WordKind.DEFINITION, w.signature().toString(), ""));
         });
-        new TreeMap<>(v.state().constants()).forEach((n, c) -> all.add(new WordSummary(n, WordKind.CONSTANT, c.type().toString(),
-                "= " + c.display(StackDisplay.MIN_CHARS))));
+        new TreeMap<>(namedTypes(v)).forEach((n, t) -> all.add(new WordSummary(n, WordKind.NAMED_TYPE, t.toString(), "named type")));
+        new TreeMap<>(v.state().constants()).forEach((n, c) -> {
+            if (!dev.finch.ir.instr.WordDef.isInternal(n)) all.add(new WordSummary(n, WordKind.CONSTANT, c.type().toString(),
+                    "= " + c.display(StackDisplay.MIN_CHARS)));
+        });
         for (WordSpec w : v.state().library().vocabulary().words()) all.add(summary(w));
-        for (SyntaxSpec s : SourceSyntax.all()) all.add(new WordSummary(s.name(), WordKind.SYNTAX, s.form(), s.doc()));
+        for (SyntaxSpec s : SourceSyntax.all()) {
+            all.add(new WordSummary(s.name(), WordKind.SYNTAX, s.form(), "(" + String.join(", ", s.languages()) + ") " + s.doc()));
+        }
         return all;
+    }
+
+    /** The session's named types (name → structure), from the constants that carry them. */
+    private static Map<String, dev.finch.ir.type.Type> namedTypes(View v) {
+        Map<String, dev.finch.ir.type.Type> types = new LinkedHashMap<>();
+        v.state().constants().forEach((n, c) -> types.put(n, c.type()));
+        return dev.finch.ir.type.TypeNames.in(types);
     }
 
     private static WordSummary summary(WordSpec w) { return new WordSummary(w.name(), WordKind.CORE_WORD, w.signatureText(), w.doc()); }

@@ -50,6 +50,7 @@ public final class DiscoveryJson {
             o.put("category", w.category());
             o.put("doc", w.doc());
             o.put("special", w.special());
+            if (!w.forms().isEmpty()) forms(o.putArray("forms"), w.forms());
         } else if (info instanceof WordInfo.Definition d) {
             o.put("signature", d.signature());
             if (d.source().isPresent()) o.put("source", d.source().get());
@@ -58,14 +59,26 @@ public final class DiscoveryJson {
         } else if (info instanceof WordInfo.Constant c) {
             o.put("type", c.type());
             o.put("display", c.display());
+        } else if (info instanceof WordInfo.NamedType t) {
+            o.put("type", t.structure());
         } else {
             WordInfo.Syntax s = (WordInfo.Syntax) info;
             ArrayNode langs = o.putArray("languages");
             s.languages().forEach(langs::add);
             o.put("form", s.form());
             o.put("doc", s.doc());
+            o.put("example", s.example());
+            forms(o.putArray("forms"), s.forms());
         }
         return o;
+    }
+
+    /** Each form with its language, shape, meaning and example. */
+    private static void forms(ArrayNode into, List<SyntaxSpec> forms) {
+        for (SyntaxSpec f : forms) {
+            into.addObject().put("language", String.join(", ", f.languages())).put("name", f.name()).put("form", f.form())
+                .put("doc", f.doc()).put("example", f.example());
+        }
     }
 
     /** {@code search_word}: the query, the hits (at most {@code limit}) and whether more matched. */
@@ -84,7 +97,7 @@ public final class DiscoveryJson {
         o.put("name", s.name());
         o.put("kind", s.kind().spelling());
         // Syntax is a form, not a callable: its summary is named "form" so it is never read as a signature.
-        o.put(s.kind() == WordKind.SYNTAX ? "form" : s.kind() == WordKind.CONSTANT ? "type" : "signature", s.summary());
+        o.put(s.kind() == WordKind.SYNTAX ? "form" : s.kind() == WordKind.CONSTANT || s.kind() == WordKind.NAMED_TYPE ? "type" : "signature", s.summary());
         o.put("doc", s.doc());
         return o;
     }
@@ -116,7 +129,7 @@ public final class DiscoveryJson {
             ObjectNode n = syntax.addObject().put("name", s.name());
             ArrayNode langs = n.putArray("languages");
             s.languages().forEach(langs::add);
-            n.put("form", s.form()).put("doc", s.doc());
+            n.put("form", s.form()).put("doc", s.doc()).put("example", s.example());
         }
         return o;
     }

@@ -21,6 +21,7 @@ public final class ErrorCatalogue {
     /** The code enums, one per module; add a module's enum here when it gains one. */
     private static final List<DiagnosticCode[]> SOURCES = List.of(
             dev.finch.ir.limit.LimitCode.values(),
+            dev.finch.ir.type.TypeNameCode.values(),
             dev.finch.capabilities.CapabilityCode.values(),
             dev.finch.verifier.VerifyCode.values(),
             dev.finch.forth.ForthCode.values(),

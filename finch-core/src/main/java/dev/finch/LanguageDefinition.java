@@ -4,9 +4,10 @@ import dev.finch.ir.vocab.SyntaxSpec;
 import java.util.List;
 
 /**
- * What {@code get_language_definition} reports: the grammar of Lisp and Co-Forth and the compact type spelling
- * ({@code grammar}, a fixed text), the source syntax and the core words by category (both generated from
- * {@code dev.finch.ir.vocab.Vocabulary}, the one source of truth), and {@link #text()}, all of it as one document.
+ * What {@code get_language_definition} reports: the grammar of Lisp, Co-Forth and µNorman and the compact type
+ * spelling ({@code grammar}, a fixed text), the source syntax (from {@code dev.finch.ir.vocab.SourceSyntax}) and the
+ * core words by category (from {@code dev.finch.ir.vocab.Vocabulary}, the one source of truth), and {@link #text()},
+ * all of it as one document — or one language's part of it.
  */
 public record LanguageDefinition(String protocol, String grammar, List<SyntaxSpec> syntax, List<Category> categories,
                                  String text) {

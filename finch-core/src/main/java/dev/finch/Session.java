@@ -725,8 +725,14 @@ public final class Session {
      */
     public VmStateReport getVmState() { return Discovery.vmState(view()); }
 
-    /** {@code get_language_definition}: the grammar of Lisp and Co-Forth, the type spelling, syntax and core words. */
+    /**
+     * {@code get_language_definition}: the grammar of Lisp, Co-Forth and µNorman, the type spelling, every syntax form
+     * and the core words.
+     */
     public LanguageDefinition getLanguageDefinition() { return Discovery.languageDefinition(vocabulary()); }
+
+    /** {@code get_language_definition} for one language: the shared sections and that language's grammar and forms. */
+    public LanguageDefinition getLanguageDefinition(Language language) { return Discovery.languageDefinition(vocabulary(), language); }
 
     /**
      * {@code search_word}: core words, this session's definitions and constants, and source syntax whose name or
@@ -740,6 +746,9 @@ public final class Session {
      * no signature. Empty when the name denotes nothing; see {@link #suggestWords}.
      */
     public Optional<WordInfo> inspectWord(String name) { return Discovery.inspect(view(), name); }
+
+    /** {@link #inspectWord(String)}, with the forms of {@code language} first when the name is syntax of several. */
+    public Optional<WordInfo> inspectWord(String name, Language language) { return Discovery.inspect(view(), name, language); }
 
     /** Up to {@code max} known names close to {@code name}, for "did you mean" answers. */
     public List<String> suggestWords(String name, int max) { return Discovery.suggestions(view(), name, max); }

@@ -1,5 +1,6 @@
 package dev.finch;
 
+import dev.finch.ir.vocab.SyntaxSpec;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -13,7 +14,7 @@ public sealed interface WordInfo {
     /** The name inspected. */
     String name();
 
-    /** Which of the four variants this is. */
+    /** Which of the variants this is. */
     WordKind kind();
 
     /**
@@ -21,10 +22,12 @@ public sealed interface WordInfo {
      *
      * @param signature all overloads joined by {@code |}, compact spelling
      * @param special   typed by a dedicated verifier rule (its signature is the documented shape only)
+     * @param forms     the source syntax of the same name, in the languages that have a form of it (Lisp's
+     *                  {@code (and a b)} short-circuits; Co-Forth's {@code and} is this word), often empty
      */
-    record CoreWord(String name, String signature, List<String> overloads, String category, String doc, boolean special)
-            implements WordInfo {
-        public CoreWord { overloads = List.copyOf(overloads); }
+    record CoreWord(String name, String signature, List<String> overloads, String category, String doc, boolean special,
+                    List<SyntaxSpec> forms) implements WordInfo {
+        public CoreWord { overloads = List.copyOf(overloads); forms = List.copyOf(forms); }
 
         @Override public WordKind kind() { return WordKind.CORE_WORD; }
     }
@@ -45,9 +48,32 @@ public sealed interface WordInfo {
         @Override public WordKind kind() { return WordKind.CONSTANT; }
     }
 
-    /** Source syntax: the languages that have it, its form and what it does. No signature, by design. */
-    record Syntax(String name, List<String> languages, String form, String doc) implements WordInfo {
-        public Syntax { languages = List.copyOf(languages); }
+    /** A named type of this session: the name and the structure it stands for (how it prints). */
+    record NamedType(String name, String structure) implements WordInfo {
+        @Override public WordKind kind() { return WordKind.NAMED_TYPE; }
+    }
+
+    /**
+     * Source syntax: every form the name spells, one per language that has it (its name, or a part such as
+     * {@code then}), each with its form, meaning and example. No signature, by design.
+     */
+    record Syntax(String name, List<SyntaxSpec> forms) implements WordInfo {
+        public Syntax {
+            forms = List.copyOf(forms);
+            if (forms.isEmpty()) throw new IllegalArgumentException("syntax '" + name + "' has no form");
+        }
+
+        /** The languages that have a form of this name, in the order of {@link #forms()}. */
+        public List<String> languages() { return forms.stream().flatMap(f -> f.languages().stream()).distinct().toList(); }
+
+        /** The first form (the requested language's, when one was asked for). */
+        public String form() { return forms.get(0).form(); }
+
+        /** What the first form means. */
+        public String doc() { return forms.get(0).doc(); }
+
+        /** A runnable example of the first form. */
+        public String example() { return forms.get(0).example(); }
 
         @Override public WordKind kind() { return WordKind.SYNTAX; }
     }

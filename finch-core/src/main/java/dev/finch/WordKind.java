@@ -8,6 +8,8 @@ public enum WordKind {
     DEFINITION("definition"),
     /** A constant a committed submission defined in this session. */
     CONSTANT("constant"),
+    /** A type a committed submission named ({@code type<T> name}, {@code (define-type name T)}): an alias of its structure. */
+    NAMED_TYPE("named-type"),
     /** Source syntax such as {@code while}, {@code define} or {@code if}: a form, not a callable. */
     SYNTAX("syntax");
 

@@ -69,7 +69,8 @@ class DiscoveryTest {
             assertThat(json.has("signature")).as("syntax has no pretend signature").isFalse();
             assertThat(json.get("form").asText()).isEqualTo(dev.finch.ir.vocab.SourceSyntax.named(name).orElseThrow().form());
         }
-        assertThat(((WordInfo.Syntax) s.inspectWord("define").orElseThrow()).languages()).containsExactly("lisp");
+        assertThat(((WordInfo.Syntax) s.inspectWord("define").orElseThrow()).languages()).containsExactly("lisp", "norman");
+        assertThat(((WordInfo.Syntax) s.inspectWord("define", Language.NORMAN).orElseThrow()).form()).isEqualTo("(define f (x …) body)");
     }
 
     @Test
@@ -117,7 +118,7 @@ class DiscoveryTest {
     void searchFindsSyntaxAndMultiTermQueries() {
         Session s = finch.newSession();
         assertThat(s.searchWord("while").get(0)).isEqualTo(new WordSummary("while", WordKind.SYNTAX,
-                dev.finch.ir.vocab.SourceSyntax.named("while").orElseThrow().form(), dev.finch.ir.vocab.SourceSyntax.named("while").orElseThrow().doc()));
+                dev.finch.ir.vocab.SourceSyntax.named("while").orElseThrow().form(), "(lisp) " + dev.finch.ir.vocab.SourceSyntax.named("while").orElseThrow().doc()));
         assertThat(s.searchWord("length string").stream().map(WordSummary::name)).first().isEqualTo("string-length");
         assertThat(s.searchWord("code points").stream().map(WordSummary::name)).contains("string-length");
         assertThat(s.searchWord("   ")).isEmpty();
@@ -158,6 +159,69 @@ class DiscoveryTest {
         }
         assertThat(count).isGreaterThanOrEqualTo(6);
         assertThat(failures).isEmpty();
+    }
+
+    /** The bound docs/guide.md states: the whole text stays a prompt's size (about 4 characters a token). */
+    static final int MAX_LANGUAGE_CHARS = 50_000;
+
+    @Test
+    void theLanguageDefinitionStaysCompactEnoughForAPrompt() {
+        String all = Discovery.languageDefinition().text();
+        assertThat(all.length()).as("finch language, in characters (docs/guide.md states the size)").isBetween(30_000, MAX_LANGUAGE_CHARS);
+        for (Language l : Language.values()) {
+            assertThat(Discovery.languageDefinition(l).text().length()).as(l.spelling()).isLessThan(all.length());
+        }
+        assertThat(Discovery.languageDefinition(Language.NORMAN).text().length()).as("µNorman alone").isLessThan(16_000);
+    }
+
+    @Test
+    void theLanguageDefinitionDescribesAllThreeAndEachAlone() {
+        String all = Discovery.languageDefinition().text();
+        assertThat(all).contains("## Co-Forth", "## Lisp", "## Types", "## µNorman", "## µNorman syntax",
+                "A program is Lisp, Co-Forth or µNorman", "each `finch run` starts a fresh\nsession", "expected_vm_revision");
+        assertThat(all).doesNotContain("A program is Lisp or Co-Forth");
+        // µNorman's grant kinds and keys, script answers and test forms, as its frontend reads them.
+        assertThat(all).contains("(model [id \"model-id\"] [in p] [out p] [ceiling n] [think n])", "kernel|filesystem|http [op ty]",
+                "(reply \"json\")", "(result \"text\")", "(provider-error \"msg\")", "(refused 'category)", "(out n) (latency d)");
+        for (String form : dev.finch.norman.Norman.forms()) {
+            if (!form.equals("_")) assertThat(all).as(form).contains("(" + form + " ");
+        }
+        String norman = Discovery.languageDefinition(Language.NORMAN).text();
+        assertThat(norman).contains("## Submitting programs", "## µNorman", "(datatype T").doesNotContain("## Co-Forth", "## Lisp", "## Core words", "`dup : ");
+        String lisp = Discovery.languageDefinition(Language.LISP).text();
+        assertThat(lisp).contains("## Lisp", "## Types", "## Core words", "((make-adder 5) 10)").doesNotContain("## Co-Forth", "## µNorman");
+        String forth = Discovery.languageDefinition(Language.FORTH).text();
+        assertThat(forth).contains("## Co-Forth", "## Types", "`dup : ").doesNotContain("## Lisp\n", "## µNorman");
+        assertThat(Discovery.languageDefinition(Language.NORMAN).syntax()).isEqualTo(dev.finch.ir.vocab.SourceSyntax.of("norman"));
+    }
+
+    @Test
+    void everySyntaxFormInTheLanguageTextAnswersInspect() {
+        Session s = finch.newSession();
+        for (var x : Discovery.languageDefinition().syntax()) {
+            assertThat(s.inspectWord(x.name())).as(x.name()).isPresent();
+            for (String part : x.parts()) assertThat(s.inspectWord(part)).as(part).isPresent();
+        }
+        for (String name : List.of("cond", "match", "match-option", "match-result", "try", "when", "unless", "set!", "let*",
+                "define-syntax", "quote", "list", "{", "map{", "datatype", "grant", "script", "check-expect", "under", "retry", "best-of")) {
+            assertThat(s.inspectWord(name)).as(name).isPresent();
+        }
+    }
+
+    @Test
+    void theNormanExampleOfTheLanguageDefinitionRunsAndPasses() {
+        String grammar = Discovery.languageDefinition(Language.NORMAN).grammar();
+        Matcher m = Pattern.compile("```norman\\n(.*?)```", Pattern.DOTALL).matcher(grammar);
+        assertThat(m.find()).as("the µNorman section has a ```norman example").isTrue();
+        try (dev.finch.norman.harness.TestHarness harness = new dev.finch.norman.harness.TestHarness(dev.finch.norman.SourceLoader.none())) {
+            dev.finch.norman.harness.FileReport r = harness.runAll(m.group(1), "example.nm");
+            assertThat(r.diagnostics()).isEmpty();
+            assertThat(r.results()).allSatisfy(t -> assertThat(t.passed()).as(t.toString()).isTrue());
+            assertThat(r.passed()).isGreaterThanOrEqualTo(5);
+        }
+        // And in a session it loads: its functions become words.
+        Outcome o = finch.newSession().submit(Submission.of(m.group(1), "example.nm").withLanguage(Language.NORMAN));
+        assertThat(o.status()).as(FinchJson.write(o)).isEqualTo(Outcome.Status.COMPLETED);
     }
 
     @Test

@@ -24,8 +24,10 @@ final class DiscoveryText {
             b.append("definitions (this session)\n");
             for (VmStateReport.DefinitionEntry d : state.definitions()) b.append("  ").append(d.name()).append(" : ").append(d.signature()).append('\n');
         }
-        b.append("syntax (forms, no runtime signature)\n");
-        for (SyntaxSpec s : dev.finch.ir.vocab.SourceSyntax.all()) b.append("  ").append(s.name()).append("    ").append(s.form()).append('\n');
+        b.append("syntax (forms, no runtime signature; inspect one for its example)\n");
+        for (SyntaxSpec s : dev.finch.ir.vocab.SourceSyntax.all()) {
+            b.append("  ").append(s.name()).append("    ").append(s.form()).append("   [").append(String.join(", ", s.languages())).append("]\n");
+        }
         return b.toString();
     }
 
@@ -36,6 +38,7 @@ final class DiscoveryText {
             b.append(w.name()).append(" : ").append(w.signature()).append('\n');
             b.append("  core word (").append(w.category()).append(w.special() ? ", typed by a verifier rule" : "").append(")\n");
             b.append("  ").append(w.doc()).append('\n');
+            for (SyntaxSpec f : w.forms()) form(b, f);
         } else if (info instanceof WordInfo.Definition d) {
             b.append(d.name()).append(" : ").append(d.signature()).append('\n');
             b.append("  definition of this session\n");
@@ -43,13 +46,23 @@ final class DiscoveryText {
         } else if (info instanceof WordInfo.Constant c) {
             b.append(c.name()).append(" : ").append(c.type()).append(" = ").append(c.display()).append('\n');
             b.append("  constant of this session\n");
+        } else if (info instanceof WordInfo.NamedType t) {
+            b.append(t.name()).append(" = ").append(t.structure()).append('\n');
+            b.append("  named type of this session: an alias, printed as its structure\n");
         } else {
             WordInfo.Syntax s = (WordInfo.Syntax) info;
-            b.append(s.name()).append("    ").append(s.form()).append('\n');
-            b.append("  syntax (").append(String.join(", ", s.languages())).append("), not a word: no runtime signature\n");
-            b.append("  ").append(s.doc()).append('\n');
+            b.append(s.name()).append("    syntax (").append(String.join(", ", s.languages())).append("), not a word: no runtime signature\n");
+            for (SyntaxSpec f : s.forms()) form(b, f);
         }
         return b.toString();
+    }
+
+    /** One form: its language and shape, its meaning, and its example indented. */
+    private static void form(StringBuilder b, SyntaxSpec f) {
+        b.append("  ").append(String.join(", ", f.languages())).append(": ").append(f.form()).append('\n');
+        b.append("    ").append(f.doc()).append('\n');
+        b.append("    example:\n");
+        for (String line : f.example().split("\n")) b.append("      ").append(line).append('\n');
     }
 
     /** Search hits, one per line, at most {@code limit}. */

@@ -3,6 +3,7 @@ package dev.finch.cli;
 import dev.finch.DiagnosticText;
 import dev.finch.DiscoveryJson;
 import dev.finch.Finch;
+import dev.finch.Language;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
@@ -31,7 +32,10 @@ final class InspectCommand implements Callable<Integer> {
     @Option(names = "--load", paramLabel = "FILE", description = "Submit FILE to the session first (repeatable), to inspect its definitions.")
     List<String> load = new ArrayList<>();
 
-    @Parameters(arity = "1", paramLabel = "WORD", description = "The name to inspect, e.g. list-get, while, define.")
+    @Option(names = "--lang", paramLabel = "LANG", description = "lisp, forth or norman: that language's form first when several have one.")
+    String lang;
+
+    @Parameters(arity = "1", paramLabel = "WORD", description = "The name to inspect, e.g. list-get, while, define, datatype.")
     String word;
 
     InspectCommand(Io io) { this.io = io; }
@@ -58,10 +62,12 @@ final class InspectCommand implements Callable<Integer> {
                 return Main.EXIT_FAILED;
             }
         }
-        Optional<WordInfo> info = session.inspectWord(word);
+        Language language = null;
+        if (lang != null) language = Language.named(lang).orElseThrow(() -> new UsageException("--lang is lisp, forth or norman, not '" + lang + "'"));
+        Optional<WordInfo> info = language == null ? session.inspectWord(word) : session.inspectWord(word, language);
         if (info.isEmpty()) {
             List<String> close = session.suggestWords(word, 5);
-            io.err().println("finch inspect: '" + word + "' is no core word, definition, constant or syntax"
+            io.err().println("finch inspect: '" + word + "' is no core word, definition, constant, named type or syntax"
                     + (close.isEmpty() ? "" : "; did you mean " + String.join(", ", close) + "?"));
             io.err().flush();
             return Main.EXIT_FAILED;

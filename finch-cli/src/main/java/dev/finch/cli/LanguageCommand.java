@@ -2,23 +2,35 @@ package dev.finch.cli;
 
 import dev.finch.Discovery;
 import dev.finch.DiscoveryJson;
+import dev.finch.Language;
+import dev.finch.LanguageDefinition;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code finch language}: the language definition a model gets from {@code get_language_definition}. */
-@Command(name = "language", mixinStandardHelpOptions = true, description = "Print the grammar of Lisp and Co-Forth, the type spelling and the core words.")
+@Command(name = "language", mixinStandardHelpOptions = true, description = "Print the grammar of Lisp, Co-Forth and µNorman, the type spelling, the syntax forms and the core words.")
 final class LanguageCommand implements Callable<Integer> {
     private final Io io;
 
     @Option(names = "--json", description = "Print {protocol, text} as the get_language_definition tool returns it.")
     boolean json;
 
+    @Option(names = "--lang", paramLabel = "LANG", description = "lisp, forth or norman: only that language (and the shared parts).")
+    String lang;
+
     LanguageCommand(Io io) { this.io = io; }
 
     @Override public Integer call() {
-        if (json) io.out().println(DiscoveryJson.write(DiscoveryJson.tree(Discovery.languageDefinition())));
-        else io.out().print(Discovery.languageDefinition().text());
+        LanguageDefinition d;
+        if (lang == null) d = Discovery.languageDefinition();
+        else {
+            java.util.Optional<Language> l = Language.named(lang);
+            if (l.isEmpty()) return Main.usage(io, "language", "--lang is lisp, forth or norman, not '" + lang + "'");
+            d = Discovery.languageDefinition(l.get());
+        }
+        if (json) io.out().println(DiscoveryJson.write(DiscoveryJson.tree(d)));
+        else io.out().print(d.text());
         io.out().flush();
         return Main.EXIT_OK;
     }

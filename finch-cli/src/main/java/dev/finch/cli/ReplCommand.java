@@ -49,7 +49,7 @@ final class ReplCommand implements Callable<Integer> {
     static final String CONTINUATION = "  ...> ";
 
     private static final String HELP = String.join("\n",
-            "Enter Lisp or Co-Forth; an entry runs when it is complete (open definitions, strings and",
+            "Enter Lisp or Co-Forth (µNorman with --lang norman); an entry runs when it is complete (open definitions, strings and",
             "parentheses continue on the next line). Ctrl-C discards a partial entry; Ctrl-D or :quit leaves.",
             "  :state            the stack (bottom to top), revisions, definitions and constants",
             "  :vocabulary       core words by category, this session's definitions, syntax",
@@ -182,7 +182,7 @@ final class ReplCommand implements Callable<Integer> {
 
         void run() {
             SubmissionBuffer buffer = newBuffer();
-            print("Finch " + Outcome.PROTOCOL + " — Lisp or Co-Forth; :help for commands, :quit to leave.\n");
+            print("Finch " + Outcome.PROTOCOL + " — Lisp or Co-Forth (µNorman with --lang norman); :help for commands, :quit to leave.\n");
             while (true) {
                 String line;
                 try {
@@ -263,7 +263,7 @@ final class ReplCommand implements Callable<Integer> {
                         print(DiscoveryText.inspect(info.get()));
                     } else {
                         List<String> close = session.suggestWords(arg, 5);
-                        print("'" + arg + "' is no core word, definition, constant or syntax"
+                        print("'" + arg + "' is no core word, definition, constant, named type or syntax"
                                 + (close.isEmpty() ? "" : "; did you mean " + String.join(", ", close) + "?") + "\n");
                     }
                     return true;

@@ -27,7 +27,7 @@ class DiscoveryCommandsTest {
         ConformanceTest.Run r = finch("vocabulary");
         assertThat(r.exit()).isZero();
         for (var w : dev.finch.vm.VmState.EMPTY.library().vocabulary().words()) assertThat(r.out()).contains("  " + w.name() + " : " + w.signatureText() + "\n");
-        assertThat(r.out()).contains("syntax (forms, no runtime signature)").contains("  while    ");
+        assertThat(r.out()).contains("syntax (forms, no runtime signature").contains("  while    ").contains("  datatype    (datatype T");
     }
 
     @Test
@@ -49,7 +49,15 @@ class DiscoveryCommandsTest {
 
         ConformanceTest.Run syntax = finch("inspect", "define");
         assertThat(syntax.exit()).isZero();
-        assertThat(syntax.out()).startsWith("define    (define (f x …) body…)").contains("no runtime signature").doesNotContain(" : ");
+        assertThat(syntax.out()).startsWith("define    syntax (lisp, norman)").contains("no runtime signature")
+                .contains("  lisp: (define (f [x : int] y)", "  norman: (define f (x …) body)", "example:");
+        assertThat(syntax.out().lines().findFirst().orElseThrow()).doesNotContain(" : ");
+        ConformanceTest.Run norman = finch("inspect", "--lang", "norman", "define");
+        assertThat(norman.out()).startsWith("define    syntax (norman, lisp)").contains("      (check-expect (square 3) 9)");
+        ConformanceTest.Run language = finch("language", "--lang", "norman");
+        assertThat(language.exit()).isZero();
+        assertThat(language.out()).contains("## µNorman", "(grant name (model").doesNotContain("## Co-Forth");
+        assertThat(finch("language", "--lang", "cobol").exit()).isEqualTo(2);
 
         JsonNode j = JSON.readTree(finch("inspect", "--json", "while").out());
         assertThat(j.get("kind").asText()).isEqualTo("syntax");

@@ -263,6 +263,7 @@ class DocsExamplesTest {
         }
         b.append("\n#### Source syntax (no runtime signature)\n\n| Name | Languages | Form | What it does |\n|---|---|---|---|\n");
         for (SyntaxSpec s : dev.finch.ir.vocab.SourceSyntax.all()) {
+            if (s.languages().contains(dev.finch.ir.vocab.SourceSyntax.NORMAN)) continue; // docs/norman.md describes µNorman's
             b.append("| `").append(cell(s.name())).append("` | ").append(String.join(", ", s.languages())).append(" | `")
                     .append(cell(s.form())).append("` | ").append(cell(s.doc())).append(" |\n");
         }

@@ -68,7 +68,7 @@ class ReplTest {
                 ":help", ""));
         assertThat(r.exit()).isZero();
         assertThat(r.out()).contains("inc : int -> int\n  definition of this session\n  : inc ( int -- int ) 1 + ;");
-        assertThat(r.out()).contains("while    begin test while body repeat").contains("no runtime signature");
+        assertThat(r.out()).contains("forth: begin test while body repeat").contains("no runtime signature");
         assertThat(r.out()).contains("inc : int -> int   [definition]");
         assertThat(r.out()).contains("vm_revision 2, manifest_generation 1").contains("  42 : int");
         assertThat(r.out()).contains("definitions (this session)\n  inc : int -> int");

@@ -192,9 +192,13 @@ public final class ToolSurface {
                         + "vm_revision and manifest_generation when you submit.",
                 List.of(), (a, id) -> DiscoveryJson.write(DiscoveryJson.tree(session.getVmState()))));
         add(m, new Tool("get_language_definition",
-                "The complete grammar of Lisp and Co-Forth, the compact type spelling, the source syntax and every core "
-                        + "word with its signature.",
-                List.of(), (a, id) -> DiscoveryJson.write(DiscoveryJson.tree(session.getLanguageDefinition()))));
+                "The complete grammar of Lisp, Co-Forth and µNorman, the compact type spelling, every source syntax form "
+                        + "and every core word with its signature; language narrows it to one language.",
+                List.of(Param.string("language", false, "lisp, forth or norman: only that language's part (and the shared parts).",
+                        1, 16, "lisp", "forth", "norman")),
+                (a, id) -> DiscoveryJson.write(DiscoveryJson.tree(a.hasNonNull("language")
+                        ? session.getLanguageDefinition(Language.named(a.get("language").textValue()).orElseThrow())
+                        : session.getLanguageDefinition()))));
         add(m, new Tool("search_word",
                 "Search core words, this session's definitions and constants, and source syntax (such as while or "
                         + "define) by name and documentation, best match first. Follow with inspect_word.",
@@ -203,20 +207,23 @@ public final class ToolSurface {
                 this::search));
         add(m, new Tool("inspect_word",
                 "One name in detail: a core word's signature and documentation, a persisted definition's signature and "
-                        + "canonical Co-Forth source, a constant's type and value, or source syntax with its form (source "
-                        + "syntax has no runtime signature). Inspect definitions instead of inventing words.",
-                List.of(Param.string("name", true, "The word, definition, constant or syntax name, e.g. 'list-get' or 'while'.", 1, 200)),
+                        + "canonical Co-Forth source, a constant's type and value, or source syntax of Lisp, Co-Forth or µNorman "
+                        + "with its form, meaning and an example in each language that has it (source syntax has no runtime "
+                        + "signature). Inspect definitions instead of inventing words.",
+                List.of(Param.string("name", true, "The word, definition, constant or syntax name, e.g. 'list-get', 'while' or 'datatype'.", 1, 200),
+                        Param.string("language", false, "lisp, forth or norman: that language's form first when several have one.",
+                                1, 16, "lisp", "forth", "norman")),
                 this::inspect));
         add(m, new Tool("submit_program",
-                "Run one Lisp or Co-Forth program in this session. The result is the outcome object: status "
+                "Run one Lisp, Co-Forth or µNorman program in this session. The result is the outcome object: status "
                         + "(completed, failed, suspended, cancelled), output (the say text), stack (bottom to top), "
                         + "diagnostics (phase, code, origin, expected, found), vm_revision, manifest_generation; a "
                         + "suspended outcome also has yielded and pending_request (what it waits for). Use say "
                         + "for text meant for the person; do not wrap the program in Markdown. Only a completed program "
                         + "commits its stack and definitions.",
                 List.of(Param.string("source", true, "The program text.", 1, MAX_SOURCE_CHARS),
-                        Param.string("language", false, "lisp or forth; when omitted: lisp exactly when the first "
-                                + "non-whitespace character is '(', else forth.", 1, 16, "lisp", "forth"),
+                        Param.string("language", false, "lisp, forth or norman; when omitted: lisp exactly when the first "
+                                + "non-whitespace character is '(', else forth.", 1, 16, "lisp", "forth", "norman"),
                         Param.integer("expected_vm_revision", false, "The vm_revision observed with get_vm_state; a stale one is refused.", 0, Long.MAX_VALUE),
                         Param.integer("expected_manifest_generation", false, "The manifest_generation observed with get_vm_state; a stale one is refused.", 0, Long.MAX_VALUE)),
                 this::submit));
@@ -246,9 +253,10 @@ public final class ToolSurface {
 
     private String inspect(ObjectNode args, String sourceId) {
         String name = args.get("name").textValue();
-        Optional<WordInfo> info = session.inspectWord(name);
+        Language language = args.hasNonNull("language") ? Language.named(args.get("language").textValue()).orElseThrow() : null;
+        Optional<WordInfo> info = language == null ? session.inspectWord(name) : session.inspectWord(name, language);
         if (info.isPresent()) return DiscoveryJson.write(DiscoveryJson.tree(info.get()));
-        return error(ToolCode.UNKNOWN_WORD, "inspect_word", "'" + name.strip() + "' is no core word, definition, constant or syntax of this session",
+        return error(ToolCode.UNKNOWN_WORD, "inspect_word", "'" + name.strip() + "' is no core word, definition, constant, named type or syntax of this session",
                 session.suggestWords(name, 5));
     }
 

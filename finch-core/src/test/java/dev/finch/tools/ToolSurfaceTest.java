@@ -53,9 +53,26 @@ class ToolSurfaceTest {
         assertThat(submit.get("required")).containsExactly(JSON.getNodeFactory().textNode("source"));
         assertThat(submit.get("properties").fieldNames()).toIterable()
                 .containsExactly("source", "language", "expected_vm_revision", "expected_manifest_generation");
-        assertThat(submit.get("properties").get("language").get("enum")).hasSize(2);
+        assertThat(submit.get("properties").get("language").get("enum")).hasSize(3);
         assertThat(json(t.toolsJson())).hasSize(5);
         assertThat(json(t.toolsJson()).get(0).has("input_schema")).isTrue();
+    }
+
+    @Test
+    void discoveryNarrowsToOneLanguageAndAnswersNormanFormsAsNorman() {
+        ToolSurface t = ToolSurface.of(finch.newSession());
+        String norman = json(t.handle("get_language_definition", "{\"language\":\"norman\"}")).get("text").asText();
+        assertThat(norman).contains("## µNorman", "(check-expect e expected)").doesNotContain("## Co-Forth");
+        assertThat(json(t.handle("get_language_definition", "{}")).get("text").asText()).contains("## Co-Forth", "## µNorman");
+        JsonNode define = json(t.handle("inspect_word", "{\"name\":\"define\",\"language\":\"norman\"}"));
+        assertThat(define.get("kind").asText()).isEqualTo("syntax");
+        assertThat(define.get("form").asText()).isEqualTo("(define f (x …) body)");
+        assertThat(define.get("forms")).hasSize(2);
+        assertThat(define.get("example").asText()).contains("(check-expect");
+        JsonNode script = json(t.handle("inspect_word", "{\"name\":\"script\"}"));
+        assertThat(script.get("languages")).containsExactly(JSON.getNodeFactory().textNode("norman"));
+        JsonNode reply = json(t.handle("inspect_word", "{\"name\":\"reply\"}"));
+        assertThat(reply.get("forms").get(0).get("name").asText()).isEqualTo("script");
     }
 
     @Test

@@ -10,7 +10,7 @@
 // signature a StackOverflowError). Their types are declared below; the rules they replace are in CoForthTokens' Javadoc.
 grammar CoForth;
 
-tokens { PAREN, UNCLOSED_PAREN, JSON_OBJECT, CONSTANT_TYPED, PARAM_WORD }
+tokens { PAREN, UNCLOSED_PAREN, JSON_OBJECT, CONSTANT_TYPED, TYPE_DEF, PARAM_WORD }
 
 program     : topItem* EOF ;
 
@@ -41,6 +41,7 @@ item        : INT                                         # intLit
             | QUESTION                                    # propagate
             | TICK name=WORD                              # quote
             | (CONSTANT | CONSTANT_TYPED) name=WORD       # constant
+            | TYPE_DEF name=WORD                          # typeDef
             | LOCAL_STORE name=WORD                       # localStore
             | CLOSURE_OPEN items CLOSURE_CLOSE            # closure
             | LBRACKET elements RBRACKET                  # list

@@ -39,8 +39,7 @@ public final class CoForth implements Frontend {
     public Lowering lower(String text, String sourceId, Environment env) {
         String source = sourceId == null ? Origin.UNKNOWN.source() : sourceId;
         try {
-            return run(text == null ? "" : text, source, env == null ? Vocabulary.EMPTY : env.vocabulary(),
-                    env == null ? CompileBudget.standard() : env.budget());
+            return run(text == null ? "" : text, source, env == null ? Environment.of(Vocabulary.EMPTY) : env);
         } catch (DiagnosticException limit) {
             return Lowering.failed(limit.diagnostics());
         } catch (RuntimeException | StackOverflowError e) {
@@ -48,7 +47,9 @@ public final class CoForth implements Frontend {
         }
     }
 
-    private static Lowering run(String text, String source, Vocabulary vocabulary, CompileBudget budget) {
+    private static Lowering run(String text, String source, Environment env) {
+        Vocabulary vocabulary = env.vocabulary();
+        CompileBudget budget = env.budget();
         DiagnosticListener listener = new DiagnosticListener(source);
         CoForthLexer lexer = new CoForthTokens(CharStreams.fromString(text, source), budget, source);
         lexer.removeErrorListeners();
@@ -76,7 +77,7 @@ public final class CoForth implements Frontend {
         if (!listener.diagnostics().isEmpty()) return Lowering.failed(listener.diagnostics());
         budget.poll(Phase.PARSE, Origin.of(source, 1, 1));
 
-        CoForthLowerer lowerer = new CoForthLowerer(source, tokens, vocabulary, budget);
+        CoForthLowerer lowerer = new CoForthLowerer(source, tokens, env);
         Module module = lowerer.lower(tree);
         List<Diagnostic> diagnostics = lowerer.diagnostics();
         return diagnostics.isEmpty() ? Lowering.of(module) : Lowering.failed(diagnostics);

@@ -30,10 +30,12 @@ import dev.finch.forth.CoForthParser.StringLitContext;
 import dev.finch.forth.CoForthParser.SymbolLitContext;
 import dev.finch.forth.CoForthParser.TopItemContext;
 import dev.finch.forth.CoForthParser.TrueLitContext;
+import dev.finch.forth.CoForthParser.TypeDefContext;
 import dev.finch.forth.CoForthParser.UnitLitContext;
 import dev.finch.forth.CoForthParser.WordContext;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
+import dev.finch.ir.checked.Environment;
 import dev.finch.ir.diag.Phase;
 import dev.finch.ir.limit.CompileBudget;
 import dev.finch.ir.instr.Block;
@@ -46,9 +48,13 @@ import dev.finch.ir.instr.Literal;
 import dev.finch.ir.instr.Module;
 import dev.finch.ir.instr.WordDef;
 import dev.finch.ir.type.Type;
+import dev.finch.ir.type.TypeNameCode;
+import dev.finch.ir.type.TypeNames;
 import dev.finch.ir.type.TypeSyntax;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -74,12 +80,19 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
 
     private final Vocabulary vocabulary;
     private final CompileBudget budget;
+    private final Environment env;
+    /** The session's named types and those this program has defined so far, in program order. */
+    private final Map<String, Type> named;
+    /** The opaque types a named type may mention, computed at the first type definition. */
+    private Set<String> opaque;
 
-    CoForthLowerer(String sourceId, BufferedTokenStream tokens, Vocabulary vocabulary, CompileBudget budget) {
+    CoForthLowerer(String sourceId, BufferedTokenStream tokens, Environment env) {
         this.sourceId = sourceId;
         this.tokens = tokens;
-        this.vocabulary = vocabulary;
-        this.budget = budget;
+        this.env = env;
+        this.vocabulary = env.vocabulary();
+        this.budget = env.budget();
+        this.named = new HashMap<>(env.namedTypes());
     }
 
     List<Diagnostic> diagnostics() { return diagnostics; }
@@ -253,6 +266,34 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         return null;
     }
 
+    /**
+     * {@code type<T> name}: names the structure T for the rest of this program and the session (see
+     * {@link TypeNames}); it lowers to the constant that carries it, {@code T empty-list<T> constant nm.type.name}.
+     */
+    @Override public Void visitTypeDef(TypeDefContext ctx) {
+        Token t = ctx.TYPE_DEF().getSymbol();
+        String text = t.getText();
+        String inner = text.substring(text.indexOf('<') + 1, text.length() - 1);
+        String name = ctx.name.getText();
+        if (opaque == null) opaque = env.opaqueTypes();
+        TypeNames.Result r;
+        try {
+            r = TypeNames.define(name, inner.strip(), named, opaque, budget.limits().maxNesting(), budget.limits().maxTypeSize());
+        } catch (TypeSyntax.TypeSyntaxException e) {
+            type(t, text.indexOf('<') + 1, inner); // reports the malformed type where it is
+            return null;
+        }
+        if (r.refused().isPresent()) {
+            report(TypeNameCode.of(r.refusal().problem()).at(origin(ctx.name), r.refusal().message()));
+            return null;
+        }
+        named.put(name, r.structure());
+        Origin at = origin(t);
+        out.add(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(r.structure())), at));
+        out.add(new Instr.Constant(TypeNames.constantName(name), Optional.empty(), at));
+        return null;
+    }
+
     @Override public Void visitLocalStore(LocalStoreContext ctx) {
         String name = ctx.name.getText();
         locals.add(name);
@@ -397,7 +438,7 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
 
     private Optional<Type> type(Token t, int at, String text) {
         try {
-            return Optional.of(TypeSyntax.parse(text.strip(), budget.limits().maxNesting(), budget.limits().maxTypeSize()));
+            return Optional.of(TypeSyntax.parse(text.strip(), budget.limits().maxNesting(), budget.limits().maxTypeSize(), TypeNames.resolver(named)));
         } catch (TypeSyntax.TypeSyntaxException e) {
             int lead = text.length() - text.stripLeading().length();
             Origin where = originAt(t, at + lead + e.offset());
@@ -457,7 +498,7 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         }
         String compact = inner.substring(0, dashes) + "->" + inner.substring(dashes + 2);
         try {
-            return Optional.of(TypeSyntax.parseSignature(compact, budget.limits().maxNesting(), budget.limits().maxTypeSize()));
+            return Optional.of(TypeSyntax.parseSignature(compact, budget.limits().maxNesting(), budget.limits().maxTypeSize(), TypeNames.resolver(named)));
         } catch (TypeSyntax.TypeSyntaxException e) {
             Origin where = originAt(paren, 1 + e.offset());
             refuseOverLimit(e, where);

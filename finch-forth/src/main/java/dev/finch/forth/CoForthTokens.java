@@ -16,7 +16,7 @@ import org.antlr.v4.runtime.Token;
  * PAREN          : '(' ( [ \t\f\r\n] ( NESTED_PAREN | ~[()] )* )? ')' -&gt; channel(HIDDEN) ;   NESTED_PAREN : '(' ( NESTED_PAREN | ~[()] )* ')'
  * UNCLOSED_PAREN : '(' [ \t\f\r\n] … to the end of the text, when it never closes
  * JSON_OBJECT    : '{' [ \t\f\r\n]* JSON_STRING ( JSON_STRING | JSON_NESTED | ~["{}] )* '}'
- * CONSTANT_TYPED : 'constant' ANGLE ;     PARAM_WORD : [a-z] [a-z0-9-]* ANGLE ;   ANGLE : '&lt;' ( ANGLE | '-&gt;' | ~[&lt;&gt;\r\n] )+ '&gt;'
+ * CONSTANT_TYPED : 'constant' ANGLE ;     TYPE_DEF : 'type' ANGLE ;     PARAM_WORD : [a-z] [a-z0-9-]* ANGLE ;   ANGLE : '&lt;' ( ANGLE | '-&gt;' | ~[&lt;&gt;\r\n] )+ '&gt;'
  * </pre>
  * ({@code ->} inside an ANGLE is read as an arrow; reading its {@code >} as a closer instead only ever yields a type
  * ending in {@code -}, which is malformed either way.) A PAREN or a PARAM_WORD still loses to a longer WORD, as in the
@@ -70,7 +70,7 @@ final class CoForthTokens extends CoForthLexer {
         int name = switch (t.getType()) {
             case WORD -> length;
             case SYMBOL, FIELD -> length - 1; // without the quote of 'name or the colon of name:
-            case CoForthParser.PARAM_WORD, CoForthParser.CONSTANT_TYPED -> t.getText().indexOf('<');
+            case CoForthParser.PARAM_WORD, CoForthParser.CONSTANT_TYPED, CoForthParser.TYPE_DEF -> t.getText().indexOf('<');
             default -> 0;
         };
         if (name > MAX_NAME) {
@@ -116,7 +116,9 @@ final class CoForthTokens extends CoForthLexer {
             if (la(name + 1) == '<') {
                 int n = angle(name + 1);
                 if (n > 0 && n >= wordRun()) {
-                    return emit(name == 8 && spells("constant") ? CoForthParser.CONSTANT_TYPED : CoForthParser.PARAM_WORD, n, DEFAULT_TOKEN_CHANNEL);
+                    int type = name == 8 && spells("constant") ? CoForthParser.CONSTANT_TYPED
+                            : name == 4 && spells("type") ? CoForthParser.TYPE_DEF : CoForthParser.PARAM_WORD;
+                    return emit(type, n, DEFAULT_TOKEN_CHANNEL);
                 }
             }
         }

@@ -19,7 +19,7 @@ public enum ForthCode implements DiagnosticCode {
     UNCLOSED("E-FORTH-103", Phase.LOWER, "A definition, branch, loop, case or bracket is still open at the end of the program."),
     UNCLOSED_COMMENT("E-FORTH-104", Phase.LOWER, "A ( comment or signature is not closed with )."),
     FIELD_NAME_NOT_LITERAL("E-FORTH-105", Phase.LOWER, "record-get and record-set need a literal field name string right before them."),
-    NESTED_DEFINITION("E-FORTH-106", Phase.LOWER, "A : definition appears inside another construct; definitions are top-level only."),
+    NESTED_DEFINITION("E-FORTH-106", Phase.LOWER, "A : definition (or a type<T> name) appears inside another construct; definitions are top-level only."),
     MISSING_NAME("E-FORTH-107", Phase.LOWER, "A word that names something (:, :>, constant, [']) is not followed by a name."),
     MISSING_SIGNATURE("E-FORTH-108", Phase.LOWER, "A closure [: … ;] has no ( ins -- outs ) signature right after [:."),
     MISPLACED_FIELD("E-FORTH-109", Phase.LOWER, "A record field label name: appears outside { }, or a record does not start with a field."),

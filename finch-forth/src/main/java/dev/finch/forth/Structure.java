@@ -114,6 +114,12 @@ final class Structure {
                             + where(top.token) + "); definitions are top-level only");
                 }
                 return named(t, next, Construct.DEFINITION);
+            case CoForthParser.TYPE_DEF:
+                if (!stack.isEmpty()) {
+                    return ForthCode.NESTED_DEFINITION.at(origin(t), "'type<…>' inside '" + top.construct.open + "' (opened at "
+                            + where(top.token) + "); named types are top-level only");
+                }
+                return named(t, next, null);
             case CoForthLexer.LOCAL_STORE: case CoForthLexer.CONSTANT: case CoForthParser.CONSTANT_TYPED: case CoForthLexer.TICK:
                 return named(t, next, null);
             case CoForthLexer.IF: case CoForthLexer.IF_SOME: case CoForthLexer.IF_OK: return push(Construct.IF, t);

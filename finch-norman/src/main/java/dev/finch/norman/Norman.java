@@ -25,6 +25,16 @@ import java.util.Set;
  * data; {@link #lower} the module a session runs; {@link #lowerTests} the module a test harness runs.
  */
 public final class Norman implements Frontend {
+    /**
+     * The names of µNorman's forms: its reserved words (the reference's) and the expression forms {@code list},
+     * {@code cons} and {@code .}, as {@code Syntax} reads them. Discovery must describe each.
+     */
+    public static java.util.Set<String> forms() {
+        java.util.Set<String> all = new java.util.TreeSet<>(Syntax.RESERVED);
+        all.addAll(java.util.List.of("list", "cons", "."));
+        return java.util.Collections.unmodifiableSet(all);
+    }
+
     private static final String BASIS = "basis.nm";
     private final SourceLoader loader;
 

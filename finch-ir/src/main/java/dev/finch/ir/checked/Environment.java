@@ -65,4 +65,20 @@ public record Environment(Vocabulary vocabulary, Map<String, Type.Fn> words, Map
     public Optional<Type.Fn> word(String name) { return Optional.ofNullable(words.get(name)); }
 
     public Optional<Type> constant(String name) { return Optional.ofNullable(constants.get(name)); }
+
+    /** The session's named types ({@link dev.finch.ir.type.TypeNames}: name → structure), read from its constants. */
+    public Map<String, Type> namedTypes() { return dev.finch.ir.type.TypeNames.in(constants); }
+
+    /**
+     * Every opaque type name that the vocabulary's signatures, the dictionary and the stack mention: the types a named
+     * type's structure may name besides other named types.
+     */
+    public java.util.Set<String> opaqueTypes() {
+        java.util.Set<String> out = new java.util.HashSet<>();
+        for (dev.finch.ir.vocab.WordSpec w : vocabulary.words()) for (Type.Fn f : w.signatures()) dev.finch.ir.type.TypeNames.opaqueIn(f, out);
+        for (Type.Fn f : words.values()) dev.finch.ir.type.TypeNames.opaqueIn(f, out);
+        for (Type t : constants.values()) dev.finch.ir.type.TypeNames.opaqueIn(t, out);
+        for (Type t : stack) dev.finch.ir.type.TypeNames.opaqueIn(t, out);
+        return out;
+    }
 }

@@ -32,14 +32,17 @@ public final class TypeSyntax {
     private final String src;
     private final int maxNesting;
     private final long maxSize;
+    /** What a name that is no built-in type or variable stands for: a named type ({@link TypeNames}) or an opaque one. */
+    private final java.util.function.Function<String, Type> names;
     private int pos;
     private int depth = -1;
     private long size;
 
-    private TypeSyntax(String src, int maxNesting, long maxSize) {
+    private TypeSyntax(String src, int maxNesting, long maxSize, java.util.function.Function<String, Type> names) {
         this.src = src;
         this.maxNesting = maxNesting;
         this.maxSize = maxSize;
+        this.names = names;
     }
 
     /** What is wrong with a spelling: malformed, or beyond a bound the caller set. */
@@ -76,8 +79,15 @@ public final class TypeSyntax {
      * with at most {@code maxSize} nodes; beyond either it throws a {@link TypeSyntaxException} whose
      * {@link TypeSyntaxException#problem()} says which, as soon as the bound is crossed.
      */
-    public static Type parse(String text, int maxNesting, long maxSize) {
-        TypeSyntax p = new TypeSyntax(text, Math.min(maxNesting, MAX_NESTING), maxSize);
+    public static Type parse(String text, int maxNesting, long maxSize) { return parse(text, maxNesting, maxSize, Type.Named::new); }
+
+    /**
+     * {@link #parse(String, int, long)}, where a name that is no built-in type and no type variable is what
+     * {@code names} answers for it: the structure a session named ({@link TypeNames#resolver}) or {@link Type.Named},
+     * an opaque type. Named types are expanded here, while parsing, so nothing downstream ever sees their names.
+     */
+    public static Type parse(String text, int maxNesting, long maxSize, java.util.function.Function<String, Type> names) {
+        TypeSyntax p = new TypeSyntax(text, Math.min(maxNesting, MAX_NESTING), maxSize, names);
         Type t = p.type();
         p.ws();
         if (p.pos != p.src.length()) throw p.error("unexpected '" + clip(p.src.substring(p.pos)) + "' after type");
@@ -85,8 +95,11 @@ public final class TypeSyntax {
     }
 
     /** Parses a callable type (a signature) within the given bounds; see {@link #parse(String, int, long)}. */
-    public static Type.Fn parseSignature(String text, int maxNesting, long maxSize) {
-        Type t = parse(text, maxNesting, maxSize);
+    public static Type.Fn parseSignature(String text, int maxNesting, long maxSize) { return parseSignature(text, maxNesting, maxSize, Type.Named::new); }
+
+    /** {@link #parseSignature(String, int, long)} with named types resolved by {@code names} (see {@link #parse(String, int, long, java.util.function.Function)}). */
+    public static Type.Fn parseSignature(String text, int maxNesting, long maxSize, java.util.function.Function<String, Type> names) {
+        Type t = parse(text, maxNesting, maxSize, names);
         if (t instanceof Type.Fn f) return f;
         throw new TypeSyntaxException("expected a signature 'ins -> outs', found '" + clip(text) + "'", 0);
     }
@@ -228,7 +241,7 @@ public final class TypeSyntax {
                 if (prim.isPresent()) return prim.get();
                 if (isVariableName(name)) return new Type.Var(name);
                 if (name.equals("yields")) throw error("'yields' needs a signature before it");
-                return new Type.Named(name);
+                return names.apply(name);
         }
     }
 

@@ -104,9 +104,13 @@ final class Analyzer {
     private static final Set<String> LIMIT_CODES = java.util.Arrays.stream(LimitCode.values()).map(LimitCode::code)
             .collect(java.util.stream.Collectors.toUnmodifiableSet());
 
+    /** The session's named types and those this submission defines (define-type), all visible to every annotation. */
+    private final Map<String, dev.finch.ir.type.Type> namedTypes;
+
     Analyzer(String sourceId, Environment env) {
         this.sourceId = sourceId;
         this.env = env;
+        this.namedTypes = new HashMap<>(env.namedTypes());
         this.inf = new Infer(env.budget(), Origin.of(sourceId, 1, 1));
         this.main = new Body(null, inf.eff(), null, false, new IrNames(), Body.vars());
     }
@@ -181,6 +185,10 @@ final class Analyzer {
     }
 
     private void classify(Sx f) {
+        if ("define-type".equals(Sx.head(f))) {
+            defineType((Sx.SList) f);
+            return;
+        }
         if (!"define".equals(Sx.head(f))) {
             program.add(new TopExpr(f));
             return;
@@ -231,6 +239,34 @@ final class Analyzer {
         }
         if (def instanceof FnDef fn) functions.put(name, fn);
         else constants.put(name, (ConstDef) def);
+        program.add(def);
+    }
+
+    /**
+     * {@code (define-type name T)}: names the structure T for this submission's annotations and the session's (see
+     * {@link dev.finch.ir.type.TypeNames}); it becomes the constant that carries it, {@code nm.type.name}, bound to
+     * {@code (empty-list T)} with T spelled as its structure.
+     */
+    private void defineType(Sx.SList f) {
+        List<Sx> it = f.items();
+        if (it.size() != 3 || !(it.get(1) instanceof Sx.SSymbol n)) throw malformed(f, "(define-type name T)");
+        String text = typeText(it.get(2));
+        env.budget().nesting(Phase.LOWER, bracketDepth(text), it.get(2).origin());
+        dev.finch.ir.type.TypeNames.Result r;
+        try {
+            r = dev.finch.ir.type.TypeNames.define(n.name(), text.strip(), namedTypes, env.opaqueTypes(), TypeSyntax.MAX_NESTING, Long.MAX_VALUE);
+        } catch (TypeSyntax.TypeSyntaxException e) {
+            throw new DiagnosticException(LispCode.BAD_ANNOTATION.at(it.get(2).origin(), "malformed type '" + Sx.quote(text) + "': " + e.getMessage()));
+        }
+        if (r.refused().isPresent()) {
+            throw new DiagnosticException(dev.finch.ir.type.TypeNameCode.of(r.refusal().problem()).at(n.origin(), r.refusal().message()));
+        }
+        String constant = dev.finch.ir.type.TypeNames.constantName(n.name());
+        if (constants.containsKey(constant)) return; // defined before in this submission, as the same structure (define checked it)
+        namedTypes.put(n.name(), r.structure());
+        Sx value = new Sx.SList(List.of(new Sx.SSymbol("empty-list", f.origin()), new Sx.SSymbol(r.structure().toString(), it.get(2).origin())), f.origin());
+        ConstDef def = new ConstDef(constant, f.origin(), null, value);
+        constants.put(constant, def);
         program.add(def);
     }
 
@@ -718,7 +754,7 @@ final class Analyzer {
     Ty annotation(String text, Origin o, Map<String, Ty> vars) {
         env.budget().nesting(Phase.LOWER, bracketDepth(text), o);
         try {
-            return inf.fromType(TypeSyntax.parse(text), vars);
+            return inf.fromType(TypeSyntax.parse(text, TypeSyntax.MAX_NESTING, Long.MAX_VALUE, dev.finch.ir.type.TypeNames.resolver(namedTypes)), vars);
         } catch (TypeSyntax.TypeSyntaxException e) {
             throw new DiagnosticException(LispCode.BAD_ANNOTATION.at(o, "malformed type '" + Sx.quote(text) + "': " + e.getMessage()));
         } catch (DiagnosticException e) {

@@ -26,7 +26,7 @@ final class Forms {
     /** Every form name, for suggestions. */
     static final Set<String> NAMES = Set.of("define", "lambda", "let", "let*", "if", "when", "unless", "cond", "begin", "set!",
             "while", "and", "or", "quote", "match", "match-option", "match-result", "list", "map", "empty-list", "empty-map", "variant",
-            "variant-get", "record-get", "record-set", "try", "yield", "defer", "define-syntax");
+            "variant-get", "record-get", "record-set", "try", "yield", "defer", "define-syntax", "execute", "define-type");
 
     private Forms() { }
 
@@ -129,6 +129,14 @@ final class Forms {
                 n.outs = 0;
                 return n;
             }
+            case "execute": {
+                // Co-Forth's word for calling a function value, spelled as a Lisp call: (execute f x …) is (f x …), so
+                // that the word the vocabulary lists means the same in both frontends.
+                if (it.size() < 2) throw a.malformed(l, "(execute f arg…)");
+                return a.callValue(a.expr(it.get(1), sc, b), a.analyzeAll(it.subList(2, it.size()), sc, b), o, b);
+            }
+            case "define-type":
+                throw a.malformedMsg(l, "define-type is allowed at the top level only");
             case "define":
                 throw a.malformedMsg(l, "define is allowed at the top level or inside a body (lambda, let, define), not as an expression");
             case "define-syntax":

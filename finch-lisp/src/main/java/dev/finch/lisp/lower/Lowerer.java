@@ -13,6 +13,9 @@ public final class Lowerer {
 
     private Lowerer() { }
 
+    /** The names of Lisp's special forms (decisions D8), as the analyzer dispatches them: discovery must describe each. */
+    public static java.util.Set<String> specialForms() { return Forms.NAMES; }
+
     /** Lowers a submission's expanded top-level forms, or throws every diagnostic found. */
     public static Module lower(List<Sx> forms, String sourceId, Environment env) {
         Analyzer a = new Analyzer(sourceId, env);

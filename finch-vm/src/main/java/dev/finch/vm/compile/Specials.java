@@ -24,7 +24,7 @@ import org.objectweb.asm.MethodVisitor;
  */
 public enum Specials {
     @Word(name = "execute", category = Category.CONTROL, typing = Typing.EXECUTE,
-            doc = "Call the execution token or closure on top with the values below it.")
+            doc = "Call the execution token or closure on top with the values below it; in Lisp (execute f x …), the same as (f x …).")
     @Overload(sig = "a xt -> b")
     EXECUTE(Typing.EXECUTE) {
         @Override void emit(MethodCompiler mc, CallNode n) {
