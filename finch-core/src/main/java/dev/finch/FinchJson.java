@@ -64,6 +64,9 @@ public final class FinchJson {
             g.writeStringField("language", o.language());
             g.writeStringField("status", o.status().spelling());
             g.writeStringField("output", o.output());
+            // D4, extended: the response's events in order (say chunks and output-handle events).
+            g.writeFieldName("events");
+            p.defaultSerializeValue(dev.finch.vm.persist.OutputEventJson.encode(o.events()), g);
             g.writeArrayFieldStart("stack");
             for (StackEntry e : o.stack()) {
                 g.writeStartObject();

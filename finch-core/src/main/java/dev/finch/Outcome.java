@@ -51,6 +51,15 @@ public sealed interface Outcome {
     /** All {@code say} text of this execution so far (joined when first read). */
     default String output() { return fields().output().toString(); }
 
+    /**
+     * The response's events in order (decisions D4, extended: JSON {@code "events"}): {@code say} chunks (consecutive
+     * ones joined) and the events of output handles ({@code output-open}, {@code output-replace},
+     * {@code output-progress}, {@code output-close}). Between two say, open or close events only the last replace and
+     * the last progress of each handle are kept ({@link dev.finch.vm.OutputLog}); the run's sink saw every one.
+     * Materialized when first read.
+     */
+    default List<dev.finch.vm.OutputEvent> events() { return fields().events(); }
+
     /** The session stack after this outcome, bottom to top (a {@link Session#call}'s outcome: the word's outputs). */
     default List<StackEntry> stack() { return fields().stack(); }
 
@@ -148,11 +157,30 @@ public sealed interface Outcome {
      * @param values               {@code stack} as typed values (same size, same order)
      * @param inferredCapabilities the verifier's transitive requirement set, canonical spellings
      * @param requiredCapabilities what the run is waiting for (a suspension at a capability boundary), else empty
+     * @param log                  the record of the response's events, indexing {@code output} for say text
      */
     record Fields(String executionId, String sourceId, String language, CharSequence output, List<StackEntry> stack,
                   List<Value> values, List<String> inferredCapabilities, List<String> requiredCapabilities, List<Diagnostic> diagnostics,
-                  long vmRevision, long manifestGeneration) {
+                  long vmRevision, long manifestGeneration, dev.finch.vm.OutputLog log) {
+        /** Fields without a record of events beyond the say text ({@link #events()}: one say event of all of it). */
+        public Fields(String executionId, String sourceId, String language, CharSequence output, List<StackEntry> stack,
+                      List<Value> values, List<String> inferredCapabilities, List<String> requiredCapabilities, List<Diagnostic> diagnostics,
+                      long vmRevision, long manifestGeneration) {
+            this(executionId, sourceId, language, output, stack, values, inferredCapabilities, requiredCapabilities, diagnostics,
+                    vmRevision, manifestGeneration, dev.finch.vm.OutputLog.EMPTY);
+        }
+
+        /** The response's events, say text cut from {@link #output()}. */
+        public List<dev.finch.vm.OutputEvent> events() { return log.events(output); }
+
+        /** These fields with {@code events} recorded. */
+        public Fields withLog(dev.finch.vm.OutputLog events) {
+            return new Fields(executionId, sourceId, language, output, stack, values, inferredCapabilities, requiredCapabilities, diagnostics,
+                    vmRevision, manifestGeneration, events);
+        }
+
         public Fields {
+            log = log == null ? dev.finch.vm.OutputLog.EMPTY : log;
             Objects.requireNonNull(executionId, "executionId");
             Objects.requireNonNull(sourceId, "sourceId");
             output = output == null ? "" : output;
@@ -163,6 +191,19 @@ public sealed interface Outcome {
             requiredCapabilities = List.copyOf(requiredCapabilities);
             diagnostics = List.copyOf(diagnostics);
         }
+    }
+
+    /** {@code o} with the response's events recorded ({@link Fields#withLog}). */
+    static Outcome withLog(Outcome o, dev.finch.vm.OutputLog log) {
+        if (log == null || log.size() == 0) return o;
+        Fields f = o.fields().withLog(log);
+        return switch (o.status()) {
+            case COMPLETED -> new Completed(f);
+            case FAILED -> new Failed(f);
+            case CANCELLED -> new Cancelled(f);
+            case SUSPENDED -> new Suspended(f, o.yielded(), o.pendingRequest(), o.waitingTask());
+            case REFUSED -> new Refused(f, o.yielded(), o.pendingRequest(), o.waitingTask());
+        };
     }
 
     /** The run finished and its stack and dictionary changes were committed. */

@@ -81,7 +81,11 @@ public final class Session {
 
     /** A suspended run waiting for {@link #resume}, with what its final outcome must still report. */
     private record Paused(Suspension suspension, String sourceId, String language, List<String> inferred,
-                          long baseRevision, CharSequence output, OutputSink sink) { }
+                          long baseRevision, CharSequence output, OutputSink sink, dev.finch.vm.OutputLog log) {
+        Paused(Suspension suspension, String sourceId, String language, List<String> inferred, long baseRevision, CharSequence output, OutputSink sink) {
+            this(suspension, sourceId, language, inferred, baseRevision, output, sink, dev.finch.vm.OutputLog.EMPTY);
+        }
+    }
 
     Session(Finch finch, String id, SessionOptions options) {
         this.finch = finch;
@@ -593,8 +597,8 @@ public final class Session {
     /** The answer was refused: the execution is still suspended, waiting as before. */
     private Outcome refused(String executionId, Paused p, Diagnostic why) {
         Waiting w = waitingOf(p.suspension());
-        return new Outcome.Refused(fields(executionId, p.sourceId(), p.language(), p.output(), snapshot, p.inferred(), w.required(),
-                List.of(at(why, p.sourceId()))), w.yielded(), w.request(), w.task());
+        return Outcome.withLog(new Outcome.Refused(fields(executionId, p.sourceId(), p.language(), p.output(), snapshot, p.inferred(), w.required(),
+                List.of(at(why, p.sourceId()))), w.yielded(), w.request(), w.task()), p.log());
     }
 
     /** What a suspended execution waits for, as its outcomes report it. */
@@ -867,6 +871,12 @@ public final class Session {
     /** Applies a run's result: only {@code Completed} commits, and only onto the snapshot it started from. */
     private Outcome settle(String executionId, String sourceId, String language, List<String> inferred, long baseRevision,
                            OutputSink sink, RunResult r) {
+        // The record of the response's events goes with its output on whichever outcome the run ends in.
+        return Outcome.withLog(settled(executionId, sourceId, language, inferred, baseRevision, sink, r), r.log());
+    }
+
+    private Outcome settled(String executionId, String sourceId, String language, List<String> inferred, long baseRevision,
+                            OutputSink sink, RunResult r) {
         // The VM reports all say text of the execution, across its resumes: the outcome's output is exactly that, as a
         // snapshot joined only when read (a pause must not cost the text said before it).
         CharSequence output = r.text();
@@ -903,7 +913,7 @@ public final class Session {
             return failed(executionId, sourceId, language, output, inferred, f.diagnostics());
         }
         if (r instanceof RunResult.Suspended su) {
-            paused.put(executionId, new Paused(su.suspension(), sourceId, language, inferred, baseRevision, output, sink));
+            paused.put(executionId, new Paused(su.suspension(), sourceId, language, inferred, baseRevision, output, sink, su.log()));
             Waiting w = waitingOf(su.suspension());
             return new Outcome.Suspended(fields(executionId, sourceId, language, output, snapshot, inferred, w.required(), List.of()),
                     w.yielded(), w.request(), w.task());
@@ -1017,14 +1027,29 @@ public final class Session {
         return out;
     }
 
-    /** A host sink that throws must not abort the program or escape: its chunks stay in the outcome's output. */
+    /**
+     * A host sink that throws must not abort the program or escape: its chunks and events stay in the outcome. Its
+     * refusal policy ({@link OutputSink#accepts}) is the host's word and passes through; a policy that throws refuses.
+     */
     private static OutputSink guarded(OutputSink sink) {
         if (sink == OutputSink.NONE) return sink;
-        return chunk -> {
-            try {
-                sink.say(chunk);
-            } catch (RuntimeException ignored) {
-                // The outcome still carries the text; a broken host sink is the host's concern, not the program's.
+        return new OutputSink() {
+            @Override public void say(String chunk) { event(new dev.finch.vm.OutputEvent.Say(chunk)); }
+
+            @Override public void event(dev.finch.vm.OutputEvent event) {
+                try {
+                    sink.event(event);
+                } catch (RuntimeException ignored) {
+                    // The outcome still carries the event; a broken host sink is the host's concern, not the program's.
+                }
+            }
+
+            @Override public boolean accepts(dev.finch.vm.OutputEvent.Kind kind) {
+                try {
+                    return sink.accepts(kind);
+                } catch (RuntimeException broken) {
+                    return false;
+                }
             }
         };
     }

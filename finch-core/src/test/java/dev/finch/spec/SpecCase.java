@@ -37,12 +37,13 @@ import java.util.stream.Stream;
  * {@code stack} is the displays of the final stack, bottom to top, joined by {@code " | "} ({@code (empty)} for
  * none); {@code types} their compact types the same way; {@code output} the whole {@code say} text as a JSON string;
  * {@code error} a stable code among the failed outcome's diagnostics; {@code suspended} the required capability of a
- * suspended outcome ({@code yield} for a yield, which requires none). {@code file} (a workspace file with JSON-string contents) and {@code grant} set the session up.
+ * suspended outcome ({@code yield} for a yield, which requires none); {@code events} the outcome's events as its JSON
+ * array ({@code [{"kind":"open","handle":1,"label":"x"},…]}). {@code file} (a workspace file with JSON-string contents) and {@code grant} set the session up.
  * A completed case states at least its stack or its output; {@code output} alone also requires an empty stack.
  */
 record SpecCase(String file, int line, String section, String language, String source, Map<String, String> files,
                 List<String> grants, Optional<String> stack, Optional<String> types, Optional<String> output,
-                Optional<String> error, Optional<String> suspended) {
+                Optional<String> error, Optional<String> suspended, Optional<String> events) {
 
     /** A short name for the test report. */
     String name() { return file + ":" + line + " " + language + ": " + source; }
@@ -104,6 +105,7 @@ record SpecCase(String file, int line, String section, String language, String s
                 case "stack" -> current.stack = value;
                 case "types" -> current.types = value;
                 case "output" -> current.output = value;
+                case "events" -> current.events = value;
                 case "error" -> current.error = value;
                 case "suspended" -> current.suspended = value;
                 case "grant" -> current.grants.add(value);
@@ -141,6 +143,7 @@ record SpecCase(String file, int line, String section, String language, String s
         String output;
         String error;
         String suspended;
+        String events;
 
         Builder(String file, int line, String section, String language, String source) {
             this.file = file;
@@ -152,7 +155,8 @@ record SpecCase(String file, int line, String section, String language, String s
 
         SpecCase build() {
             return new SpecCase(file, line, section, language, source, files, grants, Optional.ofNullable(stack), Optional.ofNullable(types),
-                    Optional.ofNullable(output), Optional.ofNullable(error), Optional.ofNullable(suspended));
+                    Optional.ofNullable(output), Optional.ofNullable(error), Optional.ofNullable(suspended),
+                    Optional.ofNullable(events));
         }
     }
 }

@@ -100,6 +100,10 @@ class SpecCorpusTest {
         if (c.stack().isPresent()) assertThat(stack).as(what).isEqualTo(c.stack().get());
         else assertThat(stack).as(what + " (a case stating only its output leaves no stack)").isEqualTo("(empty)");
         if (c.output().isPresent()) assertThat(o.output()).as(what).isEqualTo(JSON.readValue(c.output().get(), String.class));
+        if (c.events().isPresent()) {
+            // The outcome's events, as its JSON writes them.
+            assertThat(dev.finch.vm.persist.OutputEventJson.encode(o.events()).toString()).as(what).isEqualTo(JSON.readTree(c.events().get()).toString());
+        }
         if (c.types().isPresent()) {
             assertThat(o.stack().stream().map(StackEntry::type).collect(Collectors.joining(" | "))).as(what).isEqualTo(c.types().get());
         }

@@ -200,21 +200,23 @@ public final class Vm implements AutoCloseable {
         ctx.endStretch();
         if (failure != null) {
             ctx.host.closeAll();
+            ctx.closeOutputs();
             // A failed or cancelled execution has consumed nothing: every fiber it touched is as it was.
             ctx.rollbackFibers();
             return failed(failure, ctx, p);
         }
         if (ctx.suspending && ctx.awaiting != null) {
             // Paused at task-join: no value was published; a plain resume once the task is done continues it.
-            return new RunResult.Suspended(new Suspension(executionId, new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE), p), ctx.text());
+            return new RunResult.Suspended(new Suspension(executionId, new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE), p), ctx.text(), ctx.log());
         }
         if (ctx.suspending) {
             Type payloadType = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
-            return new RunResult.Suspended(new Suspension(executionId, new TypedValue(payloadType, ctx.yielded), p), ctx.text());
+            return new RunResult.Suspended(new Suspension(executionId, new TypedValue(payloadType, ctx.yielded), p), ctx.text(), ctx.log());
         }
         ctx.host.closeAll();
+        ctx.closeOutputs();
         // Kept until the caller commits: a run it does not commit has consumed nothing.
-        return new RunResult.Completed(commit(p, ctx), ctx.output(), ctx::rollbackFibers);
+        return new RunResult.Completed(commit(p, ctx), ctx.output(), ctx::rollbackFibers, ctx.log());
     }
 
     private static RunResult failed(Throwable t, Ctx ctx, Paused p) {
@@ -224,8 +226,8 @@ public final class Vm implements AutoCloseable {
                 // Limits are checked at calls and back-edges, which carry no origin: keep at least the source identity.
                 d = new Diagnostic(d.phase(), d.code(), d.message(), Origin.of(p.module().source().source(), 0, 0), d.expected(), d.found());
             }
-            if (trap.code() == VmCode.CANCELLED) return new RunResult.Cancelled(d, ctx.output());
-            return new RunResult.Failed(List.of(d), ctx.output());
+            if (trap.code() == VmCode.CANCELLED) return new RunResult.Cancelled(d, ctx.output(), ctx.log());
+            return new RunResult.Failed(List.of(d), ctx.output(), ctx.log());
         }
         Origin o = p.module().main().origin();
         Diagnostic d;
@@ -236,7 +238,7 @@ public final class Vm implements AutoCloseable {
         } else {
             d = VmCode.INTERNAL.at(o, "internal error: " + t);
         }
-        return new RunResult.Failed(List.of(d), ctx.output());
+        return new RunResult.Failed(List.of(d), ctx.output(), ctx.log());
     }
 
     private static VmState commit(Paused p, Ctx ctx) {
@@ -320,6 +322,7 @@ public final class Vm implements AutoCloseable {
         ctx.host.restore(host.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
         ctx.stackIn = base.stack().stream().map(TypedValue::value).toArray();
         ctx.restoreOutput(r.output());
+        if (r.events() != null) ctx.restoreLog(OutputLog.of(r.events()), r.outputHandles());
         ctx.restoreExecuted(r.executedNanos());
         ctx.yielded = r.yielded();
         if (r.awaitingTask()) dev.finch.vm.runtime.CpuTasks.restoredWait(ctx);

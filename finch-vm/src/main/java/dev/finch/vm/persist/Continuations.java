@@ -162,6 +162,17 @@ public final class Continuations {
         doc.put("execution_id", executionId);
         doc.put("module", moduleDigest);
         doc.put("output", ctx.output());
+        // Output handles are drawn by the process that runs them: an open one cannot pause durably (NotDurable). The
+        // record of their events so far is saved, so the resumed outcome reports them.
+        java.util.List<Long> openOutputs = ctx.outputs().openHandles();
+        if (!openOutputs.isEmpty()) {
+            throw new ValueCodec.NotDurable("output#" + openOutputs.get(0) + " is open: an output handle lives only in the process that draws it; "
+                    + "close it (output-close) before the run pauses to be saved");
+        }
+        if (ctx.outputs().lastHandle() > 0) {
+            doc.set("events", OutputEventJson.encode(ctx.log().events(ctx.output())));
+            doc.put("output_handles", ctx.outputs().lastHandle());
+        }
         // The execution's running time so far: its total time limit holds across processes too.
         doc.put("executed_ms", ctx.executedNanos() / 1_000_000);
         if (ctx.awaiting != null) {
@@ -277,7 +288,14 @@ public final class Continuations {
     /** What a restore recovers before the run is re-entered. */
     public record Restored(List<Frame> framesOutermostFirst, String output, Type yieldedType, Object yielded,
                            long sequence, List<EffectJournal.Entry> journal, EffectRequest pending,
-                           RunHost.Waiting waiting, long executedNanos, boolean awaitingTask) { }
+                           RunHost.Waiting waiting, long executedNanos, boolean awaitingTask,
+                           List<dev.finch.vm.OutputEvent> events, long outputHandles) {
+        public Restored(List<Frame> framesOutermostFirst, String output, Type yieldedType, Object yielded,
+                        long sequence, List<EffectJournal.Entry> journal, EffectRequest pending,
+                        RunHost.Waiting waiting, long executedNanos, boolean awaitingTask) {
+            this(framesOutermostFirst, output, yieldedType, yielded, sequence, journal, pending, waiting, executedNanos, awaitingTask, null, 0);
+        }
+    }
 
     /** Parses and checks a saved continuation against the program it must belong to. */
     public static Restored restore(String text, String expectedExecutionId, String expectedDigest) {
@@ -344,8 +362,9 @@ public final class Continuations {
             for (JsonNode e : host.get("journal")) journal.add(new EffectJournal.Entry(RequestJson.decode(e.get("request"), closures), EffectJournal.State.valueOf(e.get("state").asText())));
             EffectRequest pending = host.has("pending") ? RequestJson.decode(host.get("pending"), closures) : null;
             RunHost.Waiting waiting = host.has("waiting") ? RunHost.Waiting.valueOf(host.get("waiting").asText()) : null;
+            List<dev.finch.vm.OutputEvent> events = doc.has("events") ? OutputEventJson.decode(doc.get("events")) : null;
             return new Restored(frames, doc.get("output").asText(), yt, yielded, host.get("sequence").asLong(), journal, pending, waiting,
-                    doc.path("executed_ms").asLong(0) * 1_000_000, doc.path("awaiting_task").asBoolean(false));
+                    doc.path("executed_ms").asLong(0) * 1_000_000, doc.path("awaiting_task").asBoolean(false), events, doc.path("output_handles").asLong(0));
         } catch (Refused r) {
             throw r;
         } catch (RuntimeException e) {

@@ -4,6 +4,9 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.vm.CancelToken;
 import dev.finch.vm.Limits;
 import dev.finch.vm.Output;
+import dev.finch.vm.OutputEvent;
+import dev.finch.vm.OutputLog;
+import dev.finch.vm.OutputRecorder;
 import dev.finch.vm.OutputSink;
 import dev.finch.vm.VmCode;
 import dev.finch.vm.value.Meter;
@@ -61,6 +64,8 @@ public final class Ctx implements Meter {
     /** say text since the last flush, joined into one chunk when flushed (at a pause, the end, or every 64 KiB). */
     private final StringBuilder pending = new StringBuilder();
     private long outputBytes;
+    /** The record of the run's events and its open output handles (the root's; a child's is unused). */
+    private final OutputRecorder recorder = new OutputRecorder();
     /** Running time of this execution before the current stretch (its earlier runs), in nanoseconds. */
     private long executedNanos;
     /** When the current stretch of running started ({@link System#nanoTime()}). */
@@ -299,22 +304,90 @@ public final class Ctx implements Meter {
         return true;
     }
 
-    /** Appends say output, streaming it to the sink, within the output limit. */
+    /**
+     * Appends say output, streaming it to the sink as a {@link OutputEvent.Say}, within the output limit; refused
+     * ({@code E-OUTPUT-002}) when the sink does not take say events. An empty text is no event.
+     */
     public void say(String text, Origin origin) {
         if (task != null) CpuTasks.refuse(this, "say", origin);
         if (root != this) {
             root.say(text, origin);
             return;
         }
+        if (text.isEmpty()) return;
+        refuseUnaccepted(OutputEvent.Kind.SAY, "say", origin);
         long bytes = text.getBytes(StandardCharsets.UTF_8).length;
         if (outputBytes + bytes > limits.maxOutputBytes()) {
             throw new FinchTrap(VmCode.OUTPUT_LIMIT, origin, "say output would exceed the limit of " + limits.maxOutputBytes() + " bytes");
         }
         outputBytes += bytes;
         pending.append(text);
+        recorder.said();
         if (pending.length() >= FLUSH_CHARS) flush();
-        sink.say(text);
+        sink.event(new OutputEvent.Say(text));
     }
+
+    /** The word fails ({@code E-OUTPUT-002}) when the run's sink does not take events of {@code kind}. */
+    private void refuseUnaccepted(OutputEvent.Kind kind, String word, Origin origin) {
+        if (!sink.accepts(kind)) {
+            throw new FinchTrap(VmCode.OUTPUT_REFUSED, origin, "the host does not take " + kind.spelling() + " events, so `" + word + "` cannot run here");
+        }
+    }
+
+    /**
+     * Records and streams an output-handle event (not a say), within the output limit (its cost in the record:
+     * {@link OutputRecorder#cost}); refused ({@code E-OUTPUT-002}) when the sink does not take its kind.
+     */
+    public void emit(OutputEvent e, String word, Origin origin) {
+        if (task != null) CpuTasks.refuse(this, word, origin);
+        if (root != this) {
+            root.emit(e, word, origin);
+            return;
+        }
+        refuseUnaccepted(e.kind(), word, origin);
+        long cost = recorder.cost(e);
+        if (outputBytes + cost > limits.maxOutputBytes()) {
+            throw new FinchTrap(VmCode.OUTPUT_LIMIT, origin, "say output and output events would exceed the limit of " + limits.maxOutputBytes() + " bytes");
+        }
+        outputBytes += cost;
+        recorder.record(e, outputLength());
+        sink.event(e);
+    }
+
+    /** The run's output handles and the record of its events (the root's). */
+    public OutputRecorder outputs() { return root.recorder; }
+
+    /**
+     * Closes every output handle the run still holds, in opening order, each with a {@link OutputEvent.Close} (at the
+     * end of the run: a host's display of it is finished). Not charged to the output limit (at most
+     * {@link OutputRecorder#MAX_OPEN} events).
+     */
+    public void closeOutputs() {
+        for (long id : recorder.openHandles()) {
+            OutputEvent.Close c = new OutputEvent.Close(id);
+            recorder.close(id);
+            recorder.record(c, outputLength());
+            try {
+                sink.event(c);
+            } catch (RuntimeException ignored) {
+                // The run has ended; a sink that fails now is the host's concern.
+            }
+        }
+    }
+
+    /** The record of the run's events so far, as an immutable snapshot (see {@link OutputLog}). */
+    public OutputLog log() {
+        if (root != this) return root.log();
+        return recorder.snapshot(outputLength());
+    }
+
+    /** Restores the record of a run saved in another process (with its output, {@link #restoreOutput}). */
+    public void restoreLog(OutputLog saved, long lastHandle) {
+        recorder.restore(saved, lastHandle);
+        outputBytes += recorder.snapshot(outputLength()).handleBytes();
+    }
+
+    private int outputLength() { return output.length() + pending.length(); }
 
     /** say text held before it is joined into a chunk of the output. */
     private static final int FLUSH_CHARS = 1 << 16;

@@ -1,0 +1,89 @@
+package dev.finch.vm;
+
+import io.vavr.collection.Vector;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The events of an execution's response as an outcome records them: immutable and cheap to take at every pause (a
+ * persistent sequence shared with earlier snapshots, like {@link Output}). The say text is not copied: a say entry
+ * holds where its text ends in the execution's {@link Output}, and {@link #events} cuts it out when asked.
+ *
+ * <p>What is kept: every {@code say}, {@code output-open} and {@code output-close} in order, consecutive say chunks
+ * joined into one {@link OutputEvent.Say}; between two of those, only the last {@code output-replace} and the last
+ * {@code output-progress} of each handle (at the place of the first of its kind there). So a loop that replaces or
+ * advances a handle costs a constant amount of the record, however long it runs; the live sink still sees every event.
+ */
+public final class OutputLog {
+    /** No events. */
+    public static final OutputLog EMPTY = new OutputLog(Vector.empty());
+
+    /** A recorded entry: a say that ends at an offset of the output text, or an output-handle event. */
+    sealed interface Entry { }
+
+    /** Say text up to {@code end} (UTF-16 units into the output), from the end of the previous say entry. */
+    record SayUpTo(int end) implements Entry { }
+
+    /** An event of an output handle (never a say). */
+    record Handle(OutputEvent event) implements Entry { }
+
+    final Vector<Entry> entries;
+
+    OutputLog(Vector<Entry> entries) { this.entries = entries; }
+
+    /** What the output-handle entries take in the record, in bytes ({@link OutputRecorder#size}). */
+    public long handleBytes() {
+        long n = 0;
+        for (Entry e : entries) if (e instanceof Handle h) n += OutputRecorder.size(h.event());
+        return n;
+    }
+
+    /** The number of recorded entries. */
+    public int size() { return entries.size(); }
+
+    /** The recorded events in order, say text cut from {@code text} (the execution's output, which this log indexes). */
+    public List<OutputEvent> events(CharSequence text) {
+        if (entries.isEmpty()) return text.length() == 0 ? List.of() : List.of(new OutputEvent.Say(text.toString()));
+        String all = text.toString();
+        List<OutputEvent> out = new ArrayList<>(entries.size());
+        int from = 0;
+        for (Entry e : entries) {
+            if (e instanceof SayUpTo s) {
+                int end = Math.min(s.end(), all.length());
+                if (end > from) out.add(new OutputEvent.Say(all.substring(from, end)));
+                from = Math.max(from, end);
+            } else {
+                out.add(((Handle) e).event());
+            }
+        }
+        if (from < all.length()) out.add(new OutputEvent.Say(all.substring(from)));
+        return List.copyOf(out);
+    }
+
+    /** A log of {@code events} (say text given by the events themselves), as a saved run restores it. */
+    public static OutputLog of(List<OutputEvent> events) {
+        Vector<Entry> v = Vector.empty();
+        int end = 0;
+        for (OutputEvent e : events) {
+            if (e instanceof OutputEvent.Say s) {
+                end += s.text().length();
+                v = v.append(new SayUpTo(end));
+            } else {
+                v = v.append(new Handle(e));
+            }
+        }
+        return new OutputLog(v);
+    }
+
+    /** This log with {@code e} appended. */
+    OutputLog plus(Entry e) { return new OutputLog(entries.append(e)); }
+
+    /** This log with entry {@code index} replaced by {@code e}. */
+    OutputLog with(int index, Entry e) { return new OutputLog(entries.update(index, e)); }
+
+    /** The last entry, or null. */
+    Entry last() { return entries.isEmpty() ? null : entries.last(); }
+
+    /** The entry at {@code index}. */
+    Entry get(int index) { return entries.get(index); }
+}
