@@ -38,6 +38,21 @@ class OutcomeJsonTest {
     }
 
     @Test
+    void theEventsFieldListsSayChunksAndOutputHandleEventsInOrder() throws IOException {
+        Session s = Finch.builder().build().newSession();
+        Outcome o = s.submit(Submission.of("\"a\" say \"job\" output-open dup 1 3 output-progress dup \"done\" output-replace output-close \"b\" say", "t.fth"));
+        var tree = new ObjectMapper().readTree(FinchJson.write(o));
+        assertThat(tree.get("output").asText()).isEqualTo("ab");
+        assertThat(tree.get("events").toString()).isEqualTo("[{\"kind\":\"say\",\"text\":\"a\"},{\"kind\":\"open\",\"handle\":1,\"label\":\"job\"},"
+                + "{\"kind\":\"progress\",\"handle\":1,\"done\":1,\"total\":3},{\"kind\":\"replace\",\"handle\":1,\"text\":\"done\"},"
+                + "{\"kind\":\"close\",\"handle\":1},{\"kind\":\"say\",\"text\":\"b\"}]");
+        // The field sits after "output"; every D4 field is as it was.
+        List<String> names = new java.util.ArrayList<>();
+        tree.fieldNames().forEachRemaining(names::add);
+        assertThat(names.subList(0, 8)).containsExactly("protocol", "execution_id", "source_id", "language", "status", "output", "events", "stack");
+    }
+
+    @Test
     void anyObjectMapperWritesTheSameObject() throws IOException {
         Outcome o = new Outcome.Suspended(new Outcome.Fields("s1-e3", "x", "forth", "", List.of(), List.of(), List.of(), List.of(),
                 List.of(), 0, 1), Optional.of(new StackEntry("unit", "()")));

@@ -31,7 +31,9 @@ public final class Main implements Callable<Integer> {
     /** Runs the command line and exits with its status. */
     public static void main(String[] args) {
         // Say output is written byte for byte as UTF-8, whatever the platform's default encoding.
-        int status = execute(args, System.in, new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err));
+        // A console means standard input and output are a terminal: output handles are then drawn in place.
+        int status = execute(args, System.in, new FileOutputStream(FileDescriptor.out), new FileOutputStream(FileDescriptor.err),
+                System.getenv(), System.console() != null);
         System.exit(status);
     }
 
@@ -42,9 +44,14 @@ public final class Main implements Callable<Integer> {
 
     /** As above, with the environment variables the command line reads ({@code ANTHROPIC_API_KEY}, …). */
     public static int execute(String[] args, InputStream in, OutputStream out, OutputStream err, java.util.Map<String, String> env) {
+        return execute(args, in, out, err, env, false);
+    }
+
+    /** As above, saying whether {@code out} is a terminal (then output handles are drawn in place, else as plain lines). */
+    public static int execute(String[] args, InputStream in, OutputStream out, OutputStream err, java.util.Map<String, String> env, boolean terminal) {
         PrintStream o = new PrintStream(out, false, StandardCharsets.UTF_8);
         PrintStream e = new PrintStream(err, false, StandardCharsets.UTF_8);
-        Io io = new Io(in, o, e, java.util.Map.copyOf(env));
+        Io io = new Io(in, o, e, java.util.Map.copyOf(env), terminal);
         try {
             return commandLine(io).execute(args);
         } catch (RuntimeException | Error ex) {

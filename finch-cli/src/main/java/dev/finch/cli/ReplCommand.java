@@ -210,14 +210,22 @@ final class ReplCommand implements Callable<Integer> {
 
         private SubmissionBuffer newBuffer() {
             entries++;
-            return session.buffer("repl#" + entries).withLanguage(language).withSink(this::say);
+            return session.buffer("repl#" + entries).withLanguage(language).withSink(new dev.finch.vm.OutputSink() {
+                @Override public void say(String chunk) { event(new dev.finch.vm.OutputEvent.Say(chunk)); }
+
+                @Override public void event(dev.finch.vm.OutputEvent e) { show(e); }
+            });
         }
 
-        private void say(String chunk) {
-            out.print(chunk);
-            out.flush();
-            if (!chunk.isEmpty()) endOfLine = chunk.endsWith("\n");
+        /** say text as it is; output handles as plain lines (the REPL does not redraw in place). */
+        private void show(dev.finch.vm.OutputEvent e) {
+            if (view == null) view = new OutputView(out, false);
+            view.cursorAtLineStart(endOfLine);
+            view.event(e);
+            endOfLine = view.atLineStart();
         }
+
+        private OutputView view;
 
         private void print(String text) {
             out.print(text);

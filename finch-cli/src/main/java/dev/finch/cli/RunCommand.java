@@ -89,7 +89,9 @@ final class RunCommand implements Callable<Integer> {
         boolean failed = false;
         boolean suspended = false;
         for (Source src : sources) {
-            OutputSink sink = json ? OutputSink.NONE : chunk -> { io.out().print(chunk); io.out().flush(); };
+            // With --json the events are in the outcome; else say text goes out byte for byte, output handles drawn or as lines.
+            OutputView view = json ? null : new OutputView(io.out(), io.terminal());
+            OutputSink sink = view == null ? OutputSink.NONE : view;
             Submission sub = new Submission(src.text(), src.language(override), sourceId != null ? sourceId : src.defaultSourceId(),
                     java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), sink);
             // A join of a CPU task still computing pauses the run: the command line waits for the task and goes on.
@@ -98,6 +100,7 @@ final class RunCommand implements Callable<Integer> {
             for (int i = 0; i < MAX_AUTO_RESUMES && o instanceof Outcome.Suspended s && s.isUnitYield(); i++) {
                 o = session.awaitTasks(session.resume(o.executionId()));
             }
+            if (view != null) view.finish();
             report(src, o);
             switch (o.status()) {
                 // A refused answer is not success: the host's answer was wrong (the execution still waits).

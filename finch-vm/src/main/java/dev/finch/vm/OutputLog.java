@@ -75,6 +75,8 @@ public final class OutputLog {
         return new OutputLog(v);
     }
 
+    @Override public String toString() { return "OutputLog[" + entries.size() + " entries]"; }
+
     /** This log with {@code e} appended. */
     OutputLog plus(Entry e) { return new OutputLog(entries.append(e)); }
 
