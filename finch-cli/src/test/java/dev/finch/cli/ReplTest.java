@@ -40,6 +40,16 @@ class ReplTest {
         assertThat(r.out()).doesNotContain("error[");
     }
 
+    /** Issue 21, item 4: the REPL shows output handles as plain lines, each on a line of its own; say text unchanged. */
+    @Test
+    void outputHandlesAreShownAsPlainLines() {
+        ConformanceTest.Run r = repl(String.join("\n",
+                "\"half\" say \"load\" output-open dup 1 2 output-progress dup \"loaded\" output-replace output-close \"end\\n\" say",
+                ":quit", ""));
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("half\n[load] open\n[load] 1/2\n[load] loaded\n[load] closed\nend\n");
+    }
+
     /** Issue 15, item 2: a join of a CPU task still computing pauses the run; the REPL waits for it and goes on. */
     @Test
     void aJoinOfARunningCpuTaskIsWaitedFor() {
