@@ -76,6 +76,28 @@ class OutputHandlesTest {
 
     @ParameterizedTest
     @EnumSource(value = Finch.Tier.class, names = {"INTERPRETED", "COMPILED"})
+    void interleavedHandlesKeepTheirLastUpdateAtTheirFirstPlace(Finch.Tier tier) {
+        Outcome o = run(session(tier), "\"a\" output-open :> a \"b\" output-open :> b a \"a1\" output-replace b \"b1\" output-replace "
+                + "a \"a2\" output-replace a 1 2 output-progress b output-close a 2 2 output-progress", OutputSink.NONE);
+        assertThat(o).as("%s", o).isInstanceOf(Outcome.Completed.class);
+        // Until b's close: a's last replace at a's first place, then b's; after it, a new stretch. a is closed as the run ends.
+        assertThat(o.events()).containsExactly(new OutputEvent.Open(1, "a"), new OutputEvent.Open(2, "b"), new OutputEvent.Replace(1, "a2"),
+                new OutputEvent.Replace(2, "b1"), new OutputEvent.Progress(1, 1, 2), new OutputEvent.Close(2), new OutputEvent.Progress(1, 2, 2),
+                new OutputEvent.Close(1));
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Finch.Tier.class, names = {"INTERPRETED", "COMPILED"})
+    void aSinkThatThrowsDoesNotAffectTheProgram(Finch.Tier tier) {
+        OutputSink broken = OutputSink.events(e -> { throw new IllegalStateException("display gone"); });
+        Outcome o = run(session(tier), "\"x\" output-open dup 1 1 output-progress output-close \"ok\" say", broken);
+        assertThat(o).as("%s", o).isInstanceOf(Outcome.Completed.class);
+        assertThat(o.events()).hasSize(4);
+        assertThat(o.output()).isEqualTo("ok");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Finch.Tier.class, names = {"INTERPRETED", "COMPILED"})
     void eventsThatAreKeptCountAgainstTheOutputLimit(Finch.Tier tier) {
         Session s = Finch.builder().tier(tier).maxOutputBytes(1000).build().newSession();
         Outcome o = run(s, "0 begin dup 100 < while \"step\" output-open output-close 1 + repeat", OutputSink.NONE);
