@@ -97,7 +97,7 @@ public final class WorkbookWords {
         if (startRow < 0 || startColumn < 0 || rowCount < 0 || columnCount < 0) {
             throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "workbook-range needs non-negative offsets and counts");
         }
-        if (rowCount * columnCount > MAX_RANGE_CELLS || (columnCount > 0 && rowCount > MAX_RANGE_CELLS) || (rowCount > 0 && columnCount > MAX_RANGE_CELLS)) {
+        if (rowCount > MAX_RANGE_CELLS || columnCount > MAX_RANGE_CELLS || rowCount * columnCount > MAX_RANGE_CELLS) {
             throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "workbook-range selects " + rowCount + " x " + columnCount + " cells; at most 10000");
         }
         return ctx.host.await(ctx, "workbook-range", read(p), EffectRequest.inputs(site, path, sheet, startRow, startColumn, rowCount, columnCount),

@@ -497,15 +497,22 @@ final class Workbooks {
     static final class Xls implements Book {
         private final Path file;
         private final String name;
+        private final POIFSFileSystem fs;
         private final HSSFWorkbook book;
 
-        private Xls(Path file, String name, HSSFWorkbook book) { this.file = file; this.name = name; this.book = book; }
+        private Xls(Path file, String name, POIFSFileSystem fs, HSSFWorkbook book) {
+            this.file = file; this.name = name; this.fs = fs; this.book = book;
+        }
 
         static Xls open(Path file, String name) throws HostFailure {
+            POIFSFileSystem fs = null;
             try {
-                POIFSFileSystem fs = new POIFSFileSystem(file.toFile(), true);
-                return new Xls(file, name, new HSSFWorkbook(fs.getRoot(), true));
+                fs = new POIFSFileSystem(file.toFile(), true);
+                return new Xls(file, name, fs, new HSSFWorkbook(fs.getRoot(), true));
             } catch (IOException | RuntimeException e) {
+                if (fs != null) {
+                    try { fs.close(); } catch (IOException ignored) { /* closing */ }
+                }
                 throw failure(e, name);
             }
         }
@@ -566,6 +573,7 @@ final class Workbooks {
 
         @Override public void close() {
             try { book.close(); } catch (IOException ignored) { /* closing */ }
+            try { fs.close(); } catch (IOException ignored) { /* closing */ }
             delete(file);
         }
     }
