@@ -43,7 +43,7 @@ import org.apache.poi.xssf.eventusermodel.XSSFReader;
  * Bounds, each a host diagnostic: the file size and the decompressed size of each part (POI's {@link ZipSecureFile}:
  * an entry inflating more than {@link #MAX_RATIO} times, or past {@link #MAX_ENTRY_BYTES}, is a zip bomb),
  * {@link #MAX_CELLS} cells decoded from a sheet, {@link #MAX_SHARED_STRINGS} shared strings of at most
- * {@link #MAX_SHARED_CHARS} characters in all; a DOCTYPE anywhere is refused (no entity is ever expanded).
+ * {@link #MAX_SHARED_CHARS} characters in all, {@link #MAX_CELL_CHARS} characters in an inline cell; a DOCTYPE anywhere is refused (no entity is ever expanded).
  */
 final class Workbooks {
     private Workbooks() { }
@@ -55,6 +55,8 @@ final class Workbooks {
     static final long MAX_CELLS = 10_000_000;
     static final int MAX_SHARED_STRINGS = 1_000_000;
     static final long MAX_SHARED_CHARS = 32L << 20;
+    /** A cell's text (Excel itself stops at 32,767 characters). */
+    static final int MAX_CELL_CHARS = 1 << 20;
 
     static {
         quietPoiLogging();
@@ -459,7 +461,7 @@ final class Workbooks {
                     } else if (value != null && (e == XMLStreamConstants.CHARACTERS || e == XMLStreamConstants.CDATA || e == XMLStreamConstants.SPACE)) {
                         // The text of <v>, or of the <t> runs inside <is> (never a formula's text <f>).
                         if (inValue || inText) {
-                            if (value.length() + r.getTextLength() > MAX_SHARED_CHARS) throw new HostFailure(HostCode.WORKBOOK_BOUND, "a cell of " + name + " is too long");
+                            if (value.length() + r.getTextLength() > MAX_CELL_CHARS) throw new HostFailure(HostCode.WORKBOOK_BOUND, "a cell of " + name + " has more than 1 Mi characters");
                             value.append(r.getTextCharacters(), r.getTextStart(), r.getTextLength());
                         }
                     }
@@ -763,7 +765,7 @@ final class Workbooks {
                             } else if (e == XMLStreamConstants.END_ELEMENT) {
                                 depth--;
                             } else if (e == XMLStreamConstants.CHARACTERS || e == XMLStreamConstants.CDATA) {
-                                if (text.length() + r.getTextLength() > MAX_SHARED_CHARS) throw new HostFailure(HostCode.WORKBOOK_BOUND, "a cell of " + name + " is too long");
+                                if (text.length() + r.getTextLength() > MAX_CELL_CHARS) throw new HostFailure(HostCode.WORKBOOK_BOUND, "a cell of " + name + " has more than 1 Mi characters");
                                 text.append(r.getTextCharacters(), r.getTextStart(), r.getTextLength());
                             }
                         }
