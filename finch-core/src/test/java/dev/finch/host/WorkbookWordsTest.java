@@ -207,6 +207,11 @@ class WorkbookWordsTest {
         assertFailed(lisp(s, "(workbook-sheet-open " + p("b.xlsx") + " \"Nope\")"), "host", "E-HOST-020");
         assertFailed(lisp(s, "(workbook-sheets " + p("not.xlsx") + ")"), "host", "E-HOST-020");
         assertFailed(lisp(s, "(workbook-sheets " + p("missing.xlsx") + ")"), "host", "E-HOST-004");
+        // An XLS is decoded whole, so its bound (16 MiB) is checked before POI sees it: an OLE2 header and padding.
+        byte[] big = new byte[(16 << 20) + 1];
+        System.arraycopy(new byte[] {(byte) 0xD0, (byte) 0xCF, 0x11, (byte) 0xE0, (byte) 0xA1, (byte) 0xB1, 0x1A, (byte) 0xE1}, 0, big, 0, 8);
+        put("big.xls", big);
+        assertFailed(lisp(s, "(workbook-sheets " + p("big.xls") + ")"), "host", "E-HOST-021");
     }
 
     @Test

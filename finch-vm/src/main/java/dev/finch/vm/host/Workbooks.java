@@ -33,7 +33,7 @@ import org.apache.poi.xssf.eventusermodel.XSSFReader;
 /**
  * The workbook readers behind the {@code workbook-*} words: XLSX (its sheet XML pulled one row at a time from the
  * package, never loaded into a workbook object), XLS (POI's HSSF model; the format itself caps a sheet at 65,536 rows
- * by 256 columns) and ODS (its {@code content.xml} pulled the same way). Every value crosses as text: a number in its
+ * by 256 columns; it is decoded whole, so its file bound is {@link #MAX_XLS_BYTES}) and ODS (its {@code content.xml} pulled the same way). Every value crosses as text: a number in its
  * stored form (a date is its serial number in XLSX and XLS, its ISO date in ODS), a boolean as {@code TRUE} or
  * {@code FALSE}, a formula as its cached result, an error as its code ({@code #DIV/0!}).
  *
@@ -49,6 +49,8 @@ final class Workbooks {
     private Workbooks() { }
 
     static final long MAX_FILE_BYTES = 64L << 20;
+    /** XLS is decoded whole (POI's HSSF model), so its file bound is lower: the model takes several times the file. */
+    static final long MAX_XLS_BYTES = 16L << 20;
     static final long MAX_ENTRY_BYTES = 256L << 20;
     /** An entry whose compressed size is less than 1/MAX_RATIO of its decompressed size is a zip bomb. */
     static final double MAX_RATIO = 100;
@@ -509,6 +511,7 @@ final class Workbooks {
         static Xls open(Path file, String name) throws HostFailure {
             POIFSFileSystem fs = null;
             try {
+                if (Files.size(file) > MAX_XLS_BYTES) throw new HostFailure(HostCode.WORKBOOK_BOUND, name + " exceeds the XLS bound of 16 MiB (XLSX and ODS are streamed up to 64 MiB)");
                 fs = new POIFSFileSystem(file.toFile(), true);
                 return new Xls(file, name, fs, new HSSFWorkbook(fs.getRoot(), true));
             } catch (IOException | RuntimeException e) {
