@@ -96,6 +96,16 @@ class EmbeddingTest {
         assertEquals("hello!", new String(files.files.get("out.txt"), StandardCharsets.UTF_8));
     }
 
+    /** This application does not add Apache POI (optional in finch-vm): workbook words say so, before any request. */
+    @Test void workbookWordsNeedApachePoiWhichThisApplicationLeftOut() {
+        MapFiles files = new MapFiles();
+        Session session = Finch.create().newSession(SessionOptions.DEFAULT.withFileHost(files).withGrant("fs.read(${workspace}/**)"));
+        Outcome o = session.submit(Submission.of("\"sales.xlsx\" path workbook-sheets", "sheets.fth"));
+        assertEquals(Outcome.Status.FAILED, o.status(), o.toString());
+        assertEquals(HostCode.NO_BINDING.code(), o.diagnostics().get(0).code());
+        assertTrue(o.diagnostics().get(0).message().contains("org.apache.poi:poi-ooxml"), o.toString());
+    }
+
     @Test void deferredRequestsAreServedOverJson() throws Exception {
         MapFiles remote = new MapFiles();                       // the files live with a remote host
         remote.files.put("in.txt", "remote data".getBytes(StandardCharsets.UTF_8));

@@ -17,6 +17,8 @@ final class OutputView implements OutputSink {
     static final int BAR = 20;
 
     private final Printer out;
+    /** Where plain event lines go: {@code out} in the REPL; stderr for {@code finch run}, so stdout stays the say text. */
+    private final Printer lines;
     private final boolean terminal;
     private final Map<Long, String> labels = new HashMap<>();
     /** Whether the cursor is at the start of a line. */
@@ -33,6 +35,9 @@ final class OutputView implements OutputSink {
 
     OutputView(PrintStream out, boolean terminal) { this(printer(out), terminal); }
 
+    /** A view that draws on {@code out} on a terminal and otherwise writes plain event lines to {@code lines}. */
+    OutputView(PrintStream out, PrintStream lines, boolean terminal) { this(printer(out), printer(lines), terminal); }
+
     OutputView(java.io.PrintWriter out, boolean terminal) {
         this(new Printer() {
             @Override public void print(String text) { out.print(text); }
@@ -40,8 +45,11 @@ final class OutputView implements OutputSink {
         }, terminal);
     }
 
-    OutputView(Printer out, boolean terminal) {
+    OutputView(Printer out, boolean terminal) { this(out, out, terminal); }
+
+    OutputView(Printer out, Printer lines, boolean terminal) {
         this.out = out;
+        this.lines = lines;
         this.terminal = terminal;
     }
 
@@ -109,8 +117,13 @@ final class OutputView implements OutputSink {
         return b.append(']').toString();
     }
 
-    /** One plain event line, on a line of its own. */
+    /** One plain event line, on a line of its own (a line of the say text is left alone when the lines go elsewhere). */
     private void line(String text) {
+        if (lines != out) {
+            lines.print(text + "\n");
+            lines.flush();
+            return;
+        }
         if (!lineStart) out.print("\n");
         out.print(text);
         out.print("\n");

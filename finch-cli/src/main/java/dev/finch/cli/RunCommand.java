@@ -90,7 +90,8 @@ final class RunCommand implements Callable<Integer> {
         boolean suspended = false;
         for (Source src : sources) {
             // With --json the events are in the outcome; else say text goes out byte for byte, output handles drawn or as lines.
-            OutputView view = json ? null : new OutputView(io.out(), io.terminal());
+            // On a terminal handles are drawn in place; otherwise their lines go to stderr and stdout stays the say text (D2).
+            OutputView view = json ? null : new OutputView(io.out(), io.err(), io.terminal());
             OutputSink sink = view == null ? OutputSink.NONE : view;
             Submission sub = new Submission(src.text(), src.language(override), sourceId != null ? sourceId : src.defaultSourceId(),
                     java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), sink);

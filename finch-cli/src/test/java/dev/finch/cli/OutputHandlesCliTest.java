@@ -33,13 +33,15 @@ class OutputHandlesCliTest {
     void withoutATerminalEachEventIsOnePlainLineAndSayTextIsUnchanged() throws IOException {
         ConformanceTest.Run r = ConformanceTest.invoke(List.of("run", file("p.fth", PROGRAM).toString()), "");
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).isEqualTo("start\n[copy] open\n[copy] 1/2\n[copy] 2/2\n[copy] all copied\n[copy] closed\nend");
+        assertThat(r.out()).as("stdout is the say text, byte for byte").isEqualTo("start\nend");
+        assertThat(r.err()).isEqualTo("[copy] open\n[copy] 1/2\n[copy] 2/2\n[copy] all copied\n[copy] closed\n");
     }
 
     @Test
-    void anEventLineStartsOnALineOfItsOwn() throws IOException {
+    void eventLinesGoToStderrAndLeaveTheSayTextAlone() throws IOException {
         ConformanceTest.Run r = ConformanceTest.invoke(List.of("run", file("p.fth", "\"half\" say \"x\" output-open drop \"more\" say").toString()), "");
-        assertThat(r.out()).isEqualTo("half\n[x] open\nmore\n[x] closed\n");
+        assertThat(r.out()).isEqualTo("halfmore");
+        assertThat(r.err()).isEqualTo("[x] open\n[x] closed\n");
     }
 
     @Test
@@ -47,7 +49,8 @@ class OutputHandlesCliTest {
         ConformanceTest.Run r = ConformanceTest.invoke(List.of("run",
                 file("p.lisp", "(let ((h (output-open \"load\"))) (output-progress h 3 10) (output-close h))").toString()), "");
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).isEqualTo("[load] open\n[load] 3/10\n[load] closed\n");
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).isEqualTo("[load] open\n[load] 3/10\n[load] closed\n");
     }
 
     @Test

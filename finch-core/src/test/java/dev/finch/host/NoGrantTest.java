@@ -77,6 +77,17 @@ class NoGrantTest {
         c.put("csv-summary", new Case("(say (json-stringify (csv-summary (path \"c.csv\") 10)))", "fs.read(" + WS + "/c.csv)",
                 "before{\"header\":[\"h\",\"v\"],\"columns\":[{\"name\":\"h\",\"empty\":0,\"non_empty\":1,\"numeric\":1,\"min\":1.0,\"max\":1.0,\"mean\":1.0},"
                         + "{\"name\":\"v\",\"empty\":0,\"non_empty\":1,\"numeric\":0}],\"rows\":1,\"truncated\":false}", null, none));
+        c.put("workbook-sheets", new Case("(say (show (workbook-sheets (path \"b.xlsx\"))))", "fs.read(" + WS + "/b.xlsx)",
+                "before[\"S\"]", null, none));
+        c.put("workbook-open", new Case("(say (show (stream-next (workbook-open (path \"b.xlsx\")))))", "fs.read(" + WS + "/b.xlsx)",
+                "before{\"tag\":\"some\",\"value\":[\"h\",\"v\"]}", null, none));
+        c.put("workbook-sheet-open", new Case("(say (show (stream-next (workbook-sheet-open (path \"b.xlsx\") \"S\"))))", "fs.read(" + WS + "/b.xlsx)",
+                "before{\"tag\":\"some\",\"value\":[\"h\",\"v\"]}", null, none));
+        c.put("workbook-range", new Case("(say (show (workbook-range (path \"b.xlsx\") \"S\" 1 0 1 2)))", "fs.read(" + WS + "/b.xlsx)",
+                "before[[\"1\",\"x\"]]", null, none));
+        c.put("workbook-summary", new Case("(say (json-stringify (workbook-summary (path \"b.xlsx\") \"S\" 10)))", "fs.read(" + WS + "/b.xlsx)",
+                "before{\"sheet\":\"S\",\"header\":[\"h\",\"v\"],\"columns\":[{\"name\":\"h\",\"empty\":0,\"non_empty\":1,\"numeric\":1,\"min\":1.0,\"max\":1.0,\"mean\":1.0},"
+                        + "{\"name\":\"v\",\"empty\":0,\"non_empty\":1,\"numeric\":0}],\"rows\":1,\"truncated\":false}", null, none));
         c.put("process-run", new Case("(say (show (process-run \"/usr/bin/touch\" (list \"$WS/marker\"))))", "process.run(/usr/bin/touch)",
                 "before{\"exit\":0,\"stderr\":\"\",\"stdout\":\"\"}", null, ws -> Files.exists(ws.resolve("marker"))));
         // Words over the other roots: the sessions here install only a workspace, where a local session fails them
@@ -126,7 +137,23 @@ class NoGrantTest {
         Files.createDirectories(ws.resolve("sub"));
         Files.writeString(ws.resolve("sub/x.txt"), "x");
         Files.writeString(ws.resolve("c.csv"), "h,v\n1,x\n");
+        Files.write(ws.resolve("b.xlsx"), workbook());
         return ws;
+    }
+
+    /** The CSV's two rows as a one-sheet XLSX, written by POI. */
+    private static byte[] workbook() throws IOException {
+        try (var b = new org.apache.poi.xssf.usermodel.XSSFWorkbook(); var out = new java.io.ByteArrayOutputStream()) {
+            var sheet = b.createSheet("S");
+            var header = sheet.createRow(0);
+            header.createCell(0).setCellValue("h");
+            header.createCell(1).setCellValue("v");
+            var row = sheet.createRow(1);
+            row.createCell(0).setCellValue(1);
+            row.createCell(1).setCellValue("x");
+            b.write(out);
+            return out.toByteArray();
+        }
     }
 
     private static String program(Case c, Path ws) { return "(say \"before\") " + c.body().replace("$WS", ws.toString()); }

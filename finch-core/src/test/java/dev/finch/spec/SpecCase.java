@@ -38,10 +38,11 @@ import java.util.stream.Stream;
  * none); {@code types} their compact types the same way; {@code output} the whole {@code say} text as a JSON string;
  * {@code error} a stable code among the failed outcome's diagnostics; {@code suspended} the required capability of a
  * suspended outcome ({@code yield} for a yield, which requires none); {@code events} the outcome's events as its JSON
- * array ({@code [{"kind":"open","handle":1,"label":"x"},…]}). {@code file} (a workspace file with JSON-string contents) and {@code grant} set the session up.
+ * array ({@code [{"kind":"open","handle":1,"label":"x"},…]}). {@code file} (a workspace file with JSON-string contents),
+ * {@code file-base64} (one with base64 contents: a binary file such as a workbook) and {@code grant} set the session up.
  * A completed case states at least its stack or its output; {@code output} alone also requires an empty stack.
  */
-record SpecCase(String file, int line, String section, String language, String source, Map<String, String> files,
+record SpecCase(String file, int line, String section, String language, String source, Map<String, byte[]> files,
                 List<String> grants, Optional<String> stack, Optional<String> types, Optional<String> output,
                 Optional<String> error, Optional<String> suspended, Optional<String> events) {
 
@@ -109,10 +110,11 @@ record SpecCase(String file, int line, String section, String language, String s
                 case "error" -> current.error = value;
                 case "suspended" -> current.suspended = value;
                 case "grant" -> current.grants.add(value);
-                case "file" -> {
+                case "file", "file-base64" -> {
                     int eq = value.indexOf(" = ");
-                    if (eq < 0) throw bad(file, n, "file: NAME = \"contents\"");
-                    current.files.put(value.substring(0, eq).strip(), value.substring(eq + 3).strip());
+                    if (eq < 0) throw bad(file, n, key + ": NAME = " + (key.equals("file") ? "\"contents\"" : "BASE64"));
+                    String contents = value.substring(eq + 3).strip();
+                    current.files.put(value.substring(0, eq).strip(), key.equals("file") ? utf8(file, n, contents) : base64(file, n, contents));
                 }
                 default -> throw bad(file, n, "unknown expectation `" + key + "`");
             }
@@ -126,6 +128,23 @@ record SpecCase(String file, int line, String section, String language, String s
         return out;
     }
 
+    /** A JSON string's contents as UTF-8. */
+    private static byte[] utf8(String file, int line, String json) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readValue(json, String.class).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw bad(file, line, "file contents are a JSON string");
+        }
+    }
+
+    private static byte[] base64(String file, int line, String text) {
+        try {
+            return java.util.Base64.getDecoder().decode(text);
+        } catch (IllegalArgumentException e) {
+            throw bad(file, line, "file-base64 contents are base64");
+        }
+    }
+
     private static IllegalArgumentException bad(String file, int line, String why) {
         return new IllegalArgumentException(file + ":" + line + ": " + why);
     }
@@ -136,7 +155,7 @@ record SpecCase(String file, int line, String section, String language, String s
         final String section;
         final String language;
         final String source;
-        final Map<String, String> files = new LinkedHashMap<>();
+        final Map<String, byte[]> files = new LinkedHashMap<>();
         final List<String> grants = new ArrayList<>();
         String stack;
         String types;

@@ -23,7 +23,10 @@ public enum HostCode implements DiagnosticCode {
     TOOL_NOT_GRANTED("E-HOST-016", "Retired, no longer raised: a tool call whose tool.call(TOOL,OP) was not granted before the run used to stop it; a call now pauses for approval (or a deferred host's answer) like every host word."),
     WORD_FAILED("E-HOST-017", "A word the host installed failed: its implementation threw (the message is the host's own, or names what it threw)."),
     MALFORMED_RESUME("E-HOST-018", "A VmResume is not one strict JSON object {execution_id, sequence, response} with exactly one of result {values}, denied {reason} or cancelled {reason?} (malformed JSON, a duplicate key, trailing text, an unknown field, too large or too deep); nothing was dispatched."),
-    HARD_LINK("E-HOST-019", "A regular file with more than one hard link is refused: another name, possibly outside the root, reaches the same file, so reading or writing it could leave the root (a host may opt in: LocalFileHost.allowingHardLinks).");
+    HARD_LINK("E-HOST-019", "A regular file with more than one hard link is refused: another name, possibly outside the root, reaches the same file, so reading or writing it could leave the root (a host may opt in: LocalFileHost.allowingHardLinks)."),
+    WORKBOOK("E-HOST-020", "The file is not a readable workbook (XLSX, XLS or ODS), its XML is malformed, or it has no sheet of the given name (workbook-sheets lists them)."),
+    WORKBOOK_BOUND("E-HOST-021", "A workbook exceeds a bound: 64 MiB of file (16 MiB for XLS, which is decoded whole), a ZIP part inflating more than 100 times or past 256 MiB (a zip bomb), 10,000,000 cells in a sheet, 1,000,000 shared strings or 32 Mi characters of them, 1 Mi characters in one cell."),
+    WORKBOOK_ENTITY("E-HOST-022", "A workbook's XML declares a DOCTYPE; it is refused, so no entity (internal or external: XXE) is ever expanded.");
 
     private final String code;
     private final String meaning;

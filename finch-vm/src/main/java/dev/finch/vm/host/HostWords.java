@@ -70,7 +70,7 @@ public final class HostWords {
         return new PathValue(p.value());
     }
 
-    private static ConcretePath concrete(Object path) { return ((PathValue) path).path(); }
+    static ConcretePath concrete(Object path) { return ((PathValue) path).path(); }
 
     // The requirement templates, one definition each: the declarations below name them (the verifier instantiates
     // them where the arguments are known) and every call instantiates them again with its canonical path.
@@ -91,11 +91,11 @@ public final class HostWords {
         return TEMPLATES.get(template).instantiate(i -> argument).orElseThrow();
     }
 
-    private static Capability read(ConcretePath p) { return instantiate(READ, p.toString()); }
+    static Capability read(ConcretePath p) { return instantiate(READ, p.toString()); }
 
     private static Capability write(ConcretePath p) { return instantiate(WRITE, p.toString()); }
 
-    private static FileHost files(Ctx ctx) throws HostFailure {
+    static FileHost files(Ctx ctx) throws HostFailure {
         FileHost f = ctx.host.config().files();
         if (f == null) throw new HostFailure(HostCode.NO_BINDING, "no file host is installed");
         return f;
@@ -108,7 +108,7 @@ public final class HostWords {
      * (no file host, root not installed) would be a prompt for nothing. Every file host says which roots it serves
      * ({@link FileHost#installed}), the embedder's own as much as the local one. Deferred hosts provide their own bindings.
      */
-    private static void available(Ctx ctx, ConcretePath p, Origin o) {
+    static void available(Ctx ctx, ConcretePath p, Origin o) {
         if (ctx.host.config().deferred() || ctx.takeResumePeek()) return;
         FileHost f = ctx.host.config().files();
         if (f == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no file host is installed in this session (no workspace or other root)");
@@ -207,7 +207,7 @@ public final class HostWords {
     // ---- streams ----
 
     /** A source of stream items with its owner; closed by stream-close or at the end of the run. */
-    private interface Source extends AutoCloseable {
+    interface Source extends AutoCloseable {
         Object next(Origin o);
 
         @Override void close();
@@ -388,7 +388,8 @@ public final class HostWords {
         return ctx.host.await(ctx, "csv-summary", read(p), EffectRequest.inputs(site, path, maxRows), site.outs(), o, () -> {
             requireTerminatedQuotes(ctx, p);
             try (CsvReader<CsvRecord> reader = csv(files(ctx).open(p))) {
-                return CsvSummary.of(reader, (int) maxRows);
+                java.util.Iterator<CsvRecord> it = reader.iterator();
+                return CsvSummary.of(() -> it.hasNext() ? it.next().getFields() : null, (int) maxRows, null);
             } catch (CsvParseException | UncheckedIOException e) {
                 throw new HostFailure(HostCode.CSV, "malformed CSV in " + p + ": " + firstLine(e.getMessage()));
             } catch (IOException e) {
@@ -439,13 +440,18 @@ public final class HostWords {
         }
     }
 
-    /** The bounded CSV aggregate of {@code csv-summary}. */
+    /** The bounded column aggregate of {@code csv-summary} and {@code workbook-summary}. */
     static final class CsvSummary {
         private CsvSummary() { }
 
-        static Object of(CsvReader<CsvRecord> reader, int maxRows) {
+        /** A source of records: the next one, or null at the end. */
+        @FunctionalInterface interface Records { List<String> next() throws HostFailure; }
+
+        /** The summary of the first row (the header) and at most {@code maxRows} records; {@code sheet} is named when not null. */
+        static Object of(Records records, int maxRows, String sheet) throws HostFailure {
             JsonNodeFactory f = JsonNodeFactory.instance;
             ObjectNode out = f.objectNode();
+            if (sheet != null) out.put("sheet", sheet);
             List<String> header = null;
             long[] empty = new long[0];
             long[] nonEmpty = new long[0];
@@ -455,9 +461,10 @@ public final class HostWords {
             double[] sum = new double[0];
             int rows = 0;
             boolean truncated = false;
-            for (CsvRecord rec : reader) {
+            List<String> rec;
+            while ((rec = records.next()) != null) {
                 if (header == null) {
-                    header = rec.getFields();
+                    header = rec;
                     int n = header.size();
                     empty = new long[n]; nonEmpty = new long[n]; numeric = new long[n];
                     min = new double[n]; max = new double[n]; sum = new double[n];
@@ -468,7 +475,7 @@ public final class HostWords {
                 if (rows >= maxRows) { truncated = true; break; }
                 rows++;
                 for (int i = 0; i < header.size(); i++) {
-                    String v = i < rec.getFieldCount() ? rec.getField(i).strip() : "";
+                    String v = i < rec.size() ? rec.get(i).strip() : "";
                     if (v.isEmpty()) { empty[i]++; continue; }
                     nonEmpty[i]++;
                     try {
