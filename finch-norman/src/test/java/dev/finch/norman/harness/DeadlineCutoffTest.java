@@ -2,24 +2,8 @@ package dev.finch.norman.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.finch.capabilities.Grant;
-import dev.finch.capabilities.GrantSet;
-import dev.finch.capabilities.Scope;
-import dev.finch.norman.Norman;
-import dev.finch.norman.NormanProgram;
-import dev.finch.norman.NormanTests;
-import dev.finch.norman.SourceLoader;
-import dev.finch.verifier.Verification;
-import dev.finch.verifier.Verifier;
-import dev.finch.vm.CancelToken;
-import dev.finch.vm.OutputSink;
 import dev.finch.vm.RunResult;
-import dev.finch.vm.Vm;
-import dev.finch.vm.VmState;
-import dev.finch.vm.host.HostConfig;
 import java.math.BigDecimal;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -54,7 +38,7 @@ class DeadlineCutoffTest {
                 (catch (budget ([time 300ms]) (ask-big)) e (case e [PastDeadline "gave up"] [_ "other"]))
                 """;
         long t0 = System.nanoTime();
-        RunResult r = run(file, world);
+        RunResult r = WorldRuns.run(file, "big", world);
         long tookMs = (System.nanoTime() - t0) / 1_000_000;
         assertThat(r).as("%s", r).isInstanceOf(RunResult.Completed.class);
         assertThat(((RunResult.Completed) r).state().stack().get(0).value()).isEqualTo("gave up");
@@ -64,19 +48,5 @@ class DeadlineCutoffTest {
         assertThat(tookMs).as("abandoned at the deadline, not after the reply's 30 s").isLessThan(20_000);
         // Only the input it sent: 5 tokens at 3 µ$.
         assertThat(world.spent()).isEqualTo(5 * 3);
-    }
-
-    private static RunResult run(String file, ScriptedModels world) {
-        Norman frontend = new Norman(SourceLoader.inMemory(Map.of()));
-        NormanProgram p = frontend.check(file, "t.nm");
-        NormanTests t = frontend.lowerTests(p, VmState.EMPTY.library().vocabulary());
-        assertThat(t.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(t.module().orElseThrow(), VmState.EMPTY.environment());
-        assertThat(v.diagnostics()).isEmpty();
-        GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(big)", Scope.TASK).value())).value();
-        try (Vm vm = new Vm()) {
-            return vm.run("cutoff", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
-                    HostConfig.NONE.withGrants(grants).withModels(world));
-        }
     }
 }

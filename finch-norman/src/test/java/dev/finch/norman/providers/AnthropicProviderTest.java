@@ -7,15 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.finch.capabilities.Grant;
-import dev.finch.capabilities.GrantSet;
-import dev.finch.capabilities.Scope;
-import dev.finch.ir.checked.Environment;
 import dev.finch.norman.Askable;
-import dev.finch.norman.Norman;
-import dev.finch.norman.NormanProgram;
-import dev.finch.norman.NormanTests;
-import dev.finch.norman.SourceLoader;
 import dev.finch.norman.harness.HostModel;
 import dev.finch.norman.harness.ModelProvider;
 import dev.finch.norman.harness.ModelProvider.Message;
@@ -24,15 +16,7 @@ import dev.finch.norman.harness.ModelProvider.Reply;
 import dev.finch.norman.harness.ModelProvider.Request;
 import dev.finch.norman.harness.ModelWorld;
 import dev.finch.norman.harness.ScriptedModels;
-import dev.finch.norman.harness.TestHarness;
-import dev.finch.verifier.Verification;
-import dev.finch.verifier.Verifier;
-import dev.finch.vm.CancelToken;
-import dev.finch.vm.OutputSink;
 import dev.finch.vm.RunResult;
-import dev.finch.vm.Vm;
-import dev.finch.vm.VmState;
-import dev.finch.vm.host.HostConfig;
 import dev.finch.vm.value.Money;
 import java.io.IOException;
 import java.math.BigDecimal;
@@ -304,19 +288,7 @@ class AnthropicProviderTest {
     // ---- wired into a µNorman run: the world charges the host's prices for the provider's usage ----------------
 
     /** Runs {@code file}'s top level over {@code world}, with {@code model.ask(claude)} granted. */
-    private static RunResult run(String file, ScriptedModels world) {
-        Norman frontend = new Norman(SourceLoader.inMemory(Map.of()));
-        NormanProgram p = frontend.check(file, "t.nm");
-        NormanTests t = frontend.lowerTests(p, dev.finch.vm.VmState.EMPTY.library().vocabulary());
-        assertThat(t.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(t.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
-        assertThat(v.diagnostics()).isEmpty();
-        GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(claude)", Scope.TASK).value())).value();
-        try (Vm vm = new Vm()) {
-            return vm.run("anthropic", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
-                    HostConfig.NONE.withGrants(grants).withModels(world));
-        }
-    }
+    private static RunResult run(String file, ScriptedModels world) { return dev.finch.norman.harness.WorldRuns.run(file, "claude", world); }
 
     @Test void aMuNormanAskRunsThroughTheProviderAndIsChargedAtTheHostsPrices() throws IOException {
         String file = """

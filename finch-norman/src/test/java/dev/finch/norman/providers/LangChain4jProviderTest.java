@@ -6,28 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.finch.capabilities.Grant;
-import dev.finch.capabilities.GrantSet;
-import dev.finch.capabilities.Scope;
 import dev.finch.norman.Askable;
-import dev.finch.norman.Norman;
-import dev.finch.norman.NormanProgram;
-import dev.finch.norman.NormanTests;
-import dev.finch.norman.SourceLoader;
 import dev.finch.norman.harness.HostModel;
 import dev.finch.norman.harness.ModelProvider;
 import dev.finch.norman.harness.ModelProvider.Message;
 import dev.finch.norman.harness.ModelWorld;
 import dev.finch.norman.harness.ScriptedModels;
-import dev.finch.norman.harness.TestHarness;
-import dev.finch.verifier.Verification;
-import dev.finch.verifier.Verifier;
-import dev.finch.vm.CancelToken;
-import dev.finch.vm.OutputSink;
 import dev.finch.vm.RunResult;
-import dev.finch.vm.Vm;
-import dev.finch.vm.VmState;
-import dev.finch.vm.host.HostConfig;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -172,18 +157,7 @@ class LangChain4jProviderTest {
         queue(completion("{\"value\":4}", 6, "stop"));
         ScriptedModels world = ModelWorld.over(provider())
                 .model("gpt-test-1", HostModel.perMillionTokens(new BigDecimal("2"), new BigDecimal("8"), 4096)).unlimitedBudget().build().get();
-        Norman frontend = new Norman(SourceLoader.inMemory(Map.of()));
-        NormanProgram p = frontend.check(file, "t.nm");
-        NormanTests t = frontend.lowerTests(p, VmState.EMPTY.library().vocabulary());
-        assertThat(t.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(t.module().orElseThrow(), VmState.EMPTY.environment());
-        assertThat(v.diagnostics()).isEmpty();
-        GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(gpt)", Scope.TASK).value())).value();
-        RunResult r;
-        try (Vm vm = new Vm()) {
-            r = vm.run("l4j", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
-                    HostConfig.NONE.withGrants(grants).withModels(world));
-        }
+        RunResult r = dev.finch.norman.harness.WorldRuns.run(file, "gpt", world);
         assertThat(r).as("%s", r).isInstanceOf(RunResult.Completed.class);
         assertThat(((RunResult.Completed) r).state().stack().get(0).value()).isEqualTo(4.0);
         // The host's prices: 5 input tokens at 2 µ$ and the 6 output tokens the server reported at 8 µ$.
