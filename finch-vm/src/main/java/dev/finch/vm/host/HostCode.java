@@ -23,7 +23,8 @@ public enum HostCode implements DiagnosticCode {
     TOOL_NOT_GRANTED("E-HOST-016", "Retired, no longer raised: a tool call whose tool.call(TOOL,OP) was not granted before the run used to stop it; a call now pauses for approval (or a deferred host's answer) like every host word."),
     WORD_FAILED("E-HOST-017", "A word the host installed failed: its implementation threw (the message is the host's own, or names what it threw)."),
     MALFORMED_RESUME("E-HOST-018", "A VmResume is not one strict JSON object {execution_id, sequence, response} with exactly one of result {values}, denied {reason} or cancelled {reason?} (malformed JSON, a duplicate key, trailing text, an unknown field, too large or too deep); nothing was dispatched."),
-    HARD_LINK("E-HOST-019", "A regular file with more than one hard link is refused: another name, possibly outside the root, reaches the same file, so reading or writing it could leave the root (a host may opt in: LocalFileHost.allowingHardLinks).");
+    HARD_LINK("E-HOST-019", "A regular file with more than one hard link is refused: another name, possibly outside the root, reaches the same file, so reading or writing it could leave the root (a host may opt in: LocalFileHost.allowingHardLinks)."),
+    AUTOMATION("E-HOST-023", "A desktop automation operation failed: the display cannot be reached (none, or headless), the point is on no screen, a character cannot be typed on this desktop, or the window list cannot be read (no wmctrl).");
 
     private final String code;
     private final String meaning;
