@@ -18,13 +18,26 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The child JVM of {@link AwtAutomationTest}, started with {@code DISPLAY} naming an Xvfb server (AWT reads the
  * display from the environment only). It shows a text field at a known place, runs automation programs through a
- * session with the Robot host, and prints one line per fact: {@code out <word> <top of stack or diagnostic code>},
+ * session with the Robot host, and prints one line per fact: {@code out <program> TAB <top of stack or diagnostic code>},
  * then what the field received ({@code clicks N}, {@code text …}).
  */
 public final class AwtAutomationChild {
     private AwtAutomationChild() { }
 
     public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("no-server")) {
+            // DISPLAY names no server: AWT fails to initialize once, and must keep answering the same way.
+            Session s = Finch.create().newSession(new SessionOptions(Optional.empty(), List.of("desktop.automate(*)"))
+                    .withAutomationHost(new AwtAutomationHost()));
+            for (String program : List.of("(automation-availability)", "(automation-displays)", "(string-append (automation-availability) \"\")")) {
+                Outcome o = s.submit(Submission.of(program, "p.lisp"));
+                String answer = o.status() == Outcome.Status.COMPLETED ? o.stack().get(o.stack().size() - 1).display() : o.status() + " " + o.diagnostics().get(0).code();
+                System.out.println("out " + program + "\t" + answer);
+            }
+            System.out.println("clicks none");
+            System.out.println("text none");
+            System.exit(0);
+        }
         ConcurrentLinkedQueue<String> clicks = new ConcurrentLinkedQueue<>();
         TextField[] field = new TextField[1];
         EventQueue.invokeAndWait(() -> {
@@ -48,7 +61,7 @@ public final class AwtAutomationChild {
                 "(automation-type \"Hi there!\")", "(automation-type \"caf\\u00e9\")", "(automation-click 5000 5000 \"left\")", "(automation-windows)")) {
             Outcome o = s.submit(Submission.of(program, "p.lisp"));
             String answer = o.status() == Outcome.Status.COMPLETED ? o.stack().get(o.stack().size() - 1).display() : o.status() + " " + o.diagnostics().get(0).code();
-            System.out.println("out " + program + " " + answer);
+            System.out.println("out " + program + "\t" + answer);
         }
         Thread.sleep(300);
         String[] text = new String[1];

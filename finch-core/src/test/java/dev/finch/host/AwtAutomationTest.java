@@ -65,13 +65,24 @@ class AwtAutomationTest {
         }
     }
 
+    @Test
+    void aDisplayWithoutAServerIsUnavailableEveryTime() throws Exception {
+        Assumptions.assumeFalse(System.getProperty("os.name", "").toLowerCase().matches(".*(win|mac).*"), "X11 only");
+        Map<String, String> out = child(":" + (7000 + (int) (ProcessHandle.current().pid() % 500)), "no-server");
+        assertThat(out.get("(automation-availability)")).contains("available\\\":false").contains("awt-robot").contains("Can't connect");
+        assertThat(out.get("(automation-displays)")).isEqualTo("failed E-HOST-023");
+        assertThat(out.get("(string-append (automation-availability) \"\")")).as("AWT initializes once; the answer stays the same")
+                .isEqualTo(out.get("(automation-availability)"));
+    }
+
     private static String q(String json) { return dev.finch.vm.Value.of(json).display(); }
 
-    /** Runs the child with {@code DISPLAY}; its "out PROGRAM ANSWER" lines keyed by program, the others by their first word. */
-    private Map<String, String> child(String display) throws IOException, InterruptedException {
+    /** Runs the child with {@code DISPLAY}; its "out PROGRAM\tANSWER" lines keyed by program, the others by their first word. */
+    private Map<String, String> child(String display, String... args) throws IOException, InterruptedException {
         String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         List<String> cmd = new ArrayList<>(List.of(java, "-Djava.awt.headless=false", "-cp", System.getProperty("java.class.path"),
                 AwtAutomationChild.class.getName()));
+        cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(tmp.resolve("child.log").toFile());
         pb.environment().put("DISPLAY", display);
         Process p = pb.start();
@@ -82,8 +93,8 @@ class AwtAutomationTest {
         Map<String, String> out = new java.util.LinkedHashMap<>();
         for (String line : lines) {
             if (line.startsWith("out (")) {
-                int close = line.indexOf(") ", 4);
-                out.put(line.substring(4, close + 1), line.substring(close + 2));
+                int tab = line.indexOf('\t');
+                out.put(line.substring(4, tab), line.substring(tab + 1));
             } else if (line.startsWith("clicks ") || line.startsWith("text ")) {
                 int sp = line.indexOf(' ');
                 out.put(line.substring(0, sp), line.substring(sp + 1));

@@ -30,6 +30,8 @@ public final class AwtAutomationHost implements AutomationHost {
 
     private final String display;
     private Desktop desktop;
+    /** Why AWT could not reach the display, once it failed: AWT does not initialize twice in one JVM. */
+    private String failure;
 
     /** A host over the display of this process's environment ({@code DISPLAY}). */
     public AwtAutomationHost() { this(System.getenv("DISPLAY")); }
@@ -82,11 +84,13 @@ public final class AwtAutomationHost implements AutomationHost {
         boolean x11 = !os.contains("win") && !os.contains("mac");
         if (Boolean.getBoolean("java.awt.headless")) return Optional.of("this JVM is headless (java.awt.headless=true)");
         if (x11 && (display == null || display.isBlank())) return Optional.of("no display: DISPLAY is not set");
+        if (failure != null) return Optional.of(failure);
         try {
             if (desktop == null) desktop = new Desktop();
             return Optional.empty();
         } catch (HostFailure f) {
-            return Optional.of(f.getMessage());
+            failure = f.getMessage();
+            return Optional.of(failure);
         }
     }
 
@@ -105,8 +109,10 @@ public final class AwtAutomationHost implements AutomationHost {
                 if (java.awt.GraphicsEnvironment.isHeadless()) throw new HostFailure(HostCode.AUTOMATION, "AWT reports a headless environment");
                 robot = new java.awt.Robot();
                 robot.setAutoDelay(5);
-            } catch (java.awt.AWTException | SecurityException | java.awt.AWTError | UnsatisfiedLinkError e) {
-                throw new HostFailure(HostCode.AUTOMATION, "java.awt.Robot is not available: " + e.getMessage());
+            } catch (java.awt.AWTException | RuntimeException | java.awt.AWTError | LinkageError e) {
+                // RuntimeException: HeadlessException, SecurityException; LinkageError: a toolkit whose initialization failed.
+                Throwable cause = e instanceof ExceptionInInitializerError && e.getCause() != null ? e.getCause() : e;
+                throw new HostFailure(HostCode.AUTOMATION, "java.awt.Robot is not available: " + cause.getMessage());
             }
         }
 
