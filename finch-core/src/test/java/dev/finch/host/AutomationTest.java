@@ -182,4 +182,24 @@ class AutomationTest {
         Outcome done = s.respond(o.executionId(), HostResponse.result(pending.sequence(), Value.of("{\"clicked\":true}")));
         assertThat(top(done)).isEqualTo(quoted("{\"clicked\":true}"));
     }
+
+    @Test
+    void aPausedClickSavedDurablyClicksOnceInTheProcessThatRestoresIt() {
+        Finch keyed = dev.finch.persist.Images.keyed();
+        Session s = keyed.newSession(SessionOptions.DEFAULT.withAutomationHost(new Recording()));
+        Outcome o = lisp(s, "(automation-click 7 8 \"left\")");
+        assertThat(o.requiredCapabilities()).containsExactly("desktop.automate(click)");
+        String image = s.save(o.executionId());
+
+        Recording there = new Recording();
+        Session restored = keyed.restore(image, SessionOptions.DEFAULT.withAutomationHost(there));
+        assertThat(top(restored.approve(o.executionId(), Scope.ONCE))).isEqualTo(quoted("{\"clicked\":true,\"x\":7,\"y\":8,\"button\":\"left\"}"));
+        assertThat(there.calls).containsExactly("click 7 8 left");
+
+        Outcome second = lisp(s, "(automation-type \"x\")");
+        Session noDesktop = keyed.restore(s.save(second.executionId()), SessionOptions.DEFAULT);
+        Outcome failed = noDesktop.approve(second.executionId(), Scope.ONCE);
+        assertThat(failed.status()).as("restored where no desktop is installed: approved, then nothing to click with").isEqualTo(Outcome.Status.FAILED);
+        assertThat(failed.diagnostics().get(0).code()).isEqualTo("E-HOST-013");
+    }
 }
