@@ -40,12 +40,22 @@ import java.util.Optional;
  *   <li><b>Editor</b> ({@link #withEditorHost}): where {@code proposal-open} shows a proposed program. Without one, a
  *       proposal always waits for the embedder's answer ({@link Session#respond} with a result of type
  *       {@code option<result<string,string>>}), whatever the mode.</li>
+ *   <li><b>Desktop</b> ({@link #withAutomationHost}): what the {@code automation-*} words drive. Without one there is
+ *       no desktop: {@code automation-availability} answers {@code {"available":false,…}} and the other automation words
+ *       fail with {@code E-HOST-013} before anything is asked (in deferred-host mode the embedder answers them).</li>
  * </ul>
  */
 public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred,
-                             Optional<FileHost> fileHost, Optional<ProcessHost> processHost, Optional<dev.finch.vm.host.EditorHost> editorHost) {
+                             Optional<FileHost> fileHost, Optional<ProcessHost> processHost, Optional<dev.finch.vm.host.EditorHost> editorHost,
+                             Optional<dev.finch.vm.host.AutomationHost> automationHost) {
     /** No roots, no grants, local bindings, dispatch in the session. */
     public static final SessionOptions DEFAULT = new SessionOptions(Map.of(), List.of(), false, Optional.empty(), Optional.empty());
+
+    /** Options without an automation host. */
+    public SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred, Optional<FileHost> fileHost, Optional<ProcessHost> processHost,
+                          Optional<dev.finch.vm.host.EditorHost> editorHost) {
+        this(roots, grants, deferred, fileHost, processHost, editorHost, Optional.empty());
+    }
 
     /** Options without an editor host. */
     public SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred, Optional<FileHost> fileHost, Optional<ProcessHost> processHost) {
@@ -69,6 +79,7 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
         Objects.requireNonNull(fileHost, "fileHost");
         Objects.requireNonNull(processHost, "processHost");
         Objects.requireNonNull(editorHost, "editorHost");
+        Objects.requireNonNull(automationHost, "automationHost");
     }
 
     /** The workspace root that {@code path} values resolve against, if one is installed. */
@@ -89,17 +100,17 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
         Map<Root, Path> r = new EnumMap<>(Root.class);
         r.putAll(roots);
         r.put(Objects.requireNonNull(root, "root"), Objects.requireNonNull(dir, "dir"));
-        return new SessionOptions(r, grants, deferred, fileHost, processHost, editorHost);
+        return new SessionOptions(r, grants, deferred, fileHost, processHost, editorHost, automationHost);
     }
 
     /** These options in deferred-host mode (or not). */
-    public SessionOptions withDeferredHost(boolean on) { return new SessionOptions(roots, grants, on, fileHost, processHost, editorHost); }
+    public SessionOptions withDeferredHost(boolean on) { return new SessionOptions(roots, grants, on, fileHost, processHost, editorHost, automationHost); }
 
     /** These options with one more grant. */
     public SessionOptions withGrant(String grant) {
         List<String> g = new ArrayList<>(grants);
         g.add(Objects.requireNonNull(grant, "grant"));
-        return new SessionOptions(roots, g, deferred, fileHost, processHost, editorHost);
+        return new SessionOptions(roots, g, deferred, fileHost, processHost, editorHost, automationHost);
     }
 
     /**
@@ -107,16 +118,25 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
      * the builder's or the local file host. It reports the roots it serves itself ({@link FileHost#installed}).
      */
     public SessionOptions withFileHost(FileHost files) {
-        return new SessionOptions(roots, grants, deferred, Optional.of(Objects.requireNonNull(files, "files")), processHost, editorHost);
+        return new SessionOptions(roots, grants, deferred, Optional.of(Objects.requireNonNull(files, "files")), processHost, editorHost, automationHost);
     }
 
     /** These options with {@code processes} running the session's {@code process-run} calls (after authorization). */
     public SessionOptions withProcessHost(ProcessHost processes) {
-        return new SessionOptions(roots, grants, deferred, fileHost, Optional.of(Objects.requireNonNull(processes, "processes")), editorHost);
+        return new SessionOptions(roots, grants, deferred, fileHost, Optional.of(Objects.requireNonNull(processes, "processes")), editorHost, automationHost);
     }
 
     /** These options with {@code editor} showing the session's proposals ({@code proposal-open}, after authorization). */
     public SessionOptions withEditorHost(dev.finch.vm.host.EditorHost editor) {
-        return new SessionOptions(roots, grants, deferred, fileHost, processHost, Optional.of(Objects.requireNonNull(editor, "editor")));
+        return new SessionOptions(roots, grants, deferred, fileHost, processHost, Optional.of(Objects.requireNonNull(editor, "editor")), automationHost);
+    }
+
+    /**
+     * These options with {@code desktop} as the desktop the {@code automation-*} words observe and drive (each operation
+     * after authorization under its own {@code desktop.automate(OP)}); {@link dev.finch.vm.host.AwtAutomationHost} drives
+     * this machine's display with {@code java.awt.Robot}. Installing it grants nothing.
+     */
+    public SessionOptions withAutomationHost(dev.finch.vm.host.AutomationHost desktop) {
+        return new SessionOptions(roots, grants, deferred, fileHost, processHost, editorHost, Optional.of(Objects.requireNonNull(desktop, "desktop")));
     }
 }

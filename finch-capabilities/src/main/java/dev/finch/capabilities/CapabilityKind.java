@@ -15,7 +15,8 @@ public enum CapabilityKind {
     MCP_CALL("mcp.call"),
     MODEL_ASK("model.ask"),
     TOOL_CALL("tool.call"),
-    HOST_CALL("host.call");
+    HOST_CALL("host.call"),
+    DESKTOP_AUTOMATE("desktop.automate");
 
     private final String canonicalName;
 

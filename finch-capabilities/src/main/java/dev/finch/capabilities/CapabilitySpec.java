@@ -162,4 +162,20 @@ public sealed interface CapabilitySpec {
 
         @Override public String toString() { return kind() + "(" + word + ")"; }
     }
+
+    /**
+     * {@code desktop.automate(OP)}: one desktop automation operation — {@code availability}, {@code displays},
+     * {@code windows}, {@code click} or {@code type} ({@link #OPERATIONS}) — or {@code *} for all of them. One operation
+     * confers no other: reading the window list never permits a click, nor a click typing.
+     */
+    record DesktopAutomate(NamePattern operation) implements CapabilitySpec {
+        /** The operations a grant can name, one per {@code automation-*} word. */
+        public static final java.util.List<String> OPERATIONS = java.util.List.of("availability", "displays", "windows", "click", "type");
+
+        @Override public CapabilityKind kind() { return CapabilityKind.DESKTOP_AUTOMATE; }
+
+        @Override public boolean contains(CapabilitySpec inner) { return inner instanceof DesktopAutomate d && operation.contains(d.operation); }
+
+        @Override public String toString() { return kind() + "(" + operation + ")"; }
+    }
 }

@@ -59,6 +59,8 @@ final class SpecParser {
                         .flatMap(t -> NamePattern.parse(a.get(1), "operation", origin).map(op -> new CapabilitySpec.ToolCall(t, op))));
             case HOST_CALL:
                 return arity(c, 1, origin).flatMap(x -> NamePattern.parse(a.get(0), "word", origin)).map(CapabilitySpec.HostCall::new);
+            case DESKTOP_AUTOMATE:
+                return arity(c, 1, origin).flatMap(x -> automationOperation(a.get(0), origin)).map(CapabilitySpec.DesktopAutomate::new);
             default:
                 throw new AssertionError(kind);
         }
@@ -95,6 +97,15 @@ final class SpecParser {
                     "parameter '" + parameter + "' must be a whole number from 0 to 999999 without sign or leading zeros",
                     "0..999999", raw));
         return Attempt.ok(Integer.parseInt(raw));
+    }
+
+    /** {@code *} or one of the operations the automation words perform: a misspelt operation would be a grant for nothing. */
+    private static Attempt<NamePattern> automationOperation(String raw, Origin origin) {
+        if (!raw.equals("*") && !CapabilitySpec.DesktopAutomate.OPERATIONS.contains(raw))
+            return Attempt.refused(CapabilityCode.BAD_PARAMETER.at(origin,
+                    "desktop.automate takes one of " + CapabilitySpec.DesktopAutomate.OPERATIONS + " or *",
+                    String.join("|", CapabilitySpec.DesktopAutomate.OPERATIONS) + "|*", raw));
+        return NamePattern.parse(raw, "operation", origin);
     }
 
     /** An absolute executable selector; {@code **} alone means any executable. Never a bare name: no PATH search. */

@@ -54,6 +54,9 @@ class SpecSyntaxTest {
             "model.ask(*)                                 | model.ask(*)                                 | MODEL_ASK",
             "tool.call(py,exec)                           | tool.call(py,exec)                           | TOOL_CALL",
             "tool.call(py,*)                              | tool.call(py,*)                              | TOOL_CALL",
+            "desktop.automate(click)                      | desktop.automate(click)                      | DESKTOP_AUTOMATE",
+            "desktop.automate( type )                     | desktop.automate(type)                       | DESKTOP_AUTOMATE",
+            "desktop.automate(*)                          | desktop.automate(*)                          | DESKTOP_AUTOMATE",
     })
     void parsesAndPrintsCanonically(String input, String canonical, CapabilityKind kind) {
         CapabilitySpec s = spec(input);
@@ -112,6 +115,10 @@ class SpecSyntaxTest {
             "mcp.call(github)                             | E-CAP-003",
             "mcp.call(git hub,x)                          | E-CAP-003",
             "tool.call(py)                                | E-CAP-003",
+            "desktop.automate(clik)                       | E-CAP-003",
+            "desktop.automate(click,type)                 | E-CAP-003",
+            "desktop.automate                             | E-CAP-003",
+            "desktop.automate(cl*)                        | E-CAP-003",
             "fs.read(/etc/passwd)                         | E-CAP-006",
             "fs.read(~/x)                                 | E-CAP-004",
             "fs.read(${home}/x)                           | E-CAP-004",
@@ -149,5 +156,15 @@ class SpecSyntaxTest {
     void aliasesFromTheIrArePrintedCanonically() {
         Capability alias = Capability.of("file.write", "${workspace}/out/**");
         assertThat(CapabilitySpec.of(alias).value().toString()).isEqualTo("fs.write(${workspace}/out/**)");
+    }
+
+    @Test
+    void oneAutomationOperationConfersNoOther() {
+        assertThat(spec("desktop.automate(*)").contains(spec("desktop.automate(click)"))).isTrue();
+        assertThat(spec("desktop.automate(click)").contains(spec("desktop.automate(click)"))).isTrue();
+        assertThat(spec("desktop.automate(windows)").contains(spec("desktop.automate(click)"))).isFalse();
+        assertThat(spec("desktop.automate(click)").contains(spec("desktop.automate(type)"))).isFalse();
+        assertThat(spec("desktop.automate(click)").contains(spec("desktop.automate(*)"))).isFalse();
+        assertThat(spec("desktop.automate(*)").contains(spec("process.run(**)"))).isFalse();
     }
 }

@@ -7,6 +7,7 @@ import dev.finch.Language;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.SessionOptions;
+import dev.finch.vm.host.AwtAutomationHost;
 import dev.finch.SubmissionBuffer;
 import dev.finch.WordInfo;
 import dev.finch.capabilities.Scope;
@@ -90,6 +91,8 @@ final class ReplCommand implements Callable<Integer> {
         Language language = Source.parseLanguage(lang);
         SessionOptions options = roots.install(SessionOptions.DEFAULT);
         for (String g : grants) options = options.withGrant(g);
+        // A display this process can reach is a desktop the automation words may drive (each operation still needs its grant).
+        if (AwtAutomationHost.displayLikely(io.env())) options = options.withAutomationHost(new AwtAutomationHost());
         // Proposals open the person's editor; it needs the terminal, which exists once the session does.
         ReplEditor editor = new ReplEditor(io.env(), io.in() == System.in && System.console() != null);
         options = options.withEditorHost(editor);

@@ -7,6 +7,7 @@ import dev.finch.Language;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.SessionOptions;
+import dev.finch.vm.host.AwtAutomationHost;
 import dev.finch.Submission;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.vm.OutputSink;
@@ -68,6 +69,8 @@ final class RunCommand implements Callable<Integer> {
         if (files.stream().filter(Source.STDIN::equals).count() > 1) throw new UsageException("standard input (-) can be given only once");
         SessionOptions options = roots.install(SessionOptions.DEFAULT);
         for (String g : grants) options = options.withGrant(g);
+        // A display this process can reach is a desktop the automation words may drive (each operation still needs its grant).
+        if (AwtAutomationHost.displayLikely(io.env())) options = options.withAutomationHost(new AwtAutomationHost());
         // Read every file first: a missing file is a usage error, and nothing should have run by then.
         List<Source> sources = new ArrayList<>();
         for (String f : files) sources.add(Source.read(f, io.in()));

@@ -121,7 +121,13 @@ class NoGrantTest {
     static final Map<String, String> PAIRED_WITH_THEIR_HOST = Map.of(
             "model-ask", "finch-norman dev.finch.norman.harness.ModelAuthorityTest",
             "tool-call", "finch-norman dev.finch.norman.harness.ScriptedCallTest",
-            "proposal-open", "finch-core dev.finch.host.ProposalTest");
+            "proposal-open", "finch-core dev.finch.host.ProposalTest",
+            // The sessions here install no desktop; the automation words' pairings run against a recording one.
+            "automation-availability", "finch-core dev.finch.host.AutomationTest",
+            "automation-displays", "finch-core dev.finch.host.AutomationTest",
+            "automation-windows", "finch-core dev.finch.host.AutomationTest",
+            "automation-click", "finch-core dev.finch.host.AutomationTest",
+            "automation-type", "finch-core dev.finch.host.AutomationTest");
 
     @Test
     void everyHostWordHasACase() {

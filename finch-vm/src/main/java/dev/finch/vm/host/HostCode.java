@@ -26,7 +26,8 @@ public enum HostCode implements DiagnosticCode {
     HARD_LINK("E-HOST-019", "A regular file with more than one hard link is refused: another name, possibly outside the root, reaches the same file, so reading or writing it could leave the root (a host may opt in: LocalFileHost.allowingHardLinks)."),
     WORKBOOK("E-HOST-020", "The file is not a readable workbook (XLSX, XLS or ODS), its XML is malformed, or it has no sheet of the given name (workbook-sheets lists them)."),
     WORKBOOK_BOUND("E-HOST-021", "A workbook exceeds a bound: 64 MiB of file (16 MiB for XLS, which is decoded whole), a ZIP part inflating more than 100 times or past 256 MiB (a zip bomb), 10,000,000 cells in a sheet, 1,000,000 shared strings or 32 Mi characters of them, 1 Mi characters in one cell."),
-    WORKBOOK_ENTITY("E-HOST-022", "A workbook's XML declares a DOCTYPE; it is refused, so no entity (internal or external: XXE) is ever expanded.");
+    WORKBOOK_ENTITY("E-HOST-022", "A workbook's XML declares a DOCTYPE; it is refused, so no entity (internal or external: XXE) is ever expanded."),
+    AUTOMATION("E-HOST-023", "A desktop automation operation failed: the display cannot be reached (none, or headless), the point is on no screen, a character cannot be typed on this desktop, or the window list cannot be read (no wmctrl).");
 
     private final String code;
     private final String meaning;

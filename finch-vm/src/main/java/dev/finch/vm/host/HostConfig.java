@@ -9,7 +9,8 @@ import java.util.List;
  * bindings: every host word then pauses for approval and cannot be dispatched.
  */
 public record HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred,
-                         List<EffectObserver> observers, long maxFileReadBytes, ModelHost models, ToolHost tools, EditorHost editor) {
+                         List<EffectObserver> observers, long maxFileReadBytes, ModelHost models, ToolHost tools, EditorHost editor,
+                         AutomationHost automation) {
     public static final HostConfig NONE = new HostConfig(GrantSet.EMPTY, null, null, false, List.of(), 8L << 20);
 
     public HostConfig { observers = List.copyOf(observers); }
@@ -19,6 +20,12 @@ public record HostConfig(GrantSet grants, FileHost files, ProcessHost processes,
         this(grants, files, processes, deferred, observers, maxFileReadBytes, null, null, null);
     }
 
+    /** A configuration without an automation host. */
+    public HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred, List<EffectObserver> observers, long maxFileReadBytes,
+                      ModelHost models, ToolHost tools, EditorHost editor) {
+        this(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, null);
+    }
+
     /** A configuration without an editor host. */
     public HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred, List<EffectObserver> observers, long maxFileReadBytes,
                       ModelHost models, ToolHost tools) {
@@ -26,25 +33,30 @@ public record HostConfig(GrantSet grants, FileHost files, ProcessHost processes,
     }
 
     /** The same configuration with {@code e} showing proposals ({@code proposal-open}); null: proposals pause for the host. */
-    public HostConfig withEditor(EditorHost e) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, e); }
+    public HostConfig withEditor(EditorHost e) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, e, automation); }
+
+    /** The same configuration with {@code a} as the desktop the {@code automation-*} words drive; null: no desktop. */
+    public HostConfig withAutomation(AutomationHost a) {
+        return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, a);
+    }
 
     /** The same configuration with {@code m} answering model asks. */
-    public HostConfig withModels(ModelHost m) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, m, tools, editor); }
+    public HostConfig withModels(ModelHost m) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, m, tools, editor, automation); }
 
     /** The same configuration with {@code t} answering tool calls. */
-    public HostConfig withTools(ToolHost t) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, t, editor); }
+    public HostConfig withTools(ToolHost t) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, t, editor, automation); }
 
-    public HostConfig withGrants(GrantSet g) { return new HostConfig(g, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor); }
+    public HostConfig withGrants(GrantSet g) { return new HostConfig(g, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation); }
 
-    public HostConfig withFiles(FileHost f) { return new HostConfig(grants, f, processes, deferred, observers, maxFileReadBytes, models, tools, editor); }
+    public HostConfig withFiles(FileHost f) { return new HostConfig(grants, f, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation); }
 
-    public HostConfig withProcesses(ProcessHost p) { return new HostConfig(grants, files, p, deferred, observers, maxFileReadBytes, models, tools, editor); }
+    public HostConfig withProcesses(ProcessHost p) { return new HostConfig(grants, files, p, deferred, observers, maxFileReadBytes, models, tools, editor, automation); }
 
-    public HostConfig withDeferred(boolean d) { return new HostConfig(grants, files, processes, d, observers, maxFileReadBytes, models, tools, editor); }
+    public HostConfig withDeferred(boolean d) { return new HostConfig(grants, files, processes, d, observers, maxFileReadBytes, models, tools, editor, automation); }
 
     public HostConfig withObserver(EffectObserver o) {
         List<EffectObserver> all = new java.util.ArrayList<>(observers);
         all.add(o);
-        return new HostConfig(grants, files, processes, deferred, all, maxFileReadBytes, models, tools, editor);
+        return new HostConfig(grants, files, processes, deferred, all, maxFileReadBytes, models, tools, editor, automation);
     }
 }
