@@ -71,6 +71,11 @@ final class RunCommand implements Callable<Integer> {
         for (String g : grants) options = options.withGrant(g);
         // A display this process can reach is a desktop the automation words may drive (each operation still needs its grant).
         if (AwtAutomationHost.displayLikely(io.env())) options = options.withAutomationHost(new AwtAutomationHost());
+        // finch run opens no editor: an approved proposal is refused with a diagnostic (the REPL opens $EDITOR).
+        options = options.withEditorHost((language, title, source) -> {
+            throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.NO_BINDING,
+                    "finch run opens no editor for proposal-open: run the program in `finch repl` (with $EDITOR set), or answer it from an embedding");
+        });
         // Read every file first: a missing file is a usage error, and nothing should have run by then.
         List<Source> sources = new ArrayList<>();
         for (String f : files) sources.add(Source.read(f, io.in()));
@@ -153,11 +158,7 @@ final class RunCommand implements Callable<Integer> {
         }
         for (Diagnostic d : o.diagnostics()) io.err().print(DiagnosticText.render(d, src.text()));
         if (o instanceof Outcome.Suspended s) {
-            boolean proposal = s.pendingRequest().map(r -> r.request().operation().equals("proposal-open")).orElse(false);
-            String why = proposal && o.requiredCapabilities().isEmpty()
-                    ? "proposal-open needs an editor, which `finch run` does not open: run the program in `finch repl` (with $EDITOR set), "
-                    + "or answer the request from an embedding (Session.respond)"
-                    : !o.requiredCapabilities().isEmpty()
+            String why = !o.requiredCapabilities().isEmpty()
                     ? "waiting for a grant of " + String.join(", ", o.requiredCapabilities())
                     : s.waitingTask().isPresent() ? "waiting for a CPU task (interrupted)"
                     : "it yielded " + s.yielded().map(v -> v.display() + " : " + v.type()).orElse("a value");

@@ -186,4 +186,16 @@ class ReplTest {
         assertThat(exit).isZero();
         assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("E-HOST-013").contains("set $EDITOR");
     }
+
+    /** Issue 21, item 2: the command line opens no editor; an approved proposal is refused with a diagnostic. */
+    @Test
+    void finchRunRefusesAnApprovedProposalWithADiagnostic() throws Exception {
+        java.nio.file.Path p = dir.resolve("p.lisp");
+        java.nio.file.Files.writeString(p, "(proposal-open \"python\" \"Count\" \"print(1)\")");
+        ConformanceTest.Run r = ConformanceTest.invoke(List.of("run", "--grant", "program.invoke(language=python)", p.toString()), "");
+        assertThat(r.exit()).isEqualTo(1);
+        assertThat(r.err()).contains("E-HOST-013").contains("finch repl");
+        ConformanceTest.Run ungranted = ConformanceTest.invoke(List.of("run", p.toString()), "");
+        assertThat(ungranted.exit()).as("without the grant it waits for the approval, as every host word").isEqualTo(3);
+    }
 }
