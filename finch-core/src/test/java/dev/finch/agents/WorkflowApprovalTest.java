@@ -163,20 +163,40 @@ class WorkflowApprovalTest {
         }
     }
 
-    @Test void aWorkflowPausedInsideABudgetStaysInMemoryAndIsNotSaved() throws IOException {
-        // The steps' budget scopes are their model host's per-step state: the pause works, a durable image is refused.
+    @Test void aWorkflowPausedInsideABudgetIsSavedWithWhatIsLeftOfItsScopes() throws IOException {
+        // The steps' budget scopes are their model host's per-step state: saved as what is left, rebased on restore.
         Files.writeString(ws.resolve("q.txt"), "hello");
         try (Tools tools = Tools.of(Map.of("fs", FileSystemTool.workspace(ws)))) {
             Session s = finch(tools).newSession();
             Outcome o = submit(s, HEAD + "(budget ([cost $0.01]) (workflow ([n (sum)] [t (note)]) (+ n (text-length t))))", new Recorder());
             assertThat(o).as("%s", o).isInstanceOf(Outcome.Suspended.class);
             String id = o.executionId();
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.save(id))
-                    .hasMessageContaining("cannot be saved").hasMessageContaining("budget scope");
-            o = s.approve(id, Scope.ONCE);
-            o = s.approve(id, Scope.ONCE);
+            Session restored = finch(tools).restore(s.save(id));
+            o = restored.approve(id, Scope.ONCE);
+            o = restored.approve(id, Scope.ONCE);
             assertThat(o).as("%s", o).isInstanceOf(Outcome.Completed.class);
             assertThat(o.stack()).extracting(e -> e.display()).containsExactly("9.0");
+            // In memory too.
+            o = submit(s, HEAD + "(budget ([cost $0.01]) (workflow ([n (sum)] [t (note)]) (+ n (text-length t))))", new Recorder());
+            o = s.approve(o.executionId(), Scope.ONCE);
+            o = s.approve(o.executionId(), Scope.ONCE);
+            assertThat(o.stack()).extracting(e -> e.display()).endsWith("9.0");
+        }
+    }
+
+    @Test void aRestoredRunStillKeepsItsBudget() throws IOException {
+        // The root pauses inside a budget too small for the ask it makes after the approval: the restored run refuses it.
+        Files.writeString(ws.resolve("q.txt"), "hello");
+        try (Tools tools = Tools.of(Map.of("fs", FileSystemTool.workspace(ws)))) {
+            Session s = finch(tools).newSession(SessionOptions.DEFAULT.withGrant("model.ask(gpt)"));
+            String program = HEAD + "(budget ([cost $0.000005]) (begin (note) (catch (sum) e -1)))";
+            Outcome o = submit(s, program, new Recorder());
+            assertThat(o).as("%s", o).isInstanceOf(Outcome.Suspended.class);
+            // The restoring host gives the same authority (an image carries none).
+            Session restored = finch(tools).restore(s.save(o.executionId()), SessionOptions.DEFAULT.withGrant("model.ask(gpt)"));
+            Outcome done = restored.approve(o.executionId(), Scope.ONCE);
+            assertThat(done).as("%s", done).isInstanceOf(Outcome.Completed.class);
+            assertThat(done.stack()).extracting(e -> e.display()).as("the ask did not fit the 5 µ$ left: OverBudget, caught").containsExactly("-1.0");
         }
     }
 

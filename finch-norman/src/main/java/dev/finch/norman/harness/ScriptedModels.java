@@ -117,6 +117,42 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         return d;
     }
 
+    /**
+     * A step's (or the run's) budget scopes, saved with a paused run as what is left of each — micro-dollars and
+     * milliseconds, innermost first, -1 for unlimited — because the world that restores the run starts a fresh pool and
+     * clock: each scope is rebased on it ({@link #restoreLocal}).
+     */
+    @Override public com.fasterxml.jackson.databind.JsonNode saveLocal(Object local) throws dev.finch.vm.host.HostFailure {
+        if (local == null) return null;
+        if (!(local instanceof Scopes c)) throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.NO_BINDING, "not a budget scope of this world");
+        com.fasterxml.jackson.databind.node.ArrayNode out = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
+        for (Scopes x = c; x != null; x = x.outer) {
+            out.addObject().put("cost_left", x.cost < 0 ? -1 : Math.max(0, x.cost - spent)).put("time_left", x.deadline < 0 ? -1 : Math.max(0, x.deadline - now()));
+        }
+        return out;
+    }
+
+    /** The scopes {@link #saveLocal} saved, rebased on this world's pool and clock. */
+    @Override public Object restoreLocal(com.fasterxml.jackson.databind.JsonNode saved) throws dev.finch.vm.host.HostFailure {
+        if (saved == null || !saved.isArray() || saved.size() > 10_000) {
+            throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.BAD_RESULT, "a saved budget scope is not a list of what was left");
+        }
+        Scopes c = null;
+        for (int i = saved.size() - 1; i >= 0; i--) {
+            com.fasterxml.jackson.databind.JsonNode e = saved.get(i);
+            if (!e.path("cost_left").canConvertToLong() || !e.path("time_left").canConvertToLong()) {
+                throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.BAD_RESULT, "a saved budget scope is malformed");
+            }
+            long cost = e.get("cost_left").asLong(), time = e.get("time_left").asLong();
+            try {
+                c = new Scopes(cost < 0 ? -1 : Math.addExact(spent, cost), time < 0 ? -1 : Math.addExact(now(), time), c);
+            } catch (ArithmeticException tooLarge) {
+                throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.BAD_RESULT, "a saved budget scope is out of range");
+            }
+        }
+        return c;
+    }
+
     @Override public void budgetOpen(dev.finch.vm.value.Money cost, dev.finch.vm.value.Duration time) {
         // Saturating: a scope of more money or time than a long counts is as good as unlimited, never a wrapped cap
         // (which would read as none); a negative amount is nothing more.

@@ -194,6 +194,9 @@ public final class Continuations {
         ArrayNode journal = host.putArray("journal");
         for (EffectJournal.Entry e : h.journal().entries()) journal.addObject().put("state", e.state().name()).set("request", RequestJson.encode(e.request(), closures, false));
         Strands strands = ctx.strands;
+        // The budget scopes open around the root, as what is left of each (the model host saves them).
+        JsonNode rootLocal = saveLocal(ctx, strands.rootLocal(), "the run");
+        if (rootLocal != null) doc.set("root_local", rootLocal);
         List<Strands.SavedStep> steps = strands.pausedSteps();
         if (!steps.isEmpty() || strands.rootDraining() || Strands.retrying(ctx)) {
             if (closures == null) throw new ValueCodec.NotDurable("a run paused with concurrent steps is saved only with its program's closures");
@@ -210,12 +213,10 @@ public final class Continuations {
             }
             ArrayNode arr = st.putArray("steps");
             for (Strands.SavedStep step : steps) {
-                if (step.holdsHostState()) {
-                    throw new ValueCodec.NotDurable("step#" + step.id() + " holds its host's per-step state (an open budget scope), "
-                            + "which lives only in this process");
-                }
                 dev.finch.vm.value.Closure c = (dev.finch.vm.value.Closure) step.closure();
                 ObjectNode o = arr.addObject();
+                JsonNode local = saveLocal(ctx, step.local(), "step#" + step.id());
+                if (local != null) o.set("local", local);
                 o.put("id", step.id());
                 o.put("parent", step.parent());
                 o.put("retrying", step.retrying());
@@ -226,6 +227,29 @@ public final class Continuations {
         }
         doc.put("checksum", sha256(canonical(doc)));
         return doc.toString();
+    }
+
+    /** A strand's host-private state as its model host saves it; null for none; NotDurable when it cannot be saved. */
+    private static JsonNode saveLocal(Ctx ctx, Object local, String whose) {
+        if (local == null) return null;
+        dev.finch.vm.host.ModelHost models = ctx.host.config().models();
+        try {
+            if (models == null) throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.NO_BINDING, "no model host keeps it");
+            return models.saveLocal(local);
+        } catch (dev.finch.vm.host.HostFailure e) {
+            throw new ValueCodec.NotDurable(whose + " holds its host's per-step state (an open budget scope), which cannot be saved: " + e.getMessage());
+        }
+    }
+
+    /** A strand's host-private state rebuilt by the restoring run's model host. */
+    private static Object restoreLocal(Ctx ctx, JsonNode saved) {
+        dev.finch.vm.host.ModelHost models = ctx.host.config().models();
+        try {
+            if (models == null) throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.NO_BINDING, "the restoring host has no model host");
+            return models.restoreLocal(saved);
+        } catch (dev.finch.vm.host.HostFailure e) {
+            throw new Refused("the continuation holds a budget scope its restoring host cannot rebuild: " + e.getMessage());
+        }
     }
 
     private static ArrayNode encodeFrames(List<Frame> outermostFirst, ValueCodec.Closures closures) {
@@ -331,6 +355,10 @@ public final class Continuations {
         if (!expectedExecutionId.equals(doc.path("execution_id").asText())) throw new Refused("the continuation belongs to another execution");
         if (!expectedDigest.equals(doc.path("module").asText())) throw new Refused("the continuation belongs to a different program or Finch version");
         try {
+            if (doc.has("root_local")) {
+                if (ctx == null) throw new Refused("the continuation holds a budget scope, which this restore cannot rebuild");
+                ctx.strands.restoreRootLocal(restoreLocal(ctx, doc.get("root_local")));
+            }
             JsonNode st = doc.get("strands");
             // Handles of the run's own steps may be saved even when none paused with it (an ended step's, with its value).
             java.util.Map<Long, Strands.Strand> known = new java.util.HashMap<>();
@@ -344,7 +372,8 @@ public final class Continuations {
                 for (JsonNode step : st.get("steps")) {
                     Type ct = TypeSyntax.parse(step.get("closure_type").asText());
                     Object closure = ValueCodec.decode(ct, step.get("closure"), closures);
-                    ctx.strands.restoreStep(rebuilt.get(k++), closure, decodeFrames(step.get("frames"), closures), step.get("retrying").asBoolean());
+                    Object local = step.has("local") ? restoreLocal(ctx, step.get("local")) : null;
+                    ctx.strands.restoreStep(rebuilt.get(k++), closure, decodeFrames(step.get("frames"), closures), step.get("retrying").asBoolean(), local);
                 }
                 JsonNode results = st.get("root_results");
                 if (results != null) {

@@ -533,10 +533,13 @@ public final class Strands {
 
     /**
      * A step unwound for the run's pause, as a continuation saves it: its id and spawner, its closure, its frames
-     * (outermost first), whether it resumes by retrying, and whether it holds its host's per-step state
-     * ({@link Strand#local}), which no continuation carries.
+     * (outermost first), whether it resumes by retrying, and its host's per-step state ({@link Strand#local}, null for
+     * none), which the model host saves ({@code ModelHost.saveLocal}).
      */
-    public record SavedStep(long id, long parent, Object closure, List<Frame> framesOutermostFirst, boolean retrying, boolean holdsHostState) { }
+    public record SavedStep(long id, long parent, Object closure, List<Frame> framesOutermostFirst, boolean retrying, Object local) {
+        /** Whether the step holds its host's per-step state. */
+        public boolean holdsHostState() { return local != null; }
+    }
 
     /** The steps unwound for the run's pause, in id order (empty when it paused with no step alive). */
     public List<SavedStep> pausedSteps() {
@@ -546,7 +549,7 @@ public final class Strands {
             for (Strand s : paused.values()) {
                 List<Frame> frames = new ArrayList<>();
                 s.ctx.frames.descendingIterator().forEachRemaining(frames::add);
-                out.add(new SavedStep(s.id, s.parent == null ? 0 : s.parent.id, s.closure, frames, s.ctx.retrying, s.local != null));
+                out.add(new SavedStep(s.id, s.parent == null ? 0 : s.parent.id, s.closure, frames, s.ctx.retrying, s.local));
             }
             return out;
         } finally {
@@ -585,8 +588,15 @@ public final class Strands {
         }
     }
 
-    /** Gives a rebuilt paused step its closure and frames (outermost first). */
-    public void restoreStep(Strand s, Object closure, List<Frame> framesOutermostFirst, boolean retrying) {
+    /** The root's host-private state (its budget scopes), null for none. */
+    public Object rootLocal() { return rootStrand.local; }
+
+    /** Restores the root's host-private state of a saved run. */
+    public void restoreRootLocal(Object local) { rootStrand.local = local; }
+
+    /** Gives a rebuilt paused step its closure, frames (outermost first) and its host's per-step state. */
+    public void restoreStep(Strand s, Object closure, List<Frame> framesOutermostFirst, boolean retrying, Object local) {
+        s.local = local;
         s.closure = closure;
         for (int i = framesOutermostFirst.size() - 1; i >= 0; i--) s.ctx.pushFrame(framesOutermostFirst.get(i));
         s.ctx.suspending = true;
