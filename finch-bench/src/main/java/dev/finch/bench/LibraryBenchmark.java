@@ -24,7 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The standard library's heavier words inside compiled Finch words, against the same work in handwritten Java on
  * boxed values (Finch lists hold boxed values too): a map and a fold with closures over 10^5 ints, a sort of 10^5
- * shuffled ints, and splitting and joining a text of 10^4 words.
+ * shuffled ints, splitting and joining a text of 10^4 words, and 10^4 {@code say} chunks (each a typed output event
+ * to the run's sink) against appending them to a builder and handing each to a consumer.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -37,11 +38,13 @@ public class LibraryBenchmark {
             + "0 [: ( int int -- int ) + ;] list-fold ;";
     static final String SORTED = ": sorted ( list<int> -- int ) list-sort 0 list-get unwrap ;";
     static final String WORDS = ": words ( string -- int ) \" \" string-split \"-\" string-join string-length ;";
+    static final String SAYS = ": says ( int -- int ) dup begin dup 0 > while \"x\" say 1 - repeat drop ;";
 
     private Vm vm;
     private MethodHandle squares;
     private MethodHandle sorted;
     private MethodHandle words;
+    private MethodHandle says;
     private Ctx ctx;
     private ListValue shuffled;
     private List<Long> shuffledJava;
@@ -52,6 +55,7 @@ public class LibraryBenchmark {
         squares = Kernels.define(vm, SQUARES, "squares").handle();
         sorted = Kernels.define(vm, SORTED, "sorted").handle();
         words = Kernels.define(vm, WORDS, "words").handle();
+        says = Kernels.define(vm, SAYS, "says").handle();
         ctx = Kernels.context();
         List<Long> xs = new ArrayList<>();
         for (long i = 0; i < 100_000; i++) xs.add(i);
@@ -64,6 +68,19 @@ public class LibraryBenchmark {
     }
 
     @TearDown public void tearDown() { vm.close(); }
+
+    /** A fresh run context each time, so the output does not accumulate across invocations. */
+    @Benchmark public long finchSay10e4() throws Throwable { return (long) says.invokeExact(Kernels.context(), 0, 10_000L); }
+
+    @Benchmark public long javaSay10e4() {
+        StringBuilder out = new StringBuilder();
+        java.util.function.Consumer<String> sink = chunk -> { };
+        for (int i = 0; i < 10_000; i++) {
+            out.append("x");
+            sink.accept("x");
+        }
+        return out.length();
+    }
 
     @Benchmark public long finchMapFold10e5() throws Throwable { return (long) squares.invokeExact(ctx, 0, 100_000L); }
 
