@@ -164,6 +164,9 @@ public final class Session {
     /** A name a host may give a constant: what both Lisp and Co-Forth read as one name. */
     private static final java.util.regex.Pattern CONSTANT_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_?!*+<>=/.-]{0,255}");
 
+    /** Whether {@code name} is a name {@link #define} accepts (both languages read it as one name). */
+    public static boolean isConstantName(String name) { return name != null && CONSTANT_NAME.matcher(name).matches(); }
+
     /**
      * Defines (or gives a new value to) the session constant {@code name}: later submissions in every language read it
      * by name, as if a program had said {@code value constant name}. The VM revision goes up by one; the constant is
@@ -178,7 +181,7 @@ public final class Session {
     public long define(String name, dev.finch.vm.Value value) {
         arg(name, "name");
         arg(value, "value");
-        if (!CONSTANT_NAME.matcher(name).matches()) {
+        if (!isConstantName(name)) {
             throw new IllegalArgumentException("'" + name + "' is not a constant name (a letter or _, then letters, digits and _?!*+<>=/.-, at most 256)");
         }
         if (!busy.compareAndSet(false, true)) throw new IllegalStateException("session " + id + " is running a submission");

@@ -95,7 +95,7 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
         if (bindings == null) return;
         for (Map.Entry<String, Object> e : bindings.entrySet()) {
             String key = e.getKey();
-            if (key == null || key.startsWith("javax.script.") || !key.matches("[A-Za-z_][A-Za-z0-9_?!*+<>=/.-]*")) continue;
+            if (key == null || key.startsWith("javax.script.") || !Session.isConstantName(key)) continue;
             Value v;
             try {
                 v = e.getValue() instanceof Value given ? given : Value.of(e.getValue());

@@ -1,6 +1,5 @@
 package dev.finch.vm;
 
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -110,12 +109,10 @@ public final class OutputRecorder {
     /** The bytes an event takes in the record: its text's UTF-8 bytes, plus {@link #EVENT_BYTES} for a handle's. */
     static long size(OutputEvent e) {
         return switch (e.kind()) {
-            case SAY -> utf8(((OutputEvent.Say) e).text());
-            case OPEN -> EVENT_BYTES + utf8(((OutputEvent.Open) e).label());
-            case REPLACE -> EVENT_BYTES + utf8(((OutputEvent.Replace) e).text());
+            case SAY -> dev.finch.vm.value.Sizes.utf8(((OutputEvent.Say) e).text());
+            case OPEN -> EVENT_BYTES + dev.finch.vm.value.Sizes.utf8(((OutputEvent.Open) e).label());
+            case REPLACE -> EVENT_BYTES + dev.finch.vm.value.Sizes.utf8(((OutputEvent.Replace) e).text());
             case PROGRESS, CLOSE -> EVENT_BYTES;
         };
     }
-
-    private static long utf8(String s) { return s.getBytes(StandardCharsets.UTF_8).length; }
 }

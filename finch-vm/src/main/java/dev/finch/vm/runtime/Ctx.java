@@ -10,7 +10,6 @@ import dev.finch.vm.OutputRecorder;
 import dev.finch.vm.OutputSink;
 import dev.finch.vm.VmCode;
 import dev.finch.vm.value.Meter;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -316,7 +315,7 @@ public final class Ctx implements Meter {
         }
         if (text.isEmpty()) return;
         refuseUnaccepted(OutputEvent.Kind.SAY, "say", origin);
-        long bytes = text.getBytes(StandardCharsets.UTF_8).length;
+        long bytes = dev.finch.vm.value.Sizes.utf8(text);
         if (outputBytes + bytes > limits.maxOutputBytes()) {
             throw new FinchTrap(VmCode.OUTPUT_LIMIT, origin, "say output would exceed the limit of " + limits.maxOutputBytes() + " bytes");
         }
@@ -418,7 +417,7 @@ public final class Ctx implements Meter {
     public void restoreOutput(String text) {
         pending.setLength(0);
         output = Output.of(text);
-        outputBytes = text.getBytes(StandardCharsets.UTF_8).length;
+        outputBytes = dev.finch.vm.value.Sizes.utf8(text);
     }
 
     public long maxMemoryBytes() { return limits.maxMemoryBytes(); }

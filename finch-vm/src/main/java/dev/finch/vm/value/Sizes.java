@@ -129,6 +129,23 @@ public final class Sizes {
     /** A json object key. */
     public static long jsonKey(String key) { return VALUE + 2L * key.length(); }
 
+    /**
+     * The bytes {@code s} takes as UTF-8, counted without encoding it (the output limit counts every say chunk): a lone
+     * surrogate counts one byte, as the encoder's replacement does.
+     */
+    public static long utf8(CharSequence s) {
+        long n = 0;
+        for (int i = 0, len = s.length(); i < len; i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) n += 1;
+            else if (c < 0x800) n += 2;
+            else if (Character.isHighSurrogate(c) && i + 1 < len && Character.isLowSurrogate(s.charAt(i + 1))) { n += 4; i++; }
+            else if (Character.isSurrogate(c)) n += 1;
+            else n += 3;
+        }
+        return n;
+    }
+
     private static long foreignMap(Map<?, ?> m) {
         long bytes = VALUE;
         for (Map.Entry<?, ?> e : m.entrySet()) bytes = plus(bytes, entry(e.getKey(), e.getValue()));
