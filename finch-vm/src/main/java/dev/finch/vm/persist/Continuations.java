@@ -91,7 +91,8 @@ public final class Continuations {
                                                java.util.function.Function<dev.finch.vm.value.Fiber, dev.finch.vm.value.Fiber.Snapshot> fiberState) {
         List<CheckedWord> literals = new ArrayList<>();
         List<java.util.function.BiFunction<CheckedWord, Object[], Object>> makers = new ArrayList<>();
-        java.util.Map<CheckedWord, Integer> index = new java.util.HashMap<>();
+        // By identity: a saved closure's body is the very literal of the module it was compiled from (hashing the IR deeply would cost its size per literal).
+        java.util.Map<CheckedWord, Integer> index = new java.util.IdentityHashMap<>();
         for (Program program : programs) {
             List<CheckedWord> roots = new ArrayList<>();
             roots.add(program.module().main());
