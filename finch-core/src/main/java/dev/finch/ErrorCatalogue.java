@@ -29,6 +29,7 @@ public final class ErrorCatalogue {
             dev.finch.norman.NormanCode.values(),
             dev.finch.vm.VmCode.values(),
             dev.finch.vm.host.HostCode.values(),
+            dev.finch.vm.host.AgentCode.values(),
             SessionCode.values(),
             SubmissionCode.values(),
             dev.finch.tools.ToolCode.values());

@@ -77,6 +77,8 @@ public final class Finch implements AutoCloseable {
     /** The sessions still reachable, so that {@link #close} can stop what they run. */
     private final java.util.Set<Session> live = java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
     private volatile java.util.concurrent.ExecutorService async;
+    /** The scheduler of child agents; null when the builder configured no agent profile. */
+    private final dev.finch.agent.AgentScheduler agents;
 
     private Finch(Builder b, Library library) {
         this.vm = new Vm(b.tier.tiering, b.cpuWorkers);
@@ -97,7 +99,17 @@ public final class Finch implements AutoCloseable {
         f.put(Language.LISP, new Lisp());
         f.put(Language.NORMAN, new dev.finch.norman.Norman(b.normanSources));
         this.frontends = java.util.Collections.unmodifiableMap(f);
+        this.agents = b.agents == null ? null : new dev.finch.agent.AgentScheduler(this, b.agents);
     }
+
+    /**
+     * The scheduler of child agents ({@code agent-spawn}, {@code agent-await}, …) and its context artifacts, when the
+     * builder configured agent profiles ({@link Builder#agents}); empty otherwise (the agent words then fail with E-AGENT-001).
+     */
+    public java.util.Optional<dev.finch.agent.AgentScheduler> agents() { return java.util.Optional.ofNullable(agents); }
+
+    /** The agent host of {@code session}'s runs, or null without a scheduler. */
+    dev.finch.vm.host.AgentHost agentHost(Session session) { return agents == null ? null : agents.hostFor(session); }
 
     /** A builder with the default limits. */
     public static Builder builder() { return new Builder(); }
@@ -229,6 +241,7 @@ public final class Finch implements AutoCloseable {
             sessions = List.copyOf(live);
         }
         for (Session s : sessions) s.runningExecution().ifPresent(id -> s.cancel(id));
+        if (agents != null) agents.close();
         vm.close();
         if (e != null) e.shutdownNow();
     }
@@ -267,6 +280,7 @@ public final class Finch implements AutoCloseable {
         private final List<Class<?>> words = new java.util.ArrayList<>();
         private Tier tier = Tier.AUTO;
         private int cpuWorkers = Runtime.getRuntime().availableProcessors();
+        private dev.finch.agent.AgentOptions agents;
         private String instance;
         private byte[] imageKey;
         private boolean unkeyedImages;
@@ -336,6 +350,15 @@ public final class Finch implements AutoCloseable {
          */
         public Builder words(Class<?>... classes) {
             for (Class<?> c : classes) words.add(java.util.Objects.requireNonNull(c, "word class"));
+            return this;
+        }
+
+        /**
+         * Runs child agents ({@code agent-spawn}, {@code agent-spawn-with}, {@code agent-await}, …) with these provider
+         * profiles, budget bounds and concurrency (docs/agents.md). Without it the agent words fail with E-AGENT-001.
+         */
+        public Builder agents(dev.finch.agent.AgentOptions options) {
+            this.agents = java.util.Objects.requireNonNull(options, "options");
             return this;
         }
 

@@ -190,6 +190,8 @@ public final class ValueCodec {
                 // A step of the run itself is saved with it (by its id).
                 JsonNode step = cl == null ? null : cl.encodeTask((Type.TaskT) type, v);
                 if (step != null) yield step;
+                // A child agent: its task id, owner, request and (once ended) result.
+                if (v instanceof dev.finch.vm.host.AgentHandle agent) yield AgentHandleJson.encode(agent);
                 // A CPU task: its end once finished; else its (pure, so deterministic) closure, started again on restore.
                 if (!(v instanceof dev.finch.vm.runtime.CpuTasks.Task task)) {
                     throw new NotDurable("a value of type " + type + " (a task that is not a step of this run) lives only in this process");
@@ -429,6 +431,7 @@ public final class ValueCodec {
                 yield cl.make(lit, caps);
             }
             case TASK -> {
+                if (n.isObject() && n.has("agent_task")) yield AgentHandleJson.decode(n);
                 if (!n.has("cpu_task")) {
                     // A step of the run itself, by its id.
                     Object handle = cl == null ? null : cl.decodeTask((Type.TaskT) type, n);

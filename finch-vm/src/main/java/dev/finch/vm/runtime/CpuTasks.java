@@ -92,7 +92,7 @@ public final class CpuTasks implements AutoCloseable {
     }
 
     /** One CPU task: its closure, private context and, once finished, its value or failure. */
-    public static final class Task {
+    public static final class Task implements Awaitable {
         private final Object closure;
         private final AtomicReference<State> state = new AtomicReference<>(State.QUEUED);
         private final CompletableFuture<Void> done = new CompletableFuture<>();
@@ -106,10 +106,10 @@ public final class CpuTasks implements AutoCloseable {
         private Task(Object closure) { this.closure = closure; }
 
         /** The task's number within its run (1, 2, … in spawn order; 0 for a restored task not started again). */
-        public long id() { return id; }
+        @Override public long id() { return id; }
 
         /** Completes (normally) once the task has finished in any way; completing the copy changes nothing. */
-        public CompletableFuture<Void> whenDone() { return done.copy(); }
+        @Override public CompletableFuture<Void> whenDone() { return done.copy(); }
 
         /** True once it has a value, a failure or was cancelled. */
         public boolean finished() { return done.isDone(); }
@@ -261,7 +261,7 @@ public final class CpuTasks implements AutoCloseable {
      * Whether a join may pause the run as a scheduler suspension: at the run's root, outside any function value run
      * without a resume point, with no concurrent step alive. Otherwise it waits in place (off the baton).
      */
-    private static boolean mayPause(Ctx ctx) {
+    static boolean mayPause(Ctx ctx) {
         return !ctx.isChild() && ctx.noPause == 0 && !Strands.stepsLive(ctx);
     }
 
@@ -325,7 +325,7 @@ public final class CpuTasks implements AutoCloseable {
     }
 
     /** The task a suspended run waits for, if it waits for one. */
-    public static java.util.Optional<Task> awaited(Ctx ctx) { return java.util.Optional.ofNullable(ctx.awaiting); }
+    public static java.util.Optional<Awaitable> awaited(Ctx ctx) { return java.util.Optional.ofNullable(ctx.awaiting); }
 
     /**
      * Marks a restored run as paused at a task-join. Its task was saved as its closure and starts again only when the

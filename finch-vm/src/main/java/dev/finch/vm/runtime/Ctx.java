@@ -100,8 +100,8 @@ public final class Ctx implements Meter {
     public CpuTasks.Run cpu;
     /** The CPU task this context computes (a task's private context), else null. */
     CpuTasks.Task task;
-    /** The CPU task a suspended run waits for (task-join of an unfinished task), else null. */
-    public CpuTasks.Task awaiting;
+    /** The task a suspended run waits for (task-join of an unfinished CPU task, agent-await of a running child), else null. */
+    public Awaitable awaiting;
     /** How many function values this context runs where it cannot resume ({@link Calls#execute}): a join waits in place. */
     int noPause;
 

@@ -46,7 +46,8 @@ public final class Library {
             dev.finch.vm.lib.Control.class, dev.finch.vm.lib.Outputs.class, dev.finch.vm.lib.Fibers.class, dev.finch.vm.lib.Tasks.class, dev.finch.vm.lib.Options.class, dev.finch.vm.lib.Lists.class, dev.finch.vm.lib.Maps.class,
             dev.finch.vm.lib.Json.class, dev.finch.vm.lib.Norman.class, Specials.class,
             dev.finch.vm.host.HostWords.class, dev.finch.vm.host.WorkbookWords.class, dev.finch.vm.host.ProposalWords.class,
-            dev.finch.vm.host.AutomationWords.class, dev.finch.vm.host.ModelWords.class, dev.finch.vm.host.ToolWords.class);
+            dev.finch.vm.host.AutomationWords.class, dev.finch.vm.host.ModelWords.class, dev.finch.vm.host.ToolWords.class,
+            dev.finch.vm.host.AgentWords.class);
 
     private static volatile Library core;
 
