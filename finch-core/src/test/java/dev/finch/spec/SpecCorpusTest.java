@@ -47,8 +47,25 @@ import org.junit.jupiter.api.TestFactory;
  */
 class SpecCorpusTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Finch INTERPRETED = Finch.builder().tier(Finch.Tier.INTERPRETED).timeout(Duration.ofSeconds(20)).build();
-    private static final Finch COMPILED = Finch.builder().tier(Finch.Tier.COMPILED).timeout(Duration.ofSeconds(20)).build();
+    /** The child agents of agents.spec: any role adds two and three; role "long" needs three turns. */
+    private static final String SCRIPT = """
+            ## role long
+            >>> program forth
+            "a" say
+            >>> program forth
+            "b" say
+            >>> final
+            done
+            ## role *
+            >>> program forth
+            2 3 + int-to-string say
+            >>> final
+            {{output}}
+            """;
+    private static final dev.finch.agent.AgentOptions AGENTS = dev.finch.agent.AgentOptions.of(
+            new dev.finch.agent.AgentProfile("script", "scripted", dev.finch.agent.ScriptedProvider.parse(SCRIPT)));
+    private static final Finch INTERPRETED = Finch.builder().tier(Finch.Tier.INTERPRETED).timeout(Duration.ofSeconds(20)).agents(AGENTS).build();
+    private static final Finch COMPILED = Finch.builder().tier(Finch.Tier.COMPILED).timeout(Duration.ofSeconds(20)).agents(AGENTS).build();
     private static final List<Path> WORKSPACES = new ArrayList<>();
 
     @AfterAll static void removeWorkspaces() throws IOException {
