@@ -127,7 +127,10 @@ class NoGrantTest {
             "automation-displays", "finch-core dev.finch.host.AutomationTest",
             "automation-windows", "finch-core dev.finch.host.AutomationTest",
             "automation-click", "finch-core dev.finch.host.AutomationTest",
-            "automation-type", "finch-core dev.finch.host.AutomationTest");
+            "automation-type", "finch-core dev.finch.host.AutomationTest",
+            // A child needs the scheduler's profiles, which these sessions do not configure.
+            "agent-spawn", "finch-core dev.finch.agent.AgentRuntimeTest",
+            "agent-spawn-with", "finch-core dev.finch.agent.AgentRuntimeTest");
 
     @Test
     void everyHostWordHasACase() {
