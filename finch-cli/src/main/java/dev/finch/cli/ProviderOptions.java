@@ -12,7 +12,14 @@ import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /**
- * Where µNorman's {@code ask} goes from the command line: {@code --provider anthropic} sends it to Anthropic's Messages
+ * Which model provider serves µNorman's {@code ask} and child agents ({@code agent-spawn}, docs/agents.md) from the
+ * command line. {@code --provider anthropic} (with at least one {@code --model}) serves both: asks as below, and child
+ * agents through the profile {@code anthropic} — Anthropic's Messages API with tool use
+ * ({@link dev.finch.agent.AnthropicMessagesProvider}, the same key and base URL), whose model is the first
+ * {@code --model}'s id. {@code --provider script:FILE} serves child agents from a scripted provider file
+ * ({@link dev.finch.agent.ScriptedProvider}, profile {@code script}), without a network; asks then have no model.
+ *
+ * <p>Where µNorman's {@code ask} goes: {@code --provider anthropic} sends it to Anthropic's Messages
  * API ({@code ANTHROPIC_API_KEY}; base URL {@code --provider-url}, else {@code ANTHROPIC_BASE_URL}, else Anthropic's,
  * without the {@code /v1} — the convention of Anthropic's SDKs), through LangChain4j's Anthropic chat model and
  * {@link LangChain4jProvider}.
@@ -23,7 +30,8 @@ final class ProviderOptions {
     /** What one run's asks may spend when {@code --budget} is not given, in US dollars. */
     static final String DEFAULT_BUDGET = "1.00";
 
-    @Option(names = "--provider", paramLabel = "NAME", description = "Send µNorman asks to a real model provider: anthropic (needs ANTHROPIC_API_KEY).")
+    @Option(names = "--provider", paramLabel = "PROFILE",
+            description = "The model provider of µNorman asks and child agents: anthropic (needs ANTHROPIC_API_KEY and a --model), or script:FILE (child agents answered by a script file, no network).")
     String provider;
 
     @Option(names = "--provider-url", paramLabel = "URL", description = "The provider's base URL (default: ANTHROPIC_BASE_URL, else Anthropic's API).")
@@ -43,7 +51,13 @@ final class ProviderOptions {
     Optional<ModelWorld> world(Map<String, String> env) throws UsageException {
         if (!given()) return Optional.empty();
         if (provider == null) throw new UsageException("--provider-url, --model and --budget need --provider");
-        if (!provider.equals("anthropic")) throw new UsageException("unknown provider '" + provider + "' (known: anthropic)");
+        if (script().isPresent()) {
+            if (providerUrl != null || !models.isEmpty() || budget != null) {
+                throw new UsageException("--provider-url, --model and --budget go with --provider anthropic, not with a script");
+            }
+            return Optional.empty();
+        }
+        if (!provider.equals("anthropic")) throw new UsageException("unknown provider '" + provider + "' (known: anthropic, script:FILE)");
         String key = env.get("ANTHROPIC_API_KEY");
         if (key == null || key.isBlank()) throw new UsageException("--provider anthropic needs the environment variable ANTHROPIC_API_KEY");
         if (models.isEmpty()) throw new UsageException("--provider needs at least one --model ID=IN,OUT,MAX: the command line states each model's prices");
@@ -72,5 +86,35 @@ final class ProviderOptions {
             throw new UsageException("--budget '" + budget + "': " + e.getMessage());
         }
         return Optional.of(w.build());
+    }
+
+    /** The script file of {@code --provider script:FILE}. */
+    private Optional<String> script() {
+        return provider != null && provider.startsWith("script:") ? Optional.of(provider.substring("script:".length())) : Optional.empty();
+    }
+
+    /**
+     * The child agents' provider profile, or empty without {@code --provider}; call after {@link #world}, which checked
+     * the options. A script that cannot be read or parsed is a usage error naming it.
+     */
+    Optional<dev.finch.agent.AgentOptions> agents(Map<String, String> env) throws UsageException {
+        if (provider == null) return Optional.empty();
+        Optional<String> file = script();
+        if (file.isPresent()) {
+            if (file.get().isEmpty()) throw new UsageException("--provider script:FILE needs the script file's name");
+            try {
+                return Optional.of(dev.finch.agent.AgentOptions.of(new dev.finch.agent.AgentProfile("script", "script",
+                        dev.finch.agent.ScriptedProvider.load(java.nio.file.Path.of(file.get())))));
+            } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+                throw new UsageException("cannot read the agent script " + file.get() + ": " + e.getMessage());
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("agent script " + file.get() + ": " + e.getMessage());
+            }
+        }
+        String url = providerUrl != null ? providerUrl : env.get("ANTHROPIC_BASE_URL");
+        java.net.URI base = url == null || url.isBlank() ? dev.finch.agent.AnthropicMessagesProvider.DEFAULT_BASE : java.net.URI.create(url.strip());
+        String model = models.get(0).substring(0, models.get(0).indexOf('=')).strip();
+        return Optional.of(dev.finch.agent.AgentOptions.of(new dev.finch.agent.AgentProfile("anthropic", model,
+                dev.finch.agent.AnthropicMessagesProvider.of(base, env.get("ANTHROPIC_API_KEY")))));
     }
 }

@@ -71,6 +71,9 @@ final class ReplCommand implements Callable<Integer> {
     @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability up front, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
 
+    @Mixin
+    ProviderOptions providers = new ProviderOptions();
+
     @Option(names = "--history", paramLabel = "FILE", description = "Where to keep the line history (default: ~/.finch_history).")
     Path history;
 
@@ -96,9 +99,14 @@ final class ReplCommand implements Callable<Integer> {
         // Proposals open the person's editor; it needs the terminal, which exists once the session does.
         ReplEditor editor = new ReplEditor(io.env(), io.in() == System.in && System.console() != null);
         options = options.withEditorHost(editor);
+        var world = providers.world(io.env());
+        var agents = providers.agents(io.env());
         Session session;
         try {
-            session = Finch.create().newSession(options);
+            Finch.Builder builder = Finch.builder();
+            world.ifPresent(builder::models);
+            agents.ifPresent(builder::agents);
+            session = builder.build().newSession(options);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

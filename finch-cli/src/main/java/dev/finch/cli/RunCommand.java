@@ -84,12 +84,14 @@ final class RunCommand implements Callable<Integer> {
             return runUnderScript(sources, override);
         }
         var world = providers.world(io.env());
+        var agents = providers.agents(io.env());
 
         Session session;
         try {
             // The command line runs the user's own files: a µNorman use may read files below the working directory.
             Finch.Builder builder = Finch.builder().normanSources(dev.finch.norman.SourceLoader.under(java.nio.file.Path.of("").toAbsolutePath()));
             if (world.isPresent()) builder.models(world.get());
+            agents.ifPresent(builder::agents);
             session = builder.build().newSession(options);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
