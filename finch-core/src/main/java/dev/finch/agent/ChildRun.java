@@ -113,6 +113,8 @@ final class ChildRun implements AgentHost.Child, Runnable {
             finish(AgentHost.Status.FAILED, "", AgentCode.PROVIDER.at(Origin.UNKNOWN, "the child's run failed inside the scheduler: " + e));
         } finally {
             timeout.cancel(false);
+            // The child's session is no longer needed once it has ended: let it go (the scheduler keeps the result).
+            session = null;
             thread = null;
             Thread.interrupted();
         }

@@ -79,7 +79,7 @@ public final class AgentWords {
         GrantSet ceiling = ceiling(ctx.host.grants().grants().stream().filter(g -> g.scope() != Scope.ONCE).toList());
         if (task.isBlank()) throw new FinchTrap(AgentCode.BAD_REQUEST, o, "a child agent needs a task: the text is empty");
         return create(ctx, agents, new AgentHost.SpawnRequest(task, "", "", "", "", List.of(), ceiling, b.defaultTurns(), b.defaultTimeoutMs(),
-                b.defaultOutputBytes(), 0, 0), site, o, task);
+                b.defaultOutputBytes(), 0, 0), "agent-spawn", site, o, task);
     }
 
     @Word(name = "agent-spawn-with", category = Category.HOST,
@@ -122,7 +122,7 @@ public final class AgentWords {
         }
         GrantSet ceiling = ceiling(revalidate(ctx, agents, capabilities, o));
         return create(ctx, agents, new AgentHost.SpawnRequest(task, role, background, provider, model, contextRefs, ceiling, (int) maxTurns, timeout,
-                maxOutput, 0, 0), site, o, spec);
+                maxOutput, 0, 0), "agent-spawn-with", site, o, spec);
     }
 
     @Word(name = "agent-poll", category = Category.HOST,
@@ -218,14 +218,14 @@ public final class AgentWords {
         return GrantSet.of(task).value();
     }
 
-    private static Object create(Ctx ctx, AgentHost agents, AgentHost.SpawnRequest shaped, Type.Fn site, Origin o, Object input) {
+    private static Object create(Ctx ctx, AgentHost agents, AgentHost.SpawnRequest shaped, String word, Type.Fn site, Origin o, Object input) {
         var attenuated = ctx.host.grants().attenuate(shaped.ceiling());
         if (!attenuated.isOk()) {
             Diagnostic d = attenuated.refusal().orElseThrow();
             throw new FinchTrap(dev.finch.capabilities.CapabilityCode.ATTENUATION_EXCEEDS, o, d.message());
         }
         Capability requirement = new dev.finch.capabilities.CapabilitySpec.AgentSpawn(agents.depth() + 1, agents.childrenCreated() + 1).toCapability();
-        return ctx.host.await(ctx, site.ins().size() == 1 && site.ins().get(0) == Type.STRING ? "agent-spawn" : "agent-spawn-with", requirement, EffectRequest.inputs(site, input), site.outs(), o, () -> {
+        return ctx.host.await(ctx, word, requirement, EffectRequest.inputs(site, input), site.outs(), o, () -> {
             try {
                 return new AgentHandle(agents.spawn(shaped));
             } catch (AgentHost.Refusal r) {
