@@ -86,9 +86,9 @@ public sealed interface Outcome {
     default Optional<PendingRequest> pendingRequest() { return Optional.empty(); }
 
     /**
-     * The CPU task the execution waits for, when it paused at {@code task-join} of a task still computing
-     * ({@link Suspended}, {@link Refused}): resume it ({@link Session#resume}, a plain resume) once
-     * {@link TaskWait#done()} completes.
+     * The CPU task the execution waits for, when it paused at {@code task-join} of a task still computing — or the
+     * child agent, when it paused at {@code agent-await} of a child still working ({@link Suspended}, {@link Refused}):
+     * resume it ({@link Session#resume}, a plain resume) once {@link TaskWait#done()} completes.
      */
     default Optional<TaskWait> waitingTask() { return Optional.empty(); }
 

@@ -162,7 +162,7 @@ final class RunCommand implements Callable<Integer> {
         if (o instanceof Outcome.Suspended s) {
             String why = !o.requiredCapabilities().isEmpty()
                     ? "waiting for a grant of " + String.join(", ", o.requiredCapabilities())
-                    : s.waitingTask().isPresent() ? "waiting for a CPU task (interrupted)"
+                    : s.waitingTask().isPresent() ? "waiting for a CPU task or child agent (interrupted)"
                     : "it yielded " + s.yielded().map(v -> v.display() + " : " + v.type()).orElse("a value");
             io.err().println("finch: " + src.defaultSourceId() + " is suspended (" + o.executionId() + "): " + why);
         } else if (o instanceof Outcome.Refused) {

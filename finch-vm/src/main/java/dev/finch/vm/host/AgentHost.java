@@ -66,7 +66,7 @@ public interface AgentHost {
         public static final Bounds DEFAULT = new Bounds(64, 600_000, 1 << 20, 16, 120_000, 64 << 10);
     }
 
-    /** A context reference {@code {kind,id,sha256}}: the digest (64 lowercase hex digits) names the expected content. */
+    /** A context reference {@code {kind,id,sha256}}: the digest (64 hex digits, kept in lowercase) names the expected content. */
     record ContextRef(String kind, String id, String sha256) {
         public ContextRef {
             java.util.Objects.requireNonNull(kind, "kind");

@@ -35,7 +35,7 @@ public final class AgentWords {
 
     /** The most context references one child may be given. */
     public static final int MAX_CONTEXT_REFS = 64;
-    private static final Pattern SHA256 = Pattern.compile("[0-9a-f]{64}");
+    private static final Pattern SHA256 = Pattern.compile("[0-9a-fA-F]{64}");
     /** The declared bound of every creation: the concrete requirement is instantiated at the boundary. */
     private static final String SPAWN_BOUND = "agent.spawn(max_depth=999999,max_children=999999)";
 
@@ -116,9 +116,9 @@ public final class AgentWords {
             String sha = (String) ref.get(2);
             if (!SHA256.matcher(sha).matches()) {
                 throw new FinchTrap(AgentCode.BAD_REQUEST, o, "context reference " + ref.get(1) + ":" + ref.get(0)
-                        + " has a digest that is not 64 lowercase hexadecimal digits: " + dev.finch.vm.value.Values.quote(clip(sha)));
+                        + " has a digest that is not 64 hexadecimal digits: " + dev.finch.vm.value.Values.quote(clip(sha)));
             }
-            contextRefs.add(new AgentHost.ContextRef((String) ref.get(1), (String) ref.get(0), sha));
+            contextRefs.add(new AgentHost.ContextRef((String) ref.get(1), (String) ref.get(0), sha.toLowerCase(java.util.Locale.ROOT)));
         }
         GrantSet ceiling = ceiling(revalidate(ctx, agents, capabilities, o));
         return create(ctx, agents, new AgentHost.SpawnRequest(task, role, background, provider, model, contextRefs, ceiling, (int) maxTurns, timeout,
