@@ -41,7 +41,8 @@ final class ChildRun implements AgentHost.Child, Runnable {
     private final AgentHost.SpawnRequest request;
     private final AgentProfile profile;
     private final String model;
-    private final List<ContextArtifacts.Verified> context;
+    /** The verified context, until it is in the child's first message (then released: ended tasks are kept small). */
+    private volatile List<ContextArtifacts.Verified> context;
     private final int depth;
     private final List<String> lineage;
     private final String hash;
@@ -141,6 +142,7 @@ final class ChildRun implements AgentHost.Child, Runnable {
         });
         List<AgentProvider.Message> messages = new ArrayList<>();
         messages.add(new AgentProvider.UserText(userText()));
+        context = List.of();
         long outputBytes = 0;
         while (!done.isDone()) {
             if (turns >= request.maxTurns()) {

@@ -330,5 +330,21 @@ class AgentRuntimeTest {
         assertThat(done.values()).as("%s", done).containsExactly(dev.finch.vm.Value.of("completed"));
     }
 
+    @Test void aHandleStaysOnTheSessionStackAcrossTurnsAndThroughAnImage() throws Exception {
+        Finch f = finch(">>> final\nfrom the stack");
+        Session s = session(f, "agent.spawn(max_depth=1,max_children=1)");
+        assertThat(forth(s, "\"go\" agent-spawn").stack()).extracting(e -> e.type()).containsExactly("task<agent-result>");
+        // A later turn awaits the handle the earlier one left.
+        Outcome later = forth(s, "dup agent-await \"final-message\" record-get unwrap drop");
+        assertThat(later.status()).as("%s", later).isEqualTo(Outcome.Status.COMPLETED);
+        Outcome paused = s.submit(Submission.of("unit yield", "y.fth"));
+        String image = s.save(paused.executionId());
+        // Another process: the handle comes back from the image's stack with the child's result.
+        Session restored = Finch.builder().imageKey(KEY).build().restore(image, SessionOptions.DEFAULT);
+        restored.resume(paused.executionId());
+        Outcome o = forth(restored, "agent-await \"final-message\" record-get unwrap");
+        assertThat(o.values()).as("%s", o).extracting(Object::toString).containsExactly("\"from the stack\"");
+    }
+
     static List<String> codes(List<Diagnostic> ds) { return ds.stream().map(Diagnostic::code).toList(); }
 }
