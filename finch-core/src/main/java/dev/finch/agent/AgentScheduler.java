@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -38,7 +37,12 @@ public final class AgentScheduler implements AutoCloseable {
     public AgentScheduler(Finch finch, AgentOptions options) {
         this.finch = java.util.Objects.requireNonNull(finch, "finch");
         this.options = java.util.Objects.requireNonNull(options, "options");
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "finch-agent-timer"));
+        java.util.concurrent.ScheduledThreadPoolExecutor t = new java.util.concurrent.ScheduledThreadPoolExecutor(1, r -> daemon(r, "finch-agent-timer"));
+        // Idle threads end (after 30 s): a Finch that is never closed keeps no agent thread alive for nothing.
+        t.setKeepAliveTime(30, java.util.concurrent.TimeUnit.SECONDS);
+        t.allowCoreThreadTimeOut(true);
+        t.setRemoveOnCancelPolicy(true);
+        this.timer = t;
     }
 
     /** The host's registry of context artifacts children may be given. */
@@ -83,8 +87,13 @@ public final class AgentScheduler implements AutoCloseable {
     }
 
     private ExecutorService pool(int depth) {
-        return pools.computeIfAbsent(depth, d -> Executors.newFixedThreadPool(options.concurrency(),
-                r -> daemon(r, "finch-agent-d" + d + "-" + threads.incrementAndGet())));
+        return pools.computeIfAbsent(depth, d -> {
+            java.util.concurrent.ThreadPoolExecutor p = new java.util.concurrent.ThreadPoolExecutor(options.concurrency(), options.concurrency(),
+                    30, java.util.concurrent.TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>(),
+                    r -> daemon(r, "finch-agent-d" + d + "-" + threads.incrementAndGet()));
+            p.allowCoreThreadTimeOut(true);
+            return p;
+        });
     }
 
     private static Thread daemon(Runnable r, String name) {
