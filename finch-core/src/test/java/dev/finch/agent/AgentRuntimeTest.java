@@ -125,9 +125,9 @@ class AgentRuntimeTest {
                 >>> program forth
                 "secret.txt" path file-read drop
                 >>> program lisp
-                (list-length (capability-list))
+                (say (string-append (int-to-string (list-length (capability-list))) " " (match (unwrap (list-get (capability-list) 0)) (record ((capability c)) c))))
                 >>> final
-                {{status}} {{codes}}
+                {{status}} {{codes}}: {{output}}
                 """);
         Session s = session(f, "agent.spawn(max_depth=1,max_children=4)", "fs.read(${workspace}/public/**)", "fs.read(${workspace}/**)");
         Outcome o = lisp(s, "(define pub (list-map (list-filter (capability-list) (lambda (g) (match g (record ((capability c)) (string-contains c \"public\")))))"
@@ -135,7 +135,8 @@ class AgentRuntimeTest {
                 + "(define r (agent-await (agent-spawn-with " + spec("read", "reader", "pub", 6, 20_000, 4096) + ")))\n"
                 + field("r", "final-message"));
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
-        assertThat(top(o)).isEqualTo("completed ");
+        // The child sees exactly one grant: the one it was given (its capability-list cannot show the parent's others).
+        assertThat(top(o)).isEqualTo("completed : 1 fs.read(${workspace}/public/**)");
         // The secret read was denied inside the child, with a structured diagnostic in its result.
         Outcome diags = lisp(s, "(define r2 (agent-await (agent-spawn-with " + spec("read", "reader", "pub", 6, 20_000, 4096) + ")))\n"
                 + "(list-map " + field("r2", "diagnostics") + " (lambda (d) (unwrap (record-get d \"code\"))))");
