@@ -40,6 +40,17 @@ class ReplTest {
         assertThat(r.out()).doesNotContain("error[");
     }
 
+    /** Issue 20: the REPL takes --provider too; a child agent answers from a script, and the await waits for it. */
+    @Test
+    void aChildAgentAnswersFromAScriptInTheRepl() throws java.io.IOException {
+        Path script = java.nio.file.Files.writeString(dir.resolve("c.script"), ">>> program forth\n6 7 * int-to-string say\n>>> final\nit is {{output}}\n");
+        ConformanceTest.Run r = repl(String.join("\n",
+                "\"compute\" agent-spawn agent-await \"final-message\" record-get unwrap",
+                ":quit", ""), "--provider", "script:" + script, "--grant", "agent.spawn(max_depth=1,max_children=1)");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).contains("\"it is 42\" : string");
+    }
+
     /** Issue 21, item 4: the REPL shows output handles as plain lines, each on a line of its own; say text unchanged. */
     @Test
     void outputHandlesAreShownAsPlainLines() {
