@@ -100,6 +100,21 @@ class ProviderCommandTest {
         assertThat(bodies.get(0).get("max_tokens").asLong()).isBetween(1L, 100L);
     }
 
+    /** Issue 20: the same --provider anthropic serves child agents, through the Messages API at the same base URL. */
+    @Test void aChildAgentGoesToTheSameProviderThroughTheMessagesApi() throws IOException {
+        synchronized (replies) { replies.add(message("the child's answer", 4)); }
+        Path p = Files.writeString(dir.resolve("parent.fth"), "\"answer\" agent-spawn agent-await dup \"final-message\" record-get unwrap say \"provider-model\" record-get unwrap");
+        Ran r = finch(Map.of("ANTHROPIC_API_KEY", "sk-test-cli", "ANTHROPIC_BASE_URL", url()), "run", "--provider", "anthropic",
+                "--model", "claude-test-1=3,15,4096", "--grant", "agent.spawn(max_depth=1,max_children=1)", "--json", p.toString());
+        assertThat(r.status()).as(r.err() + r.out()).isZero();
+        JsonNode o = JSON.readTree(r.out());
+        assertThat(o.get("output").asText()).isEqualTo("the child's answer");
+        assertThat(o.get("stack").get(0).get("display").asText()).isEqualTo("\"anthropic/claude-test-1\"");
+        assertThat(keys).containsExactly("sk-test-cli");
+        assertThat(bodies.get(0).get("model").asText()).isEqualTo("claude-test-1");
+        assertThat(bodies.get(0).get("tools").size()).isEqualTo(5);
+    }
+
     @Test void theBaseUrlMayComeFromTheEnvironmentAndABudgetTooSmallSendsNothing() throws IOException {
         Ran r = finch(Map.of("ANTHROPIC_API_KEY", "sk-test-cli", "ANTHROPIC_BASE_URL", url()), "run", "--provider", "anthropic",
                 "--model", "claude-test-1=3000,15000,4096", "--budget", "0.000001", "--grant", "model.ask(claude)", program().toString());
