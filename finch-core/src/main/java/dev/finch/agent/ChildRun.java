@@ -135,11 +135,8 @@ final class ChildRun implements AgentHost.Child, Runnable {
         agentId = child.id();
         scheduler.childNode(child, depth, lineage);
         if (done.isDone()) return;
-        ToolSurface tools = ToolSurface.of(child).withSourceIds(new java.util.function.Supplier<>() {
-            private final java.util.concurrent.atomic.AtomicLong n = new java.util.concurrent.atomic.AtomicLong();
-
-            @Override public String get() { return "agent:" + taskId + "#" + n.incrementAndGet(); }
-        });
+        // The source identity of each submitted program is the host's: agent:TASK:CALL-ID (see call).
+        ToolSurface tools = ToolSurface.of(child);
         List<AgentProvider.Message> messages = new ArrayList<>();
         messages.add(new AgentProvider.UserText(userText()));
         context = List.of();
