@@ -94,6 +94,13 @@ class AgentRuntimeTest {
         Outcome denied = s.deny(again.executionId(), "no");
         assertThat(code(denied)).isEqualTo("E-HOST-001");
         assertThat(f.agents().orElseThrow().snapshot("t2")).as("a denied spawn allocates nothing").isEmpty();
+
+        // agent-spawn-with the same way: paused before anything is allocated, then approved once.
+        Outcome with = s.submit(Submission.of(field("(agent-await (agent-spawn-with " + spec("go", "", NONE, 2, 20_000, 100) + "))", "final-message"), "w.lisp"));
+        assertThat(with.requiredCapabilities()).as("%s", with).containsExactly("agent.spawn(max_depth=1,max_children=2)");
+        assertThat(with.pendingRequest().orElseThrow().request().operation()).isEqualTo("agent-spawn-with");
+        assertThat(f.agents().orElseThrow().snapshot("t2")).isEmpty();
+        assertThat(top(s.awaitTasks(s.approve(with.executionId(), Scope.ONCE)))).isEqualTo("ok");
     }
 
     @Test void theChildrenBoundCountsThisNodesChildrenAndTheDepthBoundHoldsDownTheTree() throws Exception {
