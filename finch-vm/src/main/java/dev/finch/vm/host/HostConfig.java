@@ -10,10 +10,16 @@ import java.util.List;
  */
 public record HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred,
                          List<EffectObserver> observers, long maxFileReadBytes, ModelHost models, ToolHost tools, EditorHost editor,
-                         AutomationHost automation) {
+                         AutomationHost automation, McpHost mcp) {
     public static final HostConfig NONE = new HostConfig(GrantSet.EMPTY, null, null, false, List.of(), 8L << 20);
 
     public HostConfig { observers = List.copyOf(observers); }
+
+    /** A configuration without an MCP host. */
+    public HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred, List<EffectObserver> observers, long maxFileReadBytes,
+                      ModelHost models, ToolHost tools, EditorHost editor, AutomationHost automation) {
+        this(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, null);
+    }
 
     /** A configuration without a model host. */
     public HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred, List<EffectObserver> observers, long maxFileReadBytes) {
@@ -33,30 +39,33 @@ public record HostConfig(GrantSet grants, FileHost files, ProcessHost processes,
     }
 
     /** The same configuration with {@code e} showing proposals ({@code proposal-open}); null: proposals pause for the host. */
-    public HostConfig withEditor(EditorHost e) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, e, automation); }
+    public HostConfig withEditor(EditorHost e) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, e, automation, mcp); }
 
     /** The same configuration with {@code a} as the desktop the {@code automation-*} words drive; null: no desktop. */
     public HostConfig withAutomation(AutomationHost a) {
-        return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, a);
+        return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, a, mcp);
     }
 
     /** The same configuration with {@code m} answering model asks. */
-    public HostConfig withModels(ModelHost m) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, m, tools, editor, automation); }
+    public HostConfig withModels(ModelHost m) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, m, tools, editor, automation, mcp); }
 
     /** The same configuration with {@code t} answering tool calls. */
-    public HostConfig withTools(ToolHost t) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, t, editor, automation); }
+    public HostConfig withTools(ToolHost t) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, t, editor, automation, mcp); }
 
-    public HostConfig withGrants(GrantSet g) { return new HostConfig(g, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation); }
+    /** The same configuration with {@code m} answering MCP tool calls ({@code mcp-call}, {@code mcp.<server>.<tool>}); null: none. */
+    public HostConfig withMcp(McpHost m) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, m); }
 
-    public HostConfig withFiles(FileHost f) { return new HostConfig(grants, f, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation); }
+    public HostConfig withGrants(GrantSet g) { return new HostConfig(g, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, mcp); }
 
-    public HostConfig withProcesses(ProcessHost p) { return new HostConfig(grants, files, p, deferred, observers, maxFileReadBytes, models, tools, editor, automation); }
+    public HostConfig withFiles(FileHost f) { return new HostConfig(grants, f, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, mcp); }
 
-    public HostConfig withDeferred(boolean d) { return new HostConfig(grants, files, processes, d, observers, maxFileReadBytes, models, tools, editor, automation); }
+    public HostConfig withProcesses(ProcessHost p) { return new HostConfig(grants, files, p, deferred, observers, maxFileReadBytes, models, tools, editor, automation, mcp); }
+
+    public HostConfig withDeferred(boolean d) { return new HostConfig(grants, files, processes, d, observers, maxFileReadBytes, models, tools, editor, automation, mcp); }
 
     public HostConfig withObserver(EffectObserver o) {
         List<EffectObserver> all = new java.util.ArrayList<>(observers);
         all.add(o);
-        return new HostConfig(grants, files, processes, deferred, all, maxFileReadBytes, models, tools, editor, automation);
+        return new HostConfig(grants, files, processes, deferred, all, maxFileReadBytes, models, tools, editor, automation, mcp);
     }
 }
