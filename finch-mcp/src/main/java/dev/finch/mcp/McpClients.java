@@ -133,6 +133,8 @@ public final class McpClients implements McpServers {
         volatile String failure;
         volatile List<McpTool> tools = List.of();
         volatile boolean closed;
+        /** Set when a stdio server's process ended: pending and later calls fail at once instead of timing out. */
+        volatile String exited;
         private final ArrayDeque<String> stderr = new ArrayDeque<>();
 
         Link(McpServerSpec spec, Runnable toolsChanged) {
@@ -143,7 +145,8 @@ public final class McpClients implements McpServers {
         void start() {
             McpAsyncClient c = null;
             try {
-                c = McpClient.async(transport())
+                McpClientTransport transport = transport();
+                c = McpClient.async(transport)
                         .requestTimeout(requestTimeout)
                         .initializationTimeout(startTimeout)
                         .clientInfo(new McpSchema.Implementation("finch", "0.1.0"))
@@ -154,6 +157,7 @@ public final class McpClients implements McpServers {
                         .build();
                 c.initialize().block(startTimeout.plusSeconds(1));
                 client = c;
+                if (transport instanceof StdioClientTransport stdio) watchExit(stdio);
                 tools = convert(listAll(c));
             } catch (RuntimeException e) {
                 failure = "MCP server '" + spec.name() + "' could not be started or reached: " + message(e) + stderrTail();
@@ -162,6 +166,20 @@ public final class McpClients implements McpServers {
                 }
                 client = null;
             }
+        }
+
+        /** A daemon thread that notices the server process ending (a crash), so calls do not wait for their timeout. */
+        private void watchExit(StdioClientTransport stdio) {
+            Thread t = new Thread(() -> {
+                try {
+                    stdio.awaitForExit();
+                } catch (RuntimeException ignored) {
+                    // Ended or never started: either way it is gone.
+                }
+                if (!closed) exited = "MCP server '" + spec.name() + "' stopped (its process ended)";
+            }, "finch-mcp-exit-" + spec.name());
+            t.setDaemon(true);
+            t.start();
         }
 
         private McpClientTransport transport() {
@@ -213,6 +231,7 @@ public final class McpClients implements McpServers {
             if (c == null || closed) {
                 throw new HostFailure(HostCode.MCP_SERVER_FAILED, closed ? "the connection to MCP server '" + spec.name() + "' is closed" : failure);
             }
+            if (exited != null) throw new HostFailure(HostCode.MCP_SERVER_FAILED, exited + stderrTail());
             @SuppressWarnings("unchecked")
             Map<String, Object> args = JSON.convertValue(arguments, Map.class);
             CompletableFuture<McpSchema.CallToolResult> f = c.callTool(new McpSchema.CallToolRequest(tool, args)).toFuture();
@@ -222,6 +241,11 @@ public final class McpClients implements McpServers {
                     r = f.get(POLL_MILLIS, TimeUnit.MILLISECONDS);
                     break;
                 } catch (TimeoutException waiting) {
+                    String gone = exited;
+                    if (gone != null) {
+                        f.cancel(true);
+                        throw new HostFailure(HostCode.MCP_SERVER_FAILED, gone + " before it answered `" + tool + "`" + stderrTail());
+                    }
                     Optional<String> stop = watch.stop();
                     if (stop.isPresent()) {
                         f.cancel(true);
@@ -236,9 +260,18 @@ public final class McpClients implements McpServers {
                 }
             }
             if (r == null) throw new HostFailure(HostCode.MCP_SERVER_FAILED, "MCP server '" + spec.name() + "' answered nothing to `" + tool + "`");
-            JsonNode content = JSON.valueToTree(r.content() == null ? List.of() : r.content());
+            JsonNode content = content(r.content() == null ? List.of() : r.content());
             JsonNode structured = r.structuredContent() == null ? null : JSON.valueToTree(r.structuredContent());
             return new McpResult(content, structured, Boolean.TRUE.equals(r.isError()));
+        }
+
+        /** The content items as the wire has them (with their {@code type}, which the list's erased type would lose). */
+        private JsonNode content(List<McpSchema.Content> items) throws HostFailure {
+            try {
+                return JSON.readTree(JSON.writerFor(JSON.getTypeFactory().constructCollectionType(List.class, McpSchema.Content.class)).writeValueAsString(items));
+            } catch (java.io.IOException e) {
+                throw new HostFailure(HostCode.MCP_SERVER_FAILED, "MCP server '" + spec.name() + "' answered content Finch cannot read: " + e.getMessage());
+            }
         }
 
         private HostFailure failure(String tool, Throwable cause) {
