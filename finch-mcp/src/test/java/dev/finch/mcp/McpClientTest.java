@@ -183,7 +183,7 @@ class McpClientTest {
     @Test
     void aServerThatCannotStartListsNoToolsAndFailsItsCalls() {
         var broken = new McpServerSpec.Stdio("gone", tmp.resolve("no-such-server").toString(), List.of(), java.util.Map.of());
-        try (Finch f = Finch.builder().mcp(McpClients.of(List.of(broken)).withStartTimeout(Duration.ofSeconds(5))).build()) {
+        try (Finch f = Finch.builder().mcp(McpClients.of(List.of(broken)).withStartTimeout(Duration.ofSeconds(1))).build()) {
             Session s = f.newSession(SessionOptions.DEFAULT.withGrant("mcp.call(gone,*)"));
             assertThat(s.manifestGeneration()).isEqualTo(1);
             Outcome o = lisp(s, "(mcp-call \"gone\" \"x\" (result-unwrap (json-parse \"{}\")))");
