@@ -144,6 +144,12 @@ public final class McpClients implements McpServers {
 
         void start() {
             McpAsyncClient c = null;
+            if (spec instanceof McpServerSpec.Stdio s && !runnable(s.command())) {
+                // The SDK would wait out the start timeout for a process that never started: say so at once.
+                failure = "MCP server '" + spec.name() + "' could not be started: no executable '" + s.command() + "'"
+                        + (s.command().contains("/") ? "" : " on the PATH");
+                return;
+            }
             try {
                 McpClientTransport transport = transport();
                 c = McpClient.async(transport)
@@ -304,6 +310,23 @@ public final class McpClients implements McpServers {
                 // Best effort: the transport is gone.
             }
         }
+    }
+
+    /** Whether {@code command} names an executable file, as a path or on the {@code PATH} (as the process builder looks it up). */
+    static boolean runnable(String command) {
+        if (command.contains("/") || command.contains(java.io.File.separator)) return java.nio.file.Files.isExecutable(java.nio.file.Path.of(command));
+        String path = System.getenv("PATH");
+        if (path == null) return false;
+        for (String dir : path.split(java.io.File.pathSeparator)) {
+            if (dir.isEmpty()) continue;
+            try {
+                if (java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, command))) return true;
+                if (java.io.File.separatorChar == '\\' && java.nio.file.Files.isExecutable(java.nio.file.Path.of(dir, command + ".exe"))) return true;
+            } catch (java.nio.file.InvalidPathException ignored) {
+                // Not a directory we can look in.
+            }
+        }
+        return false;
     }
 
     private static String message(Throwable e) {

@@ -1,0 +1,106 @@
+package dev.finch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code finch mcp} driven by a real MCP client — the official SDK's, over stdio, with {@code finch mcp} a subprocess
+ * ({@code java -cp <this class path> dev.finch.cli.Main mcp …}): it lists Finch's tools and runs programs through
+ * {@code submit_program}; a program that needs a grant suspends, and {@code approve} continues it. Also
+ * {@code finch run --mcp-config}.
+ */
+class McpCommandTest {
+    @TempDir Path tmp;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static McpSyncClient finchMcp(Path workspace, String... extra) {
+        List<String> args = new java.util.ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
+                "-cp", System.getProperty("java.class.path"), "dev.finch.cli.Main", "mcp", "--workspace", workspace.toString()));
+        args.addAll(List.of(extra));
+        var params = ServerParameters.builder(Path.of(System.getProperty("java.home"), "bin", "java").toString()).args(args).build();
+        McpSyncClient client = McpClient.sync(new StdioClientTransport(params, new JacksonMcpJsonMapper(JSON)))
+                .requestTimeout(Duration.ofSeconds(30)).initializationTimeout(Duration.ofSeconds(30)).build();
+        client.initialize();
+        return client;
+    }
+
+    private static JsonNode call(McpSyncClient client, String tool, Map<String, Object> args) throws Exception {
+        McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest(tool, args));
+        assertThat(r.content()).hasSize(1);
+        return JSON.readTree(((McpSchema.TextContent) r.content().get(0)).text());
+    }
+
+    @Test
+    void anMcpClientListsFinchsToolsRunsAProgramAndApprovesOne() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws"));
+        Files.writeString(ws.resolve("a.txt"), "hello");
+        McpSyncClient client = finchMcp(ws, "--approval-tools");
+        try {
+            assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name).containsExactly(
+                    "get_vm_state", "get_language_definition", "search_word", "inspect_word", "submit_program", "approve", "deny", "resume");
+            JsonNode done = call(client, "submit_program", Map.of("source", "(say \"hi\") (+ 1 2)"));
+            assertThat(done.get("status").asText()).isEqualTo("completed");
+            assertThat(done.get("output").asText()).isEqualTo("hi");
+            assertThat(done.get("stack").get(0).get("display").asText()).isEqualTo("3");
+            assertThat(call(client, "get_vm_state", Map.of()).get("vm_revision").asLong()).isEqualTo(1);
+
+            JsonNode paused = call(client, "submit_program", Map.of("source",
+                    "(match-result (bytes-to-string (file-read (path \"a.txt\"))) (ok s (say s)) (err e (say e)))", "language", "lisp"));
+            assertThat(paused.get("status").asText()).as("%s", paused).isEqualTo("suspended");
+            assertThat(paused.get("required_capabilities").get(0).asText()).isEqualTo("fs.read(${workspace}/a.txt)");
+            JsonNode approved = call(client, "approve", Map.of("execution_id", paused.get("execution_id").asText()));
+            assertThat(approved.get("status").asText()).as("%s", approved).isEqualTo("completed");
+            assertThat(approved.get("output").asText()).isEqualTo("hello");
+
+            McpSchema.CallToolResult unknown = client.callTool(new McpSchema.CallToolRequest("approve", Map.of("execution_id", 7)));
+            assertThat(unknown.isError()).isTrue();
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
+    @Test
+    void withoutApprovalToolsASuspendedProgramWaits() throws Exception {
+        McpSyncClient client = finchMcp(Files.createDirectories(tmp.resolve("w2")));
+        try {
+            assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name)
+                    .containsExactly("get_vm_state", "get_language_definition", "search_word", "inspect_word", "submit_program");
+            JsonNode paused = call(client, "submit_program", Map.of("source", "\"/bin/true\" empty-list<string> process-run"));
+            assertThat(paused.get("status").asText()).isEqualTo("suspended");
+            assertThat(paused.get("required_capabilities").get(0).asText()).isEqualTo("process.run(/bin/true)");
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
+    @Test
+    void runTakesAnMcpConfigAndAMalformedOneIsAUsageError() throws Exception {
+        Path config = tmp.resolve("mcp.json");
+        Files.writeString(config, "{\"mcpServers\":{\"gone\":{\"command\":\"" + tmp.resolve("no-such-server") + "\"}}}");
+        Path program = tmp.resolve("p.fth");
+        Files.writeString(program, "\"gone\" \"x\" {\"a\": 1} mcp-call");
+        var run = ConformanceTest.invoke(List.of("run", "--json", "--mcp-config", config.toString(), "--grant", "mcp.call(gone,*)", program.toString()), "");
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.outcomes().get(0).get("diagnostics").get(0).get("code").asText()).isEqualTo("E-HOST-025");
+        Files.writeString(config, "{\"mcpServers\":{\"gone\":{\"comand\":\"x\"}}}");
+        var bad = ConformanceTest.invoke(List.of("run", "--mcp-config", config.toString(), program.toString()), "");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("unknown field \"comand\"");
+    }
+}
