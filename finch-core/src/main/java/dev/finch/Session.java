@@ -80,6 +80,8 @@ public final class Session {
     private final McpServers.Connection mcp;
     /** Set when a server's tools changed while a submission ran: the words are reinstalled before the next one. */
     private volatile boolean mcpStale;
+    /** True while a server's changed tools are being installed (a moment): an operation arriving then waits it out. */
+    private volatile boolean mcpInstalling;
 
     /** The committed state: what runs start from and what outcomes report when nothing was committed. */
     private record Snapshot(VmState state, long revision, long generation) { }
@@ -157,7 +159,7 @@ public final class Session {
      */
     public long installWords(List<Class<?>> classes) {
         arg(classes, "classes").forEach(c -> arg(c, "a word class"));
-        if (!busy.compareAndSet(false, true)) throw new IllegalStateException("session " + id + " is running a submission");
+        if (!enter()) throw new IllegalStateException("session " + id + " is running a submission");
         try {
             Snapshot s = snapshot;
             var library = s.state().library().with(classes);
@@ -191,14 +193,34 @@ public final class Session {
     /** A server announced {@code tools/list_changed}: reinstall now if the session is idle, else before the next submission. */
     private void mcpToolsChanged() {
         mcpStale = true;
-        if (mcp == null || !busy.compareAndSet(false, true)) return;
+        if (mcp == null) return;
+        mcpInstalling = true;
+        if (!busy.compareAndSet(false, true)) {
+            mcpInstalling = false;
+            return;
+        }
         try {
             installMcpWords();
         } catch (RuntimeException e) {
             mcpStale = true;
         } finally {
+            mcpInstalling = false;
             busy.set(false);
         }
+    }
+
+    /**
+     * Takes the session for one operation (one at a time); a reinstall of MCP words in progress is waited out (it
+     * takes a moment) rather than answered as busy.
+     */
+    private boolean enter() {
+        if (busy.compareAndSet(false, true)) return true;
+        long end = System.nanoTime() + 2_000_000_000L;
+        while (mcpInstalling && System.nanoTime() - end < 0) {
+            Thread.onSpinWait();
+            if (busy.compareAndSet(false, true)) return true;
+        }
+        return busy.compareAndSet(false, true);
     }
 
     /** Reinstalls the MCP words if a server's tools changed while this session was busy (called holding {@code busy}). */
@@ -238,7 +260,7 @@ public final class Session {
         if (!isConstantName(name)) {
             throw new IllegalArgumentException("'" + name + "' is not a constant name (a letter or _, then letters, digits and _?!*+<>=/.-, at most 256)");
         }
-        if (!busy.compareAndSet(false, true)) throw new IllegalStateException("session " + id + " is running a submission");
+        if (!enter()) throw new IllegalStateException("session " + id + " is running a submission");
         try {
             Snapshot s = snapshot;
             VmState state = s.state();
@@ -287,7 +309,7 @@ public final class Session {
         String executionId = nextExecutionId();
         String language = submission.resolvedLanguage().spelling();
         if (finch.isClosed()) return failed(executionId, submission.sourceId(), language, "", List.of(), closedDiagnostic(submission.sourceId()));
-        if (!busy.compareAndSet(false, true)) {
+        if (!enter()) {
             return failed(executionId, submission.sourceId(), language, "", List.of(), busyDiagnostic(submission.sourceId()));
         }
         try {
@@ -322,7 +344,7 @@ public final class Session {
         String executionId = nextExecutionId();
         String sourceId = "call:" + word;
         if (finch.isClosed()) return failed(executionId, sourceId, null, "", List.of(), closedDiagnostic(sourceId));
-        if (!busy.compareAndSet(false, true)) return failed(executionId, sourceId, null, "", List.of(), busyDiagnostic(sourceId));
+        if (!enter()) return failed(executionId, sourceId, null, "", List.of(), busyDiagnostic(sourceId));
         try {
             return runCall(executionId, word, sourceId, arguments, sink == null ? OutputSink.NONE : sink);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
@@ -696,7 +718,7 @@ public final class Session {
         String sourceId = p == null ? "<session>" : p.sourceId();
         String language = p == null ? null : p.language();
         if (finch.isClosed()) return failed(executionId, sourceId, language, "", List.of(), closedDiagnostic(sourceId));
-        if (!busy.compareAndSet(false, true)) {
+        if (!enter()) {
             return failed(executionId, sourceId, language, "", List.of(), busyDiagnostic(sourceId));
         }
         try {

@@ -110,8 +110,9 @@ public final class Library {
             var decl = new dev.finch.ir.vocab.Overload(w.overloadId(), sig, Optional.empty(), false);
             WordSpec spec = new WordSpec(w.name(), WordSpec.Category.HOST, w.doc(), Typing.ORDINARY, List.of(decl), false, WordSpec.Provenance.HOST, false);
             specs.add(spec);
+            // The same binding declared again (a server re-listing a tool, perhaps with a new description) replaces it.
             Impl before = all.get(w.overloadId());
-            if (before != null && !before.word().equals(spec)) {
+            if (before != null && !before.word().name().equals(w.name())) {
                 throw new IllegalArgumentException(where + ": the overload id `" + w.overloadId() + "` is taken by `" + before.word().name() + "`");
             }
             all.put(w.overloadId(), new Impl(decl, spec, null, null, Intrinsic.NONE, false, false, false, false, dataHandle(w.body())));
