@@ -73,6 +73,44 @@ class McpHttpTest {
     }
 
     @Test
+    void finchServedOverStreamableHttpGivesEachMcpSessionItsOwnSession() throws Exception {
+        var transport = HttpServletStreamableServerTransportProvider.builder().jsonMapper(ToyTools.MAPPER).mcpEndpoint("/mcp").build();
+        Server http = new Server(new InetSocketAddress("127.0.0.1", 0));
+        ServletContextHandler context = new ServletContextHandler();
+        ServletHolder holder = new ServletHolder(transport);
+        holder.setAsyncSupported(true);
+        context.addServlet(holder, "/*");
+        http.setHandler(context);
+        try (Finch finch = Finch.create();
+             FinchMcpServer server = FinchMcpServer.serve(transport, finch::newSession, FinchMcpServer.Approvals.NONE)) {
+            http.start();
+            String base = "http://127.0.0.1:" + ((ServerConnector) http.getConnectors()[0]).getLocalPort();
+            List<io.modelcontextprotocol.client.McpSyncClient> clients = new java.util.ArrayList<>();
+            try {
+                for (int i = 0; i < 2; i++) {
+                    var client = io.modelcontextprotocol.client.McpClient.sync(
+                            io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport.builder(base).endpoint("/mcp").jsonMapper(ToyTools.MAPPER).build()).build();
+                    client.initialize();
+                    clients.add(client);
+                }
+                for (var client : clients) {
+                    assertThat(client.listTools().tools()).hasSize(5);
+                    var r = client.callTool(new io.modelcontextprotocol.spec.McpSchema.CallToolRequest("submit_program", java.util.Map.of("source", "(+ 40 2)")));
+                    assertThat(r.isError()).isFalse();
+                    @SuppressWarnings("unchecked")
+                    var outcome = (java.util.Map<String, Object>) r.structuredContent();
+                    assertThat(outcome.get("status")).isEqualTo("completed");
+                    // Each MCP session has its own Finch session: both are at revision 1.
+                    assertThat(outcome.get("vm_revision")).isEqualTo(1);
+                }
+            } finally {
+                for (var c : clients) c.closeGracefully();
+                http.stop();
+            }
+        }
+    }
+
+    @Test
     void anHttpServerThatIsNotThereFailsItsCalls() {
         var servers = List.<McpServerSpec>of(McpServerSpec.http("nowhere", "http://127.0.0.1:1/mcp"));
         try (Finch finch = Finch.builder().mcp(McpClients.of(servers).withStartTimeout(java.time.Duration.ofSeconds(2))).build()) {
