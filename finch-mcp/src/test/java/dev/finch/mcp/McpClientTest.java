@@ -106,6 +106,24 @@ class McpClientTest {
     }
 
     @Test
+    void inDeferredHostModeTheEmbedderAnswersTheCallAndTheServerIsNotAsked() {
+        Session s = finch.newSession(SessionOptions.DEFAULT.withDeferredHost(true).withGrant("mcp.call(toy,crash)"));
+        try {
+            // Granted, so it waits for the embedder's result rather than approval; the toy server would crash if asked.
+            Outcome o = lisp(s, "(json-stringify (mcp-call \"toy\" \"crash\" (result-unwrap (json-parse \"{}\"))))");
+            assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.SUSPENDED);
+            var request = s.pendingRequest(o.executionId()).orElseThrow();
+            assertThat(request.requirement().toString()).isEqualTo("mcp.call(toy,crash)");
+            Outcome done = s.respond(o.executionId(), dev.finch.vm.host.HostResponse.result(request.sequence(), dev.finch.vm.Value.json("{\"answered\":true}")));
+            assertThat(top(done)).isEqualTo("string \"{\\\"answered\\\":true}\"");
+            // The server is still there (nobody asked it to crash).
+            assertThat(top(lisp(granted(), "(is-ok (mcp.toy.greet { :name \"C\" :excited (none) }))"))).isEqualTo("bool true");
+        } finally {
+            s.close();
+        }
+    }
+
+    @Test
     void theTypedWordWithApproval() {
         Outcome o = forth(session, "{ name: \"Ada\" excited: true some } mcp.toy.greet");
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.SUSPENDED);
