@@ -47,16 +47,14 @@ final class McpCommand implements Callable<Integer> {
 
     private int serve() throws UsageException {
         SessionOptions options = roots.install(SessionOptions.DEFAULT);
-        for (String g : grants) options = options.withGrant(g);
+        for (String g : grants) {
+            // Checked now, so a malformed grant is a usage error rather than a failure at the client's first call.
+            var parsed = dev.finch.capabilities.CapabilitySpec.parse(g);
+            if (!parsed.isOk()) throw new UsageException("malformed grant '" + g + "': " + parsed.refusal().orElseThrow().message());
+            options = options.withGrant(g);
+        }
         Finch finch = mcp.install(Finch.builder()).build();
         SessionOptions opened = options;
-        try {
-            // The grants are checked now, so a malformed one is a usage error rather than a failure at the first call.
-            finch.newSession(opened).close();
-        } catch (IllegalArgumentException e) {
-            finch.close();
-            throw new UsageException(e.getMessage());
-        }
         try {
             FinchMcpServer.serveStdio(io.in(), io.out(), () -> finch.newSession(opened),
                     approvalTools ? FinchMcpServer.Approvals.TOOLS : FinchMcpServer.Approvals.NONE);

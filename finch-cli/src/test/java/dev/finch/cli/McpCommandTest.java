@@ -102,5 +102,8 @@ class McpCommandTest {
         var bad = ConformanceTest.invoke(List.of("run", "--mcp-config", config.toString(), program.toString()), "");
         assertThat(bad.exit()).isEqualTo(2);
         assertThat(bad.err()).contains("unknown field \"comand\"");
+        var badGrant = ConformanceTest.invoke(List.of("mcp", "--grant", "mcp.call(a b,c)"), "");
+        assertThat(badGrant.exit()).isEqualTo(2);
+        assertThat(badGrant.err()).contains("malformed grant");
     }
 }

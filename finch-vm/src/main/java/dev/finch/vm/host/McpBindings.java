@@ -98,7 +98,7 @@ public final class McpBindings {
             b.append('{');
             String sep = "";
             for (var e : sorted.entrySet()) {
-                b.append(sep).append(TEXT.apply(JsonNodeFactory.instance.textNode(e.getKey()))).append(':');
+                b.append(sep).append(JsonNodeFactory.instance.textNode(e.getKey())).append(':');
                 canonical(e.getValue(), b);
                 sep = ",";
             }
@@ -109,11 +109,9 @@ public final class McpBindings {
             for (JsonNode e : n) { b.append(sep); canonical(e, b); sep = ","; }
             b.append(']');
         } else {
-            b.append(TEXT.apply(n));
+            b.append(n);
         }
     }
-
-    private static final java.util.function.Function<JsonNode, String> TEXT = JsonNode::toString;
 
     /** The type {@code schema} describes, if it is admissible (see the class comment). */
     public static Optional<Type> typeOf(JsonNode schema) { return Optional.ofNullable(type(schema, 0)); }
