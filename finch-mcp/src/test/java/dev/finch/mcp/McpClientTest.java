@@ -183,8 +183,13 @@ class McpClientTest {
     @Test
     void aHangNeverOutlivesTheRunsTimeoutAndACrashIsAHostDiagnostic() throws Exception {
         Path p = tmp.resolve("crash.pid");
-        try (Finch f = Finch.builder().timeout(Duration.ofMillis(1500)).mcp(McpClients.of(List.of(Toys.stdio("toy", p)))).build()) {
+        // Every function compiled to bytecode here (the other tests' one-shot programs are interpreted): both tiers call the words.
+        try (Finch f = Finch.builder().tier(Finch.Tier.COMPILED).timeout(Duration.ofMillis(1500)).mcp(McpClients.of(List.of(Toys.stdio("toy", p)))).build()) {
             Session s = f.newSession(SessionOptions.DEFAULT.withGrant("mcp.call(toy,*)"));
+            assertThat(lisp(s, "(define (hello name) (match-result (mcp.toy.greet { :name name :excited (none) }) (ok r (unwrap (record-get r \"greeting\"))) (err e e)))")
+                    .status()).isEqualTo(Outcome.Status.COMPLETED);
+            assertThat(top(lisp(s, "(hello \"Compiled\")"))).isEqualTo("string \"Hello, Compiled.\"");
+            assertThat(top(forth(s, "\"toy\" \"greet\" {\"name\": \"F\"} mcp-call \"length\" json-get"))).isEqualTo("option<json> (some 9)");
             long t0 = System.nanoTime();
             Outcome hang = lisp(s, "(mcp.toy.hang {})");
             long millis = (System.nanoTime() - t0) / 1_000_000;

@@ -49,9 +49,6 @@ import java.util.regex.Pattern;
 public final class McpBindings {
     private McpBindings() { }
 
-    /** What a capability parameter may be (the rule of {@code NamePattern}): what a server or tool name must be to be granted. */
-    private static final Pattern CAPABILITY_NAME = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.+-]{0,127}");
-
     /** A record field name both frontends spell. */
     private static final Pattern FIELD = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -59,7 +56,7 @@ public final class McpBindings {
     private static final int MAX_DEPTH = 16;
 
     /** True when {@code name} can be a parameter of {@code mcp.call(server,tool)}. */
-    public static boolean capabilityName(String name) { return name != null && CAPABILITY_NAME.matcher(name).matches(); }
+    public static boolean capabilityName(String name) { return dev.finch.capabilities.NamePattern.isName(name); }
 
     /**
      * The word of {@code tool} on {@code server}: {@code mcp.<server>.<tool>}, where in each part every character other
