@@ -89,6 +89,35 @@ class McpCommandTest {
         }
     }
 
+    /** An MCP configuration naming {@code finch mcp} itself (this class path) as the server {@code finch}. */
+    private Path finchAsAServer() throws Exception {
+        Path config = tmp.resolve("finch-mcp.json");
+        var server = JSON.createObjectNode();
+        server.put("command", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        var args = server.putArray("args");
+        for (String a : List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), "dev.finch.cli.Main", "mcp")) args.add(a);
+        var root = JSON.createObjectNode();
+        root.putObject("mcpServers").set("finch", server);
+        Files.writeString(config, root.toString());
+        return config;
+    }
+
+    @Test
+    void finchInTheMiddleAProgramCallsAnotherFinchThroughItsTypedToolWord() throws Exception {
+        Path config = finchAsAServer();
+        var inspect = ConformanceTest.invoke(List.of("inspect", "--mcp-config", config.toString(), "mcp.finch.submit_program"), "");
+        assertThat(inspect.exit()).as(inspect.err()).isEqualTo(0);
+        assertThat(inspect.out()).contains("record{expected_manifest_generation:option<int>,expected_vm_revision:option<int>,language:option<string>,source:string}"
+                + " -> result<json,string> ! {mcp.call(finch,submit_program)}").contains("Run one Lisp, Co-Forth or µNorman program");
+        Path program = tmp.resolve("middle.lisp");
+        Files.writeString(program, "(json-as-string (unwrap (json-get (result-unwrap (mcp.finch.submit_program "
+                + "{ :source \"(say \\\"inner\\\")\" :language (none) :expected_vm_revision (none) :expected_manifest_generation (none) })) \"output\")))");
+        var run = ConformanceTest.invoke(List.of("run", "--json", "--mcp-config", config.toString(), "--grant", "mcp.call(finch,submit_program)", program.toString()), "");
+        assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(0);
+        assertThat(run.outcomes().get(0).get("stack").get(0).get("display").asText()).isEqualTo("(some \"inner\")");
+        assertThat(run.outcomes().get(0).get("manifest_generation").asLong()).isEqualTo(2);
+    }
+
     @Test
     void runTakesAnMcpConfigAndAMalformedOneIsAUsageError() throws Exception {
         Path config = tmp.resolve("mcp.json");
