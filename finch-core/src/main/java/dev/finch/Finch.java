@@ -66,6 +66,7 @@ public final class Finch implements AutoCloseable {
     private final Function<? super SessionOptions, ? extends FileHost> fileHosts;
     private final Function<? super SessionOptions, ? extends ProcessHost> processHosts;
     private final Map<String, String> processEnvironment;
+    private final McpServers mcp;
 
     private final Library library;
     /** The tag that makes this Finch's session ids unique across processes and restores. */
@@ -94,6 +95,7 @@ public final class Finch implements AutoCloseable {
         this.fileHosts = b.fileHosts;
         this.processHosts = b.processHosts;
         this.processEnvironment = b.processEnvironment;
+        this.mcp = b.mcp;
         Map<Language, Frontend> f = new EnumMap<>(Language.class);
         f.put(Language.FORTH, new CoForth());
         f.put(Language.LISP, new Lisp());
@@ -154,6 +156,11 @@ public final class Finch implements AutoCloseable {
 
     /** A new tool host for one session, or null when none is installed. */
     dev.finch.vm.host.ToolHost newToolHost() { return tools == null ? null : tools.get(); }
+
+    /** A new session's MCP connections, or null when no MCP servers are configured. */
+    McpServers.Connection connectMcp(Runnable toolsChanged) {
+        return mcp == null ? null : java.util.Objects.requireNonNull(mcp.connect(toolsChanged), "McpServers.connect answered null");
+    }
 
     /** The file host of a session opened with {@code options} (see {@link SessionOptions}), or null when it has none. */
     FileHost fileHost(SessionOptions options) { return SessionHosts.files(options, fileHosts); }
@@ -226,7 +233,8 @@ public final class Finch implements AutoCloseable {
     /**
      * Stops this Finch: a run in progress is cancelled at its next step (interrupting a process or a host call it waits
      * on, whose subprocess is destroyed), its worker and async threads end, and every later submission, call or resume
-     * answers a failed outcome ({@code E-SESSION-009}) instead of running. Sessions' tool hosts are the embedder's to
+     * answers a failed outcome ({@code E-SESSION-009}) instead of running; every session's MCP servers are stopped
+     * ({@link Session#close}). Sessions' tool hosts are the embedder's to
      * close. Idempotent.
      */
     @Override public void close() {
@@ -241,6 +249,7 @@ public final class Finch implements AutoCloseable {
             sessions = List.copyOf(live);
         }
         for (Session s : sessions) s.runningExecution().ifPresent(id -> s.cancel(id));
+        for (Session s : sessions) s.close();
         if (agents != null) agents.close();
         vm.close();
         if (e != null) e.shutdownNow();
@@ -277,6 +286,7 @@ public final class Finch implements AutoCloseable {
         private Function<? super SessionOptions, ? extends FileHost> fileHosts;
         private Function<? super SessionOptions, ? extends ProcessHost> processHosts;
         private Map<String, String> processEnvironment = Map.of();
+        private McpServers mcp;
         private final List<Class<?>> words = new java.util.ArrayList<>();
         private Tier tier = Tier.AUTO;
         private int cpuWorkers = Runtime.getRuntime().availableProcessors();
@@ -431,6 +441,19 @@ public final class Finch implements AutoCloseable {
          */
         public Builder processHosts(Function<? super SessionOptions, ? extends ProcessHost> perSession) {
             this.processHosts = java.util.Objects.requireNonNull(perSession, "perSession");
+            return this;
+        }
+
+        /**
+         * The MCP servers every session reaches: each session connects when it opens (starting stdio servers of its
+         * own), installs a word {@code mcp.<server>.<tool>} for each tool with an admissible schema — raising its
+         * manifest generation — and stops them when it or this Finch closes. {@code mcp-call} and those words go there
+         * once {@code mcp.call(SERVER,TOOL)} is granted or approved: configuring a server grants nothing. Finch's
+         * adapter is {@code dev.finch.mcp.McpClients} in {@code finch-mcp} (docs/mcp.md). Without one, {@code mcp-call}
+         * fails with {@code E-HOST-024}.
+         */
+        public Builder mcp(McpServers servers) {
+            this.mcp = java.util.Objects.requireNonNull(servers, "servers");
             return this;
         }
 

@@ -76,6 +76,13 @@ public final class Session {
     /** The suspended executions whose pause exists as an image (saved here or restored from one): they claim before continuing. */
     private final java.util.Set<String> durable = ConcurrentHashMap.newKeySet();
 
+    /** This session's MCP connections, made when it opened; null when its Finch configures no MCP servers. */
+    private final McpServers.Connection mcp;
+    /** Set when a server's tools changed while a submission ran: the words are reinstalled before the next one. */
+    private volatile boolean mcpStale;
+    /** True while a server's changed tools are being installed (a moment): an operation arriving then waits it out. */
+    private volatile boolean mcpInstalling;
+
     /** The committed state: what runs start from and what outcomes report when nothing was committed. */
     private record Snapshot(VmState state, long revision, long generation) { }
 
@@ -104,6 +111,8 @@ public final class Session {
         this.files = finch.fileHost(options);
         this.tools = finch.newToolHost();
         this.processes = finch.processHost(options);
+        this.mcp = finch.connectMcp(this::mcpToolsChanged);
+        if (mcp != null) installMcpWords();
         finch.opened(this);
     }
 
@@ -150,7 +159,7 @@ public final class Session {
      */
     public long installWords(List<Class<?>> classes) {
         arg(classes, "classes").forEach(c -> arg(c, "a word class"));
-        if (!busy.compareAndSet(false, true)) throw new IllegalStateException("session " + id + " is running a submission");
+        if (!enter()) throw new IllegalStateException("session " + id + " is running a submission");
         try {
             Snapshot s = snapshot;
             var library = s.state().library().with(classes);
@@ -159,6 +168,73 @@ public final class Session {
         } finally {
             busy.set(false);
         }
+    }
+
+    /**
+     * The words of the MCP servers' tools ({@code mcp.<server>.<tool>}), installed or reinstalled from what the servers
+     * list now: when any binding is new or its schema hash changed, the manifest generation goes up by one. A tool a
+     * server stopped listing keeps its word (a definition may call it); the server refuses such a call.
+     * Called with the session idle (when it opens, or holding {@code busy}).
+     */
+    private void installMcpWords() {
+        mcpStale = false;
+        List<dev.finch.vm.word.DataWord> words = dev.finch.vm.host.McpBindings.words(mcp.tools(), mcp);
+        Snapshot s = snapshot;
+        var vocabulary = s.state().library().vocabulary();
+        boolean changed = false;
+        for (var w : words) {
+            var now = vocabulary.word(w.name());
+            if (now.isEmpty() || now.get().overload(w.overloadId()).isEmpty()) changed = true;
+        }
+        if (!changed) return;
+        snapshot = new Snapshot(s.state().withLibrary(s.state().library().withWords(words)), s.revision(), s.generation() + 1);
+    }
+
+    /** A server announced {@code tools/list_changed}: reinstall now if the session is idle, else before the next submission. */
+    private void mcpToolsChanged() {
+        mcpStale = true;
+        if (mcp == null) return;
+        mcpInstalling = true;
+        if (!busy.compareAndSet(false, true)) {
+            mcpInstalling = false;
+            return;
+        }
+        try {
+            installMcpWords();
+        } catch (RuntimeException e) {
+            mcpStale = true;
+        } finally {
+            mcpInstalling = false;
+            busy.set(false);
+        }
+    }
+
+    /**
+     * Takes the session for one operation (one at a time); a reinstall of MCP words in progress is waited out (it
+     * takes a moment) rather than answered as busy.
+     */
+    private boolean enter() {
+        if (busy.compareAndSet(false, true)) return true;
+        long end = System.nanoTime() + 2_000_000_000L;
+        while (mcpInstalling && System.nanoTime() - end < 0) {
+            Thread.onSpinWait();
+            if (busy.compareAndSet(false, true)) return true;
+        }
+        return busy.compareAndSet(false, true);
+    }
+
+    /** Reinstalls the MCP words if a server's tools changed while this session was busy (called holding {@code busy}). */
+    private void refreshMcp() {
+        if (mcp != null && mcpStale) installMcpWords();
+    }
+
+    /**
+     * Closes this session's connections to MCP servers (stopping the server processes it started). The session's
+     * state stays readable; a later MCP call fails with {@code E-HOST-025}. Idempotent; {@link Finch#close} closes every
+     * session's.
+     */
+    public void close() {
+        if (mcp != null) mcp.close();
     }
 
     /** A name a host may give a constant: what both Lisp and Co-Forth read as one name. */
@@ -184,7 +260,7 @@ public final class Session {
         if (!isConstantName(name)) {
             throw new IllegalArgumentException("'" + name + "' is not a constant name (a letter or _, then letters, digits and _?!*+<>=/.-, at most 256)");
         }
-        if (!busy.compareAndSet(false, true)) throw new IllegalStateException("session " + id + " is running a submission");
+        if (!enter()) throw new IllegalStateException("session " + id + " is running a submission");
         try {
             Snapshot s = snapshot;
             VmState state = s.state();
@@ -233,10 +309,11 @@ public final class Session {
         String executionId = nextExecutionId();
         String language = submission.resolvedLanguage().spelling();
         if (finch.isClosed()) return failed(executionId, submission.sourceId(), language, "", List.of(), closedDiagnostic(submission.sourceId()));
-        if (!busy.compareAndSet(false, true)) {
+        if (!enter()) {
             return failed(executionId, submission.sourceId(), language, "", List.of(), busyDiagnostic(submission.sourceId()));
         }
         try {
+            refreshMcp();
             return run(executionId, submission, language);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             // A defect of ours, never the program's: report it as a diagnostic, commit nothing.
@@ -267,7 +344,7 @@ public final class Session {
         String executionId = nextExecutionId();
         String sourceId = "call:" + word;
         if (finch.isClosed()) return failed(executionId, sourceId, null, "", List.of(), closedDiagnostic(sourceId));
-        if (!busy.compareAndSet(false, true)) return failed(executionId, sourceId, null, "", List.of(), busyDiagnostic(sourceId));
+        if (!enter()) return failed(executionId, sourceId, null, "", List.of(), busyDiagnostic(sourceId));
         try {
             return runCall(executionId, word, sourceId, arguments, sink == null ? OutputSink.NONE : sink);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
@@ -418,7 +495,7 @@ public final class Session {
     HostConfig hostConfig() {
         return new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20).withModels(finch.newModelHost()).withTools(tools)
                 .withEditor(options.editorHost().orElse(null)).withAutomation(options.automationHost().orElse(null))
-                .withAgents(finch.agentHost(this));
+                .withAgents(finch.agentHost(this)).withMcp(mcp);
     }
 
     /** Installs a restored state and history, as they were when the image was saved. */
@@ -642,7 +719,7 @@ public final class Session {
         String sourceId = p == null ? "<session>" : p.sourceId();
         String language = p == null ? null : p.language();
         if (finch.isClosed()) return failed(executionId, sourceId, language, "", List.of(), closedDiagnostic(sourceId));
-        if (!busy.compareAndSet(false, true)) {
+        if (!enter()) {
             return failed(executionId, sourceId, language, "", List.of(), busyDiagnostic(sourceId));
         }
         try {

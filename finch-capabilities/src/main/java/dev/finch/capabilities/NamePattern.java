@@ -32,6 +32,9 @@ public record NamePattern(String name) {
         return Attempt.ok(new NamePattern(v));
     }
 
+    /** True when {@code name} is one exact name a pattern can hold (not {@code *}): what a server, tool or language must be to be granted. */
+    public static boolean isName(String name) { return name != null && NAME.matcher(name).matches(); }
+
     /** True for {@code *}. */
     public boolean isAny() { return name.equals("*"); }
 

@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
  * with {@code --load FILE}, a definition those files made, with its canonical Co-Forth. Exit 1 when the name
  * denotes nothing (with close names), or when a loaded file fails.
  */
-@Command(name = "inspect", mixinStandardHelpOptions = true, description = "Show one core word, syntax or (with --load) definition.")
+@Command(name = "inspect", mixinStandardHelpOptions = true, description = "Show one core word, syntax, (with --load) definition or (with --mcp-config) MCP tool word.")
 final class InspectCommand implements Callable<Integer> {
     private final Io io;
 
@@ -34,6 +34,9 @@ final class InspectCommand implements Callable<Integer> {
 
     @Option(names = "--lang", paramLabel = "LANG", description = "lisp, forth or norman: that language's form first when several have one.")
     String lang;
+
+    @picocli.CommandLine.Mixin
+    McpOptions mcp = new McpOptions();
 
     @Parameters(arity = "1", paramLabel = "WORD", description = "The name to inspect, e.g. list-get, while, define, datatype.")
     String word;
@@ -52,7 +55,12 @@ final class InspectCommand implements Callable<Integer> {
         if (load.stream().filter(Source.STDIN::equals).count() > 1) throw new UsageException("standard input (-) can be given only once");
         List<Source> sources = new ArrayList<>();
         for (String f : load) sources.add(Source.read(f, io.in()));
-        Session session = Finch.create().newSession();
+        try (Finch finch = mcp.install(Finch.builder()).build()) {
+            return inspect(finch.newSession(), sources);
+        }
+    }
+
+    private int inspect(Session session, List<Source> sources) throws UsageException {
         for (Source src : sources) {
             Outcome o = session.submit(Submission.of(src.text(), src.defaultSourceId()).withLanguage(src.language(null)));
             if (o.status() != Outcome.Status.COMPLETED) {

@@ -73,6 +73,7 @@ public final class Main implements Callable<Integer> {
         cl.addSubcommand("vocabulary", new VocabularyCommand(io));
         cl.addSubcommand("inspect", new InspectCommand(io));
         cl.addSubcommand("language", new LanguageCommand(io));
+        cl.addSubcommand("mcp", new McpCommand(io));
         cl.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
         cl.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
         cl.setParameterExceptionHandler((ex, a) -> {
@@ -98,7 +99,7 @@ public final class Main implements Callable<Integer> {
     }
 
     @Override public Integer call() {
-        io.err().println("finch: a command is required: run, check, test, repl, vocabulary, inspect or language");
+        io.err().println("finch: a command is required: run, check, test, repl, vocabulary, inspect, language or mcp");
         io.err().println("Try 'finch --help' for more information.");
         io.err().flush();
         return EXIT_USAGE;

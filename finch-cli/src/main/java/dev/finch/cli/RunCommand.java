@@ -48,6 +48,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     ProviderOptions providers = new ProviderOptions();
 
+    @Mixin
+    McpOptions mcp = new McpOptions();
+
     @Option(names = "--script", paramLabel = "NAME", description = "Run one µNorman FILE's top level under its script NAME (the test harness's simulated world).")
     String script;
 
@@ -87,15 +90,27 @@ final class RunCommand implements Callable<Integer> {
         var agents = providers.agents(io.env());
 
         Session session;
+        Finch finch = null;
         try {
             // The command line runs the user's own files: a µNorman use may read files below the working directory.
             Finch.Builder builder = Finch.builder().normanSources(dev.finch.norman.SourceLoader.under(java.nio.file.Path.of("").toAbsolutePath()));
             if (world.isPresent()) builder.models(world.get());
             agents.ifPresent(builder::agents);
-            session = builder.build().newSession(options);
+            finch = mcp.install(builder).build();
+            session = finch.newSession(options);
         } catch (IllegalArgumentException e) {
+            if (finch != null) finch.close();
             throw new UsageException(e.getMessage());
         }
+        try {
+            return runAll(session, sources, override);
+        } finally {
+            // Stops the MCP servers the session started.
+            finch.close();
+        }
+    }
+
+    private int runAll(Session session, List<Source> sources, Language override) {
         boolean failed = false;
         boolean suspended = false;
         for (Source src : sources) {

@@ -16,10 +16,25 @@ final class VocabularyCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the typed vocabulary as the vm-vocabulary word returns it, plus the syntax.")
     boolean json;
 
+    @picocli.CommandLine.Mixin
+    McpOptions mcp = new McpOptions();
+
     VocabularyCommand(Io io) { this.io = io; }
 
     @Override public Integer call() {
-        Session session = Finch.create().newSession();
+        Finch finch;
+        try {
+            finch = mcp.install(Finch.builder()).build();
+        } catch (UsageException e) {
+            return Main.usage(io, "vocabulary", e.getMessage());
+        }
+        // With --mcp-config, the words of the servers' tools are listed too (the servers are started to list them).
+        try (finch) {
+            return list(finch.newSession());
+        }
+    }
+
+    private int list(Session session) {
         if (json) io.out().println(DiscoveryJson.write(DiscoveryJson.vocabularyTree(session.vocabulary(), session.getVmState())));
         else io.out().print(DiscoveryText.vocabulary(Discovery.languageDefinition(), session.getVmState()));
         io.out().flush();

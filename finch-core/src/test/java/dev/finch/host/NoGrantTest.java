@@ -118,19 +118,22 @@ class NoGrantTest {
      * Host words whose binding only a µNorman world provides (a session installs no model or tool host): their paired
      * no-grant cases — pause before the binding is called, approve once, deny, deferred answer — live with that world.
      */
-    static final Map<String, String> PAIRED_WITH_THEIR_HOST = Map.of(
-            "model-ask", "finch-norman dev.finch.norman.harness.ModelAuthorityTest",
-            "tool-call", "finch-norman dev.finch.norman.harness.ScriptedCallTest",
-            "proposal-open", "finch-core dev.finch.host.ProposalTest",
+    static final Map<String, String> PAIRED_WITH_THEIR_HOST = Map.ofEntries(
+            Map.entry("model-ask", "finch-norman dev.finch.norman.harness.ModelAuthorityTest"),
+            Map.entry("tool-call", "finch-norman dev.finch.norman.harness.ScriptedCallTest"),
+            Map.entry("proposal-open", "finch-core dev.finch.host.ProposalTest"),
+            // The sessions here configure no MCP server (a call fails with E-HOST-024 before any request); the pairing
+            // runs against real MCP servers.
+            Map.entry("mcp-call", "finch-mcp dev.finch.mcp.McpClientTest"),
             // The sessions here install no desktop; the automation words' pairings run against a recording one.
-            "automation-availability", "finch-core dev.finch.host.AutomationTest",
-            "automation-displays", "finch-core dev.finch.host.AutomationTest",
-            "automation-windows", "finch-core dev.finch.host.AutomationTest",
-            "automation-click", "finch-core dev.finch.host.AutomationTest",
-            "automation-type", "finch-core dev.finch.host.AutomationTest",
+            Map.entry("automation-availability", "finch-core dev.finch.host.AutomationTest"),
+            Map.entry("automation-displays", "finch-core dev.finch.host.AutomationTest"),
+            Map.entry("automation-windows", "finch-core dev.finch.host.AutomationTest"),
+            Map.entry("automation-click", "finch-core dev.finch.host.AutomationTest"),
+            Map.entry("automation-type", "finch-core dev.finch.host.AutomationTest"),
             // A child needs the scheduler's profiles, which these sessions do not configure.
-            "agent-spawn", "finch-core dev.finch.agent.AgentRuntimeTest",
-            "agent-spawn-with", "finch-core dev.finch.agent.AgentRuntimeTest");
+            Map.entry("agent-spawn", "finch-core dev.finch.agent.AgentRuntimeTest"),
+            Map.entry("agent-spawn-with", "finch-core dev.finch.agent.AgentRuntimeTest"));
 
     @Test
     void everyHostWordHasACase() {

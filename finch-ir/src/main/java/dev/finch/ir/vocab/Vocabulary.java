@@ -53,6 +53,25 @@ public final class Vocabulary {
         return new Vocabulary(all);
     }
 
+    /**
+     * This vocabulary with each of {@code words} in place of the host word of the same name, or after the others when
+     * no word has its name (how a host's derived words are reinstalled when their source changes, e.g. an MCP server's
+     * tools). Finch's own words are never replaced; a name or overload id taken by another word is refused.
+     */
+    public Vocabulary replacing(List<WordSpec> words) {
+        Map<String, WordSpec> byName = new LinkedHashMap<>(this.words);
+        for (WordSpec w : words) {
+            WordSpec before = byName.get(w.name());
+            if (before != null && before.origin() == WordSpec.Provenance.CORE) {
+                throw new IllegalArgumentException("the word `" + w.name() + "` is Finch's own and cannot be replaced");
+            }
+            if (before != null) byName.put(w.name(), w);
+        }
+        List<WordSpec> all = new ArrayList<>(byName.values());
+        for (WordSpec w : words) if (!this.words.containsKey(w.name())) all.add(w);
+        return new Vocabulary(all);
+    }
+
     /** The word named {@code name}, if any. */
     public Optional<WordSpec> word(String name) { return Optional.ofNullable(words.get(name)); }
 

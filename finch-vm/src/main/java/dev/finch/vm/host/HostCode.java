@@ -27,7 +27,12 @@ public enum HostCode implements DiagnosticCode {
     WORKBOOK("E-HOST-020", "The file is not a readable workbook (XLSX, XLS or ODS), its XML is malformed, or it has no sheet of the given name (workbook-sheets lists them)."),
     WORKBOOK_BOUND("E-HOST-021", "A workbook exceeds a bound: 64 MiB of file (16 MiB for XLS, which is decoded whole), a ZIP part inflating more than 100 times or past 256 MiB (a zip bomb), 10,000,000 cells in a sheet, 1,000,000 shared strings or 32 Mi characters of them, 1 Mi characters in one cell."),
     WORKBOOK_ENTITY("E-HOST-022", "A workbook's XML declares a DOCTYPE; it is refused, so no entity (internal or external: XXE) is ever expanded."),
-    AUTOMATION("E-HOST-023", "A desktop automation operation failed: the display cannot be reached (none, or headless), the point is on no screen, a character cannot be typed on this desktop, or the window list cannot be read (no wmctrl).");
+    AUTOMATION("E-HOST-023", "A desktop automation operation failed: the display cannot be reached (none, or headless), the point is on no screen, a character cannot be typed on this desktop, or the window list cannot be read (no wmctrl)."),
+    MCP_NO_SERVER("E-HOST-024", "No MCP server of that name is configured for this session, or the server or tool name is not a capability name (letters, digits, '_', '.', '+', '-'); nothing was asked or sent."),
+    MCP_SERVER_FAILED("E-HOST-025", "The MCP server did not answer the call: it could not be started or reached, it stopped (crashed or closed its connection), or it passed its request timeout."),
+    MCP_REFUSED("E-HOST-026", "The MCP server refused the call with a protocol error rather than a tool result (an unknown tool, arguments its schema rejects)."),
+    MCP_BAD_OUTPUT("E-HOST-027", "An MCP tool's result does not fit the output its word declares: structured content missing or disagreeing with the tool's outputSchema."),
+    MCP_TOOL_ERROR("E-HOST-028", "An MCP tool reported an error (isError) to mcp-call, with the tool's own text; the typed mcp.<server>.<tool> word answers such an error as an err value instead.");
 
     private final String code;
     private final String meaning;

@@ -7,11 +7,12 @@ import java.util.List;
  * What an embedder plugs in for a run: the grants in force, the file and process bindings, whether every approved
  * request is deferred to the host ({@code VmResume}), observers, and bounds. {@link #NONE} has no grants and no
  * bindings: every host word then pauses for approval and cannot be dispatched. {@code agents} is the scheduler of
- * child agents ({@link AgentHost}); null: no child can be created.
+ * child agents ({@link AgentHost}); null: no child can be created. {@code mcp} answers MCP tool calls ({@link McpHost});
+ * null: no MCP server.
  */
 public record HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred,
                          List<EffectObserver> observers, long maxFileReadBytes, ModelHost models, ToolHost tools, EditorHost editor,
-                         AutomationHost automation, AgentHost agents) {
+                         AutomationHost automation, AgentHost agents, McpHost mcp) {
     public static final HostConfig NONE = new HostConfig(GrantSet.EMPTY, null, null, false, List.of(), 8L << 20);
 
     public HostConfig { observers = List.copyOf(observers); }
@@ -21,16 +22,16 @@ public record HostConfig(GrantSet grants, FileHost files, ProcessHost processes,
         this(grants, files, processes, deferred, observers, maxFileReadBytes, null, null, null);
     }
 
-    /** A configuration without an agent scheduler. */
+    /** A configuration without an agent scheduler or an MCP host. */
     public HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred, List<EffectObserver> observers, long maxFileReadBytes,
                       ModelHost models, ToolHost tools, EditorHost editor, AutomationHost automation) {
-        this(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, null);
+        this(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, null, null);
     }
 
     /** A configuration without an automation host. */
     public HostConfig(GrantSet grants, FileHost files, ProcessHost processes, boolean deferred, List<EffectObserver> observers, long maxFileReadBytes,
                       ModelHost models, ToolHost tools, EditorHost editor) {
-        this(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, null, null);
+        this(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, null);
     }
 
     /** A configuration without an editor host. */
@@ -40,35 +41,38 @@ public record HostConfig(GrantSet grants, FileHost files, ProcessHost processes,
     }
 
     /** The same configuration with {@code e} showing proposals ({@code proposal-open}); null: proposals pause for the host. */
-    public HostConfig withEditor(EditorHost e) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, e, automation, agents); }
+    public HostConfig withEditor(EditorHost e) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, e, automation, agents, mcp); }
 
     /** The same configuration with {@code a} as the desktop the {@code automation-*} words drive; null: no desktop. */
     public HostConfig withAutomation(AutomationHost a) {
-        return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, a, agents);
+        return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, a, agents, mcp);
     }
 
     /** The same configuration with {@code a} as the scheduler of child agents ({@code agent-*}); null: no children. */
     public HostConfig withAgents(AgentHost a) {
-        return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, a);
+        return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, a, mcp);
     }
 
     /** The same configuration with {@code m} answering model asks. */
-    public HostConfig withModels(ModelHost m) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, m, tools, editor, automation, agents); }
+    public HostConfig withModels(ModelHost m) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, m, tools, editor, automation, agents, mcp); }
 
     /** The same configuration with {@code t} answering tool calls. */
-    public HostConfig withTools(ToolHost t) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, t, editor, automation, agents); }
+    public HostConfig withTools(ToolHost t) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, t, editor, automation, agents, mcp); }
 
-    public HostConfig withGrants(GrantSet g) { return new HostConfig(g, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, agents); }
+    /** The same configuration with {@code m} answering MCP tool calls ({@code mcp-call}, {@code mcp.<server>.<tool>}); null: none. */
+    public HostConfig withMcp(McpHost m) { return new HostConfig(grants, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, agents, m); }
 
-    public HostConfig withFiles(FileHost f) { return new HostConfig(grants, f, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, agents); }
+    public HostConfig withGrants(GrantSet g) { return new HostConfig(g, files, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, agents, mcp); }
 
-    public HostConfig withProcesses(ProcessHost p) { return new HostConfig(grants, files, p, deferred, observers, maxFileReadBytes, models, tools, editor, automation, agents); }
+    public HostConfig withFiles(FileHost f) { return new HostConfig(grants, f, processes, deferred, observers, maxFileReadBytes, models, tools, editor, automation, agents, mcp); }
 
-    public HostConfig withDeferred(boolean d) { return new HostConfig(grants, files, processes, d, observers, maxFileReadBytes, models, tools, editor, automation, agents); }
+    public HostConfig withProcesses(ProcessHost p) { return new HostConfig(grants, files, p, deferred, observers, maxFileReadBytes, models, tools, editor, automation, agents, mcp); }
+
+    public HostConfig withDeferred(boolean d) { return new HostConfig(grants, files, processes, d, observers, maxFileReadBytes, models, tools, editor, automation, agents, mcp); }
 
     public HostConfig withObserver(EffectObserver o) {
         List<EffectObserver> all = new java.util.ArrayList<>(observers);
         all.add(o);
-        return new HostConfig(grants, files, processes, deferred, all, maxFileReadBytes, models, tools, editor, automation, agents);
+        return new HostConfig(grants, files, processes, deferred, all, maxFileReadBytes, models, tools, editor, automation, agents, mcp);
     }
 }

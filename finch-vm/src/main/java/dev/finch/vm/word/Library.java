@@ -47,7 +47,7 @@ public final class Library {
             dev.finch.vm.lib.Json.class, dev.finch.vm.lib.Norman.class, Specials.class,
             dev.finch.vm.host.HostWords.class, dev.finch.vm.host.WorkbookWords.class, dev.finch.vm.host.ProposalWords.class,
             dev.finch.vm.host.AutomationWords.class, dev.finch.vm.host.ModelWords.class, dev.finch.vm.host.ToolWords.class,
-            dev.finch.vm.host.AgentWords.class);
+            dev.finch.vm.host.AgentWords.class, dev.finch.vm.host.McpWords.class);
 
     private static volatile Library core;
 
@@ -81,6 +81,76 @@ public final class Library {
     public Library with(List<Class<?>> classes) {
         if (classes.isEmpty()) return this;
         return build(classes, WordSpec.Provenance.HOST, this);
+    }
+
+    /**
+     * This library with {@code words} declared as data: each added, or in place of the host word of the same name (a
+     * replaced word's earlier overloads stay implemented under their own ids, so definitions verified against them
+     * keep working). Finch's own words are never replaced.
+     *
+     * @throws IllegalArgumentException when a signature needs more than one capability, names one Finch does not know,
+     *         says or yields, answers more than one value, or a name or overload id is taken by another word
+     */
+    public Library withWords(List<DataWord> words) {
+        if (words.isEmpty()) return this;
+        List<WordSpec> specs = new ArrayList<>();
+        Map<String, Impl> all = new LinkedHashMap<>(impls);
+        for (DataWord w : words) {
+            Type.Fn sig = w.signature();
+            String where = "the data word `" + w.name() + "`";
+            for (Capability c : sig.effects()) {
+                if (!CapabilitySpec.of(c).isOk()) throw new IllegalArgumentException(where + ": `" + c + "` is not a capability Finch knows");
+            }
+            if (sig.effects().size() > 1 || sig.effects().contains(Capability.SESSION_EMIT) || sig.yields().isPresent() || sig.outs().size() > 1) {
+                throw new IllegalArgumentException(where + " may require at most one capability, answer at most one value, and cannot say or yield");
+            }
+            if (all.containsKey(w.overloadId()) && !impls.containsKey(w.overloadId())) {
+                throw new IllegalArgumentException(where + ": the overload id `" + w.overloadId() + "` is given twice");
+            }
+            var decl = new dev.finch.ir.vocab.Overload(w.overloadId(), sig, Optional.empty(), false);
+            WordSpec spec = new WordSpec(w.name(), WordSpec.Category.HOST, w.doc(), Typing.ORDINARY, List.of(decl), false, WordSpec.Provenance.HOST, false);
+            specs.add(spec);
+            // The same binding declared again (a server re-listing a tool, perhaps with a new description) replaces it.
+            Impl before = all.get(w.overloadId());
+            if (before != null && !before.word().name().equals(w.name())) {
+                throw new IllegalArgumentException(where + ": the overload id `" + w.overloadId() + "` is taken by `" + before.word().name() + "`");
+            }
+            all.put(w.overloadId(), new Impl(decl, spec, null, null, Intrinsic.NONE, false, false, false, false, dataHandle(w.body())));
+        }
+        Vocabulary vocabulary;
+        try {
+            vocabulary = this.vocabulary.replacing(specs);
+        } catch (IllegalArgumentException taken) {
+            throw new IllegalArgumentException(taken.getMessage() + " (a host's words cannot reuse Finch's names or ids)", taken);
+        }
+        return new Library(vocabulary, all);
+    }
+
+    private static final MethodHandle CALL_DATA;
+
+    static {
+        try {
+            CALL_DATA = MethodHandles.lookup().findStatic(Library.class, "callData", MethodType.methodType(Object.class,
+                    DataWord.Body.class, Ctx.class, int.class, Type.Fn.class, Origin.class, Object[].class));
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** A data word's body as the boxed shape {@link Impl#invoke} calls. */
+    private static MethodHandle dataHandle(DataWord.Body body) { return MethodHandles.insertArguments(CALL_DATA, 0, body); }
+
+    @SuppressWarnings("unused") // called through CALL_DATA
+    private static Object callData(DataWord.Body body, Ctx ctx, int depth, Type.Fn site, Origin origin, Object[] inputs) {
+        dev.finch.vm.host.ProcessHost.Watch watch = () -> Optional.ofNullable(ctx.stopNow()).map(RuntimeException::getMessage);
+        try {
+            return body.call(inputs, watch);
+        } catch (dev.finch.vm.host.HostFailure f) {
+            // A stop the run asked for is reported as the run's own (cancelled, past its deadline), not as the host's failure.
+            dev.finch.vm.runtime.FinchTrap stop = ctx.stopNow();
+            if (stop != null) throw stop;
+            throw new dev.finch.vm.runtime.FinchTrap(f.code(), origin, f.getMessage());
+        }
     }
 
     /** The vocabulary, for the environment of the frontends and the verifier. */

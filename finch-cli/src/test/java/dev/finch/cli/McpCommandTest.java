@@ -1,0 +1,138 @@
+package dev.finch.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.ServerParameters;
+import io.modelcontextprotocol.client.transport.StdioClientTransport;
+import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code finch mcp} driven by a real MCP client — the official SDK's, over stdio, with {@code finch mcp} a subprocess
+ * ({@code java -cp <this class path> dev.finch.cli.Main mcp …}): it lists Finch's tools and runs programs through
+ * {@code submit_program}; a program that needs a grant suspends, and {@code approve} continues it. Also
+ * {@code finch run --mcp-config}.
+ */
+class McpCommandTest {
+    @TempDir Path tmp;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static McpSyncClient finchMcp(Path workspace, String... extra) {
+        List<String> args = new java.util.ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
+                "-cp", System.getProperty("java.class.path"), "dev.finch.cli.Main", "mcp", "--workspace", workspace.toString()));
+        args.addAll(List.of(extra));
+        var params = ServerParameters.builder(Path.of(System.getProperty("java.home"), "bin", "java").toString()).args(args).build();
+        McpSyncClient client = McpClient.sync(new StdioClientTransport(params, new JacksonMcpJsonMapper(JSON)))
+                .requestTimeout(Duration.ofSeconds(30)).initializationTimeout(Duration.ofSeconds(30)).build();
+        client.initialize();
+        return client;
+    }
+
+    private static JsonNode call(McpSyncClient client, String tool, Map<String, Object> args) throws Exception {
+        McpSchema.CallToolResult r = client.callTool(new McpSchema.CallToolRequest(tool, args));
+        assertThat(r.content()).hasSize(1);
+        return JSON.readTree(((McpSchema.TextContent) r.content().get(0)).text());
+    }
+
+    @Test
+    void anMcpClientListsFinchsToolsRunsAProgramAndApprovesOne() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("ws"));
+        Files.writeString(ws.resolve("a.txt"), "hello");
+        McpSyncClient client = finchMcp(ws, "--approval-tools");
+        try {
+            assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name).containsExactly(
+                    "get_vm_state", "get_language_definition", "search_word", "inspect_word", "submit_program", "approve", "deny", "resume");
+            JsonNode done = call(client, "submit_program", Map.of("source", "(say \"hi\") (+ 1 2)"));
+            assertThat(done.get("status").asText()).isEqualTo("completed");
+            assertThat(done.get("output").asText()).isEqualTo("hi");
+            assertThat(done.get("stack").get(0).get("display").asText()).isEqualTo("3");
+            assertThat(call(client, "get_vm_state", Map.of()).get("vm_revision").asLong()).isEqualTo(1);
+
+            JsonNode paused = call(client, "submit_program", Map.of("source",
+                    "(match-result (bytes-to-string (file-read (path \"a.txt\"))) (ok s (say s)) (err e (say e)))", "language", "lisp"));
+            assertThat(paused.get("status").asText()).as("%s", paused).isEqualTo("suspended");
+            assertThat(paused.get("required_capabilities").get(0).asText()).isEqualTo("fs.read(${workspace}/a.txt)");
+            JsonNode approved = call(client, "approve", Map.of("execution_id", paused.get("execution_id").asText()));
+            assertThat(approved.get("status").asText()).as("%s", approved).isEqualTo("completed");
+            assertThat(approved.get("output").asText()).isEqualTo("hello");
+
+            McpSchema.CallToolResult unknown = client.callTool(new McpSchema.CallToolRequest("approve", Map.of("execution_id", 7)));
+            assertThat(unknown.isError()).isTrue();
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
+    @Test
+    void withoutApprovalToolsASuspendedProgramWaits() throws Exception {
+        McpSyncClient client = finchMcp(Files.createDirectories(tmp.resolve("w2")));
+        try {
+            assertThat(client.listTools().tools()).extracting(McpSchema.Tool::name)
+                    .containsExactly("get_vm_state", "get_language_definition", "search_word", "inspect_word", "submit_program");
+            JsonNode paused = call(client, "submit_program", Map.of("source", "\"/bin/true\" empty-list<string> process-run"));
+            assertThat(paused.get("status").asText()).isEqualTo("suspended");
+            assertThat(paused.get("required_capabilities").get(0).asText()).isEqualTo("process.run(/bin/true)");
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
+    /** An MCP configuration naming {@code finch mcp} itself (this class path) as the server {@code finch}. */
+    private Path finchAsAServer() throws Exception {
+        Path config = tmp.resolve("finch-mcp.json");
+        var server = JSON.createObjectNode();
+        server.put("command", Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        var args = server.putArray("args");
+        for (String a : List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), "dev.finch.cli.Main", "mcp")) args.add(a);
+        var root = JSON.createObjectNode();
+        root.putObject("mcpServers").set("finch", server);
+        Files.writeString(config, root.toString());
+        return config;
+    }
+
+    @Test
+    void finchInTheMiddleAProgramCallsAnotherFinchThroughItsTypedToolWord() throws Exception {
+        Path config = finchAsAServer();
+        var inspect = ConformanceTest.invoke(List.of("inspect", "--mcp-config", config.toString(), "mcp.finch.submit_program"), "");
+        assertThat(inspect.exit()).as(inspect.err()).isEqualTo(0);
+        assertThat(inspect.out()).contains("record{expected_manifest_generation:option<int>,expected_vm_revision:option<int>,language:option<string>,source:string}"
+                + " -> result<json,string> ! {mcp.call(finch,submit_program)}").contains("Run one Lisp, Co-Forth or µNorman program");
+        Path program = tmp.resolve("middle.lisp");
+        Files.writeString(program, "(json-as-string (unwrap (json-get (result-unwrap (mcp.finch.submit_program "
+                + "{ :source \"(say \\\"inner\\\")\" :language (none) :expected_vm_revision (none) :expected_manifest_generation (none) })) \"output\")))");
+        var run = ConformanceTest.invoke(List.of("run", "--json", "--mcp-config", config.toString(), "--grant", "mcp.call(finch,submit_program)", program.toString()), "");
+        assertThat(run.exit()).as(run.out() + run.err()).isEqualTo(0);
+        assertThat(run.outcomes().get(0).get("stack").get(0).get("display").asText()).isEqualTo("(some \"inner\")");
+        assertThat(run.outcomes().get(0).get("manifest_generation").asLong()).isEqualTo(2);
+    }
+
+    @Test
+    void runTakesAnMcpConfigAndAMalformedOneIsAUsageError() throws Exception {
+        Path config = tmp.resolve("mcp.json");
+        Files.writeString(config, "{\"mcpServers\":{\"gone\":{\"command\":\"" + tmp.resolve("no-such-server") + "\"}}}");
+        Path program = tmp.resolve("p.fth");
+        Files.writeString(program, "\"gone\" \"x\" {\"a\": 1} mcp-call");
+        var run = ConformanceTest.invoke(List.of("run", "--json", "--mcp-config", config.toString(), "--grant", "mcp.call(gone,*)", program.toString()), "");
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.outcomes().get(0).get("diagnostics").get(0).get("code").asText()).isEqualTo("E-HOST-025");
+        Files.writeString(config, "{\"mcpServers\":{\"gone\":{\"comand\":\"x\"}}}");
+        var bad = ConformanceTest.invoke(List.of("run", "--mcp-config", config.toString(), program.toString()), "");
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("unknown field \"comand\"");
+        var badGrant = ConformanceTest.invoke(List.of("mcp", "--grant", "mcp.call(a b,c)"), "");
+        assertThat(badGrant.exit()).isEqualTo(2);
+        assertThat(badGrant.err()).contains("malformed grant");
+    }
+}
