@@ -119,8 +119,8 @@ class NoGrantTest {
      * no-grant cases — pause before the binding is called, approve once, deny, deferred answer — live with that world.
      */
     static final Map<String, String> PAIRED_WITH_THEIR_HOST = Map.of(
-            "model-ask", "finch-norman dev.finch.norman.harness.ModelAuthorityTest",
-            "tool-call", "finch-norman dev.finch.norman.harness.ScriptedCallTest",
+            "model-ask", "finch-providers dev.finch.norman.harness.ModelAuthorityTest",
+            "tool-call", "finch-norman-test dev.finch.norman.test.ScriptedCallTest",
             "proposal-open", "finch-core dev.finch.host.ProposalTest",
             // The sessions here install no desktop; the automation words' pairings run against a recording one.
             "automation-availability", "finch-core dev.finch.host.AutomationTest",
