@@ -100,6 +100,7 @@ public final class Finch implements AutoCloseable {
         f.put(Language.FORTH, new CoForth());
         f.put(Language.LISP, new Lisp());
         f.put(Language.NORMAN, new dev.finch.norman.Norman(b.normanSources));
+        f.putAll(b.frontends);
         this.frontends = java.util.Collections.unmodifiableMap(f);
         this.agents = b.agents == null ? null : new dev.finch.agent.AgentScheduler(this, b.agents);
     }
@@ -296,6 +297,7 @@ public final class Finch implements AutoCloseable {
         private boolean unkeyedImages;
         private ContinuationLedger ledger;
         private dev.finch.norman.SourceLoader normanSources = dev.finch.norman.SourceLoader.none();
+        private final Map<Language, Frontend> frontends = new EnumMap<>(Language.class);
 
         private Builder() { }
 
@@ -340,6 +342,24 @@ public final class Finch implements AutoCloseable {
          */
         public Builder normanSources(dev.finch.norman.SourceLoader sources) {
             this.normanSources = java.util.Objects.requireNonNull(sources, "sources");
+            return this;
+        }
+
+        /**
+         * Lowers {@code language}'s submissions with {@code frontend} instead of Finch's own; the session verifies and
+         * runs what it lowers like any submission. For a host that lowers more than a program's definitions: the
+         * µNorman test harness ({@code finch-norman-test}) lowers a file together with its unit tests, each test a word
+         * it then {@link Session#call}s. The frontend must name the language it stands for ({@link Frontend#language}).
+         *
+         * @throws IllegalArgumentException when {@code frontend} names another language
+         */
+        public Builder frontend(Language language, Frontend frontend) {
+            java.util.Objects.requireNonNull(language, "language");
+            java.util.Objects.requireNonNull(frontend, "frontend");
+            if (!language.spelling().equals(frontend.language())) {
+                throw new IllegalArgumentException("a frontend of " + frontend.language() + " cannot lower " + language.spelling());
+            }
+            frontends.put(language, frontend);
             return this;
         }
 

@@ -166,7 +166,7 @@ public final class Session {
             snapshot = new Snapshot(s.state().withLibrary(library), s.revision(), s.generation() + 1);
             return s.generation() + 1;
         } finally {
-            busy.set(false);
+            leave();
         }
     }
 
@@ -221,6 +221,16 @@ public final class Session {
             if (busy.compareAndSet(false, true)) return true;
         }
         return busy.compareAndSet(false, true);
+    }
+
+    /**
+     * Gives the session back after one operation; a server's tools that changed meanwhile (a {@code tools/list_changed}
+     * that arrived while it was busy — often during the very call that changed them) are reinstalled at once, not left
+     * for the next submission.
+     */
+    private void leave() {
+        busy.set(false);
+        if (mcpStale) mcpToolsChanged();
     }
 
     /** Reinstalls the MCP words if a server's tools changed while this session was busy (called holding {@code busy}). */
@@ -278,7 +288,7 @@ public final class Session {
             snapshot = new Snapshot(new VmState(state.library(), state.stack(), state.words(), constants), s.revision() + 1, s.generation());
             return s.revision() + 1;
         } finally {
-            busy.set(false);
+            leave();
         }
     }
 
@@ -304,7 +314,20 @@ public final class Session {
     public java.util.Set<String> suspendedExecutions() { return java.util.Set.copyOf(paused.keySet()); }
 
     /** Lowers, verifies and runs {@code submission}; never throws for anything a program can contain. */
-    public Outcome submit(Submission submission) {
+    public Outcome submit(Submission submission) { return submit(submission, java.util.function.UnaryOperator.identity()); }
+
+    /**
+     * As {@link #submit(Submission)}, its run's µNorman {@code ask} going to {@code models} and {@code call} to
+     * {@code tools} instead of the ones this session's {@link Finch} makes ({@link Finch.Builder#models},
+     * {@link Finch.Builder#tools}); everything else — grants, limits, the host boundary, the transaction — is the
+     * session's. For a host that gives each run a world of its own: the µNorman test harness runs each test against
+     * the scripted models and tools of its file. Either may be null: that run has no such host ({@code E-HOST-013}).
+     */
+    public Outcome submit(Submission submission, dev.finch.vm.host.ModelHost models, dev.finch.vm.host.ToolHost tools) {
+        return submit(submission, h -> h.withModels(models).withTools(tools));
+    }
+
+    private Outcome submit(Submission submission, java.util.function.UnaryOperator<HostConfig> hosts) {
         arg(submission, "submission");
         String executionId = nextExecutionId();
         String language = submission.resolvedLanguage().spelling();
@@ -314,18 +337,19 @@ public final class Session {
         }
         try {
             refreshMcp();
-            return run(executionId, submission, language);
+            return run(executionId, submission, language, hosts);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             // A defect of ours, never the program's: report it as a diagnostic, commit nothing.
             running.remove(executionId);
             return failed(executionId, submission.sourceId(), language, "", List.of(), internal(submission.sourceId(), e));
         } finally {
-            busy.set(false);
+            leave();
         }
     }
 
     /**
-     * Calls {@code word} — a definition of this session (from any language) or a word of its vocabulary — with
+     * Calls {@code word} — a definition of this session (from any language), a constant of it (no arguments: the
+     * outcome's one value is the constant's), or a word of its vocabulary — with
      * {@code args} as its inputs, bottom to top as its signature lists them, without any source text: the word's
      * signature is checked against the arguments' types (a generic word is instantiated by them), and the call runs
      * under the same limits, host boundary (grants, approvals, deferred mode) and transaction as a submission. The
@@ -338,6 +362,20 @@ public final class Session {
 
     /** As {@link #call(String, dev.finch.vm.Value...)}, streaming the word's {@code say} chunks to {@code sink}. */
     public Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink) {
+        return call(word, args, sink, java.util.function.UnaryOperator.identity());
+    }
+
+    /**
+     * As {@link #call(String, List, OutputSink)}, the call's µNorman {@code ask} going to {@code models} and {@code call}
+     * to {@code tools} instead of the ones this session's {@link Finch} makes, as {@link #submit(Submission,
+     * dev.finch.vm.host.ModelHost, dev.finch.vm.host.ToolHost)} does for a submission. Either may be null.
+     */
+    public Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink, dev.finch.vm.host.ModelHost models,
+                        dev.finch.vm.host.ToolHost tools) {
+        return call(word, args, sink, h -> h.withModels(models).withTools(tools));
+    }
+
+    private Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink, java.util.function.UnaryOperator<HostConfig> hosts) {
         arg(word, "word");
         arg(args, "args").forEach(v -> arg(v, "an argument"));
         List<dev.finch.vm.Value> arguments = List.copyOf(args);
@@ -346,17 +384,18 @@ public final class Session {
         if (finch.isClosed()) return failed(executionId, sourceId, null, "", List.of(), closedDiagnostic(sourceId));
         if (!enter()) return failed(executionId, sourceId, null, "", List.of(), busyDiagnostic(sourceId));
         try {
-            return runCall(executionId, word, sourceId, arguments, sink == null ? OutputSink.NONE : sink);
+            return runCall(executionId, word, sourceId, arguments, sink == null ? OutputSink.NONE : sink, hosts);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             running.remove(executionId);
             inFlight.remove(executionId);
             return failed(executionId, sourceId, null, "", List.of(), internal(sourceId, e));
         } finally {
-            busy.set(false);
+            leave();
         }
     }
 
-    private Outcome runCall(String executionId, String word, String sourceId, List<dev.finch.vm.Value> args, OutputSink out) {
+    private Outcome runCall(String executionId, String word, String sourceId, List<dev.finch.vm.Value> args, OutputSink out,
+                            java.util.function.UnaryOperator<HostConfig> hosts) {
         Snapshot base = snapshot;
         Origin at = Origin.of(sourceId, 1, 1);
         Optional<Diagnostic> refused = callable(base.state(), word, args.size(), at);
@@ -379,7 +418,7 @@ public final class Session {
         running.put(executionId, token);
         RunResult r;
         try {
-            r = finch.vm().run(executionId, checked, base.state().withStack(inputs), finch.limits(), sink, token, hostConfig());
+            r = finch.vm().run(executionId, checked, base.state().withStack(inputs), finch.limits(), sink, token, hosts.apply(hostConfig()));
         } finally {
             running.remove(executionId);
         }
@@ -393,6 +432,10 @@ public final class Session {
             int ins = defined.signature().ins().size();
             return ins == arity ? Optional.empty() : Optional.of(SessionCode.CALL.at(at,
                     "`" + word + "` takes " + ins + " argument" + (ins == 1 ? "" : "s") + ", " + arity + " given", Integer.toString(ins), Integer.toString(arity)));
+        }
+        if (state.constants().containsKey(word)) {
+            return arity == 0 ? Optional.empty() : Optional.of(SessionCode.CALL.at(at,
+                    "`" + word + "` is a constant: it takes no arguments, " + arity + " given", "0", Integer.toString(arity)));
         }
         var spec = state.library().vocabulary().word(word);
         if (spec.isEmpty()) {
@@ -750,7 +793,7 @@ public final class Session {
             running.remove(executionId);
             return failed(executionId, sourceId, language, p == null ? "" : p.output(), List.of(), internal(sourceId, e));
         } finally {
-            busy.set(false);
+            leave();
         }
     }
 
@@ -852,7 +895,7 @@ public final class Session {
 
     // ---------------------------------------------------------------------------------------------------------
 
-    private Outcome run(String executionId, Submission s, String language) {
+    private Outcome run(String executionId, Submission s, String language, java.util.function.UnaryOperator<HostConfig> hosts) {
         Snapshot base = snapshot;
         String sourceId = s.sourceId();
         Optional<Diagnostic> stale = staleness(s, base);
@@ -872,7 +915,7 @@ public final class Session {
             }
             inferred = capabilities(prep.module());
             inFlight.put(executionId, new SessionImage.Entry(s.text(), language, sourceId, base.state().environment()).withModule(prep.module()));
-            r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits().withTimeout(remaining(deadline)), sink, token, host(s));
+            r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits().withTimeout(remaining(deadline)), sink, token, hosts.apply(host(s)));
         } finally {
             running.remove(executionId);
         }

@@ -150,8 +150,8 @@ final class RunCommand implements Callable<Integer> {
         Source src = sources.get(0);
         if (src.language(override) != Language.NORMAN) throw new UsageException("--script needs a µNorman file (.nm, or --lang norman)");
         String id = sourceId != null ? sourceId : src.defaultSourceId();
-        dev.finch.norman.harness.TestHarness.ScriptedRun r;
-        try (var harness = new dev.finch.norman.harness.TestHarness(dev.finch.norman.SourceLoader.under(java.nio.file.Path.of("").toAbsolutePath()))) {
+        dev.finch.norman.test.TestHarness.ScriptedRun r;
+        try (var harness = new dev.finch.norman.test.TestHarness(dev.finch.norman.SourceLoader.under(java.nio.file.Path.of("").toAbsolutePath()))) {
             r = harness.runUnder(src.text(), id, script, chunk -> { io.out().print(chunk); io.out().flush(); });
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());

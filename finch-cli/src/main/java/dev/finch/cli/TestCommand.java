@@ -2,9 +2,9 @@ package dev.finch.cli;
 
 import dev.finch.DiagnosticText;
 import dev.finch.ir.diag.Diagnostic;
-import dev.finch.norman.harness.FileReport;
-import dev.finch.norman.harness.TestHarness;
-import dev.finch.norman.harness.TestResult;
+import dev.finch.norman.test.FileReport;
+import dev.finch.norman.test.TestHarness;
+import dev.finch.norman.test.TestResult;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -11,7 +11,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The consumer {@code pom.xml} docs/embedding.md shows is exactly {@code examples/consumer/pom.xml}, the one the build
+ * Every consumer {@code pom.xml} docs/embedding.md shows is exactly the one under {@code examples/} the build
  * runs (so the page cannot show a pom that does not work), and the README states its prerequisites before its commands.
  */
 class ConsumerPomDocTest {
@@ -20,12 +20,18 @@ class ConsumerPomDocTest {
     @Test void embeddingShowsTheConsumerPomTheBuildRuns() throws IOException {
         String doc = Files.readString(ROOT.resolve("docs/embedding.md"), StandardCharsets.UTF_8);
         Matcher m = Pattern.compile("<!-- consumer-pom: (\\S+) -->\\n```xml\\n(.*?)\\n```", Pattern.DOTALL).matcher(doc);
-        assertThat(m.find()).as("docs/embedding.md has a <!-- consumer-pom: PATH --> block").isTrue();
-        String pom = Files.readString(ROOT.resolve(m.group(1)), StandardCharsets.UTF_8).stripTrailing();
-        assertThat(m.group(2)).isEqualTo(pom);
-        assertThat(pom).contains("<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.");
         String reactor = Files.readString(ROOT.resolve("pom.xml"), StandardCharsets.UTF_8);
-        assertThat(reactor).contains("<module>examples/consumer</module>");
+        java.util.List<String> shown = new java.util.ArrayList<>();
+        while (m.find()) {
+            String pom = Files.readString(ROOT.resolve(m.group(1)), StandardCharsets.UTF_8).stripTrailing();
+            assertThat(m.group(2)).as(m.group(1)).isEqualTo(pom);
+            assertThat(pom).as(m.group(1)).contains("<artifactId>maven-surefire-plugin</artifactId>\n        <version>3.");
+            // Built in the reactor, so CI exercises every consumer the page shows.
+            assertThat(reactor).contains("<module>" + m.group(1).replace("/pom.xml", "") + "</module>");
+            shown.add(m.group(1));
+        }
+        assertThat(shown).as("docs/embedding.md's <!-- consumer-pom: PATH --> blocks")
+                .contains("examples/consumer/pom.xml", "examples/consumer-jsr223/pom.xml", "examples/consumer-modular/pom.xml");
     }
 
     @Test void theReadmeStatesItsPrerequisitesBeforeItsTwoCommands() throws IOException {

@@ -119,8 +119,8 @@ class NoGrantTest {
      * no-grant cases — pause before the binding is called, approve once, deny, deferred answer — live with that world.
      */
     static final Map<String, String> PAIRED_WITH_THEIR_HOST = Map.ofEntries(
-            Map.entry("model-ask", "finch-norman dev.finch.norman.harness.ModelAuthorityTest"),
-            Map.entry("tool-call", "finch-norman dev.finch.norman.harness.ScriptedCallTest"),
+            Map.entry("model-ask", "finch-providers dev.finch.norman.harness.ModelAuthorityTest"),
+            Map.entry("tool-call", "finch-norman-test dev.finch.norman.test.ScriptedCallTest"),
             Map.entry("proposal-open", "finch-core dev.finch.host.ProposalTest"),
             // The sessions here configure no MCP server (a call fails with E-HOST-024 before any request); the pairing
             // runs against real MCP servers.

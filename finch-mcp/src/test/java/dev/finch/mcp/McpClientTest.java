@@ -172,7 +172,7 @@ class McpClientTest {
             long before = s.manifestGeneration();
             assertThat(s.vocabulary().word("mcp.toy.late")).isEmpty();
             assertThat(lisp(s, "(mcp.toy.add_tool {})").status()).isEqualTo(Outcome.Status.COMPLETED);
-            assertThat(Toys.eventually(5000, () -> s.vocabulary().word("mcp.toy.late").isPresent())).isTrue();
+            assertThat(Toys.eventually(30_000, () -> s.vocabulary().word("mcp.toy.late").isPresent())).isTrue();
             assertThat(s.manifestGeneration()).isEqualTo(before + 1);
             assertThat(top(lisp(s, "(mcp.toy.late { :x 5 })"))).isEqualTo("result<json,string> (ok [{\"type\":\"text\",\"text\":\"late 5\"}])");
         } finally {
@@ -223,7 +223,7 @@ class McpClientTest {
             long serverPid = Long.parseLong(Files.readString(p).strip());
             assertThat(ProcessHandle.of(serverPid).map(ProcessHandle::isAlive)).contains(true);
             s.close();
-            assertThat(Toys.eventually(5000, () -> ProcessHandle.of(serverPid).map(h -> !h.isAlive()).orElse(true))).isTrue();
+            assertThat(Toys.eventually(30_000, () -> ProcessHandle.of(serverPid).map(h -> !h.isAlive()).orElse(true))).isTrue();
         }
     }
 }

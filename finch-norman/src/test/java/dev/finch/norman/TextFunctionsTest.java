@@ -8,14 +8,11 @@ import dev.finch.ir.instr.Instr;
 import dev.finch.ir.instr.Literal;
 import dev.finch.ir.instr.Module;
 import dev.finch.ir.instr.WordDef;
-import dev.finch.norman.harness.FileReport;
-import dev.finch.norman.harness.TestHarness;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
  * Finch's text functions, an extension of the reference's basis: text-append (any number of texts), text-join,
- * text-split, text-contains and text-length (a Num). Their answers at the edges are in {@code examples/text.nm}.
+ * text-split, text-contains and text-length (a Num). Their answers at the edges are in {@code examples/text.nm} (in finch-norman-test, which runs them).
  */
 class TextFunctionsTest {
     private static WordDef word(Module m, String name) {
@@ -99,25 +96,6 @@ class TextFunctionsTest {
         var vocabulary = dev.finch.vm.VmState.EMPTY.library().vocabulary();
         for (WordDef w : m.words()) {
             for (String c : Support.calls(w.body())) assertThat(vocabulary.word(c)).as(w.name() + " calls " + c).isPresent();
-        }
-    }
-
-    @Test
-    void theyRunInTheHarnessAndAShadowingDefinitionRunsInstead() {
-        try (TestHarness harness = new TestHarness(SourceLoader.inMemory(Map.of()))) {
-            FileReport text = harness.runAll(Support.resource("/examples/text.nm"), "text.nm");
-            assertThat(text.diagnostics()).isEmpty();
-            assertThat(text.failed()).as("%s", text.results()).isZero();
-            assertThat(text.passed()).isGreaterThanOrEqualTo(30);
-            FileReport shadow = harness.runAll(String.join("\n",
-                    "(define text-length (t) 42)",
-                    "(define text-append (x y) (if (= x y) \"same\" \"different\"))",
-                    "(check-expect (text-length \"abc\") 42)",
-                    "(check-expect (text-append 1 1) \"same\")",
-                    "(check-expect (text-contains \"abc\" \"b\") #t)"), "shadow.nm");
-            assertThat(shadow.diagnostics()).isEmpty();
-            assertThat(shadow.results()).hasSize(3);
-            assertThat(shadow.failed()).as("%s", shadow.results()).isZero();
         }
     }
 }

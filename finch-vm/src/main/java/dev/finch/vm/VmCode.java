@@ -46,4 +46,25 @@ public enum VmCode implements DiagnosticCode {
     @Override public Phase phase() { return Phase.EXECUTE; }
 
     @Override public String meaning() { return meaning; }
+
+    /**
+     * True when this code is a checked run-time error — the program is wrong — and false for a resource limit
+     * ({@code E-LIMIT-*}), a cancellation, a continuation resumed twice, an internal error or a function too large to
+     * compile: what a test of "this program errs" must not mistake for the program's error.
+     */
+    public boolean programFault() {
+        switch (this) {
+            case STEP_LIMIT: case DEADLINE: case DEPTH_LIMIT: case OUTPUT_LIMIT: case MEMORY_LIMIT: case STRANDS_LIMIT: case EXECUTION_TIME:
+            case CANCELLED: case ALREADY_RESUMED: case INTERNAL: case TOO_LARGE:
+                return false;
+            default:
+                return true;
+        }
+    }
+
+    private static final java.util.Map<String, VmCode> BY_CODE = java.util.Arrays.stream(values())
+            .collect(java.util.stream.Collectors.toUnmodifiableMap(VmCode::code, c -> c));
+
+    /** The VM code spelled {@code code} ({@code E-RUN-005}), if it is one of the VM's. */
+    public static java.util.Optional<VmCode> of(String code) { return java.util.Optional.ofNullable(BY_CODE.get(code)); }
 }

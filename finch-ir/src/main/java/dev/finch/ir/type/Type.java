@@ -11,7 +11,7 @@ import java.util.TreeSet;
 
 /**
  * A type in the contract's compact spelling. Closed: every consumer switches exhaustively over {@link #kind()}.
- * {@link TypeSyntax#parse} and {@link #toString()} are the one parser and the one printer used everywhere.
+ * {@link TypeSyntax#parse} and {@code toString()} are the one parser and the one printer used everywhere.
  */
 public sealed interface Type {
 

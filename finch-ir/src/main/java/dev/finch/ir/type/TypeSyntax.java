@@ -10,7 +10,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The one parser of the compact type spelling (the printer is {@link Type#toString()}).
+ * The one parser of the compact type spelling (the printer is {@code Type.toString()}).
  * <pre>
  * type   ::= fn | atom
  * fn     ::= atom* '->' atom* ['!' '{' cap (',' cap)* '}'] ['yields' '&lt;' type ',' type '&gt;']

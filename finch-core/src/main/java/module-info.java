@@ -1,0 +1,19 @@
+/**
+ * The embedding API: {@code Finch}, {@code Session}, {@code Submission}, {@code Outcome}. {@code requires finch.core}
+ * gives an application the VM's host types and values ({@code dev.finch.vm.host}, {@code dev.finch.vm.Value}) and the
+ * capability model as well.
+ */
+module finch.core {
+    requires transitive finch.ir;
+    requires transitive finch.capabilities;
+    requires transitive finch.verifier;
+    requires transitive finch.vm;
+    requires transitive finch.norman;
+    requires finch.forth;
+    requires finch.lisp;
+    requires transitive com.fasterxml.jackson.databind;
+    requires java.net.http;
+    exports dev.finch;
+    exports dev.finch.tools;
+    exports dev.finch.agent;
+}

@@ -1,0 +1,7 @@
+/** The µNorman frontend. */
+module finch.norman {
+    requires transitive finch.ir;
+    requires org.antlr.antlr4.runtime;
+    requires com.fasterxml.jackson.databind;
+    exports dev.finch.norman;
+}
