@@ -73,10 +73,31 @@ final class TemporalFixture implements AutoCloseable {
         FinchSessionWorkflow stub = client().newWorkflowStub(FinchSessionWorkflow.class,
                 WorkflowOptions.newBuilder().setTaskQueue(QUEUE).setWorkflowId(id).build());
         WorkflowClient.start(stub::run, state);
-        return stub;
+        // Bound to the workflow id only, so that calls reach the session's current run after it continued as new.
+        return client().newWorkflowStub(FinchSessionWorkflow.class, id);
     }
 
     static String workflowId(FinchSessionWorkflow stub) { return io.temporal.client.WorkflowStub.fromTyped(stub).getExecution().getWorkflowId(); }
+
+    /** A node with the parts of {@code finch} registered by hand, so that a test can wrap an activity. */
+    Node node(FinchWorker finch, SessionOptions options, PerformedEffects performed, java.util.function.UnaryOperator<FinchSteps> steps,
+              java.util.function.UnaryOperator<FinchHost> host, FinchSessionWorkflowImpl.Limits limits) {
+        return new Node(finch, w -> {
+            w.registerWorkflowImplementationFactory(FinchSessionWorkflow.class, () -> new FinchSessionWorkflowImpl(limits));
+            w.registerActivitiesImplementations(steps.apply(new FinchStepsImpl(finch.finch(), options)),
+                    host.apply(new FinchHostImpl(finch.finch(), options, RequestPerformer.throughFinch(finch.finch(), options), performed)));
+            return w;
+        });
+    }
+
+    /** Limits whose retries come after 50 ms, so that a test of a retry stays fast. */
+    static FinchSessionWorkflowImpl.Limits quickRetries() {
+        io.temporal.common.RetryOptions retry = io.temporal.common.RetryOptions.newBuilder().setInitialInterval(Duration.ofMillis(50)).setMaximumAttempts(3).build();
+        return new FinchSessionWorkflowImpl.Limits(
+                io.temporal.activity.ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(30)).setRetryOptions(retry).build(),
+                io.temporal.activity.ActivityOptions.newBuilder().setStartToCloseTimeout(Duration.ofSeconds(30)).setRetryOptions(retry).build(),
+                FinchSessionWorkflowImpl.Limits.DEFAULT.historyEvents(), FinchSessionWorkflowImpl.Limits.DEFAULT.historyBytes());
+    }
 
     static SessionOptions workspace(Path dir, CountingFiles files) {
         return SessionOptions.DEFAULT.withWorkspace(dir).withFileHost(files);
