@@ -1,6 +1,6 @@
 package dev.finch.temporal;
 
-import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -11,40 +11,36 @@ import java.util.function.Supplier;
  * the workflow history, Temporal never runs it again; this covers the window before.
  *
  * <p>{@link #inMemory()} covers one worker process. Workers that share a task queue share the window too: give them
- * one store (a table with the key as primary key, written in the same transaction as the effect where the effect
- * allows it).
+ * one store (a table with the key as primary key: claim the key, perform, record the answer — in the same transaction
+ * as the effect where the effect allows it).
  */
+@FunctionalInterface
 public interface PerformedEffects {
-    /** The recorded answer (VmResume JSON) for {@code key}, if it was performed. */
-    Optional<String> recorded(String key);
-
-    /** Records {@code answer} for {@code key}; the first record of a key wins and is returned. */
-    String record(String key, String answer);
+    /**
+     * The answer (VmResume JSON) recorded for {@code key}, or {@code perform}'s, recorded: performed at most once per key
+     * however often, and however concurrently, it is asked. A {@code perform} that throws records nothing (whether the
+     * effect happened is then unknown to the store), so a later call performs again.
+     */
+    String once(String key, Supplier<String> perform);
 
     /** The key of request {@code sequence} of {@code executionId}. */
     static String key(String executionId, long sequence) { return executionId + "#" + sequence; }
 
-    /**
-     * The recorded answer for {@code key}, or {@code perform}'s, recorded — performed at most once per key in this
-     * store however often it is asked, even by two threads at once.
-     */
-    default String once(String key, Supplier<String> perform) {
-        Optional<String> known = recorded(key);
-        if (known.isPresent()) return known.get();
-        synchronized (this) {
-            known = recorded(key);
-            return known.isPresent() ? known.get() : record(key, perform.get());
-        }
-    }
-
-    /** A store in this process's memory. */
+    /** A store in this process's memory; different keys are performed concurrently. */
     static PerformedEffects inMemory() {
-        ConcurrentHashMap<String, String> answers = new ConcurrentHashMap<>();
-        return new PerformedEffects() {
-            @Override public Optional<String> recorded(String key) { return Optional.ofNullable(answers.get(key)); }
-            @Override public String record(String key, String answer) {
-                String first = answers.putIfAbsent(key, answer);
-                return first == null ? answer : first;
+        ConcurrentHashMap<String, CompletableFuture<String>> answers = new ConcurrentHashMap<>();
+        return (key, perform) -> {
+            CompletableFuture<String> mine = new CompletableFuture<>();
+            CompletableFuture<String> first = answers.putIfAbsent(key, mine);
+            if (first != null) return first.join();
+            try {
+                String answer = perform.get();
+                mine.complete(answer);
+                return answer;
+            } catch (RuntimeException | Error e) {
+                answers.remove(key, mine);
+                mine.completeExceptionally(e);
+                throw e;
             }
         };
     }
