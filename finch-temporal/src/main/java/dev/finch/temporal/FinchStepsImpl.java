@@ -64,11 +64,18 @@ final class FinchStepsImpl implements FinchSteps {
         return StepLedger.as(claimant(), () -> {
             Session session = open(finch, options, image, grants);
             Outcome o = settle(session, take.apply(session));
-            String next = switch (o.status()) {
-                case SUSPENDED -> session.save(o.executionId());
-                case REFUSED -> image;                      // nothing was taken: the image is still the one to answer
-                case COMPLETED, FAILED, CANCELLED -> session.save();
-            };
+            String next;
+            try {
+                next = switch (o.status()) {
+                    case SUSPENDED -> session.save(o.executionId());
+                    case REFUSED -> image;                      // nothing was taken: the image is still the one to answer
+                    case COMPLETED, FAILED, CANCELLED -> session.save();
+                };
+            } catch (SessionImage.ImageException e) {
+                // The run holds (or left on the stack) a value that lives only in this process: no image can carry the
+                // session on, and running the step again would end the same way. The session keeps its previous image.
+                throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), NOT_DURABLE);
+            }
             return step(next, o);
         });
     }
@@ -92,6 +99,9 @@ final class FinchStepsImpl implements FinchSteps {
             throw ApplicationFailure.newNonRetryableFailure(e.getMessage(), BAD_IMAGE);
         }
     }
+
+    /** The failure type of a step whose session cannot be saved (a value that lives only in one process). */
+    static final String NOT_DURABLE = "FinchNotDurable";
 
     /** The failure type of a step whose image or grants this worker refuses. */
     static final String BAD_IMAGE = "FinchImageRefused";

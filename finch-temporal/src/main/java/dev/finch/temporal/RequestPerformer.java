@@ -25,14 +25,15 @@ public interface RequestPerformer {
      * arguments ({@link Session#call}) in a session of {@code options} (its roots, file, process and tool hosts) that
      * holds exactly the request's requirement as a grant. A completed call answers its values; a failed one (a missing
      * file, a host failure) is answered as a denial carrying the diagnostic's code and message, since a deferred answer
-     * is a result, a denial or a cancellation.
+     * is a result, a denial or a cancellation. A result with no JSON form (a stream, a handle) cannot reach a run that
+     * continues in another step: it is answered as a denial too.
      */
     static RequestPerformer throughFinch(Finch finch, SessionOptions options) {
         return request -> {
             Session session = finch.newSession(options.withDeferredHost(false).withGrant(request.requirement().toString()));
             Outcome o = session.call(request.operation(), request.argumentValues().toArray(Value[]::new));
             return switch (o.status()) {
-                case COMPLETED -> VmResume.result(request.executionId(), request.sequence(), o.values().toArray(Value[]::new));
+                case COMPLETED -> answer(request, o);
                 case FAILED -> VmResume.denied(request.executionId(), request.sequence(), o.diagnostics().stream()
                         .map(d -> d.code() + ": " + d.message()).collect(Collectors.joining("; ")));
                 case SUSPENDED, REFUSED -> {
@@ -43,5 +44,18 @@ public interface RequestPerformer {
                 case CANCELLED -> VmResume.cancelled(request.executionId(), request.sequence(), "the host's call of " + request.operation() + " was cancelled");
             };
         };
+    }
+
+    /**
+     * The result answer of a completed call; a denial when the result lives only in this process (a stream, a handle:
+     * it has no JSON form, so it cannot reach a run that continues in another step).
+     */
+    private static VmResume answer(EffectRequest request, Outcome o) {
+        try {
+            return VmResume.result(request.executionId(), request.sequence(), o.values().toArray(Value[]::new));
+        } catch (IllegalArgumentException notDurable) {
+            return VmResume.denied(request.executionId(), request.sequence(), "the result of " + request.operation()
+                    + " lives only in the host's process and cannot reach the run: " + notDurable.getMessage());
+        }
     }
 }

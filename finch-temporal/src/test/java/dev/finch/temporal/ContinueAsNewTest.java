@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * A long session does not grow one history without bound: past its limit the workflow continues as new with its state
  * (the image, the grants), and the session goes on where it was.
  */
+@SuppressWarnings("try")   // a running node is a resource the body needs only to exist
 class ContinueAsNewTest {
     static TemporalFixture temporal;
 

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * approval survives a worker restart between its suspension and the approval, and reads the file exactly once; a
  * denial; the workflow's own history replays to the same commands without performing anything.
  */
+@SuppressWarnings("try")   // a running node is a resource the body needs only to exist
 class DurableSessionTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String READ_NOTES = "\"reading… \" say \"notes.txt\" path file-read bytes-to-string if-ok say else say then";

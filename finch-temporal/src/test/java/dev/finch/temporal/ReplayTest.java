@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * performs nothing; a workflow that would skip the host activity does not replay. Regenerate the recording with
  * {@code -Dfinch.regenerate=true} after a deliberate change to the workflow (and say why: old histories stop replaying).
  */
+@SuppressWarnings("try")   // a running node is a resource the body needs only to exist
 class ReplayTest {
     static final String RECORDING = "histories/approved-read.json";
     static TemporalFixture temporal;

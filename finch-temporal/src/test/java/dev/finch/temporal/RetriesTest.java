@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Temporal runs an activity again when an attempt fails after doing its work (a worker that died before it reported):
  * the effect is still performed once per (execution id, sequence), and a retried step continues its pause.
  */
+@SuppressWarnings("try")   // a running node is a resource the body needs only to exist
 class RetriesTest {
     static TemporalFixture temporal;
 

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * approval covers the rest of its execution, a {@code session} approval the later submissions. An operation left to an
  * outside host waits for its answer as an update, and the host activity performs nothing for it.
  */
+@SuppressWarnings("try")   // a running node is a resource the body needs only to exist
 class SessionAuthorityTest {
     static TemporalFixture temporal;
 
@@ -48,6 +49,22 @@ class SessionAuthorityTest {
             JsonNode third = json(session.submit("\"a.txt\" path file-read bytes-to-string", "turn-3"));
             assertThat(third.get("status").asText()).as("%s", third).isEqualTo("completed");
             assertThat(files.reads).hasValue(4);
+            session.close();
+        }
+    }
+
+    @Test void aResultThatLivesOnlyInTheHostProcessIsDeniedNotRetried(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("lines.txt"), "one\ntwo\n");
+        CountingFiles files = new CountingFiles(dir);
+        try (TemporalFixture.Node node = temporal.node(TemporalFixture.workspace(dir, files))) {
+            FinchSessionWorkflow session = temporal.start(SessionState.fresh());
+            JsonNode asked = json(session.submit("\"lines.txt\" path file-lines-open drop", "turn-1"));
+            JsonNode done = json(session.approve(asked.get("execution_id").asText(), 1, "once"));
+            // A stream opened by the host activity cannot travel to the step that continues the run.
+            assertThat(done.get("status").asText()).as("%s", done).isEqualTo("failed");
+            assertThat(done.at("/diagnostics/0/code").asText()).isEqualTo("E-HOST-001");
+            assertThat(done.at("/diagnostics/0/message").asText()).contains("lives only in the host's process");
+            assertThat(DurableSessionTest.activities(temporal.client().fetchHistory(TemporalFixture.workflowId(session)), "Perform")).hasSize(1);
             session.close();
         }
     }
