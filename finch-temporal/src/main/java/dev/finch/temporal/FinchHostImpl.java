@@ -19,18 +19,20 @@ final class FinchHostImpl implements FinchHost {
     private final SessionOptions options;
     private final RequestPerformer performer;
     private final PerformedEffects performed;
+    private final ImageStore images;
 
-    FinchHostImpl(Finch finch, SessionOptions options, RequestPerformer performer, PerformedEffects performed) {
+    FinchHostImpl(Finch finch, SessionOptions options, RequestPerformer performer, PerformedEffects performed, ImageStore images) {
         this.finch = finch;
         this.options = options.withDeferredHost(true);
         this.performer = performer;
         this.performed = performed;
+        this.images = images;
     }
 
     @Override public String perform(String image, List<String> grants, String executionId, long sequence) {
         String key = PerformedEffects.key(executionId, sequence);
         return performed.once(key, () -> {
-            Session session = FinchStepsImpl.open(finch, options, image, grants);
+            Session session = FinchStepsImpl.open(finch, options, images, image, grants);
             EffectRequest request = session.pendingRequest(executionId).filter(r -> r.sequence() == sequence)
                     .orElseThrow(() -> ApplicationFailure.newNonRetryableFailure("execution " + executionId
                             + " does not wait for request " + sequence + " in this image", "FinchNoSuchRequest"));

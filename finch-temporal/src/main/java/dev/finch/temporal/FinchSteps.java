@@ -9,7 +9,8 @@ import java.util.List;
  * deferred-host mode, so a step never performs a host effect: every approved request comes back as a {@link Pending}
  * awaiting its result, which {@link FinchHost#perform} performs. A step is therefore safe to retry.
  *
- * <p>{@code grants} are the host's authority for the step (canonical grant specs), added to the worker's options.
+ * <p>{@code image} is what the workflow holds: the image itself, or its reference in the worker's {@link ImageStore}.
+ * {@code grants} are the host's authority for the step (canonical grant specs), added to the worker's options.
  */
 @ActivityInterface
 public interface FinchSteps {

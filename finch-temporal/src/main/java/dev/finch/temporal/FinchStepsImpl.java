@@ -27,10 +27,12 @@ import java.util.function.Function;
 final class FinchStepsImpl implements FinchSteps {
     private final Finch finch;
     private final SessionOptions options;
+    private final ImageStore images;
 
-    FinchStepsImpl(Finch finch, SessionOptions options) {
+    FinchStepsImpl(Finch finch, SessionOptions options, ImageStore images) {
         this.finch = finch;
         this.options = options.withDeferredHost(true);
+        this.images = images;
     }
 
     @Override public Step submit(String image, List<String> grants, String text, String sourceId) {
@@ -62,14 +64,14 @@ final class FinchStepsImpl implements FinchSteps {
 
     private Step step(String image, List<String> grants, Function<Session, Outcome> take) {
         return StepLedger.as(claimant(), () -> {
-            Session session = open(finch, options, image, grants);
+            Session session = open(finch, options, images, image, grants);
             Outcome o = settle(session, take.apply(session));
             String next;
             try {
                 next = switch (o.status()) {
-                    case SUSPENDED -> session.save(o.executionId());
+                    case SUSPENDED -> images.put(session.save(o.executionId()));
                     case REFUSED -> image;                      // nothing was taken: the image is still the one to answer
-                    case COMPLETED, FAILED, CANCELLED -> session.save();
+                    case COMPLETED, FAILED, CANCELLED -> images.put(session.save());
                 };
             } catch (SessionImage.ImageException e) {
                 // The run holds (or left on the stack) a value that lives only in this process: no image can carry the
@@ -87,12 +89,15 @@ final class FinchStepsImpl implements FinchSteps {
         return o;
     }
 
-    /** The session of {@code image} (a new one when null), with the workflow's grants added to the worker's options. */
-    static Session open(Finch finch, SessionOptions options, String image, List<String> grants) {
+    /**
+     * The session of the image {@code reference} names in {@code images} (a new session when null), with the workflow's
+     * grants added to the worker's options.
+     */
+    static Session open(Finch finch, SessionOptions options, ImageStore images, String reference, List<String> grants) {
         SessionOptions o = options;
         try {
             for (String g : grants == null ? List.<String>of() : grants) o = o.withGrant(g);
-            return image == null ? finch.newSession(o) : finch.restore(image, o);
+            return reference == null ? finch.newSession(o) : finch.restore(images.get(reference), o);
         } catch (SessionImage.ImageException | IllegalArgumentException e) {
             // Not a passing fault: an image this worker's key did not sign, or a grant that does not parse. Retrying
             // cannot help, so the update fails and the session keeps its state.

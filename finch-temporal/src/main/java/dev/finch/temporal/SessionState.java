@@ -8,7 +8,8 @@ import java.util.Map;
  * the host gave by approval (images carry no authority, so the workflow keeps them and passes them to every step), the
  * operations an outside host answers itself, and the last step.
  *
- * @param image              the session image to continue from; null for a session that has not run anything yet
+ * @param image              the session image to continue from (or its reference in the workers' {@link ImageStore});
+ *                           null for a session that has not run anything yet
  * @param grants             grants of approvals with {@code SESSION} scope or wider, canonically written
  * @param taskGrants         grants of approvals with {@code TASK} scope, by the execution they were given for
  * @param externalOperations operations whose approved requests wait for a {@code respond} update from an outside

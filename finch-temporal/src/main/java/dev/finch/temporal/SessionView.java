@@ -9,7 +9,7 @@ package dev.finch.temporal;
  * @param output      all say text of that execution
  * @param pending     the request it waits for, if any
  * @param yielded     the display of a value it published with {@code yield}, if it waits there
- * @param imageChars  the size of the session image the workflow holds (characters of JSON)
+ * @param imageChars  the size of what the workflow holds for the image: the image's JSON, or its {@link ImageStore} reference
  * @param steps       how many Finch steps the session has taken
  * @param queued      how many commands (updates) wait behind the one in progress
  */

@@ -4,8 +4,9 @@ package dev.finch.temporal;
  * What one Finch step (an activity: a submission, an approval, a denial, an answer, a resume) left: the session image
  * to continue from and the outcome. The workflow keeps it as its state; it never parses the image or the outcome.
  *
- * @param image       the session image after the step: with its suspended execution when {@code status} is
- *                    {@code suspended}, else of the session between submissions (unchanged when {@code refused})
+ * @param image       the session image after the step (or its reference in the worker's {@link ImageStore}): with its
+ *                    suspended execution when {@code status} is {@code suspended}, else of the session between
+ *                    submissions (unchanged when {@code refused})
  * @param outcome     the step's outcome as D4 JSON ({@code FinchJson.write})
  * @param status      {@code completed}, {@code failed}, {@code suspended}, {@code cancelled} or {@code refused}
  * @param executionId the execution the step ran or continued

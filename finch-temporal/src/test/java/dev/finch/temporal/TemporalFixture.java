@@ -84,8 +84,9 @@ final class TemporalFixture implements AutoCloseable {
               java.util.function.UnaryOperator<FinchHost> host, FinchSessionWorkflowImpl.Limits limits) {
         return new Node(finch, w -> {
             w.registerWorkflowImplementationFactory(FinchSessionWorkflow.class, () -> new FinchSessionWorkflowImpl(limits));
-            w.registerActivitiesImplementations(steps.apply(new FinchStepsImpl(finch.finch(), options)),
-                    host.apply(new FinchHostImpl(finch.finch(), options, RequestPerformer.throughFinch(finch.finch(), options), performed)));
+            w.registerActivitiesImplementations(steps.apply(new FinchStepsImpl(finch.finch(), options, ImageStore.inline())),
+                    host.apply(new FinchHostImpl(finch.finch(), options, RequestPerformer.throughFinch(finch.finch(), options), performed,
+                            ImageStore.inline())));
             return w;
         });
     }
