@@ -507,6 +507,15 @@ public final class Session {
         return image;
     }
 
+    /**
+     * The durable image of this session between submissions: its committed submissions (to rebuild the dictionary),
+     * stack and constants, with no suspended execution. {@link Finch#restore} opens it as a session that has just
+     * committed them, in any process; a suspended execution this session holds is not in the image (save it with
+     * {@link #save(String)}). Throws {@link SessionImage.ImageException} when the stack or constants hold a value that
+     * lives only in this process.
+     */
+    public String save() { return SessionImage.save(this, null); }
+
     /** The number of the pause execution {@code executionId} is at (1 for its first). */
     long pause(String executionId) { return pauses.getOrDefault(executionId, 1L); }
 

@@ -24,8 +24,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A session with a suspended execution, as data (issue 6, durable continuations). It keeps the committed
- * submissions (their text, language, source identity and the environment each was verified against), which
+ * A session with a suspended execution (or, from {@link Session#save()}, between submissions: issue 23), as data
+ * (issue 6, durable continuations). It keeps the committed submissions (their text, language, source identity and the environment each was verified against), which
  * rebuild the dictionary without running anything; the persistent stack and constants as typed values; and the
  * suspended execution's continuation ({@link Continuations}). Restoring re-lowers and re-verifies deterministically,
  * checks the continuation is bound to exactly that program, and resumes nothing until the host says so.
@@ -53,27 +53,35 @@ public final class SessionImage {
         public ImageException(String message) { super(message, null, false, false); }
     }
 
+    /** The image of {@code session} with its suspended execution {@code executionId}, or with none when it is null. */
     static String save(Session session, String executionId) {
-        Suspension suspension = session.suspension(executionId)
-                .orElseThrow(() -> new ImageException("no suspended execution " + executionId + " in session " + session.id()));
-        Entry entry = session.inFlight(executionId).orElseThrow(() -> new ImageException("execution " + executionId + " has no recorded source"));
-        if (session.baseRevision(executionId).orElse(-1L) != session.vmRevision()) {
-            throw new ImageException("the session moved on since execution " + executionId + " was suspended; its image would be stale");
+        Suspension suspension = null;
+        Entry entry = null;
+        if (executionId != null) {
+            suspension = session.suspension(executionId)
+                    .orElseThrow(() -> new ImageException("no suspended execution " + executionId + " in session " + session.id()));
+            entry = session.inFlight(executionId).orElseThrow(() -> new ImageException("execution " + executionId + " has no recorded source"));
+            if (session.baseRevision(executionId).orElse(-1L) != session.vmRevision()) {
+                throw new ImageException("the session moved on since execution " + executionId + " was suspended; its image would be stale");
+            }
         }
         // The session's earlier submissions, whose closure literals (a fiber's body) saved values may name.
         List<Entry> past = session.history();
         List<CheckedModule> earlier = new ArrayList<>();
         for (Entry e : past) earlier.add(e.module() != null ? e.module() : verify(session.finch(), e));
-        String continuation;
-        try {
-            continuation = session.finch().vm().save(suspension, earlier);
-        } catch (ValueCodec.NotDurable | Continuations.Refused e) {
-            throw new ImageException("execution " + executionId + " cannot be saved: " + e.getMessage());
+        String continuation = null;
+        if (suspension != null) {
+            try {
+                continuation = session.finch().vm().save(suspension, earlier);
+            } catch (ValueCodec.NotDurable | Continuations.Refused e) {
+                throw new ImageException("execution " + executionId + " cannot be saved: " + e.getMessage());
+            }
         }
         List<Continuations.Program> programs = new ArrayList<>();
         for (CheckedModule m : earlier) programs.add(new Continuations.Program(m, null));
         // The committed stack beside the paused run: fibers the run changed are saved as they were before it.
-        ValueCodec.Closures literals = Continuations.closures(programs, suspension.committedFibers());
+        ValueCodec.Closures literals = suspension == null ? Continuations.closures(programs)
+                : Continuations.closures(programs, suspension.committedFibers());
         ObjectNode doc = F.objectNode();
         doc.put("format", FORMAT);
         doc.put("session_id", session.id());
@@ -91,11 +99,15 @@ public final class SessionImage {
         } catch (ValueCodec.NotDurable e) {
             throw new ImageException("the session's stack or constants cannot be saved: " + e.getMessage());
         }
-        ObjectNode susp = doc.putObject("suspended");
-        susp.put("execution_id", executionId);
-        susp.set("entry", entry(entry));
-        susp.put("continuation", continuation);
-        susp.put("pause", session.pause(executionId));
+        if (suspension == null) {
+            doc.putNull("suspended");
+        } else {
+            ObjectNode susp = doc.putObject("suspended");
+            susp.put("execution_id", executionId);
+            susp.set("entry", entry(entry));
+            susp.put("continuation", continuation);
+            susp.put("pause", session.pause(executionId));
+        }
         byte[] key = session.finch().imageKey();
         if (key != null) doc.put("mac", hmac(key, doc.toString()));
         else doc.put("checksum", sha256(doc.toString()));
@@ -144,6 +156,8 @@ public final class SessionImage {
             long revision = doc.get("vm_revision").asLong();
             session.install(base, revision, doc.get("manifest_generation").asLong(), entries);
             JsonNode s = doc.get("suspended");
+            if (s == null) throw new ImageException("the session image is malformed: it has no \"suspended\" field");
+            if (s.isNull()) return session;                 // an image of a session between submissions (Session.save())
             String executionId = s.get("execution_id").asText();
             Entry entry = entry(s.get("entry"), vocabulary);
             CheckedModule module = verify(finch, entry);

@@ -1,0 +1,81 @@
+package dev.finch.temporal;
+
+import dev.finch.Finch;
+import dev.finch.SessionOptions;
+import io.temporal.worker.Worker;
+
+/**
+ * What a Temporal worker needs to run Finch sessions: one Finch (built here with a {@link StepLedger}, from the
+ * embedder's builder — the image key, words, limits and hosts), the restoring host's options (roots, file and process
+ * hosts, standing grants: images carry no authority), the performer of effects and the store that keeps each effect to
+ * once per sequence. {@link #register} installs the workflow and both activities on a worker.
+ *
+ * <pre>{@code
+ * FinchWorker finch = FinchWorker.of(Finch.builder().imageKey(key), SessionOptions.DEFAULT.withWorkspace(dir));
+ * Worker worker = factory.newWorker("finch-sessions");
+ * finch.register(worker);
+ * factory.start();
+ * }</pre>
+ */
+public final class FinchWorker implements AutoCloseable {
+    private final Finch finch;
+    private final SessionOptions options;
+    private final RequestPerformer performer;
+    private final PerformedEffects performed;
+    private final FinchSessionWorkflowImpl.Limits limits;
+    private final ImageStore images;
+
+    private FinchWorker(Finch finch, SessionOptions options, RequestPerformer performer, PerformedEffects performed,
+                        FinchSessionWorkflowImpl.Limits limits, ImageStore images) {
+        this.finch = finch;
+        this.options = options;
+        this.performer = performer;
+        this.performed = performed;
+        this.limits = limits;
+        this.images = images;
+    }
+
+    /** A worker whose effects are performed by Finch's own words and hosts under {@code options}. */
+    public static FinchWorker of(Finch.Builder finch, SessionOptions options) {
+        Finch built = finch.continuations(new StepLedger()).build();
+        return new FinchWorker(built, options, RequestPerformer.throughFinch(built, options), PerformedEffects.inMemory(),
+                FinchSessionWorkflowImpl.Limits.DEFAULT, ImageStore.inline());
+    }
+
+    /** This worker with effects performed by {@code performer}. */
+    public FinchWorker withPerformer(RequestPerformer performer) {
+        return new FinchWorker(finch, options, java.util.Objects.requireNonNull(performer, "performer"), performed, limits, images);
+    }
+
+    /** This worker with performed effects recorded in {@code store} (one shared by every worker of the task queue). */
+    public FinchWorker withPerformedEffects(PerformedEffects store) {
+        return new FinchWorker(finch, options, performer, java.util.Objects.requireNonNull(store, "store"), limits, images);
+    }
+
+    /** This worker running the workflow with {@code limits} (the same on every worker of the task queue). */
+    public FinchWorker withLimits(FinchSessionWorkflowImpl.Limits limits) {
+        return new FinchWorker(finch, options, performer, performed, java.util.Objects.requireNonNull(limits, "limits"), images);
+    }
+
+    /**
+     * This worker keeping session images in {@code store} (one every worker of the task queue reaches), so that the
+     * workflow history holds only references ({@link ImageStore}).
+     */
+    public FinchWorker withImageStore(ImageStore store) {
+        return new FinchWorker(finch, options, performer, performed, limits, java.util.Objects.requireNonNull(store, "store"));
+    }
+
+    /** The Finch the activities run in. */
+    public Finch finch() { return finch; }
+
+    /** Registers the session workflow, the Finch steps and the host activity on {@code worker}. */
+    public void register(Worker worker) {
+        FinchSessionWorkflowImpl.Limits l = limits;
+        worker.registerWorkflowImplementationFactory(FinchSessionWorkflow.class, () -> new FinchSessionWorkflowImpl(l));
+        worker.registerActivitiesImplementations(new FinchStepsImpl(finch, options, images),
+                new FinchHostImpl(finch, options, performer, performed, images));
+    }
+
+    /** Closes the Finch (a run in progress is cancelled). */
+    @Override public void close() { finch.close(); }
+}

@@ -1,0 +1,38 @@
+package dev.finch.temporal;
+
+import dev.finch.ContinuationLedger;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The {@link ContinuationLedger} of a worker's Finch. A pause of a saved execution is still continued at most once,
+ * except by a retry of the very activity that claimed it: Temporal runs an activity again when an attempt failed or
+ * timed out, and a step is computation only (deferred-host mode), so its retry continues the same pause of the same
+ * image for the same workflow and must not be turned away with {@code E-SESSION-008}. The claimant is the activity
+ * (workflow id, run id, activity id), bound on the step's thread with {@link #as}; a claim made outside a step
+ * (another use of the same Finch) is an ordinary, one-time claim.
+ */
+public final class StepLedger implements ContinuationLedger {
+    private static final ThreadLocal<String> CLAIMANT = new ThreadLocal<>();
+    private final ConcurrentHashMap<String, String> claims = new ConcurrentHashMap<>();
+
+    @Override public boolean claim(String executionId, long pause) {
+        String who = CLAIMANT.get();
+        String claimant = who != null ? who : UUID.randomUUID().toString();
+        String first = claims.putIfAbsent(pause + "@" + executionId, claimant);
+        return first == null || (who != null && first.equals(who));
+    }
+
+    /** Runs {@code body} with claims made by {@code claimant} (an activity's identity, the same across its retries). */
+    public static <T> T as(String claimant, Supplier<T> body) {
+        String outer = CLAIMANT.get();
+        CLAIMANT.set(claimant);
+        try {
+            return body.get();
+        } finally {
+            if (outer == null) CLAIMANT.remove();
+            else CLAIMANT.set(outer);
+        }
+    }
+}

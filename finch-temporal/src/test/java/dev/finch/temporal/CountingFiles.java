@@ -1,0 +1,31 @@
+package dev.finch.temporal;
+
+import dev.finch.capabilities.ConcretePath;
+import dev.finch.capabilities.Root;
+import dev.finch.vm.host.FileHost;
+import dev.finch.vm.host.HostFailure;
+import dev.finch.vm.host.LocalFileHost;
+import java.io.InputStream;
+import java.io.Reader;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The local file host of a workspace, counting the reads it actually performs. */
+final class CountingFiles implements FileHost {
+    private final LocalFileHost files;
+    final AtomicInteger reads = new AtomicInteger();
+
+    CountingFiles(Path workspace) { this.files = LocalFileHost.workspace(workspace); }
+
+    @Override public boolean installed(Root root) { return files.installed(root); }
+    @Override public byte[] read(ConcretePath path, long maxBytes) throws HostFailure {
+        reads.incrementAndGet();
+        return files.read(path, maxBytes);
+    }
+    @Override public void write(ConcretePath path, byte[] data) throws HostFailure { files.write(path, data); }
+    @Override public long size(ConcretePath path) throws HostFailure { return files.size(path); }
+    @Override public byte[] slice(ConcretePath path, long offset, int length) throws HostFailure { return files.slice(path, offset, length); }
+    @Override public Listing list(ConcretePath directory, int max) throws HostFailure { return files.list(directory, max); }
+    @Override public Reader open(ConcretePath path) throws HostFailure { return files.open(path); }
+    @Override public InputStream openBytes(ConcretePath path) throws HostFailure { return files.openBytes(path); }
+}
