@@ -256,8 +256,13 @@ public final class Finch implements AutoCloseable {
         if (e != null) e.shutdownNow();
     }
 
+    /** One generator for every Finch of the process (seeding a new one costs more than building the rest of a Finch). */
+    private static final class Tags {
+        static final java.security.SecureRandom RANDOM = new java.security.SecureRandom();
+    }
+
     private static String randomTag() {
-        java.security.SecureRandom r = new java.security.SecureRandom();
+        java.security.SecureRandom r = Tags.RANDOM;
         String alphabet = "abcdfghjkmnpqrstvwxyz23456789";
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < 6; i++) b.append(alphabet.charAt(r.nextInt(alphabet.length())));

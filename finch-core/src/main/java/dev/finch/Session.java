@@ -838,8 +838,9 @@ public final class Session {
         arg(submission, "submission");
         String language = submission.resolvedLanguage().spelling();
         try {
-            Environment env = snapshot.state().environment().withBudget(compileBudget(deadline(), () -> false));
-            Prepared prep = prepare(submission, env);
+            Environment at = snapshot.state().environment();
+            long deadline = deadline();
+            Prepared prep = prepare(submission, () -> at.withBudget(compileBudget(deadline, () -> false)));
             if (prep.module() == null) {
                 return new CheckResult(CheckResult.Status.FAILED, language, List.of(), List.of(), prep.diagnostics(), Optional.empty());
             }
@@ -917,7 +918,8 @@ public final class Session {
         List<String> inferred;
         OutputSink sink = guarded(s.sink());
         try {
-            Prepared prep = prepare(s, base.state().environment().withBudget(compileBudget(deadline, token::isCancelled)));
+            Environment at = base.state().environment();
+            Prepared prep = prepare(s, () -> at.withBudget(compileBudget(deadline, token::isCancelled)));
             if (prep.module() == null) {
                 if (token.isCancelled()) return new Outcome.Cancelled(fields(executionId, sourceId, language, "", snapshot, List.of(), List.of(), prep.diagnostics()));
                 return failed(executionId, sourceId, language, "", List.of(), prep.diagnostics());
@@ -933,23 +935,9 @@ public final class Session {
 
     /** Whether a committed state may hold a value that a program's closure literal made (its type holds a function or fiber). */
     private static boolean leavesLiteralValues(VmState state) {
-        for (TypedValue v : state.stack()) if (holdsLiteralValue(v.type())) return true;
-        for (TypedValue v : state.constants().values()) if (holdsLiteralValue(v.type())) return true;
+        for (TypedValue v : state.stack()) if (dev.finch.vm.CallerThread.holdsFunction(v.type())) return true;
+        for (TypedValue v : state.constants().values()) if (dev.finch.vm.CallerThread.holdsFunction(v.type())) return true;
         return false;
-    }
-
-    private static boolean holdsLiteralValue(dev.finch.ir.type.Type t) {
-        return switch (t.kind()) {
-            case FN, FIBER -> true;
-            case LIST -> holdsLiteralValue(((dev.finch.ir.type.Type.ListT) t).element());
-            case OPTION -> holdsLiteralValue(((dev.finch.ir.type.Type.OptionT) t).value());
-            case RESULT -> holdsLiteralValue(((dev.finch.ir.type.Type.ResultT) t).ok()) || holdsLiteralValue(((dev.finch.ir.type.Type.ResultT) t).err());
-            case MAP -> holdsLiteralValue(((dev.finch.ir.type.Type.MapT) t).key()) || holdsLiteralValue(((dev.finch.ir.type.Type.MapT) t).value());
-            case RECORD -> ((dev.finch.ir.type.Type.RecordT) t).fields().values().stream().anyMatch(Session::holdsLiteralValue);
-            case VARIANT -> ((dev.finch.ir.type.Type.VariantT) t).tags().values().stream().anyMatch(p -> p.isPresent() && holdsLiteralValue(p.get()));
-            case NAMED -> ((dev.finch.ir.type.Type.Named) t).definition().map(Session::holdsLiteralValue).orElse(false);
-            case PRIM, PATH, TASK, STREAM, RESOURCE, VAR -> false;
-        };
     }
 
     /** The deadline of work starting now: the run's timeout from now ({@link System#nanoTime()}). */
@@ -966,8 +954,35 @@ public final class Session {
     /** The lowered and verified module, or the diagnostics that stopped it. */
     private record Prepared(CheckedModule module, List<Diagnostic> diagnostics) { }
 
-    private Prepared prepare(Submission s, Environment env) {
-        return finch.vm().onWorker(() -> prepareHere(s, env));
+    /**
+     * Lowers and verifies on the calling thread when this Finch's nesting limit is one a default thread stack holds
+     * many times over ({@link dev.finch.vm.CallerThread#MAX_NESTING}: the frontends and the verifier recurse over
+     * nesting, and nothing else in them is deep) and the calling thread has room on its stack
+     * ({@link dev.finch.vm.CallerThread#roomy}). Compiling has no effect, so a caller whose stack still runs out (the
+     * frontends and the verifier report that as their internal or nesting code) starts again on a big-stack worker, with
+     * a fresh budget from {@code env}; every other submission compiles on a worker.
+     */
+    private Prepared prepare(Submission s, java.util.function.Supplier<Environment> env) {
+        if (finch.compileLimits().maxNesting() <= dev.finch.vm.CallerThread.MAX_NESTING && dev.finch.vm.CallerThread.roomy()) {
+            try {
+                Prepared here = prepareHere(s, env.get());
+                if (!mayBeOutOfStack(here)) return here;
+            } catch (StackOverflowError smallStack) {
+                // Fall through: the same work on a thread with room for it.
+            }
+        }
+        return finch.vm().onWorker(() -> prepareHere(s, env.get()));
+    }
+
+    /** The codes a frontend or the verifier reports when it ran out of stack (they catch it themselves). */
+    private static final java.util.Set<String> OUT_OF_STACK = java.util.Set.of(dev.finch.lisp.LispCode.INTERNAL.code(),
+            dev.finch.forth.ForthCode.INTERNAL.code(), dev.finch.verifier.VerifyCode.VERIFIER_LIMIT.code());
+
+    /** Whether a failed preparation may have failed for want of the caller's stack (then a worker tries again). */
+    private static boolean mayBeOutOfStack(Prepared p) {
+        if (p.module() != null) return false;
+        for (Diagnostic d : p.diagnostics()) if (OUT_OF_STACK.contains(d.code())) return true;
+        return false;
     }
 
     private Prepared prepareHere(Submission s, Environment env) {

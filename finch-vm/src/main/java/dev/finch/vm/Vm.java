@@ -29,7 +29,8 @@ import org.objectweb.asm.MethodTooLargeException;
  * Compiles verified modules to JVM bytecode and runs them with limits. One {@code Vm} is shared by every session
  * of a {@code Finch}; it is thread-safe. Runs execute on the VM's own worker threads, whose large stacks make the
  * recursion-depth limit fire long before the JVM's stack would overflow; the calling thread waits at most until the
- * deadline. A run never changes the {@link VmState} it started from.
+ * deadline. A run whose depth its own text bounds ({@link CallerThread}) runs on the calling thread instead, without
+ * the hand-off. A run never changes the {@link VmState} it started from.
  */
 public final class Vm implements AutoCloseable {
     /** Worker stack size: generous, so that {@link Limits#maxDepth()} is reached first. */
@@ -66,7 +67,7 @@ public final class Vm implements AutoCloseable {
 
     /** A suspended run's live parts (kept in memory; see {@link Suspension}). */
     record Paused(Ctx ctx, MethodHandle main, CheckedModule module, VmState base, Map<String, CompiledWord> words,
-                  java.util.Set<String> interpreted) { }
+                  java.util.Set<String> interpreted, boolean onCaller) { }
 
     private final ModuleCompiler.Tiering tiering;
     /** The bounded worker pool of CPU tasks (defer-cpu), shared by every run of this VM. */
@@ -113,7 +114,8 @@ public final class Vm implements AutoCloseable {
         ctx.cpu = new dev.finch.vm.runtime.CpuTasks.Run(cpuTasks);
         inspection(ctx, state, module);
         ctx.stackIn = state.stack().stream().map(TypedValue::value).toArray();
-        return execute(executionId, new Paused(ctx, compiled.main(), module, state, compiled.words(), compiled.interpreted()), limits, cancel);
+        return execute(executionId, new Paused(ctx, compiled.main(), module, state, compiled.words(), compiled.interpreted(),
+                CallerThread.canRun(module, state)), limits, cancel);
     }
 
     /** Resumes a run suspended by {@code yield} once; {@code yield} returns unit to it. */
@@ -147,7 +149,7 @@ public final class Vm implements AutoCloseable {
 
     private RunResult execute(String executionId, Paused p, Limits limits, CancelToken cancel) {
         Ctx ctx = p.ctx();
-        Future<Throwable> f = workers.submit(() -> {
+        java.util.concurrent.Callable<Throwable> body = () -> {
             dev.finch.vm.runtime.Strands.enter(ctx);
             boolean paused = false;
             try {
@@ -172,30 +174,40 @@ public final class Vm implements AutoCloseable {
                 }
                 dev.finch.vm.runtime.Strands.leave();
             }
-        });
+        };
         Throwable failure;
-        try {
-            long waitMs = limits.timeout().toMillis() + 1000;
+        if (p.onCaller()) {
+            // Bounded by its own text (CallerThread): no hand-off; it checks its limits as a worker's run does.
             try {
-                failure = f.get(waitMs, TimeUnit.MILLISECONDS);
-            } catch (TimeoutException e) {
-                // The run checks its deadline at every call, back-edge and charged step of work; one that has not
-                // noticed it yet (a long pause of the JVM) is expired: it stops as late, never as cancelled.
-                ctx.expire();
-                try {
-                    failure = f.get(1000, TimeUnit.MILLISECONDS);
-                } catch (TimeoutException again) {
-                    f.cancel(true);
-                    return new RunResult.Failed(List.of(VmCode.DEADLINE.at(Origin.UNKNOWN, "the run passed its deadline of "
-                            + limits.timeout().toMillis() + " ms and did not stop; its thread was interrupted")), ctx.publishedText().toString());
-                }
+                failure = body.call();
+            } catch (Exception impossible) {
+                failure = impossible;
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            cancel.cancel("the waiting thread was interrupted");
-            return new RunResult.Cancelled(VmCode.CANCELLED.at(Origin.UNKNOWN, "the waiting thread was interrupted"), ctx.publishedText().toString());
-        } catch (ExecutionException e) {
-            failure = e.getCause();
+        } else {
+            Future<Throwable> f = workers.submit(body);
+            try {
+                long waitMs = limits.timeout().toMillis() + 1000;
+                try {
+                    failure = f.get(waitMs, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
+                    // The run checks its deadline at every call, back-edge and charged step of work; one that has not
+                    // noticed it yet (a long pause of the JVM) is expired: it stops as late, never as cancelled.
+                    ctx.expire();
+                    try {
+                        failure = f.get(1000, TimeUnit.MILLISECONDS);
+                    } catch (TimeoutException again) {
+                        f.cancel(true);
+                        return new RunResult.Failed(List.of(VmCode.DEADLINE.at(Origin.UNKNOWN, "the run passed its deadline of "
+                                + limits.timeout().toMillis() + " ms and did not stop; its thread was interrupted")), ctx.publishedText().toString());
+                    }
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                cancel.cancel("the waiting thread was interrupted");
+                return new RunResult.Cancelled(VmCode.CANCELLED.at(Origin.UNKNOWN, "the waiting thread was interrupted"), ctx.publishedText().toString());
+            } catch (ExecutionException e) {
+                failure = e.getCause();
+            }
         }
         ctx.endStretch();
         if (failure != null) {
@@ -330,7 +342,7 @@ public final class Vm implements AutoCloseable {
         java.util.List<dev.finch.vm.runtime.Frame> frames = new java.util.ArrayList<>(r.framesOutermostFirst());
         java.util.Collections.reverse(frames);
         for (dev.finch.vm.runtime.Frame f : frames) ctx.pushFrame(f);
-        Paused p = new Paused(ctx, compiled.main(), module, base, compiled.words(), compiled.interpreted());
+        Paused p = new Paused(ctx, compiled.main(), module, base, compiled.words(), compiled.interpreted(), false);
         TypedValue payload = r.yieldedType() == null ? null : new TypedValue(r.yieldedType(), r.yielded());
         return new Suspension(executionId, payload == null ? new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE) : payload, p);
     }

@@ -1,7 +1,6 @@
 package dev.finch.vm.value;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.finch.ir.type.Type;
 import java.util.Iterator;
 import java.util.List;
@@ -24,7 +23,6 @@ public final class Values {
      */
     public static final int DISPLAY_LIMIT = 1 << 16;
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private Values() { }
 
@@ -173,13 +171,13 @@ public final class Values {
         return Double.toString(d);
     }
 
-    /** A JSON-quoted string. */
+    /**
+     * A JSON-quoted string, escaped as Jackson's generator escapes it — by jackson-core's encoder alone, so that
+     * showing a string loads no data-binding class.
+     */
     public static String quote(String s) {
-        try {
-            return JSON.writeValueAsString(s);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        char[] escaped = com.fasterxml.jackson.core.io.JsonStringEncoder.getInstance().quoteAsString(s);
+        return new StringBuilder(escaped.length + 2).append('"').append(escaped).append('"').toString();
     }
 
     /**

@@ -1,0 +1,151 @@
+package dev.finch.reliability;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.finch.Finch;
+import dev.finch.Outcome;
+import dev.finch.Session;
+import dev.finch.StackEntry;
+import dev.finch.Submission;
+import dev.finch.ir.limit.CompileLimits;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Runs whose depth their own text bounds go on the calling thread (no hand-off to a big-stack worker); every other
+ * run still goes to a worker, and every limit holds either way. The thread a run is on is observed through its
+ * output sink, which the run calls from its own thread.
+ */
+class CallerThreadTest {
+    private static final Finch FINCH = Finch.create();
+
+    /** The names of the threads that said each chunk of {@code program}. */
+    private static List<String> sayingThreads(String program, String sourceId) {
+        List<String> threads = new ArrayList<>();
+        Outcome o = FINCH.newSession().submit(Submission.of(program, sourceId).withSink(chunk -> threads.add(Thread.currentThread().getName())));
+        assertThat(o.diagnostics()).as(program).isEmpty();
+        assertThat(threads).as(program).isNotEmpty();
+        return threads;
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "\"hi\" say 1 2 + drop | t.fth",
+            "1 0 > if \"yes\" say else \"no\" say then | t.fth",
+            "(say (string-append \"a\" (int-to-string (+ 40 2)))) | t.lisp"})
+    void aProgramBoundedByItsTextRunsOnTheCallersThread(String program, String sourceId) {
+        assertThat(sayingThreads(program, sourceId)).containsOnly(Thread.currentThread().getName());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "0 begin dup 2 < while \"x\" say 1 + repeat drop | a loop",
+            ": twice ( -- ) \"x\" say \"x\" say ; twice | a definition",
+            "[1 2] [: ( int -- int ) \"x\" say ;] list-map drop | a closure literal"})
+    void anythingThatCanRecurseOrLoopRunsOnAWorker(String program, String why) {
+        assertThat(sayingThreads(program, "t.fth")).as(why).allMatch(n -> n.startsWith("finch-run-"));
+    }
+
+    @Test void aCallOfASessionWordRunsOnAWorker() {
+        Session s = FINCH.newSession();
+        List<String> threads = new ArrayList<>();
+        assertThat(s.submit(Submission.of(": hello ( -- ) \"x\" say ;", "t.fth")).diagnostics()).isEmpty();
+        assertThat(s.submit(Submission.of("hello", "t.fth").withSink(c -> threads.add(Thread.currentThread().getName()))).diagnostics()).isEmpty();
+        assertThat(threads).singleElement().asString().startsWith("finch-run-");
+    }
+
+    /** Limits are the run's own checks, wherever it runs: the output limit and a trap on the caller's thread. */
+    @Test void limitsHoldOnTheCallersThread() {
+        Finch small = Finch.builder().maxOutputBytes(4).build();
+        Session s = small.newSession();
+        Outcome o = s.submit(Submission.of("\"abc\" say \"defgh\" say", "t.fth"));
+        assertThat(o.diagnostics()).extracting(d -> d.code()).containsExactly("E-LIMIT-004");
+        assertThat(s.vmRevision()).isZero();
+        Outcome trap = s.submit(Submission.of("1 2 9223372036854775807 1 +", "t.fth"));
+        assertThat(trap.diagnostics()).extracting(d -> d.code()).containsExactly("E-ARITH-001");
+        assertThat(s.stack()).isEmpty();
+    }
+
+    /** Recursion from a small stack still meets Finch's depth limit: it is never run on the caller's thread. */
+    @Test void recursionFromASmallStackMeetsTheDepthLimit() throws Exception {
+        Outcome o = onSmallStack(() -> FINCH.newSession().submit(Submission.of(": down ( int -- int ) 1 + down ; 0 down", "t.fth")));
+        assertThat(o.diagnostics()).extracting(d -> d.code()).containsExactly("E-LIMIT-003");
+    }
+
+    /** A thread of the JVM's default stack has room to compile and run on; a 128 KiB one does not, and hands off. */
+    @Test void onlyAThreadWithRoomRunsWork() throws Exception {
+        AtomicReference<Boolean> roomy = new AtomicReference<>();
+        Thread small = new Thread(null, () -> roomy.set(dev.finch.vm.CallerThread.roomy()), "small", 128 * 1024);
+        small.start();
+        small.join();
+        assertThat(roomy.get()).isFalse();
+        Thread normal = new Thread(() -> roomy.set(dev.finch.vm.CallerThread.roomy()), "normal");
+        normal.start();
+        normal.join();
+        assertThat(roomy.get()).isTrue();
+        List<String> threads = new ArrayList<>();
+        AtomicReference<Outcome> o = new AtomicReference<>();
+        Thread tiny = new Thread(null, () -> o.set(FINCH.newSession().submit(Submission.of("\"x\" say", "t.fth")
+                .withSink(c -> threads.add(Thread.currentThread().getName())))), "tiny", 128 * 1024);
+        tiny.start();
+        tiny.join();
+        assertThat(o.get().diagnostics()).isEmpty();
+        assertThat(threads).singleElement().asString().startsWith("finch-run-");
+    }
+
+    /**
+     * The deepest nesting the default compile limits allow compiles and runs in Lisp, Co-Forth and µNorman, from this
+     * (default-stack) thread and from a 256 KiB one (which may or may not count as roomy: either way the answer is the
+     * same, as a preparation that ran out of stack is made again on a worker).
+     */
+    @Test void theDeepestAllowedNestingCompilesOnASmallStack() throws Exception {
+        int n = CompileLimits.DEFAULT.maxNesting();
+        String lisp = "(+ 1 ".repeat(n - 1) + "(+ 1 1)" + ")".repeat(n - 1);
+        String lispIf = "(if true ".repeat(n - 1) + "1" + " 0)".repeat(n - 1);
+        String forth = "true if ".repeat(n - 1) + "1" + " else 0 then".repeat(n - 1);
+        String norman = "(+ 1 ".repeat(n - 1) + "(+ 1 1)" + ")".repeat(n - 1);
+        assertThat(display(FINCH.newSession().submit(Submission.of(lisp, "deep.lisp")))).containsExactly(String.valueOf(n + 1));
+        assertThat(display(FINCH.newSession().submit(Submission.of(lispIf, "deep.lisp")))).containsExactly("1");
+        assertThat(display(FINCH.newSession().submit(Submission.of(forth, "deep.fth")))).containsExactly("1");
+        assertThat(display(FINCH.newSession().submit(Submission.of(norman, "deep.nm")))).containsExactly(String.valueOf(n + 1.0));
+        assertThat(display(onSmallStack(() -> FINCH.newSession().submit(Submission.of(lisp, "deep.lisp"))))).containsExactly(String.valueOf(n + 1));
+        assertThat(display(onSmallStack(() -> FINCH.newSession().submit(Submission.of(lispIf, "deep.lisp"))))).containsExactly("1");
+        assertThat(display(onSmallStack(() -> FINCH.newSession().submit(Submission.of(forth, "deep.fth"))))).containsExactly("1");
+        assertThat(display(onSmallStack(() -> FINCH.newSession().submit(Submission.of(norman, "deep.nm"))))).containsExactly(String.valueOf(n + 1.0));
+    }
+
+    /** A Finch that allows deeper nesting than a caller's stack is sure to hold compiles on a worker. */
+    @Test void deeperNestingLimitsCompileOnAWorker() throws Exception {
+        Finch deep = Finch.builder().compileLimits(CompileLimits.DEFAULT.withMaxNesting(20_000)).build();
+        String lisp = "(+ 1 ".repeat(9_999) + "(+ 1 1)" + ")".repeat(9_999);
+        Outcome o = onSmallStack(() -> deep.newSession().submit(Submission.of(lisp, "deep.lisp")));
+        assertThat(o.diagnostics()).isEmpty();
+        assertThat(display(o)).containsExactly("10001");
+    }
+
+    private static List<String> display(Outcome o) {
+        assertThat(o.diagnostics()).isEmpty();
+        return o.stack().stream().map(StackEntry::display).toList();
+    }
+
+    private static Outcome onSmallStack(Supplier<Outcome> work) throws InterruptedException {
+        AtomicReference<Outcome> out = new AtomicReference<>();
+        AtomicReference<Throwable> err = new AtomicReference<>();
+        Thread t = new Thread(null, () -> {
+            try {
+                out.set(work.get());
+            } catch (Throwable e) {
+                err.set(e);
+            }
+        }, "small-stack", 256 * 1024);
+        t.start();
+        t.join(60_000);
+        assertThat(err.get()).isNull();
+        return out.get();
+    }
+}
