@@ -74,6 +74,9 @@ final class ReplCommand implements Callable<Integer> {
     @Mixin
     ProviderOptions providers = new ProviderOptions();
 
+    @Mixin
+    McpOptions mcp = new McpOptions();
+
     @Option(names = "--history", paramLabel = "FILE", description = "Where to keep the line history (default: ~/.finch_history).")
     Path history;
 
@@ -102,15 +105,19 @@ final class ReplCommand implements Callable<Integer> {
         var world = providers.world(io.env());
         var agents = providers.agents(io.env());
         Session session;
+        Finch finch = null;
         try {
             Finch.Builder builder = Finch.builder();
             world.ifPresent(builder::models);
             agents.ifPresent(builder::agents);
-            session = builder.build().newSession(options);
+            finch = mcp.install(builder).build();
+            session = finch.newSession(options);
         } catch (IllegalArgumentException e) {
+            if (finch != null) finch.close();
             throw new UsageException(e.getMessage());
         }
-        try (Terminal terminal = terminal()) {
+        // Closing the Finch stops the MCP servers the session started and the child agents still running.
+        try (Finch owned = finch; Terminal terminal = terminal()) {
             LineReader reader = reader(terminal);
             editor.attach(reader, terminal.writer());
             new Loop(session, language, reader, terminal.writer()).run();

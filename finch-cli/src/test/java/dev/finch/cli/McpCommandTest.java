@@ -119,6 +119,16 @@ class McpCommandTest {
     }
 
     @Test
+    void theReplTakesAnMcpConfigToo() throws Exception {
+        Path config = finchAsAServer();
+        String line = "(json-as-string (unwrap (json-get (result-unwrap (mcp.finch.submit_program "
+                + "{ :source \"(say \\\"inner\\\")\" :language (none) :expected_vm_revision (none) :expected_manifest_generation (none) })) \"output\")))\n";
+        var repl = ConformanceTest.invoke(List.of("repl", "--no-history", "--mcp-config", config.toString(), "--grant", "mcp.call(finch,submit_program)"), line);
+        assertThat(repl.exit()).as(repl.out() + repl.err()).isEqualTo(0);
+        assertThat(repl.out()).contains("(some \"inner\")");
+    }
+
+    @Test
     void runTakesAnMcpConfigAndAMalformedOneIsAUsageError() throws Exception {
         Path config = tmp.resolve("mcp.json");
         Files.writeString(config, "{\"mcpServers\":{\"gone\":{\"command\":\"" + tmp.resolve("no-such-server") + "\"}}}");
