@@ -271,12 +271,5 @@ public final class SessionImage {
         }
     }
 
-    private static String sha256(String text) {
-        try {
-            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+    private static String sha256(String text) { return dev.finch.ir.Sha256.hex(text); }
 }

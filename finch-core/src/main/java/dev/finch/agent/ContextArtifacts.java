@@ -3,8 +3,6 @@ package dev.finch.agent;
 import dev.finch.vm.host.AgentCode;
 import dev.finch.vm.host.AgentHost;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -86,11 +84,5 @@ public final class ContextArtifacts {
     }
 
     /** The lowercase hexadecimal SHA-256 of {@code bytes}. */
-    static String sha256(byte[] bytes) {
-        try {
-            return java.util.HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java runtime has SHA-256", e);
-        }
-    }
+    static String sha256(byte[] bytes) { return dev.finch.ir.Sha256.hex(bytes); }
 }

@@ -387,12 +387,7 @@ final class Lowerer {
 
     /** The first 12 hex digits of the SHA-256 of {@code text}. */
     private static String digest(String text) {
-        try {
-            byte[] h = java.security.MessageDigest.getInstance("SHA-256").digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            return java.util.HexFormat.of().formatHex(h, 0, 6);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
-        }
+        return dev.finch.ir.Sha256.hex(text).substring(0, 12);
     }
 
     /** {@code t} with {@code fn}'s fixed type variables replaced, recursively (bounded in depth, charged). */

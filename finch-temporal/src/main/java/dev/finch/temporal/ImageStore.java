@@ -1,9 +1,5 @@
 package dev.finch.temporal;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -49,11 +45,5 @@ public interface ImageStore {
     }
 
     /** The SHA-256 of {@code text}'s UTF-8 bytes, in lowercase hex: a content address. */
-    static String sha256(String text) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("every Java platform has SHA-256", e);
-        }
-    }
+    static String sha256(String text) { return dev.finch.ir.Sha256.hex(text); }
 }

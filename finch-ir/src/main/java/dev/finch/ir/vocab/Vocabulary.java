@@ -1,11 +1,7 @@
 package dev.finch.ir.vocab;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -106,12 +102,7 @@ public final class Vocabulary {
             }
             b.append('\n');
         }
-        try {
-            byte[] h = MessageDigest.getInstance("SHA-256").digest(b.toString().getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(h);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
+        return dev.finch.ir.Sha256.hex(b.toString());
     }
 
     @Override public String toString() { return "Vocabulary(" + words.size() + " words)"; }

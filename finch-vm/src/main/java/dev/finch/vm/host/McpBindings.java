@@ -12,11 +12,7 @@ import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.RecordValue;
 import dev.finch.vm.value.ResultValue;
 import dev.finch.vm.word.DataWord;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -81,11 +77,7 @@ public final class McpBindings {
         canonical(tool.inputSchema(), b);
         b.append('\n');
         if (tool.outputSchema() != null) canonical(tool.outputSchema(), b);
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(b.toString().getBytes(StandardCharsets.UTF_8)));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
-        }
+        return dev.finch.ir.Sha256.hex(b.toString());
     }
 
     private static void canonical(JsonNode n, StringBuilder b) {

@@ -20,10 +20,7 @@ import dev.finch.vm.TypedValue;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.Frame;
 import dev.finch.vm.runtime.Strands;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 
@@ -405,12 +402,6 @@ public final class Continuations {
     /** Jackson writes object fields in insertion order, which save and restore preserve. */
     private static String canonical(JsonNode n) { return n.toString(); }
 
-    private static String sha256(String s) {
-        try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)));
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+    private static String sha256(String s) { return dev.finch.ir.Sha256.hex(s); }
 
 }
