@@ -2,7 +2,6 @@ package dev.finch;
 
 import dev.finch.forth.CoForth;
 import dev.finch.ir.Frontend;
-import dev.finch.lisp.Lisp;
 import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.vm.Limits;
 import dev.finch.vm.Vm;
@@ -59,7 +58,11 @@ public final class Finch implements AutoCloseable {
     private final Vm vm;
     private final Limits limits;
     private final dev.finch.ir.limit.CompileLimits compileLimits;
+    /** The frontends the builder named ({@link Builder#frontend}); Finch's own are made on first use ({@link #frontend}). */
     private final Map<Language, Frontend> frontends;
+    private final dev.finch.norman.SourceLoader normanSources;
+    /** This Finch's µNorman frontend (it holds {@link Builder#normanSources}), made by the first µNorman submission. */
+    private volatile Frontend norman;
     private final AtomicLong sessions = new AtomicLong();
     private final java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
     private final java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
@@ -96,12 +99,8 @@ public final class Finch implements AutoCloseable {
         this.processHosts = b.processHosts;
         this.processEnvironment = b.processEnvironment;
         this.mcp = b.mcp;
-        Map<Language, Frontend> f = new EnumMap<>(Language.class);
-        f.put(Language.FORTH, new CoForth());
-        f.put(Language.LISP, new Lisp());
-        f.put(Language.NORMAN, new dev.finch.norman.Norman(b.normanSources));
-        f.putAll(b.frontends);
-        this.frontends = java.util.Collections.unmodifiableMap(f);
+        this.frontends = b.frontends.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new EnumMap<>(b.frontends));
+        this.normanSources = b.normanSources;
         this.agents = b.agents == null ? null : new dev.finch.agent.AgentScheduler(this, b.agents);
     }
 
@@ -169,7 +168,38 @@ public final class Finch implements AutoCloseable {
     /** The process host of a session opened with {@code options}. */
     ProcessHost processHost(SessionOptions options) { return SessionHosts.processes(options, processHosts, limits.timeout(), processEnvironment); }
 
-    Optional<Frontend> frontend(Language language) { return Optional.ofNullable(frontends.get(language)); }
+    /**
+     * The frontend of {@code language}: the builder's, else Finch's own, made when a submission first needs it — so a
+     * Co-Forth run loads neither the Lisp nor the µNorman frontend (nor their lexers and parsers). Co-Forth's and
+     * Lisp's hold nothing of a Finch and are shared by all ({@link OwnFrontends}); µNorman's holds this Finch's source
+     * loader.
+     */
+    Optional<Frontend> frontend(Language language) {
+        Frontend given = frontends.get(language);
+        if (given != null) return Optional.of(given);
+        return Optional.of(switch (language) {
+            case FORTH -> OwnFrontends.Forth.FRONTEND;
+            case LISP -> OwnFrontends.Lisp.FRONTEND;
+            case NORMAN -> normanFrontend();
+        });
+    }
+
+    private Frontend normanFrontend() {
+        Frontend n = norman;
+        if (n == null) {
+            synchronized (this) {
+                n = norman;
+                if (n == null) norman = n = new dev.finch.norman.Norman(normanSources);
+            }
+        }
+        return n;
+    }
+
+    /** Finch's stateless frontends, one of each per class loader, each loaded only when its language is first used. */
+    private static final class OwnFrontends {
+        private static final class Forth { static final Frontend FRONTEND = new CoForth(); }
+        private static final class Lisp { static final Frontend FRONTEND = new dev.finch.lisp.Lisp(); }
+    }
 
     /** The key images are authenticated with, or null. */
     byte[] imageKey() { return imageKey; }

@@ -53,7 +53,7 @@ public final class Main implements Callable<Integer> {
         PrintStream e = new PrintStream(err, false, StandardCharsets.UTF_8);
         Io io = new Io(in, o, e, java.util.Map.copyOf(env), terminal);
         try {
-            return commandLine(io).execute(args);
+            return commandLine(io, args).execute(args);
         } catch (RuntimeException | Error ex) {
             // picocli hands Errors (a broken class path, a JVM limit) back to us; still no stack trace.
             e.println("finch: internal error: " + ex.getClass().getSimpleName() + (ex.getMessage() == null ? "" : ": " + ex.getMessage()));
@@ -64,16 +64,38 @@ public final class Main implements Callable<Integer> {
         }
     }
 
-    static CommandLine commandLine(Io io) {
+    /** The subcommands' names, in the order {@code finch --help} lists them. */
+    private static final java.util.List<String> SUBCOMMANDS = java.util.List.of("run", "check", "test", "repl", "vocabulary", "inspect", "language", "mcp");
+
+    /** The subcommand called {@code name}, or null when there is none. */
+    private static Object subcommand(String name, Io io) {
+        return switch (name) {
+            case "run" -> new RunCommand(io);
+            case "check" -> new CheckCommand(io);
+            case "test" -> new TestCommand(io);
+            case "repl" -> new ReplCommand(io);
+            case "vocabulary" -> new VocabularyCommand(io);
+            case "inspect" -> new InspectCommand(io);
+            case "language" -> new LanguageCommand(io);
+            case "mcp" -> new McpCommand(io);
+            default -> null;
+        };
+    }
+
+    /** The whole command tree. */
+    static CommandLine commandLine(Io io) { return commandLine(io, new String[0]); }
+
+    /**
+     * The command tree {@code args} need: when the first argument names a subcommand, only that one is registered
+     * (picocli reads each command's annotations, and a run of {@code finch run} should not pay for the REPL's or
+     * MCP's); otherwise — no arguments, an option, a misspelt command that picocli suggests a name for — all of them.
+     * What picocli parses and prints for {@code args} is the same either way.
+     */
+    static CommandLine commandLine(Io io, String[] args) {
         CommandLine cl = new CommandLine(new Main(io));
-        cl.addSubcommand("run", new RunCommand(io));
-        cl.addSubcommand("check", new CheckCommand(io));
-        cl.addSubcommand("test", new TestCommand(io));
-        cl.addSubcommand("repl", new ReplCommand(io));
-        cl.addSubcommand("vocabulary", new VocabularyCommand(io));
-        cl.addSubcommand("inspect", new InspectCommand(io));
-        cl.addSubcommand("language", new LanguageCommand(io));
-        cl.addSubcommand("mcp", new McpCommand(io));
+        Object only = args.length > 0 ? subcommand(args[0], io) : null;
+        if (only != null) cl.addSubcommand(args[0], only);
+        else for (String name : SUBCOMMANDS) cl.addSubcommand(name, subcommand(name, io));
         cl.setOut(new PrintWriter(io.out(), true, StandardCharsets.UTF_8));
         cl.setErr(new PrintWriter(io.err(), true, StandardCharsets.UTF_8));
         cl.setParameterExceptionHandler((ex, a) -> {

@@ -21,6 +21,33 @@ class MainTest {
         return p;
     }
 
+    /** What the command tree {@code tree} prints and answers for {@code args}. */
+    private static String through(java.util.function.Function<Io, picocli.CommandLine> tree, String... args) {
+        var out = new java.io.ByteArrayOutputStream();
+        var err = new java.io.ByteArrayOutputStream();
+        Io io = new Io(new java.io.ByteArrayInputStream(new byte[0]), new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8),
+                new java.io.PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8), java.util.Map.of());
+        int exit = tree.apply(io).execute(args);
+        io.out().flush();
+        io.err().flush();
+        return exit + "\n" + out.toString(java.nio.charset.StandardCharsets.UTF_8) + "\n" + err.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void theCommandTreeARunBuildsHasOnlyItsCommandYetAnswersAsTheWholeTree() {
+        for (String command : List.of("run", "check", "test", "repl", "vocabulary", "inspect", "language", "mcp")) {
+            for (String[] args : List.of(new String[] {command, "--help"}, new String[] {command, "--frobnicate"})) {
+                assertThat(through(io -> Main.commandLine(io, args), args)).as("finch %s", String.join(" ", args))
+                        .isEqualTo(through(Main::commandLine, args));
+            }
+            assertThat(Main.commandLine(new Io(System.in, System.out, System.err), new String[] {command}).getSubcommands()).containsOnlyKeys(command);
+        }
+        for (String[] args : List.of(new String[] {"--help"}, new String[] {}, new String[] {"rn", "x.fth"}, new String[] {"--version"})) {
+            assertThat(Main.commandLine(new Io(System.in, System.out, System.err), args).getSubcommands()).hasSize(8);
+            assertThat(through(io -> Main.commandLine(io, args), args)).isEqualTo(through(Main::commandLine, args));
+        }
+    }
+
     @Test
     void noCommandIsAUsageError() {
         ConformanceTest.Run r = finch("");

@@ -32,6 +32,11 @@ class LibraryTest {
                 assertThat(impl.overload()).isEqualTo(o);
                 assertThat(impl.word().name()).isEqualTo(w.name());
                 assertThat(impl.method() != null || impl.special() != null).as("%s has an implementation", o.id()).isTrue();
+                // Finch's own handles are made on first call; each must be makeable, with the shape invoke calls.
+                if (impl.method() != null) {
+                    assertThat(impl.boxed().type()).as("%s's boxed handle", o.id()).isEqualTo(java.lang.invoke.MethodType.methodType(Object.class,
+                            dev.finch.vm.runtime.Ctx.class, int.class, dev.finch.ir.type.Type.Fn.class, dev.finch.ir.diag.Origin.class, Object[].class));
+                }
             }
         }
         assertThat(core.vocabulary().words()).hasSizeGreaterThan(100);

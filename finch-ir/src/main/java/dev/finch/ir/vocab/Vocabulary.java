@@ -24,7 +24,8 @@ public final class Vocabulary {
 
     private final Map<String, WordSpec> words = new LinkedHashMap<>();
     private final Map<String, WordSpec> byOverload = new LinkedHashMap<>();
-    private final String fingerprint;
+    /** The digest of {@link #fingerprint}, made on first use (most vocabularies are never saved with a session). */
+    private volatile String fingerprint;
 
     private Vocabulary(List<WordSpec> list) {
         for (WordSpec w : list) {
@@ -36,7 +37,6 @@ public final class Vocabulary {
                 }
             }
         }
-        this.fingerprint = digest(list);
     }
 
     /** A vocabulary of these words, in this (documentation) order; names and overload ids must be unique. */
@@ -90,9 +90,14 @@ public final class Vocabulary {
      * A digest of every declaration (names, overload ids, signatures, templates, typing), so that a saved session can
      * tell whether the vocabulary it is restored under is the one it was saved under.
      */
-    public String fingerprint() { return fingerprint; }
+    public String fingerprint() {
+        String f = fingerprint;
+        // Two threads may both compute it; they compute the same string.
+        if (f == null) fingerprint = f = digest(words.values());
+        return f;
+    }
 
-    private static String digest(List<WordSpec> list) {
+    private static String digest(java.util.Collection<WordSpec> list) {
         StringBuilder b = new StringBuilder();
         for (WordSpec w : list) {
             b.append(w.name()).append('\u0000').append(w.typing()).append('\u0000').append(w.foldsLeft());

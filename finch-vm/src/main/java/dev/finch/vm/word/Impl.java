@@ -25,7 +25,11 @@ public final class Impl {
     private final boolean depth;
     private final boolean site;
     private final boolean origin;
-    private final MethodHandle boxed;
+    /**
+     * The boxed shape of the method, made on the first {@link #invoke} for Finch's own words (building a handle spins
+     * several classes, and a run calls few of the ~400 overloads); given when the library is built otherwise.
+     */
+    private volatile MethodHandle boxed;
 
     Impl(dev.finch.ir.vocab.Overload overload, WordSpec word, Method method, Specials special, Intrinsic intrinsic,
          boolean ctx, boolean depth, boolean site, boolean origin, MethodHandle boxed) {
@@ -76,13 +80,32 @@ public final class Impl {
      * {@code (Ctx, int depth, Type.Fn site, Origin, Object[] inputs) Object}.
      */
     public Object invoke(Ctx c, int callDepth, Type.Fn callSite, Origin at, Object[] inputs) {
+        MethodHandle h = boxed;
+        if (h == null) h = boxed();
         try {
-            return (Object) boxed.invokeExact(c, callDepth, callSite, at, inputs);
+            return (Object) h.invokeExact(c, callDepth, callSite, at, inputs);
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable t) {
             throw new IllegalStateException(t);
         }
+    }
+
+    /**
+     * The method as {@link #invoke} calls it, {@code (Ctx, int depth, Type.Fn site, Origin, Object[] inputs) Object},
+     * made now if it was not yet. Two threads may both make it; they make equivalent handles and either is kept (a
+     * handle is immutable, and the field is volatile).
+     *
+     * @throws IllegalStateException for a {@link Specials} word, which has no method
+     */
+    public MethodHandle boxed() {
+        MethodHandle h = boxed;
+        if (h == null) {
+            if (method == null) throw new IllegalStateException(this + " is implemented by a Specials constant, not a method");
+            h = Library.boxed(method, ctx, depth, overload.signature().ins().size(), site, origin, method.getDeclaringClass().getSimpleName() + "." + method.getName());
+            boxed = h;
+        }
+        return h;
     }
 
     @Override public String toString() { return word.name() + "#" + overload.id(); }

@@ -59,16 +59,50 @@ public final class Library {
         this.impls = Map.copyOf(impls);
     }
 
-    /** Finch's own words (built once per class loader). */
+    /** Stack of the thread that builds {@link #core}: reading the declarations loads chains of classes, deep in native frames. */
+    private static final long BUILDER_STACK_BYTES = 16L << 20;
+
+    /**
+     * Finch's own words (built once per class loader). The first call builds them on a thread of its own with a
+     * large stack and waits for it, so that a caller on a small stack (an embedder's 128 KiB thread) cannot overflow
+     * while the declarations' classes load.
+     */
     public static Library core() {
         Library c = core;
         if (c == null) {
             synchronized (Library.class) {
-                if (core == null) core = build(CORE, WordSpec.Provenance.CORE, new Library(Vocabulary.EMPTY, Map.of()));
+                if (core == null) core = buildCore();
                 c = core;
             }
         }
         return c;
+    }
+
+    private static Library buildCore() {
+        Library[] built = new Library[1];
+        Throwable[] failed = new Throwable[1];
+        Thread t = new Thread(null, () -> {
+            try {
+                built[0] = build(CORE, WordSpec.Provenance.CORE, new Library(Vocabulary.EMPTY, Map.of()));
+            } catch (RuntimeException | Error e) {
+                failed[0] = e;
+            }
+        }, "finch-library", BUILDER_STACK_BYTES);
+        t.setDaemon(true);
+        t.start();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                t.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true; // the library is needed whatever the interruption; the caller sees its flag again
+            }
+        }
+        if (interrupted) Thread.currentThread().interrupt();
+        if (failed[0] instanceof RuntimeException r) throw r;
+        if (failed[0] instanceof Error e) throw e;
+        return built[0];
     }
 
     /**
@@ -365,12 +399,14 @@ public final class Library {
         }
         String problem = intrinsic.refuses(decl);
         if (problem != null) throw new IllegalArgumentException(where + ": intrinsic " + intrinsic + " " + problem);
-        MethodHandle boxed = boxed(m, ctx, depth, n, site, origin, where);
+        // A host's handle is made now, so that a method the public lookup cannot reach is refused at build; Finch's
+        // own are made on first call (LibraryTest makes every one).
+        MethodHandle boxed = provenance == WordSpec.Provenance.HOST ? boxed(m, ctx, depth, n, site, origin, where) : null;
         return new Impl(decl, spec, m, null, intrinsic, ctx, depth, site, origin, boxed);
     }
 
     /** The method as {@code (Ctx, int depth, Type.Fn site, Origin, Object[] inputs) Object}. */
-    private static MethodHandle boxed(Method m, boolean ctx, boolean depth, int n, boolean site, boolean origin, String where) {
+    static MethodHandle boxed(Method m, boolean ctx, boolean depth, int n, boolean site, boolean origin, String where) {
         MethodHandle h;
         try {
             h = MethodHandles.publicLookup().unreflect(m);
