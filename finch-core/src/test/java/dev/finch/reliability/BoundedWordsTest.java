@@ -86,6 +86,18 @@ class BoundedWordsTest {
         assertThat(code(run(Finch.create().newSession(), src))).isEqualTo("E-LIMIT-003");
     }
 
+    /**
+     * A chain of words that can neither loop nor recurse adds at most its own length to the stack, so it has no
+     * depth check of its own: deeper than a tiny depth limit it completes, while recursion under that limit stops.
+     */
+    @Test void aChainOfBoundedWordsIsBoundedByItsTextNotChecked() {
+        String chain = HELPERS + " : a ( int -- int ) inc2 ; : b ( int -- int ) a ; : c ( int -- int ) b ; : d ( int -- int ) c ; : e ( int -- int ) d ;";
+        Finch shallow = Finch.builder().maxDepth(4).build();
+        Outcome o = run(shallow.newSession(), chain + " 0 e");
+        assertThat(o).isInstanceOf(Outcome.Completed.class);
+        assertThat(code(run(shallow.newSession(), ": down ( int -- int ) dup 10 < if 1 + down then ; 0 down"))).isEqualTo("E-LIMIT-003");
+    }
+
     /** Overflow in a bounded word stays an error. */
     @Test void overflowInABoundedWordIsAnError() {
         assertThat(code(run(Finch.create().newSession(), HELPERS + " 9223372036854775807 inc2"))).isEqualTo("E-ARITH-001");
