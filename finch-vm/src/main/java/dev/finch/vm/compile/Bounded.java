@@ -5,6 +5,8 @@ import dev.finch.ir.checked.Checked.CallNode;
 import dev.finch.ir.checked.Checked.CheckedBlock;
 import dev.finch.ir.checked.Checked.CheckedWord;
 import dev.finch.ir.checked.Checked.Node;
+import dev.finch.ir.instr.Instr;
+import dev.finch.ir.type.Type;
 import dev.finch.vm.word.Impl;
 import dev.finch.vm.word.Library;
 import java.util.HashMap;
@@ -57,7 +59,7 @@ final class Bounded {
     /** Whether every call in {@code b} is a pure builtin or a module word (collected into {@code words}). */
     private static boolean onlyBoundedCalls(CheckedBlock b, Library library, Set<String> words) {
         for (Node n : b.nodes()) {
-            if (n.kind() == dev.finch.ir.instr.Instr.Kind.CALL) {
+            if (n.kind() == Instr.Kind.CALL) {
                 CallNode c = (CallNode) n;
                 if (c.suspends()) return false;
                 boolean ok = switch (c.target().kind()) {
@@ -66,7 +68,7 @@ final class Bounded {
                     case CONSTANT_REF -> false;
                 };
                 if (!ok) return false;
-            } else if (n.kind() == dev.finch.ir.instr.Instr.Kind.CONSTANT) {
+            } else if (n.kind() == Instr.Kind.CONSTANT) {
                 return false;
             }
             for (CheckedBlock inner : Checked.children(n)) if (!onlyBoundedCalls(inner, library, words)) return false;
@@ -77,6 +79,8 @@ final class Bounded {
     /** A builtin that cannot reach program code, the step counter or the context: a plain static method or a pure intrinsic. */
     private static boolean pure(Impl impl, CallNode c) {
         if (impl.special() != null || impl.host() || impl.takesContext() || impl.takesDepth()) return false;
+        // Without the context nothing can run a function value; refusing them anyway keeps the rule obvious.
+        for (Type t : c.instantiated().ins()) if (t instanceof Type.Fn) return false;
         return switch (impl.intrinsic()) {
             // Equality of references goes through Values.equal with the context as its meter.
             case EQUAL, NOT_EQUAL -> Kind.of(c.before().get(c.before().size() - 2)) != Kind.A;
