@@ -24,7 +24,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * fib(27) and the sum of 0 … 5·10^6−1, three ways in one run: the compiled Co-Forth word called through its method
  * handle (what the generated code costs), the same word through the public call path ({@code Session.call} with the
- * default limits: checking the call, the run's context, the commit of nothing), and handwritten Java.
+ * default limits: checking the call, the run's context, the commit of nothing), and handwritten Java. The third
+ * kernel is the sum loop again with its two additions in small words of their own ({@code k-add}, {@code k-inc}):
+ * words that can neither loop nor recurse, whose calls the loop charges to its fuel local.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -35,7 +37,11 @@ import org.openjdk.jmh.annotations.Warmup;
 public class CallBenchmark {
     static final String SUM5 = ": sum-to ( int -- int ) :> n 0 0 begin dup n < while tuck + swap 1 + repeat drop ;";
 
+    static final String SUM_CALLS = ": k-add ( int int -- int ) + ; : k-inc ( int -- int ) 1 + ;"
+            + " : sum-calls ( int -- int ) :> n 0 0 begin dup n < while tuck k-add swap k-inc repeat drop ;";
+
     private Vm vm;
+    private MethodHandle sumCalls;
     private MethodHandle fib;
     private MethodHandle sum;
     private Ctx ctx;
@@ -48,10 +54,11 @@ public class CallBenchmark {
         vm = new Vm();
         fib = Kernels.define(vm, Kernels.FIB, "fib").handle();
         sum = Kernels.define(vm, SUM5, "sum-to").handle();
+        sumCalls = Kernels.define(vm, SUM_CALLS, "sum-calls").handle();
         ctx = Kernels.context();
         finch = Finch.builder().build();
         session = finch.newSession();
-        Outcome defined = session.submit(Submission.of(Kernels.FIB + " " + SUM5, "kernels.fth"));
+        Outcome defined = session.submit(Submission.of(Kernels.FIB + " " + SUM5 + " " + SUM_CALLS, "kernels.fth"));
         if (!(defined instanceof Outcome.Completed)) throw new IllegalStateException(defined.toString());
         long got = ((Value.Int) finchFib27Call().values().get(0)).value();
         if (got != Kernels.javaFib(27)) throw new IllegalStateException("fib(27) = " + got);
@@ -73,4 +80,8 @@ public class CallBenchmark {
     @Benchmark public Outcome finchSum5mCall() { return session.call("sum-to", n5m); }
 
     @Benchmark public long javaSum5m() { return Kernels.javaSum(5_000_000L); }
+
+    @Benchmark public long finchSumCalls5mWord() throws Throwable { return (long) sumCalls.invokeExact(ctx, 0, 5_000_000L); }
+
+    @Benchmark public Outcome finchSumCalls5mCall() { return session.call("sum-calls", n5m); }
 }

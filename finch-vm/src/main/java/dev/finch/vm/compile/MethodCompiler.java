@@ -58,11 +58,44 @@ final class MethodCompiler {
     /** A suspending call site: the label that re-enters it and the row to restore. */
     record ResumePoint(Label call, List<Type> row) { }
 
+    /** A bounded word's body (see {@link Bounded}): no depth or fuel check at entry, its caller charged the call. */
+    private final boolean unchecked;
+
     MethodCompiler(ModuleCompiler owner, CheckedWord word, String methodName, Role role) {
+        this(owner, word, methodName, role, false);
+    }
+
+    MethodCompiler(ModuleCompiler owner, CheckedWord word, String methodName, Role role, boolean unchecked) {
         this.owner = owner;
         this.word = word;
         this.methodName = methodName;
         this.role = role;
+        this.unchecked = unchecked;
+    }
+
+    /**
+     * The public entry of a bounded word (its handle, what other submissions, the interpreter and the host call):
+     * the depth and fuel checks every word makes at entry, then the check-free body {@code body}.
+     */
+    void compileEntry(ClassWriter cw, String body) {
+        String desc = ModuleCompiler.descriptor(word.signature(), false);
+        mv = cw.visitMethod(ACC_STATIC | ACC_PRIVATE | ACC_SYNTHETIC, methodName, desc, null, null);
+        mv.visitCode();
+        depthCheck();
+        fuelCheck();
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitVarInsn(ILOAD, depthLocal);
+        int p = 2;
+        for (Type t : word.signature().ins()) {
+            Kind k = Kind.of(t);
+            mv.visitVarInsn(k.load, p);
+            p += k.size;
+        }
+        mv.visitMethodInsn(INVOKESTATIC, ModuleCompiler.CLASS_NAME, body, desc, false);
+        List<Type> outs = word.signature().outs();
+        mv.visitInsn(outs.size() == 1 ? Kind.of(outs.get(0)).ret : RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
     }
 
     void compile(ClassWriter cw) {
@@ -109,8 +142,10 @@ final class MethodCompiler {
             mv.visitJumpInsn(IFNE, dispatch);
         }
         if (role != Role.MAIN) {
-            depthCheck();
-            fuelCheck();
+            if (!unchecked) {
+                depthCheck();
+                fuelCheck();
+            }
             int p = paramStart;
             for (int i = 0; i < word.signature().ins().size(); i++) {
                 Kind k = Kind.of(word.signature().ins().get(i));
@@ -224,6 +259,9 @@ final class MethodCompiler {
         fuelIn();
         mv.visitLabel(ok);
     }
+
+    /** Charges the one step of a call of a bounded word, to the fuel local when there is one. */
+    void chargeCall() { backEdgeFuel(); }
 
     /** Writes the fuel local back to the context (before a call or a return). */
     void fuelOut() {

@@ -51,6 +51,8 @@ public final class ModuleCompiler {
 
         @Override public dev.finch.vm.word.Library library() { return library; }
     };
+    /** The module's words that can neither loop nor recurse (see {@link Bounded}), for the current generation attempt. */
+    private Map<String, Bounded.Fact> bounded = Map.of();
     /** The uniform invoker of each closure literal compiled into the generated class. */
     private final Map<CheckedWord, MethodHandle> closureInvokers = new HashMap<>();
 
@@ -126,7 +128,9 @@ public final class ModuleCompiler {
                 break;
             } catch (MethodTooLargeException e) {
                 // Fall back to the interpreter for that function and try again (architecture: method-too-large is real).
-                if (!interpretedMethods.add(e.getMethodName())) throw e;
+                String method = e.getMethodName();
+                if (method.endsWith(BOUNDED_BODY)) method = method.substring(0, method.length() - BOUNDED_BODY.length());
+                if (!interpretedMethods.add(method)) throw e;
                 needClass = module.words().stream().anyMatch(w -> !isInterpreted(w.name())) || !interpretedMethods.contains("main");
             } catch (IllegalAccessException e) {
                 throw new IllegalStateException(e);
@@ -177,9 +181,17 @@ public final class ModuleCompiler {
         };
         cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC, CLASS_NAME, null, "java/lang/Object", null);
         cw.visitSource(module.source().source(), null);
+        bounded = Bounded.of(module.words(), w -> !isInterpreted(w), library);
         if (!interpretedMethods.contains("main")) new MethodCompiler(this, module.main(), "main", MethodCompiler.Role.MAIN).compile(cw);
         for (CheckedWord w : module.words()) {
-            if (!isInterpreted(w.name())) new MethodCompiler(this, w, methodNames.get(w.name()), MethodCompiler.Role.WORD).compile(cw);
+            if (isInterpreted(w.name())) continue;
+            if (bounded.containsKey(w.name())) {
+                // The body without checks, for the module's callers (which charge its step), and the public entry with them.
+                new MethodCompiler(this, w, boundedBody(w.name()), MethodCompiler.Role.WORD, true).compile(cw);
+                new MethodCompiler(this, w, methodNames.get(w.name()), MethodCompiler.Role.WORD).compileEntry(cw, boundedBody(w.name()));
+            } else {
+                new MethodCompiler(this, w, methodNames.get(w.name()), MethodCompiler.Role.WORD).compile(cw);
+            }
         }
         for (int e = 0; e < extras.size(); e++) {
             Extra x = extras.get(e);
@@ -202,6 +214,15 @@ public final class ModuleCompiler {
         }
         return bytes;
     }
+
+    /** What is known of module word {@code word} when it can neither loop nor recurse, else null. */
+    Bounded.Fact bounded(String word) { return bounded.get(word); }
+
+    /** The method holding the check-free body of bounded word {@code word}. */
+    String boundedBody(String word) { return methodNames.get(word) + BOUNDED_BODY; }
+
+    /** The suffix of a bounded word's body method; {@link #mangle} never writes two dollars in a row. */
+    private static final String BOUNDED_BODY = "$$b";
 
     boolean isInterpreted(String word) { return interpretedMethods.contains(methodNames.get(word)); }
 

@@ -84,6 +84,11 @@ final class NodeEmitter {
         int base = n.before().size() - k;
         MethodVisitor mv = mc.mv;
         boolean viaHandle = persisted != null || mc.owner.isInterpreted(name);
+        Bounded.Fact bounded = local != null && !viaHandle ? mc.owner.bounded(name) : null;
+        if (bounded != null) {
+            boundedCall(mc, n, sig, base, name, bounded);
+            return;
+        }
         Runnable invoke = () -> {
             mc.fuelOut();
             if (persisted != null) mc.classConstant(persisted.handle(), "Ljava/lang/invoke/MethodHandle;");
@@ -103,6 +108,29 @@ final class NodeEmitter {
             invoke.run();
         }
         mc.fuelIn();
+        if (ret != null) store(mc, ret, n.after(), base);
+        else for (int i = 0; i < sig.outs().size(); i++) {
+            Kind ck = Kind.of(sig.outs().get(i));
+            mc.loadRegister(i, ck);
+            store(mc, ck, n.after(), base + i);
+        }
+    }
+
+    /**
+     * A call of a module word that can neither loop nor recurse: this caller charges its step (in its fuel local
+     * when it has one) and calls the check-free body; a leaf callee never touches the context's fuel, so the local
+     * need not be written back around it.
+     */
+    private static void boundedCall(MethodCompiler mc, CallNode n, Type.Fn sig, int base, String name, Bounded.Fact fact) {
+        MethodVisitor mv = mc.mv;
+        mc.chargeCall();
+        if (!fact.leaf()) mc.fuelOut();
+        mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+        mc.nextDepth();
+        for (int i = 0; i < sig.ins().size(); i++) load(mc, n.before(), base + i, Kind.of(sig.ins().get(i)));
+        mv.visitMethodInsn(INVOKESTATIC, ModuleCompiler.CLASS_NAME, mc.owner.boundedBody(name), ModuleCompiler.descriptor(sig, false), false);
+        if (!fact.leaf()) mc.fuelIn();
+        Kind ret = sig.outs().size() == 1 ? Kind.of(sig.outs().get(0)) : null;
         if (ret != null) store(mc, ret, n.after(), base);
         else for (int i = 0; i < sig.outs().size(); i++) {
             Kind ck = Kind.of(sig.outs().get(i));
