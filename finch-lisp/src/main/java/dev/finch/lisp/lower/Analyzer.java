@@ -97,7 +97,8 @@ final class Analyzer {
     /** Top-level items in program order: FnDef, ConstDef or TopExpr. */
     final List<Object> program = new ArrayList<>();
     final Body main;
-    private final Set<String> reserved = new HashSet<>();
+    /** This program's own top-level names, taken when the analysis starts; see {@link #reserved(String)}. */
+    private final Set<String> ownNames = new HashSet<>();
     private ArrayDeque<Pending> pending = new ArrayDeque<>();
 
     /** The codes of the compile limits: a form that hits one ends the analysis (the rest would only hit it again). */
@@ -143,12 +144,8 @@ final class Analyzer {
                 failed(e);
             }
         }
-        reserved.addAll(env.vocabulary().names());
-        reserved.addAll(CO_FORTH_KEYWORDS);
-        reserved.addAll(env.words().keySet());
-        reserved.addAll(env.constants().keySet());
-        reserved.addAll(functions.keySet());
-        reserved.addAll(constants.keySet());
+        ownNames.addAll(functions.keySet());
+        ownNames.addAll(constants.keySet());
         for (List<Object> group : groups()) {
             try {
                 inferGroup(group);
@@ -708,7 +705,7 @@ final class Analyzer {
         int cut = name.indexOf('%');
         String base = cut > 0 ? name.substring(0, cut) : name;
         if (!coForthSpellable(base)) base = "local";
-        return new Local(name, b.irNames.fresh(base, reserved), t, b);
+        return new Local(name, b.irNames.fresh(base, this::reserved), t, b);
     }
 
     /**
@@ -817,6 +814,16 @@ final class Analyzer {
 
     DiagnosticException malformed(Sx at, String shape) {
         return new DiagnosticException(LispCode.MALFORMED_FORM.at(at.origin(), "malformed form, expected " + shape + ", found " + abbreviate(at)));
+    }
+
+    /**
+     * Whether an IR local may not be named {@code n}: a word of the vocabulary or the session, a session constant, a
+     * Co-Forth keyword, or one of this program's top-level names. Asked of the immutable environment each time rather
+     * than copied into a set, so that a program pays for the names it uses, not for the size of the vocabulary.
+     */
+    private boolean reserved(String n) {
+        return ownNames.contains(n) || CO_FORTH_KEYWORDS.contains(n) || env.vocabulary().word(n).isPresent()
+                || env.words().containsKey(n) || env.constants().containsKey(n);
     }
 
     DiagnosticException malformedMsg(Sx at, String message) {
