@@ -382,7 +382,7 @@ final class Analyzer {
             } else {
                 ConstDef c = (ConstDef) o;
                 c.valueNode = expr(c.value, new Scope(null), main);
-                unifyAt(c.value.origin(), c.type, c.valueNode.type, "the value of '" + c.name + "' does not match its declared type");
+                unifyAt(c.value.origin(), c.type, c.valueNode.type, () -> "the value of '" + c.name + "' does not match its declared type");
             }
         }
         resolvePending(true);
@@ -584,7 +584,7 @@ final class Analyzer {
             throw new DiagnosticException(LispCode.NOT_CALLABLE.at(o, "'" + name + "' leaves " + t.outs().size() + " values; a Lisp call must produce one value or none"));
         }
         for (int i = 0; i < args.size(); i++) {
-            unifyAt(args.get(i).origin, t.ins().get(i), args.get(i).type, "argument " + (i + 1) + " of '" + name + "'");
+            unifyArgument(args.get(i).origin, t.ins().get(i), args.get(i).type, i, name);
         }
         Infer.flows(t.eff(), b.eff);
         Node n = new Node(Node.Kind.CALL, o, t.outs().isEmpty() ? Infer.UNIT : t.outs().get(0));
@@ -676,7 +676,7 @@ final class Analyzer {
             if (it.size() != 3) throw malformed(f, "(define name value)");
             value = expr(it.get(2), sc, b);
             l = declare(it.get(1), b);
-            unifyAt(it.get(2).origin(), l.type, value.type, "the value of '" + l.name + "'");
+            unifyAt(it.get(2).origin(), l.type, value.type, () -> "the value of '" + l.name + "'");
         }
         sc.put(l);
         return bind(l, value, f.origin());
@@ -776,13 +776,23 @@ final class Analyzer {
     // ---------------------------------------------------------------- constraints and diagnostics
 
     void unifyAt(Origin o, Ty expected, Ty found, String what) {
+        unifyAt(o, expected, found, () -> what);
+    }
+
+    /** {@link #unifyAt(Origin, Ty, Ty, String)} with the message's subject spelled only when the types clash. */
+    void unifyAt(Origin o, Ty expected, Ty found, java.util.function.Supplier<String> what) {
         inf.at(o);
         try {
             inf.unify(expected, found);
         } catch (Infer.Clash c) {
             throw new DiagnosticException((c.infinite() ? LispCode.INFINITE_TYPE : LispCode.TYPE_MISMATCH)
-                    .at(o, what + ": " + c.getMessage(), Infer.show(expected), Infer.show(found)));
+                    .at(o, what.get() + ": " + c.getMessage(), Infer.show(expected), Infer.show(found)));
         }
+    }
+
+    /** Unifies argument {@code i} (from 0) of a call of {@code name}. */
+    void unifyArgument(Origin o, Ty expected, Ty found, int i, String name) {
+        unifyAt(o, expected, found, () -> "argument " + (i + 1) + " of '" + name + "'");
     }
 
     void defer(Pending p) {
