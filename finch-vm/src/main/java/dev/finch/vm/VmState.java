@@ -21,8 +21,8 @@ public final class VmState {
     private final Map<String, CompiledWord> words;
     private final Map<String, TypedValue> constants;
     /**
-     * {@link #environment()}, built on first use (the state is immutable, so it never changes; a race builds an equal
-     * one twice). A submission asks for it more than once, and a dictionary is not walked again for each.
+     * {@link #environment()}'s content, built on first use (the state is immutable, so it never changes; a race builds
+     * an equal one twice): a submission asks for it more than once, and the dictionary is not walked again for each.
      */
     private Environment environment;
 
@@ -55,7 +55,8 @@ public final class VmState {
     public Environment environment() {
         Environment e = environment;
         if (e == null) environment = e = buildEnvironment();
-        return e;
+        // The budget is a meter, so every caller gets a fresh one (the dictionary, constants and stack are shared).
+        return e.withBudget(dev.finch.ir.limit.CompileBudget.standard());
     }
 
     private Environment buildEnvironment() {
