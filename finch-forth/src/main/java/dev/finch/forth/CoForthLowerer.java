@@ -339,12 +339,15 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
 
     // ------------------------------------------------------------------------------------------------ words
 
+    /** A word spelled like a generic type whose {@code < >} did not close on its token (compiled once, not per word). */
+    private static final java.util.regex.Pattern UNBALANCED_TYPE_PARAMETER = java.util.regex.Pattern.compile("[a-z][a-z0-9-]*<.*");
+
     @Override public Void visitWord(WordContext ctx) {
         Token t = ctx.WORD().getSymbol();
         String name = t.getText();
         if (takesField(name)) {
             fuseFieldName(t, name);
-        } else if (name.matches("[a-z][a-z0-9-]*<.*")) {
+        } else if (name.indexOf('<') > 0 && UNBALANCED_TYPE_PARAMETER.matcher(name).matches()) {
             report(ForthCode.BAD_TYPE_PARAMETER.at(origin(t), "'" + name + "': the < > parameters do not balance (or span a line)"));
         } else if (locals.contains(name)) {
             out.add(new Instr.LocalLoad(name, origin(t)));

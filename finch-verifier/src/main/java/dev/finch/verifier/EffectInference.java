@@ -174,9 +174,29 @@ final class EffectInference {
 
     /** Rewrites a word with its final effects, per-call suspension and closure bodies. */
     private CheckedWord finish(CheckedWord w, Set<Capability> effects) {
-        CheckedWord rewritten = rewriter().word(w);
+        // A body the rewriter would rebuild node for node into an equal tree is kept as it is (most short programs).
+        CheckedWord rewritten = sites.isEmpty() && settled(w.body()) ? w : rewriter().word(w);
         return new CheckedWord(rewritten.name(), rewritten.signature().withEffects(effects), rewritten.locals(), rewritten.captures(),
                 rewritten.body(), suspends(rewritten.body()), rewritten.origin());
+    }
+
+    /**
+     * Whether {@link #rewriter()} would leave every node of {@code b} as it is: no closure literal (its body's effects
+     * are computed and checked there), no call of a definition of this module (its effects come from the fixpoint),
+     * and every other call already flagged as the rewriter would flag it. Only asked when no call site has a concrete
+     * requirement ({@code sites} is empty), so a call's effects stay its signature's.
+     */
+    private boolean settled(Checked.CheckedBlock b) {
+        for (Node n : b.nodes()) {
+            if (n instanceof Checked.ClosureNode) return false;
+            if (n instanceof Checked.CallNode c) {
+                String d = definition(c.target());
+                if (d != null && units.containsKey(d)) return false;
+                if (c.suspends() != (WordSpec.maySuspend(c.instantiated()) || pausesBeyondSignature(c))) return false;
+            }
+            for (Checked.CheckedBlock child : Checked.children(n)) if (!settled(child)) return false;
+        }
+        return true;
     }
 
     private CheckedRewriter rewriter() {

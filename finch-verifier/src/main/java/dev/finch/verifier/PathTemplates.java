@@ -44,8 +44,39 @@ final class PathTemplates {
     /** The concrete requirement of each host call whose template arguments are known, across the given bodies. */
     static IdentityHashMap<Checked.CallNode, Capability> instantiate(List<CheckedBlock> bodies, List<Diagnostic> diagnostics, Vocabulary vocabulary) {
         PathTemplates t = new PathTemplates(diagnostics, vocabulary);
+        // Most programs call no refining word and no word with a template: then there is nothing to track.
+        if (!t.anyTemplated(bodies)) return t.sites;
         for (CheckedBlock b : bodies) t.body(b);
         return t.sites;
+    }
+
+    /**
+     * Whether any of {@code bodies} — nested blocks and closure bodies included, as {@link #body} walks them — calls a
+     * refining word or one whose overload has a requirement template.
+     */
+    private boolean anyTemplated(List<CheckedBlock> bodies) {
+        for (CheckedBlock b : bodies) if (templated(b)) return true;
+        return false;
+    }
+
+    private boolean templated(CheckedBlock b) {
+        for (Node n : b.nodes()) {
+            if (n instanceof Checked.CallNode c) {
+                Overload o = overloadOf(c);
+                if (o != null && (o.refines() || o.requires().isPresent())) return true;
+            }
+            if (n instanceof Checked.ClosureNode k && templated(k.body().body())) return true;
+            for (CheckedBlock child : Checked.children(n)) if (templated(child)) return true;
+        }
+        return false;
+    }
+
+    /** The vocabulary overload a call chose, or null for a call of a definition or a constant. */
+    private Overload overloadOf(Checked.CallNode c) {
+        return switch (c.target().kind()) {
+            case BUILTIN -> vocabulary.overload(((Checked.Target.Builtin) c.target()).overload()).orElse(null);
+            case WORD, CONSTANT_REF -> null;
+        };
     }
 
     private void body(CheckedBlock body) {
@@ -157,10 +188,7 @@ final class PathTemplates {
     private void call(Checked.CallNode c, Known known) {
         int ins = c.instantiated().ins().size();
         int base = known.size() - ins;
-        Overload o = switch (c.target().kind()) {
-            case BUILTIN -> vocabulary.overload(((Checked.Target.Builtin) c.target()).overload()).orElse(null);
-            case WORD, CONSTANT_REF -> null;
-        };
+        Overload o = overloadOf(c);
         if (o != null && o.permutation().isPresent()) {
             List<Object> in = new ArrayList<>(ins);
             for (int i = 0; i < ins; i++) in.add(known.get(base + i));

@@ -20,6 +20,11 @@ public final class VmState {
     private final List<TypedValue> stack;
     private final Map<String, CompiledWord> words;
     private final Map<String, TypedValue> constants;
+    /**
+     * {@link #environment()}'s content, built on first use (the state is immutable, so it never changes; a race builds
+     * an equal one twice): a submission asks for it more than once, and the dictionary is not walked again for each.
+     */
+    private Environment environment;
 
     public VmState(Library library, List<TypedValue> stack, Map<String, CompiledWord> words, Map<String, TypedValue> constants) {
         this.library = java.util.Objects.requireNonNull(library, "library");
@@ -48,6 +53,13 @@ public final class VmState {
 
     /** What the frontends lower and the verifier checks a new submission against. */
     public Environment environment() {
+        Environment e = environment;
+        if (e == null) environment = e = buildEnvironment();
+        // The budget is a meter, so every caller gets a fresh one (the dictionary, constants and stack are shared).
+        return e.withBudget(dev.finch.ir.limit.CompileBudget.standard());
+    }
+
+    private Environment buildEnvironment() {
         Map<String, Type.Fn> sigs = new LinkedHashMap<>();
         words.forEach((n, w) -> sigs.put(n, w.signature()));
         Map<String, Type> consts = new LinkedHashMap<>();

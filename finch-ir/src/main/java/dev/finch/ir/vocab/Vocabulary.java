@@ -3,7 +3,6 @@ package dev.finch.ir.vocab;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,6 +23,8 @@ public final class Vocabulary {
 
     private final Map<String, WordSpec> words = new LinkedHashMap<>();
     private final Map<String, WordSpec> byOverload = new LinkedHashMap<>();
+    /** Each overload by its id (the verifier and the VM look one up for every call a program makes). */
+    private final Map<String, Overload> overloads = new java.util.HashMap<>();
     /** The digest of {@link #fingerprint}, made on first use (most vocabularies are never saved with a session). */
     private volatile String fingerprint;
 
@@ -32,6 +33,7 @@ public final class Vocabulary {
             if (words.put(w.name(), w) != null) throw new IllegalArgumentException("the word `" + w.name() + "` is declared twice");
             for (Overload o : w.overloads()) {
                 WordSpec other = byOverload.put(o.id(), w);
+                overloads.put(o.id(), o);
                 if (other != null) {
                     throw new IllegalArgumentException("the overload id `" + o.id() + "` is used by `" + other.name() + "` and `" + w.name() + "`");
                 }
@@ -75,13 +77,13 @@ public final class Vocabulary {
     public Optional<WordSpec> ownerOf(String id) { return Optional.ofNullable(byOverload.get(id)); }
 
     /** The overload {@code id}, if any. */
-    public Optional<Overload> overload(String id) { return ownerOf(id).flatMap(w -> w.overload(id)); }
+    public Optional<Overload> overload(String id) { return Optional.ofNullable(overloads.get(id)); }
 
     /** Every word, in documentation order. */
     public List<WordSpec> words() { return List.copyOf(words.values()); }
 
     /** The names of every word, for "did you mean" suggestions. */
-    public Set<String> names() { return Collections.unmodifiableSet(new LinkedHashSet<>(words.keySet())); }
+    public Set<String> names() { return Collections.unmodifiableSet(words.keySet()); }
 
     /** True when no word is named {@code name}. */
     public boolean isEmpty() { return words.isEmpty(); }

@@ -97,7 +97,8 @@ final class Analyzer {
     /** Top-level items in program order: FnDef, ConstDef or TopExpr. */
     final List<Object> program = new ArrayList<>();
     final Body main;
-    private final Set<String> reserved = new HashSet<>();
+    /** This program's own top-level names, taken when the analysis starts; see {@link #reserved(String)}. */
+    private final Set<String> ownNames = new HashSet<>();
     private ArrayDeque<Pending> pending = new ArrayDeque<>();
 
     /** The codes of the compile limits: a form that hits one ends the analysis (the rest would only hit it again). */
@@ -143,12 +144,8 @@ final class Analyzer {
                 failed(e);
             }
         }
-        reserved.addAll(env.vocabulary().names());
-        reserved.addAll(CO_FORTH_KEYWORDS);
-        reserved.addAll(env.words().keySet());
-        reserved.addAll(env.constants().keySet());
-        reserved.addAll(functions.keySet());
-        reserved.addAll(constants.keySet());
+        ownNames.addAll(functions.keySet());
+        ownNames.addAll(constants.keySet());
         for (List<Object> group : groups()) {
             try {
                 inferGroup(group);
@@ -385,7 +382,7 @@ final class Analyzer {
             } else {
                 ConstDef c = (ConstDef) o;
                 c.valueNode = expr(c.value, new Scope(null), main);
-                unifyAt(c.value.origin(), c.type, c.valueNode.type, "the value of '" + c.name + "' does not match its declared type");
+                unifyAt(c.value.origin(), c.type, c.valueNode.type, () -> "the value of '" + c.name + "' does not match its declared type");
             }
         }
         resolvePending(true);
@@ -587,7 +584,7 @@ final class Analyzer {
             throw new DiagnosticException(LispCode.NOT_CALLABLE.at(o, "'" + name + "' leaves " + t.outs().size() + " values; a Lisp call must produce one value or none"));
         }
         for (int i = 0; i < args.size(); i++) {
-            unifyAt(args.get(i).origin, t.ins().get(i), args.get(i).type, "argument " + (i + 1) + " of '" + name + "'");
+            unifyArgument(args.get(i).origin, t.ins().get(i), args.get(i).type, i, name);
         }
         Infer.flows(t.eff(), b.eff);
         Node n = new Node(Node.Kind.CALL, o, t.outs().isEmpty() ? Infer.UNIT : t.outs().get(0));
@@ -679,7 +676,7 @@ final class Analyzer {
             if (it.size() != 3) throw malformed(f, "(define name value)");
             value = expr(it.get(2), sc, b);
             l = declare(it.get(1), b);
-            unifyAt(it.get(2).origin(), l.type, value.type, "the value of '" + l.name + "'");
+            unifyAt(it.get(2).origin(), l.type, value.type, () -> "the value of '" + l.name + "'");
         }
         sc.put(l);
         return bind(l, value, f.origin());
@@ -708,7 +705,7 @@ final class Analyzer {
         int cut = name.indexOf('%');
         String base = cut > 0 ? name.substring(0, cut) : name;
         if (!coForthSpellable(base)) base = "local";
-        return new Local(name, b.irNames.fresh(base, reserved), t, b);
+        return new Local(name, b.irNames.fresh(base, this::reserved), t, b);
     }
 
     /**
@@ -779,13 +776,23 @@ final class Analyzer {
     // ---------------------------------------------------------------- constraints and diagnostics
 
     void unifyAt(Origin o, Ty expected, Ty found, String what) {
+        unifyAt(o, expected, found, () -> what);
+    }
+
+    /** {@link #unifyAt(Origin, Ty, Ty, String)} with the message's subject spelled only when the types clash. */
+    void unifyAt(Origin o, Ty expected, Ty found, java.util.function.Supplier<String> what) {
         inf.at(o);
         try {
             inf.unify(expected, found);
         } catch (Infer.Clash c) {
             throw new DiagnosticException((c.infinite() ? LispCode.INFINITE_TYPE : LispCode.TYPE_MISMATCH)
-                    .at(o, what + ": " + c.getMessage(), Infer.show(expected), Infer.show(found)));
+                    .at(o, what.get() + ": " + c.getMessage(), Infer.show(expected), Infer.show(found)));
         }
+    }
+
+    /** Unifies argument {@code i} (from 0) of a call of {@code name}. */
+    void unifyArgument(Origin o, Ty expected, Ty found, int i, String name) {
+        unifyAt(o, expected, found, () -> "argument " + (i + 1) + " of '" + name + "'");
     }
 
     void defer(Pending p) {
@@ -817,6 +824,16 @@ final class Analyzer {
 
     DiagnosticException malformed(Sx at, String shape) {
         return new DiagnosticException(LispCode.MALFORMED_FORM.at(at.origin(), "malformed form, expected " + shape + ", found " + abbreviate(at)));
+    }
+
+    /**
+     * Whether an IR local may not be named {@code n}: a word of the vocabulary or the session, a session constant, a
+     * Co-Forth keyword, or one of this program's top-level names. Asked of the immutable environment each time rather
+     * than copied into a set, so that a program pays for the names it uses, not for the size of the vocabulary.
+     */
+    private boolean reserved(String n) {
+        return ownNames.contains(n) || CO_FORTH_KEYWORDS.contains(n) || env.vocabulary().word(n).isPresent()
+                || env.words().containsKey(n) || env.constants().containsKey(n);
     }
 
     DiagnosticException malformedMsg(Sx at, String message) {

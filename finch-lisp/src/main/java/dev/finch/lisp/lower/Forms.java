@@ -39,7 +39,7 @@ final class Forms {
             case "when": case "unless": {
                 if (it.size() < 3) throw a.malformed(l, "(" + name + " test body…)");
                 Node test = a.expr(it.get(1), sc, b);
-                a.unifyAt(test.origin, Infer.BOOL, test.type, "the test of " + name);
+                a.unifyAt(test.origin, Infer.BOOL, test.type, () -> "the test of " + name);
                 Node body = unitBody(a, it.subList(2, it.size()), sc, b, o);
                 return name.equals("when") ? ifNode(test, body, unitNode(o), o, Infer.UNIT) : ifNode(test, unitNode(o), body, o, Infer.UNIT);
             }
@@ -261,7 +261,7 @@ final class Forms {
             if (!(bs instanceof Sx.SList bl) || bl.items().size() != 2) throw a.malformed(bs, "a binding (name value)");
             Node value = a.expr(bl.items().get(1), sequential ? inner : sc, b);
             Local local = a.declare(bl.items().get(0), b);
-            a.unifyAt(value.origin, local.type, value.type, "the value bound to '" + local.name + "'");
+            a.unifyAt(value.origin, local.type, value.type, () -> "the value bound to '" + local.name + "'");
             seq.kids.add(a.bind(local, value, bs.origin()));
             if (sequential) inner.put(local);
             else declared.add(local);
@@ -289,7 +289,7 @@ final class Forms {
             if (!(bs instanceof Sx.SList bl) || bl.items().size() != 2) throw a.malformed(bs, "a binding (name value)");
             Node init = a.expr(bl.items().get(1), sc, b);
             Local p = a.declare(bl.items().get(0), b);
-            a.unifyAt(init.origin, p.type, init.type, "the initial value of '" + p.name + "'");
+            a.unifyAt(init.origin, p.type, init.type, () -> "the initial value of '" + p.name + "'");
             n.kids.add(init);
             n.params.add(p);
             ins.add(p.type);
@@ -302,7 +302,7 @@ final class Forms {
         // The result is kept as an option, so that the local is assigned (none) on every path before the loop.
         n.local2 = a.newLocal("result", Infer.con("option", n.type), b);
         Node body = a.body(it.subList(3, it.size()), inner, b, l.origin());
-        a.unifyAt(l.origin(), n.type, body.type, "the value of named let '" + name + "'");
+        a.unifyAt(l.origin(), n.type, body.type, () -> "the value of named let '" + name + "'");
         checkTail(body, n, true);
         n.kids.add(body);
         return n;
@@ -330,7 +330,7 @@ final class Forms {
                     Integer.toString(loop.params.size()), Integer.toString(args.size())));
         }
         for (int i = 0; i < args.size(); i++) {
-            a.unifyAt(args.get(i).origin, loop.params.get(i).type, args.get(i).type, "argument " + (i + 1) + " of '" + self.name + "'");
+            a.unifyArgument(args.get(i).origin, loop.params.get(i).type, args.get(i).type, i, self.name);
         }
         Node n = new Node(Node.Kind.LOOP_CALL, o, loop.type);
         n.local = self;
@@ -413,7 +413,7 @@ final class Forms {
                     + "' is captured by this lambda (closures capture by value, read-only); set! it outside the lambda or return the new value"));
         }
         Node value = a.expr(it.get(2), sc, b);
-        a.unifyAt(value.origin, local.type, value.type, "set! of '" + target.name() + "'");
+        a.unifyAt(value.origin, local.type, value.type, () -> "set! of '" + target.name() + "'");
         return a.bind(local, value, l.origin());
     }
 
@@ -462,7 +462,7 @@ final class Forms {
     private static Local binderLocal(Analyzer a, Sx binder, Ty payload, Body b) {
         if (Sx.isSymbol(binder, "_")) return null;
         Local x = a.declare(binder, b);
-        a.unifyAt(binder.origin(), x.type, payload, "the payload bound to '" + x.name + "'");
+        a.unifyAt(binder.origin(), x.type, payload, () -> "the payload bound to '" + x.name + "'");
         return x;
     }
 
@@ -589,7 +589,8 @@ final class Forms {
             Sx binder = binders.get(tag);
             if (binder != null && !Sx.isSymbol(binder, "_")) {
                 x = a.declare(binder, b);
-                a.unifyAt(binder.origin(), x.type, payload, "the payload bound to '" + x.name + "'");
+                String bound = x.name;
+                a.unifyAt(binder.origin(), x.type, payload, () -> "the payload bound to '" + bound + "'");
                 scope.put(x);
             }
             Node body = a.body(al.items().subList(1, al.items().size()), scope, b, al.origin());
@@ -727,7 +728,7 @@ final class Forms {
         Node get = recordGet(a, load, field, o, b);
         Node unwrap = a.callWord("unwrap", o, new Ty.Fn(List.of(Infer.con("option", t)), List.of(t), a.inf.eff()), List.of(get), b);
         Local x = a.declare(binder, b);
-        a.unifyAt(binder.origin(), x.type, t, "the field bound to '" + x.name + "'");
+        a.unifyAt(binder.origin(), x.type, t, () -> "the field bound to '" + x.name + "'");
         seq.kids.add(a.bind(x, unwrap, o));
         scope.put(x);
     }
@@ -750,10 +751,10 @@ final class Forms {
             Node load = new Node(Node.Kind.LOCAL, f.origin(), r.type);
             load.local = r;
             Node get = recordGet(a, load, field, f.origin(), b);
-            a.unifyAt(f.origin(), Infer.con("option", t), get.type, "field " + field);
+            a.unifyAt(f.origin(), Infer.con("option", t), get.type, () -> "field " + field);
             Node unwrap = a.callWord("unwrap", f.origin(), new Ty.Fn(List.of(Infer.con("option", t)), List.of(t), a.inf.eff()), List.of(get), b);
             Local x = a.declare(fl.items().get(1), b);
-            a.unifyAt(f.origin(), x.type, t, "the field bound to '" + x.name + "'");
+            a.unifyAt(f.origin(), x.type, t, () -> "the field bound to '" + x.name + "'");
             seq.kids.add(a.bind(x, unwrap, f.origin()));
             scope.put(x);
         }
@@ -805,7 +806,7 @@ final class Forms {
             if (rt instanceof Ty.Rec rec) {
                 Ty ft = rec.fields().get(field);
                 if (ft == null) throw noField(o, field, rt);
-                a.unifyAt(o, ft, out, "field " + field);
+                a.unifyAt(o, ft, out, () -> "field " + field);
                 return true;
             }
             if (rt instanceof Ty.Var) {
@@ -836,7 +837,7 @@ final class Forms {
             if (rt instanceof Ty.Rec rec) {
                 Ty ft = rec.fields().get(field);
                 if (ft == null) throw noField(o, field, rt);
-                a.unifyAt(v.origin, ft, v.type, "the new value of field " + field);
+                a.unifyAt(v.origin, ft, v.type, () -> "the new value of field " + field);
                 return true;
             }
             if (rt instanceof Ty.Var) {
@@ -872,7 +873,7 @@ final class Forms {
         if (payload != null) {
             if (it.size() != 4) throw new DiagnosticException(LispCode.BAD_TAG.at(l.origin(), "tag '" + tag + "' needs a payload of type " + Infer.show(payload)));
             Node p = a.expr(it.get(3), sc, b);
-            a.unifyAt(p.origin, payload, p.type, "the payload of tag '" + tag + "'");
+            a.unifyAt(p.origin, payload, p.type, () -> "the payload of tag '" + tag + "'");
             args.add(p);
         }
         Node n = special(a, "variant", l.origin(), vt, args, b);
@@ -897,7 +898,7 @@ final class Forms {
                     throw new DiagnosticException(LispCode.BAD_TAG.at(o, Infer.show(vt) + " has no tag '" + tag + "'", String.join("|", c.tags()), tag));
                 }
                 Ty p = c.payloadOf(tag);
-                a.unifyAt(o, p == null ? Infer.UNIT : p, out, "the payload of tag '" + tag + "'");
+                a.unifyAt(o, p == null ? Infer.UNIT : p, out, () -> "the payload of tag '" + tag + "'");
                 return true;
             }
             if (vt instanceof Ty.Var) {
@@ -1003,8 +1004,8 @@ final class Forms {
             }
             if (fits.size() > 1 && !force) return false;
             Ty.Fn t = (Ty.Fn) a.inf.fromType(fits.get(0), new HashMap<>());
-            for (int i = 0; i < args.size(); i++) a.unifyAt(args.get(i).origin, t.ins().get(i), args.get(i).type, "argument " + (i + 1) + " of '" + name + "'");
-            a.unifyAt(o, t.outs().get(0), out, "the result of '" + name + "'");
+            for (int i = 0; i < args.size(); i++) a.unifyArgument(args.get(i).origin, t.ins().get(i), args.get(i).type, i, name);
+            a.unifyAt(o, t.outs().get(0), out, () -> "the result of '" + name + "'");
             Infer.flows(t.eff(), b.eff);
             return true;
         });

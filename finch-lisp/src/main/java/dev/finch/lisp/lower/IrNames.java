@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * The local names of one IR word, closures included (one flat namespace): a source name keeps its spelling when it
@@ -15,11 +16,11 @@ final class IrNames {
     private final Map<String, Integer> nextSuffix = new HashMap<>();
 
     /** A name from {@code base} that is neither taken in this word nor {@code reserved}; it is taken from now on. */
-    String fresh(String base, Set<String> reserved) {
+    String fresh(String base, Predicate<String> reserved) {
         String ir = base;
-        if (taken.contains(ir) || reserved.contains(ir)) {
+        if (taken.contains(ir) || reserved.test(ir)) {
             int k = nextSuffix.getOrDefault(base, 2);
-            for (ir = base + "-" + k; taken.contains(ir) || reserved.contains(ir); ir = base + "-" + k) k++;
+            for (ir = base + "-" + k; taken.contains(ir) || reserved.test(ir); ir = base + "-" + k) k++;
             nextSuffix.put(base, k + 1);
         }
         taken.add(ir);

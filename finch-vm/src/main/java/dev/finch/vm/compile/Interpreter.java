@@ -44,6 +44,8 @@ final class Interpreter {
     record Callee(Interpreter interpreted, MethodHandle uniform, Type.Fn sig) { }
 
     private static final MethodHandle UNIFORM;
+    /** {@link #runMain}, looked up once: an interpreted main is bound to it for every submission. */
+    private static final MethodHandle RUN_MAIN;
 
     /** The pc after an op that suspended the frame (past every op, so the loop ends; the frame is then on the context). */
     private static final int SUSPENDED = Integer.MAX_VALUE;
@@ -52,6 +54,7 @@ final class Interpreter {
         try {
             UNIFORM = MethodHandles.lookup().findVirtual(Interpreter.class, "invokeUniform",
                     MethodType.methodType(Object.class, Ctx.class, int.class, Object[].class, Object[].class));
+            RUN_MAIN = MethodHandles.lookup().findVirtual(Interpreter.class, "runMain", MethodType.methodType(void.class, Ctx.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -73,6 +76,9 @@ final class Interpreter {
         for (Linear.Op op : code) max = Math.max(max, Math.max(op.node.before().size(), op.node.after().size()));
         this.stackSize = max + 1;
     }
+
+    /** {@code (Ctx) void}: runs this word as a module's main. */
+    MethodHandle mainHandle() { return RUN_MAIN.bindTo(this); }
 
     /** The uniform invoker {@code (Ctx, int, Object[] captures, Object[] args) Object} of this word. */
     MethodHandle uniform() { return UNIFORM.bindTo(this); }

@@ -160,7 +160,7 @@ public final class ModuleCompiler {
             MethodHandle main;
             if (interpretedMethods.contains("main")) {
                 Interpreter mi = new Interpreter(module.main(), link);
-                main = MethodHandles.lookup().findVirtual(Interpreter.class, "runMain", MethodType.methodType(void.class, Ctx.class)).bindTo(mi);
+                main = mi.mainHandle();
             } else {
                 main = hidden.findStatic(cls, "main", MethodType.methodType(void.class, Ctx.class));
             }
