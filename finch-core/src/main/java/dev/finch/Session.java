@@ -47,6 +47,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * approval, a result or a resume of it is {@link Outcome.Refused} ({@code E-SESSION-001}) before anything is
  * dispatched, and it still waits (cancel it, or deny its request).
  *
+ * <p>Any thread may submit, call or resume: one with little stack (an embedder's 128 KiB pool thread, say) has the
+ * whole operation done on one of the VM's big-stack workers while it waits; a short program from a thread with room
+ * runs on that thread itself (docs/architecture.md, Worker threads).
+ *
  * <p>No method throws for anything a program contains or does. API misuse — {@code null} where an argument is needed
  * (an execution id, a submission, a scope) — is an {@link IllegalArgumentException} naming the argument.
  */
@@ -329,6 +333,7 @@ public final class Session {
 
     private Outcome submit(Submission submission, java.util.function.UnaryOperator<HostConfig> hosts) {
         arg(submission, "submission");
+        if (!dev.finch.vm.CallerThread.roomy()) return finch.vm().onWorker(() -> submit(submission, hosts));
         String executionId = nextExecutionId();
         String language = submission.resolvedLanguage().spelling();
         if (finch.isClosed()) return failed(executionId, submission.sourceId(), language, "", List.of(), closedDiagnostic(submission.sourceId()));
@@ -378,6 +383,7 @@ public final class Session {
     private Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink, java.util.function.UnaryOperator<HostConfig> hosts) {
         arg(word, "word");
         arg(args, "args").forEach(v -> arg(v, "an argument"));
+        if (!dev.finch.vm.CallerThread.roomy()) return finch.vm().onWorker(() -> call(word, args, sink, hosts));
         List<dev.finch.vm.Value> arguments = List.copyOf(args);
         String executionId = nextExecutionId();
         String sourceId = "call:" + word;
@@ -767,6 +773,7 @@ public final class Session {
      * {@code accepted} runs once the answer is taken, before the run continues.
      */
     private Outcome continueWith(String executionId, HostResponse response, Runnable accepted) {
+        if (!dev.finch.vm.CallerThread.roomy()) return finch.vm().onWorker(() -> continueWith(executionId, response, accepted));
         Paused p = paused.get(executionId);
         String sourceId = p == null ? "<session>" : p.sourceId();
         String language = p == null ? null : p.language();

@@ -19,7 +19,7 @@ class SmallStackStartTest {
     /** The embedder's thread: 128 KiB, far below the JVM's default. */
     static final long SMALL_STACK_BYTES = 128 * 1024;
 
-    @Test void theFirstFinchOfAFreshJvmCanBeBuiltOnA128KiBThread() throws IOException, InterruptedException {
+    @Test void theFirstFinchOfAFreshJvmIsBuiltAndAnswersOnA128KiBThread() throws IOException, InterruptedException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Process p = new ProcessBuilder(List.of(java, "-cp", System.getProperty("java.class.path"), "-Xshare:auto", OnSmallThread.class.getName()))
                 .redirectErrorStream(true).start();
@@ -27,13 +27,14 @@ class SmallStackStartTest {
         if (!ended) p.destroyForcibly();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(ended).as("the fresh JVM ended").isTrue();
-        assertThat(out).as("what the fresh JVM printed").contains("built on a small thread: a Finch of");
+        assertThat(out).as("what the fresh JVM printed").contains("built on a small thread: a Finch of")
+                .contains("words; completed 3, completed 42, failed E-VERIFY-");
         assertThat(p.exitValue()).as("exit status; output:%n%s", out).isZero();
     }
 
     /**
-     * The fresh JVM: builds the process's first Finch on a 128 KiB thread (the first submission's own class loading
-     * on such a thread is the submission path's concern, not this test's).
+     * The fresh JVM: builds the process's first Finch on a 128 KiB thread and submits its first programs there, in
+     * both languages, one that fails included (each loads its chains of classes for the first time on that thread).
      */
     public static final class OnSmallThread {
         public static void main(String[] args) throws InterruptedException {
@@ -41,8 +42,13 @@ class SmallStackStartTest {
             String[] said = new String[1];
             Thread t = new Thread(null, () -> {
                 try (Finch finch = Finch.create()) {
-                    finch.newSession();
-                    said[0] = "a Finch of " + finch.vocabulary().words().size() + " words";
+                    dev.finch.Session session = finch.newSession();
+                    var forth = session.submit(dev.finch.Submission.of("1 2 +", "small"));
+                    var lisp = session.submit(dev.finch.Submission.of("(+ 40 2)", "small"));
+                    var bad = session.submit(dev.finch.Submission.of("1 \"two\" +", "small"));
+                    said[0] = "a Finch of " + finch.vocabulary().words().size() + " words; " + forth.status() + " "
+                            + forth.stack().get(forth.stack().size() - 1).display() + ", " + lisp.status() + " " + lisp.stack().get(lisp.stack().size() - 1).display()
+                            + ", " + bad.status() + " " + bad.diagnostics().get(0).code();
                 } catch (Throwable e) {
                     failed[0] = e;
                 }
