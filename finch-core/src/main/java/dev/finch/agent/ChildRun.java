@@ -114,8 +114,11 @@ final class ChildRun implements AgentHost.Child, Runnable {
             finish(AgentHost.Status.FAILED, "", AgentCode.PROVIDER.at(Origin.UNKNOWN, "the child's run failed inside the scheduler: " + e));
         } finally {
             timeout.cancel(false);
-            // The child's session is no longer needed once it has ended: let it go (the scheduler keeps the result).
+            // The child's session is no longer needed once it has ended: close it (stopping the MCP servers it started)
+            // and let it go (the scheduler keeps the result).
+            Session ended = session;
             session = null;
+            if (ended != null) ended.close();
             thread = null;
             Thread.interrupted();
         }

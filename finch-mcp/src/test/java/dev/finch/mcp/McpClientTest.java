@@ -226,4 +226,26 @@ class McpClientTest {
             assertThat(Toys.eventually(30_000, () -> ProcessHandle.of(serverPid).map(h -> !h.isAlive()).orElse(true))).isTrue();
         }
     }
+
+    @Test
+    void aChildAgentsServerProcessEndsWithTheChild() throws Exception {
+        Path p = tmp.resolve("child.pid");
+        var script = dev.finch.agent.ScriptedProvider.parse("""
+                ## role *
+                >>> final
+                done
+                """);
+        try (Finch f = Finch.builder().mcp(McpClients.of(List.of(Toys.stdio("toy", p))))
+                .agents(dev.finch.agent.AgentOptions.of(new dev.finch.agent.AgentProfile("script", "scripted", script))).build()) {
+            Session s = f.newSession(SessionOptions.DEFAULT.withGrant("agent.spawn(max_depth=1,max_children=1)"));
+            long parentPid = Long.parseLong(Files.readString(p).strip());
+            Outcome o = s.awaitTasks(s.submit(Submission.of("\"go\" agent-spawn agent-await \"final-message\" record-get unwrap", "child.fth")));
+            assertThat(o.values()).as("%s", o).extracting(Object::toString).containsExactly("\"done\"");
+            // The child's own session started its own server (writing its pid over the parent's); it ends with the child.
+            long childPid = Long.parseLong(Files.readString(p).strip());
+            assertThat(childPid).isNotEqualTo(parentPid);
+            assertThat(Toys.eventually(30_000, () -> ProcessHandle.of(childPid).map(h -> !h.isAlive()).orElse(true))).isTrue();
+            assertThat(ProcessHandle.of(parentPid).map(ProcessHandle::isAlive)).contains(true);
+        }
+    }
 }
