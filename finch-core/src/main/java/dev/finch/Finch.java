@@ -78,8 +78,14 @@ public final class Finch implements AutoCloseable {
     private final boolean unkeyedImages;
     private final ContinuationLedger ledger;
     private volatile boolean closed;
-    /** The sessions still reachable, so that {@link #close} can stop what they run. */
+    private final dev.finch.vm.VmState emptyState;
+    /**
+     * The reachable sessions that hold something {@link #close} must close (connections to MCP servers); most
+     * sessions hold nothing, and a weak registration of every one cost each fresh session more than its first run.
+     */
     private final java.util.Set<Session> live = java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.WeakHashMap<>()));
+    /** The sessions running an operation now, so that {@link #close} can cancel what they run. */
+    private final java.util.Set<Session> active = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile java.util.concurrent.ExecutorService async;
     /** The scheduler of child agents; null when the builder configured no agent profile. */
     private final dev.finch.agent.AgentScheduler agents;
@@ -87,6 +93,7 @@ public final class Finch implements AutoCloseable {
     private Finch(Builder b, Library library) {
         this.vm = new Vm(b.tier.tiering, b.cpuWorkers);
         this.library = library;
+        this.emptyState = dev.finch.vm.VmState.empty(library);
         this.instance = b.instance != null ? b.instance : randomTag();
         this.imageKey = b.imageKey;
         this.unkeyedImages = b.unkeyedImages;
@@ -125,8 +132,14 @@ public final class Finch implements AutoCloseable {
     /** A new, empty session with {@code options}. */
     public Session newSession(SessionOptions options) { return new Session(this, newSessionId(), options); }
 
-    /** Records a session that opened (new or restored), for {@link #close}. */
+    /** Records a session that opened (new or restored) holding something to close, for {@link #close}. */
     void opened(Session session) { live.add(session); }
+
+    /** Records that {@code session} started an operation (a submission, call or resume), for {@link #close}. */
+    void entered(Session session) { active.add(session); }
+
+    /** Records that {@code session}'s operation ended. */
+    void left(Session session) { active.remove(session); }
 
     /**
      * A session id no other session has: {@code s<n>-<instance>}, where the instance tag is random per Finch unless
@@ -148,6 +161,12 @@ public final class Finch implements AutoCloseable {
     public Vocabulary vocabulary() { return library.vocabulary(); }
 
     Library library() { return library; }
+
+    /**
+     * The state every new session starts from, shared (a state is immutable): its environment — the vocabulary and
+     * an empty dictionary, what a submission is checked against — is then built once per Finch, not once per session.
+     */
+    dev.finch.vm.VmState emptyState() { return emptyState; }
 
     Vm vm() { return vm; }
 
@@ -275,12 +294,13 @@ public final class Finch implements AutoCloseable {
             closed = true;
             e = async;
         }
-        List<Session> sessions;
+        List<Session> holding;
         synchronized (live) {
-            sessions = List.copyOf(live);
+            holding = List.copyOf(live);
         }
-        for (Session s : sessions) s.runningExecution().ifPresent(id -> s.cancel(id));
-        for (Session s : sessions) s.close();
+        for (Session s : List.copyOf(active)) s.runningExecution().ifPresent(id -> s.cancel(id));
+        for (Session s : holding) s.runningExecution().ifPresent(id -> s.cancel(id));
+        for (Session s : holding) s.close();
         if (agents != null) agents.close();
         vm.close();
         if (e != null) e.shutdownNow();

@@ -196,7 +196,7 @@ public sealed interface Outcome {
             Objects.requireNonNull(executionId, "executionId");
             Objects.requireNonNull(sourceId, "sourceId");
             output = output == null ? "" : output;
-            stack = List.copyOf(stack);
+            stack = stack instanceof StackDisplay.Lazy ? stack : List.copyOf(stack);
             values = values == null ? List.of() : java.util.Collections.unmodifiableList(values);
             if (values.size() != stack.size()) throw new IllegalArgumentException("values and stack differ in size");
             inferredCapabilities = List.copyOf(inferredCapabilities);

@@ -102,7 +102,7 @@ public final class Session {
         this.finch = finch;
         this.id = id;
         this.options = options;
-        this.snapshot = new Snapshot(VmState.empty(finch.library()), 0, 1);
+        this.snapshot = new Snapshot(finch.emptyState(), 0, 1);
         GrantSet g = GrantSet.EMPTY;
         for (String spec : options.grants()) {
             var parsed = CapabilitySpec.parse(spec);
@@ -116,8 +116,10 @@ public final class Session {
         this.tools = finch.newToolHost();
         this.processes = finch.processHost(options);
         this.mcp = finch.connectMcp(this::mcpToolsChanged);
-        if (mcp != null) installMcpWords();
-        finch.opened(this);
+        if (mcp != null) {
+            installMcpWords();
+            finch.opened(this);
+        }
     }
 
     /** The grants in force for new runs (session scope and wider). */
@@ -218,6 +220,12 @@ public final class Session {
      * takes a moment) rather than answered as busy.
      */
     private boolean enter() {
+        if (!take()) return false;
+        finch.entered(this);
+        return true;
+    }
+
+    private boolean take() {
         if (busy.compareAndSet(false, true)) return true;
         long end = System.nanoTime() + 2_000_000_000L;
         while (mcpInstalling && System.nanoTime() - end < 0) {
@@ -233,6 +241,7 @@ public final class Session {
      * for the next submission.
      */
     private void leave() {
+        finch.left(this);
         busy.set(false);
         if (mcpStale) mcpToolsChanged();
     }
@@ -1117,7 +1126,7 @@ public final class Session {
      */
     private static Outcome.Fields fields(String executionId, String sourceId, String language, CharSequence output, VmState state,
                                          Snapshot at, List<String> inferred, List<String> required, List<Diagnostic> diagnostics) {
-        return new Outcome.Fields(executionId, sourceId, language, output, StackDisplay.entries(state), new LazyValues(state.stack()), inferred,
+        return new Outcome.Fields(executionId, sourceId, language, output, StackDisplay.lazy(state), new LazyValues(state.stack()), inferred,
                 required, diagnostics, at.revision(), at.generation());
     }
 

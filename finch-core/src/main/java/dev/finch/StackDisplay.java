@@ -30,6 +30,30 @@ final class StackDisplay {
 
     private StackDisplay() { }
 
+    /**
+     * {@code state}'s stack entries, displayed when first read: most outcomes are looked at for their status or a
+     * value, and spelling every type and display for each would cost every submission.
+     */
+    static List<StackEntry> lazy(VmState state) { return state.stack().isEmpty() ? List.of() : new Lazy(state); }
+
+    /** An immutable list of one state's entries, computed (once per state, {@link #entries(VmState)}) on first read. */
+    static final class Lazy extends java.util.AbstractList<StackEntry> implements java.util.RandomAccess {
+        private final VmState state;
+        private volatile List<StackEntry> entries;
+
+        private Lazy(VmState state) { this.state = state; }
+
+        private List<StackEntry> entries() {
+            List<StackEntry> e = entries;
+            if (e == null) entries = e = StackDisplay.entries(state);
+            return e;
+        }
+
+        @Override public StackEntry get(int index) { return entries().get(index); }
+
+        @Override public int size() { return state.stack().size(); }
+    }
+
     /** The stack entries of {@code state}'s stack, computed once per state. */
     static List<StackEntry> entries(VmState state) {
         List<StackEntry> cached = CACHE.get(state);

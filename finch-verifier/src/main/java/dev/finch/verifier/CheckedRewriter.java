@@ -45,8 +45,20 @@ class CheckedRewriter {
         List<Type> ins = row(f.ins());
         List<Type> outs = row(f.outs());
         java.util.Optional<Type.Yields> yields = f.yields().map(y -> new Type.Yields(memoType(y.yielded()), memoType(y.resumed())));
-        boolean same = ins.equals(f.ins()) && outs.equals(f.outs()) && yields.equals(f.yields());
+        boolean same = sameRow(ins, f.ins()) && sameRow(outs, f.outs()) && yields.equals(f.yields());
         return same ? f : new Type.Fn(ins, outs, f.effects(), yields);
+    }
+
+    /** Whether two rows hold the same types (by identity first: a mapped type that did not change is the same object). */
+    private static boolean sameRow(List<Type> a, List<Type> b) {
+        if (a == b) return true;
+        int n = a.size();
+        if (n != b.size()) return false;
+        for (int i = 0; i < n; i++) {
+            Type x = a.get(i), y = b.get(i);
+            if (x != y && !x.equals(y)) return false;
+        }
+        return true;
     }
 
     /** Rows shared between nodes are mapped once (see {@link Row.Mapping}); so is each type object. */

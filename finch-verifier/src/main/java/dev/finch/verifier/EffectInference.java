@@ -36,7 +36,7 @@ final class EffectInference {
 
     private final Map<String, Unit> units;
     /** Host calls whose path argument is known: their instantiated requirement (see {@link PathTemplates}). */
-    private java.util.IdentityHashMap<Checked.CallNode, Capability> sites = new java.util.IdentityHashMap<>();
+    private Map<Checked.CallNode, Capability> sites = Map.of();
     private final Map<String, TreeSet<Capability>> eff = new LinkedHashMap<>();
     private final List<Diagnostic> diagnostics = new ArrayList<>();
 
@@ -85,6 +85,21 @@ final class EffectInference {
                 ? e.getValue().word().signature().effects() : java.util.Set.of()));
         // Each body is read once: the effects of its calls outside the module, and which module words it calls. The
         // fixpoint then runs over the reverse call graph with a worklist, so a chain of n words costs n, not n².
+        if (!units.isEmpty()) fixpoint();
+        Map<String, CheckedWord> words = new LinkedHashMap<>();
+        for (var e : units.entrySet()) {
+            Unit u = e.getValue();
+            if (u.declared() != null) checkDeclared(u.declared().effects(), u.word().origin(), "word `" + e.getKey() + "`");
+            if (u.declared() != null) checkCovered(u.word().body(), u.declared().effects(), "word `" + e.getKey() + "`");
+            words.put(e.getKey(), finish(u.word(), eff.get(e.getKey())));
+        }
+        TreeSet<Capability> mainEff = new TreeSet<>(callEffects(main.body()));
+        CheckedWord checkedMain = finish(main, mainEff);
+        return new Result(words, checkedMain, reached(checkedMain, words), diagnostics);
+    }
+
+    /** The module words' effects and pausing: a worklist fixpoint over the reverse call graph. */
+    private void fixpoint() {
         Map<String, Set<String>> callers = new HashMap<>();
         for (var e : units.entrySet()) {
             TreeSet<Capability> mine = eff.get(e.getKey());
@@ -108,16 +123,6 @@ final class EffectInference {
                 if (grew && queued.add(caller)) work.add(caller);
             }
         }
-        Map<String, CheckedWord> words = new LinkedHashMap<>();
-        for (var e : units.entrySet()) {
-            Unit u = e.getValue();
-            if (u.declared() != null) checkDeclared(u.declared().effects(), u.word().origin(), "word `" + e.getKey() + "`");
-            if (u.declared() != null) checkCovered(u.word().body(), u.declared().effects(), "word `" + e.getKey() + "`");
-            words.put(e.getKey(), finish(u.word(), eff.get(e.getKey())));
-        }
-        TreeSet<Capability> mainEff = new TreeSet<>(callEffects(main.body()));
-        CheckedWord checkedMain = finish(main, mainEff);
-        return new Result(words, checkedMain, reached(checkedMain, words), diagnostics);
     }
 
     /** The effects of the calls directly in a body (closure bodies excluded). */

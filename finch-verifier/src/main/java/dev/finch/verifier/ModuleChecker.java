@@ -287,7 +287,7 @@ final class ModuleChecker {
         Checked.CheckedBlock body = checker.block(def.body(), st);
         checker.requireOuts(st, sig.outs(), at, "word `" + def.name() + "`");
         CheckedWord w = new CheckedWord(def.name(), sig, scope.locals, List.of(), body, false, at);
-        return CheckedRewriter.zonk(subst).word(w);
+        return subst.madeMetas() ? CheckedRewriter.zonk(subst).word(w) : w;
     }
 
     /** The program: starts on the session stack; what it leaves becomes the new stack, so it must be fully typed. */
@@ -298,19 +298,21 @@ final class ModuleChecker {
         StackState st = new StackState(env.stack(), null, Set.of());
         Checked.CheckedBlock body = checker.block(module.main(), st, true);
         List<Type> fin = subst.resolveAll(st.row());
-        for (Type t : fin) ambiguous(t, "this value stays on the session stack as " + Types.show(subst, t));
+        for (Type t : fin) ambiguous(t, () -> "this value stays on the session stack as " + Types.show(subst, t));
         for (var e : constants.entrySet()) {
             Type t = subst.resolve(e.getValue());
-            ambiguous(t, "constant `" + e.getKey() + "` would be stored as " + Types.show(subst, t));
+            ambiguous(t, () -> "constant `" + e.getKey() + "` would be stored as " + Types.show(subst, t));
         }
         Type.Fn sig = new Type.Fn(env.stack(), fin, new java.util.TreeSet<>(), Optional.ofNullable(scope.yields));
-        return CheckedRewriter.zonk(subst).word(new CheckedWord("main", sig, scope.locals, List.of(), body, false, at));
+        CheckedWord w = new CheckedWord("main", sig, scope.locals, List.of(), body, false, at);
+        return subst.madeMetas() ? CheckedRewriter.zonk(subst).word(w) : w;
     }
 
-    private void ambiguous(Type t, String what) {
+    private void ambiguous(Type t, java.util.function.Supplier<String> what) {
+        if (!subst.madeMetas()) return;
         Optional<Type.Var> meta = Types.firstMeta(t);
         if (meta.isPresent()) {
-            throw Fail.at(VerifyCode.AMBIGUOUS_TYPE, subst.originOf(meta.get()), what + ", but part of its type (`_`) is never determined; "
+            throw Fail.at(VerifyCode.AMBIGUOUS_TYPE, subst.originOf(meta.get()), what.get() + ", but part of its type (`_`) is never determined; "
                     + "annotate it (for example none/ok/err where the type is known, empty-list<T>, or a declared signature)",
                     "a fully known type", Types.show(subst, t));
         }

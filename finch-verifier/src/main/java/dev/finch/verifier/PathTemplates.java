@@ -32,7 +32,8 @@ import java.util.Map;
  * keeps the bound; the host boundary re-checks every concrete requirement at run time either way.
  */
 final class PathTemplates {
-    private final IdentityHashMap<Checked.CallNode, Capability> sites = new IdentityHashMap<>();
+    /** Made once some body turns out to call a templated or refining word. */
+    private IdentityHashMap<Checked.CallNode, Capability> sites;
     private final List<Diagnostic> diagnostics;
     private final Vocabulary vocabulary;
 
@@ -42,10 +43,11 @@ final class PathTemplates {
     }
 
     /** The concrete requirement of each host call whose template arguments are known, across the given bodies. */
-    static IdentityHashMap<Checked.CallNode, Capability> instantiate(List<CheckedBlock> bodies, List<Diagnostic> diagnostics, Vocabulary vocabulary) {
+    static Map<Checked.CallNode, Capability> instantiate(List<CheckedBlock> bodies, List<Diagnostic> diagnostics, Vocabulary vocabulary) {
         PathTemplates t = new PathTemplates(diagnostics, vocabulary);
         // Most programs call no refining word and no word with a template: then there is nothing to track.
-        if (!t.anyTemplated(bodies)) return t.sites;
+        if (!t.anyTemplated(bodies)) return Map.of();
+        t.sites = new IdentityHashMap<>();
         for (CheckedBlock b : bodies) t.body(b);
         return t.sites;
     }

@@ -59,6 +59,12 @@ final class Substitution {
         return new Type.Var(name);
     }
 
+    /**
+     * Whether any meta-variable was ever made: when none was, no type of the checked tree holds one, and applying
+     * this substitution changes nothing.
+     */
+    boolean madeMetas() { return next > 0; }
+
     static boolean isMeta(Type t) { return t instanceof Type.Var v && v.name().startsWith("?"); }
 
     Origin originOf(Type.Var meta) { return origins.getOrDefault(meta.name(), Origin.UNKNOWN); }

@@ -17,51 +17,104 @@ import java.util.function.Function;
 final class Types {
     private Types() { }
 
-    /** Rebuilds {@code t} with every type variable replaced by {@code f(var)}. */
+    /**
+     * Rebuilds {@code t} with every type variable replaced by {@code f(var)}; a part in which nothing changes is
+     * returned as it is (most types a program meets hold no variable, and this runs for every call it checks).
+     */
     static Type mapVars(Type t, Function<Type.Var, Type> f) {
         return switch (t.kind()) {
             case PRIM, PATH -> t;
-            case NAMED -> ((Type.Named) t).definition().map(d -> (Type) new Type.Named(((Type.Named) t).name(), Optional.of(mapVars(d, f)))).orElse(t);
+            case NAMED -> {
+                Type.Named n = (Type.Named) t;
+                if (n.definition().isEmpty()) yield t;
+                Type d = n.definition().get();
+                Type m = mapVars(d, f);
+                yield m == d ? t : new Type.Named(n.name(), Optional.of(m));
+            }
             case VAR -> f.apply((Type.Var) t);
-            case OPTION -> new Type.OptionT(mapVars(((Type.OptionT) t).value(), f));
-            case LIST -> new Type.ListT(mapVars(((Type.ListT) t).element(), f));
-            case TASK -> new Type.TaskT(mapVars(((Type.TaskT) t).value(), f));
-            case STREAM -> new Type.StreamT(mapVars(((Type.StreamT) t).element(), f));
-            case RESOURCE -> new Type.ResourceT(mapVars(((Type.ResourceT) t).of(), f));
+            case OPTION -> {
+                Type v = ((Type.OptionT) t).value(), m = mapVars(v, f);
+                yield m == v ? t : new Type.OptionT(m);
+            }
+            case LIST -> {
+                Type v = ((Type.ListT) t).element(), m = mapVars(v, f);
+                yield m == v ? t : new Type.ListT(m);
+            }
+            case TASK -> {
+                Type v = ((Type.TaskT) t).value(), m = mapVars(v, f);
+                yield m == v ? t : new Type.TaskT(m);
+            }
+            case STREAM -> {
+                Type v = ((Type.StreamT) t).element(), m = mapVars(v, f);
+                yield m == v ? t : new Type.StreamT(m);
+            }
+            case RESOURCE -> {
+                Type v = ((Type.ResourceT) t).of(), m = mapVars(v, f);
+                yield m == v ? t : new Type.ResourceT(m);
+            }
             case RESULT -> {
                 Type.ResultT r = (Type.ResultT) t;
-                yield new Type.ResultT(mapVars(r.ok(), f), mapVars(r.err(), f));
+                Type ok = mapVars(r.ok(), f), err = mapVars(r.err(), f);
+                yield ok == r.ok() && err == r.err() ? t : new Type.ResultT(ok, err);
             }
             case MAP -> {
                 Type.MapT m = (Type.MapT) t;
-                yield new Type.MapT(mapVars(m.key(), f), mapVars(m.value(), f));
+                Type k = mapVars(m.key(), f), v = mapVars(m.value(), f);
+                yield k == m.key() && v == m.value() ? t : new Type.MapT(k, v);
             }
             case FIBER -> {
                 Type.FiberT x = (Type.FiberT) t;
-                yield new Type.FiberT(mapVars(x.yielded(), f), mapVars(x.result(), f));
+                Type y = mapVars(x.yielded(), f), r = mapVars(x.result(), f);
+                yield y == x.yielded() && r == x.result() ? t : new Type.FiberT(y, r);
             }
             case RECORD -> {
                 Map<String, Type> fields = new TreeMap<>();
-                for (var e : ((Type.RecordT) t).fields().entrySet()) fields.put(e.getKey(), mapVars(e.getValue(), f));
-                yield new Type.RecordT(fields);
+                boolean same = true;
+                for (var e : ((Type.RecordT) t).fields().entrySet()) {
+                    Type m = mapVars(e.getValue(), f);
+                    same &= m == e.getValue();
+                    fields.put(e.getKey(), m);
+                }
+                yield same ? t : new Type.RecordT(fields);
             }
             case VARIANT -> {
                 Map<String, Optional<Type>> tags = new LinkedHashMap<>();
-                for (var e : ((Type.VariantT) t).tags().entrySet()) tags.put(e.getKey(), e.getValue().map(p -> mapVars(p, f)));
-                yield new Type.VariantT(tags);
+                boolean same = true;
+                for (var e : ((Type.VariantT) t).tags().entrySet()) {
+                    Optional<Type> p = e.getValue();
+                    if (p.isEmpty()) { tags.put(e.getKey(), p); continue; }
+                    Type m = mapVars(p.get(), f);
+                    same &= m == p.get();
+                    tags.put(e.getKey(), m == p.get() ? p : Optional.of(m));
+                }
+                yield same ? t : new Type.VariantT(tags);
             }
             case FN -> {
                 Type.Fn fn = (Type.Fn) t;
-                yield new Type.Fn(mapRow(fn.ins(), f), mapRow(fn.outs(), f), fn.effects(),
-                        fn.yields().map(y -> new Type.Yields(mapVars(y.yielded(), f), mapVars(y.resumed(), f))));
+                List<Type> ins = mapRow(fn.ins(), f), outs = mapRow(fn.outs(), f);
+                Optional<Type.Yields> yields = fn.yields();
+                if (yields.isPresent()) {
+                    Type.Yields y = yields.get();
+                    Type a = mapVars(y.yielded(), f), b = mapVars(y.resumed(), f);
+                    if (a != y.yielded() || b != y.resumed()) yields = Optional.of(new Type.Yields(a, b));
+                }
+                yield ins == fn.ins() && outs == fn.outs() && yields == fn.yields() ? t : new Type.Fn(ins, outs, fn.effects(), yields);
             }
         };
     }
 
+    /** {@code row} with each type mapped; {@code row} itself when no type changes. */
     static List<Type> mapRow(List<Type> row, Function<Type.Var, Type> f) {
-        List<Type> out = new ArrayList<>(row.size());
-        for (Type t : row) out.add(mapVars(t, f));
-        return out;
+        List<Type> out = null;
+        for (int i = 0; i < row.size(); i++) {
+            Type t = row.get(i), m = mapVars(t, f);
+            if (out == null && m != t) {
+                out = new ArrayList<>(row.size());
+                for (int j = 0; j < i; j++) out.add(row.get(j));
+            }
+            if (out != null) out.add(m);
+        }
+        return out == null ? row : out;
     }
 
     /** Every variable of {@code t} in order of first appearance. */
@@ -84,7 +137,7 @@ final class Types {
      */
     static Type instantiate(Type t, Substitution s, Origin at, Set<String> keep) {
         s.charge(size(t));
-        Map<String, Type> fresh = new HashMap<>();
+        Map<String, Type> fresh = new HashMap<>(4);
         return mapVars(t, v -> {
             if (Substitution.isMeta(v) || keep.contains(v.name())) return v;
             return fresh.computeIfAbsent(v.name(), n -> s.fresh(at));
@@ -106,12 +159,23 @@ final class Types {
             case RESULT -> size(((Type.ResultT) t).ok()) + size(((Type.ResultT) t).err());
             case MAP -> size(((Type.MapT) t).key()) + size(((Type.MapT) t).value());
             case FIBER -> size(((Type.FiberT) t).yielded()) + size(((Type.FiberT) t).result());
-            case RECORD -> ((Type.RecordT) t).fields().values().stream().mapToLong(Types::size).sum();
-            case VARIANT -> ((Type.VariantT) t).tags().values().stream().mapToLong(p -> p.map(Types::size).orElse(0L)).sum();
+            case RECORD -> {
+                long n = 0;
+                for (Type f : ((Type.RecordT) t).fields().values()) n += size(f);
+                yield n;
+            }
+            case VARIANT -> {
+                long n = 0;
+                for (Optional<Type> p : ((Type.VariantT) t).tags().values()) if (p.isPresent()) n += size(p.get());
+                yield n;
+            }
             case FN -> {
                 Type.Fn f = (Type.Fn) t;
-                long n = f.ins().stream().mapToLong(Types::size).sum() + f.outs().stream().mapToLong(Types::size).sum();
-                yield n + f.yields().map(y -> size(y.yielded()) + size(y.resumed())).orElse(0L);
+                long n = 0;
+                for (Type x : f.ins()) n += size(x);
+                for (Type x : f.outs()) n += size(x);
+                if (f.yields().isPresent()) n += size(f.yields().get().yielded()) + size(f.yields().get().resumed());
+                yield n;
             }
         };
     }

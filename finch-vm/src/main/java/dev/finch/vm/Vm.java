@@ -113,7 +113,9 @@ public final class Vm implements AutoCloseable {
         ctx.host = new RunHost(executionId, host);
         ctx.cpu = new dev.finch.vm.runtime.CpuTasks.Run(cpuTasks);
         inspection(ctx, state, module);
-        ctx.stackIn = state.stack().stream().map(TypedValue::value).toArray();
+        Object[] in = new Object[state.stack().size()];
+        for (int i = 0; i < in.length; i++) in[i] = state.stack().get(i).value();
+        ctx.stackIn = in;
         return execute(executionId, new Paused(ctx, compiled.main(), module, state, compiled.words(), compiled.interpreted(),
                 CallerThread.canRun(module, state)), limits, cancel);
     }
@@ -257,11 +259,19 @@ public final class Vm implements AutoCloseable {
         List<Type> outs = p.module().main().signature().outs();
         List<TypedValue> stack = new ArrayList<>();
         for (int i = 0; i < outs.size(); i++) stack.add(new TypedValue(outs.get(i), ctx.stackOut[i]));
-        Map<String, CompiledWord> words = new LinkedHashMap<>(p.base().words());
-        words.putAll(p.words());
-        Map<String, TypedValue> constants = new LinkedHashMap<>(p.base().constants());
-        p.module().newConstants().forEach((n, t) -> constants.put(n, new TypedValue(t, ctx.constants().get(n))));
-        return new VmState(p.base().library(), stack, words, constants);
+        VmState base = p.base();
+        Map<String, CompiledWord> words = base.words();
+        if (!p.words().isEmpty()) {
+            words = new LinkedHashMap<>(base.words());
+            words.putAll(p.words());
+        }
+        Map<String, TypedValue> constants = base.constants();
+        if (!p.module().newConstants().isEmpty()) {
+            Map<String, TypedValue> changed = new LinkedHashMap<>(base.constants());
+            p.module().newConstants().forEach((n, t) -> changed.put(n, new TypedValue(t, ctx.constants().get(n))));
+            constants = changed;
+        }
+        return base.successor(stack, words, constants);
     }
 
     /**
@@ -349,10 +359,13 @@ public final class Vm implements AutoCloseable {
 
     /** What {@code vm-vocabulary} answers in a run of {@code module} on {@code state}: its vocabulary and definitions. */
     private static void inspection(Ctx ctx, VmState state, CheckedModule module) {
-        java.util.Map<String, String> defs = new java.util.TreeMap<>();
-        state.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
-        module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
-        ctx.definitions = defs;
+        // Spelled only if the program asks (vm-vocabulary): most runs never do, and a big dictionary is many signatures.
+        ctx.definitions = () -> {
+            java.util.Map<String, String> defs = new java.util.TreeMap<>();
+            state.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
+            module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
+            return defs;
+        };
         ctx.vocabulary = state.library().vocabulary();
     }
 

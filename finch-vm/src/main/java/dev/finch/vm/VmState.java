@@ -49,7 +49,23 @@ public final class VmState {
     public VmState withStack(List<TypedValue> newStack) { return new VmState(library, newStack, words, constants); }
 
     /** This state over another library (words installed or removed); the rest is unchanged. */
-    public VmState withLibrary(Library other) { return new VmState(other, stack, words, constants); }
+    public VmState withLibrary(Library other) { return other == library ? this : new VmState(other, stack, words, constants); }
+
+    /**
+     * The state a run that started from this one committed: {@code stack}, and the dictionary and constants given
+     * (this state's own maps when the run defined nothing). When the dictionary and constants are this state's, the
+     * environment already built for it is carried over with the new stack's types, not built again.
+     */
+    VmState successor(List<TypedValue> newStack, Map<String, CompiledWord> newWords, Map<String, TypedValue> newConstants) {
+        VmState next = new VmState(library, newStack, newWords, newConstants);
+        Environment e = environment;
+        if (e != null && next.words == words && next.constants == constants) {
+            List<Type> types = new java.util.ArrayList<>(next.stack.size());
+            for (TypedValue v : next.stack) types.add(v.type());
+            next.environment = types.equals(e.stack()) ? e : e.withStack(List.copyOf(types));
+        }
+        return next;
+    }
 
     /** What the frontends lower and the verifier checks a new submission against. */
     public Environment environment() {

@@ -199,9 +199,12 @@ public sealed interface Type {
         public Fn {
             ins = List.copyOf(ins);
             outs = List.copyOf(outs);
-            effects = java.util.Collections.unmodifiableSortedSet(new TreeSet<>(effects));
+            // Most signatures are pure: they share one empty set instead of each copying one.
+            effects = effects.isEmpty() ? NO_EFFECTS : java.util.Collections.unmodifiableSortedSet(new TreeSet<>(effects));
             Objects.requireNonNull(yields);
         }
+
+        private static final SortedSet<Capability> NO_EFFECTS = java.util.Collections.emptySortedSet();
 
         public static Fn of(List<Type> ins, List<Type> outs) { return new Fn(ins, outs, new TreeSet<>(), Optional.empty()); }
 

@@ -41,10 +41,18 @@ public record WordSpec(String name, Category category, String doc, Typing typing
     public boolean special() { return typing != Typing.ORDINARY; }
 
     /** The signatures, in overload order. */
-    public List<Type.Fn> signatures() { return overloads.stream().map(Overload::signature).toList(); }
+    public List<Type.Fn> signatures() {
+        if (overloads.size() == 1) return List.of(overloads.get(0).signature());
+        Type.Fn[] out = new Type.Fn[overloads.size()];
+        for (int i = 0; i < out.length; i++) out[i] = overloads.get(i).signature();
+        return List.of(out);
+    }
 
     /** The overload with this id. */
-    public Optional<Overload> overload(String id) { return overloads.stream().filter(o -> o.id().equals(id)).findFirst(); }
+    public Optional<Overload> overload(String id) {
+        for (Overload o : overloads) if (o.id().equals(id)) return Optional.of(o);
+        return Optional.empty();
+    }
 
     /** The signature spelled for people: overloads joined by {@code |}. */
     public String signatureText() {
@@ -58,6 +66,9 @@ public record WordSpec(String name, Category category, String doc, Typing typing
      * (a host boundary that may pause for approval or run in deferred-host mode).
      */
     public static boolean maySuspend(Type.Fn f) {
-        return f.yields().isPresent() || f.effects().stream().anyMatch(c -> !c.equals(dev.finch.ir.cap.Capability.SESSION_EMIT));
+        if (f.yields().isPresent()) return true;
+        if (f.effects().isEmpty()) return false;
+        for (dev.finch.ir.cap.Capability c : f.effects()) if (!c.equals(dev.finch.ir.cap.Capability.SESSION_EMIT)) return true;
+        return false;
     }
 }

@@ -105,10 +105,10 @@ final class Interpreter {
         if (outs.size() == 1) return out[0];
         for (int i = 0; i < outs.size(); i++) {
             Type t = outs.get(i);
-            if (t == Type.INT) ctx.rl[i] = (Long) out[i];
-            else if (t == Type.BOOL) ctx.rl[i] = ((Boolean) out[i]) ? 1 : 0;
-            else if (t == Type.FLOAT) ctx.rd[i] = (Double) out[i];
-            else ctx.ro[i] = out[i];
+            if (t == Type.INT) ctx.rl()[i] = (Long) out[i];
+            else if (t == Type.BOOL) ctx.rl()[i] = ((Boolean) out[i]) ? 1 : 0;
+            else if (t == Type.FLOAT) ctx.rd()[i] = (Double) out[i];
+            else ctx.ro()[i] = out[i];
         }
         return null;
     }
@@ -282,10 +282,10 @@ final class Interpreter {
         Object[] out = new Object[outs.size()];
         for (int i = 0; i < out.length; i++) {
             Type t = outs.get(i);
-            if (t == Type.INT) out[i] = ctx.rl[i];
-            else if (t == Type.BOOL) out[i] = ctx.rl[i] != 0;
-            else if (t == Type.FLOAT) out[i] = ctx.rd[i];
-            else out[i] = ctx.ro[i];
+            if (t == Type.INT) out[i] = ctx.rl()[i];
+            else if (t == Type.BOOL) out[i] = ctx.rl()[i] != 0;
+            else if (t == Type.FLOAT) out[i] = ctx.rd()[i];
+            else out[i] = ctx.ro()[i];
         }
         return out;
     }

@@ -345,9 +345,9 @@ final class MethodCompiler {
     void storeRegister(int i, Runnable load, Kind k) {
         mv.visitVarInsn(ALOAD, CTX_LOCAL);
         switch (k) {
-            case J, Z -> mv.visitFieldInsn(GETFIELD, CTX, "rl", "[J");
-            case D -> mv.visitFieldInsn(GETFIELD, CTX, "rd", "[D");
-            case A -> mv.visitFieldInsn(GETFIELD, CTX, "ro", "[Ljava/lang/Object;");
+            case J, Z -> mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "rl", "()[J", false);
+            case D -> mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "rd", "()[D", false);
+            case A -> mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "ro", "()[Ljava/lang/Object;", false);
         }
         pushInt(i);
         load.run();
@@ -363,9 +363,9 @@ final class MethodCompiler {
     void loadRegister(int i, Kind k) {
         mv.visitVarInsn(ALOAD, CTX_LOCAL);
         switch (k) {
-            case J, Z -> mv.visitFieldInsn(GETFIELD, CTX, "rl", "[J");
-            case D -> mv.visitFieldInsn(GETFIELD, CTX, "rd", "[D");
-            case A -> mv.visitFieldInsn(GETFIELD, CTX, "ro", "[Ljava/lang/Object;");
+            case J, Z -> mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "rl", "()[J", false);
+            case D -> mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "rd", "()[D", false);
+            case A -> mv.visitMethodInsn(INVOKEVIRTUAL, CTX, "ro", "()[Ljava/lang/Object;", false);
         }
         pushInt(i);
         switch (k) {

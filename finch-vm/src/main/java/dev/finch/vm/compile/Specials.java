@@ -73,7 +73,7 @@ public enum Specials {
             int base = sp - 1 - k;
             int outs = f.outs().size();
             if (outs == 1) s[base] = r;
-            else for (int i = 0; i < outs; i++) s[base + i] = ctx.ro[i];
+            else for (int i = 0; i < outs; i++) s[base + i] = ctx.ro()[i];
             return base + outs;
         }
     },

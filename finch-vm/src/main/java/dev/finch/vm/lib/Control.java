@@ -80,7 +80,7 @@ public final class Control {
             o.put("doc", w.doc());
         }
         ArrayNode defs = out.putArray("definitions");
-        new TreeMap<>(ctx.definitions).forEach((n, sig) -> defs.addObject().put("name", n).put("signature", sig));
+        new TreeMap<>(ctx.definitions.get()).forEach((n, sig) -> defs.addObject().put("name", n).put("signature", sig));
         return out;
     }
 }

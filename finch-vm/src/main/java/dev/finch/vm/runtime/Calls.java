@@ -49,9 +49,9 @@ public final class Calls {
         if (outs.size() > 1 && !ctx.suspending) {
             for (int i = 0; i < outs.size(); i++) {
                 Type t = outs.get(i);
-                if (t == Type.INT) ctx.ro[i] = ctx.rl[i];
-                else if (t == Type.FLOAT) ctx.ro[i] = ctx.rd[i];
-                else if (t == Type.BOOL) ctx.ro[i] = ctx.rl[i] != 0;
+                if (t == Type.INT) ctx.ro()[i] = ctx.rl()[i];
+                else if (t == Type.FLOAT) ctx.ro()[i] = ctx.rd()[i];
+                else if (t == Type.BOOL) ctx.ro()[i] = ctx.rl()[i] != 0;
             }
         }
         return r;

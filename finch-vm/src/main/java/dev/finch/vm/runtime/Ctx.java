@@ -48,9 +48,30 @@ public final class Ctx implements Meter {
     boolean retrying;
 
     /** Result registers for words with several outputs, indexed by output position. */
-    public final long[] rl = new long[256];
-    public final double[] rd = new double[256];
-    public final Object[] ro = new Object[256];
+    private long[] rl;
+    private double[] rd;
+    private Object[] ro;
+
+    /** The int/bool result registers, made on first use (most runs call no word with several outputs). */
+    public long[] rl() {
+        long[] r = rl;
+        return r != null ? r : (rl = new long[REGISTERS]);
+    }
+
+    /** The float result registers, made on first use. */
+    public double[] rd() {
+        double[] r = rd;
+        return r != null ? r : (rd = new double[REGISTERS]);
+    }
+
+    /** The reference result registers, made on first use. */
+    public Object[] ro() {
+        Object[] r = ro;
+        return r != null ? r : (ro = new Object[REGISTERS]);
+    }
+
+    /** Result registers of each kind: the most outputs a word may have. */
+    private static final int REGISTERS = 256;
 
     /** Top-level stack in (boxed, bottom to top) and out. */
     public Object[] stackIn;
@@ -85,9 +106,9 @@ public final class Ctx implements Meter {
     /** Set by a yield to the innermost running fiber (not a pause of the run). */
     public boolean fiberYield;
     /** Each fiber this execution changed, as it was before (undone when the execution fails); the root's. */
-    private final java.util.IdentityHashMap<dev.finch.vm.value.Fiber, dev.finch.vm.value.Fiber.Snapshot> fiberUndo;
+    private java.util.IdentityHashMap<dev.finch.vm.value.Fiber, dev.finch.vm.value.Fiber.Snapshot> fiberUndo;
     /** The dictionary's definitions visible to the run (name → signature), for vm-vocabulary. */
-    public java.util.Map<String, String> definitions = java.util.Map.of();
+    public java.util.function.Supplier<java.util.Map<String, String>> definitions = java.util.Map::of;
     /** The vocabulary the run was verified against (vm-vocabulary answers it). */
     public dev.finch.ir.vocab.Vocabulary vocabulary = dev.finch.ir.vocab.Vocabulary.EMPTY;
     /** The run's host boundary (grants, journal, bindings, streams). */
@@ -116,7 +137,6 @@ public final class Ctx implements Meter {
         this.fuel = 0;
         this.root = this;
         this.strands = new Strands(this);
-        this.fiberUndo = new java.util.IdentityHashMap<>();
     }
 
     /** A child context for one concurrent step of this run (see {@link Strands}). */
@@ -133,7 +153,6 @@ public final class Ctx implements Meter {
         this.vocabulary = root.vocabulary;
         this.host = root.host;
         this.strands = root.strands;
-        this.fiberUndo = root.fiberUndo;
         this.cpu = root.cpu;
         this.fuel = 0;
     }
@@ -157,16 +176,20 @@ public final class Ctx implements Meter {
     public boolean isChild() { return root != this; }
 
     /** Remembers {@code f} as it is now, the first time this execution changes it. */
-    public void touch(dev.finch.vm.value.Fiber f) { fiberUndo.putIfAbsent(f, f.snapshot()); }
+    public void touch(dev.finch.vm.value.Fiber f) {
+        if (root.fiberUndo == null) root.fiberUndo = new java.util.IdentityHashMap<>();
+        root.fiberUndo.putIfAbsent(f, f.snapshot());
+    }
 
     /** The execution failed or was cancelled: every fiber it changed is as it was before it ran. */
     public void rollbackFibers() {
-        fiberUndo.forEach(dev.finch.vm.value.Fiber::restore);
-        fiberUndo.clear();
+        if (root.fiberUndo == null) return;
+        root.fiberUndo.forEach(dev.finch.vm.value.Fiber::restore);
+        root.fiberUndo.clear();
     }
 
     /** How fiber {@code f} was before this execution changed it (null when it has not). */
-    public dev.finch.vm.value.Fiber.Snapshot before(dev.finch.vm.value.Fiber f) { return fiberUndo.get(f); }
+    public dev.finch.vm.value.Fiber.Snapshot before(dev.finch.vm.value.Fiber f) { return root.fiberUndo == null ? null : root.fiberUndo.get(f); }
 
     /** Prepares a suspended run's context to resume under new limits, sink and cancellation. */
     public synchronized void renew(Limits limits, OutputSink sink, CancelToken cancel) {
