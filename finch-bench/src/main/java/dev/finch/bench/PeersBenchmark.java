@@ -1,5 +1,10 @@
 package dev.finch.bench;
 
+import com.dylibso.chicory.compiler.MachineFactoryCompiler;
+import com.dylibso.chicory.runtime.ExportFunction;
+import com.dylibso.chicory.runtime.Instance;
+import com.dylibso.chicory.wasm.Parser;
+import com.dylibso.chicory.wasm.WasmModule;
 import dev.finch.Finch;
 import dev.finch.Outcome;
 import dev.finch.Session;
@@ -39,8 +44,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * ({@code x = i; x*2+1}, {@code i} a counter) in a warm engine; a brand-new engine answering {@code 1+2}; fib(27)
  * and the sum of 0 … 5·10^6−1 called from Java through each engine's public call path. Peers: LuaJ 3.0.1
  * (interpreter), Rhino 1.9.2 (interpreted for new programs, compiled for the kernels), Nashorn 15.4, Groovy 5.0.8
- * ({@code @CompileStatic}). Chicory is not here: it needs a WebAssembly module, which this build has no toolchain
- * to produce. Median per operation: {@code Mode.SampleTime}.
+ * ({@code @CompileStatic}), Chicory 1.7.5 (WebAssembly: its interpreter, and for the kernels also its compiler to JVM
+ * bytecode; the modules are {@link WasmModules}). For Chicory a new program is a module never seen before (the
+ * one-liner with {@code i} as its constant), encoded, parsed, validated, instantiated and called; a brand-new engine is
+ * a new instance of a module parsed anew. Median per operation: {@code Mode.SampleTime}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SampleTime)
@@ -70,6 +77,10 @@ public class PeersBenchmark {
     private GroovyShell groovy;
     private MethodHandle groovyFib;
     private MethodHandle groovySum;
+    private ExportFunction chicoryFib;
+    private ExportFunction chicorySum;
+    private ExportFunction chicoryCompiledFib;
+    private ExportFunction chicoryCompiledSum;
 
     @Setup public void setup() throws Throwable {
         finch = Finch.builder().build();
@@ -94,14 +105,31 @@ public class PeersBenchmark {
             groovyFib = MethodHandles.publicLookup().findStatic(k, "fib", longToLong);
             groovySum = MethodHandles.publicLookup().findStatic(k, "sum", longToLong);
         }
+        WasmModule kernels = Parser.parse(WasmModules.KERNELS);
+        Instance interpreted = Instance.builder(kernels).build();
+        chicoryFib = interpreted.export("fib");
+        chicorySum = interpreted.export("sum");
+        Instance compiled = Instance.builder(kernels).withMachineFactory(MachineFactoryCompiler.compile(kernels)).build();
+        chicoryCompiledFib = compiled.export("fib");
+        chicoryCompiledSum = compiled.export("sum");
         check(luaFib.call(LuaValue.valueOf(27)).tolong(), "LuaJ");
         check(((Number) rhinoFib.call(rhino, rhinoScope, rhinoScope, new Object[] {27})).longValue(), "Rhino");
         check(((Number) ((Invocable) nashorn).invokeFunction("fib", 27)).longValue(), "Nashorn");
         check((long) groovyFib.invokeExact(27L), "Groovy");
+        check(chicoryFib.apply(27)[0], "Chicory");
+        check(chicoryCompiledFib.apply(27)[0], "Chicory compiled");
+        checkSum(chicorySum.apply(5_000_000)[0], "Chicory");
+        checkSum(chicoryCompiledSum.apply(5_000_000)[0], "Chicory compiled");
+        if (newProgramChicory() != 2 * counter + 1) throw new IllegalStateException("Chicory: new program");
+        if (freshEngineChicory() != 3) throw new IllegalStateException("Chicory: 1+2");
     }
 
     private static void check(long fib27, String who) {
         if (fib27 != Kernels.javaFib(27)) throw new IllegalStateException(who + ": fib(27) = " + fib27);
+    }
+
+    private static void checkSum(long sum5m, String who) {
+        if (sum5m != Kernels.javaSum(5_000_000)) throw new IllegalStateException(who + ": sum to 5M = " + sum5m);
     }
 
     private static CompilerConfiguration staticGroovy() {
@@ -138,6 +166,10 @@ public class PeersBenchmark {
 
     @Benchmark public Object newProgramGroovyStatic() { return groovy.evaluate("long x = " + ++counter + "L; x*2+1"); }
 
+    @Benchmark public long newProgramChicory() {
+        return Instance.builder(Parser.parse(WasmModules.turn(++counter))).build().export("run").apply()[0];
+    }
+
     // ---- a brand-new engine answering 1+2 ----
 
     @Benchmark public Outcome freshEngineFinch() {
@@ -164,6 +196,10 @@ public class PeersBenchmark {
 
     @Benchmark public Object freshEngineGroovy() { return new GroovyShell(staticGroovy()).evaluate("1+2"); }
 
+    @Benchmark public long freshEngineChicory() {
+        return Instance.builder(Parser.parse(WasmModules.ONE_PLUS_TWO)).build().export("run").apply()[0];
+    }
+
     // ---- fib(27) and the sum to 5M, called from Java ----
 
     @Benchmark public Outcome fib27Finch() { return finchSession.call("fib", Value.of(27)); }
@@ -176,6 +212,10 @@ public class PeersBenchmark {
 
     @Benchmark public long fib27GroovyStatic() throws Throwable { return (long) groovyFib.invokeExact(27L); }
 
+    @Benchmark public long fib27Chicory() { return chicoryFib.apply(27)[0]; }
+
+    @Benchmark public long fib27ChicoryCompiled() { return chicoryCompiledFib.apply(27)[0]; }
+
     @Benchmark public long fib27Java() { return Kernels.javaFib(27); }
 
     @Benchmark public Outcome sum5mFinch() { return finchSession.call("sum-to", Value.of(5_000_000)); }
@@ -187,6 +227,10 @@ public class PeersBenchmark {
     @Benchmark public Object sum5mNashorn() throws Exception { return ((Invocable) nashorn).invokeFunction("sum", 5_000_000); }
 
     @Benchmark public long sum5mGroovyStatic() throws Throwable { return (long) groovySum.invokeExact(5_000_000L); }
+
+    @Benchmark public long sum5mChicory() { return chicorySum.apply(5_000_000)[0]; }
+
+    @Benchmark public long sum5mChicoryCompiled() { return chicoryCompiledSum.apply(5_000_000)[0]; }
 
     @Benchmark public long sum5mJava() { return Kernels.javaSum(5_000_000L); }
 }
