@@ -24,6 +24,7 @@ final class Blocks {
 
     /** The blocks directly inside {@code i}, in order (a closure's body included); null parts are skipped. */
     static List<Block> children(Instr i) {
+        if (isLeaf(i.kind())) return List.of();
         List<Block> out = new ArrayList<>(2);
         boolean handled = switch (i.kind()) {
             case IF -> { add(out, ((Instr.If) i).then()); add(out, ((Instr.If) i).otherwise()); yield true; }
@@ -48,6 +49,14 @@ final class Blocks {
             case PUSH, CALL, QUOTE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> true; // hold no block
         };
         return out;
+    }
+
+    /** The instructions that hold no block (most of every program). */
+    private static boolean isLeaf(Instr.Kind k) {
+        return switch (k) {
+            case PUSH, CALL, QUOTE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> true;
+            case IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, CLOSURE -> false;
+        };
     }
 
     private static void add(List<Block> out, Block b) { if (b != null && b.instrs() != null) out.add(b); }

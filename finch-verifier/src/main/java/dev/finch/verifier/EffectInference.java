@@ -75,6 +75,12 @@ final class EffectInference {
     }
 
     private Result go(CheckedWord main) {
+        if (units.isEmpty() && plainlyPure(main.body())) {
+            // Nothing to infer or rewrite: main's effects, its suspension and the module's requirements are all empty.
+            CheckedWord checked = new CheckedWord(main.name(), main.signature().withEffects(java.util.Set.of()), main.locals(),
+                    main.captures(), main.body(), false, main.origin());
+            return new Result(Map.of(), checked, new TreeSet<>(), diagnostics);
+        }
         List<Checked.CheckedBlock> bodies = new ArrayList<>();
         bodies.add(main.body());
         for (Unit u : units.values()) bodies.add(u.word().body());
@@ -123,6 +129,41 @@ final class EffectInference {
                 if (grew && queued.add(caller)) work.add(caller);
             }
         }
+    }
+
+    /**
+     * Whether {@code b} (a program with no definitions of its own) calls only vocabulary words that need nothing, never
+     * pause, take no function value and refine no path, and makes no closure or execution token — the common one-line
+     * program. Its effects, suspension and requirement set are then empty, what the full inference would find.
+     */
+    private boolean plainlyPure(Checked.CheckedBlock b) {
+        for (Node n : b.nodes()) {
+            switch (n.kind()) {
+                case CLOSURE, QUOTE -> { return false; }
+                case CALL -> {
+                    Checked.CallNode c = (Checked.CallNode) n;
+                    if (c.target().kind() == Checked.Target.Kind.WORD) return false;
+                    if (c.target().kind() == Checked.Target.Kind.BUILTIN) {
+                        if (c.suspends() || !c.instantiated().effects().isEmpty() || c.instantiated().yields().isPresent()) return false;
+                        WordSpec spec = vocabulary.word(c.target().name()).orElse(null);
+                        if (spec == null || spec.pauses() || !dataOnly(spec.typing())) return false;
+                        var o = vocabulary.overload(((Checked.Target.Builtin) c.target()).overload()).orElse(null);
+                        if (o == null || o.refines() || o.requires().isPresent()) return false;
+                    }
+                }
+                case PUSH, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> { }
+            }
+            for (Checked.CheckedBlock child : Checked.children(n)) if (!plainlyPure(child)) return false;
+        }
+        return true;
+    }
+
+    /** Typings whose calls take no function value: their effects are their instantiated signature's. */
+    private static boolean dataOnly(dev.finch.ir.vocab.Typing t) {
+        return switch (t) {
+            case ORDINARY, VARIANT, VARIANT_GET, EMPTY_LIST, EMPTY_MAP, RECORD_GET, RECORD_SET -> true;
+            case EXECUTE, STEP_SPAWN, FIBER_NEW, DEFER_CPU -> false;
+        };
     }
 
     /** The effects of the calls directly in a body (closure bodies excluded). */

@@ -73,7 +73,18 @@ final class StackState {
     List<Type> row() { return items; }
 
     /** The top {@code n} types (bottom to top); call {@link #ensure} first. */
-    List<Type> top(int n) { return List.copyOf(items.subList(items.size() - n, items.size())); }
+    List<Type> top(int n) {
+        int size = items.size();
+        switch (n) {
+            case 0: return List.of();
+            case 1: return List.of(items.get(size - 1));
+            case 2: return List.of(items.get(size - 2), items.get(size - 1));
+            default:
+                Type[] out = new Type[n];
+                for (int i = 0; i < n; i++) out[i] = items.get(size - n + i);
+                return List.of(out);
+        }
+    }
 
     void setFloorHere() { floor = items.size(); }
 

@@ -78,6 +78,7 @@ public final class CpuTasks implements AutoCloseable {
         public void cancelAll() {
             List<Task> all;
             synchronized (this) {
+                if (tasks.isEmpty()) return;
                 all = List.copyOf(tasks);
                 tasks.clear();
             }
