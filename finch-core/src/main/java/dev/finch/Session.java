@@ -941,7 +941,7 @@ public final class Session {
                 return failed(executionId, sourceId, language, "", List.of(), prep.diagnostics());
             }
             inferred = capabilities(prep.module());
-            inFlight.put(executionId, new SessionImage.Entry(s.text(), language, sourceId, base.state().environment()).withModule(prep.module()));
+            inFlight.put(executionId, new SessionImage.Entry(s.text(), language, sourceId, at, false, prep.module()));
             r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits().withTimeout(remaining(deadline)), sink, token, hosts.apply(host(s)));
         } finally {
             running.remove(executionId);

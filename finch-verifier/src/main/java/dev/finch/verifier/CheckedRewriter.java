@@ -22,7 +22,10 @@ class CheckedRewriter {
 
     /** Rebuilds a call node; by default only its types. */
     Node call(Checked.CallNode n) {
-        return new Checked.CallNode(n.instr(), n.target(), fn(n.instantiated()), n.suspends(), row(n.before()), row(n.after()));
+        Type.Fn f = fn(n.instantiated());
+        List<Type> b = row(n.before()), a = row(n.after());
+        if (f == n.instantiated() && b == n.before() && a == n.after()) return n;
+        return new Checked.CallNode(n.instr(), n.target(), f, n.suspends(), b, a);
     }
 
     /** Rebuilds a closure's body word; by default the same way as any word. */
@@ -30,14 +33,33 @@ class CheckedRewriter {
 
     CheckedWord word(CheckedWord w) {
         Map<String, Type> locals = new LinkedHashMap<>();
-        for (var e : w.locals().entrySet()) locals.put(e.getKey(), type(e.getValue()));
-        return new CheckedWord(w.name(), fn(w.signature()), locals, w.captures(), block(w.body()), w.suspends(), w.origin());
+        boolean same = true;
+        for (var e : w.locals().entrySet()) {
+            Type t = type(e.getValue());
+            same &= t == e.getValue();
+            locals.put(e.getKey(), t);
+        }
+        Type.Fn sig = fn(w.signature());
+        CheckedBlock body = block(w.body());
+        if (same && sig == w.signature() && body == w.body()) return w;
+        return new CheckedWord(w.name(), sig, same ? w.locals() : locals, w.captures(), body, w.suspends(), w.origin());
     }
 
+    /** {@code b} rebuilt; {@code b} itself when no node and neither row changes (a rewrite that changes nothing allocates little). */
     CheckedBlock block(CheckedBlock b) {
-        List<Node> nodes = new ArrayList<>(b.nodes().size());
-        for (Node n : b.nodes()) nodes.add(node(n));
-        return new CheckedBlock(nodes, row(b.in()), row(b.out()));
+        List<Node> nodes = null;
+        List<Node> old = b.nodes();
+        for (int i = 0; i < old.size(); i++) {
+            Node n = old.get(i), m = node(n);
+            if (nodes == null && m != n) {
+                nodes = new ArrayList<>(old.size());
+                for (int j = 0; j < i; j++) nodes.add(old.get(j));
+            }
+            if (nodes != null) nodes.add(m);
+        }
+        List<Type> in = row(b.in()), out = row(b.out());
+        if (nodes == null && in == b.in() && out == b.out()) return b;
+        return new CheckedBlock(nodes == null ? old : nodes, in, out);
     }
 
     /** A signature mapped part by part (its inputs and outputs are rows, each type mapped on its own). */
@@ -76,16 +98,28 @@ class CheckedRewriter {
 
     final List<Type> row(List<Type> row) {
         if (row instanceof Row r) return rows.apply(r);
-        List<Type> out = new ArrayList<>(row.size());
-        for (Type t : row) out.add(memoType(t));
-        return out;
+        List<Type> out = null;
+        for (int i = 0; i < row.size(); i++) {
+            Type t = row.get(i), m = memoType(t);
+            if (out == null && m != t) {
+                out = new ArrayList<>(row.size());
+                for (int j = 0; j < i; j++) out.add(row.get(j));
+            }
+            if (out != null) out.add(m);
+        }
+        return out == null ? row : out;
     }
 
     Node node(Node n) {
         List<Type> b = row(n.before());
         List<Type> a = row(n.after());
+        boolean rows = b == n.before() && a == n.after();
         return switch (n.kind()) {
-            case PUSH -> { var x = (Checked.PushNode) n; yield new Checked.PushNode(x.instr(), type(x.type()), b, a); }
+            case PUSH -> {
+                var x = (Checked.PushNode) n;
+                Type t = type(x.type());
+                yield rows && t == x.type() ? n : new Checked.PushNode(x.instr(), t, b, a);
+            }
             case CALL -> call((Checked.CallNode) n);
             case IF -> { var x = (Checked.IfNode) n; yield new Checked.IfNode(x.instr(), block(x.then()), block(x.otherwise()), b, a); }
             case IF_SOME -> {
@@ -120,13 +154,25 @@ class CheckedRewriter {
             }
             case QUOTE -> { var x = (Checked.QuoteNode) n; yield new Checked.QuoteNode(x.instr(), x.target(), fn(x.type()), b, a); }
             case CLOSURE -> { var x = (Checked.ClosureNode) n; yield new Checked.ClosureNode(x.instr(), closureBody(x.body()), b, a); }
-            case LOCAL_STORE -> { var x = (Checked.LocalStoreNode) n; yield new Checked.LocalStoreNode(x.instr(), type(x.type()), b, a); }
-            case LOCAL_LOAD -> { var x = (Checked.LocalLoadNode) n; yield new Checked.LocalLoadNode(x.instr(), type(x.type()), b, a); }
+            case LOCAL_STORE -> {
+                var x = (Checked.LocalStoreNode) n;
+                Type t = type(x.type());
+                yield rows && t == x.type() ? n : new Checked.LocalStoreNode(x.instr(), t, b, a);
+            }
+            case LOCAL_LOAD -> {
+                var x = (Checked.LocalLoadNode) n;
+                Type t = type(x.type());
+                yield rows && t == x.type() ? n : new Checked.LocalLoadNode(x.instr(), t, b, a);
+            }
             case PROPAGATE -> {
                 var x = (Checked.PropagateNode) n;
                 yield new Checked.PropagateNode(x.instr(), (Type.ResultT) type(x.inspected()), (Type.ResultT) type(x.functionResult()), b, a);
             }
-            case CONSTANT -> { var x = (Checked.ConstantNode) n; yield new Checked.ConstantNode(x.instr(), type(x.type()), b, a); }
+            case CONSTANT -> {
+                var x = (Checked.ConstantNode) n;
+                Type t = type(x.type());
+                yield rows && t == x.type() ? n : new Checked.ConstantNode(x.instr(), t, b, a);
+            }
         };
     }
 
