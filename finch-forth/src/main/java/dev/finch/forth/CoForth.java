@@ -11,6 +11,7 @@ import java.util.List;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Phase;
 import dev.finch.ir.limit.CompileBudget;
+import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.DefaultErrorStrategy;
@@ -18,6 +19,7 @@ import org.antlr.v4.runtime.InputMismatchException;
 import org.antlr.v4.runtime.Parser;
 import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.atn.PredictionMode;
 import org.antlr.v4.runtime.misc.ParseCancellationException;
 
 /**
@@ -64,15 +66,26 @@ public final class CoForth implements Frontend {
             return Lowering.failed(List.of(Structure.unclosedAtEnd(structure.open().get(0), source)));
         }
 
-        CoForthParser parser = new CoForthParser(tokens);
-        parser.removeErrorListeners();
-        parser.addErrorListener(listener);
-        parser.setErrorHandler(new FirstError());
         CoForthParser.ProgramContext tree;
         try {
-            tree = parser.program();
-        } catch (ParseCancellationException stop) {
-            return Lowering.failed(listener.diagnostics());
+            // Two stages, as ANTLR's authors advise: the fast SLL prediction with no error recovery parses every text
+            // that has no syntax error; only a text it gives up on is parsed again, fully, to report what is wrong.
+            CoForthParser fast = new CoForthParser(tokens);
+            fast.removeErrorListeners();
+            fast.setErrorHandler(new BailErrorStrategy());
+            fast.getInterpreter().setPredictionMode(PredictionMode.SLL);
+            tree = fast.program();
+        } catch (ParseCancellationException syntaxError) {
+            tokens.seek(0);
+            CoForthParser parser = new CoForthParser(tokens);
+            parser.removeErrorListeners();
+            parser.addErrorListener(listener);
+            parser.setErrorHandler(new FirstError());
+            try {
+                tree = parser.program();
+            } catch (ParseCancellationException stop) {
+                return Lowering.failed(listener.diagnostics());
+            }
         }
         if (!listener.diagnostics().isEmpty()) return Lowering.failed(listener.diagnostics());
         budget.poll(Phase.PARSE, Origin.of(source, 1, 1));

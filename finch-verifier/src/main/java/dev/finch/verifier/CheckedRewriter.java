@@ -84,7 +84,7 @@ class CheckedRewriter {
     }
 
     /** Rows shared between nodes are mapped once (see {@link Row.Mapping}); so is each type object. */
-    private final IdentityHashMap<Type, Type> typeMemo = new IdentityHashMap<>();
+    private final IdentityHashMap<Type, Type> typeMemo = new IdentityHashMap<>(8);
     private final Row.Mapping rows = new Row.Mapping(this::memoType);
 
     private Type memoType(Type t) {

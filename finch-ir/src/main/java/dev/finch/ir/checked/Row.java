@@ -215,7 +215,7 @@ public final class Row extends AbstractList<Type> implements RandomAccess {
      */
     public static final class Mapping {
         private final UnaryOperator<Type> f;
-        private final IdentityHashMap<Object[], Object[]> memo = new IdentityHashMap<>();
+        private final IdentityHashMap<Object[], Object[]> memo = new IdentityHashMap<>(8);
 
         public Mapping(UnaryOperator<Type> f) { this.f = java.util.Objects.requireNonNull(f, "f"); }
 

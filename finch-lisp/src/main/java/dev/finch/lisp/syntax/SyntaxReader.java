@@ -11,6 +11,7 @@ import dev.finch.lisp.LispLexer;
 import dev.finch.lisp.LispParser;
 import java.util.ArrayList;
 import java.util.List;
+import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
@@ -19,6 +20,8 @@ import org.antlr.v4.runtime.ListTokenSource;
 import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Recognizer;
 import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.atn.PredictionMode;
+import org.antlr.v4.runtime.misc.ParseCancellationException;
 
 /**
  * Reads Lisp source into datums ({@link Sx}). Delimiter balance and nesting are checked first, in one pass without
@@ -79,10 +82,21 @@ public final class SyntaxReader {
         }
         if (!diagnostics.isEmpty()) throw new DiagnosticException(diagnostics);
         budget.poll(Phase.PARSE, Origin.of(sourceId, 1, 1));
-        LispParser parser = new LispParser(new CommonTokenStream(new ListTokenSource(tokens, sourceId)));
-        parser.removeErrorListeners();
-        parser.addErrorListener(new Collector());
-        LispParser.ProgramContext program = parser.program();
+        LispParser.ProgramContext program;
+        try {
+            // Two stages, as ANTLR's authors advise: the fast SLL prediction with no error recovery parses every text
+            // that has no syntax error; only a text it gives up on is parsed again, fully, to report what is wrong.
+            LispParser fast = new LispParser(new CommonTokenStream(new ListTokenSource(tokens, sourceId)));
+            fast.removeErrorListeners();
+            fast.setErrorHandler(new BailErrorStrategy());
+            fast.getInterpreter().setPredictionMode(PredictionMode.SLL);
+            program = fast.program();
+        } catch (ParseCancellationException syntaxError) {
+            LispParser parser = new LispParser(new CommonTokenStream(new ListTokenSource(tokens, sourceId)));
+            parser.removeErrorListeners();
+            parser.addErrorListener(new Collector());
+            program = parser.program();
+        }
         if (!diagnostics.isEmpty()) throw new DiagnosticException(diagnostics);
         Builder builder = new Builder();
         List<Sx> out = new ArrayList<>();
