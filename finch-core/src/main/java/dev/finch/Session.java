@@ -1186,6 +1186,7 @@ public final class Session {
     }
 
     private static List<String> capabilities(CheckedModule m) {
+        if (m.inferredCapabilities().isEmpty()) return List.of();
         List<String> out = new ArrayList<>();
         for (Capability c : m.inferredCapabilities()) out.add(c.toString());
         return out;

@@ -18,7 +18,7 @@ public final class NewSourceLoop {
 
     public static void main(String[] args) {
         int n = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
-        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 10;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 30;
         for (String language : new String[] {"forth", "lisp"}) {
             for (boolean fresh : new boolean[] {true, false}) {
                 System.out.printf("%-5s %-6s best round median %.2f µs%n", language, fresh ? "fresh" : "reused", run(language, fresh, n, rounds));

@@ -97,4 +97,50 @@ class ReaderTest {
         assertThat(d.phase()).isEqualTo(Phase.PARSE);
         assertThat(d.origin()).isEqualTo(dev.finch.ir.diag.Origin.of("test.lisp", 1, 1));
     }
+
+    @Test
+    void aQuoteWithNothingToQuoteIsASyntaxErrorAtTheQuote() {
+        Diagnostic atEnd = parseError("(say 1) '");
+        assertThat(atEnd.code()).isEqualTo(LispCode.SYNTAX.code());
+        assertThat(atEnd.origin().column()).isEqualTo(9);
+        assertThat(atEnd.message()).contains("the text ends");
+        Diagnostic beforeCloser = parseError("(list 1 ')");
+        assertThat(beforeCloser.code()).isEqualTo(LispCode.SYNTAX.code());
+        assertThat(beforeCloser.origin().column()).isEqualTo(9);
+        assertThat(beforeCloser.message()).contains("')' follows");
+    }
+
+    @Test
+    void quotesNestOutsideIn() {
+        Sx.SQuote outer = (Sx.SQuote) SyntaxReader.read("''(a)", "src").get(0);
+        assertThat(outer.origin().column()).isEqualTo(1);
+        Sx.SQuote inner = (Sx.SQuote) outer.datum();
+        assertThat(inner.origin().column()).isEqualTo(2);
+        assertThat(inner.datum()).isInstanceOf(Sx.SList.class);
+    }
+
+    @Test
+    void aRunOfQuotesNestsAndTheNestingLimitCountsIt() {
+        Sx d = SyntaxReader.read("'".repeat(200) + "x", "src").get(0);
+        int depth = 0;
+        while (d instanceof Sx.SQuote q) { d = q.datum(); depth++; }
+        assertThat(depth).isEqualTo(200);
+        assertThat(d).isInstanceOf(Sx.SSymbol.class);
+        assertThat(parseError("'".repeat(100_000) + "x").code()).isEqualTo("E-LIMIT-012");
+    }
+
+    @Test
+    void aBracketsTypeTextStartsAfterItsColonWhateverComesBefore() {
+        Sx.SBracket b = (Sx.SBracket) SyntaxReader.read("[(f [g : int]) 'h : map<string,int>]", "src").get(0);
+        assertThat(b.items()).hasSize(4);
+        assertThat(b.typeText()).isEqualTo("map<string,int>");
+        assertThat(((Sx.SBracket) ((Sx.SList) b.items().get(0)).items().get(1)).typeText()).isEqualTo("int");
+    }
+
+    @Test
+    void listsKeepTheirSourceSpan() {
+        Sx.SList l = (Sx.SList) SyntaxReader.read("  (a (b) c)  ", "src").get(0);
+        assertThat(l.span().start()).isEqualTo(2);
+        assertThat(l.span().end()).isEqualTo(11);
+    }
 }

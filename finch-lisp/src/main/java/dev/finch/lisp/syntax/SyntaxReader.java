@@ -5,31 +5,26 @@ import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.diag.Phase;
 import dev.finch.ir.limit.CompileBudget;
-import dev.finch.lisp.LispBaseVisitor;
 import dev.finch.lisp.LispCode;
 import dev.finch.lisp.LispLexer;
-import dev.finch.lisp.LispParser;
 import java.util.ArrayList;
 import java.util.List;
-import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
-import org.antlr.v4.runtime.CommonTokenStream;
-import org.antlr.v4.runtime.ListTokenSource;
 import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Recognizer;
 import org.antlr.v4.runtime.Token;
-import org.antlr.v4.runtime.atn.PredictionMode;
-import org.antlr.v4.runtime.misc.ParseCancellationException;
 
 /**
  * Reads Lisp source into datums ({@link Sx}). Delimiter balance and nesting are checked first, in one pass without
  * recursion (so an unclosed form points at its opener, not at the end of the file, and a form nested deeper than the
  * submission's {@link CompileBudget} allows is refused before anything is tokenized); tokens are counted against the
- * budget as the lexer produces them; ANTLR's console listeners are replaced by ones that collect diagnostics. The
- * parser and the datum builder recurse once per nesting level, which the scan has bounded. Datums keep offsets into
- * the shared source, never copies of their text.
+ * budget as the lexer produces them; ANTLR's console listener is replaced by one that collects diagnostics. The datums
+ * are then built from the tokens directly — an s-expression needs no parser: an opener starts a datum list, its closer
+ * (the scan has matched every one) ends it, a quote applies to the datum after it — recursing once per nesting level,
+ * which the scan has bounded (a run of quotes is read without recursion). Datums keep offsets into the shared
+ * source, never copies of their text.
  */
 public final class SyntaxReader {
     /** At most this many parse diagnostics are reported. */
@@ -82,25 +77,13 @@ public final class SyntaxReader {
         }
         if (!diagnostics.isEmpty()) throw new DiagnosticException(diagnostics);
         budget.poll(Phase.PARSE, Origin.of(sourceId, 1, 1));
-        LispParser.ProgramContext program;
-        try {
-            // Two stages, as ANTLR's authors advise: the fast SLL prediction with no error recovery parses every text
-            // that has no syntax error; only a text it gives up on is parsed again, fully, to report what is wrong.
-            LispParser fast = new LispParser(new CommonTokenStream(new ListTokenSource(tokens, sourceId)));
-            fast.removeErrorListeners();
-            fast.setErrorHandler(new BailErrorStrategy());
-            fast.getInterpreter().setPredictionMode(PredictionMode.SLL);
-            program = fast.program();
-        } catch (ParseCancellationException syntaxError) {
-            LispParser parser = new LispParser(new CommonTokenStream(new ListTokenSource(tokens, sourceId)));
-            parser.removeErrorListeners();
-            parser.addErrorListener(new Collector());
-            program = parser.program();
-        }
-        if (!diagnostics.isEmpty()) throw new DiagnosticException(diagnostics);
-        Builder builder = new Builder();
+        this.tokens = tokens;
         List<Sx> out = new ArrayList<>();
-        for (LispParser.DatumContext d : program.datum()) out.add(builder.visit(d));
+        while (tokens.get(next).getType() != Token.EOF) {
+            Sx d = datum();
+            if (d == null) break;
+            out.add(d);
+        }
         if (!diagnostics.isEmpty()) throw new DiagnosticException(diagnostics);
         return out;
     }
@@ -126,121 +109,175 @@ public final class SyntaxReader {
 
     private Origin origin(Token t) { return Origin.of(sourceId, t.getLine(), t.getCharPositionInLine() + 1); }
 
-    /** Turns ANTLR syntax errors into diagnostics. */
+    /** Turns ANTLR lexer errors into diagnostics. */
     private final class Collector extends BaseErrorListener {
         @Override public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col, String msg, RecognitionException e) {
             report(LispCode.SYNTAX.at(Origin.of(sourceId, line, col + 1), msg.length() > MESSAGE_CHARS ? msg.substring(0, MESSAGE_CHARS) + "…" : msg));
         }
     }
 
-    /** Builds datums from the parse tree. */
-    private final class Builder extends LispBaseVisitor<Sx> {
-        private List<Sx> all(List<LispParser.DatumContext> ds) {
-            List<Sx> out = new ArrayList<>();
-            for (LispParser.DatumContext d : ds) out.add(visit(d));
-            return out;
-        }
+    // ---- datums from tokens -----------------------------------------------------------------------------------
 
-        @Override public Sx visitList(LispParser.ListContext ctx) {
-            return new Sx.SList(all(ctx.datum()), new Sx.Span(source, ctx.start.getStartIndex(), ctx.stop.getStopIndex() + 1), origin(ctx.start));
-        }
+    /** The tokens being read (the last is EOF) and the index of the next one. */
+    private List<Token> tokens;
+    private int next;
 
-        @Override public Sx visitBracket(LispParser.BracketContext ctx) {
-            List<Sx> items = all(ctx.datum());
-            Sx.Span typeSpan = null;
-            for (int i = 0; i < items.size(); i++) {
-                if (items.get(i).kind() == Sx.Kind.COLON) {
-                    Token colon = ctx.datum(i).start;
-                    typeSpan = new Sx.Span(source, colon.getStopIndex() + 1, ctx.stop.getStartIndex());
-                    break;
-                }
+    /**
+     * The datum starting at the next token, or null (with a diagnostic) when there is none: a quote with nothing
+     * after it to quote. The delimiter scan has matched every opener with its closer, so a list always ends.
+     */
+    private Sx datum() {
+        int quotes = 0;
+        int firstQuote = next;
+        while (tokens.get(next).getType() == LispLexer.QUOTE) { quotes++; next++; }
+        Token t = tokens.get(next);
+        if (quotes > 0 && (t.getType() == Token.EOF || closes(t.getType()))) {
+            Token q = tokens.get(next - 1);
+            report(LispCode.SYNTAX.at(origin(q), "a quote (') must be followed by the datum it quotes, but "
+                    + (t.getType() == Token.EOF ? "the text ends" : "'" + t.getText() + "' follows")));
+            return null;
+        }
+        next++;
+        Sx d = switch (t.getType()) {
+            case LispLexer.LPAREN -> {
+                List<Sx> items = items(LispLexer.RPAREN);
+                if (items == null) yield null;
+                Token close = tokens.get(next - 1);
+                yield new Sx.SList(items, new Sx.Span(source, t.getStartIndex(), close.getStopIndex() + 1), origin(t));
             }
-            return new Sx.SBracket(items, typeSpan, origin(ctx.start));
+            case LispLexer.LBRACK -> bracket(t);
+            case LispLexer.LBRACE -> {
+                List<Sx> items = items(LispLexer.RBRACE);
+                yield items == null ? null : new Sx.SBraces(items, origin(t));
+            }
+            case LispLexer.STRING -> new Sx.SString(unescape(t), origin(t));
+            case LispLexer.FLOAT -> new Sx.SFloat(Double.parseDouble(t.getText()), origin(t));
+            case LispLexer.INT -> integer(t);
+            case LispLexer.KEYWORD -> new Sx.SKeyword(t.getText().substring(1), origin(t));
+            case LispLexer.COLON -> new Sx.SColon(origin(t));
+            case LispLexer.SYMBOL -> new Sx.SSymbol(t.getText(), origin(t));
+            default -> {
+                // A closer the scan did not expect, or a token the lexer already reported: never a datum.
+                report(LispCode.SYNTAX.at(origin(t), "unexpected '" + t.getText() + "'"));
+                yield null;
+            }
+        };
+        if (d == null) return null;
+        // 'x is (quote x); each quote of a run wraps the datum once more, innermost last.
+        for (int i = quotes - 1; i >= 0; i--) d = new Sx.SQuote(d, origin(tokens.get(firstQuote + i)));
+        return d;
+    }
+
+    private static boolean closes(int type) { return type == LispLexer.RPAREN || type == LispLexer.RBRACK || type == LispLexer.RBRACE; }
+
+    /** The datums up to the closer {@code close} (consumed), or null when one of them could not be read. */
+    private List<Sx> items(int close) {
+        List<Sx> out = new ArrayList<>();
+        while (true) {
+            int type = tokens.get(next).getType();
+            if (type == close) { next++; return out; }
+            if (type == Token.EOF || closes(type)) {
+                report(LispCode.SYNTAX.at(origin(tokens.get(next)), "unexpected " + (type == Token.EOF ? "end of input" : "'" + tokens.get(next).getText() + "'")));
+                return null;
+            }
+            Sx d = datum();
+            if (d == null) return null;
+            out.add(d);
         }
+    }
 
-        @Override public Sx visitBraces(LispParser.BracesContext ctx) { return new Sx.SBraces(all(ctx.datum()), origin(ctx.start)); }
-
-        @Override public Sx visitQuote(LispParser.QuoteContext ctx) { return new Sx.SQuote(visit(ctx.datum()), origin(ctx.start)); }
-
-        @Override public Sx visitString(LispParser.StringContext ctx) {
-            Token t = ctx.STRING().getSymbol();
-            return new Sx.SString(unescape(t), origin(t));
-        }
-
-        @Override public Sx visitFloat(LispParser.FloatContext ctx) {
-            Token t = ctx.FLOAT().getSymbol();
-            return new Sx.SFloat(Double.parseDouble(t.getText()), origin(t));
-        }
-
-        @Override public Sx visitInt(LispParser.IntContext ctx) {
-            Token t = ctx.INT().getSymbol();
-            try {
-                return new Sx.SInt(Long.parseLong(t.getText()), origin(t));
-            } catch (NumberFormatException e) {
-                report(LispCode.NUMBER_RANGE.at(origin(t), "integer literal " + Sx.quote(t.getText()) + " does not fit in 64 bits"));
-                return new Sx.SInt(0, origin(t));
+    /** {@code [ … ]}: its datums, and the source after a top-level colon up to the closer (a type annotation's text). */
+    private Sx bracket(Token open) {
+        int from = next;
+        List<Sx> items = items(LispLexer.RBRACK);
+        if (items == null) return null;
+        Token close = tokens.get(next - 1);
+        Sx.Span typeSpan = null;
+        for (int i = 0; i < items.size(); i++) {
+            if (items.get(i).kind() == Sx.Kind.COLON) {
+                typeSpan = new Sx.Span(source, colonAt(from, i).getStopIndex() + 1, close.getStartIndex());
+                break;
             }
         }
+        return new Sx.SBracket(items, typeSpan, origin(open));
+    }
 
-        @Override public Sx visitKeyword(LispParser.KeywordContext ctx) {
-            Token t = ctx.KEYWORD().getSymbol();
-            return new Sx.SKeyword(t.getText().substring(1), origin(t));
+    /** The first token of the {@code index}-th datum of the list whose first datum starts at token {@code from}. */
+    private Token colonAt(int from, int index) {
+        int k = from;
+        for (int i = 0; i < index; i++) k = skipDatum(k);
+        return tokens.get(k);
+    }
+
+    /** The index of the token after the datum starting at token {@code k} (a well-formed datum: it was just read). */
+    private int skipDatum(int k) {
+        while (tokens.get(k).getType() == LispLexer.QUOTE) k++;
+        int type = tokens.get(k).getType();
+        if (type != LispLexer.LPAREN && type != LispLexer.LBRACK && type != LispLexer.LBRACE) return k + 1;
+        int depth = 0;
+        do {
+            int t = tokens.get(k++).getType();
+            if (t == LispLexer.LPAREN || t == LispLexer.LBRACK || t == LispLexer.LBRACE) depth++;
+            else if (closes(t)) depth--;
+        } while (depth > 0);
+        return k;
+    }
+
+    private Sx integer(Token t) {
+        try {
+            return new Sx.SInt(Long.parseLong(t.getText()), origin(t));
+        } catch (NumberFormatException e) {
+            report(LispCode.NUMBER_RANGE.at(origin(t), "integer literal " + Sx.quote(t.getText()) + " does not fit in 64 bits"));
+            return new Sx.SInt(0, origin(t));
         }
+    }
 
-        @Override public Sx visitColon(LispParser.ColonContext ctx) { return new Sx.SColon(origin(ctx.start)); }
-
-        @Override public Sx visitSymbol(LispParser.SymbolContext ctx) {
-            Token t = ctx.SYMBOL().getSymbol();
-            return new Sx.SSymbol(t.getText(), origin(t));
-        }
-
-        /** Decodes \n \t \r \0 \\ \" and \\uXXXX / \\u{X…}; anything else is a parse error at the escape. */
-        private String unescape(Token t) {
-            String raw = t.getText();
-            StringBuilder b = new StringBuilder();
-            int line = t.getLine();
-            int col = t.getCharPositionInLine() + 2;
-            for (int i = 1; i < raw.length() - 1; i++) {
-                char c = raw.charAt(i);
-                if (c != '\\') {
-                    b.append(c);
-                    if (c == '\n') { line++; col = 1; } else col++;
+    /** Decodes \n \t \r \0 \\ \" and \\uXXXX / \\u{X…}; anything else is a parse error at the escape. */
+    private String unescape(Token t) {
+        String raw = t.getText();
+        StringBuilder b = new StringBuilder();
+        int line = t.getLine();
+        int col = t.getCharPositionInLine() + 2;
+        for (int i = 1; i < raw.length() - 1; i++) {
+            char c = raw.charAt(i);
+            if (c != '\\') {
+                b.append(c);
+                if (c == '\n') { line++; col = 1; } else col++;
+                continue;
+            }
+            char e = raw.charAt(++i);
+            switch (e) {
+                case 'n': b.append('\n'); break;
+                case 't': b.append('\t'); break;
+                case 'r': b.append('\r'); break;
+                case '0': b.append('\0'); break;
+                case '\\': b.append('\\'); break;
+                case '"': b.append('"'); break;
+                case 'u': {
+                    int end;
+                    String hex;
+                    if (i + 1 < raw.length() && raw.charAt(i + 1) == '{') {
+                        end = raw.indexOf('}', i);
+                        hex = end < 0 ? "" : raw.substring(i + 2, end);
+                    } else {
+                        end = Math.min(i + 4, raw.length() - 2);
+                        hex = raw.substring(i + 1, end + 1);
+                        if (hex.length() != 4) hex = "";
+                    }
+                    try {
+                        b.appendCodePoint(Integer.parseInt(hex, 16));
+                        col += end - i + 2;
+                        i = end;
+                    } catch (IllegalArgumentException ex) {
+                        report(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "malformed \\u escape"));
+                    }
                     continue;
                 }
-                char e = raw.charAt(++i);
-                switch (e) {
-                    case 'n': b.append('\n'); break;
-                    case 't': b.append('\t'); break;
-                    case 'r': b.append('\r'); break;
-                    case '0': b.append('\0'); break;
-                    case '\\': b.append('\\'); break;
-                    case '"': b.append('"'); break;
-                    case 'u': {
-                        int end;
-                        String hex;
-                        if (i + 1 < raw.length() && raw.charAt(i + 1) == '{') {
-                            end = raw.indexOf('}', i);
-                            hex = end < 0 ? "" : raw.substring(i + 2, end);
-                        } else {
-                            end = Math.min(i + 4, raw.length() - 2);
-                            hex = raw.substring(i + 1, end + 1);
-                            if (hex.length() != 4) hex = "";
-                        }
-                        try {
-                            b.appendCodePoint(Integer.parseInt(hex, 16));
-                            col += end - i + 2;
-                            i = end;
-                        } catch (IllegalArgumentException ex) {
-                            report(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "malformed \\u escape"));
-                        }
-                        continue;
-                    }
-                    default:
-                        report(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "unknown escape '\\" + e + "' (use \\n \\t \\r \\0 \\\\ \\\" or \\u{…})"));
-                }
-                col += 2;
+                default:
+                    report(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "unknown escape '\\" + e + "' (use \\n \\t \\r \\0 \\\\ \\\" or \\u{…})"));
             }
-            return b.toString();
+            col += 2;
         }
+        return b.toString();
     }
 }

@@ -1,24 +1,18 @@
 /*
- * S-expressions for the Finch Lisp frontend (decisions D8). No actions: the reader (SyntaxReader) walks the
- * generated visitor and builds the datum tree; forms are recognised later, by the analyzer.
+ * The tokens of the Finch Lisp frontend (decisions D8). S-expressions need no parser generator: the reader
+ * (SyntaxReader) builds the datum tree from these tokens with one stack, after a scan has checked that every
+ * delimiter is balanced; forms are recognised later, by the analyzer.
  */
-grammar Lisp;
+lexer grammar LispLexer;
 
-program : datum* EOF ;
-
-datum
-    : '(' datum* ')'   # list
-    | '[' datum* ']'   # bracket
-    | '{' datum* '}'   # braces
-    | '\'' datum       # quote
-    | STRING           # string
-    | FLOAT            # float
-    | INT              # int
-    | KEYWORD          # keyword
-    | ':'              # colon
-    | SYMBOL           # symbol
-    ;
-
+LPAREN  : '(' ;
+RPAREN  : ')' ;
+LBRACK  : '[' ;
+RBRACK  : ']' ;
+LBRACE  : '{' ;
+RBRACE  : '}' ;
+QUOTE   : '\'' ;
+COLON   : ':' ;
 STRING  : '"' ( '\\' . | ~["\\] )* '"' ;
 FLOAT   : '-'? DIGIT+ '.' DIGIT+ EXPONENT? | '-'? DIGIT+ EXPONENT ;
 INT     : '-'? DIGIT+ ;
