@@ -88,6 +88,8 @@ class CheckedRewriter {
     private final Row.Mapping rows = new Row.Mapping(this::memoType);
 
     private Type memoType(Type t) {
+        // A primitive or a path maps to itself under every rewrite (no variable, nothing to fill in): most types.
+        if (t.kind() == Type.Kind.PRIM || t.kind() == Type.Kind.PATH) return t;
         Type done = typeMemo.get(t);
         if (done == null) {
             done = type(t);
@@ -197,7 +199,10 @@ class CheckedRewriter {
     /** Applies {@code subst} and defaults metas that never reached a signature to {@code unit}. */
     static CheckedRewriter zonk(Substitution subst) {
         return new CheckedRewriter() {
-            @Override Type type(Type t) { return Types.defaultMetas(subst.resolve(t)); }
+            @Override Type type(Type t) {
+                if (t.kind() == Type.Kind.PRIM || t.kind() == Type.Kind.PATH) return t;
+                return Types.defaultMetas(subst.resolve(t));
+            }
         };
     }
 }
