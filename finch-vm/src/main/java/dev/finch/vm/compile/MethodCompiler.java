@@ -260,8 +260,27 @@ final class MethodCompiler {
         mv.visitLabel(ok);
     }
 
-    /** Charges the one step of a call of a bounded word, to the fuel local when there is one. */
-    void chargeCall() { backEdgeFuel(); }
+    /** Charges the one step of a call of a bounded word, to the fuel local when there is one (not in a paid strip). */
+    void chargeCall() { if (!prepaid) backEdgeFuel(); }
+
+    /**
+     * Set while emitting the body of a loop strip whose steps were paid at its start ({@link Strip}): its leaf
+     * calls charge nothing.
+     */
+    boolean prepaid;
+
+    /** Additions proven not to overflow (a counted loop's increment, {@link Strip}): they compile to {@code ladd}. */
+    private final java.util.Set<Node> plainAdditions = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+    void plainAdditions(java.util.Collection<Node> nodes) { plainAdditions.addAll(nodes); }
+
+    boolean plainAddition(Node n) { return plainAdditions.contains(n); }
+
+    /** The fuel local, or -1 when the method charges the context directly. */
+    int fuelLocal() { return fuelLocal; }
+
+    /** A fresh local of kind {@code k} for generated bookkeeping (a strip's limit and start). */
+    int temp(Kind k) { return allocate(k); }
 
     /** Writes the fuel local back to the context (before a call or a return). */
     void fuelOut() {
