@@ -93,6 +93,10 @@ final class NodeEmitter {
             boundedCall(mc, n, sig, base, name, bounded);
             return;
         }
+        if (local != null && !viaHandle && mc.threadedCallee(name)) {
+            threadedCall(mc, n, sig, base, name);
+            return;
+        }
         Runnable invoke = () -> {
             mc.fuelOut();
             if (persisted != null) mc.classConstant(persisted.handle(), "Ljava/lang/invoke/MethodHandle;");
@@ -140,6 +144,37 @@ final class NodeEmitter {
             Kind ck = Kind.of(sig.outs().get(i));
             mc.loadRegister(i, ck);
             store(mc, ck, n.after(), base + i);
+        }
+    }
+
+    /**
+     * A call of a module word with threaded fuel: the fuel local goes in and what is left comes back in it (never
+     * through the context), and the result comes from the context.
+     */
+    private static void threadedCall(MethodCompiler mc, CallNode n, Type.Fn sig, int base, String name) {
+        MethodVisitor mv = mc.mv;
+        mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+        mc.nextDepth();
+        mv.visitVarInsn(LLOAD, mc.fuelLocal());
+        for (int i = 0; i < sig.ins().size(); i++) load(mc, n.before(), base + i, Kind.of(sig.ins().get(i)));
+        mv.visitMethodInsn(INVOKESTATIC, ModuleCompiler.CLASS_NAME, mc.owner.threadedBody(name), ModuleCompiler.threadedDescriptor(sig), false);
+        mv.visitVarInsn(LSTORE, mc.fuelLocal());
+        if (sig.outs().size() == 1) {
+            Kind k = Kind.of(sig.outs().get(0));
+            mc.loadResult(k);
+            store(mc, k, n.after(), base);
+            if (k == Kind.A) {
+                // The context does not keep the value alive.
+                mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+                mv.visitInsn(ACONST_NULL);
+                mv.visitFieldInsn(PUTFIELD, MethodCompiler.CTX, "resultA", "Ljava/lang/Object;");
+            }
+        } else {
+            for (int i = 0; i < sig.outs().size(); i++) {
+                Kind ck = Kind.of(sig.outs().get(i));
+                mc.loadRegister(i, ck);
+                store(mc, ck, n.after(), base + i);
+            }
         }
     }
 
@@ -500,9 +535,7 @@ final class NodeEmitter {
         mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "isOk", "(Ljava/lang/Object;)Z", false);
         mc.mv.visitJumpInsn(IFNE, ok);
         // The cold error edge: return the err itself (a result<R,E> whose err payload is the one inspected).
-        mc.fuelOut();
-        load(mc, n.before(), p, Kind.A);
-        mc.mv.visitInsn(ARETURN);
+        mc.returnReference(() -> load(mc, n.before(), p, Kind.A));
         mc.mv.visitLabel(ok);
         payloadInto(mc, n.before(), p, n.inspected().ok());
     }
