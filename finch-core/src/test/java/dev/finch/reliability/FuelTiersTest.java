@@ -50,6 +50,9 @@ class FuelTiersTest {
             "40000 0 begin over over > while 1 + repeat",
             LEAVES + ": s ( int -- int ) :> n 0 0 begin dup n < while tuck k-add swap 1 + repeat drop ; 30000 s",
             LEAVES + ": s ( int -- int ) :> n 0 0 begin dup n < while swap 3 k-add 1 k-add swap 1 + repeat drop ; 30000 s",
+            // The increment in a leaf word, and a leaf word that keeps its input in a local of its own.
+            LEAVES + ": s ( int -- int ) :> n 0 0 begin dup n < while tuck k-add swap k-inc repeat drop ; 30000 s",
+            ": k-inc ( int -- int ) :> x x 1 + ; : s ( int -- int ) :> n 0 0 begin dup n < while tuck + swap k-inc repeat drop ; 30000 s",
             // A loop that starts far below zero and ends just below the largest int.
             "9223372036854735807 begin dup 9223372036854775807 < while 1 + repeat",
             // Loops nested in loops, and a loop whose body calls a word that loops (it charges the context).

@@ -18,7 +18,7 @@ import java.util.Set;
 /**
  * Counted loops whose fuel can be paid per strip of iterations instead of per iteration. A {@code begin … while …
  * repeat} loop qualifies when its test is {@code i < bound} on a stack value {@code i} (and changes nothing else),
- * its body ends with {@code i + 1} in i's place, the bound is the same on every iteration (a literal, a named local
+ * its body ends with {@code i + 1} in i's place (added there or by a leaf word it calls), the bound is the same on every iteration (a literal, a named local
  * the loop never stores, or a stack value the body leaves in place), and nothing in the test or body can reach the
  * context: only stack shuffles, literals, local loads and stores, pure builtins, and calls of leaf words that can
  * neither loop nor recurse ({@link Bounded}). Every iteration then costs the same number of steps — the back-edge
@@ -113,6 +113,7 @@ final class Strip {
     /** A symbolic run of straight-line code over a row of {@link Sym}s. */
     private static final class Walk {
         private final MethodCompiler mc;
+        /** The locals the loop stores; null inside a called word, whose locals are its own (all opaque). */
         private final Set<String> stored;
         /** Leaf calls met (one step each). */
         int calls;
@@ -144,7 +145,7 @@ final class Strip {
                 }
                 case LOCAL_LOAD -> {
                     String name = ((Checked.LocalLoadNode) n).instr().name();
-                    row.add(stored.contains(name) ? new Opaque() : new Local(name));
+                    row.add(stored == null || stored.contains(name) ? new Opaque() : new Local(name));
                     return true;
                 }
                 case LOCAL_STORE -> {
@@ -170,6 +171,14 @@ final class Strip {
                     Bounded.Fact fact = mc.moduleWord(name) != null && !mc.owner.isInterpreted(name) ? mc.owner.bounded(name) : null;
                     if (fact == null || !fact.leaf()) return false;
                     calls++;
+                    // What the leaf computes, when it is straight-line code over its inputs (its own locals are opaque).
+                    Walk inside = new Walk(mc, null);
+                    List<Sym> out = new ArrayList<>(args);
+                    if (inside.block(mc.moduleWord(name).body(), out) && out.size() == sig.outs().size()) {
+                        row.subList(base, row.size()).clear();
+                        row.addAll(out);
+                        return true;
+                    }
                     return opaque(row, base, sig.outs().size());
                 }
                 case BUILTIN -> {
