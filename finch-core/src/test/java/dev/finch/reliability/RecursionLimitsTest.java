@@ -55,10 +55,12 @@ class RecursionLimitsTest {
 
     @Test void cancellationStopsARecursionPromptly() throws Exception {
         Session s = Finch.builder().maxSteps(Long.MAX_VALUE).timeout(Duration.ofSeconds(60)).build().newSession();
-        CompletableFuture<Outcome> f = s.submitAsync(Submission.of(FIB + " 60 fib", "busy.fth"));
+        // Defined first, so that the cancelled submission is running fib, not being compiled.
+        assertThat(run(s, FIB + " 10 fib")).isInstanceOf(Outcome.Completed.class);
+        CompletableFuture<Outcome> f = s.submitAsync(Submission.of("60 fib", "busy.fth"));
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (s.runningExecution().isEmpty() && System.nanoTime() < until) Thread.sleep(5);
-        Thread.sleep(200);
+        Thread.sleep(500);
         long t = System.nanoTime();
         assertThat(s.cancel(s.runningExecution().orElseThrow())).isTrue();
         Outcome o = f.get(10, TimeUnit.SECONDS);
