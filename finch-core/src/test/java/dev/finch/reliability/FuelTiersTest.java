@@ -62,7 +62,14 @@ class FuelTiersTest {
             // Recursion: a recursive word, mutual recursion, recursion through a loop.
             ": fib ( int -- int ) dup 2 < if else dup 1 - fib swap 2 - fib + then ; 18 fib",
             ": ping ( int -- int ) dup 0 = if else 1 - pong then ; : pong ( int -- int ) dup 0 = if else 1 - ping then ; 20000 ping",
-            ": down ( int -- int ) dup 0 > if 1 - 0 begin dup 10 < while 1 + repeat drop down then ; 2000 down"})
+            ": down ( int -- int ) dup 0 > if 1 - 0 begin dup 10 < while 1 + repeat drop down then ; 2000 down",
+            // Recursion with a float, a bool, a reference and two results, and with an err propagated up by `?`.
+            ": fsum ( int -- float ) dup 0 = if drop 0.0 else dup int-to-float swap 1 - fsum + then ; 2000 fsum",
+            ": ev ( int -- bool ) dup 0 = if drop true else 1 - od then ; : od ( int -- bool ) dup 0 = if drop false else 1 - ev then ; 3001 ev",
+            ": build ( int -- list<int> ) dup 0 = if drop empty-list<int> else dup 1 - build swap list-append then ; 500 build list-length",
+            ": fib2 ( int -- int int ) dup 0 = if drop 0 1 else 1 - fib2 tuck + then ; 80 fib2",
+            ": up ( int -- result<int,string> ) dup 0 = if ok else 1 - up ? 1 + ok then ; 700 up",
+            ": bad ( int -- result<int,string> ) dup 0 = if drop \"bottom\" err else 1 - bad ? 1 + ok then ; 700 bad"})
     void theCompiledTierStopsAtTheInterpretersBudget(String src) {
         // The interpreter charges the top-level program's entry as a step; compiled top-level code does not.
         long least = leastBudget(src) - 1;
@@ -72,6 +79,19 @@ class FuelTiersTest {
         Outcome at = run(Finch.Tier.COMPILED, least, src);
         assertThat(at).isInstanceOf(Outcome.Completed.class);
         assertThat(at.fields().stack()).isEqualTo(run(Finch.Tier.INTERPRETED, least + 1, src).fields().stack());
+    }
+
+    /**
+     * A recursive word run through its execution token: the token's compiled adapter charges a step of its own at
+     * entry, which makes up for the interpreter's step for the top-level program, so both tiers need the same
+     * budget (as before fuel was threaded), and both stop one step under it.
+     */
+    @org.junit.jupiter.api.Test void aThreadedWordThroughItsExecutionToken() {
+        String src = ": fib ( int -- int ) dup 2 < if else dup 1 - fib swap 2 - fib + then ; 15 ['] fib execute";
+        long least = leastBudget(src);
+        assertThat(leastBudget(Finch.Tier.COMPILED, src)).isEqualTo(least);
+        assertThat(code(run(Finch.Tier.COMPILED, least - 1, src))).isEqualTo("E-LIMIT-001");
+        assertThat(run(Finch.Tier.COMPILED, least, src).fields().stack()).isEqualTo(run(Finch.Tier.INTERPRETED, least, src).fields().stack());
     }
 
     /** An overflow inside a strip is the same error at the same point in both tiers. */
