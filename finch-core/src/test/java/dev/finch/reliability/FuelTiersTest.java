@@ -68,6 +68,8 @@ class FuelTiersTest {
             ": ev ( int -- bool ) dup 0 = if drop true else 1 - od then ; : od ( int -- bool ) dup 0 = if drop false else 1 - ev then ; 3001 ev",
             ": build ( int -- list<int> ) dup 0 = if drop empty-list<int> else dup 1 - build swap list-append then ; 500 build list-length",
             ": fib2 ( int -- int int ) dup 0 = if drop 0 1 else 1 - fib2 tuck + then ; 80 fib2",
+            // Arithmetic a branch bounds (plain in compiled code) at the edges of its range.
+            ": f ( int -- int ) dup -9223372036854775807 < if else 1 - then dup 9223372036854775807 < if 1 + then ; -9223372036854775807 f 9223372036854775806 f",
             ": up ( int -- result<int,string> ) dup 0 = if ok else 1 - up ? 1 + ok then ; 700 up",
             ": bad ( int -- result<int,string> ) dup 0 = if drop \"bottom\" err else 1 - bad ? 1 + ok then ; 700 bad"})
     void theCompiledTierStopsAtTheInterpretersBudget(String src) {
@@ -94,11 +96,16 @@ class FuelTiersTest {
         assertThat(run(Finch.Tier.COMPILED, least, src).fields().stack()).isEqualTo(run(Finch.Tier.INTERPRETED, least, src).fields().stack());
     }
 
-    /** An overflow inside a strip is the same error at the same point in both tiers. */
+    /** An overflow inside a strip, or in a branch whose bound does not cover it, is the same error in every tier. */
     @ParameterizedTest
     @ValueSource(strings = {
             ": s ( int -- int ) :> n 9223372036854000000 0 begin dup n < while tuck + swap 1 + repeat drop ; 5000000 s",
-            "9223372036854775000 0 begin dup 2000 < while swap 1 + swap 1 + repeat"})
+            "9223372036854775000 0 begin dup 2000 < while swap 1 + swap 1 + repeat",
+            // A branch's bound proves only what it bounds: these stay checked.
+            ": f ( int -- int ) dup 2 < if 1 - then ; -9223372036854775808 f",
+            ": g ( int -- int ) dup 0 > if 1 + then ; 9223372036854775807 g",
+            ": h ( int -- int ) 5 over < if else 1 - then ; -9223372036854775808 h",
+            ": k ( int -- int ) dup 100 < if else 1 + then ; 9223372036854775807 k"})
     void overflowInAStripIsAnError(String src) {
         for (Finch.Tier tier : Finch.Tier.values()) {
             Outcome o = run(tier, Long.MAX_VALUE, src);

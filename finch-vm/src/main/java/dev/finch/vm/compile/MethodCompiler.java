@@ -217,8 +217,9 @@ final class MethodCompiler {
             fuelLocal = nextLocal;
             nextLocal += 2;
         }
-        // Plan: every (position, kind) used anywhere, and the named locals.
+        // Plan: every (position, kind) used anywhere, and the named locals; the arithmetic a branch proves in range.
         plan(word.body());
+        Ranges.find(word.body(), owner.library(), plainAdditions);
         for (int i = 0; i < word.signature().ins().size(); i++) slot(i, Kind.of(word.signature().ins().get(i)));
         word.locals().forEach((n, t) -> {
             Kind k = Kind.of(t);
@@ -368,7 +369,10 @@ final class MethodCompiler {
      */
     boolean prepaid;
 
-    /** Additions proven not to overflow (a counted loop's increment, {@link Strip}): they compile to {@code ladd}. */
+    /**
+     * Additions and subtractions proven not to overflow (a counted loop's increment, {@link Strip}; a constant
+     * added or subtracted in a branch that bounds the value, {@link Ranges}): they compile to {@code ladd}/{@code lsub}.
+     */
     private final java.util.Set<Node> plainAdditions = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     void plainAdditions(java.util.Collection<Node> nodes) { plainAdditions.addAll(nodes); }

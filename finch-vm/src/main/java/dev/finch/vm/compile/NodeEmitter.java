@@ -233,12 +233,20 @@ final class NodeEmitter {
         mc.mv.visitVarInsn(pk.store, mc.slot(p, pk));
     }
 
-    /** {@code i + 1} where {@code i < bound} holds ({@link Strip}): a plain addition, which cannot overflow. */
+    /**
+     * An int addition or subtraction proven not to overflow ({@code i + 1} under {@code i < bound}, {@link Strip};
+     * a constant under a branch's bound, {@link Ranges}): a plain {@code ladd} or {@code lsub}.
+     */
     private static void plainAdd(MethodCompiler mc, CallNode n) {
         int base = n.before().size() - 2;
+        String id = mc.owner.library().impl(((Checked.Target.Builtin) n.target()).overload()).overload().id();
         load(mc, n.before(), base, Kind.J);
         load(mc, n.before(), base + 1, Kind.J);
-        mc.mv.visitInsn(LADD);
+        mc.mv.visitInsn(switch (id) {
+            case Strip.ADD_INT -> LADD;
+            case Ranges.SUB_INT -> LSUB;
+            default -> throw new IllegalStateException("not a plain addition: " + id);
+        });
         store(mc, Kind.J, n.after(), base);
     }
 
