@@ -77,7 +77,7 @@ final class Bounded {
     }
 
     /** A builtin that cannot reach program code, the step counter or the context: a plain static method or a pure intrinsic. */
-    private static boolean pure(Impl impl, CallNode c) {
+    static boolean pure(Impl impl, CallNode c) {
         if (impl.special() != null || impl.host() || impl.takesContext() || impl.takesDepth()) return false;
         // Without the context nothing can run a function value; refusing them anyway keeps the rule obvious.
         for (Type t : c.instantiated().ins()) if (t instanceof Type.Fn) return false;

@@ -58,19 +58,110 @@ final class MethodCompiler {
     /** A suspending call site: the label that re-enters it and the row to restore. */
     record ResumePoint(Label call, List<Type> row) { }
 
-    /** A bounded word's body (see {@link Bounded}): no depth or fuel check at entry, its caller charged the call. */
-    private final boolean unchecked;
-
-    MethodCompiler(ModuleCompiler owner, CheckedWord word, String methodName, Role role) {
-        this(owner, word, methodName, role, false);
+    /** How a word's method meets its limits. */
+    enum Body {
+        /** Checks depth and charges its step to the context at entry. */
+        CHECKED,
+        /** A bounded word's body (see {@link Bounded}): no depth or fuel check at entry, its caller charged the call. */
+        UNCHECKED,
+        /**
+         * Checks depth and charges its step to the fuel it is passed, which it keeps in a local and returns
+         * ({@link ModuleCompiler#threaded}); its result goes through the context.
+         */
+        THREADED
     }
 
-    MethodCompiler(ModuleCompiler owner, CheckedWord word, String methodName, Role role, boolean unchecked) {
+    private final Body body;
+
+    MethodCompiler(ModuleCompiler owner, CheckedWord word, String methodName, Role role) {
+        this(owner, word, methodName, role, Body.CHECKED);
+    }
+
+    MethodCompiler(ModuleCompiler owner, CheckedWord word, String methodName, Role role, Body body) {
         this.owner = owner;
         this.word = word;
         this.methodName = methodName;
         this.role = role;
-        this.unchecked = unchecked;
+        this.body = body;
+    }
+
+    /**
+     * The public entry of a threaded word (its handle): passes the context's fuel to the body {@code body} and
+     * writes back what it returns, then returns the result the body left in the context.
+     */
+    void compileThreadedEntry(ClassWriter cw, String body) {
+        String desc = ModuleCompiler.descriptor(word.signature(), false);
+        mv = cw.visitMethod(ACC_STATIC | ACC_PRIVATE | ACC_SYNTHETIC, methodName, desc, null, null);
+        mv.visitCode();
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitVarInsn(ILOAD, depthLocal);
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        mv.visitFieldInsn(GETFIELD, CTX, "fuel", "J");
+        int p = 2;
+        for (Type t : word.signature().ins()) {
+            Kind k = Kind.of(t);
+            mv.visitVarInsn(k.load, p);
+            p += k.size;
+        }
+        mv.visitMethodInsn(INVOKESTATIC, ModuleCompiler.CLASS_NAME, body, ModuleCompiler.threadedDescriptor(word.signature()), false);
+        mv.visitFieldInsn(PUTFIELD, CTX, "fuel", "J");
+        List<Type> outs = word.signature().outs();
+        if (outs.size() == 1) {
+            Kind k = Kind.of(outs.get(0));
+            loadResult(k);
+            if (k == Kind.A) {
+                // The context does not keep the value alive.
+                mv.visitVarInsn(ALOAD, CTX_LOCAL);
+                mv.visitInsn(ACONST_NULL);
+                mv.visitFieldInsn(PUTFIELD, CTX, "resultA", "Ljava/lang/Object;");
+            }
+            mv.visitInsn(k.ret);
+        } else {
+            mv.visitInsn(RETURN);
+        }
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+    }
+
+    /** Stores the value {@code load} leaves (of kind k) as the single result of a threaded word. */
+    void storeResult(Runnable load, Kind k) {
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        load.run();
+        switch (k) {
+            case J -> mv.visitFieldInsn(PUTFIELD, CTX, "resultJ", "J");
+            case Z -> { mv.visitInsn(I2L); mv.visitFieldInsn(PUTFIELD, CTX, "resultJ", "J"); }
+            case D -> mv.visitFieldInsn(PUTFIELD, CTX, "resultD", "D");
+            case A -> mv.visitFieldInsn(PUTFIELD, CTX, "resultA", "Ljava/lang/Object;");
+        }
+    }
+
+    /** Loads the single result of a threaded word, as kind k. */
+    void loadResult(Kind k) {
+        mv.visitVarInsn(ALOAD, CTX_LOCAL);
+        switch (k) {
+            case J -> mv.visitFieldInsn(GETFIELD, CTX, "resultJ", "J");
+            case Z -> { mv.visitFieldInsn(GETFIELD, CTX, "resultJ", "J"); mv.visitInsn(L2I); }
+            case D -> mv.visitFieldInsn(GETFIELD, CTX, "resultD", "D");
+            case A -> mv.visitFieldInsn(GETFIELD, CTX, "resultA", "Ljava/lang/Object;");
+        }
+    }
+
+    /** Whether {@code b} calls a module word compiled with threaded fuel (its caller then keeps its fuel in a local). */
+    private boolean callsThreaded(CheckedBlock b) {
+        for (Node n : b.nodes()) {
+            if (n.kind() == dev.finch.ir.instr.Instr.Kind.CALL) {
+                Checked.CallNode c = (Checked.CallNode) n;
+                if (c.target().kind() == Checked.Target.Kind.WORD && threadedCallee(c.target().name())) return true;
+            }
+            for (CheckedBlock inner : Checked.children(n)) if (callsThreaded(inner)) return true;
+        }
+        return false;
+    }
+
+    /** Whether a call of {@code name} from here is a direct call of a threaded body. */
+    boolean threadedCallee(String name) {
+        return owner.moduleWords.containsKey(name) && !owner.isInterpreted(name) && owner.threaded(name);
     }
 
     /**
@@ -99,7 +190,9 @@ final class MethodCompiler {
     }
 
     void compile(ClassWriter cw) {
-        String desc = role == Role.MAIN ? "(L" + CTX + ";)V" : ModuleCompiler.descriptor(word.signature(), role == Role.CLOSURE);
+        String desc = role == Role.MAIN ? "(L" + CTX + ";)V"
+                : body == Body.THREADED ? ModuleCompiler.threadedDescriptor(word.signature())
+                : ModuleCompiler.descriptor(word.signature(), role == Role.CLOSURE);
         mv = cw.visitMethod(ACC_STATIC | ACC_PRIVATE | ACC_SYNTHETIC, methodName, desc, null, null);
         mv.visitCode();
         // Parameter locals.
@@ -110,17 +203,23 @@ final class MethodCompiler {
             paramStart = nextLocal;
         } else {
             nextLocal = 2;
+            if (body == Body.THREADED) {
+                // The fuel parameter is the fuel local.
+                fuelLocal = nextLocal;
+                nextLocal += 2;
+            }
             if (role == Role.CLOSURE) capsLocal = nextLocal++;
             paramStart = nextLocal;
             for (Type t : word.signature().ins()) nextLocal += Kind.of(t).size;
         }
         scratchLocal = nextLocal++;
-        if (ModuleCompiler.Loops.has(word.body())) {
+        if (fuelLocal < 0 && (ModuleCompiler.Loops.has(word.body()) || callsThreaded(word.body()))) {
             fuelLocal = nextLocal;
             nextLocal += 2;
         }
-        // Plan: every (position, kind) used anywhere, and the named locals.
+        // Plan: every (position, kind) used anywhere, and the named locals; the arithmetic a branch proves in range.
         plan(word.body());
+        Ranges.find(word.body(), owner.library(), plainAdditions);
         for (int i = 0; i < word.signature().ins().size(); i++) slot(i, Kind.of(word.signature().ins().get(i)));
         word.locals().forEach((n, t) -> {
             Kind k = Kind.of(t);
@@ -133,7 +232,7 @@ final class MethodCompiler {
         for (var e : named.entrySet()) zero(namedKinds.get(e.getKey()), e.getValue());
         mv.visitInsn(ACONST_NULL);
         mv.visitVarInsn(ASTORE, scratchLocal);
-        if (fuelLocal >= 0) { mv.visitInsn(LCONST_0); mv.visitVarInsn(LSTORE, fuelLocal); }
+        if (fuelLocal >= 0 && body != Body.THREADED) { mv.visitInsn(LCONST_0); mv.visitVarInsn(LSTORE, fuelLocal); }
 
         Label dispatch = new Label();
         if (word.suspends()) {
@@ -142,9 +241,10 @@ final class MethodCompiler {
             mv.visitJumpInsn(IFNE, dispatch);
         }
         if (role != Role.MAIN) {
-            if (!unchecked) {
-                depthCheck();
-                fuelCheck();
+            switch (body) {
+                case CHECKED -> { depthCheck(); fuelCheck(); }
+                case THREADED -> { depthCheck(); backEdgeFuel(); }
+                case UNCHECKED -> { }
             }
             int p = paramStart;
             for (int i = 0; i < word.signature().ins().size(); i++) {
@@ -174,7 +274,7 @@ final class MethodCompiler {
                 mv.visitVarInsn(namedKinds.get(name).store, named.get(name));
             }
         }
-        fuelIn();
+        if (body != Body.THREADED) fuelIn();
         block(word.body());
         epilogue(word.body().out());
         if (word.suspends()) emitDispatch(dispatch);
@@ -260,8 +360,30 @@ final class MethodCompiler {
         mv.visitLabel(ok);
     }
 
-    /** Charges the one step of a call of a bounded word, to the fuel local when there is one. */
-    void chargeCall() { backEdgeFuel(); }
+    /** Charges the one step of a call of a bounded word, to the fuel local when there is one (not in a paid strip). */
+    void chargeCall() { if (!prepaid) backEdgeFuel(); }
+
+    /**
+     * Set while emitting the body of a loop strip whose steps were paid at its start ({@link Strip}): its leaf
+     * calls charge nothing.
+     */
+    boolean prepaid;
+
+    /**
+     * Additions and subtractions proven not to overflow (a counted loop's increment, {@link Strip}; a constant
+     * added or subtracted in a branch that bounds the value, {@link Ranges}): they compile to {@code ladd}/{@code lsub}.
+     */
+    private final java.util.Set<Node> plainAdditions = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
+    void plainAdditions(java.util.Collection<Node> nodes) { plainAdditions.addAll(nodes); }
+
+    boolean plainAddition(Node n) { return plainAdditions.contains(n); }
+
+    /** The fuel local, or -1 when the method charges the context directly. */
+    int fuelLocal() { return fuelLocal; }
+
+    /** A fresh local of kind {@code k} for generated bookkeeping (a strip's limit and start). */
+    int temp(Kind k) { return allocate(k); }
 
     /** Writes the fuel local back to the context (before a call or a return). */
     void fuelOut() {
@@ -293,6 +415,22 @@ final class MethodCompiler {
         mv.visitLabel(ok);
     }
 
+    /**
+     * Returns {@code value} (a reference, loaded by {@code load}) from the word early — a propagated err: as the
+     * result of a threaded word with its fuel, else with the fuel local written back.
+     */
+    void returnReference(Runnable load) {
+        if (body == Body.THREADED) {
+            storeResult(load, Kind.A);
+            mv.visitVarInsn(LLOAD, fuelLocal);
+            mv.visitInsn(LRETURN);
+            return;
+        }
+        fuelOut();
+        load.run();
+        mv.visitInsn(ARETURN);
+    }
+
     /** Loads {@code depth + 1} for a call. */
     void nextDepth() {
         mv.visitVarInsn(ILOAD, depthLocal);
@@ -305,6 +443,20 @@ final class MethodCompiler {
     void block(CheckedBlock b) { for (Node n : b.nodes()) NodeEmitter.emit(this, n); }
 
     private void epilogue(List<Type> out) {
+        if (body == Body.THREADED) {
+            List<Type> sigOuts = word.signature().outs();
+            for (int i = 0; i < sigOuts.size(); i++) {
+                Kind from = Kind.of(out.get(i));
+                Kind to = Kind.of(sigOuts.get(i));
+                int position = i;
+                Runnable load = () -> { mv.visitVarInsn(from.load, slot(position, from)); convert(from, to); };
+                if (sigOuts.size() == 1) storeResult(load, to);
+                else storeRegister(i, load, to);
+            }
+            mv.visitVarInsn(LLOAD, fuelLocal);
+            mv.visitInsn(LRETURN);
+            return;
+        }
         fuelOut();
         if (role == Role.MAIN) {
             pushInt(out.size());

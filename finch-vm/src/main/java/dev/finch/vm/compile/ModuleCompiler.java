@@ -130,6 +130,7 @@ public final class ModuleCompiler {
                 // Fall back to the interpreter for that function and try again (architecture: method-too-large is real).
                 String method = e.getMethodName();
                 if (method.endsWith(BOUNDED_BODY)) method = method.substring(0, method.length() - BOUNDED_BODY.length());
+                if (method.endsWith(THREADED_BODY)) method = method.substring(0, method.length() - THREADED_BODY.length());
                 if (!interpretedMethods.add(method)) throw e;
                 needClass = module.words().stream().anyMatch(w -> !isInterpreted(w.name())) || !interpretedMethods.contains("main");
             } catch (IllegalAccessException e) {
@@ -182,12 +183,20 @@ public final class ModuleCompiler {
         cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC, CLASS_NAME, null, "java/lang/Object", null);
         cw.visitSource(module.source().source(), null);
         bounded = Bounded.of(module.words(), w -> !isInterpreted(w), library);
+        threaded = new HashSet<>();
+        for (CheckedWord w : module.words()) {
+            if (!isInterpreted(w.name()) && !bounded.containsKey(w.name()) && !w.suspends()) threaded.add(w.name());
+        }
         if (!interpretedMethods.contains("main")) new MethodCompiler(this, module.main(), "main", MethodCompiler.Role.MAIN).compile(cw);
         for (CheckedWord w : module.words()) {
             if (isInterpreted(w.name())) continue;
-            if (bounded.containsKey(w.name())) {
+            if (threaded.contains(w.name())) {
+                // The body takes and returns the fuel (module callers pass theirs); the public entry reads and writes the context's.
+                new MethodCompiler(this, w, threadedBody(w.name()), MethodCompiler.Role.WORD, MethodCompiler.Body.THREADED).compile(cw);
+                new MethodCompiler(this, w, methodNames.get(w.name()), MethodCompiler.Role.WORD).compileThreadedEntry(cw, threadedBody(w.name()));
+            } else if (bounded.containsKey(w.name())) {
                 // The body without checks, for the module's callers (which charge its step), and the public entry with them.
-                new MethodCompiler(this, w, boundedBody(w.name()), MethodCompiler.Role.WORD, true).compile(cw);
+                new MethodCompiler(this, w, boundedBody(w.name()), MethodCompiler.Role.WORD, MethodCompiler.Body.UNCHECKED).compile(cw);
                 new MethodCompiler(this, w, methodNames.get(w.name()), MethodCompiler.Role.WORD).compileEntry(cw, boundedBody(w.name()));
             } else {
                 new MethodCompiler(this, w, methodNames.get(w.name()), MethodCompiler.Role.WORD).compile(cw);
@@ -217,6 +226,34 @@ public final class ModuleCompiler {
 
     /** What is known of module word {@code word} when it can neither loop nor recurse, else null. */
     Bounded.Fact bounded(String word) { return bounded.get(word); }
+
+    /**
+     * Whether module word {@code word} is compiled with its fuel threaded through its calls: a compiled word that
+     * may loop or recurse and cannot suspend. Its body method takes the caller's fuel after the depth and returns
+     * the fuel left, its result going through the context ({@link Ctx#resultJ} and its siblings, or the registers
+     * when it has several); module callers keep the fuel in a local across such calls, so a recursion's step count
+     * never goes through memory.
+     */
+    boolean threaded(String word) { return threaded.contains(word); }
+
+    /** The words of the current generation attempt compiled with threaded fuel. */
+    private Set<String> threaded = Set.of();
+
+    /** The method holding the threaded-fuel body of {@code word}. */
+    String threadedBody(String word) { return methodNames.get(word) + THREADED_BODY; }
+
+    /** The suffix of a threaded word's body method. */
+    private static final String THREADED_BODY = "$$f";
+
+    /** The descriptor of a threaded word's body: {@code (Ctx, int depth, long fuel, ins…) long fuelLeft}. */
+    static String threadedDescriptor(Type.Fn sig) {
+        List<Class<?>> params = new ArrayList<>();
+        params.add(Ctx.class);
+        params.add(int.class);
+        params.add(long.class);
+        for (Type t : sig.ins()) params.add(jvmClass(Kind.of(t)));
+        return MethodType.methodType(long.class, params).toMethodDescriptorString();
+    }
 
     /** The method holding the check-free body of bounded word {@code word}. */
     String boundedBody(String word) { return methodNames.get(word) + BOUNDED_BODY; }

@@ -63,7 +63,11 @@ final class NodeEmitter {
     private static void call(MethodCompiler mc, CallNode n) {
         Checked.Target t = n.target();
         boolean handled = switch (t.kind()) {
-            case BUILTIN -> { Builtins.emit(mc, n, (Checked.Target.Builtin) t); yield true; }
+            case BUILTIN -> {
+                if (mc.plainAddition(n)) plainAdd(mc, n);
+                else Builtins.emit(mc, n, (Checked.Target.Builtin) t);
+                yield true;
+            }
             case WORD -> { wordCall(mc, n, t.name()); yield true; }
             case CONSTANT_REF -> {
                 mc.mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
@@ -87,6 +91,10 @@ final class NodeEmitter {
         Bounded.Fact bounded = local != null && !viaHandle ? mc.owner.bounded(name) : null;
         if (bounded != null) {
             boundedCall(mc, n, sig, base, name, bounded);
+            return;
+        }
+        if (local != null && !viaHandle && mc.threadedCallee(name)) {
+            threadedCall(mc, n, sig, base, name);
             return;
         }
         Runnable invoke = () -> {
@@ -136,6 +144,37 @@ final class NodeEmitter {
             Kind ck = Kind.of(sig.outs().get(i));
             mc.loadRegister(i, ck);
             store(mc, ck, n.after(), base + i);
+        }
+    }
+
+    /**
+     * A call of a module word with threaded fuel: the fuel local goes in and what is left comes back in it (never
+     * through the context), and the result comes from the context.
+     */
+    private static void threadedCall(MethodCompiler mc, CallNode n, Type.Fn sig, int base, String name) {
+        MethodVisitor mv = mc.mv;
+        mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+        mc.nextDepth();
+        mv.visitVarInsn(LLOAD, mc.fuelLocal());
+        for (int i = 0; i < sig.ins().size(); i++) load(mc, n.before(), base + i, Kind.of(sig.ins().get(i)));
+        mv.visitMethodInsn(INVOKESTATIC, ModuleCompiler.CLASS_NAME, mc.owner.threadedBody(name), ModuleCompiler.threadedDescriptor(sig), false);
+        mv.visitVarInsn(LSTORE, mc.fuelLocal());
+        if (sig.outs().size() == 1) {
+            Kind k = Kind.of(sig.outs().get(0));
+            mc.loadResult(k);
+            store(mc, k, n.after(), base);
+            if (k == Kind.A) {
+                // The context does not keep the value alive.
+                mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+                mv.visitInsn(ACONST_NULL);
+                mv.visitFieldInsn(PUTFIELD, MethodCompiler.CTX, "resultA", "Ljava/lang/Object;");
+            }
+        } else {
+            for (int i = 0; i < sig.outs().size(); i++) {
+                Kind ck = Kind.of(sig.outs().get(i));
+                mc.loadRegister(i, ck);
+                store(mc, ck, n.after(), base + i);
+            }
         }
     }
 
@@ -194,10 +233,30 @@ final class NodeEmitter {
         mc.mv.visitVarInsn(pk.store, mc.slot(p, pk));
     }
 
+    /**
+     * An int addition or subtraction proven not to overflow ({@code i + 1} under {@code i < bound}, {@link Strip};
+     * a constant under a branch's bound, {@link Ranges}): a plain {@code ladd} or {@code lsub}.
+     */
+    private static void plainAdd(MethodCompiler mc, CallNode n) {
+        int base = n.before().size() - 2;
+        String id = mc.owner.library().impl(((Checked.Target.Builtin) n.target()).overload()).overload().id();
+        load(mc, n.before(), base, Kind.J);
+        load(mc, n.before(), base + 1, Kind.J);
+        mc.mv.visitInsn(switch (id) {
+            case Strip.ADD_INT -> LADD;
+            case Ranges.SUB_INT -> LSUB;
+            default -> throw new IllegalStateException("not a plain addition: " + id);
+        });
+        store(mc, Kind.J, n.after(), base);
+    }
+
     private static void loop(MethodCompiler mc, Checked.LoopNode n) {
         Label head = new Label();
         Label exit = new Label();
+        Strip.Plan plan = mc.fuelLocal() >= 0 ? Strip.plan(mc, n) : null;
+        if (plan != null) mc.plainAdditions(plan.increments());
         mc.mv.visitLabel(head);
+        if (plan != null) strip(mc, n, plan);
         mc.backEdgeFuel();
         mc.block(n.test());
         List<Type> out = n.test().out();
@@ -206,6 +265,90 @@ final class NodeEmitter {
         mc.block(n.body());
         mc.mv.visitJumpInsn(GOTO, head);
         mc.mv.visitLabel(exit);
+    }
+
+    /**
+     * The strip of a counted loop ({@link Strip}), emitted at its head before the per-iteration code: when the fuel
+     * pays for at least one whole iteration and {@code i < bound}, it pays for {@code min(bound - i, fuel / steps)}
+     * iterations at once and runs them as the body alone (the test is known true) under an int counter — the shape
+     * the JIT unrolls — then falls through to the ordinary head, which charges, tests and runs the next iteration
+     * (refuelling when it must) and comes back.
+     */
+    private static void strip(MethodCompiler mc, Checked.LoopNode n, Strip.Plan plan) {
+        MethodVisitor mv = mc.mv;
+        int fuel = mc.fuelLocal();
+        int i = mc.slot(plan.position(), Kind.J);
+        int limit = mc.temp(Kind.J);
+        int count = mc.temp(Kind.Z);
+        int k = mc.temp(Kind.Z);
+        Label ordinary = new Label();
+        Label fits = new Label();
+        Label inner = new Label();
+        Label done = new Label();
+        // limit := fuel / steps, the whole iterations the fuel pays for (a slice is far below 2^31 steps).
+        mv.visitVarInsn(LLOAD, fuel);
+        if (plan.steps() > 1) {
+            mv.visitLdcInsn((long) plan.steps());
+            mv.visitInsn(LDIV);
+        }
+        mv.visitVarInsn(LSTORE, limit);
+        mv.visitVarInsn(LLOAD, limit);
+        mv.visitInsn(LCONST_0);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFLE, ordinary);
+        mv.visitVarInsn(LLOAD, limit);
+        mv.visitLdcInsn((long) Integer.MAX_VALUE);
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFGT, ordinary);
+        mv.visitVarInsn(LLOAD, i);
+        bound(mc, plan.bound());
+        mv.visitInsn(LCMP);
+        mv.visitJumpInsn(IFGE, ordinary);
+        // bound - i, in [1, 2^64 - 1] as an unsigned number: the strip ends at the bound when the fuel reaches it.
+        bound(mc, plan.bound());
+        mv.visitVarInsn(LLOAD, i);
+        mv.visitInsn(LSUB);
+        mv.visitInsn(DUP2);
+        mv.visitVarInsn(LLOAD, limit);
+        mv.visitMethodInsn(INVOKESTATIC, "java/lang/Long", "compareUnsigned", "(JJ)I", false);
+        mv.visitJumpInsn(IFLT, fits);
+        mv.visitInsn(POP2);
+        mv.visitVarInsn(LLOAD, limit);
+        mv.visitLabel(fits);
+        mv.visitInsn(DUP2);
+        mv.visitVarInsn(LSTORE, limit);
+        mv.visitInsn(L2I);
+        mv.visitVarInsn(ISTORE, count);
+        // fuel -= steps * limit: the strip's iterations, paid before they run.
+        mv.visitVarInsn(LLOAD, fuel);
+        mv.visitVarInsn(LLOAD, limit);
+        if (plan.steps() > 1) {
+            mv.visitLdcInsn((long) plan.steps());
+            mv.visitInsn(LMUL);
+        }
+        mv.visitInsn(LSUB);
+        mv.visitVarInsn(LSTORE, fuel);
+        mv.visitInsn(ICONST_0);
+        mv.visitVarInsn(ISTORE, k);
+        mv.visitLabel(inner);
+        mv.visitVarInsn(ILOAD, k);
+        mv.visitVarInsn(ILOAD, count);
+        mv.visitJumpInsn(IF_ICMPGE, done);
+        boolean was = mc.prepaid;
+        mc.prepaid = true;
+        mc.block(n.body());
+        mc.prepaid = was;
+        mv.visitIincInsn(k, 1);
+        mv.visitJumpInsn(GOTO, inner);
+        mv.visitLabel(done);
+        mv.visitLabel(ordinary);
+    }
+
+    private static void bound(MethodCompiler mc, Strip.Sym b) {
+        if (b instanceof Strip.Const c) mc.mv.visitLdcInsn(c.value());
+        else if (b instanceof Strip.Local l) mc.mv.visitVarInsn(LLOAD, mc.namedLocal(l.name()));
+        else if (b instanceof Strip.In q) mc.mv.visitVarInsn(LLOAD, mc.slot(q.p(), Kind.J));
+        else throw new IllegalStateException("not a strip bound: " + b);
     }
 
     private static void until(MethodCompiler mc, Checked.UntilNode n) {
@@ -400,9 +543,7 @@ final class NodeEmitter {
         mc.mv.visitMethodInsn(INVOKESTATIC, MethodCompiler.RT, "isOk", "(Ljava/lang/Object;)Z", false);
         mc.mv.visitJumpInsn(IFNE, ok);
         // The cold error edge: return the err itself (a result<R,E> whose err payload is the one inspected).
-        mc.fuelOut();
-        load(mc, n.before(), p, Kind.A);
-        mc.mv.visitInsn(ARETURN);
+        mc.returnReference(() -> load(mc, n.before(), p, Kind.A));
         mc.mv.visitLabel(ok);
         payloadInto(mc, n.before(), p, n.inspected().ok());
     }

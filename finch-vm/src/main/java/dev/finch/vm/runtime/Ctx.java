@@ -47,6 +47,14 @@ public final class Ctx implements Meter {
      */
     boolean retrying;
 
+    /**
+     * The one result of a word whose fuel is threaded through its calls (its body returns the fuel left, so its
+     * result travels here): an int or bool, a float, or a reference.
+     */
+    public long resultJ;
+    public double resultD;
+    public Object resultA;
+
     /** Result registers for words with several outputs, indexed by output position. */
     private long[] rl;
     private double[] rd;
