@@ -155,21 +155,24 @@ public final class Library {
         return new Library(vocabulary, all);
     }
 
-    private static final MethodHandle CALL_DATA;
+    /** {@link #callData} as a handle, made when the first data word is installed (not in every fresh JVM's first {@link #core}). */
+    private static final class DataCalls {
+        static final MethodHandle CALL_DATA;
 
-    static {
-        try {
-            CALL_DATA = MethodHandles.lookup().findStatic(Library.class, "callData", MethodType.methodType(Object.class,
-                    DataWord.Body.class, Ctx.class, int.class, Type.Fn.class, Origin.class, Object[].class));
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
+        static {
+            try {
+                CALL_DATA = MethodHandles.lookup().findStatic(Library.class, "callData", MethodType.methodType(Object.class,
+                        DataWord.Body.class, Ctx.class, int.class, Type.Fn.class, Origin.class, Object[].class));
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
         }
     }
 
     /** A data word's body as the boxed shape {@link Impl#invoke} calls. */
-    private static MethodHandle dataHandle(DataWord.Body body) { return MethodHandles.insertArguments(CALL_DATA, 0, body); }
+    private static MethodHandle dataHandle(DataWord.Body body) { return MethodHandles.insertArguments(DataCalls.CALL_DATA, 0, body); }
 
-    @SuppressWarnings("unused") // called through CALL_DATA
+    @SuppressWarnings("unused") // called through DataCalls.CALL_DATA
     private static Object callData(DataWord.Body body, Ctx ctx, int depth, Type.Fn site, Origin origin, Object[] inputs) {
         dev.finch.vm.host.ProcessHost.Watch watch = () -> Optional.ofNullable(ctx.stopNow()).map(RuntimeException::getMessage);
         try {
