@@ -34,7 +34,8 @@ import javax.tools.Diagnostic;
 /**
  * Writes {@code dev.finch.vm.word.CoreIndex} while finch-vm compiles: every member of finch-vm that carries
  * {@code @Word} or {@code @Overload}, with the annotations' values as written (the signature and requirement template
- * already parsed, by finch-ir's one parser), the member's class, name and JVM descriptor, and which of the run
+ * already parsed, by finch-ir's one parser), the member's class, name and the JVM descriptor of each parameter and
+ * of its result, and which of the run
  * context, call depth, call site and origin its parameters take. {@code Library.core()} builds Finch's vocabulary
  * from that index in a fresh JVM instead of reading the annotations by reflection; the declarations stay the one
  * definition, the index is derived from them on every build, and finch-vm's {@code CoreIndexTest} fails if the two
@@ -154,9 +155,11 @@ public final class WordIndexProcessor extends AbstractProcessor {
             ExecutableElement x = (ExecutableElement) m;
             List<String> params = new ArrayList<>();
             for (VariableElement p : x.getParameters()) params.add(descriptor(p.asType()));
-            StringBuilder d = new StringBuilder("(");
-            params.forEach(d::append);
-            d.append(')').append(descriptor(x.getReturnType()));
+            // One string per type, not the method descriptor: a shading plugin relocates a string that is one type's
+            // descriptor (finch-all moves Jackson's JsonNode), never a type inside a method descriptor.
+            StringBuilder d = new StringBuilder("List.of(");
+            for (int k = 0; k < params.size(); k++) d.append(k == 0 ? "" : ", ").append(string(params.get(k)));
+            d.append("), ").append(string(descriptor(x.getReturnType())));
             // Library's rule for a Method: the context and depth first, then the signature's inputs, then the site and origin.
             int i = 0;
             boolean ctx = i < params.size() && params.get(i).equals(ref(CTX));
@@ -167,7 +170,7 @@ public final class WordIndexProcessor extends AbstractProcessor {
             boolean callSite = i < params.size() && params.get(i).equals(ref(SITE));
             if (callSite) i++;
             boolean origin = i < params.size() && params.get(i).equals(ref(ORIGIN));
-            site = "new Declaration.IndexedMethod(" + string(owner) + ", " + string(x.getSimpleName().toString()) + ", " + string(d.toString())
+            site = "new Declaration.IndexedMethod(" + string(owner) + ", " + string(x.getSimpleName().toString()) + ", " + d
                     + ", " + ctx + ", " + depth + ", " + callSite + ", " + origin + ")";
         } else {
             String field = m.getSimpleName().toString();

@@ -76,12 +76,12 @@ class WordIndexProcessorTest {
         assertThat(problems).isEmpty();
         String index = Files.readString(out.resolve("dev/finch/vm/word/CoreIndex.java"));
         assertThat(index).contains("static final List<String> CLASSES = List.of(\n            \"demo.Words\");")
-                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"swap\", \"(Ljava/lang/Object;Ljava/lang/Object;)[Ljava/lang/Object;\", false, false, false, false)")
+                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"swap\", List.of(\"Ljava/lang/Object;\", \"Ljava/lang/Object;\"), \"[Ljava/lang/Object;\", false, false, false, false)")
                 .contains("new Declaration.WordValues(\"swap-ish\", WordSpec.Category.STACK, \"Says \\\"hi\\\".\\nTwice.\", false, false, Typing.ORDINARY)")
                 .contains("Intrinsic.SHUFFLE")
-                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"read\", \"(Ljava/lang/Object;JLdev/finch/ir/type/Type$Fn;)Ljava/lang/Object;\", false, false, true, false)")
+                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"read\", List.of(\"Ljava/lang/Object;\", \"J\", \"Ldev/finch/ir/type/Type$Fn;\"), \"Ljava/lang/Object;\", false, false, true, false)")
                 .contains("Optional.of(new RequirementTemplate(\"fs.read\", List.of(new RequirementTemplate.Slot.Arg(0, false))))")
-                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"other\", \"()[Ljava/util/List;\", false, false, false, false),\n                null,")
+                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"other\", List.of(), \"[Ljava/util/List;\", false, false, false, false),\n                null,")
                 .contains("\"read-it-2\", \"read-it\", 1,");
     }
 

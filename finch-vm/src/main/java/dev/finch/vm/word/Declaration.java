@@ -9,6 +9,7 @@ import dev.finch.vm.compile.Intrinsic;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedSet;
@@ -48,11 +49,16 @@ record Declaration(Site site, WordValues word, OverloadValues overload) {
     }
 
     /**
-     * A static method named in the index: its class's binary name, its name and JVM descriptor, and what its parameters
-     * take besides the signature's inputs (the rule {@link Library} applies to a {@link Method}).
+     * A static method named in the index: its class's binary name, its name, the JVM descriptor of each parameter and
+     * of its result (one string each, so that a shaded jar's relocation of a library's types reaches them), and what
+     * its parameters take besides the signature's inputs (the rule {@link Library} applies to a {@link Method}).
      */
-    record IndexedMethod(String owner, String name, String descriptor, boolean ctx, boolean depth, boolean site, boolean origin) implements Site {
+    record IndexedMethod(String owner, String name, List<String> parameters, String result, boolean ctx, boolean depth, boolean site, boolean origin)
+            implements Site {
         @Override public String where() { return simpleName(owner) + "." + name; }
+
+        /** The method's JVM descriptor. */
+        String descriptor() { return "(" + String.join("", parameters) + ")" + result; }
     }
 
     /** A constant named in the index, with its value (the index refers to it directly). */
