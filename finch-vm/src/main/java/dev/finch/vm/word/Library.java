@@ -31,11 +31,12 @@ import java.util.Optional;
  * implement them): the {@link Vocabulary} that the frontends and the verifier see, and the implementation of
  * every overload, by its stable id, that both VM tiers call. Immutable and thread-safe.
  *
- * <p>Building a library checks every declaration against its implementation and refuses, with a message naming
- * the member: a malformed signature or template, a method whose parameters or result disagree with the signature,
- * a word declared twice or not at all, a duplicate overload id, an intrinsic that cannot emit its overload, a word
- * typed by a dedicated rule without an implementation of it. A test builds {@link #core()}, so none of these reaches
- * a user's run.
+ * <p>Reading declarations by reflection (a host's, {@link #with}) checks every one against its implementation and
+ * refuses, with a message naming the member: a malformed signature or template, a method whose parameters or result
+ * disagree with the signature, a word declared twice or not at all, a duplicate overload id, an intrinsic that cannot
+ * emit its overload, a word typed by a dedicated rule without an implementation of it. Finch's own are read from the
+ * build-time index ({@link #core()}); {@code CoreIndexTest} reads them by reflection with the same checks and
+ * requires the same library, so none of these reaches a user's run.
  */
 public final class Library {
     private static volatile Library core;
