@@ -29,6 +29,12 @@ class ShadedJarTest {
             assertThat(forth.values().get(1).display()).isEqualTo("3");
             Outcome norman = s.submit(Submission.of("(define twice (x) (* 2 x))", "c.nm").withLanguage(Language.NORMAN));
             assertThat(norman.status()).as(FinchJson.write(norman)).isEqualTo(Outcome.Status.COMPLETED);
+            // A json word takes Jackson's (relocated) JsonNode: the index of the word declarations names its method's
+            // parameter types, so they must be relocated with it — interpreted (a handle) and compiled (invokestatic).
+            Outcome json = finch.newSession().submit(Submission.of("\"{\\\"a\\\": 2}\" json-parse result-unwrap \"a\" json-get unwrap json-as-int unwrap"
+                    + " : a-of ( string -- int ) json-parse result-unwrap \"a\" json-get unwrap json-as-int unwrap ; \"{\\\"a\\\": 5}\" a-of", "d.fth"));
+            assertThat(json.status()).as(FinchJson.write(json)).isEqualTo(Outcome.Status.COMPLETED);
+            assertThat(json.values()).extracting(v -> v.display()).containsExactly("2", "5");
             // Jackson writes the D4 JSON, from its relocated package.
             assertThat(FinchJson.write(forth)).contains("\"status\":\"completed\"");
         }

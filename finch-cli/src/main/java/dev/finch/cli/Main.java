@@ -53,7 +53,8 @@ public final class Main implements Callable<Integer> {
         PrintStream e = new PrintStream(err, false, StandardCharsets.UTF_8);
         Io io = new Io(in, o, e, java.util.Map.copyOf(env), terminal);
         try {
-            return commandLine(io, args).execute(args);
+            RunCommand plain = plainRun(io, args);
+            return plain != null ? plain.call() : commandLine(io, args).execute(args);
         } catch (RuntimeException | Error ex) {
             // picocli hands Errors (a broken class path, a JVM limit) back to us; still no stack trace.
             e.println("finch: internal error: " + ex.getClass().getSimpleName() + (ex.getMessage() == null ? "" : ": " + ex.getMessage()));
@@ -62,6 +63,24 @@ public final class Main implements Callable<Integer> {
             o.flush();
             e.flush();
         }
+    }
+
+    /**
+     * {@code finch run FILE…} with no option — the common run — made without picocli (whose command model, read from
+     * the annotations, is ~170 classes and tens of milliseconds of a fresh JVM): every argument after {@code run} is a
+     * file, or {@code -} for standard input, so what picocli would make of them is a {@link RunCommand} with those files
+     * and every option at its default. Null for anything else (an option, {@code --}, an {@code @argfile}, no file),
+     * which picocli parses; {@code MainTest} checks both ways answer alike.
+     */
+    static RunCommand plainRun(Io io, String[] args) {
+        if (args.length < 2 || !args[0].equals("run")) return null;
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            if (a.isEmpty() || (a.startsWith("-") && !a.equals("-")) || a.startsWith("@")) return null;
+        }
+        RunCommand run = new RunCommand(io);
+        run.files.addAll(java.util.Arrays.asList(args).subList(1, args.length));
+        return run;
     }
 
     /** The subcommands' names, in the order {@code finch --help} lists them. */

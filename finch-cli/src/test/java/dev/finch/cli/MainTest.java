@@ -48,6 +48,31 @@ class MainTest {
         }
     }
 
+    /** What {@link Main#execute} prints and answers for {@code args} (with no standard input). */
+    private static String executed(String... args) {
+        var out = new java.io.ByteArrayOutputStream();
+        var err = new java.io.ByteArrayOutputStream();
+        int exit = Main.execute(args, new java.io.ByteArrayInputStream(new byte[0]), out, err, java.util.Map.of());
+        return exit + "\n" + out.toString(java.nio.charset.StandardCharsets.UTF_8) + "\n" + err.toString(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aRunWithoutOptionsSkipsPicocliYetAnswersAsPicocliDoes() throws IOException {
+        String hello = file("hello.fth", ": greet ( string -- ) \"hello, \" say say \"!\\n\" say ;\n\"world\" greet").toString();
+        String bad = file("bad.fth", "1 \"a\" +").toString();
+        String lisp = file("say.lisp", "(say \"hi\")").toString();
+        String missing = dir.resolve("missing.fth").toString();
+        for (String[] args : List.of(new String[] {"run", hello}, new String[] {"run", hello, bad, lisp}, new String[] {"run", "-"},
+                new String[] {"run", missing}, new String[] {"run", bad})) {
+            assertThat(Main.plainRun(new Io(System.in, System.out, System.err), args)).as("finch %s runs without picocli", String.join(" ", args)).isNotNull();
+            assertThat(executed(args)).as("finch %s", String.join(" ", args)).isEqualTo(through(io -> Main.commandLine(io, args), args));
+        }
+        for (String[] args : List.of(new String[] {"run"}, new String[] {"run", "--json", hello}, new String[] {"run", hello, "--lang", "forth"},
+                new String[] {"run", "--", hello}, new String[] {"run", "@args.txt"}, new String[] {"check", hello}, new String[] {"run", "-h"})) {
+            assertThat(Main.plainRun(new Io(System.in, System.out, System.err), args)).as("finch %s is picocli's to parse", String.join(" ", args)).isNull();
+        }
+    }
+
     @Test
     void noCommandIsAUsageError() {
         ConformanceTest.Run r = finch("");

@@ -72,4 +72,11 @@ public record Capability(String name, List<String> args) implements Comparable<C
     @Override public String toString() { return args.isEmpty() ? name : name + "(" + String.join(",", args) + ")"; }
 
     @Override public int compareTo(Capability o) { return toString().compareTo(o.toString()); }
+
+    // Written out, as Origin's are: the implicit record methods are linked by ObjectMethods on first use (~40 ms of a
+    // fresh JVM's first run, docs/performance.md).
+
+    @Override public boolean equals(Object o) { return o instanceof Capability c && name.equals(c.name) && args.equals(c.args); }
+
+    @Override public int hashCode() { return name.hashCode() * 31 + args.hashCode(); }
 }

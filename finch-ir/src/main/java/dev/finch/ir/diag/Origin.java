@@ -12,4 +12,11 @@ public record Origin(String source, int line, int column) {
     public static Origin of(String source, int line, int column) { return new Origin(source, line, column); }
 
     @Override public String toString() { return source + ":" + line + ":" + column; }
+
+    // Written out: a record's implicit equals and hashCode are linked by ObjectMethods on first use, which spins
+    // ~30 method-handle classes (~40 ms of a fresh JVM's first run; docs/performance.md, "Start-up").
+
+    @Override public boolean equals(Object o) { return o instanceof Origin x && line == x.line && column == x.column && source.equals(x.source); }
+
+    @Override public int hashCode() { return (source.hashCode() * 31 + line) * 31 + column; }
 }

@@ -7,6 +7,8 @@ import dev.finch.vm.compile.Intrinsic;
 import dev.finch.vm.compile.Specials;
 import dev.finch.vm.runtime.Ctx;
 import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 
 /**
@@ -18,7 +20,7 @@ import java.lang.reflect.Method;
 public final class Impl {
     private final dev.finch.ir.vocab.Overload overload;
     private final WordSpec word;
-    private final Method method;
+    private final MethodRef method;
     private final Specials special;
     private final Intrinsic intrinsic;
     private final boolean ctx;
@@ -31,7 +33,7 @@ public final class Impl {
      */
     private volatile MethodHandle boxed;
 
-    Impl(dev.finch.ir.vocab.Overload overload, WordSpec word, Method method, Specials special, Intrinsic intrinsic,
+    Impl(dev.finch.ir.vocab.Overload overload, WordSpec word, MethodRef method, Specials special, Intrinsic intrinsic,
          boolean ctx, boolean depth, boolean site, boolean origin, MethodHandle boxed) {
         this.overload = overload;
         this.word = word;
@@ -51,8 +53,11 @@ public final class Impl {
     /** The word it belongs to. */
     public WordSpec word() { return word; }
 
-    /** The implementing method; null for a {@link Specials} word. */
-    public Method method() { return method; }
+    /**
+     * The implementing method; null for a {@link Specials} word. Finch's own are named by the index of their
+     * declarations and found the first time this is asked.
+     */
+    public Method method() { return method == null ? null : method.resolve(); }
 
     /** The special implementation; null for a method. */
     public Specials special() { return special; }
@@ -102,11 +107,80 @@ public final class Impl {
         MethodHandle h = boxed;
         if (h == null) {
             if (method == null) throw new IllegalStateException(this + " is implemented by a Specials constant, not a method");
-            h = Library.boxed(method, ctx, depth, overload.signature().ins().size(), site, origin, method.getDeclaringClass().getSimpleName() + "." + method.getName());
+            try {
+                h = Library.boxed(method.handle(), ctx, depth, overload.signature().ins().size(), site, origin);
+            } catch (IllegalAccessException e) {
+                throw new IllegalStateException(method + " is not accessible: " + e.getMessage(), e);
+            }
             boxed = h;
         }
         return h;
     }
 
     @Override public String toString() { return word.name() + "#" + overload.id(); }
+
+    /**
+     * Where an implementing method is — its class's binary name, its name and JVM descriptor — and the method once it
+     * has been looked up (a host's, reflected when its library was built, from the start). Two threads may both look it
+     * up; they find the same method.
+     */
+    static final class MethodRef {
+        private final String owner;
+        private final String name;
+        private final String descriptor;
+        private volatile Method method;
+
+        MethodRef(String owner, String name, String descriptor) {
+            this.owner = owner;
+            this.name = name;
+            this.descriptor = descriptor;
+        }
+
+        MethodRef(Method m) {
+            this(m.getDeclaringClass().getName(), m.getName(), MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString());
+            this.method = m;
+        }
+
+        String owner() { return owner; }
+
+        String name() { return name; }
+
+        String descriptor() { return descriptor; }
+
+        Method resolve() {
+            Method m = method;
+            if (m == null) {
+                try {
+                    m = ownerClass().getDeclaredMethod(name, type().parameterArray());
+                } catch (NoSuchMethodException e) {
+                    throw new IllegalStateException("the index of the word declarations names " + this + ", which is not there", e);
+                }
+                method = m;
+            }
+            return m;
+        }
+
+        /** A direct handle of the public static method (the public lookup, as for a host's method). */
+        MethodHandle handle() throws IllegalAccessException {
+            Method m = method;
+            if (m != null) return MethodHandles.publicLookup().unreflect(m);
+            try {
+                return MethodHandles.publicLookup().findStatic(ownerClass(), name, type());
+            } catch (NoSuchMethodException e) {
+                throw new IllegalStateException("the index of the word declarations names " + this + ", which is not there", e);
+            }
+        }
+
+        private Class<?> ownerClass() {
+            try {
+                return Class.forName(owner, false, Impl.class.getClassLoader());
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("the index of the word declarations names " + this + ", which is not there", e);
+            }
+        }
+
+        private MethodType type() { return MethodType.fromMethodDescriptorString(descriptor, Impl.class.getClassLoader()); }
+
+        @Override public String toString() { return owner + "." + name + descriptor; }
+    }
 }

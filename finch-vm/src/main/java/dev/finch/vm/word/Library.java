@@ -17,7 +17,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.AnnotatedElement;
 import java.lang.reflect.Field;
-import java.lang.reflect.Member;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.util.ArrayList;
@@ -32,23 +31,14 @@ import java.util.Optional;
  * implement them): the {@link Vocabulary} that the frontends and the verifier see, and the implementation of
  * every overload, by its stable id, that both VM tiers call. Immutable and thread-safe.
  *
- * <p>Building a library checks every declaration against its implementation and refuses, with a message naming
- * the member: a malformed signature or template, a method whose parameters or result disagree with the signature,
- * a word declared twice or not at all, a duplicate overload id, an intrinsic that cannot emit its overload, a word
- * typed by a dedicated rule without an implementation of it. A test builds {@link #core()}, so none of these reaches
- * a user's run.
+ * <p>Reading declarations by reflection (a host's, {@link #with}) checks every one against its implementation and
+ * refuses, with a message naming the member: a malformed signature or template, a method whose parameters or result
+ * disagree with the signature, a word declared twice or not at all, a duplicate overload id, an intrinsic that cannot
+ * emit its overload, a word typed by a dedicated rule without an implementation of it. Finch's own are read from the
+ * build-time index ({@link #core()}); {@code CoreIndexTest} reads them by reflection with the same checks and
+ * requires the same library, so none of these reaches a user's run.
  */
 public final class Library {
-    /** The classes that declare Finch's own words, in documentation order. */
-    private static final List<Class<?>> CORE = List.of(
-            dev.finch.vm.lib.StackWords.class, dev.finch.vm.lib.Numbers.class, dev.finch.vm.lib.Comparisons.class,
-            dev.finch.vm.lib.Logic.class, dev.finch.vm.lib.Strings.class, dev.finch.vm.lib.ByteWords.class,
-            dev.finch.vm.lib.Control.class, dev.finch.vm.lib.Outputs.class, dev.finch.vm.lib.Fibers.class, dev.finch.vm.lib.Tasks.class, dev.finch.vm.lib.Options.class, dev.finch.vm.lib.Lists.class, dev.finch.vm.lib.Maps.class,
-            dev.finch.vm.lib.Json.class, dev.finch.vm.lib.Norman.class, Specials.class,
-            dev.finch.vm.host.HostWords.class, dev.finch.vm.host.WorkbookWords.class, dev.finch.vm.host.ProposalWords.class,
-            dev.finch.vm.host.AutomationWords.class, dev.finch.vm.host.ModelWords.class, dev.finch.vm.host.ToolWords.class,
-            dev.finch.vm.host.AgentWords.class, dev.finch.vm.host.McpWords.class);
-
     private static volatile Library core;
 
     private final Vocabulary vocabulary;
@@ -59,13 +49,19 @@ public final class Library {
         this.impls = Map.copyOf(impls);
     }
 
+    private static final Library EMPTY = new Library(Vocabulary.EMPTY, Map.of());
+
     /** Stack of the thread that builds {@link #core}: reading the declarations loads chains of classes, deep in native frames. */
     private static final long BUILDER_STACK_BYTES = 16L << 20;
 
     /**
-     * Finch's own words (built once per class loader). The first call builds them on a thread of its own with a
-     * large stack and waits for it, so that a caller on a small stack (an embedder's 128 KiB thread) cannot overflow
-     * while the declarations' classes load.
+     * Finch's own words (built once per class loader), from the index of their declarations that finch-vm's build
+     * writes ({@code CoreIndex}, by finch-word-index's annotation processor): no reflection over the declaring classes
+     * and no parsing of signatures in a fresh JVM, and each implementing method is looked up when it is first
+     * compiled or called. The index is trusted as it is: {@code CoreIndexTest} builds the same library from the
+     * annotations by reflection, with every check {@link #with} makes, and fails if the two disagree. The first call
+     * builds it on a thread of its own with a large stack and waits for it, so that a caller on a small stack (an
+     * embedder's 128 KiB thread) cannot overflow while the classes it needs load.
      */
     public static Library core() {
         Library c = core;
@@ -83,7 +79,7 @@ public final class Library {
         Throwable[] failed = new Throwable[1];
         Thread t = new Thread(null, () -> {
             try {
-                built[0] = build(CORE, WordSpec.Provenance.CORE, new Library(Vocabulary.EMPTY, Map.of()));
+                built[0] = assemble(CoreIndex.declarations(), WordSpec.Provenance.CORE, EMPTY, false);
             } catch (RuntimeException | Error e) {
                 failed[0] = e;
             }
@@ -160,21 +156,24 @@ public final class Library {
         return new Library(vocabulary, all);
     }
 
-    private static final MethodHandle CALL_DATA;
+    /** {@link #callData} as a handle, made when the first data word is installed (not in every fresh JVM's first {@link #core}). */
+    private static final class DataCalls {
+        static final MethodHandle CALL_DATA;
 
-    static {
-        try {
-            CALL_DATA = MethodHandles.lookup().findStatic(Library.class, "callData", MethodType.methodType(Object.class,
-                    DataWord.Body.class, Ctx.class, int.class, Type.Fn.class, Origin.class, Object[].class));
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
+        static {
+            try {
+                CALL_DATA = MethodHandles.lookup().findStatic(Library.class, "callData", MethodType.methodType(Object.class,
+                        DataWord.Body.class, Ctx.class, int.class, Type.Fn.class, Origin.class, Object[].class));
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
         }
     }
 
     /** A data word's body as the boxed shape {@link Impl#invoke} calls. */
-    private static MethodHandle dataHandle(DataWord.Body body) { return MethodHandles.insertArguments(CALL_DATA, 0, body); }
+    private static MethodHandle dataHandle(DataWord.Body body) { return MethodHandles.insertArguments(DataCalls.CALL_DATA, 0, body); }
 
-    @SuppressWarnings("unused") // called through CALL_DATA
+    @SuppressWarnings("unused") // called through DataCalls.CALL_DATA
     private static Object callData(DataWord.Body body, Ctx ctx, int depth, Type.Fn site, Origin origin, Object[] inputs) {
         dev.finch.vm.host.ProcessHost.Watch watch = () -> Optional.ofNullable(ctx.stopNow()).map(RuntimeException::getMessage);
         try {
@@ -209,58 +208,82 @@ public final class Library {
 
     // ------------------------------------------------------------------------------------------------ building
 
-    /** One annotated member before its word is assembled. */
-    private record Declared(Member member, AnnotatedElement element, Word word, Overload overload, Class<?> owner) {
-        String where() { return owner.getSimpleName() + "." + member.getName(); }
+    /**
+     * Finch's own words read from their annotations by reflection, with every check a host's words get: what the
+     * index must agree with ({@code CoreIndexTest}).
+     */
+    static Library readCore() {
+        List<Class<?>> classes = new ArrayList<>();
+        for (String name : CoreIndex.CLASSES) {
+            try {
+                classes.add(Class.forName(name, false, Library.class.getClassLoader()));
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("the index names " + name + ", which is not there", e);
+            }
+        }
+        return build(classes, WordSpec.Provenance.CORE, EMPTY);
     }
 
+    /** The words declared on {@code classes}, read by reflection and checked, after {@code base}'s. */
     private static Library build(List<Class<?>> classes, WordSpec.Provenance provenance, Library base) {
-        Map<String, Declared> words = new LinkedHashMap<>();
-        Map<String, List<Declared>> overloads = new LinkedHashMap<>();
+        List<Declaration> found = new ArrayList<>();
         for (Class<?> c : classes) {
             if (provenance == WordSpec.Provenance.HOST && !Modifier.isPublic(c.getModifiers())) {
                 throw new IllegalArgumentException(c.getName() + " declares words but is not public");
             }
-            List<Declared> found = new ArrayList<>();
-            for (Method m : c.getDeclaredMethods()) collect(found, m, m, c);
-            for (Field f : c.getDeclaredFields()) collect(found, f, f, c);
-            found.sort(Comparator.comparing(d -> d.member().getName()));
-            if (found.isEmpty() && provenance == WordSpec.Provenance.HOST) {
+            List<Declaration> own = new ArrayList<>();
+            for (Method m : c.getDeclaredMethods()) collect(own, new Declaration.Reflected(m), m);
+            for (Field f : c.getDeclaredFields()) collect(own, new Declaration.ReflectedField(f), f);
+            own.sort(Comparator.comparing(d -> d.site().name()));
+            if (own.isEmpty() && provenance == WordSpec.Provenance.HOST) {
                 throw new IllegalArgumentException(c.getName() + " declares no words (no @Word/@Overload members)");
             }
-            for (Declared d : found) {
-                if (d.word() != null) {
-                    Declared before = words.putIfAbsent(d.word().name(), d);
-                    if (before != null) {
-                        throw new IllegalArgumentException("the word `" + d.word().name() + "` is declared twice: on " + before.where() + " and " + d.where());
-                    }
+            found.addAll(own);
+        }
+        return assemble(found, provenance, base, true);
+    }
+
+    /**
+     * The words of {@code found} after {@code base}'s: each word with its overloads in order, and the implementation of
+     * each. With {@code check}, every declaration is checked against its member and refused with a message naming it;
+     * without, the declarations are the index's, which {@code CoreIndexTest} checks against the annotations.
+     */
+    private static Library assemble(List<Declaration> found, WordSpec.Provenance provenance, Library base, boolean check) {
+        Map<String, Declaration> words = new LinkedHashMap<>();
+        Map<String, List<Declaration>> overloads = new LinkedHashMap<>();
+        for (Declaration d : found) {
+            if (d.word() != null) {
+                Declaration before = words.putIfAbsent(d.word().name(), d);
+                if (before != null) {
+                    throw new IllegalArgumentException("the word `" + d.word().name() + "` is declared twice: on " + before.site().where() + " and " + d.site().where());
                 }
-            }
-            for (Declared d : found) {
-                if (d.overload() == null) throw new IllegalArgumentException(d.where() + " declares a @Word without an @Overload");
-                String name = !d.overload().word().isEmpty() ? d.overload().word() : d.word() == null ? "" : d.word().name();
-                if (name.isEmpty()) throw new IllegalArgumentException(d.where() + " has an @Overload without a @Word; name its word with word = \"…\"");
-                if (d.word() != null && !d.overload().word().isEmpty() && !d.overload().word().equals(d.word().name())) {
-                    throw new IllegalArgumentException(d.where() + " declares @Word " + d.word().name() + " but its @Overload names " + d.overload().word());
-                }
-                overloads.computeIfAbsent(name, k -> new ArrayList<>()).add(d);
             }
         }
+        for (Declaration d : found) {
+            String where = d.site().where();
+            if (d.overload() == null) throw new IllegalArgumentException(where + " declares a @Word without an @Overload");
+            String name = !d.overload().word().isEmpty() ? d.overload().word() : d.word() == null ? "" : d.word().name();
+            if (name.isEmpty()) throw new IllegalArgumentException(where + " has an @Overload without a @Word; name its word with word = \"…\"");
+            if (d.word() != null && !d.overload().word().isEmpty() && !d.overload().word().equals(d.word().name())) {
+                throw new IllegalArgumentException(where + " declares @Word " + d.word().name() + " but its @Overload names " + d.overload().word());
+            }
+            overloads.computeIfAbsent(name, k -> new ArrayList<>()).add(d);
+        }
         for (String name : overloads.keySet()) {
-            if (!words.containsKey(name)) throw new IllegalArgumentException("the overloads on " + overloads.get(name).get(0).where()
+            if (!words.containsKey(name)) throw new IllegalArgumentException("the overloads on " + overloads.get(name).get(0).site().where()
                     + " belong to the word `" + name + "`, which no @Word declares");
         }
         List<WordSpec> specs = new ArrayList<>();
         Map<String, Impl> impls = new LinkedHashMap<>(base.impls);
         for (var e : words.entrySet()) {
-            Declared head = e.getValue();
-            List<Declared> members = new ArrayList<>(overloads.getOrDefault(e.getKey(), List.of()));
-            members.sort(Comparator.comparingInt((Declared d) -> d.overload().order()).thenComparing(d -> id(d, head.word())));
+            Declaration head = e.getValue();
+            List<Declaration> members = new ArrayList<>(overloads.getOrDefault(e.getKey(), List.of()));
+            members.sort(Comparator.comparingInt((Declaration d) -> d.overload().order()).thenComparing(d -> id(d, head.word())));
             List<dev.finch.ir.vocab.Overload> decls = new ArrayList<>();
-            for (Declared d : members) decls.add(declaration(d, head.word(), members.size()));
+            for (Declaration d : members) decls.add(declaration(d, head.word(), members.size(), check));
             WordSpec spec = new WordSpec(head.word().name(), head.word().category(), head.word().doc(), head.word().typing(), decls,
                     head.word().foldsLeft(), provenance, head.word().pauses());
-            check(spec, head);
+            if (check) check(spec, head);
             specs.add(spec);
             for (int i = 0; i < members.size(); i++) impls.put(decls.get(i).id(), implementation(members.get(i), decls.get(i), spec, provenance));
         }
@@ -274,77 +297,103 @@ public final class Library {
         return new Library(vocabulary, impls);
     }
 
-    private static void collect(List<Declared> out, Member m, AnnotatedElement e, Class<?> owner) {
+    /** The member's declaration, if it has {@link Word} or {@link Overload}: its signature and template parsed. */
+    private static void collect(List<Declaration> out, Declaration.Site site, AnnotatedElement e) {
         Word w = e.getAnnotation(Word.class);
         Overload o = e.getAnnotation(Overload.class);
-        if (w != null || o != null) out.add(new Declared(m, e, w, o, owner));
+        if (w == null && o == null) return;
+        Declaration.OverloadValues values = null;
+        if (o != null) {
+            Type.Fn sig;
+            try {
+                sig = TypeSyntax.parseSignature(o.sig());
+            } catch (RuntimeException bad) {
+                throw new IllegalArgumentException(site.where() + ": malformed signature \"" + o.sig() + "\": " + bad.getMessage(), bad);
+            }
+            Optional<RequirementTemplate> template = Optional.empty();
+            if (!o.requires().isEmpty()) {
+                template = RequirementTemplate.parse(o.requires());
+                if (template.isEmpty()) throw new IllegalArgumentException(site.where() + ": malformed requirement template \"" + o.requires() + "\"");
+            }
+            values = new Declaration.OverloadValues(sig, o.id(), o.word(), o.order(), template, o.refines(), o.intrinsic());
+        }
+        out.add(new Declaration(site, w == null ? null : Declaration.WordValues.of(w), values));
     }
 
-    private static String id(Declared d, Word word) { return d.overload().id().isEmpty() ? word.name() : d.overload().id(); }
+    private static String id(Declaration d, Declaration.WordValues word) { return d.overload().id().isEmpty() ? word.name() : d.overload().id(); }
 
-    private static dev.finch.ir.vocab.Overload declaration(Declared d, Word word, int count) {
+    private static dev.finch.ir.vocab.Overload declaration(Declaration d, Declaration.WordValues word, int count, boolean check) {
         String id = id(d, word);
+        String where = d.site().where();
         if (d.overload().id().isEmpty() && count > 1) {
-            throw new IllegalArgumentException(d.where() + ": the word `" + word.name() + "` has " + count + " overloads, so each needs its own id");
+            throw new IllegalArgumentException(where + ": the word `" + word.name() + "` has " + count + " overloads, so each needs its own id");
         }
-        Type.Fn sig;
-        try {
-            sig = TypeSyntax.parseSignature(d.overload().sig());
-        } catch (RuntimeException bad) {
-            throw new IllegalArgumentException(d.where() + ": malformed signature \"" + d.overload().sig() + "\": " + bad.getMessage(), bad);
-        }
-        for (Capability c : sig.effects()) {
-            if (!CapabilitySpec.of(c).isOk()) throw new IllegalArgumentException(d.where() + ": `" + c + "` is not a capability Finch knows");
-        }
-        Optional<RequirementTemplate> template = Optional.empty();
-        if (!d.overload().requires().isEmpty()) {
-            template = RequirementTemplate.parse(d.overload().requires());
-            if (template.isEmpty()) throw new IllegalArgumentException(d.where() + ": malformed requirement template \"" + d.overload().requires() + "\"");
-            String name = template.get().name();
-            if (sig.effects().stream().noneMatch(c -> c.name().equals(name))) {
-                throw new IllegalArgumentException(d.where() + ": the template " + template.get() + " has no bound: the signature names no " + name);
+        Type.Fn sig = d.overload().sig();
+        Optional<RequirementTemplate> template = d.overload().requires();
+        if (check) {
+            for (Capability c : sig.effects()) {
+                if (!CapabilitySpec.of(c).isOk()) throw new IllegalArgumentException(where + ": `" + c + "` is not a capability Finch knows");
             }
-            if (template.get().maxArgument() >= sig.ins().size()) {
-                throw new IllegalArgumentException(d.where() + ": the template " + template.get() + " names an argument the word does not take");
+            if (template.isPresent()) {
+                String name = template.get().name();
+                if (sig.effects().stream().noneMatch(c -> c.name().equals(name))) {
+                    throw new IllegalArgumentException(where + ": the template " + template.get() + " has no bound: the signature names no " + name);
+                }
+                if (template.get().maxArgument() >= sig.ins().size()) {
+                    throw new IllegalArgumentException(where + ": the template " + template.get() + " names an argument the word does not take");
+                }
             }
-        }
-        if (d.overload().refines() && (sig.ins().isEmpty() || sig.ins().get(0) != Type.STRING || sig.outs().size() != 1)) {
-            throw new IllegalArgumentException(d.where() + ": a refinement takes a string first and answers one value");
+            if (d.overload().refines() && (sig.ins().isEmpty() || sig.ins().get(0) != Type.STRING || sig.outs().size() != 1)) {
+                throw new IllegalArgumentException(where + ": a refinement takes a string first and answers one value");
+            }
         }
         return new dev.finch.ir.vocab.Overload(id, sig, template, d.overload().refines());
     }
 
     /** Word-level rules: a special word's implementation, a fold's shape. */
-    private static void check(WordSpec spec, Declared head) {
+    private static void check(WordSpec spec, Declaration head) {
         if (spec.foldsLeft()) {
             for (var o : spec.overloads()) {
                 Type.Fn f = o.signature();
                 if (f.ins().size() != 2 || f.outs().size() != 1 || !f.ins().get(0).equals(f.outs().get(0))) {
-                    throw new IllegalArgumentException(head.where() + ": `" + spec.name() + "` folds left, so each overload must be `t x -> t`");
+                    throw new IllegalArgumentException(head.site().where() + ": `" + spec.name() + "` folds left, so each overload must be `t x -> t`");
                 }
             }
         }
     }
 
-    private static Impl implementation(Declared d, dev.finch.ir.vocab.Overload decl, WordSpec spec, WordSpec.Provenance provenance) {
-        Intrinsic intrinsic = d.overload().intrinsic();
-        if (d.member() instanceof Field f) {
-            if (!(Specials.class.isAssignableFrom(f.getType())) || provenance == WordSpec.Provenance.HOST) {
-                throw new IllegalArgumentException(d.where() + ": only a static method implements a word");
-            }
-            Specials special;
-            try {
-                special = (Specials) f.get(null);
-            } catch (IllegalAccessException e) {
-                throw new IllegalArgumentException(d.where() + " is not accessible", e);
-            }
-            if (special.typing() != spec.typing()) {
-                throw new IllegalArgumentException(d.where() + ": implements " + special.typing() + " but the word is typed " + spec.typing());
-            }
-            return new Impl(decl, spec, null, special, Intrinsic.NONE, false, false, false, false, null);
+    /**
+     * The implementation of one overload: from the index as it says (a method found by name and descriptor when it is
+     * first needed), or from a reflected member after checking it against the declaration.
+     */
+    private static Impl implementation(Declaration d, dev.finch.ir.vocab.Overload decl, WordSpec spec, WordSpec.Provenance provenance) {
+        Declaration.Site site = d.site();
+        if (site instanceof Declaration.IndexedMethod m) {
+            return new Impl(decl, spec, new Impl.MethodRef(m.owner(), m.name(), m.descriptor()), null, d.overload().intrinsic(),
+                    m.ctx(), m.depth(), m.site(), m.origin(), null);
         }
-        Method m = (Method) d.member();
-        String where = d.where();
+        if (site instanceof Declaration.IndexedConstant c) return new Impl(decl, spec, null, (Specials) c.value(), Intrinsic.NONE, false, false, false, false, null);
+        if (site instanceof Declaration.ReflectedField f) return special(f.field(), site.where(), decl, spec, provenance);
+        return method(((Declaration.Reflected) site).method(), site.where(), d.overload().intrinsic(), decl, spec, provenance);
+    }
+
+    private static Impl special(Field f, String where, dev.finch.ir.vocab.Overload decl, WordSpec spec, WordSpec.Provenance provenance) {
+        if (!(Specials.class.isAssignableFrom(f.getType())) || provenance == WordSpec.Provenance.HOST) {
+            throw new IllegalArgumentException(where + ": only a static method implements a word");
+        }
+        Specials special;
+        try {
+            special = (Specials) f.get(null);
+        } catch (IllegalAccessException e) {
+            throw new IllegalArgumentException(where + " is not accessible", e);
+        }
+        if (special.typing() != spec.typing()) {
+            throw new IllegalArgumentException(where + ": implements " + special.typing() + " but the word is typed " + spec.typing());
+        }
+        return new Impl(decl, spec, null, special, Intrinsic.NONE, false, false, false, false, null);
+    }
+
+    private static Impl method(Method m, String where, Intrinsic intrinsic, dev.finch.ir.vocab.Overload decl, WordSpec spec, WordSpec.Provenance provenance) {
         if (!Modifier.isStatic(m.getModifiers()) || !Modifier.isPublic(m.getModifiers())) {
             throw new IllegalArgumentException(where + " implements `" + spec.name() + "` but is not public static");
         }
@@ -401,18 +450,20 @@ public final class Library {
         if (problem != null) throw new IllegalArgumentException(where + ": intrinsic " + intrinsic + " " + problem);
         // A host's handle is made now, so that a method the public lookup cannot reach is refused at build; Finch's
         // own are made on first call (LibraryTest makes every one).
-        MethodHandle boxed = provenance == WordSpec.Provenance.HOST ? boxed(m, ctx, depth, n, site, origin, where) : null;
-        return new Impl(decl, spec, m, null, intrinsic, ctx, depth, site, origin, boxed);
+        MethodHandle boxed = null;
+        if (provenance == WordSpec.Provenance.HOST) {
+            try {
+                boxed = boxed(MethodHandles.publicLookup().unreflect(m), ctx, depth, n, site, origin);
+            } catch (IllegalAccessException e) {
+                throw new IllegalArgumentException(where + " is not accessible: " + e.getMessage(), e);
+            }
+        }
+        return new Impl(decl, spec, new Impl.MethodRef(m), null, intrinsic, ctx, depth, site, origin, boxed);
     }
 
-    /** The method as {@code (Ctx, int depth, Type.Fn site, Origin, Object[] inputs) Object}. */
-    static MethodHandle boxed(Method m, boolean ctx, boolean depth, int n, boolean site, boolean origin, String where) {
-        MethodHandle h;
-        try {
-            h = MethodHandles.publicLookup().unreflect(m);
-        } catch (IllegalAccessException e) {
-            throw new IllegalArgumentException(where + " is not accessible: " + e.getMessage(), e);
-        }
+    /** A word's method handle {@code h} as {@code (Ctx, int depth, Type.Fn site, Origin, Object[] inputs) Object}. */
+    static MethodHandle boxed(MethodHandle direct, boolean ctx, boolean depth, int n, boolean site, boolean origin) {
+        MethodHandle h = direct;
         if (!ctx) h = MethodHandles.dropArguments(h, 0, Ctx.class);
         if (!depth) h = MethodHandles.dropArguments(h, 1, int.class);
         if (!site) h = MethodHandles.dropArguments(h, 2 + n, Type.Fn.class);

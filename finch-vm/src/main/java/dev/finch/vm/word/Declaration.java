@@ -1,0 +1,104 @@
+package dev.finch.vm.word;
+
+import dev.finch.ir.cap.Capability;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.vocab.RequirementTemplate;
+import dev.finch.ir.vocab.Typing;
+import dev.finch.ir.vocab.WordSpec;
+import dev.finch.vm.compile.Intrinsic;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeSet;
+
+/**
+ * One member that declares a word or an overload, as {@link Library} assembles words from: the values of its
+ * {@link Word} and {@link Overload} (either may be absent), the signature and template already parsed, and where its
+ * implementation is. Read from the annotations by reflection for a host's classes, and from {@code CoreIndex} — the
+ * same values, written by finch-word-index's annotation processor while finch-vm compiles — for Finch's own.
+ *
+ * @param site the implementing member
+ * @param word the member's {@link Word}, or null
+ * @param overload the member's {@link Overload}, or null
+ */
+record Declaration(Site site, WordValues word, OverloadValues overload) {
+
+    /** Where an overload's implementation is. */
+    sealed interface Site {
+        /** The member's name, for ordering and messages. */
+        String name();
+
+        /** {@code Class.member}, for messages. */
+        String where();
+    }
+
+    /** A method read by reflection. */
+    record Reflected(Method method) implements Site {
+        @Override public String name() { return method.getName(); }
+        @Override public String where() { return method.getDeclaringClass().getSimpleName() + "." + method.getName(); }
+    }
+
+    /** A field read by reflection ({@link dev.finch.vm.compile.Specials}' constants). */
+    record ReflectedField(Field field) implements Site {
+        @Override public String name() { return field.getName(); }
+        @Override public String where() { return field.getDeclaringClass().getSimpleName() + "." + field.getName(); }
+    }
+
+    /**
+     * A static method named in the index: its class's binary name, its name, the JVM descriptor of each parameter and
+     * of its result (one string each, so that a shaded jar's relocation of a library's types reaches them), and what
+     * its parameters take besides the signature's inputs (the rule {@link Library} applies to a {@link Method}).
+     */
+    record IndexedMethod(String owner, String name, List<String> parameters, String result, boolean ctx, boolean depth, boolean site, boolean origin)
+            implements Site {
+        @Override public String where() { return simpleName(owner) + "." + name; }
+
+        /** The method's JVM descriptor. */
+        String descriptor() { return "(" + String.join("", parameters) + ")" + result; }
+    }
+
+    /** A constant named in the index, with its value (the index refers to it directly). */
+    record IndexedConstant(String owner, String name, Object value) implements Site {
+        @Override public String where() { return simpleName(owner) + "." + name; }
+    }
+
+    /** The values of a {@link Word}. */
+    record WordValues(String name, WordSpec.Category category, String doc, boolean foldsLeft, boolean pauses, Typing typing) {
+        static WordValues of(Word w) { return new WordValues(w.name(), w.category(), w.doc(), w.foldsLeft(), w.pauses(), w.typing()); }
+    }
+
+    /** The values of an {@link Overload}, its signature and requirement template parsed. */
+    record OverloadValues(Type.Fn sig, String id, String word, int order, Optional<RequirementTemplate> requires, boolean refines, Intrinsic intrinsic) { }
+
+    private static String simpleName(String binaryName) {
+        return binaryName.substring(Math.max(binaryName.lastIndexOf('.'), binaryName.lastIndexOf('$')) + 1);
+    }
+
+    // The index's helpers: what the parser makes of a record, a variant and a set of effects.
+
+    /** Record fields from name, type pairs. */
+    static Map<String, Type> fields(Object... pairs) {
+        Map<String, Type> m = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) m.put((String) pairs[i], (Type) pairs[i + 1]);
+        return m;
+    }
+
+    /** Variant tags, in order, from name, optional payload pairs. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Optional<Type>> tags(Object... pairs) {
+        Map<String, Optional<Type>> m = new LinkedHashMap<>();
+        for (int i = 0; i < pairs.length; i += 2) m.put((String) pairs[i], (Optional<Type>) pairs[i + 1]);
+        return m;
+    }
+
+    /** A signature's effects. */
+    static SortedSet<Capability> effects(Capability... caps) {
+        SortedSet<Capability> s = new TreeSet<>();
+        for (Capability c : caps) s.add(c);
+        return s;
+    }
+}
