@@ -313,7 +313,19 @@ public final class Finch implements AutoCloseable {
      */
     private static final class Tags {
         static final java.util.SplittableRandom RANDOM = new java.util.SplittableRandom(
-                ProcessHandle.current().pid() * 0x9E3779B97F4A7C15L ^ System.nanoTime() ^ Long.rotateLeft(System.currentTimeMillis(), 32));
+                pid() * 0x9E3779B97F4A7C15L ^ System.nanoTime() ^ Long.rotateLeft(System.currentTimeMillis(), 32));
+
+        /**
+         * This process's id: read from {@code /proc/self} where there is one (~1 ms), else asked of
+         * {@link ProcessHandle}, whose first use costs a fresh JVM 10–20 ms (it starts the process-handle machinery).
+         */
+        private static long pid() {
+            try {
+                return Long.parseLong(java.nio.file.Files.readSymbolicLink(java.nio.file.Path.of("/proc/self")).toString());
+            } catch (java.io.IOException | RuntimeException noProc) {
+                return ProcessHandle.current().pid();
+            }
+        }
     }
 
     private static String randomTag() {
