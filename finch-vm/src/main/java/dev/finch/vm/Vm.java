@@ -66,7 +66,7 @@ public final class Vm implements AutoCloseable {
     }
 
     /** A suspended run's live parts (kept in memory; see {@link Suspension}). */
-    record Paused(Ctx ctx, MethodHandle main, CheckedModule module, VmState base, Map<String, CompiledWord> words,
+    record Paused(Ctx ctx, ModuleCompiler.Main main, CheckedModule module, VmState base, Map<String, CompiledWord> words,
                   java.util.Set<String> interpreted, boolean onCaller) { }
 
     private final ModuleCompiler.Tiering tiering;
@@ -157,7 +157,7 @@ public final class Vm implements AutoCloseable {
             try {
                 // A resumed run first revives the steps that paused with it; a root that had finished main only drains.
                 boolean draining = ctx.strands.resume();
-                if (!draining) p.main().invokeExact(ctx);
+                if (!draining) p.main().run(ctx);
                 // Steps the program spawned and never joined still run to their end before the run does.
                 if (!ctx.suspending) ctx.strands.drain();
                 if (ctx.suspending) {

@@ -715,7 +715,17 @@ final class Analyzer {
     static boolean coForthSpellable(String name) {
         if (name.isEmpty() || CO_FORTH_KEYWORDS.contains(name) || name.startsWith("(") || name.startsWith("\\")) return false;
         for (int i = 0; i < name.length(); i++) if (" \t\r\n\f[]{},\"".indexOf(name.charAt(i)) >= 0) return false;
-        return !NOT_A_WORD.matcher(name).matches();
+        return !(mayNotBeAWord(name) && NOT_A_WORD.matcher(name).matches());
+    }
+
+    /**
+     * False when no alternative of {@link #NOT_A_WORD} can match {@code name} (each needs a leading sign, digit or
+     * quote, a trailing colon, a {@code <} or a leading {@code s"}): most names, which then skip the regex.
+     */
+    private static boolean mayNotBeAWord(String name) {
+        char c = name.charAt(0);
+        return c == '-' || c == '+' || c >= '0' && c <= '9' || c == '\'' || name.endsWith(":") || name.indexOf('<') >= 0
+                || name.startsWith("s\"");
     }
 
     /** Spellings Co-Forth reads as something other than a word: field labels, numbers, parameterized words, strings, quotes. */

@@ -328,7 +328,7 @@ public final class Infer {
                 for (Type a : f.ins()) ins.add(fromType(a, vars, parts, d));
                 for (Type a : f.outs()) outs.add(fromType(a, vars, parts, d));
                 Eff e = eff();
-                e.caps.addAll(f.effects());
+                if (!f.effects().isEmpty()) e.caps.addAll(f.effects());
                 f.yields().ifPresent(y -> e.yielded = fromType(y.yielded(), vars, parts, d));
                 return new Ty.Fn(ins, outs, e);
             }

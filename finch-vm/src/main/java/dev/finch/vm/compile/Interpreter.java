@@ -30,7 +30,7 @@ import java.util.TreeMap;
  * runtime helpers, the same frames for suspension, the same result registers — so the tiers call each other
  * freely and a differential test runs every program through both.
  */
-final class Interpreter {
+final class Interpreter implements ModuleCompiler.Main {
     /** How an interpreted word reaches the words it calls. */
     interface Link {
         /** A compiled or interpreted callee by name. */
@@ -44,8 +44,6 @@ final class Interpreter {
     record Callee(Interpreter interpreted, MethodHandle uniform, Type.Fn sig) { }
 
     private static final MethodHandle UNIFORM;
-    /** {@link #runMain}, looked up once: an interpreted main is bound to it for every submission. */
-    private static final MethodHandle RUN_MAIN;
 
     /** The pc after an op that suspended the frame (past every op, so the loop ends; the frame is then on the context). */
     private static final int SUSPENDED = Integer.MAX_VALUE;
@@ -54,7 +52,6 @@ final class Interpreter {
         try {
             UNIFORM = MethodHandles.lookup().findVirtual(Interpreter.class, "invokeUniform",
                     MethodType.methodType(Object.class, Ctx.class, int.class, Object[].class, Object[].class));
-            RUN_MAIN = MethodHandles.lookup().findVirtual(Interpreter.class, "runMain", MethodType.methodType(void.class, Ctx.class));
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -77,8 +74,6 @@ final class Interpreter {
         this.stackSize = max + 1;
     }
 
-    /** {@code (Ctx) void}: runs this word as a module's main. */
-    MethodHandle mainHandle() { return RUN_MAIN.bindTo(this); }
 
     /** The uniform invoker {@code (Ctx, int, Object[] captures, Object[] args) Object} of this word. */
     MethodHandle uniform() { return UNIFORM.bindTo(this); }
@@ -90,6 +85,9 @@ final class Interpreter {
         mh = mh.asCollector(Object[].class, n);
         return mh.asType(ModuleCompiler.methodType(word.signature(), false));
     }
+
+    /** Runs as the top-level program: the stack comes from and goes to the context. */
+    @Override public void run(Ctx ctx) { runMain(ctx); }
 
     /** Runs as the top-level program: the stack comes from and goes to the context. */
     void runMain(Ctx ctx) {

@@ -72,7 +72,17 @@ public final class ModuleCompiler {
      * The runnable module: its entry (taking the run context), its new words ready to persist, whether any class
      * was generated, and which functions run interpreted.
      */
-    public record Compiled(MethodHandle main, Map<String, CompiledWord> words, boolean generatedClass, Set<String> interpreted,
+    /** A module's top-level program, ready to run on a context: its compiled method, or its interpreter. */
+    public interface Main {
+        void run(Ctx ctx) throws Throwable;
+    }
+
+    /** A compiled main: its method handle, {@code (Ctx) void}. */
+    private record CompiledMain(MethodHandle handle) implements Main {
+        @Override public void run(Ctx ctx) throws Throwable { handle.invokeExact(ctx); }
+    }
+
+    public record Compiled(Main main, Map<String, CompiledWord> words, boolean generatedClass, Set<String> interpreted,
                            java.util.function.Function<CheckedWord, MethodHandle> closureInvoker) {
         /**
          * Remakes a closure literal of this module from its verified body and captured values (a restored run's): it
@@ -158,13 +168,9 @@ public final class ModuleCompiler {
                 MethodHandle mh = isInterpreted(w.name()) ? interpreter(w.name()).typed() : compiledHandles.get(w.name());
                 words.put(w.name(), new CompiledWord(w.name(), w.signature(), mh, w.suspends(), w));
             }
-            MethodHandle main;
-            if (interpretedMethods.contains("main")) {
-                Interpreter mi = new Interpreter(module.main(), link);
-                main = mi.mainHandle();
-            } else {
-                main = hidden.findStatic(cls, "main", MethodType.methodType(void.class, Ctx.class));
-            }
+            // An interpreted main runs as its interpreter itself: binding a method handle to it cost every run.
+            Main main = interpretedMethods.contains("main") ? new Interpreter(module.main(), link)
+                    : new CompiledMain(hidden.findStatic(cls, "main", MethodType.methodType(void.class, Ctx.class)));
             Set<String> interpreted = new HashSet<>();
             for (var e : methodNames.entrySet()) if (interpretedMethods.contains(e.getValue())) interpreted.add(e.getKey());
             // A closure literal runs in the tier its function was compiled to, so a restored closure resumes its own frames.
