@@ -33,9 +33,10 @@ public final class TypeNames {
     /** Every named type of a dictionary, from its constants' types (name → structure). */
     public static Map<String, Type> in(Map<String, Type> constants) {
         Map<String, Type> out = new HashMap<>();
-        constants.forEach((name, type) -> {
-            if (name.startsWith(CONSTANT_PREFIX) && type instanceof Type.ListT l) out.put(name.substring(CONSTANT_PREFIX.length()), l.element());
-        });
+        for (var e : constants.entrySet()) {
+            String name = e.getKey();
+            if (name.startsWith(CONSTANT_PREFIX) && e.getValue() instanceof Type.ListT l) out.put(name.substring(CONSTANT_PREFIX.length()), l.element());
+        }
         return out;
     }
 
