@@ -495,7 +495,9 @@ public final class Session {
         if (spec.get().typing() != dev.finch.ir.vocab.Typing.ORDINARY) {
             return Optional.of(SessionCode.CALL.at(at, "`" + word + "` takes its type or tag in the program text; call it from a submission"));
         }
-        if (spec.get().overloads().stream().noneMatch(o -> o.signature().ins().size() == arity)) {
+        boolean takesArity = false;
+        for (var o : spec.get().overloads()) takesArity |= o.signature().ins().size() == arity;
+        if (!takesArity) {
             String counts = spec.get().overloads().stream().map(o -> Integer.toString(o.signature().ins().size())).distinct()
                     .collect(java.util.stream.Collectors.joining(" or "));
             return Optional.of(SessionCode.CALL.at(at, "`" + word + "` takes " + counts + " arguments, " + arity + " given", counts, Integer.toString(arity)));
