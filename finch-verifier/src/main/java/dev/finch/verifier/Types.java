@@ -120,8 +120,17 @@ final class Types {
     /** Every variable of {@code t} in order of first appearance. */
     static Set<Type.Var> vars(Type t) {
         Set<Type.Var> out = new LinkedHashSet<>();
-        mapVars(t, v -> { out.add(v); return v; });
+        mapVars(t, new Collect(out));
         return out;
+    }
+
+    /** Adds each variable to {@code out}, leaving it as it is. A class, not a lambda, as {@link Freshen} is. */
+    private record Collect(Set<Type.Var> out) implements java.util.function.Function<Type.Var, Type> {
+        @Override
+        public Type apply(Type.Var v) {
+            out.add(v);
+            return v;
+        }
     }
 
     /** The names of the declared (non-meta) type variables of {@code t}. */

@@ -41,11 +41,15 @@ public final class TypeNames {
     }
 
     /** What a parser answers for a name: its structure when {@code named} has it, else an opaque {@link Type.Named}. */
-    public static Function<String, Type> resolver(Map<String, Type> named) {
-        return name -> {
+    public static Function<String, Type> resolver(Map<String, Type> named) { return new Resolver(named); }
+
+    /** {@link #resolver}'s answer. A class, not a lambda: a fresh JVM's first definition resolves names through it. */
+    private record Resolver(Map<String, Type> named) implements Function<String, Type> {
+        @Override
+        public Type apply(String name) {
             Type t = named.get(name);
             return t != null ? t : new Type.Named(name);
-        };
+        }
     }
 
     /** Why a named type cannot be defined. */
