@@ -1,7 +1,5 @@
 package dev.finch;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Where "a suspended execution is continued at most once" is enforced once its suspension has left the session as an
@@ -26,7 +24,6 @@ public interface ContinuationLedger {
 
     /** A ledger in this process's memory. */
     static ContinuationLedger inMemory() {
-        Set<String> claimed = ConcurrentHashMap.newKeySet();
-        return (executionId, pause) -> claimed.add(pause + "@" + executionId);
+        return new InMemoryLedger();
     }
 }

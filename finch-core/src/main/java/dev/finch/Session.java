@@ -115,7 +115,7 @@ public final class Session {
         this.files = finch.fileHost(options);
         this.tools = finch.newToolHost();
         this.processes = finch.processHost(options);
-        this.mcp = finch.connectMcp(this::mcpToolsChanged);
+        this.mcp = finch.connectMcp(new McpToolsChanged(this));
         if (mcp != null) {
             installMcpWords();
             finch.opened(this);
@@ -197,6 +197,37 @@ public final class Session {
     }
 
     /** A server announced {@code tools/list_changed}: reinstall now if the session is idle, else before the next submission. */
+    /*
+     * McpToolsChanged, Nothing and NotCancelled are named classes, not lambdas, and the submit and call paths below
+     * use loops, not streams: a fresh JVM's first submission makes them, where linking each lambda costs ~0.7 ms.
+     */
+
+    /** Tells the session that its MCP servers' tools changed. */
+    private record McpToolsChanged(Session session) implements Runnable {
+        @Override
+        public void run() { session.mcpToolsChanged(); }
+    }
+
+    /** Does nothing: a continuation that accepts nothing more. */
+    private static final class Nothing implements Runnable {
+        @Override
+        public void run() { }
+    }
+
+    /** A compile that only its deadline stops. */
+    private static final class NotCancelled implements java.util.function.BooleanSupplier {
+        @Override
+        public boolean getAsBoolean() { return false; }
+    }
+
+    /** A compile that stops when its submission is cancelled. */
+    private record CancelledBy(CancelToken token) implements java.util.function.BooleanSupplier {
+        @Override
+        public boolean getAsBoolean() { return token.isCancelled(); }
+    }
+
+    private static final java.util.function.BooleanSupplier NOT_CANCELLED = new NotCancelled();
+
     private void mcpToolsChanged() {
         mcpStale = true;
         if (mcp == null) return;
@@ -391,7 +422,7 @@ public final class Session {
 
     private Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink, java.util.function.UnaryOperator<HostConfig> hosts) {
         arg(word, "word");
-        arg(args, "args").forEach(v -> arg(v, "an argument"));
+        for (dev.finch.vm.Value v : arg(args, "args")) arg(v, "an argument");
         if (!dev.finch.vm.CallerThread.roomy()) return finch.vm().onWorker(() -> call(word, args, sink, hosts));
         List<dev.finch.vm.Value> arguments = List.copyOf(args);
         String executionId = nextExecutionId();
@@ -416,9 +447,14 @@ public final class Session {
         Optional<Diagnostic> refused = callable(base.state(), word, args.size(), at);
         if (refused.isPresent()) return failed(executionId, sourceId, null, "", List.of(), refused.get());
         List<TypedValue> inputs = new ArrayList<>(args.size());
-        for (dev.finch.vm.Value v : args) inputs.add(TypedValue.of(v));
-        Environment env = base.state().environment().withStack(inputs.stream().map(TypedValue::type).toList())
-                .withBudget(compileBudget(deadline(), () -> false));
+        List<dev.finch.ir.type.Type> inputTypes = new ArrayList<>(args.size());
+        for (dev.finch.vm.Value v : args) {
+            TypedValue input = TypedValue.of(v);
+            inputs.add(input);
+            inputTypes.add(input.type());
+        }
+        Environment env = base.state().environment().withStack(List.copyOf(inputTypes))
+                .withBudget(compileBudget(deadline(), NOT_CANCELLED));
         Module module = new Module(sourceId, Language.FORTH.spelling(), List.of(),
                 dev.finch.ir.instr.Block.of(new dev.finch.ir.instr.Instr.Call(word, List.of(), at)));
         Verification v = Verifier.verify(module, env);
@@ -459,7 +495,9 @@ public final class Session {
         if (spec.get().typing() != dev.finch.ir.vocab.Typing.ORDINARY) {
             return Optional.of(SessionCode.CALL.at(at, "`" + word + "` takes its type or tag in the program text; call it from a submission"));
         }
-        if (spec.get().overloads().stream().noneMatch(o -> o.signature().ins().size() == arity)) {
+        boolean takesArity = false;
+        for (var o : spec.get().overloads()) takesArity |= o.signature().ins().size() == arity;
+        if (!takesArity) {
             String counts = spec.get().overloads().stream().map(o -> Integer.toString(o.signature().ins().size())).distinct()
                     .collect(java.util.stream.Collectors.joining(" or "));
             return Optional.of(SessionCode.CALL.at(at, "`" + word + "` takes " + counts + " arguments, " + arity + " given", counts, Integer.toString(arity)));
@@ -705,7 +743,7 @@ public final class Session {
         return p == null ? Optional.empty() : p.suspension().pendingRequest();
     }
 
-    private static final Runnable NOTHING = () -> { };
+    private static final Runnable NOTHING = new Nothing();
 
     private Outcome unknown(String executionId) {
         return failed(executionId, "<session>", null, "", List.of(), SessionCode.UNKNOWN_EXECUTION.at(
@@ -856,7 +894,7 @@ public final class Session {
         try {
             Environment at = snapshot.state().environment();
             long deadline = deadline();
-            Prepared prep = prepare(submission, () -> at.withBudget(compileBudget(deadline, () -> false)));
+            Prepared prep = prepare(submission, at, deadline, NOT_CANCELLED);
             if (prep.module() == null) {
                 return new CheckResult(CheckResult.Status.FAILED, language, List.of(), List.of(), prep.diagnostics(), Optional.empty());
             }
@@ -935,7 +973,7 @@ public final class Session {
         OutputSink sink = guarded(s.sink());
         try {
             Environment at = base.state().environment();
-            Prepared prep = prepare(s, () -> at.withBudget(compileBudget(deadline, token::isCancelled)));
+            Prepared prep = prepare(s, at, deadline, new CancelledBy(token));
             if (prep.module() == null) {
                 if (token.isCancelled()) return new Outcome.Cancelled(fields(executionId, sourceId, language, "", snapshot, List.of(), List.of(), prep.diagnostics()));
                 return failed(executionId, sourceId, language, "", List.of(), prep.diagnostics());
@@ -976,18 +1014,19 @@ public final class Session {
      * nesting, and nothing else in them is deep) and the calling thread has room on its stack
      * ({@link dev.finch.vm.CallerThread#roomy}). Compiling has no effect, so a caller whose stack still runs out (the
      * frontends and the verifier report that as their internal or nesting code) starts again on a big-stack worker, with
-     * a fresh budget from {@code env}; every other submission compiles on a worker.
+     * a fresh budget on {@code at}; every other submission compiles on a worker. Each attempt's budget meters
+     * {@code deadline} and {@code cancelled}.
      */
-    private Prepared prepare(Submission s, java.util.function.Supplier<Environment> env) {
+    private Prepared prepare(Submission s, Environment at, long deadline, java.util.function.BooleanSupplier cancelled) {
         if (finch.compileLimits().maxNesting() <= dev.finch.vm.CallerThread.MAX_NESTING && dev.finch.vm.CallerThread.roomy()) {
             try {
-                Prepared here = prepareHere(s, env.get());
+                Prepared here = prepareHere(s, at.withBudget(compileBudget(deadline, cancelled)));
                 if (!mayBeOutOfStack(here)) return here;
             } catch (StackOverflowError smallStack) {
                 // Fall through: the same work on a thread with room for it.
             }
         }
-        return finch.vm().onWorker(() -> prepareHere(s, env.get()));
+        return finch.vm().onWorker(() -> prepareHere(s, at.withBudget(compileBudget(deadline, cancelled))));
     }
 
     /** The codes a frontend or the verifier reports when it ran out of stack (they catch it themselves). */

@@ -73,7 +73,12 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
     public SessionOptions {
         Objects.requireNonNull(roots, "roots");
         Map<Root, Path> r = new EnumMap<>(Root.class);
-        roots.forEach((root, dir) -> r.put(Objects.requireNonNull(root, "root"), Objects.requireNonNull(dir, () -> "directory of " + root)));
+        // A loop, not forEach with a lambda: every session's options pass here, the first in a fresh JVM too.
+        for (var e : roots.entrySet()) {
+            Root root = Objects.requireNonNull(e.getKey(), "root");
+            if (e.getValue() == null) throw new NullPointerException("directory of " + root);
+            r.put(root, e.getValue());
+        }
         roots = Collections.unmodifiableMap(r);
         grants = List.copyOf(grants);
         Objects.requireNonNull(fileHost, "fileHost");

@@ -3,6 +3,7 @@ package dev.finch;
 import dev.finch.vm.OutputSink;
 import dev.finch.vm.host.EffectObserver;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
@@ -71,6 +72,7 @@ public record Submission(String text, Language language, String sourceId, Option
      */
     public Language resolvedLanguage() {
         if (language != null) return language;
-        return Language.forFileName(sourceId).orElseGet(() -> Language.infer(text));
+        Optional<Language> named = Language.forFileName(sourceId);
+        return named.isPresent() ? named.get() : Language.infer(text);
     }
 }

@@ -67,18 +67,27 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** The editor of `finch run`: none; the REPL opens $EDITOR. */
+    private static final class NoEditor implements dev.finch.vm.host.EditorHost {
+        @Override
+        public dev.finch.vm.host.EditorHost.Decision propose(String language, String title, String source) throws dev.finch.vm.host.HostFailure {
+            throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.NO_BINDING,
+                    "finch run opens no editor for proposal-open: run the program in `finch repl` (with $EDITOR set), or answer it from an embedding");
+        }
+    }
+
     private int run() throws UsageException {
         Language override = Source.parseLanguage(lang);
-        if (files.stream().filter(Source.STDIN::equals).count() > 1) throw new UsageException("standard input (-) can be given only once");
+        // Loops and a named class here, not streams and lambdas: `finch run` is a fresh JVM, where each lambda costs ~0.7 ms.
+        int stdin = 0;
+        for (String f : files) if (Source.STDIN.equals(f)) stdin++;
+        if (stdin > 1) throw new UsageException("standard input (-) can be given only once");
         SessionOptions options = roots.install(SessionOptions.DEFAULT);
         for (String g : grants) options = options.withGrant(g);
         // A display this process can reach is a desktop the automation words may drive (each operation still needs its grant).
         if (AwtAutomationHost.displayLikely(io.env())) options = options.withAutomationHost(new AwtAutomationHost());
         // finch run opens no editor: an approved proposal is refused with a diagnostic (the REPL opens $EDITOR).
-        options = options.withEditorHost((language, title, source) -> {
-            throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.NO_BINDING,
-                    "finch run opens no editor for proposal-open: run the program in `finch repl` (with $EDITOR set), or answer it from an embedding");
-        });
+        options = options.withEditorHost(new NoEditor());
         // Read every file first: a missing file is a usage error, and nothing should have run by then.
         List<Source> sources = new ArrayList<>();
         for (String f : files) sources.add(Source.read(f, io.in()));
@@ -95,7 +104,7 @@ final class RunCommand implements Callable<Integer> {
             // The command line runs the user's own files: a µNorman use may read files below the working directory.
             Finch.Builder builder = Finch.builder().normanSources(dev.finch.norman.SourceLoader.under(java.nio.file.Path.of("").toAbsolutePath()));
             if (world.isPresent()) builder.models(world.get());
-            agents.ifPresent(builder::agents);
+            if (agents.isPresent()) builder.agents(agents.get());
             finch = mcp.install(builder).build();
             session = finch.newSession(options);
         } catch (IllegalArgumentException e) {

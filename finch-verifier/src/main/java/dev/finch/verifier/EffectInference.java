@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.Set;
 import java.util.SortedSet;
@@ -58,7 +59,7 @@ final class EffectInference {
     static SortedSet<Capability> current(Checked.CheckedBlock body, Type.Fn declared) {
         TreeSet<Capability> out = new TreeSet<>();
         if (declared != null) out.addAll(declared.effects());
-        CheckedRewriter.forEachCall(body, c -> out.addAll(c.instantiated().effects()));
+        for (Checked.CallNode c : CheckedRewriter.calls(body)) out.addAll(c.instantiated().effects());
         return out;
     }
 
@@ -70,8 +71,9 @@ final class EffectInference {
     private boolean pausesBeyondSignature(Checked.CallNode c) {
         String d = definition(c.target());
         if (d != null) return units.containsKey(d) ? pausing.contains(d) : env.pauses(d);
-        return c.target().kind() == Checked.Target.Kind.BUILTIN
-                && vocabulary.word(c.target().name()).map(WordSpec::pauses).orElse(false);
+        if (c.target().kind() != Checked.Target.Kind.BUILTIN) return false;
+        Optional<WordSpec> spec = vocabulary.word(c.target().name());
+        return spec.isPresent() && spec.get().pauses();
     }
 
     private Result go(CheckedWord main) {
@@ -109,14 +111,20 @@ final class EffectInference {
         Map<String, Set<String>> callers = new HashMap<>();
         for (var e : units.entrySet()) {
             TreeSet<Capability> mine = eff.get(e.getKey());
-            CheckedRewriter.forEachCall(e.getValue().word().body(), c -> {
+            for (Checked.CallNode c : CheckedRewriter.calls(e.getValue().word().body())) {
                 String d = definition(c.target());
-                if (d != null && units.containsKey(d)) callers.computeIfAbsent(d, k -> new HashSet<>()).add(e.getKey());
-                else {
+                if (d != null && units.containsKey(d)) {
+                    Set<String> of = callers.get(d);
+                    if (of == null) {
+                        of = new HashSet<>();
+                        callers.put(d, of);
+                    }
+                    of.add(e.getKey());
+                } else {
                     mine.addAll(PathTemplates.effects(c, c.instantiated().effects(), sites));
                     if (pausesBeyondSignature(c)) pausing.add(e.getKey());
                 }
-            });
+            }
         }
         Deque<String> work = new ArrayDeque<>(units.keySet());
         Set<String> queued = new HashSet<>(units.keySet());
@@ -169,7 +177,7 @@ final class EffectInference {
     /** The effects of the calls directly in a body (closure bodies excluded). */
     private Set<Capability> callEffects(Checked.CheckedBlock body) {
         Set<Capability> out = new TreeSet<>();
-        CheckedRewriter.forEachCall(body, c -> out.addAll(calleeEffects(c)));
+        for (Checked.CallNode c : CheckedRewriter.calls(body)) out.addAll(calleeEffects(c));
         return out;
     }
 
@@ -200,14 +208,14 @@ final class EffectInference {
 
     private void checkCovered(Checked.CheckedBlock body, Set<Capability> declared, String owner) {
         Set<Capability> reported = new HashSet<>();
-        CheckedRewriter.forEachCall(body, c -> {
+        for (Checked.CallNode c : CheckedRewriter.calls(body)) {
             for (Capability cap : calleeEffects(c)) {
                 if (cap.equals(Capability.SESSION_EMIT) || EffectCoverage.covers(declared, cap) || !reported.add(cap)) continue;
                 diagnostics.add(VerifyCode.UNDECLARED_EFFECT.at(c.origin(), owner + " declares " + spell(declared) + " but `" + c.instr().word()
                         + "` here needs " + cap + "; add it to the declaration (a declaration cannot hide a capability-bearing call)",
                         spell(declared), cap.toString()));
             }
-        });
+        }
     }
 
     private static String spell(Set<Capability> caps) {
@@ -274,9 +282,8 @@ final class EffectInference {
     }
 
     private static boolean suspends(Checked.CheckedBlock body) {
-        boolean[] any = {false};
-        CheckedRewriter.forEachCall(body, c -> { if (c.suspends()) any[0] = true; });
-        return any[0];
+        for (Checked.CallNode c : CheckedRewriter.calls(body)) if (c.suspends()) return true;
+        return false;
     }
 
     /**
@@ -297,7 +304,7 @@ final class EffectInference {
         while (!work.isEmpty()) {
             CheckedWord w = work.pop();
             if (!closed) out.addAll(w.signature().effects());
-            CheckedRewriter.forEach(w.body(), n -> {
+            for (Checked.Node n : CheckedRewriter.nodes(w.body())) {
                 // The module word a node leads to, if any; a call's or quote's effects on the way.
                 String target = switch (n.kind()) {
                     case CALL -> {
@@ -305,9 +312,12 @@ final class EffectInference {
                         String t = definition(c.target());
                         boolean moduleWord = t != null && words.containsKey(t);
                         boolean throughType = switch (c.target().kind()) {
-                            case BUILTIN -> vocabulary.word(c.target().name()).map(spec -> spec.typing() == dev.finch.ir.vocab.Typing.EXECUTE
-                                    || spec.typing() == dev.finch.ir.vocab.Typing.STEP_SPAWN
-                                    || spec.typing() == dev.finch.ir.vocab.Typing.FIBER_NEW).orElse(false);
+                            case BUILTIN -> {
+                                Optional<WordSpec> spec = vocabulary.word(c.target().name());
+                                yield spec.isPresent() && (spec.get().typing() == dev.finch.ir.vocab.Typing.EXECUTE
+                                        || spec.get().typing() == dev.finch.ir.vocab.Typing.STEP_SPAWN
+                                        || spec.get().typing() == dev.finch.ir.vocab.Typing.FIBER_NEW);
+                            }
                             case WORD, CONSTANT_REF -> false;
                         };
                         if (closed && !moduleWord && !throughType) out.addAll(calleeEffects(c));
@@ -323,7 +333,7 @@ final class EffectInference {
                     case PUSH, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> null;
                 };
                 if (target != null && words.containsKey(target) && seen.add(target)) work.push(words.get(target));
-            });
+            }
         }
         return out;
     }
@@ -333,12 +343,12 @@ final class EffectInference {
         for (Type t : main.signature().ins()) if (holdsFunction(t)) return false;
         List<CheckedWord> bodies = new ArrayList<>(words.values());
         bodies.add(main);
-        boolean[] open = {false};
+        boolean open = false;
         Deque<CheckedWord> work = new ArrayDeque<>(bodies);
         while (!work.isEmpty()) {
             CheckedWord w = work.pop();
-            CheckedRewriter.forEach(w.body(), n -> {
-                open[0] |= switch (n.kind()) {
+            for (Checked.Node n : CheckedRewriter.nodes(w.body())) {
+                open |= switch (n.kind()) {
                     case CALL -> {
                         // A value out of the session (a constant, or a word not of this module) may hold a function made elsewhere.
                         Checked.CallNode c = (Checked.CallNode) n;
@@ -352,9 +362,9 @@ final class EffectInference {
                     case CLOSURE -> { work.push(((Checked.ClosureNode) n).body()); yield false; }
                     case PUSH, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, QUOTE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> false;
                 };
-            });
+            }
         }
-        return !open[0];
+        return !open;
     }
 
     private static boolean holdsFunction(Type t) {

@@ -298,21 +298,22 @@ final class ModuleChecker {
         StackState st = new StackState(env.stack(), null, Set.of());
         Checked.CheckedBlock body = checker.block(module.main(), st, true);
         List<Type> fin = subst.resolveAll(st.row());
-        for (Type t : fin) ambiguous(t, () -> "this value stays on the session stack as " + Types.show(subst, t));
+        for (Type t : fin) ambiguous(t, "this value stays on the session stack");
         for (var e : constants.entrySet()) {
             Type t = subst.resolve(e.getValue());
-            ambiguous(t, () -> "constant `" + e.getKey() + "` would be stored as " + Types.show(subst, t));
+            ambiguous(t, "constant `" + e.getKey() + "` would be stored");
         }
         Type.Fn sig = new Type.Fn(env.stack(), fin, new java.util.TreeSet<>(), Optional.ofNullable(scope.yields));
         CheckedWord w = new CheckedWord("main", sig, scope.locals, List.of(), body, false, at);
         return subst.madeMetas() ? CheckedRewriter.zonk(subst).word(w) : w;
     }
 
-    private void ambiguous(Type t, java.util.function.Supplier<String> what) {
+    /** Fails when part of {@code t} is never determined; {@code subject} says what has that type ("… as t"). */
+    private void ambiguous(Type t, String subject) {
         if (!subst.madeMetas()) return;
         Optional<Type.Var> meta = Types.firstMeta(t);
         if (meta.isPresent()) {
-            throw Fail.at(VerifyCode.AMBIGUOUS_TYPE, subst.originOf(meta.get()), what.get() + ", but part of its type (`_`) is never determined; "
+            throw Fail.at(VerifyCode.AMBIGUOUS_TYPE, subst.originOf(meta.get()), subject + " as " + Types.show(subst, t) + ", but part of its type (`_`) is never determined; "
                     + "annotate it (for example none/ok/err where the type is known, empty-list<T>, or a declared signature)",
                     "a fully known type", Types.show(subst, t));
         }

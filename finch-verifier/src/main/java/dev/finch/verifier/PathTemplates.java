@@ -83,12 +83,12 @@ final class PathTemplates {
 
     private void body(CheckedBlock body) {
         Map<String, Integer> stores = new HashMap<>();
-        CheckedRewriter.forEach(body, n -> {
+        for (Node n : CheckedRewriter.nodes(body)) {
             boolean handled = switch (n.kind()) {
                 case LOCAL_STORE -> { stores.merge(((Checked.LocalStoreNode) n).instr().name(), 1, Integer::sum); yield true; }
                 case PUSH, CALL, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, QUOTE, CLOSURE, LOCAL_LOAD, PROPAGATE, CONSTANT -> true;
             };
-        });
+        }
         block(body, new Known(null, body.in().size()), stores, new HashMap<>());
     }
 

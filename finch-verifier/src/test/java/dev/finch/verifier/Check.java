@@ -57,10 +57,10 @@ final class Check {
     }
 
     private static void collect(Checked.CheckedBlock b, List<Checked.Node> out) {
-        CheckedRewriter.forEach(b, n -> {
+        for (Checked.Node n : CheckedRewriter.nodes(b)) {
             out.add(n);
             if (n instanceof Checked.ClosureNode c) collect(c.body().body(), out);
-        });
+        }
     }
 
     /** True when no type anywhere in the word holds a meta-variable. */

@@ -42,7 +42,13 @@ public final class CallerThread {
      */
     private static final int PROBE_FRAMES = Probe.calibrate(CALIBRATION_STACK);
     /** Whether each thread had room for the probe the first time it asked; a thread's stack size never changes. */
-    private static final ThreadLocal<Boolean> ROOMY = ThreadLocal.withInitial(() -> reaches(PROBE_FRAMES));
+    private static final ThreadLocal<Boolean> ROOMY = new Roomy();
+
+    /** A thread's answer, probed when it first asks. A named class, not a lambda: a fresh JVM's first submission asks. */
+    private static final class Roomy extends ThreadLocal<Boolean> {
+        @Override
+        protected Boolean initialValue() { return reaches(PROBE_FRAMES); }
+    }
 
     /**
      * Whether the calling thread's stack has room — about half a MiB left when first asked on this thread, measured
@@ -66,17 +72,23 @@ public final class CallerThread {
     }
 
     /** The probe, in a class of its own: the calibrating thread must not wait for this class's initialization. */
-    private static final class Probe {
+    private static final class Probe implements Runnable {
+        /** The deepest frame the probe thread reached. */
+        private final int[] deepest = new int[1];
+
+        @Override
+        public void run() {
+            try {
+                descend(0, Integer.MAX_VALUE, deepest, 1);
+            } catch (StackOverflowError expected) {
+                // Its depth is the measurement.
+            }
+        }
+
         /** Half the probe frames a new thread of {@code stackBytes} holds; the probe thread runs only this class's code. */
         static int calibrate(long stackBytes) {
-            int[] deepest = new int[1];
-            Thread t = new Thread(null, () -> {
-                try {
-                    descend(0, Integer.MAX_VALUE, deepest, 1);
-                } catch (StackOverflowError expected) {
-                    // Its depth is the measurement.
-                }
-            }, "finch-stack-probe", stackBytes);
+            Probe probe = new Probe();
+            Thread t = new Thread(null, probe, "finch-stack-probe", stackBytes);
             t.setDaemon(true);
             t.start();
             try {
@@ -85,7 +97,7 @@ public final class CallerThread {
                 Thread.currentThread().interrupt();
                 return Integer.MAX_VALUE; // unmeasured: no thread counts as roomy
             }
-            return Math.max(1, deepest[0] / 2);
+            return Math.max(1, probe.deepest[0] / 2);
         }
 
         /**

@@ -14,7 +14,7 @@ import java.util.function.Consumer;
  */
 @FunctionalInterface
 public interface OutputSink {
-    OutputSink NONE = chunk -> { };
+    OutputSink NONE = new NoOutput();
 
     /** A {@code say} chunk (what {@link #event} delivers for {@link OutputEvent.Say} unless overridden). */
     void say(String chunk);

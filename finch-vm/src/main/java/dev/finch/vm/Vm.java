@@ -38,11 +38,22 @@ public final class Vm implements AutoCloseable {
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final ThreadPoolExecutor workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), r -> {
-                Thread t = new Thread(null, r, "finch-run-" + THREADS.incrementAndGet(), WORKER_STACK_BYTES);
-                t.setDaemon(true);
-                return t;
-            });
+            new SynchronousQueue<>(), new WorkerThreads());
+
+    /*
+     * The named classes below (WorkerThreads, Body, Definitions, Rollback) stand where lambdas would: they are made on
+     * a fresh JVM's first submission, where linking each lambda costs about 0.7 ms.
+     */
+
+    /** The workers' threads: daemons with a big stack. */
+    private static final class WorkerThreads implements java.util.concurrent.ThreadFactory {
+        @Override
+        public Thread newThread(Runnable r) {
+            Thread t = new Thread(null, r, "finch-run-" + THREADS.incrementAndGet(), WORKER_STACK_BYTES);
+            t.setDaemon(true);
+            return t;
+        }
+    }
 
     /**
      * Runs {@code task} on one of the VM's big-stack worker threads and waits for it: frontends and the verifier
@@ -108,7 +119,7 @@ public final class Vm implements AutoCloseable {
             return new RunResult.Failed(List.of(VmCode.INTERNAL.at(module.main().origin(), "compilation failed: " + e)), "");
         }
         Map<String, Object> constants = new LinkedHashMap<>();
-        state.constants().forEach((n, v) -> constants.put(n, v.value()));
+        for (var c : state.constants().entrySet()) constants.put(c.getKey(), c.getValue().value());
         Ctx ctx = new Ctx(limits, sink, cancel, constants);
         ctx.host = new RunHost(executionId, host);
         ctx.cpu = new dev.finch.vm.runtime.CpuTasks.Run(cpuTasks);
@@ -151,40 +162,11 @@ public final class Vm implements AutoCloseable {
 
     private RunResult execute(String executionId, Paused p, Limits limits, CancelToken cancel) {
         Ctx ctx = p.ctx();
-        java.util.concurrent.Callable<Throwable> body = () -> {
-            dev.finch.vm.runtime.Strands.enter(ctx);
-            boolean paused = false;
-            try {
-                // A resumed run first revives the steps that paused with it; a root that had finished main only drains.
-                boolean draining = ctx.strands.resume();
-                if (!draining) p.main().run(ctx);
-                // Steps the program spawned and never joined still run to their end before the run does.
-                if (!ctx.suspending) ctx.strands.drain();
-                if (ctx.suspending) {
-                    // The run pauses once every step has unwound too: no thread of it runs while it is suspended.
-                    ctx.strands.settle();
-                    paused = true;
-                }
-                return null;
-            } catch (Throwable t) {
-                return t;
-            } finally {
-                if (!paused) {
-                    ctx.strands.shutdown();
-                    // A run that ended (not paused) stops the CPU tasks it left running.
-                    if (ctx.cpu != null) ctx.cpu.cancelAll();
-                }
-                dev.finch.vm.runtime.Strands.leave();
-            }
-        };
+        Body body = new Body(p);
         Throwable failure;
         if (p.onCaller()) {
             // Bounded by its own text (CallerThread): no hand-off; it checks its limits as a worker's run does.
-            try {
-                failure = body.call();
-            } catch (Exception impossible) {
-                failure = impossible;
-            }
+            failure = body.call();
         } else {
             Future<Throwable> f = workers.submit(body);
             try {
@@ -230,7 +212,45 @@ public final class Vm implements AutoCloseable {
         ctx.host.closeAll();
         ctx.closeOutputs();
         // Kept until the caller commits: a run it does not commit has consumed nothing.
-        return new RunResult.Completed(commit(p, ctx), ctx.output(), ctx::rollbackFibers, ctx.log());
+        return new RunResult.Completed(commit(p, ctx), ctx.output(), new Rollback(ctx), ctx.log());
+    }
+
+    /** A run's root: main (or the steps it paused with), then every step it left; answers what it threw, or null. */
+    private record Body(Paused p) implements java.util.concurrent.Callable<Throwable> {
+        @Override
+        public Throwable call() {
+            Ctx ctx = p.ctx();
+            dev.finch.vm.runtime.Strands.enter(ctx);
+            boolean paused = false;
+            try {
+                // A resumed run first revives the steps that paused with it; a root that had finished main only drains.
+                boolean draining = ctx.strands.resume();
+                if (!draining) p.main().run(ctx);
+                // Steps the program spawned and never joined still run to their end before the run does.
+                if (!ctx.suspending) ctx.strands.drain();
+                if (ctx.suspending) {
+                    // The run pauses once every step has unwound too: no thread of it runs while it is suspended.
+                    ctx.strands.settle();
+                    paused = true;
+                }
+                return null;
+            } catch (Throwable t) {
+                return t;
+            } finally {
+                if (!paused) {
+                    ctx.strands.shutdown();
+                    // A run that ended (not paused) stops the CPU tasks it left running.
+                    if (ctx.cpu != null) ctx.cpu.cancelAll();
+                }
+                dev.finch.vm.runtime.Strands.leave();
+            }
+        }
+    }
+
+    /** Undoes a completed run's fiber writes if its caller does not commit it. */
+    private record Rollback(Ctx ctx) implements Runnable {
+        @Override
+        public void run() { ctx.rollbackFibers(); }
     }
 
     private static RunResult failed(Throwable t, Ctx ctx, Paused p) {
@@ -268,7 +288,9 @@ public final class Vm implements AutoCloseable {
         Map<String, TypedValue> constants = base.constants();
         if (!p.module().newConstants().isEmpty()) {
             Map<String, TypedValue> changed = new LinkedHashMap<>(base.constants());
-            p.module().newConstants().forEach((n, t) -> changed.put(n, new TypedValue(t, ctx.constants().get(n))));
+            for (var c : p.module().newConstants().entrySet()) {
+                changed.put(c.getKey(), new TypedValue(c.getValue(), ctx.constants().get(c.getKey())));
+            }
             constants = changed;
         }
         return base.successor(stack, words, constants);
@@ -360,13 +382,19 @@ public final class Vm implements AutoCloseable {
     /** What {@code vm-vocabulary} answers in a run of {@code module} on {@code state}: its vocabulary and definitions. */
     private static void inspection(Ctx ctx, VmState state, CheckedModule module) {
         // Spelled only if the program asks (vm-vocabulary): most runs never do, and a big dictionary is many signatures.
-        ctx.definitions = () -> {
-            java.util.Map<String, String> defs = new java.util.TreeMap<>();
-            state.words().forEach((n, w) -> defs.put(n, w.signature().toString()));
-            module.words().forEach(w -> defs.put(w.name(), w.signature().toString()));
-            return defs;
-        };
+        ctx.definitions = new Definitions(state, module);
         ctx.vocabulary = state.library().vocabulary();
+    }
+
+    /** The signatures of the words a run sees: its state's, then its module's. */
+    private record Definitions(VmState state, CheckedModule module) implements java.util.function.Supplier<Map<String, String>> {
+        @Override
+        public Map<String, String> get() {
+            Map<String, String> defs = new java.util.TreeMap<>();
+            for (var w : state.words().entrySet()) defs.put(w.getKey(), w.getValue().signature().toString());
+            for (var w : module.words()) defs.put(w.name(), w.signature().toString());
+            return defs;
+        }
     }
 
     @Override public void close() {

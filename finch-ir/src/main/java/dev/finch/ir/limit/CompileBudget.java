@@ -40,7 +40,15 @@ public final class CompileBudget {
     }
 
     /** A fresh budget of the default limits with no deadline (tools and tests that compile outside a session). */
-    public static CompileBudget standard() { return new CompileBudget(CompileLimits.DEFAULT, Long.MAX_VALUE, () -> false); }
+    public static CompileBudget standard() { return new CompileBudget(CompileLimits.DEFAULT, Long.MAX_VALUE, NEVER_CANCELLED); }
+
+    private static final BooleanSupplier NEVER_CANCELLED = new NeverCancelled();
+
+    /** A budget that nothing cancels. A class, not a lambda: every fresh JVM's first submission makes a standard budget. */
+    private static final class NeverCancelled implements BooleanSupplier {
+        @Override
+        public boolean getAsBoolean() { return false; }
+    }
 
     public CompileLimits limits() { return limits; }
 

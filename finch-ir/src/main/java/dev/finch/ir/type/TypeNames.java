@@ -33,18 +33,23 @@ public final class TypeNames {
     /** Every named type of a dictionary, from its constants' types (name → structure). */
     public static Map<String, Type> in(Map<String, Type> constants) {
         Map<String, Type> out = new HashMap<>();
-        constants.forEach((name, type) -> {
-            if (name.startsWith(CONSTANT_PREFIX) && type instanceof Type.ListT l) out.put(name.substring(CONSTANT_PREFIX.length()), l.element());
-        });
+        for (var e : constants.entrySet()) {
+            String name = e.getKey();
+            if (name.startsWith(CONSTANT_PREFIX) && e.getValue() instanceof Type.ListT l) out.put(name.substring(CONSTANT_PREFIX.length()), l.element());
+        }
         return out;
     }
 
     /** What a parser answers for a name: its structure when {@code named} has it, else an opaque {@link Type.Named}. */
-    public static Function<String, Type> resolver(Map<String, Type> named) {
-        return name -> {
+    public static Function<String, Type> resolver(Map<String, Type> named) { return new Resolver(named); }
+
+    /** {@link #resolver}'s answer. A class, not a lambda: a fresh JVM's first definition resolves names through it. */
+    private record Resolver(Map<String, Type> named) implements Function<String, Type> {
+        @Override
+        public Type apply(String name) {
             Type t = named.get(name);
             return t != null ? t : new Type.Named(name);
-        };
+        }
     }
 
     /** Why a named type cannot be defined. */

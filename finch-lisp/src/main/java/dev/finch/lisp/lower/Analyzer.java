@@ -102,8 +102,14 @@ final class Analyzer {
     private ArrayDeque<Pending> pending = new ArrayDeque<>();
 
     /** The codes of the compile limits: a form that hits one ends the analysis (the rest would only hit it again). */
-    private static final Set<String> LIMIT_CODES = java.util.Arrays.stream(LimitCode.values()).map(LimitCode::code)
-            .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    private static final Set<String> LIMIT_CODES = limitCodes();
+
+    // A loop, not a stream: this class initializes on a fresh JVM's first Lisp submission.
+    private static Set<String> limitCodes() {
+        Set<String> codes = new java.util.HashSet<>();
+        for (LimitCode c : LimitCode.values()) codes.add(c.code());
+        return Set.copyOf(codes);
+    }
 
     /** The session's named types and those this submission defines (define-type), all visible to every annotation. */
     private final Map<String, dev.finch.ir.type.Type> namedTypes;

@@ -33,8 +33,16 @@ import java.util.function.Function;
 final class Emitter {
     private final Infer inf;
     private final CompileBudget budget;
-    private Function<Ty.Var, Type> leftover = v -> Type.Prim.UNIT;
+    private Function<Ty.Var, Type> leftover = UNIT_LEFTOVERS;
     private int depth;
+
+    /** Unit for every undetermined variable. A class, not a lambda: every Lisp submission emits, the first in a fresh JVM too. */
+    private static final class UnitLeftovers implements Function<Ty.Var, Type> {
+        @Override
+        public Type apply(Ty.Var v) { return Type.Prim.UNIT; }
+    }
+
+    private static final Function<Ty.Var, Type> UNIT_LEFTOVERS = new UnitLeftovers();
 
     private Emitter(Infer inf, CompileBudget budget) {
         this.inf = inf;
@@ -48,7 +56,7 @@ final class Emitter {
         for (Object o : a.program) {
             if (o instanceof Analyzer.FnDef fn) words.add(e.word(fn));
         }
-        e.leftover = v -> Type.Prim.UNIT;
+        e.leftover = UNIT_LEFTOVERS;
         for (Object o : a.program) {
             if (o instanceof Analyzer.ConstDef c) {
                 e.emit(c.valueNode, true, main);

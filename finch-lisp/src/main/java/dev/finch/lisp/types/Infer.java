@@ -329,7 +329,7 @@ public final class Infer {
                 for (Type a : f.outs()) outs.add(fromType(a, vars, parts, d));
                 Eff e = eff();
                 if (!f.effects().isEmpty()) e.caps.addAll(f.effects());
-                f.yields().ifPresent(y -> e.yielded = fromType(y.yielded(), vars, parts, d));
+                if (f.yields().isPresent()) e.yielded = fromType(f.yields().get().yielded(), vars, parts, d);
                 return new Ty.Fn(ins, outs, e);
             }
             default: throw new IllegalStateException(t.kind().toString());

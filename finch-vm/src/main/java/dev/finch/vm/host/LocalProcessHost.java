@@ -129,11 +129,13 @@ public final class LocalProcessHost implements ProcessHost {
     public static Map<String, String> checkedEnvironment(Map<String, String> variables) {
         Objects.requireNonNull(variables, "environment");
         Map<String, String> out = new TreeMap<>();
-        variables.forEach((name, value) -> {
+        for (var e : variables.entrySet()) {
+            String name = e.getKey();
+            String value = e.getValue();
             if (name == null || !NAME.matcher(name).matches()) throw new IllegalArgumentException("not an environment variable name: " + name);
             if (value == null || value.indexOf('\0') >= 0) throw new IllegalArgumentException("the value of " + name + " is null or holds NUL");
             out.put(name, value);
-        });
+        }
         return Collections.unmodifiableMap(out);
     }
 

@@ -47,13 +47,19 @@ public final class CpuTasks implements AutoCloseable {
     public CpuTasks(int workers) {
         if (workers < 1) throw new IllegalArgumentException("cpuWorkers must be at least 1, not " + workers);
         this.workers = workers;
-        this.pool = new ThreadPoolExecutor(workers, workers, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+        this.pool = new ThreadPoolExecutor(workers, workers, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new PoolThreads());
+        this.pool.allowCoreThreadTimeOut(true);
+    }
+
+    /** The pool's threads. A named class, not a lambda: a fresh JVM's first submission makes it, where each lambda costs ~0.7 ms. */
+    private static final class PoolThreads implements java.util.concurrent.ThreadFactory {
+        @Override
+        public Thread newThread(Runnable r) {
             // Named finch-run-…: a worker running Finch code is one of the VM's busy run threads.
             Thread t = new Thread(null, r, "finch-run-cpu-" + THREADS.incrementAndGet(), STACK_BYTES);
             t.setDaemon(true);
             return t;
-        });
-        this.pool.allowCoreThreadTimeOut(true);
+        }
     }
 
     /** The most tasks that compute at once. */

@@ -116,7 +116,13 @@ public final class Ctx implements Meter {
     /** Each fiber this execution changed, as it was before (undone when the execution fails); the root's. */
     private java.util.IdentityHashMap<dev.finch.vm.value.Fiber, dev.finch.vm.value.Fiber.Snapshot> fiberUndo;
     /** The dictionary's definitions visible to the run (name → signature), for vm-vocabulary. */
-    public java.util.function.Supplier<java.util.Map<String, String>> definitions = java.util.Map::of;
+    public java.util.function.Supplier<java.util.Map<String, String>> definitions = new NoDefinitions();
+
+    /** No definitions: what a run sees until the VM gives it its own. A class, not a method reference: every run makes one. */
+    private static final class NoDefinitions implements java.util.function.Supplier<java.util.Map<String, String>> {
+        @Override
+        public java.util.Map<String, String> get() { return java.util.Map.of(); }
+    }
     /** The vocabulary the run was verified against (vm-vocabulary answers it). */
     public dev.finch.ir.vocab.Vocabulary vocabulary = dev.finch.ir.vocab.Vocabulary.EMPTY;
     /** The run's host boundary (grants, journal, bindings, streams). */

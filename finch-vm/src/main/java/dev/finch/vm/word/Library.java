@@ -75,15 +75,8 @@ public final class Library {
     }
 
     private static Library buildCore() {
-        Library[] built = new Library[1];
-        Throwable[] failed = new Throwable[1];
-        Thread t = new Thread(null, () -> {
-            try {
-                built[0] = assemble(CoreIndex.declarations(), WordSpec.Provenance.CORE, EMPTY, false);
-            } catch (RuntimeException | Error e) {
-                failed[0] = e;
-            }
-        }, "finch-library", BUILDER_STACK_BYTES);
+        CoreBuilder builder = new CoreBuilder();
+        Thread t = new Thread(null, builder, "finch-library", BUILDER_STACK_BYTES);
         t.setDaemon(true);
         t.start();
         boolean interrupted = false;
@@ -96,9 +89,45 @@ public final class Library {
             }
         }
         if (interrupted) Thread.currentThread().interrupt();
-        if (failed[0] instanceof RuntimeException r) throw r;
-        if (failed[0] instanceof Error e) throw e;
-        return built[0];
+        if (builder.failed instanceof RuntimeException r) throw r;
+        if (builder.failed instanceof Error e) throw e;
+        return builder.built;
+    }
+
+    /**
+     * Builds the core library on the {@code finch-library} thread. A named class, not a lambda, like the comparators
+     * below: this runs in a fresh JVM's first submission, where linking each lambda costs about 0.7 ms.
+     */
+    private static final class CoreBuilder implements Runnable {
+        private Library built;
+        private Throwable failed;
+
+        @Override
+        public void run() {
+            try {
+                built = assemble(CoreIndex.declarations(), WordSpec.Provenance.CORE, EMPTY, false);
+            } catch (RuntimeException | Error e) {
+                failed = e;
+            }
+        }
+    }
+
+    /** A word's overloads in declared order, then by id. */
+    private record OverloadOrder(Declaration.WordValues word) implements Comparator<Declaration> {
+        @Override
+        public int compare(Declaration a, Declaration b) {
+            int byOrder = Integer.compare(a.overload().order(), b.overload().order());
+            return byOrder != 0 ? byOrder : id(a, word).compareTo(id(b, word));
+        }
+    }
+
+    /** Words by category, then by name. */
+    private static final class SpecOrder implements Comparator<WordSpec> {
+        @Override
+        public int compare(WordSpec a, WordSpec b) {
+            int byCategory = a.category().compareTo(b.category());
+            return byCategory != 0 ? byCategory : a.name().compareTo(b.name());
+        }
     }
 
     /**
@@ -267,7 +296,12 @@ public final class Library {
             if (d.word() != null && !d.overload().word().isEmpty() && !d.overload().word().equals(d.word().name())) {
                 throw new IllegalArgumentException(where + " declares @Word " + d.word().name() + " but its @Overload names " + d.overload().word());
             }
-            overloads.computeIfAbsent(name, k -> new ArrayList<>()).add(d);
+            List<Declaration> members = overloads.get(name);
+            if (members == null) {
+                members = new ArrayList<>();
+                overloads.put(name, members);
+            }
+            members.add(d);
         }
         for (String name : overloads.keySet()) {
             if (!words.containsKey(name)) throw new IllegalArgumentException("the overloads on " + overloads.get(name).get(0).site().where()
@@ -278,7 +312,7 @@ public final class Library {
         for (var e : words.entrySet()) {
             Declaration head = e.getValue();
             List<Declaration> members = new ArrayList<>(overloads.getOrDefault(e.getKey(), List.of()));
-            members.sort(Comparator.comparingInt((Declaration d) -> d.overload().order()).thenComparing(d -> id(d, head.word())));
+            members.sort(new OverloadOrder(head.word()));
             List<dev.finch.ir.vocab.Overload> decls = new ArrayList<>();
             for (Declaration d : members) decls.add(declaration(d, head.word(), members.size(), check));
             WordSpec spec = new WordSpec(head.word().name(), head.word().category(), head.word().doc(), head.word().typing(), decls,
@@ -287,7 +321,7 @@ public final class Library {
             specs.add(spec);
             for (int i = 0; i < members.size(); i++) impls.put(decls.get(i).id(), implementation(members.get(i), decls.get(i), spec, provenance));
         }
-        specs.sort(Comparator.comparing(WordSpec::category).thenComparing(WordSpec::name));
+        specs.sort(new SpecOrder());
         Vocabulary vocabulary;
         try {
             vocabulary = base.vocabulary.extend(specs);
