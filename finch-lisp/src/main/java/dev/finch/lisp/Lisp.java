@@ -19,7 +19,8 @@ import java.util.List;
  * The pipeline, one package per phase:
  * <ol>
  *   <li>{@code syntax}: {@link dev.finch.lisp.syntax.DelimiterScan} checks balance (an unclosed form points at its
- *       opener) and nesting, the ANTLR grammar {@code Lisp.g4} reads datums ({@link Sx}) with origins;</li>
+ *       opener) and nesting, the ANTLR lexer ({@code LispLexer.g4}) tokenizes, and the reader builds datums
+ *       ({@link Sx}) with origins straight from the tokens;</li>
  *   <li>{@code expand}: bounded {@code define-syntax}/{@code syntax-rules} expansion, binders renamed for hygiene;</li>
  *   <li>{@code types}: Hindley–Milner inference types, unification, schemes and effect classes;</li>
  *   <li>{@code lower}: the analyzer resolves names, types every form and groups top-level definitions by
