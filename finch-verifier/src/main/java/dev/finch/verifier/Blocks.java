@@ -22,41 +22,43 @@ import java.util.function.Consumer;
 final class Blocks {
     private Blocks() { }
 
-    /** The blocks directly inside {@code i}, in order (a closure's body included); null parts are skipped. */
+    /**
+     * The blocks directly inside {@code i}, in order (a closure's body included); null parts are skipped. An
+     * instruction that holds none (most of every program) answers the shared empty list.
+     */
     static List<Block> children(Instr i) {
-        if (isLeaf(i.kind())) return List.of();
-        List<Block> out = new ArrayList<>(2);
-        boolean handled = switch (i.kind()) {
-            case IF -> { add(out, ((Instr.If) i).then()); add(out, ((Instr.If) i).otherwise()); yield true; }
-            case IF_SOME -> { add(out, ((Instr.IfSome) i).some()); add(out, ((Instr.IfSome) i).none()); yield true; }
-            case IF_OK -> { add(out, ((Instr.IfOk) i).ok()); add(out, ((Instr.IfOk) i).err()); yield true; }
-            case LOOP -> { add(out, ((Instr.Loop) i).test()); add(out, ((Instr.Loop) i).body()); yield true; }
-            case UNTIL -> { add(out, ((Instr.Until) i).body()); yield true; }
+        return switch (i.kind()) {
+            case IF -> of(((Instr.If) i).then(), ((Instr.If) i).otherwise());
+            case IF_SOME -> of(((Instr.IfSome) i).some(), ((Instr.IfSome) i).none());
+            case IF_OK -> of(((Instr.IfOk) i).ok(), ((Instr.IfOk) i).err());
+            case LOOP -> of(((Instr.Loop) i).test(), ((Instr.Loop) i).body());
+            case UNTIL -> of(((Instr.Until) i).body(), null);
             case CASE -> {
                 Instr.Case c = (Instr.Case) i;
+                List<Block> out = new ArrayList<>();
                 if (c.arms() != null) for (Instr.Case.Arm a : c.arms()) if (a != null) add(out, a.body());
-                if (c.otherwise() != null) c.otherwise().ifPresent(o -> add(out, o));
-                yield true;
+                if (c.otherwise() != null && c.otherwise().isPresent()) add(out, c.otherwise().get());
+                yield out;
             }
-            case LIST -> { add(out, ((Instr.ListLit) i).elements()); yield true; }
-            case MAP -> { add(out, ((Instr.MapLit) i).entries()); yield true; }
+            case LIST -> of(((Instr.ListLit) i).elements(), null);
+            case MAP -> of(((Instr.MapLit) i).entries(), null);
             case RECORD -> {
+                List<Block> out = new ArrayList<>();
                 List<Instr.RecordLit.Field> fields = ((Instr.RecordLit) i).fields();
                 if (fields != null) for (Instr.RecordLit.Field f : fields) if (f != null) add(out, f.value());
-                yield true;
+                yield out;
             }
-            case CLOSURE -> { add(out, ((Instr.Closure) i).body()); yield true; }
-            case PUSH, CALL, QUOTE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> true; // hold no block
+            case CLOSURE -> of(((Instr.Closure) i).body(), null);
+            case PUSH, CALL, QUOTE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> List.of(); // hold no block
         };
-        return out;
     }
 
-    /** The instructions that hold no block (most of every program). */
-    private static boolean isLeaf(Instr.Kind k) {
-        return switch (k) {
-            case PUSH, CALL, QUOTE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> true;
-            case IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, CLOSURE -> false;
-        };
+    /** The present ones of {@code a} and {@code b}, in order. */
+    private static List<Block> of(Block a, Block b) {
+        List<Block> out = new ArrayList<>(2);
+        add(out, a);
+        add(out, b);
+        return out;
     }
 
     private static void add(List<Block> out, Block b) { if (b != null && b.instrs() != null) out.add(b); }

@@ -114,8 +114,8 @@ final class CallRules {
     }
 
     private Checked.Node overloaded(Instr.Call c, WordSpec spec, StackState st) {
+        if (spec.overloads().size() == 1) return apply(c, st, new Target.Builtin(spec.name(), spec.overloads().get(0).id()), spec.overloads().get(0).signature());
         List<Type.Fn> overloads = spec.signatures();
-        if (overloads.size() == 1) return apply(c, st, new Target.Builtin(spec.name(), spec.overloads().get(0).id()), overloads.get(0));
         List<Type> before = st.row();
         int arity = 0;
         for (int k = 0; k < overloads.size(); k++) {

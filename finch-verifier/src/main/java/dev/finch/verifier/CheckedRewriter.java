@@ -67,21 +67,13 @@ class CheckedRewriter {
         List<Type> ins = row(f.ins());
         List<Type> outs = row(f.outs());
         java.util.Optional<Type.Yields> yields = f.yields();
-        if (yields.isPresent()) yields = java.util.Optional.of(new Type.Yields(memoType(yields.get().yielded()), memoType(yields.get().resumed())));
-        boolean same = sameRow(ins, f.ins()) && sameRow(outs, f.outs()) && yields.equals(f.yields());
-        return same ? f : new Type.Fn(ins, outs, f.effects(), yields);
-    }
-
-    /** Whether two rows hold the same types (by identity first: a mapped type that did not change is the same object). */
-    private static boolean sameRow(List<Type> a, List<Type> b) {
-        if (a == b) return true;
-        int n = a.size();
-        if (n != b.size()) return false;
-        for (int i = 0; i < n; i++) {
-            Type x = a.get(i), y = b.get(i);
-            if (x != y && !x.equals(y)) return false;
+        if (yields.isPresent()) {
+            Type.Yields y = yields.get();
+            Type yielded = memoType(y.yielded()), resumed = memoType(y.resumed());
+            if (yielded != y.yielded() || resumed != y.resumed()) yields = java.util.Optional.of(new Type.Yields(yielded, resumed));
         }
-        return true;
+        // row and memoType answer what they were given when nothing in it changes, so identity says it all.
+        return ins == f.ins() && outs == f.outs() && yields == f.yields() ? f : new Type.Fn(ins, outs, f.effects(), yields);
     }
 
     /** Rows shared between nodes are mapped once (see {@link Row.Mapping}); so is each type object. */

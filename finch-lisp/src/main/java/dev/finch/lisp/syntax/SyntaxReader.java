@@ -140,14 +140,14 @@ public final class SyntaxReader {
         next++;
         Sx d = switch (t.getType()) {
             case LispLexer.LPAREN -> {
-                List<Sx> items = items(LispLexer.RPAREN);
+                List<Sx> items = items(LispLexer.RPAREN, null);
                 if (items == null) yield null;
                 Token close = tokens.get(next - 1);
                 yield new Sx.SList(items, new Sx.Span(source, t.getStartIndex(), close.getStopIndex() + 1), origin(t));
             }
             case LispLexer.LBRACK -> bracket(t);
             case LispLexer.LBRACE -> {
-                List<Sx> items = items(LispLexer.RBRACE);
+                List<Sx> items = items(LispLexer.RBRACE, null);
                 yield items == null ? null : new Sx.SBraces(items, origin(t));
             }
             case LispLexer.STRING -> new Sx.SString(unescape(t), origin(t));
@@ -170,8 +170,11 @@ public final class SyntaxReader {
 
     private static boolean closes(int type) { return type == LispLexer.RPAREN || type == LispLexer.RBRACK || type == LispLexer.RBRACE; }
 
-    /** The datums up to the closer {@code close} (consumed), or null when one of them could not be read. */
-    private List<Sx> items(int close) {
+    /**
+     * The datums up to the closer {@code close} (consumed), or null when one of them could not be read; when
+     * {@code colon} is given, its one slot gets the token of the first colon among them (a bracket's annotation).
+     */
+    private List<Sx> items(int close, Token[] colon) {
         List<Sx> out = new ArrayList<>();
         while (true) {
             int type = tokens.get(next).getType();
@@ -180,47 +183,22 @@ public final class SyntaxReader {
                 report(LispCode.SYNTAX.at(origin(tokens.get(next)), "unexpected " + (type == Token.EOF ? "end of input" : "'" + tokens.get(next).getText() + "'")));
                 return null;
             }
+            Token first = tokens.get(next);
             Sx d = datum();
             if (d == null) return null;
+            if (colon != null && colon[0] == null && d.kind() == Sx.Kind.COLON) colon[0] = first;
             out.add(d);
         }
     }
 
     /** {@code [ … ]}: its datums, and the source after a top-level colon up to the closer (a type annotation's text). */
     private Sx bracket(Token open) {
-        int from = next;
-        List<Sx> items = items(LispLexer.RBRACK);
+        Token[] colon = new Token[1];
+        List<Sx> items = items(LispLexer.RBRACK, colon);
         if (items == null) return null;
         Token close = tokens.get(next - 1);
-        Sx.Span typeSpan = null;
-        for (int i = 0; i < items.size(); i++) {
-            if (items.get(i).kind() == Sx.Kind.COLON) {
-                typeSpan = new Sx.Span(source, colonAt(from, i).getStopIndex() + 1, close.getStartIndex());
-                break;
-            }
-        }
+        Sx.Span typeSpan = colon[0] == null ? null : new Sx.Span(source, colon[0].getStopIndex() + 1, close.getStartIndex());
         return new Sx.SBracket(items, typeSpan, origin(open));
-    }
-
-    /** The first token of the {@code index}-th datum of the list whose first datum starts at token {@code from}. */
-    private Token colonAt(int from, int index) {
-        int k = from;
-        for (int i = 0; i < index; i++) k = skipDatum(k);
-        return tokens.get(k);
-    }
-
-    /** The index of the token after the datum starting at token {@code k} (a well-formed datum: it was just read). */
-    private int skipDatum(int k) {
-        while (tokens.get(k).getType() == LispLexer.QUOTE) k++;
-        int type = tokens.get(k).getType();
-        if (type != LispLexer.LPAREN && type != LispLexer.LBRACK && type != LispLexer.LBRACE) return k + 1;
-        int depth = 0;
-        do {
-            int t = tokens.get(k++).getType();
-            if (t == LispLexer.LPAREN || t == LispLexer.LBRACK || t == LispLexer.LBRACE) depth++;
-            else if (closes(t)) depth--;
-        } while (depth > 0);
-        return k;
     }
 
     private Sx integer(Token t) {

@@ -87,10 +87,7 @@ final class Interpreter implements ModuleCompiler.Main {
     }
 
     /** Runs as the top-level program: the stack comes from and goes to the context. */
-    @Override public void run(Ctx ctx) { runMain(ctx); }
-
-    /** Runs as the top-level program: the stack comes from and goes to the context. */
-    void runMain(Ctx ctx) {
+    @Override public void run(Ctx ctx) {
         Object[] out = call(ctx, 0, null, ctx.stackIn);
         if (out != null) ctx.stackOut = out;
     }
