@@ -60,11 +60,21 @@ public final class VmState {
         VmState next = new VmState(library, newStack, newWords, newConstants);
         Environment e = environment;
         if (e != null && next.words == words && next.constants == constants) {
-            List<Type> types = new java.util.ArrayList<>(next.stack.size());
-            for (TypedValue v : next.stack) types.add(v.type());
-            next.environment = types.equals(e.stack()) ? e : e.withStack(List.copyOf(types));
+            next.environment = sameTypes(next.stack, e.stack()) ? e : e.withStack(types(next.stack));
         }
         return next;
+    }
+
+    private static boolean sameTypes(List<TypedValue> stack, List<Type> types) {
+        if (stack.size() != types.size()) return false;
+        for (int i = 0; i < types.size(); i++) if (!stack.get(i).type().equals(types.get(i))) return false;
+        return true;
+    }
+
+    private static List<Type> types(List<TypedValue> stack) {
+        Type[] out = new Type[stack.size()];
+        for (int i = 0; i < out.length; i++) out[i] = stack.get(i).type();
+        return List.of(out);
     }
 
     /** What the frontends lower and the verifier checks a new submission against. */
@@ -86,9 +96,6 @@ public final class VmState {
         }
         Map<String, Type> consts = new LinkedHashMap<>();
         for (var e : constants.entrySet()) consts.put(e.getKey(), e.getValue().type());
-        List<Type> stackTypes = new java.util.ArrayList<>(stack.size());
-        for (TypedValue v : stack) stackTypes.add(v.type());
-        return new Environment(library.vocabulary(), sigs, consts, List.copyOf(stackTypes))
-                .withPausing(pausing);
+        return new Environment(library.vocabulary(), sigs, consts, types(stack)).withPausing(pausing);
     }
 }
