@@ -105,7 +105,8 @@ final class CallRules {
     /** Applies one (already chosen) signature: pops its inputs, pushes its outputs, records its yields. */
     Checked.Node apply(Instr.Call c, StackState st, Target target, Type.Fn sig) {
         List<Type> before = st.row();
-        Type.Fn inst = Types.instantiate(sig, body.subst, c.origin());
+        Type.Fn inst = st.ensure(sig.ins().size(), c.origin()) == StackState.Shortage.NONE ? Types.matched(sig, st, body.subst) : null;
+        if (inst == null) inst = Types.instantiate(sig, body.subst, c.origin());
         if (target instanceof Target.Builtin) refuseAgentTask(c, st, sig);
         body.popExpect(st, inst.ins(), c.origin(), "`" + c.word() + "`");
         st.pushAll(inst.outs());

@@ -72,6 +72,9 @@ final class StackState {
     /** The row at this point: an immutable snapshot (O(1), shared). */
     List<Type> row() { return items; }
 
+    /** The type {@code k} places below the top (0: the top); call {@link #ensure} first. */
+    Type fromTop(int k) { return items.get(items.size() - 1 - k); }
+
     /** The top {@code n} types (bottom to top); call {@link #ensure} first. */
     List<Type> top(int n) {
         int size = items.size();

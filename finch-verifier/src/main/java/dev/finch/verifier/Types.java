@@ -169,6 +169,77 @@ final class Types {
 
     static Type.Fn instantiate(Type.Fn t, Substitution s, Origin at) { return (Type.Fn) instantiate(t, s, at, Set.of()); }
 
+    /**
+     * {@code sig} instantiated by matching: each declared variable replaced by the type it meets in the inputs
+     * {@code st} holds on top (call {@link StackState#ensure} first), when the inputs are then exactly those types;
+     * otherwise {@code null} — a variable appears only in an output or meets two different types, a part only
+     * unification can settle (a meta-variable, a named, function, record, variant or fiber type around a variable),
+     * or inputs that do not fit, whose error the ordinary path reports. What it answers is what instantiating with
+     * fresh meta-variables and unifying the inputs binds them to, without making them: a generic word on a known
+     * stack ({@code drop}, {@code dup}, {@code swap}…) then leaves no meta-variable for the substitution pass. It
+     * charges the work {@link #instantiate} charges.
+     */
+    static Type.Fn matched(Type.Fn sig, StackState st, Substitution s) {
+        int n = sig.ins().size();
+        Map<String, Type> bound = new HashMap<>(4);
+        for (int i = 0; i < n; i++) if (!match(sig.ins().get(i), st.fromTop(n - 1 - i), s, bound)) return null;
+        if (bound.isEmpty()) return null;
+        Bind bind = new Bind(bound);
+        Type.Fn out = (Type.Fn) mapVars(sig, bind);
+        if (bind.missed) return null;
+        s.charge(size(sig));
+        return out;
+    }
+
+    /** Matches a declared type against a stack type, noting what each variable meets; false when it cannot tell. */
+    private static boolean match(Type pattern, Type actual, Substitution s, Map<String, Type> bound) {
+        switch (pattern.kind()) {
+            case PRIM, PATH: {
+                Type a = s.shallow(actual);
+                return pattern == a || pattern.equals(a);
+            }
+            case VAR: {
+                if (Substitution.isMeta(pattern)) return false;
+                Type a = s.shallow(actual), before = bound.putIfAbsent(((Type.Var) pattern).name(), a);
+                return before == null || before == a || before.equals(a);
+            }
+            default:
+                break;
+        }
+        Type a = s.shallow(actual);
+        if (a.kind() != pattern.kind()) return false;
+        return switch (pattern.kind()) {
+            case OPTION -> match(((Type.OptionT) pattern).value(), ((Type.OptionT) a).value(), s, bound);
+            case LIST -> match(((Type.ListT) pattern).element(), ((Type.ListT) a).element(), s, bound);
+            case TASK -> match(((Type.TaskT) pattern).value(), ((Type.TaskT) a).value(), s, bound);
+            case STREAM -> match(((Type.StreamT) pattern).element(), ((Type.StreamT) a).element(), s, bound);
+            case RESOURCE -> match(((Type.ResourceT) pattern).of(), ((Type.ResourceT) a).of(), s, bound);
+            case RESULT -> match(((Type.ResultT) pattern).ok(), ((Type.ResultT) a).ok(), s, bound)
+                    && match(((Type.ResultT) pattern).err(), ((Type.ResultT) a).err(), s, bound);
+            case MAP -> match(((Type.MapT) pattern).key(), ((Type.MapT) a).key(), s, bound)
+                    && match(((Type.MapT) pattern).value(), ((Type.MapT) a).value(), s, bound);
+            default -> false; // named, function, record, variant and fiber types: unification's rules, not matching
+        };
+    }
+
+    /** Each variable to what it met; notes one that met nothing. */
+    private static final class Bind implements java.util.function.Function<Type.Var, Type> {
+        private final Map<String, Type> bound;
+        boolean missed;
+
+        Bind(Map<String, Type> bound) { this.bound = bound; }
+
+        @Override
+        public Type apply(Type.Var v) {
+            Type t = bound.get(v.name());
+            if (t == null) {
+                missed = true;
+                return v;
+            }
+            return t;
+        }
+    }
+
     /** The nodes of {@code t} as a tree (a declared or already resolved type, whose size the limits bound). */
     static long size(Type t) {
         return 1 + switch (t.kind()) {

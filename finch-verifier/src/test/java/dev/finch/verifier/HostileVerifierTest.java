@@ -53,10 +53,11 @@ class HostileVerifierTest {
     @Test void workIsChargedPerInstructionAndStopsAPathologicalModule() {
         Diagnostic d = refused(Ir.module("1 " + "dup drop ".repeat(10_000)), env(CompileLimits.DEFAULT.withMaxWork(5_000)));
         assertThat(d.code()).isEqualTo("E-LIMIT-015");
-        // A wide record pushed through many calls: each binding's occurs check walks it, and that is charged too.
+        // A wide record bound to meta-variables again and again (`none`'s element type, which only unification settles,
+        // and `=`'s variable, which meets two types): each binding's occurs check walks it, and that is charged too.
         StringBuilder wide = new StringBuilder("{ ");
         for (int i = 0; i < 2_000; i++) wide.append("f").append(i).append(": 1 ");
-        wide.append("} ").append("dup drop ".repeat(20_000));
+        wide.append("} ").append("dup some none = drop ".repeat(20_000));
         assertThat(refused(wide.toString()).code()).isEqualTo("E-LIMIT-015");
     }
 
