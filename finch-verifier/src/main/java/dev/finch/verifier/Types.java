@@ -146,18 +146,30 @@ final class Types {
      */
     static Type instantiate(Type t, Substitution s, Origin at, Set<String> keep) {
         s.charge(size(t));
-        return mapVars(t, new Freshen(s, at, keep, new HashMap<>(4)));
+        return mapVars(t, new Freshen(s, at, keep));
     }
 
     /**
      * Each declared variable not in {@code keep} to one fresh meta-variable. A named class, not a lambda: every call
      * site instantiates, the first submission in a fresh JVM too, where linking a lambda costs about 0.7 ms.
      */
-    private record Freshen(Substitution s, Origin at, Set<String> keep, Map<String, Type> fresh)
-            implements java.util.function.Function<Type.Var, Type> {
+    private static final class Freshen implements java.util.function.Function<Type.Var, Type> {
+        private final Substitution s;
+        private final Origin at;
+        private final Set<String> keep;
+        /** Made at the first variable: most signatures a program calls have none. */
+        private Map<String, Type> fresh;
+
+        Freshen(Substitution s, Origin at, Set<String> keep) {
+            this.s = s;
+            this.at = at;
+            this.keep = keep;
+        }
+
         @Override
         public Type apply(Type.Var v) {
             if (Substitution.isMeta(v) || keep.contains(v.name())) return v;
+            if (fresh == null) fresh = new HashMap<>(4);
             Type made = fresh.get(v.name());
             if (made == null) {
                 made = s.fresh(at);

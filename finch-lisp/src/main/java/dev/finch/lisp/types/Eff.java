@@ -13,9 +13,18 @@ import java.util.TreeSet;
  */
 public final class Eff {
     private Eff parent;
-    final SortedSet<Capability> caps = new TreeSet<>();
+    /** The shared empty set of a class that has no capability (most have none); replaced at the first added. */
+    private static final SortedSet<Capability> NONE = java.util.Collections.emptySortedSet();
+    SortedSet<Capability> caps = NONE;
     Ty yielded;
-    final List<Eff> into = new ArrayList<>();
+    final List<Eff> into = new ArrayList<>(2);
+
+    /** Adds capabilities to this class (not its representative); true when it grew. */
+    boolean addCaps(java.util.Collection<Capability> more) {
+        if (more.isEmpty()) return false;
+        if (caps == NONE) caps = new TreeSet<>();
+        return caps.addAll(more);
+    }
 
     /** The representative of this class (the path to it is shortened on the way, so chains of merges stay cheap). */
     public Eff find() {
@@ -46,7 +55,7 @@ public final class Eff {
             b = t;
         }
         a.parent = b;
-        b.caps.addAll(a.caps);
+        b.addCaps(a.caps);
         b.into.addAll(a.into);
         if (b.yielded == null) b.yielded = a.yielded;
     }

@@ -97,14 +97,22 @@ public final class Infer {
     private static final int SHOWN_DEPTH = 12;
     private static final Type ELIDED = new Type.Var("…");
 
-    public static final Ty INT = prim("int");
-    public static final Ty FLOAT = prim("float");
-    public static final Ty BOOL = prim("bool");
-    public static final Ty STRING = prim("string");
-    public static final Ty UNIT = prim("unit");
-    public static final Ty SYMBOL = prim("symbol");
+    /** One constructor per primitive, shared (a constructor without arguments holds nothing that changes). */
+    private static final Ty[] PRIMS = new Ty[Type.Prim.values().length];
+
+    static {
+        for (Type.Prim p : Type.Prim.values()) PRIMS[p.ordinal()] = prim(p.toString());
+    }
+
+    public static final Ty INT = PRIMS[Type.Prim.INT.ordinal()];
+    public static final Ty FLOAT = PRIMS[Type.Prim.FLOAT.ordinal()];
+    public static final Ty BOOL = PRIMS[Type.Prim.BOOL.ordinal()];
+    public static final Ty STRING = PRIMS[Type.Prim.STRING.ordinal()];
+    public static final Ty UNIT = PRIMS[Type.Prim.UNIT.ordinal()];
+    public static final Ty SYMBOL = PRIMS[Type.Prim.SYMBOL.ordinal()];
 
     private static Ty prim(String name) { return new Ty.Con(name, List.of()); }
+
 
     public int level() { return level; }
 
@@ -294,7 +302,7 @@ public final class Infer {
         parts.enter(depth);
         int d = depth + 1;
         switch (t.kind()) {
-            case PRIM: return prim(t.toString());
+            case PRIM: return PRIMS[((Type.Prim) t).ordinal()];
             case PATH: case NAMED: return prim(t.toString());
             case VAR: return vars.computeIfAbsent(((Type.Var) t).name(), n -> fresh());
             case OPTION: return con("option", fromType(((Type.OptionT) t).value(), vars, parts, d));
@@ -328,7 +336,7 @@ public final class Infer {
                 for (Type a : f.ins()) ins.add(fromType(a, vars, parts, d));
                 for (Type a : f.outs()) outs.add(fromType(a, vars, parts, d));
                 Eff e = eff();
-                if (!f.effects().isEmpty()) e.caps.addAll(f.effects());
+                e.addCaps(f.effects());
                 if (f.yields().isPresent()) e.yielded = fromType(f.yields().get().yielded(), vars, parts, d);
                 return new Ty.Fn(ins, outs, e);
             }
@@ -410,6 +418,7 @@ public final class Infer {
      * followed is charged as work.
      */
     public void solveEffects() {
+        if (nothingToPropagate()) return;
         java.util.ArrayDeque<Eff> work = new java.util.ArrayDeque<>(effs);
         while (!work.isEmpty()) {
             while (!work.isEmpty()) propagate(work.poll().find(), work);
@@ -417,13 +426,26 @@ public final class Infer {
         }
     }
 
-    /** Pushes {@code e}'s capabilities and yields into every class it flows into; queues each one that changed. */
+    /**
+     * Whether no class has a capability or a yield: then following the edges adds nothing anywhere (most programs a
+     * model writes are pure and yield nothing).
+     */
+    private boolean nothingToPropagate() {
+        for (Eff e : effs) if (!e.caps.isEmpty() || e.yielded != null) return false;
+        return true;
+    }
+
+    /**
+     * Pushes {@code e}'s capabilities and yields into every class it flows into; queues each one that changed. A
+     * unification of yields on the way may add edges to {@code e}; they are followed too (edges are only ever added).
+     */
     private void propagate(Eff e, java.util.Deque<Eff> changed) {
-        for (Eff tRaw : List.copyOf(e.into)) {
+        for (int i = 0; i < e.into.size(); i++) {
+            Eff tRaw = e.into.get(i);
             budget.charge(Phase.VERIFY, 1, at);
             Eff t = tRaw.find();
             if (t == e) continue;
-            boolean grew = t.caps.addAll(e.caps);
+            boolean grew = t.addCaps(e.caps);
             if (e.yielded != null) {
                 if (t.yielded == null) {
                     t.yielded = e.yielded;
@@ -443,7 +465,7 @@ public final class Infer {
     /** Adds static effects (a word's declared capabilities and yields) to a body's class. */
     public void addStatic(Eff body, Type.Fn sig, Map<String, Ty> vars) {
         Eff b = body.find();
-        b.caps.addAll(sig.effects());
+        b.addCaps(sig.effects());
         if (sig.yields().isPresent()) {
             Ty y = fromType(sig.yields().get().yielded(), vars);
             if (b.yielded == null) b.yielded = y; else unify(b.yielded, y);
