@@ -22,6 +22,20 @@ class ReaderTest {
     }
 
     @Test
+    void integersReadTheSameAfterTextOutsideTheBasicPlaneAndOutOfRangeOnesAreRefused() {
+        // A token's indices count code points; with an emoji (a surrogate pair) before them they no longer index the text.
+        for (String prefix : new String[] {"", "\"\uD83D\uDE00\" ", "\"é\" "}) {
+            List<Sx> forms = SyntaxReader.read("(" + prefix + "12 -9223372036854775808 9223372036854775807)", "src");
+            List<Sx> it = ((Sx.SList) forms.get(0)).items();
+            int first = prefix.isEmpty() ? 0 : 1;
+            assertThat(((Sx.SInt) it.get(first)).value()).as(prefix).isEqualTo(12);
+            assertThat(((Sx.SInt) it.get(first + 1)).value()).as(prefix).isEqualTo(Long.MIN_VALUE);
+            assertThat(((Sx.SInt) it.get(first + 2)).value()).as(prefix).isEqualTo(Long.MAX_VALUE);
+            assertThat(parseError(prefix + "9223372036854775808").message()).as(prefix).contains("does not fit in 64 bits");
+        }
+    }
+
+    @Test
     void readsAtomsListsBracketsAndRecords() {
         List<Sx> forms = SyntaxReader.read("(f 1 -2 1.5 \"a\\n\\\"b\\u{41}\" true 'sym :key [x : list<int>] { :a 1 }) ; comment (", "src");
         assertThat(forms).hasSize(1);

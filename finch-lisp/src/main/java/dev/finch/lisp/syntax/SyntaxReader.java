@@ -63,14 +63,17 @@ public final class SyntaxReader {
         if (!scan.balanced()) throw new DiagnosticException(balanceDiagnostic(scan));
         CharStream input = CharStreams.fromString(text, sourceId);
         source = new SourceText(input);
+        // A token's indices count code points: they index the text itself when it has no surrogate pair.
+        this.text = input.size() == text.length() ? text : null;
         LispLexer lexer = new LispLexer(input);
         lexer.removeErrorListeners();
         lexer.addErrorListener(new Collector());
         List<Token> tokens = new ArrayList<>();
+        int maxTokens = budget.limits().maxTokens();
         for (Token t = lexer.nextToken(); ; t = lexer.nextToken()) {
             tokens.add(t);
             if (t.getType() == Token.EOF) break;
-            budget.tokens(tokens.size(), origin(t));
+            if (tokens.size() > maxTokens) budget.tokens(tokens.size(), origin(t)); // refuses; its origin made only then
             if (t.getType() == LispLexer.BAD) {
                 report(LispCode.BAD_TOKEN.at(origin(t), "unexpected character '" + t.getText() + "'"));
             }
@@ -117,6 +120,9 @@ public final class SyntaxReader {
     }
 
     // ---- datums from tokens -----------------------------------------------------------------------------------
+
+    /** The text being read when the tokens' indices are its own (no surrogate pair), else null. */
+    private String text;
 
     /** The tokens being read (the last is EOF) and the index of the next one. */
     private List<Token> tokens;
@@ -203,7 +209,8 @@ public final class SyntaxReader {
 
     private Sx integer(Token t) {
         try {
-            return new Sx.SInt(Long.parseLong(t.getText()), origin(t));
+            long v = text != null ? Long.parseLong(text, t.getStartIndex(), t.getStopIndex() + 1, 10) : Long.parseLong(t.getText());
+            return new Sx.SInt(v, origin(t));
         } catch (NumberFormatException e) {
             report(LispCode.NUMBER_RANGE.at(origin(t), "integer literal " + Sx.quote(t.getText()) + " does not fit in 64 bits"));
             return new Sx.SInt(0, origin(t));

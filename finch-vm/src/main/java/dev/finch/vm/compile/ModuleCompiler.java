@@ -124,6 +124,10 @@ public final class ModuleCompiler {
             }
             if (Loops.size(module.main().body()) > MAX_COMPILED_NODES) interpretedMethods.add("main");
         }
+        if (module.words().isEmpty() && interpretedMethods.contains("main")) {
+            // Nothing to generate or link (most programs a model writes): the main's interpreter is the whole module.
+            return new Compiled(new Interpreter(module.main(), link), Map.of(), false, Set.of("main"), new ClosureInvokers(Map.of(), link));
+        }
         Class<?> cls = null;
         MethodHandles.Lookup hidden = null;
         boolean needClass = needsClass();
