@@ -175,9 +175,13 @@ public final class Strands {
         dev.finch.vm.value.Meter.bind(ctx);
     }
 
-    /** Unbinds the calling thread at the end of a run. */
+    /**
+     * Unbinds the calling thread at the end of a run. It sets the slots to null rather than removing them: a thread
+     * that runs again and again (a caller's) then finds its entries where they were, instead of each run adding them
+     * to its thread-local table and taking them out again; a null holds nothing of the run.
+     */
     public static void leave() {
-        CURRENT.remove();
+        CURRENT.set(null);
         dev.finch.vm.value.Meter.unbind();
     }
 
@@ -248,7 +252,7 @@ public final class Strands {
         } catch (Throwable t) {
             s.failure = t;
         } finally {
-            CURRENT.remove();
+            CURRENT.set(null);
             dev.finch.vm.value.Meter.unbind();
             lock.lock();
             try {

@@ -58,6 +58,6 @@ public interface Meter {
     /** Binds {@code meter} to the calling thread (the VM does, when a run or one of its steps starts on it). */
     static void bind(Meter meter) { MeterBinding.SLOT.set(meter); }
 
-    /** Unbinds the calling thread's meter (when its run or step ends). */
-    static void unbind() { MeterBinding.SLOT.remove(); }
+    /** Unbinds the calling thread's meter (when its run or step ends); the slot stays, holding nothing (see Strands.leave). */
+    static void unbind() { MeterBinding.SLOT.set(null); }
 }
