@@ -1003,7 +1003,14 @@ final class Forms {
                 throw new DiagnosticException(LispCode.NO_OVERLOAD.at(o, "no overload of '" + name + "' takes " + found, spec.signatureText(), found.toString()));
             }
             if (fits.size() > 1 && !force) return false;
-            Ty.Fn t = (Ty.Fn) a.inf.fromType(fits.get(0), new HashMap<>());
+            Type.Fn chosen = fits.get(0);
+            if (Infer.primitivesOnly(chosen)) {
+                // int int -> int and the like: the primitives unify as they are, and a pure call adds nothing to the body's effects.
+                for (int i = 0; i < args.size(); i++) a.unifyArgument(args.get(i).origin, Infer.primitive(chosen.ins().get(i)), args.get(i).type, i, name);
+                a.unifyAt(o, Infer.primitive(chosen.outs().get(0)), out, () -> "the result of '" + name + "'");
+                return true;
+            }
+            Ty.Fn t = (Ty.Fn) a.inf.fromType(chosen, new HashMap<>());
             for (int i = 0; i < args.size(); i++) a.unifyArgument(args.get(i).origin, t.ins().get(i), args.get(i).type, i, name);
             a.unifyAt(o, t.outs().get(0), out, () -> "the result of '" + name + "'");
             Infer.flows(t.eff(), b.eff);

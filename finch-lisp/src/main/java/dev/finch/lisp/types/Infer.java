@@ -104,6 +104,17 @@ public final class Infer {
         for (Type.Prim p : Type.Prim.values()) PRIMS[p.ordinal()] = prim(p.toString());
     }
 
+    /** The inference type of a primitive type. */
+    public static Ty primitive(Type t) { return PRIMS[((Type.Prim) t).ordinal()]; }
+
+    /** Whether {@code f} takes and leaves only primitive types, needs no capability and never yields. */
+    public static boolean primitivesOnly(Type.Fn f) {
+        if (!f.effects().isEmpty() || f.yields().isPresent()) return false;
+        for (Type t : f.ins()) if (t.kind() != Type.Kind.PRIM) return false;
+        for (Type t : f.outs()) if (t.kind() != Type.Kind.PRIM) return false;
+        return true;
+    }
+
     public static final Ty INT = PRIMS[Type.Prim.INT.ordinal()];
     public static final Ty FLOAT = PRIMS[Type.Prim.FLOAT.ordinal()];
     public static final Ty BOOL = PRIMS[Type.Prim.BOOL.ordinal()];
@@ -302,7 +313,7 @@ public final class Infer {
         parts.enter(depth);
         int d = depth + 1;
         switch (t.kind()) {
-            case PRIM: return PRIMS[((Type.Prim) t).ordinal()];
+            case PRIM: return primitive(t);
             case PATH: case NAMED: return prim(t.toString());
             case VAR: return vars.computeIfAbsent(((Type.Var) t).name(), n -> fresh());
             case OPTION: return con("option", fromType(((Type.OptionT) t).value(), vars, parts, d));
