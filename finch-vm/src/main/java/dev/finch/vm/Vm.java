@@ -203,7 +203,7 @@ public final class Vm implements AutoCloseable {
 
     /** A new run context for {@code program} on {@code state}. */
     private Ctx context(String executionId, Program program, VmState state, Limits limits, OutputSink sink, CancelToken cancel, HostConfig host) {
-        Map<String, Object> constants = new LinkedHashMap<>();
+        Map<String, Object> constants = state.constants().isEmpty() ? Map.of() : new LinkedHashMap<>();
         for (var c : state.constants().entrySet()) constants.put(c.getKey(), c.getValue().value());
         Ctx ctx = new Ctx(limits, sink, cancel, constants);
         ctx.host = new RunHost(executionId, host);

@@ -261,9 +261,13 @@ public final class Ctx implements Meter {
 
     /** A duration in nanoseconds, at most about 70 years (so adding it to a nano time cannot overflow). */
     private static long nanos(java.time.Duration d) {
-        long cap = Long.MAX_VALUE / 4;
-        return d.compareTo(java.time.Duration.ofNanos(cap)) > 0 ? cap : Math.max(0, d.toNanos());
+        // Compared by seconds: every run starts a stretch, and a Duration to compare with would be made each time.
+        if (d.getSeconds() >= NANOS_CAP / 1_000_000_000L) return NANOS_CAP;
+        return Math.max(0, d.toNanos());
     }
+
+    /** The longest duration a deadline counts, in nanoseconds (about 73 years). */
+    private static final long NANOS_CAP = Long.MAX_VALUE / 4;
 
     /** Ends the current stretch (the run paused or finished): its running time counts toward the execution's total. */
     public void endStretch() {
