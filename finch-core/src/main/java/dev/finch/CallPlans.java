@@ -25,7 +25,25 @@ final class CallPlans {
     /** A prepared call: its compiled program, the capabilities it infers, and its entry for a saved image. */
     record Plan(Vm.Program program, List<String> inferred, SessionImage.Entry entry) { }
 
-    private record Key(String word, List<Type> ins) { }
+    /**
+     * A word and its arguments' types. A class with its own equals and hash rather than a record: a record's are linked
+     * by invokedynamic on first use, which on a fresh JVM's first call costs dozens of method-handle classes.
+     */
+    private static final class Key {
+        private final String word;
+        private final List<Type> ins;
+
+        Key(String word, List<Type> ins) {
+            this.word = word;
+            this.ins = ins;
+        }
+
+        boolean matches(String w, List<Type> types) { return word.equals(w) && ins.equals(types); }
+
+        @Override public boolean equals(Object o) { return o instanceof Key k && k.matches(word, ins); }
+
+        @Override public int hashCode() { return 31 * word.hashCode() + ins.hashCode(); }
+    }
 
     /** A plan with the key it was kept under (an immutable copy of the types it was made for). */
     private record Kept(Key key, Plan plan) { }
@@ -39,7 +57,7 @@ final class CallPlans {
     /** The plan for calling {@code word} with arguments of types {@code ins} on {@code at}, or null if none was made. */
     Plan get(VmState at, String word, List<Type> ins) {
         if (at != state) return null;
-        if (lastKey != null && lastKey.word().equals(word) && lastKey.ins().equals(ins)) return last;
+        if (lastKey != null && lastKey.matches(word, ins)) return last;
         Kept found = plans.get(new Key(word, ins));
         if (found == null) return null;
         lastKey = found.key();
