@@ -29,8 +29,10 @@ import org.objectweb.asm.MethodTooLargeException;
  * Compiles verified modules to JVM bytecode and runs them with limits. One {@code Vm} is shared by every session
  * of a {@code Finch}; it is thread-safe. Runs execute on the VM's own worker threads, whose large stacks make the
  * recursion-depth limit fire long before the JVM's stack would overflow; the calling thread waits at most until the
- * deadline. A run whose depth its own text bounds ({@link CallerThread}) runs on the calling thread instead, without
- * the hand-off. A run never changes the {@link VmState} it started from.
+ * deadline. A run whose depth its own text bounds ({@link CallerThread#bounded}) runs on the calling thread instead,
+ * without the hand-off; so does a recursion nothing of which is seen before it ends ({@link CallerThread#replayable}),
+ * as deep as that thread surely holds, started again from the beginning on a worker only if it goes deeper. A run
+ * never changes the {@link VmState} it started from.
  */
 public final class Vm implements AutoCloseable {
     /** Worker stack size: generous, so that {@link Limits#maxDepth()} is reached first. */
