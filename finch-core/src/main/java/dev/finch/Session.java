@@ -75,6 +75,8 @@ public final class Session {
     private final List<SessionImage.Entry> history = java.util.Collections.synchronizedList(new ArrayList<>());
     /** The entry of each execution not yet committed (running or suspended). */
     private final ConcurrentHashMap<String, SessionImage.Entry> inFlight = new ConcurrentHashMap<>();
+    /** The calls prepared on the current state ({@link #call}); used only while the session is busy with a call. */
+    private final CallPlans callPlans = new CallPlans();
     /** How many times each unfinished execution has paused: the pause a {@link ContinuationLedger} claim names. */
     private final ConcurrentHashMap<String, Long> pauses = new ConcurrentHashMap<>();
     /** The suspended executions whose pause exists as an image (saved here or restored from one): they claim before continuing. */
@@ -443,9 +445,6 @@ public final class Session {
     private Outcome runCall(String executionId, String word, String sourceId, List<dev.finch.vm.Value> args, OutputSink out,
                             java.util.function.UnaryOperator<HostConfig> hosts) {
         Snapshot base = snapshot;
-        Origin at = Origin.of(sourceId, 1, 1);
-        Optional<Diagnostic> refused = callable(base.state(), word, args.size(), at);
-        if (refused.isPresent()) return failed(executionId, sourceId, null, "", List.of(), refused.get());
         List<TypedValue> inputs = new ArrayList<>(args.size());
         List<dev.finch.ir.type.Type> inputTypes = new ArrayList<>(args.size());
         for (dev.finch.vm.Value v : args) {
@@ -453,27 +452,35 @@ public final class Session {
             inputs.add(input);
             inputTypes.add(input.type());
         }
-        Environment env = base.state().environment().withStack(List.copyOf(inputTypes))
-                .withBudget(compileBudget(deadline(), NOT_CANCELLED));
-        Module module = new Module(sourceId, Language.FORTH.spelling(), List.of(),
-                dev.finch.ir.instr.Block.of(new dev.finch.ir.instr.Instr.Call(word, List.of(), at)));
-        Verification v = Verifier.verify(module, env);
-        if (v.module().isEmpty() || !v.diagnostics().isEmpty()) {
-            return failed(executionId, sourceId, null, "", List.of(), nonEmpty(v.diagnostics(), sourceId, "the verifier produced no module"));
+        CallPlans.Plan plan = callPlans.get(base.state(), word, inputTypes);
+        if (plan == null) {
+            Origin at = Origin.of(sourceId, 1, 1);
+            Optional<Diagnostic> refused = callable(base.state(), word, args.size(), at);
+            if (refused.isPresent()) return failed(executionId, sourceId, null, "", List.of(), refused.get());
+            Environment env = base.state().environment().withStack(List.copyOf(inputTypes))
+                    .withBudget(compileBudget(deadline(), NOT_CANCELLED));
+            Module module = new Module(sourceId, Language.FORTH.spelling(), List.of(),
+                    dev.finch.ir.instr.Block.of(new dev.finch.ir.instr.Instr.Call(word, List.of(), at)));
+            Verification v = Verifier.verify(module, env);
+            if (v.module().isEmpty() || !v.diagnostics().isEmpty()) {
+                return failed(executionId, sourceId, null, "", List.of(), nonEmpty(v.diagnostics(), sourceId, "the verifier produced no module"));
+            }
+            CheckedModule checked = v.module().get();
+            plan = new CallPlans.Plan(finch.vm().prepare(checked, base.state()), capabilities(checked),
+                    new SessionImage.Entry(CoForthPrinter.print(module), Language.FORTH.spelling(), sourceId, env, true, checked));
+            callPlans.put(base.state(), word, inputTypes, plan);
         }
-        CheckedModule checked = v.module().get();
-        List<String> inferred = capabilities(checked);
-        inFlight.put(executionId, new SessionImage.Entry(CoForthPrinter.print(module), Language.FORTH.spelling(), sourceId, env, true, checked));
+        inFlight.put(executionId, plan.entry());
         OutputSink sink = guarded(out);
         CancelToken token = new CancelToken();
         running.put(executionId, token);
         RunResult r;
         try {
-            r = finch.vm().run(executionId, checked, base.state().withStack(inputs), finch.limits(), sink, token, hosts.apply(hostConfig()));
+            r = finch.vm().run(executionId, plan.program(), inputs, finch.limits(), sink, token, hosts.apply(hostConfig()));
         } finally {
             running.remove(executionId);
         }
-        return settle(executionId, sourceId, null, inferred, base.revision(), sink, r);
+        return settle(executionId, sourceId, null, plan.inferred(), base.revision(), sink, r);
     }
 
     /** Why {@code word} cannot be called with {@code arity} arguments, if it cannot. */

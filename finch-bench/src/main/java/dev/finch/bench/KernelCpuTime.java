@@ -14,11 +14,19 @@ import java.util.Arrays;
 /**
  * {@link CallBenchmark}'s kernels timed by CPU time rather than the wall clock (the CPU time of every Java thread:
  * {@code Session.call} may run the word on a worker): on a machine whose cores other work shares, the time a run
- * waits for a core is not counted, so the ratios to Java hold still where JMH's intervals do not. Each kernel is warmed up ({@code 300} calls), then timed in {@code reps}
- * batches of five calls; the least and the median batch per call are printed. Run one kernel per JVM (its
- * compiled code is then the JIT's only work): {@code java -cp finch-bench/target/benchmarks.jar
- * dev.finch.bench.KernelCpuTime KERNEL [reps]}, KERNEL one of {@code fib-word fib-call fib-java sum-word sum-call
- * sum-java sum-calls-word sum-calls-call}.
+ * waits for a core is not counted, so the ratios to Java hold still where JMH's intervals do not.
+ *
+ * <p>One kernel per JVM (its compiled code is then the JIT's only work): {@code java -cp
+ * finch-bench/target/benchmarks.jar dev.finch.bench.KernelCpuTime KERNEL [reps] [warm-up]}, KERNEL one of {@code
+ * fib-word fib-call fib-java sum-word sum-call sum-java sum-calls-word sum-calls-call}. Each kernel is warmed up
+ * ({@code warm-up} calls, 300 by default), then timed in {@code reps} batches of five calls (60 by default); the
+ * least and the median batch per call are printed.
+ *
+ * <p>Or one workload's variants side by side in one JVM, a batch of each in turn, so that whatever load the machine
+ * has falls on all of them alike: KERNEL {@code fib}, {@code sum} or {@code sum-calls} times the compiled word, its
+ * {@code Session.call} and (for the first two) the Java, and prints each one's least and median batch and the median
+ * over the rounds of each round's ratios. A warm-up ending in {@code s} is that many seconds of calls of each variant
+ * (JMH's {@code CallBenchmark} warms up for three), else a number of calls.
  */
 public final class KernelCpuTime {
     private KernelCpuTime() { }
@@ -29,20 +37,58 @@ public final class KernelCpuTime {
     public static void main(String[] args) throws Throwable {
         String which = args[0];
         int reps = args.length > 1 ? Integer.parseInt(args[1]) : 60;
+        String warm = args.length > 2 ? args[2] : "300";
         try (Vm vm = new Vm(); Finch finch = Finch.builder().build()) {
-            Kernel k = kernel(which, vm, finch);
-            Object sink = null;
-            for (int i = 0; i < 300; i++) sink = k.run();
-            double[] perCall = new double[reps];
+            String[] names = switch (which) {
+                case "fib" -> new String[] {"fib-word", "fib-call", "fib-java"};
+                case "sum" -> new String[] {"sum-word", "sum-call", "sum-java"};
+                case "sum-calls" -> new String[] {"sum-calls-word", "sum-calls-call"};
+                default -> new String[] {which};
+            };
+            Kernel[] kernels = new Kernel[names.length];
+            for (int i = 0; i < names.length; i++) kernels[i] = kernel(names[i], vm, finch);
+            Object[] sinks = new Object[names.length];
+            for (int i = 0; i < names.length; i++) sinks[i] = warmUp(kernels[i], warm);
+            double[][] perCall = new double[names.length][reps];
             for (int r = 0; r < reps; r++) {
-                long t0 = cpuNanos();
-                for (int i = 0; i < 5; i++) sink = k.run();
-                perCall[r] = (cpuNanos() - t0) / 5e6;
+                for (int i = 0; i < names.length; i++) {
+                    long t0 = cpuNanos();
+                    for (int j = 0; j < 5; j++) sinks[i] = kernels[i].run();
+                    perCall[i][r] = (cpuNanos() - t0) / 5e6;
+                }
             }
-            Arrays.sort(perCall);
-            System.out.printf("%-15s least %.3f ms, median %.3f ms (CPU time per call; %s)%n", which, perCall[0], perCall[reps / 2],
-                    sink instanceof Outcome o ? o.status() : sink);
+            for (int i = 0; i < names.length; i++) {
+                double[] sorted = perCall[i].clone();
+                Arrays.sort(sorted);
+                System.out.printf("%-15s least %.3f ms, median %.3f ms (CPU time per call; %s)%n", names[i], sorted[0], sorted[reps / 2],
+                        sinks[i] instanceof Outcome o ? o.status() : sinks[i]);
+            }
+            if (names.length > 1) {
+                System.out.printf("%-15s median of the rounds' call/word %.3f%s%n", which, medianRatio(perCall[1], perCall[0]),
+                        names.length > 2 ? String.format(", word/java %.3f, call/java %.3f", medianRatio(perCall[0], perCall[2]),
+                                medianRatio(perCall[1], perCall[2])) : "");
+            }
         }
+    }
+
+    /** Warms {@code k} up: {@code warm} calls, or for {@code warm} seconds when it ends in {@code s}; its last answer. */
+    private static Object warmUp(Kernel k, String warm) throws Throwable {
+        Object sink = null;
+        if (warm.endsWith("s")) {
+            long end = System.nanoTime() + (long) (Double.parseDouble(warm.substring(0, warm.length() - 1)) * 1e9);
+            while (System.nanoTime() - end < 0) sink = k.run();
+        } else {
+            for (int i = Integer.parseInt(warm); i > 0; i--) sink = k.run();
+        }
+        return sink;
+    }
+
+    /** The median over the rounds of {@code a[r] / b[r]}. */
+    private static double medianRatio(double[] a, double[] b) {
+        double[] ratios = new double[a.length];
+        for (int r = 0; r < a.length; r++) ratios[r] = a[r] / b[r];
+        Arrays.sort(ratios);
+        return ratios[ratios.length / 2];
     }
 
     /** The CPU time of every live Java thread (not the JIT's or the collector's). */

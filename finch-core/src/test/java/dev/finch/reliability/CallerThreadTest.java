@@ -42,21 +42,74 @@ class CallerThreadTest {
         assertThat(sayingThreads(program, sourceId)).containsOnly(Thread.currentThread().getName());
     }
 
+    /** Loops repeat instructions without deepening the stack; words that cannot recurse add a bounded chain of frames. */
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "0 begin dup 2 < while \"x\" say 1 + repeat drop | a loop",
             ": twice ( -- ) \"x\" say \"x\" say ; twice | a definition",
+            ": a ( -- ) \"x\" say ; : b ( -- ) a a ; : c ( -- ) 3 begin dup 0 > while b 1 - repeat drop ; c | a chain of words with a loop"})
+    void loopsAndWordsThatCannotRecurseRunOnTheCallersThread(String program, String why) {
+        assertThat(sayingThreads(program, "t.fth")).as(why).containsOnly(Thread.currentThread().getName());
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            ": down ( int -- int ) \"x\" say dup 0 > if 1 - down then ; 2 down drop | recursion",
+            ": down ( int -- int ) \"x\" say dup 0 > if 1 - down then ; : go ( -- ) 2 down drop ; go | a word calling a recursive one",
+            ": ping ( int -- int ) dup 0 > if 1 - pong then ; : pong ( int -- int ) \"x\" say ping ; 3 ping drop | mutual recursion",
             "[1 2] [: ( int -- int ) \"x\" say ;] list-map drop | a closure literal"})
-    void anythingThatCanRecurseOrLoopRunsOnAWorker(String program, String why) {
+    void anythingThatCanRecurseRunsOnAWorker(String program, String why) {
         assertThat(sayingThreads(program, "t.fth")).as(why).allMatch(n -> n.startsWith("finch-run-"));
     }
 
-    @Test void aCallOfASessionWordRunsOnAWorker() {
+    /** A chain of words deeper than the calling thread is sure to hold (64 words) goes to a worker, a shorter one not. */
+    @Test void aLongChainOfWordsRunsOnAWorker() {
+        for (int words : new int[] {60, 70}) {
+            StringBuilder p = new StringBuilder(": w0 ( -- ) \"x\" say ; ");
+            for (int i = 1; i < words; i++) p.append(": w").append(i).append(" ( -- ) w").append(i - 1).append(" ; ");
+            p.append("w").append(words - 1);
+            List<String> threads = sayingThreads(p.toString(), "t.fth");
+            if (words <= 63) assertThat(threads).as("%d words", words).containsOnly(Thread.currentThread().getName());
+            else assertThat(threads).as("%d words", words).allMatch(n -> n.startsWith("finch-run-"));
+        }
+    }
+
+    /** A session word that cannot recurse runs on the caller's thread, submitted or called; one that can, on a worker. */
+    @Test void sessionWordsRunWhereTheirDepthAllows() {
         Session s = FINCH.newSession();
+        assertThat(s.submit(Submission.of(": hello ( -- ) \"x\" say ; : count ( int -- int ) \"x\" say dup 0 > if 1 - count then ;", "t.fth"))
+                .diagnostics()).isEmpty();
         List<String> threads = new ArrayList<>();
-        assertThat(s.submit(Submission.of(": hello ( -- ) \"x\" say ;", "t.fth")).diagnostics()).isEmpty();
         assertThat(s.submit(Submission.of("hello", "t.fth").withSink(c -> threads.add(Thread.currentThread().getName()))).diagnostics()).isEmpty();
-        assertThat(threads).singleElement().asString().startsWith("finch-run-");
+        assertThat(s.call("hello", List.of(), c -> threads.add(Thread.currentThread().getName())).diagnostics()).isEmpty();
+        assertThat(threads).hasSize(2).containsOnly(Thread.currentThread().getName());
+        threads.clear();
+        assertThat(s.submit(Submission.of("2 count drop", "t.fth").withSink(c -> threads.add(Thread.currentThread().getName()))).diagnostics()).isEmpty();
+        assertThat(s.call("count", List.of(dev.finch.vm.Value.of(2)), c -> threads.add(Thread.currentThread().getName())).diagnostics()).isEmpty();
+        assertThat(threads).hasSize(6).allMatch(n -> n.startsWith("finch-run-"));
+    }
+
+    /**
+     * A recursion that shows nothing until it ends starts on the caller's thread as deep as that thread surely holds;
+     * deeper, it starts again on a worker: the answers, and the depth limit, are those of a run on a worker.
+     */
+    @Test void aRecursionDeeperThanTheCallersShareStartsAgainOnAWorker() {
+        String down = ": down ( int -- int ) dup 0 > if 1 - down 1 + then ;";
+        Session s = FINCH.newSession();
+        assertThat(s.submit(Submission.of(down, "t.fth")).diagnostics()).isEmpty();
+        for (long n : new long[] {10, dev.finch.vm.CallerThread.REPLAYABLE_DEPTH - 2, dev.finch.vm.CallerThread.REPLAYABLE_DEPTH + 2, 5_000}) {
+            assertThat(s.call("down", dev.finch.vm.Value.of(n)).values()).as("depth %d", n).containsExactly(dev.finch.vm.Value.of(n));
+            assertThat(display(s.submit(Submission.of(n + " down", "t.fth")))).as("depth %d", n).containsExactly(String.valueOf(n));
+            s.submit(Submission.of("drop", "t.fth"));
+        }
+        for (int limit : new int[] {100, 3_000}) {
+            Session limited = Finch.builder().maxDepth(limit).build().newSession();
+            assertThat(limited.submit(Submission.of(down, "t.fth")).diagnostics()).isEmpty();
+            Outcome o = limited.call("down", dev.finch.vm.Value.of(limit + 10));
+            assertThat(o.diagnostics()).as("limit %d", limit).extracting(d -> d.code()).containsExactly("E-LIMIT-003");
+            assertThat(o.diagnostics().get(0).message()).contains("deeper than " + limit);
+            assertThat(limited.call("down", dev.finch.vm.Value.of(limit - 10)).values()).containsExactly(dev.finch.vm.Value.of(limit - 10));
+        }
     }
 
     /** Limits are the run's own checks, wherever it runs: the output limit and a trap on the caller's thread. */

@@ -5,6 +5,8 @@ import dev.finch.ir.checked.Checked.CheckedBlock;
 import dev.finch.ir.checked.Checked.CheckedModule;
 import dev.finch.ir.checked.Checked.Node;
 import dev.finch.ir.type.Type;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Which runs may go on the calling thread instead of one of the VM's big-stack workers. The worker exists for
@@ -12,18 +14,23 @@ import dev.finch.ir.type.Type;
  * limit, not the end of an embedder's small thread stack, and a run that may wait on a host must be bounded by its
  * deadline even if the host never answers. A run needs neither when its call depth is bounded by its own text:
  * <ul>
- *   <li>it defines no words and calls none of the session's (only vocabulary words, none of which can pause);</li>
- *   <li>it has no loop, no closure literal and no quotation, so nothing it runs can call back into a program;</li>
+ *   <li>the words it reaches — its own definitions and the session's, through every call — form no cycle, and the
+ *       deepest chain of calls and nested blocks from its main is at most {@link #MAX_NESTING}, a call counting as
+ *       four blocks (the interpreter recurses over nesting, and a call is a few JVM frames);</li>
+ *   <li>neither it nor any word it reaches has a closure literal or a quotation, so nothing it runs can call back into
+ *       a program (a function value could recurse);</li>
  *   <li>it needs no capability but {@code session.emit} (say and output events go to the run's sink; no host is
  *       waited on) and does not suspend;</li>
  *   <li>the state it starts from holds no function or fiber value (which could recurse when called);</li>
- *   <li>its blocks nest at most {@link #MAX_NESTING} deep (the interpreter recurses over nesting);</li>
  *   <li>the calling thread is not already running a Finch program (its strand binding is the thread's own);</li>
  *   <li>the calling thread has room on its stack ({@link #roomy()}).</li>
  * </ul>
- * Such a run executes each instruction of its text at most once, so its stack use is a small multiple of its
- * nesting, and it runs on the caller's thread without a hand-off; every limit (steps, time, memory, output) is
- * checked by the same code as on a worker. Everything else runs on a worker, as before.
+ * Such a run's stack use is a small multiple of that chain; loops repeat instructions without deepening it. It runs
+ * on the caller's thread without a hand-off; every limit (steps, time, memory, output, cancellation) is checked by the
+ * same code as on a worker, and an interrupt of the calling thread cancels it as it cancels a run a waiting thread
+ * gave up on. Everything else — recursion, closures, host effects, suspension — runs on a worker, as before. The half
+ * that depends only on the program and the state's dictionary ({@link #bounded}) is computed once per compiled
+ * program ({@link Vm#prepare}).
  */
 public final class CallerThread {
     private CallerThread() { }
@@ -115,30 +122,163 @@ public final class CallerThread {
         }
     }
 
-    /** Whether {@code module}, started from {@code state}, may run on the calling thread (see the class comment). */
+    /**
+     * Whether {@code module}, started from {@code state}, may run on the calling thread (see the class comment): its
+     * text bounds its depth ({@link #bounded}), and the thread and the stack it starts with allow it
+     * ({@link #canRun(boolean, java.util.List)}).
+     */
     public static boolean canRun(CheckedModule module, VmState state) {
-        if (!roomy()) return false;
-        if (!module.words().isEmpty() || module.main().suspends()) return false;
-        for (var c : module.inferredCapabilities()) if (!c.equals(dev.finch.ir.cap.Capability.SESSION_EMIT)) return false;
-        if (dev.finch.vm.runtime.Strands.current() != null) return false;
-        for (TypedValue v : state.stack()) if (holdsFunction(v.type())) return false;
-        for (TypedValue v : state.constants().values()) if (holdsFunction(v.type())) return false;
-        return shallow(module.main().body(), 0);
+        return roomy() && canRun(bounded(module, state), state.stack());
     }
 
-    private static boolean shallow(CheckedBlock block, int depth) {
-        if (depth > MAX_NESTING) return false;
-        for (Node n : block.nodes()) {
-            switch (n.kind()) {
-                case LOOP, UNTIL, CLOSURE, QUOTE -> { return false; }
-                case CALL -> {
-                    Checked.CallNode call = (Checked.CallNode) n;
-                    if (call.suspends() || call.target().kind() == Checked.Target.Kind.WORD) return false;
+    /**
+     * Whether a run of a module whose text {@code bounded} its depth ({@link #bounded}, computed once for a prepared
+     * program) may start on the calling thread with {@code stack}: the thread has room and runs no Finch program
+     * already, and no value on the stack holds a function.
+     */
+    public static boolean canRun(boolean bounded, java.util.List<TypedValue> stack) {
+        if (!bounded || !roomy()) return false;
+        if (dev.finch.vm.runtime.Strands.current() != null) return false;
+        for (TypedValue v : stack) if (holdsFunction(v.type())) return false;
+        return true;
+    }
+
+    /**
+     * The half of {@link #canRun(CheckedModule, VmState)} that depends only on the program and the state's dictionary
+     * and constants: the module needs no capability but {@code session.emit}, does not suspend, holds no closure literal
+     * or quotation, no constant of the state holds a function, and the words its main reaches — its own definitions and
+     * the state's, through every call — form no cycle, none suspends or holds a closure or quotation, and the
+     * deepest chain of calls and nested blocks from main is at most {@link #MAX_NESTING}. Loops are allowed: they
+     * repeat instructions but do not deepen the stack, and they check the step budget, the deadline and cancellation
+     * as on a worker.
+     */
+    public static boolean bounded(CheckedModule module, VmState state) {
+        if (module.main().suspends()) return false;
+        for (var c : module.inferredCapabilities()) if (!c.equals(dev.finch.ir.cap.Capability.SESSION_EMIT)) return false;
+        for (TypedValue v : state.constants().values()) if (holdsFunction(v.type())) return false;
+        return new Depth(module, state).of(module.main().body(), 0) <= MAX_NESTING;
+    }
+
+    /**
+     * The stack depth a block needs: one per nested block and {@link #CALL_WEIGHT} per word called, the deepest path; unbounded
+     * ({@code Integer.MAX_VALUE}) through a cycle of words, a closure literal, a quotation or a suspending call. Each
+     * word is measured once.
+     */
+    private static final class Depth {
+        private static final int UNBOUNDED = Integer.MAX_VALUE;
+        /**
+         * What one call of a word counts for against {@link #MAX_NESTING}, in nested blocks: a call is several JVM
+         * frames (its entry's handle and adapters, its body; an interpreted word's interpreter), a block of the
+         * interpreter one. So at most 64 words deep.
+         */
+        private static final int CALL_WEIGHT = 4;
+        private final Map<String, Checked.CheckedWord> local = new HashMap<>();
+        private final VmState state;
+        /** Each word measured so far; a word being measured is {@link #UNBOUNDED} until it is done (a cycle). */
+        private final Map<String, Integer> words = new HashMap<>();
+
+        Depth(CheckedModule module, VmState state) {
+            for (Checked.CheckedWord w : module.words()) local.put(w.name(), w);
+            this.state = state;
+        }
+
+        /**
+         * The deepest depth reached in {@code block}, entered at {@code depth}; {@link #UNBOUNDED} beyond
+         * {@link #MAX_NESTING} (so this recursion is never deeper than that either).
+         */
+        int of(CheckedBlock block, int depth) {
+            if (depth > MAX_NESTING) return UNBOUNDED;
+            int deepest = depth;
+            for (Node n : block.nodes()) {
+                int d = switch (n.kind()) {
+                    case CLOSURE, QUOTE -> UNBOUNDED;
+                    case CALL -> {
+                        Checked.CallNode call = (Checked.CallNode) n;
+                        if (call.suspends()) yield UNBOUNDED;
+                        if (call.target().kind() != Checked.Target.Kind.WORD) yield depth;
+                        int need = word(call.target().name(), depth);
+                        yield need == UNBOUNDED ? UNBOUNDED : depth + need;
+                    }
+                    case IF, IF_SOME, IF_OK, CASE, LIST, MAP, RECORD, LOOP, UNTIL -> {
+                        int inner = depth;
+                        for (CheckedBlock b : Checked.children(n)) inner = Math.max(inner, of(b, depth + 1));
+                        yield inner;
+                    }
+                    case PUSH, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> depth;
+                };
+                if (d > MAX_NESTING) return UNBOUNDED;
+                deepest = Math.max(deepest, d);
+            }
+            return deepest;
+        }
+
+        /**
+         * How much deeper a call of {@code name} made at {@code depth} goes: its weight and its body's deepest path.
+         * Once anything is unbounded the whole answer is, so remembering a word as unbounded is exact.
+         */
+        private int word(String name, int depth) {
+            Integer known = words.get(name);
+            if (known != null) return known;
+            if (depth + CALL_WEIGHT > MAX_NESTING) return UNBOUNDED;
+            Checked.CheckedWord w = local.get(name);
+            if (w == null) {
+                CompiledWord persisted = state.words().get(name);
+                w = persisted == null ? null : persisted.checked();
+            }
+            if (w == null || w.suspends()) return UNBOUNDED;
+            words.put(name, UNBOUNDED);
+            int reached = of(w.body(), depth + CALL_WEIGHT);
+            int need = reached == UNBOUNDED ? UNBOUNDED : reached - depth;
+            words.put(name, need);
+            return need;
+        }
+    }
+
+    /**
+     * The deepest calls a {@link #replayable} run goes on the calling thread. A level of a recursive word takes 44 bytes
+     * of JVM stack compiled by the JIT, ~220 in the JVM's bytecode interpreter and up to ~800 in Finch's interpreter
+     * tier before the JIT has seen it (measured on a 1 MiB thread), so this many take at most ~100 KiB, well inside the
+     * room {@link #roomy()} asks for. A run that needs more starts again on a worker.
+     */
+    public static final int REPLAYABLE_DEPTH = 128;
+
+    /**
+     * Whether nothing a run of {@code module} on {@code state} does can be seen before it ends, so that a run abandoned
+     * part-way and started again from the beginning is the same as one run: it needs no capability at all (no output, no
+     * host), does not suspend, and neither it nor any word it reaches holds a closure literal or a quotation or makes a
+     * suspending call (so it spawns no steps or CPU tasks), and no constant of the state holds a function. It may
+     * recurse: such a run starts on the calling thread with its depth limited to {@link #REPLAYABLE_DEPTH}, and one
+     * that goes deeper (or overflows the thread's stack) is abandoned and run again on a worker under the same deadline
+     * ({@link Vm}). Each word is looked at once, by a work list (no recursion over the program's nesting).
+     */
+    public static boolean replayable(CheckedModule module, VmState state) {
+        if (module.main().suspends() || !module.inferredCapabilities().isEmpty()) return false;
+        for (TypedValue v : state.constants().values()) if (holdsFunction(v.type())) return false;
+        Map<String, Checked.CheckedWord> local = new HashMap<>();
+        for (Checked.CheckedWord w : module.words()) local.put(w.name(), w);
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        java.util.ArrayDeque<CheckedBlock> todo = new java.util.ArrayDeque<>();
+        todo.add(module.main().body());
+        while (!todo.isEmpty()) {
+            for (Node n : todo.poll().nodes()) {
+                switch (n.kind()) {
+                    case CLOSURE, QUOTE -> { return false; }
+                    case CALL -> {
+                        Checked.CallNode call = (Checked.CallNode) n;
+                        if (call.suspends()) return false;
+                        if (call.target().kind() == Checked.Target.Kind.WORD && seen.add(call.target().name())) {
+                            Checked.CheckedWord w = local.get(call.target().name());
+                            if (w == null) {
+                                CompiledWord persisted = state.words().get(call.target().name());
+                                w = persisted == null ? null : persisted.checked();
+                            }
+                            if (w == null || w.suspends()) return false;
+                            todo.add(w.body());
+                        }
+                    }
+                    case IF, IF_SOME, IF_OK, CASE, LIST, MAP, RECORD, LOOP, UNTIL -> todo.addAll(Checked.children(n));
+                    case PUSH, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> { }
                 }
-                case IF, IF_SOME, IF_OK, CASE, LIST, MAP, RECORD -> {
-                    for (CheckedBlock inner : Checked.children(n)) if (!shallow(inner, depth + 1)) return false;
-                }
-                case PUSH, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> { }
             }
         }
         return true;

@@ -29,8 +29,10 @@ import org.objectweb.asm.MethodTooLargeException;
  * Compiles verified modules to JVM bytecode and runs them with limits. One {@code Vm} is shared by every session
  * of a {@code Finch}; it is thread-safe. Runs execute on the VM's own worker threads, whose large stacks make the
  * recursion-depth limit fire long before the JVM's stack would overflow; the calling thread waits at most until the
- * deadline. A run whose depth its own text bounds ({@link CallerThread}) runs on the calling thread instead, without
- * the hand-off. A run never changes the {@link VmState} it started from.
+ * deadline. A run whose depth its own text bounds ({@link CallerThread#bounded}) runs on the calling thread instead,
+ * without the hand-off; so does a recursion nothing of which is seen before it ends ({@link CallerThread#replayable}),
+ * as deep as that thread surely holds, started again from the beginning on a worker only if it goes deeper. A run
+ * never changes the {@link VmState} it started from.
  */
 public final class Vm implements AutoCloseable {
     /** Worker stack size: generous, so that {@link Limits#maxDepth()} is reached first. */
@@ -109,26 +111,114 @@ public final class Vm implements AutoCloseable {
     /** Runs with a host: its grants, bindings, mode and observers govern every effect (see {@link RunHost}). */
     public RunResult run(String executionId, CheckedModule module, VmState state, Limits limits, OutputSink sink, CancelToken cancel,
                          HostConfig host) {
-        ModuleCompiler.Compiled compiled;
+        return start(executionId, prepare(module, state), state, limits, sink, cancel, host);
+    }
+
+    /**
+     * A verified module compiled once against {@code state}'s dictionary, constants and library, to run any number of
+     * times ({@link #run(String, Program, List, Limits, OutputSink, CancelToken, HostConfig)}) on stacks of the types it
+     * was verified for: how {@code Session.call} runs the same call again without verifying or compiling it again. A
+     * module that does not compile gives a program whose every run fails with that diagnostic.
+     */
+    public Program prepare(CheckedModule module, VmState state) {
         try {
-            compiled = ModuleCompiler.compile(module, state, tiering, state.library());
+            ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, state, tiering, state.library());
+            return new Program(module, state, compiled, CallerThread.bounded(module, state), CallerThread.replayable(module, state), null);
         } catch (MethodTooLargeException e) {
-            return new RunResult.Failed(List.of(VmCode.TOO_LARGE.at(module.main().origin(),
-                    "function '" + e.getMethodName() + "' is too large to compile (" + e.getCodeSize() + " bytes of bytecode)")), "");
+            return new Program(module, state, null, false, false, new RunResult.Failed(List.of(VmCode.TOO_LARGE.at(module.main().origin(),
+                    "function '" + e.getMethodName() + "' is too large to compile (" + e.getCodeSize() + " bytes of bytecode)")), ""));
         } catch (RuntimeException e) {
-            return new RunResult.Failed(List.of(VmCode.INTERNAL.at(module.main().origin(), "compilation failed: " + e)), "");
+            return new Program(module, state, null, false, false, new RunResult.Failed(List.of(VmCode.INTERNAL.at(module.main().origin(),
+                    "compilation failed: " + e)), ""));
         }
-        Map<String, Object> constants = new LinkedHashMap<>();
+    }
+
+    /**
+     * A module compiled against one state ({@link #prepare}). It holds no run's state: each run gets its own context,
+     * so one program may run again and again (one run at a time or several at once).
+     */
+    public static final class Program {
+        private final CheckedModule module;
+        private final VmState state;
+        private final ModuleCompiler.Compiled compiled;
+        /** Whether its text bounds its depth ({@link CallerThread#bounded}): it may run on a calling thread with room. */
+        private final boolean bounded;
+        /**
+         * Whether nothing a run does can be seen before it ends ({@link CallerThread#replayable}): it may start on a
+         * calling thread and start again on a worker if it goes deeper than that thread holds.
+         */
+        private final boolean replayable;
+        private final RunResult.Failed failure;
+
+        private Program(CheckedModule module, VmState state, ModuleCompiler.Compiled compiled, boolean bounded, boolean replayable,
+                        RunResult.Failed failure) {
+            this.module = module;
+            this.state = state;
+            this.compiled = compiled;
+            this.bounded = bounded;
+            this.replayable = replayable;
+            this.failure = failure;
+        }
+
+        /** The verified module. */
+        public CheckedModule module() { return module; }
+
+        /** The state it was compiled against (its stack is not part of the program). */
+        public VmState state() { return state; }
+    }
+
+    /**
+     * Runs {@code program} on its state with {@code stack} as the stack — values of the types its module was verified
+     * for — as {@link #run(String, CheckedModule, VmState, Limits, OutputSink, CancelToken, HostConfig)} would run the
+     * module on that state: the same limits, host boundary and commit, without compiling it again.
+     */
+    public RunResult run(String executionId, Program program, List<TypedValue> stack, Limits limits, OutputSink sink, CancelToken cancel,
+                         HostConfig host) {
+        return start(executionId, program, program.state.withStack(stack), limits, sink, cancel, host);
+    }
+
+    /** Runs a prepared program on {@code state} (its own state, perhaps with another stack). */
+    private RunResult start(String executionId, Program program, VmState state, Limits limits, OutputSink sink, CancelToken cancel,
+                            HostConfig host) {
+        if (program.failure != null) return program.failure;
+        Ctx ctx = context(executionId, program, state, limits, sink, cancel, host);
+        if (CallerThread.canRun(program.bounded, state.stack())) return execute(executionId, paused(ctx, program, state, true), limits, cancel);
+        if (!program.replayable || !CallerThread.canRun(true, state.stack())) {
+            return execute(executionId, paused(ctx, program, state, false), limits, cancel);
+        }
+        // It may recurse, but nothing it does can be seen until it ends (CallerThread.replayable): it runs here as deep
+        // as this thread surely holds, and only a run that needs more starts again from the beginning on a worker.
+        ctx.maxDepth = Math.min(ctx.maxDepth, CallerThread.REPLAYABLE_DEPTH);
+        Paused here = paused(ctx, program, state, true);
+        Throwable failure = onCaller(here);
+        boolean deeper = failure instanceof StackOverflowError
+                || failure instanceof FinchTrap t && t.code() == VmCode.DEPTH_LIMIT && ctx.maxDepth < limits.maxDepth();
+        if (!deeper) return finish(executionId, here, failure);
+        ctx.host.closeAll();
+        ctx.closeOutputs();
+        ctx.rollbackFibers();
+        Ctx again = context(executionId, program, state, limits, sink, cancel, host);
+        // The same run, started again: its deadline and total time count from the first start.
+        again.continueFrom(ctx);
+        return execute(executionId, paused(again, program, state, false), limits, cancel);
+    }
+
+    /** A new run context for {@code program} on {@code state}. */
+    private Ctx context(String executionId, Program program, VmState state, Limits limits, OutputSink sink, CancelToken cancel, HostConfig host) {
+        Map<String, Object> constants = state.constants().isEmpty() ? Map.of() : new LinkedHashMap<>();
         for (var c : state.constants().entrySet()) constants.put(c.getKey(), c.getValue().value());
         Ctx ctx = new Ctx(limits, sink, cancel, constants);
         ctx.host = new RunHost(executionId, host);
         ctx.cpu = new dev.finch.vm.runtime.CpuTasks.Run(cpuTasks);
-        inspection(ctx, state, module);
+        inspection(ctx, state, program.module);
         Object[] in = new Object[state.stack().size()];
         for (int i = 0; i < in.length; i++) in[i] = state.stack().get(i).value();
         ctx.stackIn = in;
-        return execute(executionId, new Paused(ctx, compiled.main(), module, state, compiled.words(), compiled.interpreted(),
-                CallerThread.canRun(module, state)), limits, cancel);
+        return ctx;
+    }
+
+    private static Paused paused(Ctx ctx, Program program, VmState state, boolean onCaller) {
+        return new Paused(ctx, program.compiled.main(), program.module, state, program.compiled.words(), program.compiled.interpreted(), onCaller);
     }
 
     /** Resumes a run suspended by {@code yield} once; {@code yield} returns unit to it. */
@@ -162,13 +252,11 @@ public final class Vm implements AutoCloseable {
 
     private RunResult execute(String executionId, Paused p, Limits limits, CancelToken cancel) {
         Ctx ctx = p.ctx();
-        Body body = new Body(p);
         Throwable failure;
         if (p.onCaller()) {
-            // Bounded by its own text (CallerThread): no hand-off; it checks its limits as a worker's run does.
-            failure = body.call();
+            failure = onCaller(p);
         } else {
-            Future<Throwable> f = workers.submit(body);
+            Future<Throwable> f = workers.submit(new Body(p));
             try {
                 long waitMs = limits.timeout().toMillis() + 1000;
                 try {
@@ -193,6 +281,25 @@ public final class Vm implements AutoCloseable {
                 failure = e.getCause();
             }
         }
+        return finish(executionId, p, failure);
+    }
+
+    /**
+     * Runs {@code p} on the calling thread, without a hand-off (CallerThread): it checks its limits as a worker's run
+     * does, and the thread's interrupt as a waiting thread's would be.
+     */
+    private static Throwable onCaller(Paused p) {
+        p.ctx().runsOn(Thread.currentThread());
+        try {
+            return new Body(p).call();
+        } finally {
+            p.ctx().runsOn(null);
+        }
+    }
+
+    /** What a run that ended, failed or paused with {@code failure} (null when it did not fail) answers. */
+    private static RunResult finish(String executionId, Paused p, Throwable failure) {
+        Ctx ctx = p.ctx();
         ctx.endStretch();
         if (failure != null) {
             ctx.host.closeAll();

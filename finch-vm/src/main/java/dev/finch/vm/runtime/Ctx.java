@@ -104,6 +104,11 @@ public final class Ctx implements Meter {
     private volatile boolean expired;
     private long stepsLeft;
     private long deadlineNanos;
+    /**
+     * The embedder's thread this run runs on instead of a worker ({@link dev.finch.vm.CallerThread}), or null: the run
+     * checks its interrupt once per slice.
+     */
+    private Thread caller;
     private Limits limits;
     private OutputSink sink;
     private CancelToken cancel;
@@ -186,6 +191,9 @@ public final class Ctx implements Meter {
         this.resuming = true;
     }
 
+    /** Marks this (root) context's run as running on the embedder's thread {@code t}, or on a worker when null. */
+    public void runsOn(Thread t) { root.caller = t; }
+
     /** True for a concurrent step's context. */
     public boolean isChild() { return root != this; }
 
@@ -240,11 +248,26 @@ public final class Ctx implements Meter {
         deadlineNanos = stretchStart + Math.min(timeout, left);
     }
 
+    /**
+     * Makes this new context the same run as {@code first}, started again from the beginning (a run abandoned on the
+     * calling thread, run again on a worker): its deadline and its total running time count from {@code first}'s start.
+     */
+    public void continueFrom(Ctx first) {
+        stretchStart = first.stretchStart;
+        executedNanos = first.executedNanos;
+        deadlineNanos = first.deadlineNanos;
+        deadlineIsExecutionLimit = first.deadlineIsExecutionLimit;
+    }
+
     /** A duration in nanoseconds, at most about 70 years (so adding it to a nano time cannot overflow). */
     private static long nanos(java.time.Duration d) {
-        long cap = Long.MAX_VALUE / 4;
-        return d.compareTo(java.time.Duration.ofNanos(cap)) > 0 ? cap : Math.max(0, d.toNanos());
+        // Compared by seconds: every run starts a stretch, and a Duration to compare with would be made each time.
+        if (d.getSeconds() >= NANOS_CAP / 1_000_000_000L) return NANOS_CAP;
+        return Math.max(0, d.toNanos());
     }
+
+    /** The longest duration a deadline counts, in nanoseconds (about 73 years). */
+    private static final long NANOS_CAP = Long.MAX_VALUE / 4;
 
     /** Ends the current stretch (the run paused or finished): its running time counts toward the execution's total. */
     public void endStretch() {
@@ -285,6 +308,8 @@ public final class Ctx implements Meter {
      * run's CPU tasks charge the one pool concurrently (once per slice each).
      */
     private synchronized long slice() {
+        // On the embedder's thread, its interrupt cancels the run, as it cancels one a worker runs while it waits.
+        if (caller != null && caller.isInterrupted() && !cancel.isCancelled()) cancel.cancel("the waiting thread was interrupted");
         FinchTrap stop = stopped();
         if (stop != null) throw stop;
         if (stepsLeft <= 0) throw new FinchTrap(VmCode.STEP_LIMIT, Origin.UNKNOWN, "the run used more than " + limits.maxSteps() + " steps");

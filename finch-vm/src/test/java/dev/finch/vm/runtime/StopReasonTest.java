@@ -57,4 +57,20 @@ class StopReasonTest {
         assertThat(c.stopped().code()).isEqualTo(VmCode.EXECUTION_TIME);
         assertThat(c.stopped().getMessage()).contains("1500 ms");
     }
+
+    /** A run started again from the beginning (on a worker, after the calling thread's share) keeps its first deadline. */
+    @Test void aRunStartedAgainKeepsItsFirstDeadline() {
+        Limits limits = Limits.DEFAULT.withTimeout(Duration.ofMillis(300));
+        Ctx first = ctx(limits, new CancelToken());
+        sleep(400);
+        Ctx again = ctx(limits, new CancelToken());
+        assertThat(again.stopped()).isNull();
+        again.continueFrom(first);
+        assertThat(again.stopped().code()).isEqualTo(VmCode.DEADLINE);
+        Ctx total = ctx(Limits.DEFAULT.withMaxExecutionTime(Duration.ofMillis(300)), new CancelToken());
+        sleep(400);
+        Ctx totalAgain = ctx(Limits.DEFAULT.withMaxExecutionTime(Duration.ofMillis(300)), new CancelToken());
+        totalAgain.continueFrom(total);
+        assertThat(totalAgain.stopped().code()).isEqualTo(VmCode.EXECUTION_TIME);
+    }
 }
