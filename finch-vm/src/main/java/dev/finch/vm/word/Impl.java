@@ -154,22 +154,27 @@ public final class Impl {
     /**
      * Where an implementing method is — its class's binary name, its name and JVM descriptor — and the method once it
      * has been looked up (a host's, reflected when its library was built, from the start). Two threads may both look it
-     * up; they find the same method.
+     * up; they find the same method. An indexed method's descriptor is joined from its parts when first asked (most
+     * of the ~200 are never compiled or called in a run).
      */
     static final class MethodRef {
         private final String owner;
         private final String name;
-        private final String descriptor;
+        private final Declaration.IndexedMethod indexed;
+        private volatile String descriptor;
         private volatile Method method;
 
-        MethodRef(String owner, String name, String descriptor) {
-            this.owner = owner;
-            this.name = name;
-            this.descriptor = descriptor;
+        MethodRef(Declaration.IndexedMethod m) {
+            this.owner = m.owner();
+            this.name = m.name();
+            this.indexed = m;
         }
 
         MethodRef(Method m) {
-            this(m.getDeclaringClass().getName(), m.getName(), MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString());
+            this.owner = m.getDeclaringClass().getName();
+            this.name = m.getName();
+            this.indexed = null;
+            this.descriptor = MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString();
             this.method = m;
         }
 
@@ -177,7 +182,11 @@ public final class Impl {
 
         String name() { return name; }
 
-        String descriptor() { return descriptor; }
+        String descriptor() {
+            String d = descriptor;
+            if (d == null) descriptor = d = indexed.descriptor();
+            return d;
+        }
 
         Method resolve() {
             Method m = method;
@@ -211,8 +220,8 @@ public final class Impl {
             }
         }
 
-        private MethodType type() { return MethodType.fromMethodDescriptorString(descriptor, Impl.class.getClassLoader()); }
+        private MethodType type() { return MethodType.fromMethodDescriptorString(descriptor(), Impl.class.getClassLoader()); }
 
-        @Override public String toString() { return owner + "." + name + descriptor; }
+        @Override public String toString() { return owner + "." + name + descriptor(); }
     }
 }

@@ -403,7 +403,7 @@ public final class Library {
     private static Impl implementation(Declaration d, dev.finch.ir.vocab.Overload decl, WordSpec spec, WordSpec.Provenance provenance) {
         Declaration.Site site = d.site();
         if (site instanceof Declaration.IndexedMethod m) {
-            return new Impl(decl, spec, new Impl.MethodRef(m.owner(), m.name(), m.descriptor()), m.call(), null, d.overload().intrinsic(),
+            return new Impl(decl, spec, new Impl.MethodRef(m), m.call(), null, d.overload().intrinsic(),
                     m.ctx(), m.depth(), m.site(), m.origin(), null);
         }
         if (site instanceof Declaration.IndexedConstant c) return new Impl(decl, spec, null, -1, c.name(), Intrinsic.NONE, false, false, false, false, null);
