@@ -208,7 +208,7 @@ public final class Finch implements AutoCloseable {
         if (n == null) {
             synchronized (this) {
                 n = norman;
-                if (n == null) norman = n = new dev.finch.norman.Norman(normanSources);
+                if (n == null) norman = n = new dev.finch.norman.Norman(normanSources != null ? normanSources : dev.finch.norman.SourceLoader.none());
             }
         }
         return n;
@@ -309,11 +309,20 @@ public final class Finch implements AutoCloseable {
     /**
      * One generator for every Finch of the process, seeded from the process id and both clocks. The tag only has to
      * differ between processes (and between the Finches of one), not be unguessable: a {@code SecureRandom} cost
-     * ~30 ms of a fresh JVM's first Finch (its provider list and entropy source) for the same six letters.
+     * ~30 ms of a fresh JVM's first Finch (its provider list and entropy source) for the same six letters. The
+     * generator is SplitMix64 written out (a {@code SplittableRandom} is the same arithmetic behind six classes the
+     * JDK's archive does not hold).
      */
     private static final class Tags {
-        static final java.util.SplittableRandom RANDOM = new java.util.SplittableRandom(
-                pid() * 0x9E3779B97F4A7C15L ^ System.nanoTime() ^ Long.rotateLeft(System.currentTimeMillis(), 32));
+        private static long state = pid() * 0x9E3779B97F4A7C15L ^ System.nanoTime() ^ Long.rotateLeft(System.currentTimeMillis(), 32);
+
+        /** The next 64 bits of the sequence. */
+        static synchronized long next() {
+            long z = state += 0x9E3779B97F4A7C15L;
+            z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+            z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+            return z ^ (z >>> 31);
+        }
 
         /**
          * This process's id: read from {@code /proc/self} where there is one (~1 ms), else asked of
@@ -331,8 +340,10 @@ public final class Finch implements AutoCloseable {
     private static String randomTag() {
         String alphabet = "abcdfghjkmnpqrstvwxyz23456789";
         StringBuilder b = new StringBuilder();
-        synchronized (Tags.RANDOM) { // a SplittableRandom is not thread-safe; Finches are rarely built at once
-            for (int i = 0; i < 6; i++) b.append(alphabet.charAt(Tags.RANDOM.nextInt(alphabet.length())));
+        long bits = Tags.next() >>> 1; // non-negative: six base-29 digits use 30 of its 63 bits
+        for (int i = 0; i < 6; i++) {
+            b.append(alphabet.charAt((int) (bits % alphabet.length())));
+            bits /= alphabet.length();
         }
         return b.toString();
     }
@@ -369,7 +380,8 @@ public final class Finch implements AutoCloseable {
         private byte[] imageKey;
         private boolean unkeyedImages;
         private ContinuationLedger ledger;
-        private dev.finch.norman.SourceLoader normanSources = dev.finch.norman.SourceLoader.none();
+        /** Null for {@code SourceLoader.none()}, made with the µNorman frontend (a Finch that runs none loads no loader). */
+        private dev.finch.norman.SourceLoader normanSources;
         private final Map<Language, Frontend> frontends = new EnumMap<>(Language.class);
 
         private Builder() { }

@@ -9,9 +9,10 @@ import io.vavr.collection.Vector;
  * joined into a {@link String} only when it is read ({@link #toString()}, once; every later read is free).
  */
 public final class Output implements CharSequence {
-    /** No text. */
-    public static final Output EMPTY = new Output(Vector.empty(), 0);
+    /** No text (no chunks: a run that says nothing loads no persistent collection's classes). */
+    public static final Output EMPTY = new Output(null, 0);
 
+    /** The chunks; null for {@link #EMPTY}. */
     private final Vector<String> chunks;
     private final int length;
     private volatile String text;
@@ -27,6 +28,7 @@ public final class Output implements CharSequence {
     /** This text followed by {@code more}. */
     public Output plus(String more) {
         if (more.isEmpty()) return this;
+        if (chunks == null) return new Output(Vector.of(more), more.length());
         return new Output(chunks.append(more), Math.addExact(length, more.length()));
     }
 
@@ -44,7 +46,9 @@ public final class Output implements CharSequence {
     @Override public String toString() {
         String t = text;
         if (t == null) {
-            if (chunks.size() == 1) {
+            if (chunks == null) {
+                t = "";
+            } else if (chunks.size() == 1) {
                 t = chunks.head();
             } else {
                 StringBuilder b = new StringBuilder(length);

@@ -15,8 +15,8 @@ import java.util.List;
  * advances a handle costs a constant amount of the record, however long it runs; the live sink still sees every event.
  */
 public final class OutputLog {
-    /** No events. */
-    public static final OutputLog EMPTY = new OutputLog(Vector.empty());
+    /** No events (no entries: a run that records none loads no persistent collection's classes). */
+    public static final OutputLog EMPTY = new OutputLog(null);
 
     /** A recorded entry: a say that ends at an offset of the output text, or an output-handle event. */
     sealed interface Entry { }
@@ -27,23 +27,25 @@ public final class OutputLog {
     /** An event of an output handle (never a say). */
     record Handle(OutputEvent event) implements Entry { }
 
-    final Vector<Entry> entries;
+    /** The entries; null for {@link #EMPTY}. */
+    private final Vector<Entry> entries;
 
-    OutputLog(Vector<Entry> entries) { this.entries = entries; }
+    private OutputLog(Vector<Entry> entries) { this.entries = entries; }
 
     /** What the output-handle entries take in the record, in bytes ({@link OutputRecorder#size}). */
     public long handleBytes() {
         long n = 0;
+        if (entries == null) return n;
         for (Entry e : entries) if (e instanceof Handle h) n += OutputRecorder.size(h.event());
         return n;
     }
 
     /** The number of recorded entries. */
-    public int size() { return entries.size(); }
+    public int size() { return entries == null ? 0 : entries.size(); }
 
     /** The recorded events in order, say text cut from {@code text} (the execution's output, which this log indexes). */
     public List<OutputEvent> events(CharSequence text) {
-        if (entries.isEmpty()) return text.length() == 0 ? List.of() : List.of(new OutputEvent.Say(text.toString()));
+        if (entries == null || entries.isEmpty()) return text.length() == 0 ? List.of() : List.of(new OutputEvent.Say(text.toString()));
         String all = text.toString();
         List<OutputEvent> out = new ArrayList<>(entries.size());
         int from = 0;
@@ -62,6 +64,7 @@ public final class OutputLog {
 
     /** A log of {@code events} (say text given by the events themselves), as a saved run restores it. */
     public static OutputLog of(List<OutputEvent> events) {
+        if (events.isEmpty()) return EMPTY;
         Vector<Entry> v = Vector.empty();
         int end = 0;
         for (OutputEvent e : events) {
@@ -75,17 +78,19 @@ public final class OutputLog {
         return new OutputLog(v);
     }
 
-    @Override public String toString() { return "OutputLog[" + entries.size() + " entries]"; }
+    @Override public String toString() { return "OutputLog[" + size() + " entries]"; }
 
     /** This log with {@code e} appended. */
-    OutputLog plus(Entry e) { return new OutputLog(entries.append(e)); }
+    OutputLog plus(Entry e) { return new OutputLog(entries == null ? Vector.of(e) : entries.append(e)); }
 
     /** This log with entry {@code index} replaced by {@code e}. */
-    OutputLog with(int index, Entry e) { return new OutputLog(entries.update(index, e)); }
+    OutputLog with(int index, Entry e) { return new OutputLog(all().update(index, e)); }
 
     /** The last entry, or null. */
-    Entry last() { return entries.isEmpty() ? null : entries.last(); }
+    Entry last() { return entries == null || entries.isEmpty() ? null : entries.last(); }
 
     /** The entry at {@code index}. */
-    Entry get(int index) { return entries.get(index); }
+    Entry get(int index) { return all().get(index); }
+
+    private Vector<Entry> all() { return entries == null ? Vector.empty() : entries; }
 }

@@ -39,8 +39,31 @@ public final class Vm implements AutoCloseable {
     private static final long WORKER_STACK_BYTES = 1L << 29;
     private static final AtomicInteger THREADS = new AtomicInteger();
 
-    private final ThreadPoolExecutor workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), new WorkerThreads());
+    private final Workers workers = new Workers();
+
+    /**
+     * The big-stack worker pool, made on its first task: a run bounded by its own text runs on the calling thread, so
+     * a VM may never need one (and a fresh JVM's first submission then loads no executor's classes).
+     */
+    private static final class Workers {
+        private ThreadPoolExecutor pool;
+        private boolean shutDown;
+
+        private synchronized ThreadPoolExecutor pool() {
+            if (pool == null) {
+                pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), new WorkerThreads());
+                if (shutDown) pool.shutdownNow(); // refuses the task, as the pool of a closed VM does
+            }
+            return pool;
+        }
+
+        <T> Future<T> submit(java.util.concurrent.Callable<T> task) { return pool().submit(task); }
+
+        synchronized void shutdownNow() {
+            shutDown = true;
+            if (pool != null) pool.shutdownNow();
+        }
+    }
 
     /*
      * The named classes below (WorkerThreads, Body, Definitions, Rollback) stand where lambdas would: they are made on

@@ -33,6 +33,7 @@ class WordIndexProcessorTest {
             source("dev.finch.vm.compile.Intrinsic", "package dev.finch.vm.compile; public enum Intrinsic { NONE, SHUFFLE }"),
             // What the index's method signatures name (javac reads them in the round after it is written).
             source("dev.finch.vm.word.Declaration", "package dev.finch.vm.word; record Declaration() { }"),
+            source("dev.finch.vm.runtime.Ctx", "package dev.finch.vm.runtime; public final class Ctx { }"),
             source("dev.finch.vm.word.Word", """
                     package dev.finch.vm.word;
                     @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
@@ -72,17 +73,34 @@ class WordIndexProcessorTest {
 
                     @Overload(word = "read-it", id = "read-it-2", order = 1, sig = "-> variant{none|some(int)}")
                     public static java.util.List<String>[] other() { return null; }
+
+                    @Word(name = "tally", doc = "Tallies.") @Overload(sig = "string -> list<string>")
+                    public static java.util.List<String> tally(dev.finch.vm.runtime.Ctx c, int depth, String s, dev.finch.ir.diag.Origin at) { return null; }
+
+                    @Word(name = "say-bool", doc = "Says.") @Overload(sig = "bool ->")
+                    public static void say(boolean b) { }
+
+                    @Word(name = "half", doc = "Halves.") @Overload(sig = "float -> float")
+                    public static double half(double x) { return x / 2; }
                 }"""));
         assertThat(problems).isEmpty();
         String index = Files.readString(out.resolve("dev/finch/vm/word/CoreIndex.java"));
         assertThat(index).contains("static final List<String> CLASSES = List.of(\n            \"demo.Words\");")
-                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"swap\", List.of(\"Ljava/lang/Object;\", \"Ljava/lang/Object;\"), \"[Ljava/lang/Object;\", false, false, false, false)")
+                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"swap\", List.of(\"Ljava/lang/Object;\", \"Ljava/lang/Object;\"), \"[Ljava/lang/Object;\", false, false, false, false, 4)")
                 .contains("new Declaration.WordValues(\"swap-ish\", WordSpec.Category.STACK, \"Says \\\"hi\\\".\\nTwice.\", false, false, Typing.ORDINARY)")
                 .contains("Intrinsic.SHUFFLE")
-                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"read\", List.of(\"Ljava/lang/Object;\", \"J\", \"Ldev/finch/ir/type/Type$Fn;\"), \"Ljava/lang/Object;\", false, false, true, false)")
+                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"read\", List.of(\"Ljava/lang/Object;\", \"J\", \"Ldev/finch/ir/type/Type$Fn;\"), \"Ljava/lang/Object;\", false, false, true, false, 2)")
                 .contains("Optional.of(new RequirementTemplate(\"fs.read\", List.of(new RequirementTemplate.Slot.Arg(0, false))))")
-                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"other\", List.of(), \"[Ljava/util/List;\", false, false, false, false),\n                null,")
+                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"other\", List.of(), \"[Ljava/util/List;\", false, false, false, false, 1),\n                null,")
                 .contains("\"read-it-2\", \"read-it\", 1,");
+        // The interpreter's calls, by number: the inputs cast or unboxed to the parameters, a primitive result boxed.
+        String calls = Files.readString(out.resolve("dev/finch/vm/word/CoreCalls.java"));
+        assertThat(calls).contains("case 0: return Double.valueOf(demo.Words.half(((Double) in[0]).doubleValue()));")
+                .contains("case 1: return demo.Words.other();")
+                .contains("case 2: return demo.Words.read(in[0], ((Long) in[1]).longValue(), site);")
+                .contains("case 3: demo.Words.say(((Boolean) in[0]).booleanValue()); return null;")
+                .contains("case 4: return demo.Words.swap(in[0], in[1]);")
+                .contains("case 5: return demo.Words.tally(c, depth, ((java.lang.String) in[0]), at);");
     }
 
     @Test void aMalformedSignatureOrTemplateIsACompileError() throws IOException {

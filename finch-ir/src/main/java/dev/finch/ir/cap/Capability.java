@@ -27,15 +27,20 @@ public record Capability(String name, List<String> args) implements Comparable<C
 
     public static Capability of(String name, String... args) { return new Capability(name, List.of(args)); }
 
-    /** A capability's name: dotted segments (compiled once; a parse per type annotation must not compile it again). */
-    private static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[a-z][a-z0-9_-]*(\\.[a-z0-9_<>-]+)*");
+    /**
+     * A capability's name: dotted segments (compiled once, when a spelling is first parsed: a parse per type annotation
+     * must not compile it again, and a fresh JVM that builds capabilities without parsing any compiles no pattern).
+     */
+    private static final class Names {
+        static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[a-z][a-z0-9_-]*(\\.[a-z0-9_<>-]+)*");
+    }
 
     /** Parses one capability spelling; empty when it is malformed. */
     public static Optional<Capability> parse(String text) {
         String s = text.strip();
         int open = s.indexOf('(');
         String name = open < 0 ? s : s.substring(0, open).strip();
-        if (!NAME.matcher(name).matches()) return Optional.empty();
+        if (!Names.NAME.matcher(name).matches()) return Optional.empty();
         if (open < 0) return Optional.of(new Capability(name, List.of()));
         if (!s.endsWith(")")) return Optional.empty();
         String inner = s.substring(open + 1, s.length() - 1);

@@ -6,7 +6,6 @@ import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.CallNode;
 import dev.finch.ir.type.Type;
 import dev.finch.vm.word.Impl;
-import java.lang.reflect.Method;
 import org.objectweb.asm.MethodVisitor;
 
 /**
@@ -26,31 +25,15 @@ final class Builtins {
         else call(mc, n, impl);
     }
 
-    /** {@code invokestatic} of the declared method, following its declared parameters. */
+    /**
+     * {@code invokestatic} of the declared method, following its declared parameters: its class, name and descriptor
+     * as the library names them (for Finch's own words, the index; no class is reflected on).
+     */
     private static void call(MethodCompiler mc, CallNode n, Impl impl) {
         Type.Fn decl = impl.overload().signature();
-        Method m = impl.method();
-        Class<?>[] params = m.getParameterTypes();
-        int first = (impl.takesContext() ? 1 : 0) + (impl.takesDepth() ? 1 : 0);
         int k = decl.ins().size();
         int base = n.before().size() - k;
-        MethodVisitor mv = mc.mv;
-        Runnable invoke = () -> {
-            if (impl.takesContext()) {
-                mc.fuelOut();
-                mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
-            }
-            if (impl.takesDepth()) mc.nextDepth();
-            for (int i = 0; i < k; i++) {
-                NodeEmitter.load(mc, n.before(), base + i, Kind.of(decl.ins().get(i)));
-                Class<?> p = params[first + i];
-                if (!p.isPrimitive() && p != Object.class) mv.visitTypeInsn(CHECKCAST, org.objectweb.asm.Type.getInternalName(p));
-            }
-            if (impl.takesSite()) mc.classConstant(n.instantiated(), "Ldev/finch/ir/type/Type$Fn;");
-            if (impl.takesOrigin()) mc.origin(n.origin());
-            mv.visitMethodInsn(INVOKESTATIC, org.objectweb.asm.Type.getInternalName(m.getDeclaringClass()), m.getName(),
-                    org.objectweb.asm.Type.getMethodDescriptor(m), false);
-        };
+        DirectCall invoke = new DirectCall(mc, n, impl, base);
         Kind ret = decl.outs().isEmpty() ? null : Kind.of(decl.outs().get(0));
         if (n.suspends()) {
             mc.pendingReturn = ret;
@@ -62,23 +45,56 @@ final class Builtins {
         if (ret != null) NodeEmitter.store(mc, ret, n.after(), base);
     }
 
+    /*
+     * The emitted calls are small named classes, not lambdas: a definition's first compile in a fresh JVM (finch run
+     * hello.fth) would link each lambda, about 0.7 ms apiece.
+     */
+
+    /** Emits the direct call: the context and depth when taken, the inputs cast to the parameters, the site and origin. */
+    private static final class DirectCall implements Runnable {
+        private final MethodCompiler mc;
+        private final CallNode n;
+        private final Impl impl;
+        private final int base;
+
+        DirectCall(MethodCompiler mc, CallNode n, Impl impl, int base) {
+            this.mc = mc;
+            this.n = n;
+            this.impl = impl;
+            this.base = base;
+        }
+
+        @Override
+        public void run() {
+            Type.Fn decl = impl.overload().signature();
+            String descriptor = impl.methodDescriptor();
+            org.objectweb.asm.Type[] params = org.objectweb.asm.Type.getArgumentTypes(descriptor);
+            int first = (impl.takesContext() ? 1 : 0) + (impl.takesDepth() ? 1 : 0);
+            MethodVisitor mv = mc.mv;
+            if (impl.takesContext()) {
+                mc.fuelOut();
+                mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+            }
+            if (impl.takesDepth()) mc.nextDepth();
+            for (int i = 0; i < decl.ins().size(); i++) {
+                NodeEmitter.load(mc, n.before(), base + i, Kind.of(decl.ins().get(i)));
+                org.objectweb.asm.Type p = params[first + i];
+                boolean reference = p.getSort() == org.objectweb.asm.Type.OBJECT || p.getSort() == org.objectweb.asm.Type.ARRAY;
+                if (reference && !p.getInternalName().equals("java/lang/Object")) mv.visitTypeInsn(CHECKCAST, p.getInternalName());
+            }
+            if (impl.takesSite()) mc.classConstant(n.instantiated(), "Ldev/finch/ir/type/Type$Fn;");
+            if (impl.takesOrigin()) mc.origin(n.origin());
+            mv.visitMethodInsn(INVOKESTATIC, impl.methodOwner().replace('.', '/'), impl.methodName(), descriptor, false);
+        }
+    }
+
     /** A host-installed word: boxed inputs to {@code HostCalls.call}, which passes its boundary and guards its code. */
     private static void hostCall(MethodCompiler mc, CallNode n, Impl impl) {
         Type.Fn decl = impl.overload().signature();
         int k = decl.ins().size();
         int base = n.before().size() - k;
         MethodVisitor mv = mc.mv;
-        Runnable invoke = () -> {
-            mc.fuelOut();
-            mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
-            mc.nextDepth();
-            mc.classConstant(impl, "Ldev/finch/vm/word/Impl;");
-            mc.classConstant(n.instantiated(), "Ldev/finch/ir/type/Type$Fn;");
-            mc.origin(n.origin());
-            NodeEmitter.boxRange(mc, n.before(), base, k);
-            mv.visitMethodInsn(INVOKESTATIC, "dev/finch/vm/word/HostCalls", "call", "(L" + MethodCompiler.CTX
-                    + ";ILdev/finch/vm/word/Impl;Ldev/finch/ir/type/Type$Fn;" + MethodCompiler.ORIGIN_DESC + "[Ljava/lang/Object;)Ljava/lang/Object;", false);
-        };
+        HostCall invoke = new HostCall(mc, n, impl, base);
         if (n.suspends()) {
             mc.pendingReturn = Kind.A;
             mc.suspendingCall(n.before(), invoke);
@@ -88,5 +104,34 @@ final class Builtins {
         mc.fuelIn();
         if (decl.outs().isEmpty()) mv.visitInsn(POP);
         else NodeEmitter.store(mc, Kind.A, n.after(), base);
+    }
+
+    /** Emits {@code HostCalls.call(ctx, depth + 1, impl, site, origin, boxed inputs)}. */
+    private static final class HostCall implements Runnable {
+        private final MethodCompiler mc;
+        private final CallNode n;
+        private final Impl impl;
+        private final int base;
+
+        HostCall(MethodCompiler mc, CallNode n, Impl impl, int base) {
+            this.mc = mc;
+            this.n = n;
+            this.impl = impl;
+            this.base = base;
+        }
+
+        @Override
+        public void run() {
+            MethodVisitor mv = mc.mv;
+            mc.fuelOut();
+            mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
+            mc.nextDepth();
+            mc.classConstant(impl, "Ldev/finch/vm/word/Impl;");
+            mc.classConstant(n.instantiated(), "Ldev/finch/ir/type/Type$Fn;");
+            mc.origin(n.origin());
+            NodeEmitter.boxRange(mc, n.before(), base, impl.overload().signature().ins().size());
+            mv.visitMethodInsn(INVOKESTATIC, "dev/finch/vm/word/HostCalls", "call", "(L" + MethodCompiler.CTX
+                    + ";ILdev/finch/vm/word/Impl;Ldev/finch/ir/type/Type$Fn;" + MethodCompiler.ORIGIN_DESC + "[Ljava/lang/Object;)Ljava/lang/Object;", false);
+        }
     }
 }

@@ -43,17 +43,23 @@ final class Interpreter implements ModuleCompiler.Main {
     /** A callee: interpreted directly, or a compiled method through its uniform invoker. */
     record Callee(Interpreter interpreted, MethodHandle uniform, Type.Fn sig) { }
 
-    private static final MethodHandle UNIFORM;
-
     /** The pc after an op that suspended the frame (past every op, so the loop ends; the frame is then on the context). */
     private static final int SUSPENDED = Integer.MAX_VALUE;
 
-    static {
-        try {
-            UNIFORM = MethodHandles.lookup().findVirtual(Interpreter.class, "invokeUniform",
-                    MethodType.methodType(Object.class, Ctx.class, int.class, Object[].class, Object[].class));
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
+    /**
+     * {@link #invokeUniform} as a handle, made when an interpreted definition or closure is first called through one: a
+     * fresh JVM's first top-level program, run by the interpreter directly, spins no handle class for it.
+     */
+    private static final class Uniform {
+        static final MethodHandle UNIFORM;
+
+        static {
+            try {
+                UNIFORM = MethodHandles.lookup().findVirtual(Interpreter.class, "invokeUniform",
+                        MethodType.methodType(Object.class, Ctx.class, int.class, Object[].class, Object[].class));
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
         }
     }
 
@@ -76,7 +82,7 @@ final class Interpreter implements ModuleCompiler.Main {
 
 
     /** The uniform invoker {@code (Ctx, int, Object[] captures, Object[] args) Object} of this word. */
-    MethodHandle uniform() { return UNIFORM.bindTo(this); }
+    MethodHandle uniform() { return Uniform.UNIFORM.bindTo(this); }
 
     /** A handle with the compiled calling convention of this word's signature (no captures). */
     MethodHandle typed() {

@@ -16,86 +16,100 @@ import org.objectweb.asm.MethodVisitor;
  */
 public enum Intrinsic {
     /** Not an intrinsic: compiled code calls the method. */
-    NONE {
-        @Override void emit(MethodCompiler mc, CallNode n) { throw new IllegalStateException("NONE is not emitted"); }
-
-        @Override public String refuses(Overload o) { return null; }
-    },
+    NONE,
     /** A stack shuffle: slot moves derived from the signature's permutation ({@code a b -> b a}). */
-    SHUFFLE {
-        @Override void emit(MethodCompiler mc, CallNode n) {
-            Overload o = mc.owner.library().impl(((dev.finch.ir.checked.Checked.Target.Builtin) n.target()).overload()).overload();
-            int[] outputs = o.permutation().orElseThrow();
-            int k = o.signature().ins().size();
-            int base = n.before().size() - k;
-            MethodVisitor mv = mc.mv;
-            for (int src : outputs) {
-                Kind kk = Kind.of(n.before().get(base + src));
-                mv.visitVarInsn(kk.load, mc.slot(base + src, kk));
-            }
-            for (int i = outputs.length - 1; i >= 0; i--) {
-                Kind kk = Kind.of(n.before().get(base + outputs[i]));
-                NodeEmitter.store(mc, kk, n.after(), base + i);
-            }
-        }
-
-        @Override public String refuses(Overload o) {
-            return o.permutation().isPresent() ? null : "needs a signature that only permutes its inputs, like `a b -> b a`";
-        }
-    },
-    FLOAT_ADD { @Override void emit(MethodCompiler mc, CallNode n) { binary(mc, n, Kind.D, DADD); } },
-    FLOAT_SUB { @Override void emit(MethodCompiler mc, CallNode n) { binary(mc, n, Kind.D, DSUB); } },
-    FLOAT_MUL { @Override void emit(MethodCompiler mc, CallNode n) { binary(mc, n, Kind.D, DMUL); } },
-    FLOAT_DIV { @Override void emit(MethodCompiler mc, CallNode n) { binary(mc, n, Kind.D, DDIV); } },
-    FLOAT_REM { @Override void emit(MethodCompiler mc, CallNode n) { binary(mc, n, Kind.D, DREM); } },
-    FLOAT_NEGATE {
-        @Override void emit(MethodCompiler mc, CallNode n) {
-            int base = n.before().size() - 1;
-            NodeEmitter.load(mc, n.before(), base, Kind.D);
-            mc.mv.visitInsn(DNEG);
-            NodeEmitter.store(mc, Kind.D, n.after(), base);
-        }
-    },
-    INT_TO_FLOAT {
-        @Override void emit(MethodCompiler mc, CallNode n) {
-            int base = n.before().size() - 1;
-            NodeEmitter.load(mc, n.before(), base, Kind.J);
-            mc.mv.visitInsn(L2D);
-            NodeEmitter.store(mc, Kind.D, n.after(), base);
-        }
-    },
-    BOOL_AND { @Override void emit(MethodCompiler mc, CallNode n) { binary(mc, n, Kind.Z, IAND); } },
-    BOOL_OR { @Override void emit(MethodCompiler mc, CallNode n) { binary(mc, n, Kind.Z, IOR); } },
-    BOOL_NOT {
-        @Override void emit(MethodCompiler mc, CallNode n) {
-            int base = n.before().size() - 1;
-            NodeEmitter.load(mc, n.before(), base, Kind.Z);
-            mc.mv.visitInsn(ICONST_1);
-            mc.mv.visitInsn(IXOR);
-            NodeEmitter.store(mc, Kind.Z, n.after(), base);
-        }
-    },
-    INT_LESS { @Override void emit(MethodCompiler mc, CallNode n) { compareInts(mc, n, IFLT); } },
-    INT_GREATER { @Override void emit(MethodCompiler mc, CallNode n) { compareInts(mc, n, IFGT); } },
-    INT_LESS_EQUAL { @Override void emit(MethodCompiler mc, CallNode n) { compareInts(mc, n, IFLE); } },
-    INT_GREATER_EQUAL { @Override void emit(MethodCompiler mc, CallNode n) { compareInts(mc, n, IFGE); } },
+    SHUFFLE,
+    FLOAT_ADD,
+    FLOAT_SUB,
+    FLOAT_MUL,
+    FLOAT_DIV,
+    FLOAT_REM,
+    FLOAT_NEGATE,
+    INT_TO_FLOAT,
+    BOOL_AND,
+    BOOL_OR,
+    BOOL_NOT,
+    INT_LESS,
+    INT_GREATER,
+    INT_LESS_EQUAL,
+    INT_GREATER_EQUAL,
     /**
      * Equality ({@link dev.finch.vm.value.Values#equal}, the one definition) on the call site's type: ints and
      * bools compare in place, floats through {@link dev.finch.vm.value.Values#floatEquals}, everything else through
      * {@code Values.equal}, charged to the run's context.
      */
-    EQUAL { @Override void emit(MethodCompiler mc, CallNode n) { equality(mc, n, false); } },
+    EQUAL,
     /** The negation of {@link #EQUAL}. */
-    NOT_EQUAL { @Override void emit(MethodCompiler mc, CallNode n) { equality(mc, n, true); } };
+    NOT_EQUAL;
+
+    /*
+     * One switch rather than a body per constant: a constant with a body is a class of its own, and the index of
+     * Finch's words names these constants, so each would be loaded with the library in every fresh JVM.
+     */
 
     /** Emits the call {@code n} of an overload with this intrinsic. */
-    abstract void emit(MethodCompiler mc, CallNode n);
+    void emit(MethodCompiler mc, CallNode n) {
+        switch (this) {
+            case NONE -> throw new IllegalStateException("NONE is not emitted");
+            case SHUFFLE -> shuffle(mc, n);
+            case FLOAT_ADD -> binary(mc, n, Kind.D, DADD);
+            case FLOAT_SUB -> binary(mc, n, Kind.D, DSUB);
+            case FLOAT_MUL -> binary(mc, n, Kind.D, DMUL);
+            case FLOAT_DIV -> binary(mc, n, Kind.D, DDIV);
+            case FLOAT_REM -> binary(mc, n, Kind.D, DREM);
+            case FLOAT_NEGATE -> {
+                int base = n.before().size() - 1;
+                NodeEmitter.load(mc, n.before(), base, Kind.D);
+                mc.mv.visitInsn(DNEG);
+                NodeEmitter.store(mc, Kind.D, n.after(), base);
+            }
+            case INT_TO_FLOAT -> {
+                int base = n.before().size() - 1;
+                NodeEmitter.load(mc, n.before(), base, Kind.J);
+                mc.mv.visitInsn(L2D);
+                NodeEmitter.store(mc, Kind.D, n.after(), base);
+            }
+            case BOOL_AND -> binary(mc, n, Kind.Z, IAND);
+            case BOOL_OR -> binary(mc, n, Kind.Z, IOR);
+            case BOOL_NOT -> {
+                int base = n.before().size() - 1;
+                NodeEmitter.load(mc, n.before(), base, Kind.Z);
+                mc.mv.visitInsn(ICONST_1);
+                mc.mv.visitInsn(IXOR);
+                NodeEmitter.store(mc, Kind.Z, n.after(), base);
+            }
+            case INT_LESS -> compareInts(mc, n, IFLT);
+            case INT_GREATER -> compareInts(mc, n, IFGT);
+            case INT_LESS_EQUAL -> compareInts(mc, n, IFLE);
+            case INT_GREATER_EQUAL -> compareInts(mc, n, IFGE);
+            case EQUAL -> equality(mc, n, false);
+            case NOT_EQUAL -> equality(mc, n, true);
+        }
+    }
+
+    /** {@link #SHUFFLE}: the slot moves of the overload's permutation. */
+    private static void shuffle(MethodCompiler mc, CallNode n) {
+        Overload o = mc.owner.library().impl(((dev.finch.ir.checked.Checked.Target.Builtin) n.target()).overload()).overload();
+        int[] outputs = o.permutation().orElseThrow();
+        int k = o.signature().ins().size();
+        int base = n.before().size() - k;
+        MethodVisitor mv = mc.mv;
+        for (int src : outputs) {
+            Kind kk = Kind.of(n.before().get(base + src));
+            mv.visitVarInsn(kk.load, mc.slot(base + src, kk));
+        }
+        for (int i = outputs.length - 1; i >= 0; i--) {
+            Kind kk = Kind.of(n.before().get(base + outputs[i]));
+            NodeEmitter.store(mc, kk, n.after(), base + i);
+        }
+    }
 
     /**
-     * Why this intrinsic cannot emit overload {@code o}, or null when it can. The default accepts the fixed-type
-     * intrinsics only on the signature they were written for.
+     * Why this intrinsic cannot emit overload {@code o}, or null when it can: a shuffle needs a permutation, and the
+     * fixed-type intrinsics accept only the signature they were written for.
      */
     public String refuses(Overload o) {
+        if (this == SHUFFLE) return o.permutation().isPresent() ? null : "needs a signature that only permutes its inputs, like `a b -> b a`";
         String expected = switch (this) {
             case FLOAT_ADD, FLOAT_SUB, FLOAT_MUL, FLOAT_DIV, FLOAT_REM -> "float float -> float";
             case FLOAT_NEGATE -> "float -> float";

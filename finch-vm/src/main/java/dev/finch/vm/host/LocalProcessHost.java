@@ -76,10 +76,17 @@ public final class LocalProcessHost implements ProcessHost {
         DESCENDANTS
     }
 
-    private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     private static final Path PROC = Path.of("/proc");
-    private static final Optional<Path> SETSID = findSetsid();
-    private static final Containment CONTAINMENT = SETSID.isPresent() ? Containment.SESSION : Containment.DESCENDANTS;
+
+    /**
+     * What is probed or compiled once per JVM, when a process is first started, its containment asked or a variable
+     * named: not when a session makes its host (every session has one; most never start a process).
+     */
+    private static final class Probed {
+        static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+        static final Optional<Path> SETSID = findSetsid();
+        static final Containment CONTAINMENT = SETSID.isPresent() ? Containment.SESSION : Containment.DESCENDANTS;
+    }
     /** Kill rounds before giving up on a session that keeps forking. */
     private static final int MAX_ROUNDS = 200;
     /** How long the reader threads may take to see the end of their streams once the processes are gone. */
@@ -120,7 +127,7 @@ public final class LocalProcessHost implements ProcessHost {
     public Map<String, String> environment() { return environment; }
 
     /** How processes are contained on this machine. */
-    public static Containment containment() { return CONTAINMENT; }
+    public static Containment containment() { return Probed.CONTAINMENT; }
 
     /**
      * {@code variables} as a sorted, unmodifiable copy, checked: a name is letters, digits and {@code _}, not starting
@@ -132,7 +139,7 @@ public final class LocalProcessHost implements ProcessHost {
         for (var e : variables.entrySet()) {
             String name = e.getKey();
             String value = e.getValue();
-            if (name == null || !NAME.matcher(name).matches()) throw new IllegalArgumentException("not an environment variable name: " + name);
+            if (name == null || !Probed.NAME.matcher(name).matches()) throw new IllegalArgumentException("not an environment variable name: " + name);
             if (value == null || value.indexOf('\0') >= 0) throw new IllegalArgumentException("the value of " + name + " is null or holds NUL");
             out.put(name, value);
         }
@@ -185,7 +192,7 @@ public final class LocalProcessHost implements ProcessHost {
 
     private Completed contained(String executable, List<String> arguments, Watch watch, Path scratch) throws HostFailure {
         List<String> command = new ArrayList<>();
-        SETSID.ifPresent(s -> command.add(s.toString()));
+        Probed.SETSID.ifPresent(s -> command.add(s.toString()));
         command.add(executable);
         command.addAll(arguments);
         ProcessBuilder pb = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
@@ -248,7 +255,7 @@ public final class LocalProcessHost implements ProcessHost {
             Set<ProcessHandle> live = new LinkedHashSet<>();
             if (p.isAlive()) live.add(p.toHandle());
             p.descendants().filter(LocalProcessHost::living).forEach(live::add);
-            if (CONTAINMENT == Containment.SESSION) sessionMembers(session).forEach(live::add);
+            if (Probed.CONTAINMENT == Containment.SESSION) sessionMembers(session).forEach(live::add);
             if (live.isEmpty()) return true;
             live.forEach(ProcessHandle::destroyForcibly);
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
@@ -259,7 +266,7 @@ public final class LocalProcessHost implements ProcessHost {
     /** True for a process that is neither gone nor a zombie. */
     private static boolean living(ProcessHandle h) {
         if (!h.isAlive()) return false;
-        if (CONTAINMENT != Containment.SESSION) return true;
+        if (Probed.CONTAINMENT != Containment.SESSION) return true;
         Stat s = stat(h.pid());
         return s != null && s.living();
     }

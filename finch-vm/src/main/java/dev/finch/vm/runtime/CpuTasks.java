@@ -41,14 +41,24 @@ public final class CpuTasks implements AutoCloseable {
     private static final Object[] NO_ARGS = new Object[0];
 
     private final int workers;
-    private final ThreadPoolExecutor pool;
+    /** Made when the first task is queued: a VM whose runs start no CPU task (most) loads no executor's classes. */
+    private ThreadPoolExecutor pool;
+    private boolean closed;
 
     /** A pool of {@code workers} threads (at least one); idle threads end after 30 s. */
     public CpuTasks(int workers) {
         if (workers < 1) throw new IllegalArgumentException("cpuWorkers must be at least 1, not " + workers);
         this.workers = workers;
-        this.pool = new ThreadPoolExecutor(workers, workers, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new PoolThreads());
-        this.pool.allowCoreThreadTimeOut(true);
+    }
+
+    /** The executor, made now if it was not yet; after {@link #close}, one that refuses every task, as a shut-down pool does. */
+    private synchronized ThreadPoolExecutor pool() {
+        if (pool == null) {
+            pool = new ThreadPoolExecutor(workers, workers, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new PoolThreads());
+            pool.allowCoreThreadTimeOut(true);
+            if (closed) pool.shutdownNow();
+        }
+        return pool;
     }
 
     /** The pool's threads. A named class, not a lambda: a fresh JVM's first submission makes it, where each lambda costs ~0.7 ms. */
@@ -68,7 +78,10 @@ public final class CpuTasks implements AutoCloseable {
     /** How many CPU tasks are computing in this JVM right now. */
     public static int running() { return RUNNING.get(); }
 
-    @Override public void close() { pool.shutdownNow(); }
+    @Override public synchronized void close() {
+        closed = true;
+        if (pool != null) pool.shutdownNow();
+    }
 
     private enum State { QUEUED, RUNNING, DONE, FAILED, CANCELLED }
 
@@ -204,7 +217,7 @@ public final class CpuTasks implements AutoCloseable {
         t.ctx = child;
         t.id = run.register(t);
         try {
-            run.pool.pool.execute(() -> compute(t));
+            run.pool.pool().execute(() -> compute(t));
         } catch (RejectedExecutionException e) {
             t.cancel();
             throw new FinchTrap(VmCode.CANCELLED, origin, "the VM was closed; no CPU task can start");

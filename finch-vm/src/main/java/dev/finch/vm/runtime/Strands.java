@@ -57,8 +57,11 @@ public final class Strands {
      * The threads strands run on: big stacks like the VM's workers, reused while idle for 30 s (a strand costs a
      * hand-off, not a thread start); a strand never waits for a thread.
      */
-    private static final java.util.concurrent.ThreadPoolExecutor THREAD_POOL = new java.util.concurrent.ThreadPoolExecutor(
-            0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), new StepThreads());
+    private static final class StepPool {
+        // A holder, made when the first strand starts: a run without strands (most) loads no executor's classes.
+        static final java.util.concurrent.ThreadPoolExecutor THREAD_POOL = new java.util.concurrent.ThreadPoolExecutor(
+                0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), new StepThreads());
+    }
 
     /*
      * StepThreads and WakeOrder are named classes, not lambdas: a fresh JVM's first submission makes them, where
@@ -220,7 +223,7 @@ public final class Strands {
             ready.put(s.id, s);
             ALIVE.incrementAndGet();
             try {
-                THREAD_POOL.execute(() -> body(s));
+                StepPool.THREAD_POOL.execute(() -> body(s));
             } catch (RuntimeException | OutOfMemoryError e) {
                 // The JVM could not start a thread: the step never existed.
                 live.remove(s.id);
@@ -534,7 +537,7 @@ public final class Strands {
             for (Strand s : revive) {
                 ALIVE.incrementAndGet();
                 try {
-                    THREAD_POOL.execute(() -> body(s));
+                    StepPool.THREAD_POOL.execute(() -> body(s));
                 } catch (RuntimeException | OutOfMemoryError e) {
                     ALIVE.decrementAndGet();
                     s.done = true;

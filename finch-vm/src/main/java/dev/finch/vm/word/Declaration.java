@@ -51,18 +51,22 @@ record Declaration(Site site, WordValues word, OverloadValues overload) {
     /**
      * A static method named in the index: its class's binary name, its name, the JVM descriptor of each parameter and
      * of its result (one string each, so that a shaded jar's relocation of a library's types reaches them), and what
-     * its parameters take besides the signature's inputs (the rule {@link Library} applies to a {@link Method}).
+     * its parameters take besides the signature's inputs (the rule {@link Library} applies to a {@link Method}), and
+     * its number in {@code CoreCalls}, the generated calls the interpreter makes.
      */
-    record IndexedMethod(String owner, String name, List<String> parameters, String result, boolean ctx, boolean depth, boolean site, boolean origin)
-            implements Site {
+    record IndexedMethod(String owner, String name, List<String> parameters, String result, boolean ctx, boolean depth, boolean site, boolean origin,
+                         int call) implements Site {
         @Override public String where() { return simpleName(owner) + "." + name; }
 
         /** The method's JVM descriptor. */
         String descriptor() { return "(" + String.join("", parameters) + ")" + result; }
     }
 
-    /** A constant named in the index, with its value (the index refers to it directly). */
-    record IndexedConstant(String owner, String name, Object value) implements Site {
+    /**
+     * A {@link dev.finch.vm.compile.Specials} constant named in the index, by name: the constant (and the classes of
+     * all seven) is loaded when a call of one of those words is first compiled or run, not with the library.
+     */
+    record IndexedConstant(String owner, String name) implements Site {
         @Override public String where() { return simpleName(owner) + "." + name; }
     }
 

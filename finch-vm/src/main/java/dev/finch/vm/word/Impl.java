@@ -21,24 +21,31 @@ public final class Impl {
     private final dev.finch.ir.vocab.Overload overload;
     private final WordSpec word;
     private final MethodRef method;
-    private final Specials special;
+    /** The method's number in {@code CoreCalls} (Finch's own words), or -1: then {@link #invoke} calls {@link #boxed}. */
+    private final int call;
+    /** The name of the {@link Specials} constant, or null for a method. */
+    private final String specialName;
+    /** The constant, found by name when first asked: loading {@link Specials} loads a class for each of its constants. */
+    private volatile Specials special;
     private final Intrinsic intrinsic;
     private final boolean ctx;
     private final boolean depth;
     private final boolean site;
     private final boolean origin;
     /**
-     * The boxed shape of the method, made on the first {@link #invoke} for Finch's own words (building a handle spins
-     * several classes, and a run calls few of the ~400 overloads); given when the library is built otherwise.
+     * The boxed shape of the method: given when the library is built for a host's or a data word; for Finch's own
+     * made when first asked ({@link #boxed()}), never by the interpreter, which calls them through {@code CoreCalls}
+     * (building a handle spins several classes in a fresh JVM).
      */
     private volatile MethodHandle boxed;
 
-    Impl(dev.finch.ir.vocab.Overload overload, WordSpec word, MethodRef method, Specials special, Intrinsic intrinsic,
+    Impl(dev.finch.ir.vocab.Overload overload, WordSpec word, MethodRef method, int call, String special, Intrinsic intrinsic,
          boolean ctx, boolean depth, boolean site, boolean origin, MethodHandle boxed) {
         this.overload = overload;
         this.word = word;
         this.method = method;
-        this.special = special;
+        this.call = call;
+        this.specialName = special;
         this.intrinsic = intrinsic;
         this.ctx = ctx;
         this.depth = depth;
@@ -59,8 +66,31 @@ public final class Impl {
      */
     public Method method() { return method == null ? null : method.resolve(); }
 
+    /**
+     * The binary name of the implementing method's class, null for a {@link Specials} word: with
+     * {@link #methodName()} and {@link #methodDescriptor()}, what compiled code calls, without reflecting on the class.
+     */
+    public String methodOwner() { return method == null ? null : method.owner(); }
+
+    /** The implementing method's name; null for a {@link Specials} word. */
+    public String methodName() { return method == null ? null : method.name(); }
+
+    /** The implementing method's JVM descriptor; null for a {@link Specials} word. */
+    public String methodDescriptor() { return method == null ? null : method.descriptor(); }
+
+    /** The method's number in {@code CoreCalls}, or -1 when it is not called through them. */
+    int call() { return call; }
+
     /** The special implementation; null for a method. */
-    public Specials special() { return special; }
+    public Specials special() {
+        if (specialName == null) return null;
+        Specials s = special;
+        if (s == null) {
+            s = Specials.valueOf(specialName);
+            special = s;
+        }
+        return s;
+    }
 
     /** The compiled-code emitter; {@link Intrinsic#NONE} for a plain call of the method. */
     public Intrinsic intrinsic() { return intrinsic; }
@@ -82,12 +112,14 @@ public final class Impl {
 
     /**
      * Calls the method with boxed inputs (the interpreter's and {@link HostCalls}' way):
-     * {@code (Ctx, int depth, Type.Fn site, Origin, Object[] inputs) Object}.
+     * {@code (Ctx, int depth, Type.Fn site, Origin, Object[] inputs) Object}. Finch's own words are called through
+     * {@code CoreCalls}, the generated static calls; a host's and a data word through their handle.
      */
     public Object invoke(Ctx c, int callDepth, Type.Fn callSite, Origin at, Object[] inputs) {
-        MethodHandle h = boxed;
-        if (h == null) h = boxed();
         try {
+            if (call >= 0) return CoreCalls.call(call, c, callDepth, callSite, at, inputs);
+            MethodHandle h = boxed;
+            if (h == null) h = boxed();
             return (Object) h.invokeExact(c, callDepth, callSite, at, inputs);
         } catch (RuntimeException | Error e) {
             throw e;
@@ -122,22 +154,27 @@ public final class Impl {
     /**
      * Where an implementing method is — its class's binary name, its name and JVM descriptor — and the method once it
      * has been looked up (a host's, reflected when its library was built, from the start). Two threads may both look it
-     * up; they find the same method.
+     * up; they find the same method. An indexed method's descriptor is joined from its parts when first asked (most
+     * of the ~200 are never compiled or called in a run).
      */
     static final class MethodRef {
         private final String owner;
         private final String name;
-        private final String descriptor;
+        private final Declaration.IndexedMethod indexed;
+        private volatile String descriptor;
         private volatile Method method;
 
-        MethodRef(String owner, String name, String descriptor) {
-            this.owner = owner;
-            this.name = name;
-            this.descriptor = descriptor;
+        MethodRef(Declaration.IndexedMethod m) {
+            this.owner = m.owner();
+            this.name = m.name();
+            this.indexed = m;
         }
 
         MethodRef(Method m) {
-            this(m.getDeclaringClass().getName(), m.getName(), MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString());
+            this.owner = m.getDeclaringClass().getName();
+            this.name = m.getName();
+            this.indexed = null;
+            this.descriptor = MethodType.methodType(m.getReturnType(), m.getParameterTypes()).toMethodDescriptorString();
             this.method = m;
         }
 
@@ -145,7 +182,11 @@ public final class Impl {
 
         String name() { return name; }
 
-        String descriptor() { return descriptor; }
+        String descriptor() {
+            String d = descriptor;
+            if (d == null) descriptor = d = indexed.descriptor();
+            return d;
+        }
 
         Method resolve() {
             Method m = method;
@@ -179,8 +220,8 @@ public final class Impl {
             }
         }
 
-        private MethodType type() { return MethodType.fromMethodDescriptorString(descriptor, Impl.class.getClassLoader()); }
+        private MethodType type() { return MethodType.fromMethodDescriptorString(descriptor(), Impl.class.getClassLoader()); }
 
-        @Override public String toString() { return owner + "." + name + descriptor; }
+        @Override public String toString() { return owner + "." + name + descriptor(); }
     }
 }

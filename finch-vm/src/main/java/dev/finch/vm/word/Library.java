@@ -174,7 +174,7 @@ public final class Library {
             if (before != null && !before.word().name().equals(w.name())) {
                 throw new IllegalArgumentException(where + ": the overload id `" + w.overloadId() + "` is taken by `" + before.word().name() + "`");
             }
-            all.put(w.overloadId(), new Impl(decl, spec, null, null, Intrinsic.NONE, false, false, false, false, dataHandle(w.body())));
+            all.put(w.overloadId(), new Impl(decl, spec, null, -1, null, Intrinsic.NONE, false, false, false, false, dataHandle(w.body())));
         }
         Vocabulary vocabulary;
         try {
@@ -403,10 +403,10 @@ public final class Library {
     private static Impl implementation(Declaration d, dev.finch.ir.vocab.Overload decl, WordSpec spec, WordSpec.Provenance provenance) {
         Declaration.Site site = d.site();
         if (site instanceof Declaration.IndexedMethod m) {
-            return new Impl(decl, spec, new Impl.MethodRef(m.owner(), m.name(), m.descriptor()), null, d.overload().intrinsic(),
+            return new Impl(decl, spec, new Impl.MethodRef(m), m.call(), null, d.overload().intrinsic(),
                     m.ctx(), m.depth(), m.site(), m.origin(), null);
         }
-        if (site instanceof Declaration.IndexedConstant c) return new Impl(decl, spec, null, (Specials) c.value(), Intrinsic.NONE, false, false, false, false, null);
+        if (site instanceof Declaration.IndexedConstant c) return new Impl(decl, spec, null, -1, c.name(), Intrinsic.NONE, false, false, false, false, null);
         if (site instanceof Declaration.ReflectedField f) return special(f.field(), site.where(), decl, spec, provenance);
         return method(((Declaration.Reflected) site).method(), site.where(), d.overload().intrinsic(), decl, spec, provenance);
     }
@@ -424,7 +424,7 @@ public final class Library {
         if (special.typing() != spec.typing()) {
             throw new IllegalArgumentException(where + ": implements " + special.typing() + " but the word is typed " + spec.typing());
         }
-        return new Impl(decl, spec, null, special, Intrinsic.NONE, false, false, false, false, null);
+        return new Impl(decl, spec, null, -1, special.name(), Intrinsic.NONE, false, false, false, false, null);
     }
 
     private static Impl method(Method m, String where, Intrinsic intrinsic, dev.finch.ir.vocab.Overload decl, WordSpec spec, WordSpec.Provenance provenance) {
@@ -492,7 +492,7 @@ public final class Library {
                 throw new IllegalArgumentException(where + " is not accessible: " + e.getMessage(), e);
             }
         }
-        return new Impl(decl, spec, new Impl.MethodRef(m), null, intrinsic, ctx, depth, site, origin, boxed);
+        return new Impl(decl, spec, new Impl.MethodRef(m), -1, null, intrinsic, ctx, depth, site, origin, boxed);
     }
 
     /** A word's method handle {@code h} as {@code (Ctx, int depth, Type.Fn site, Origin, Object[] inputs) Object}. */

@@ -50,6 +50,41 @@ class CoreIndexTest {
         }
     }
 
+    /**
+     * The interpreter calls Finch's own words through {@code CoreCalls}, generated with the index: each indexed
+     * method's call number must reach that method (read from the compiled cases, in number order), and nothing else.
+     */
+    @Test void eachIndexedMethodsCallNumberCallsThatMethod() throws IOException {
+        List<String> called = new java.util.ArrayList<>();
+        java.util.Map<Integer, List<String>> byMethod = new java.util.TreeMap<>();
+        try (InputStream in = CoreCalls.class.getResourceAsStream("CoreCalls.class")) {
+            new ClassReader(in).accept(new ClassVisitor(Opcodes.ASM9) {
+                @Override public MethodVisitor visitMethod(int access, String name, String descriptor, String signature, String[] exceptions) {
+                    if (!name.matches("m\\d+")) return null;
+                    List<String> calls = new java.util.ArrayList<>();
+                    byMethod.put(Integer.parseInt(name.substring(1)), calls);
+                    return new MethodVisitor(Opcodes.ASM9) {
+                        @Override public void visitMethodInsn(int opcode, String owner, String n, String desc, boolean itf) {
+                            if (opcode == Opcodes.INVOKESTATIC && owner.startsWith("dev/finch/")) calls.add(owner + "." + n + desc);
+                        }
+                    };
+                }
+            }, 0);
+        }
+        for (List<String> calls : byMethod.values()) called.addAll(calls);
+        int methods = 0;
+        for (Impl i : Library.core().impls()) {
+            if (i.methodOwner() == null) {
+                assertThat(i.call()).as("%s has no call", i).isEqualTo(-1);
+                continue;
+            }
+            methods++;
+            assertThat(i.call()).as("%s's call number", i).isBetween(0, called.size() - 1);
+            assertThat(called.get(i.call())).as("%s's call", i).isEqualTo(i.methodOwner().replace('.', '/') + "." + i.methodName() + i.methodDescriptor());
+        }
+        assertThat(called).hasSize(methods);
+    }
+
     @Test void theIndexNamesEveryClassOfTheVmThatDeclaresAWord() throws IOException, URISyntaxException {
         Path classes = Path.of(Library.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         Set<String> declaring = new TreeSet<>();
