@@ -68,6 +68,12 @@ class FuelTiersTest {
             ": ev ( int -- bool ) dup 0 = if drop true else 1 - od then ; : od ( int -- bool ) dup 0 = if drop false else 1 - ev then ; 3001 ev",
             ": build ( int -- list<int> ) dup 0 = if drop empty-list<int> else dup 1 - build swap list-append then ; 500 build list-length",
             ": fib2 ( int -- int int ) dup 0 = if drop 0 1 else 1 - fib2 tuck + then ; 80 fib2",
+            // Self-recursion compiled as twins (two copies calling each other) that calls a leaf word, a word that loops
+            // and another threaded word, from either copy; and a twinned word called only through mutual recursion.
+            LEAVES + ": sq ( int -- int ) :> n 0 0 begin dup n < while tuck + swap 1 + repeat drop ; "
+                    + ": fib ( int -- int ) dup 2 < if else dup 1 - fib swap 2 - fib + then ; "
+                    + ": r ( int -- int ) dup 0 > if 1 - 3 sq drop k-inc 1 - 5 fib drop r then ; 301 r",
+            ": tw ( int -- int ) dup 3 < if else 1 - tw 1 - tw2 then ; : tw2 ( int -- int ) dup 0 > if 1 - tw then ; 40 tw",
             // Arithmetic a branch bounds (plain in compiled code) at the edges of its range.
             ": f ( int -- int ) dup -9223372036854775807 < if else 1 - then dup 9223372036854775807 < if 1 + then ; -9223372036854775807 f 9223372036854775806 f",
             ": up ( int -- result<int,string> ) dup 0 = if ok else 1 - up ? 1 + ok then ; 700 up",
