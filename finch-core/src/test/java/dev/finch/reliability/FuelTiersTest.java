@@ -102,7 +102,10 @@ class FuelTiersTest {
         assertThat(run(Finch.Tier.COMPILED, least, src).fields().stack()).isEqualTo(run(Finch.Tier.INTERPRETED, least, src).fields().stack());
     }
 
-    /** An overflow inside a strip, or in a branch whose bound does not cover it, is the same error in every tier. */
+    /**
+     * An overflow inside a strip, in a branch whose bound does not cover it, or in either copy of a twinned
+     * recursion is the same error in every tier.
+     */
     @ParameterizedTest
     @ValueSource(strings = {
             ": s ( int -- int ) :> n 9223372036854000000 0 begin dup n < while tuck + swap 1 + repeat drop ; 5000000 s",
@@ -111,7 +114,10 @@ class FuelTiersTest {
             ": f ( int -- int ) dup 2 < if 1 - then ; -9223372036854775808 f",
             ": g ( int -- int ) dup 0 > if 1 + then ; 9223372036854775807 g",
             ": h ( int -- int ) 5 over < if else 1 - then ; -9223372036854775808 h",
-            ": k ( int -- int ) dup 100 < if else 1 + then ; 9223372036854775807 k"})
+            ": k ( int -- int ) dup 100 < if else 1 + then ; 9223372036854775807 k",
+            // In a twinned recursion, in one copy and in the other (the overflowing frame is 12 and 13 levels down).
+            ": up ( int -- int ) dup 0 = if drop 9223372036854775800 else 1 - up 1 + then ; 20 up",
+            ": up ( int -- int ) dup 0 = if drop 9223372036854775800 else 1 - up 1 + then ; 21 up"})
     void overflowInAStripIsAnError(String src) {
         for (Finch.Tier tier : Finch.Tier.values()) {
             Outcome o = run(tier, Long.MAX_VALUE, src);
