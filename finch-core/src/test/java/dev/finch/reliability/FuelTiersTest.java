@@ -68,6 +68,12 @@ class FuelTiersTest {
             ": ev ( int -- bool ) dup 0 = if drop true else 1 - od then ; : od ( int -- bool ) dup 0 = if drop false else 1 - ev then ; 3001 ev",
             ": build ( int -- list<int> ) dup 0 = if drop empty-list<int> else dup 1 - build swap list-append then ; 500 build list-length",
             ": fib2 ( int -- int int ) dup 0 = if drop 0 1 else 1 - fib2 tuck + then ; 80 fib2",
+            // Self-recursion compiled as twins (two copies calling each other) that calls a leaf word, a word that loops
+            // and another threaded word, from either copy; and a twinned word called only through mutual recursion.
+            LEAVES + ": sq ( int -- int ) :> n 0 0 begin dup n < while tuck + swap 1 + repeat drop ; "
+                    + ": fib ( int -- int ) dup 2 < if else dup 1 - fib swap 2 - fib + then ; "
+                    + ": r ( int -- int ) dup 0 > if 1 - 3 sq drop k-inc 1 - 5 fib drop r then ; 301 r",
+            ": tw ( int -- int ) dup 3 < if else 1 - tw 1 - tw2 then ; : tw2 ( int -- int ) dup 0 > if 1 - tw then ; 40 tw",
             // Arithmetic a branch bounds (plain in compiled code) at the edges of its range.
             ": f ( int -- int ) dup -9223372036854775807 < if else 1 - then dup 9223372036854775807 < if 1 + then ; -9223372036854775807 f 9223372036854775806 f",
             ": up ( int -- result<int,string> ) dup 0 = if ok else 1 - up ? 1 + ok then ; 700 up",
@@ -96,7 +102,10 @@ class FuelTiersTest {
         assertThat(run(Finch.Tier.COMPILED, least, src).fields().stack()).isEqualTo(run(Finch.Tier.INTERPRETED, least, src).fields().stack());
     }
 
-    /** An overflow inside a strip, or in a branch whose bound does not cover it, is the same error in every tier. */
+    /**
+     * An overflow inside a strip, in a branch whose bound does not cover it, or in either copy of a twinned
+     * recursion is the same error in every tier.
+     */
     @ParameterizedTest
     @ValueSource(strings = {
             ": s ( int -- int ) :> n 9223372036854000000 0 begin dup n < while tuck + swap 1 + repeat drop ; 5000000 s",
@@ -105,7 +114,10 @@ class FuelTiersTest {
             ": f ( int -- int ) dup 2 < if 1 - then ; -9223372036854775808 f",
             ": g ( int -- int ) dup 0 > if 1 + then ; 9223372036854775807 g",
             ": h ( int -- int ) 5 over < if else 1 - then ; -9223372036854775808 h",
-            ": k ( int -- int ) dup 100 < if else 1 + then ; 9223372036854775807 k"})
+            ": k ( int -- int ) dup 100 < if else 1 + then ; 9223372036854775807 k",
+            // In a twinned recursion, in one copy and in the other (the overflowing frame is 12 and 13 levels down).
+            ": up ( int -- int ) dup 0 = if drop 9223372036854775800 else 1 - up 1 + then ; 20 up",
+            ": up ( int -- int ) dup 0 = if drop 9223372036854775800 else 1 - up 1 + then ; 21 up"})
     void overflowInAStripIsAnError(String src) {
         for (Finch.Tier tier : Finch.Tier.values()) {
             Outcome o = run(tier, Long.MAX_VALUE, src);

@@ -31,6 +31,34 @@ class RecursionLimitsTest {
 
     private static long millisSince(long t) { return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t); }
 
+    /**
+     * A small self-recursive word compiles as twins (two copies of its body, each calling the other): the depth
+     * limit stops it in either copy — at an odd and at an even limit — with the interpreter's diagnostic, and the
+     * least depth that completes it is the interpreter's.
+     */
+    @Test void theDepthLimitStopsATwinnedRecursionInEitherCopyAsTheInterpreterDoes() {
+        String src = ": down ( int -- int ) dup 0 > if 1 - down 1 + then ; 500 down";
+        for (int depth : new int[] {99, 100, 101, 102}) {
+            Outcome compiled = Finch.builder().tier(Finch.Tier.COMPILED).maxDepth(depth).build().newSession().submit(Submission.of(src, "t"));
+            Outcome interpreted = Finch.builder().tier(Finch.Tier.INTERPRETED).maxDepth(depth).build().newSession().submit(Submission.of(src, "t"));
+            assertThat(code(compiled)).as("depth %d", depth).isEqualTo("E-LIMIT-003");
+            assertThat(compiled.fields().diagnostics().get(0).message()).isEqualTo(interpreted.fields().diagnostics().get(0).message());
+        }
+        assertThat(leastDepth(Finch.Tier.COMPILED, src)).isEqualTo(leastDepth(Finch.Tier.INTERPRETED, src));
+    }
+
+    private static int leastDepth(Finch.Tier tier, String src) {
+        int lo = 1;
+        int hi = 4096;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            Outcome o = Finch.builder().tier(tier).maxDepth(mid).build().newSession().submit(Submission.of(src, "t"));
+            if (o instanceof Outcome.Completed) hi = mid;
+            else lo = mid + 1;
+        }
+        return hi;
+    }
+
     @Test void theStepBudgetStopsAnExpensiveRecursion() {
         Finch finch = Finch.builder().maxSteps(1_000_000).build();
         assertThat(code(run(finch.newSession(), FIB + " 40 fib"))).isEqualTo("E-LIMIT-001");

@@ -78,11 +78,28 @@ final class MethodCompiler {
     }
 
     MethodCompiler(ModuleCompiler owner, CheckedWord word, String methodName, Role role, Body body) {
+        this(owner, word, methodName, role, body, null);
+    }
+
+    /**
+     * A compiler of one method; {@code selfCall}, when not null, is the method this one's direct calls of its own
+     * word go to (the other copy of a twinned threaded word, {@link ModuleCompiler#twinned}).
+     */
+    MethodCompiler(ModuleCompiler owner, CheckedWord word, String methodName, Role role, Body body, String selfCall) {
         this.owner = owner;
         this.word = word;
         this.methodName = methodName;
         this.role = role;
         this.body = body;
+        this.selfCall = selfCall;
+    }
+
+    /** The method a direct call of this word's own name goes to, or null for the word's usual body. */
+    private final String selfCall;
+
+    /** The threaded body method a call of module word {@code callee} from this method invokes. */
+    String threadedTarget(String callee) {
+        return selfCall != null && callee.equals(word.name()) ? selfCall : owner.threadedBody(callee);
     }
 
     /**

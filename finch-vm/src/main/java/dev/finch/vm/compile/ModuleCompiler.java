@@ -145,6 +145,7 @@ public final class ModuleCompiler {
                 String method = e.getMethodName();
                 if (method.endsWith(BOUNDED_BODY)) method = method.substring(0, method.length() - BOUNDED_BODY.length());
                 if (method.endsWith(THREADED_BODY)) method = method.substring(0, method.length() - THREADED_BODY.length());
+                if (method.endsWith(TWIN_BODY)) method = method.substring(0, method.length() - TWIN_BODY.length());
                 if (!interpretedMethods.add(method)) throw e;
                 needClass = needsClass();
             } catch (IllegalAccessException e) {
@@ -212,15 +213,25 @@ public final class ModuleCompiler {
         cw.visitSource(module.source().source(), null);
         bounded = Bounded.of(module.words(), w -> !isInterpreted(w), library);
         threaded = new HashSet<>();
+        twinned = new HashSet<>();
         for (CheckedWord w : module.words()) {
-            if (!isInterpreted(w.name()) && !bounded.containsKey(w.name()) && !w.suspends()) threaded.add(w.name());
+            if (!isInterpreted(w.name()) && !bounded.containsKey(w.name()) && !w.suspends()) {
+                threaded.add(w.name());
+                if (Twins.eligible(w)) twinned.add(w.name());
+            }
         }
         if (!interpretedMethods.contains("main")) new MethodCompiler(this, module.main(), "main", MethodCompiler.Role.MAIN).compile(cw);
         for (CheckedWord w : module.words()) {
             if (isInterpreted(w.name())) continue;
             if (threaded.contains(w.name())) {
                 // The body takes and returns the fuel (module callers pass theirs); the public entry reads and writes the context's.
-                new MethodCompiler(this, w, threadedBody(w.name()), MethodCompiler.Role.WORD, MethodCompiler.Body.THREADED).compile(cw);
+                if (twinned(w.name())) {
+                    // Two copies calling each other: see twinned.
+                    new MethodCompiler(this, w, threadedBody(w.name()), MethodCompiler.Role.WORD, MethodCompiler.Body.THREADED, twinBody(w.name())).compile(cw);
+                    new MethodCompiler(this, w, twinBody(w.name()), MethodCompiler.Role.WORD, MethodCompiler.Body.THREADED, threadedBody(w.name())).compile(cw);
+                } else {
+                    new MethodCompiler(this, w, threadedBody(w.name()), MethodCompiler.Role.WORD, MethodCompiler.Body.THREADED).compile(cw);
+                }
                 new MethodCompiler(this, w, methodNames.get(w.name()), MethodCompiler.Role.WORD).compileThreadedEntry(cw, threadedBody(w.name()));
             } else if (bounded.containsKey(w.name())) {
                 // The body without checks, for the module's callers (which charge its step), and the public entry with them.
@@ -272,6 +283,23 @@ public final class ModuleCompiler {
 
     /** The suffix of a threaded word's body method. */
     private static final String THREADED_BODY = "$$f";
+
+    /**
+     * Whether threaded word {@code word} compiles to two identical bodies whose calls of the word itself go to the
+     * other copy ({@link Twins}): the JIT inlines a method into itself only one level deep, and a pair of methods
+     * calling each other two levels each, so a small self-recursive word runs four levels of its recursion per JVM
+     * call instead of two. The code, its checks and its step count are the same in either copy.
+     */
+    boolean twinned(String word) { return twinned.contains(word); }
+
+    /** The threaded words of the current generation attempt compiled as twins. */
+    private Set<String> twinned = Set.of();
+
+    /** The method holding the second copy of twinned word {@code word}'s threaded body. */
+    String twinBody(String word) { return methodNames.get(word) + TWIN_BODY; }
+
+    /** The suffix of a twinned word's second body method. */
+    private static final String TWIN_BODY = "$$g";
 
     /** The descriptor of a threaded word's body: {@code (Ctx, int depth, long fuel, ins…) long fuelLeft}. */
     static String threadedDescriptor(Type.Fn sig) {

@@ -157,7 +157,7 @@ final class NodeEmitter {
         mc.nextDepth();
         mv.visitVarInsn(LLOAD, mc.fuelLocal());
         for (int i = 0; i < sig.ins().size(); i++) load(mc, n.before(), base + i, Kind.of(sig.ins().get(i)));
-        mv.visitMethodInsn(INVOKESTATIC, ModuleCompiler.CLASS_NAME, mc.owner.threadedBody(name), ModuleCompiler.threadedDescriptor(sig), false);
+        mv.visitMethodInsn(INVOKESTATIC, ModuleCompiler.CLASS_NAME, mc.threadedTarget(name), ModuleCompiler.threadedDescriptor(sig), false);
         mv.visitVarInsn(LSTORE, mc.fuelLocal());
         if (sig.outs().size() == 1) {
             Kind k = Kind.of(sig.outs().get(0));
