@@ -293,11 +293,16 @@ public final class Session {
         if (mcp != null) mcp.close();
     }
 
-    /** A name a host may give a constant: what both Lisp and Co-Forth read as one name. */
-    private static final java.util.regex.Pattern CONSTANT_NAME = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_?!*+<>=/.-]{0,255}");
+    /**
+     * A name a host may give a constant: what both Lisp and Co-Forth read as one name. In a holder class, compiled when
+     * a constant is first defined, not when a fresh JVM's first session is made.
+     */
+    private static final class ConstantName {
+        static final java.util.regex.Pattern PATTERN = java.util.regex.Pattern.compile("[A-Za-z_][A-Za-z0-9_?!*+<>=/.-]{0,255}");
+    }
 
     /** Whether {@code name} is a name {@link #define} accepts (both languages read it as one name). */
-    public static boolean isConstantName(String name) { return name != null && CONSTANT_NAME.matcher(name).matches(); }
+    public static boolean isConstantName(String name) { return name != null && ConstantName.PATTERN.matcher(name).matches(); }
 
     /**
      * Defines (or gives a new value to) the session constant {@code name}: later submissions in every language read it
@@ -360,7 +365,15 @@ public final class Session {
     public java.util.Set<String> suspendedExecutions() { return java.util.Set.copyOf(paused.keySet()); }
 
     /** Lowers, verifies and runs {@code submission}; never throws for anything a program can contain. */
-    public Outcome submit(Submission submission) { return submit(submission, java.util.function.UnaryOperator.identity()); }
+    public Outcome submit(Submission submission) { return submit(submission, SESSION_HOSTS); }
+
+    /** The session's own hosts, unchanged. A class, not {@code UnaryOperator.identity()}: a fresh JVM's first submission links no lambda. */
+    private static final java.util.function.UnaryOperator<HostConfig> SESSION_HOSTS = new OwnHosts();
+
+    private static final class OwnHosts implements java.util.function.UnaryOperator<HostConfig> {
+        @Override
+        public HostConfig apply(HostConfig h) { return h; }
+    }
 
     /**
      * As {@link #submit(Submission)}, its run's µNorman {@code ask} going to {@code models} and {@code call} to
@@ -409,7 +422,7 @@ public final class Session {
 
     /** As {@link #call(String, dev.finch.vm.Value...)}, streaming the word's {@code say} chunks to {@code sink}. */
     public Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink) {
-        return call(word, args, sink, java.util.function.UnaryOperator.identity());
+        return call(word, args, sink, SESSION_HOSTS);
     }
 
     /**

@@ -711,7 +711,7 @@ final class Analyzer {
         int cut = name.indexOf('%');
         String base = cut > 0 ? name.substring(0, cut) : name;
         if (!coForthSpellable(base)) base = "local";
-        return new Local(name, b.irNames.fresh(base, this::reserved), t, b);
+        return new Local(name, b.irNames.fresh(base, reservedNames), t, b);
     }
 
     /**
@@ -721,11 +721,11 @@ final class Analyzer {
     static boolean coForthSpellable(String name) {
         if (name.isEmpty() || CO_FORTH_KEYWORDS.contains(name) || name.startsWith("(") || name.startsWith("\\")) return false;
         for (int i = 0; i < name.length(); i++) if (" \t\r\n\f[]{},\"".indexOf(name.charAt(i)) >= 0) return false;
-        return !(mayNotBeAWord(name) && NOT_A_WORD.matcher(name).matches());
+        return !(mayNotBeAWord(name) && NotAWord.PATTERN.matcher(name).matches());
     }
 
     /**
-     * False when no alternative of {@link #NOT_A_WORD} can match {@code name} (each needs a leading sign, digit or
+     * False when no alternative of {@link NotAWord#PATTERN} can match {@code name} (each needs a leading sign, digit or
      * quote, a trailing colon, a {@code <} or a leading {@code s"}): most names, which then skip the regex.
      */
     private static boolean mayNotBeAWord(String name) {
@@ -734,10 +734,15 @@ final class Analyzer {
                 || name.startsWith("s\"");
     }
 
-    /** Spellings Co-Forth reads as something other than a word: field labels, numbers, parameterized words, strings, quotes. */
-    private static final java.util.regex.Pattern NOT_A_WORD = java.util.regex.Pattern.compile(
-            "[a-zA-Z_][a-zA-Z0-9_-]*:|-?[0-9]+|-?0[xX][0-9a-fA-F]+|-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?|[+-]inf\\.0|\\+nan\\.0"
-            + "|[a-z][a-z0-9-]*<.*>|constant<.*>|s\".*|'.*");
+    /**
+     * Spellings Co-Forth reads as something other than a word: field labels, numbers, parameterized words, strings,
+     * quotes. In a holder class, compiled when a name first needs it (most never do: {@link #mayNotBeAWord}).
+     */
+    private static final class NotAWord {
+        static final java.util.regex.Pattern PATTERN = java.util.regex.Pattern.compile(
+                "[a-zA-Z_][a-zA-Z0-9_-]*:|-?[0-9]+|-?0[xX][0-9a-fA-F]+|-?[0-9]+(\\.[0-9]+)?([eE][+-]?[0-9]+)?|[+-]inf\\.0|\\+nan\\.0"
+                + "|[a-z][a-z0-9-]*<.*>|constant<.*>|s\".*|'.*");
+    }
 
     static String bracketName(Sx.SBracket br) {
         List<Sx> it = br.items();
@@ -791,8 +796,16 @@ final class Analyzer {
 
     // ---------------------------------------------------------------- constraints and diagnostics
 
+    // The common ones spell their message's subject only when the types clash, and take no function value for it:
+    // a fresh JVM's first submission links no lambda (each costs about 0.7 ms there).
+
     void unifyAt(Origin o, Ty expected, Ty found, String what) {
-        unifyAt(o, expected, found, () -> what);
+        inf.at(o);
+        try {
+            inf.unify(expected, found);
+        } catch (Infer.Clash c) {
+            throw clash(o, expected, found, what, c);
+        }
     }
 
     /** {@link #unifyAt(Origin, Ty, Ty, String)} with the message's subject spelled only when the types clash. */
@@ -801,14 +814,33 @@ final class Analyzer {
         try {
             inf.unify(expected, found);
         } catch (Infer.Clash c) {
-            throw new DiagnosticException((c.infinite() ? LispCode.INFINITE_TYPE : LispCode.TYPE_MISMATCH)
-                    .at(o, what.get() + ": " + c.getMessage(), Infer.show(expected), Infer.show(found)));
+            throw clash(o, expected, found, what.get(), c);
         }
     }
 
     /** Unifies argument {@code i} (from 0) of a call of {@code name}. */
     void unifyArgument(Origin o, Ty expected, Ty found, int i, String name) {
-        unifyAt(o, expected, found, () -> "argument " + (i + 1) + " of '" + name + "'");
+        inf.at(o);
+        try {
+            inf.unify(expected, found);
+        } catch (Infer.Clash c) {
+            throw clash(o, expected, found, "argument " + (i + 1) + " of '" + name + "'", c);
+        }
+    }
+
+    /** Unifies the result of a call of {@code name}. */
+    void unifyResult(Origin o, Ty expected, Ty found, String name) {
+        inf.at(o);
+        try {
+            inf.unify(expected, found);
+        } catch (Infer.Clash c) {
+            throw clash(o, expected, found, "the result of '" + name + "'", c);
+        }
+    }
+
+    private static DiagnosticException clash(Origin o, Ty expected, Ty found, String what, Infer.Clash c) {
+        return new DiagnosticException((c.infinite() ? LispCode.INFINITE_TYPE : LispCode.TYPE_MISMATCH)
+                .at(o, what + ": " + c.getMessage(), Infer.show(expected), Infer.show(found)));
     }
 
     void defer(Pending p) {
@@ -847,6 +879,14 @@ final class Analyzer {
      * Co-Forth keyword, or one of this program's top-level names. Asked of the immutable environment each time rather
      * than copied into a set, so that a program pays for the names it uses, not for the size of the vocabulary.
      */
+    /** {@link #reserved(String)} as a predicate: a class, not a method reference (no lambda on a first submission). */
+    private final java.util.function.Predicate<String> reservedNames = new Reserved();
+
+    private final class Reserved implements java.util.function.Predicate<String> {
+        @Override
+        public boolean test(String n) { return reserved(n); }
+    }
+
     private boolean reserved(String n) {
         return ownNames.contains(n) || CO_FORTH_KEYWORDS.contains(n) || env.vocabulary().word(n).isPresent()
                 || env.words().containsKey(n) || env.constants().containsKey(n);

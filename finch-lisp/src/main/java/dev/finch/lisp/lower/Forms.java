@@ -990,7 +990,36 @@ final class Forms {
         n.name = name;
         n.kids.addAll(args);
         n.outs = overloads.get(0).outs().size();
-        a.defer(force -> {
+        a.defer(new OverloadChoice(a, spec, overloads, args, out, o, b));
+        return n;
+    }
+
+    /**
+     * Chooses the overload of a vocabulary call once its argument types tell: the first that fits, or, forced, the
+     * first of several. A named class, not a lambda: a fresh JVM's first Lisp submission links none.
+     */
+    private static final class OverloadChoice implements Pending {
+        private final Analyzer a;
+        private final WordSpec spec;
+        private final List<Type.Fn> overloads;
+        private final List<Node> args;
+        private final Ty out;
+        private final Origin o;
+        private final Body b;
+
+        OverloadChoice(Analyzer a, WordSpec spec, List<Type.Fn> overloads, List<Node> args, Ty out, Origin o, Body b) {
+            this.a = a;
+            this.spec = spec;
+            this.overloads = overloads;
+            this.args = args;
+            this.out = out;
+            this.o = o;
+            this.b = b;
+        }
+
+        @Override
+        public boolean attempt(boolean force) {
+            String name = spec.name();
             List<Type.Fn> fits = new ArrayList<>();
             for (Type.Fn f : overloads) {
                 boolean ok = f.outs().size() == 1 && fits(out, f.outs().get(0));
@@ -1007,16 +1036,15 @@ final class Forms {
             if (Infer.primitivesOnly(chosen)) {
                 // int int -> int and the like: the primitives unify as they are, and a pure call adds nothing to the body's effects.
                 for (int i = 0; i < args.size(); i++) a.unifyArgument(args.get(i).origin, Infer.primitive(chosen.ins().get(i)), args.get(i).type, i, name);
-                a.unifyAt(o, Infer.primitive(chosen.outs().get(0)), out, () -> "the result of '" + name + "'");
+                a.unifyResult(o, Infer.primitive(chosen.outs().get(0)), out, name);
                 return true;
             }
             Ty.Fn t = (Ty.Fn) a.inf.fromType(chosen, new HashMap<>());
             for (int i = 0; i < args.size(); i++) a.unifyArgument(args.get(i).origin, t.ins().get(i), args.get(i).type, i, name);
-            a.unifyAt(o, t.outs().get(0), out, () -> "the result of '" + name + "'");
+            a.unifyResult(o, t.outs().get(0), out, name);
             Infer.flows(t.eff(), b.eff);
             return true;
-        });
-        return n;
+        }
     }
 
     /** Whether an inference type could be an instance of an overload's parameter type (variables fit anything). */
