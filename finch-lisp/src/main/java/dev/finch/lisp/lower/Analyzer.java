@@ -582,21 +582,30 @@ final class Analyzer {
 
     /** A call of a word (module function, session word or vocabulary overload) with analyzed arguments. */
     Node callWord(String name, Origin o, Ty.Fn t, List<Node> args, Body b) {
-        if (t.ins().size() != args.size()) {
-            throw new DiagnosticException(LispCode.ARITY.at(o, "'" + name + "' takes " + t.ins().size() + " argument(s), given " + args.size(),
-                    Integer.toString(t.ins().size()), Integer.toString(args.size())));
+        Node n = callPure(name, o, t.ins(), t.outs(), args);
+        Infer.flows(t.eff(), b.eff);
+        return n;
+    }
+
+    /**
+     * A call of a word with inputs {@code ins} and outputs {@code outs} that adds nothing to the body's effects (a
+     * pure one; {@link #callWord} adds the callee's).
+     */
+    Node callPure(String name, Origin o, List<Ty> ins, List<Ty> outs, List<Node> args) {
+        if (ins.size() != args.size()) {
+            throw new DiagnosticException(LispCode.ARITY.at(o, "'" + name + "' takes " + ins.size() + " argument(s), given " + args.size(),
+                    Integer.toString(ins.size()), Integer.toString(args.size())));
         }
-        if (t.outs().size() > 1) {
-            throw new DiagnosticException(LispCode.NOT_CALLABLE.at(o, "'" + name + "' leaves " + t.outs().size() + " values; a Lisp call must produce one value or none"));
+        if (outs.size() > 1) {
+            throw new DiagnosticException(LispCode.NOT_CALLABLE.at(o, "'" + name + "' leaves " + outs.size() + " values; a Lisp call must produce one value or none"));
         }
         for (int i = 0; i < args.size(); i++) {
-            unifyArgument(args.get(i).origin, t.ins().get(i), args.get(i).type, i, name);
+            unifyArgument(args.get(i).origin, ins.get(i), args.get(i).type, i, name);
         }
-        Infer.flows(t.eff(), b.eff);
-        Node n = new Node(Node.Kind.CALL, o, t.outs().isEmpty() ? Infer.UNIT : t.outs().get(0));
+        Node n = new Node(Node.Kind.CALL, o, outs.isEmpty() ? Infer.UNIT : outs.get(0));
         n.name = name;
         n.kids.addAll(args);
-        n.outs = t.outs().size();
+        n.outs = outs.size();
         return n;
     }
 

@@ -976,6 +976,14 @@ final class Forms {
         List<Type.Fn> overloads = spec.signatures();
         if (overloads.size() == 1) {
             Type.Fn sig = overloads.get(0);
+            if (Infer.flatAndPure(sig)) {
+                // drop, dup, swap, not…: primitives and variables only, pure: no function type or effect class to build.
+                Map<String, Ty> vars = new HashMap<>(4);
+                List<Ty> ins = new ArrayList<>(sig.ins().size()), outs = new ArrayList<>(sig.outs().size());
+                for (Type t : sig.ins()) ins.add(a.inf.flat(t, vars));
+                for (Type t : sig.outs()) outs.add(a.inf.flat(t, vars));
+                return a.callPure(name, o, ins, outs, args);
+            }
             Map<String, Ty> vars = new HashMap<>();
             Ty.Fn t = (Ty.Fn) a.inf.fromType(sig, vars);
             return a.callWord(name, o, t, args, b);

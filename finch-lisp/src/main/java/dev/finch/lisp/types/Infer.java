@@ -115,6 +115,26 @@ public final class Infer {
         return true;
     }
 
+    /** Whether {@code f} takes and leaves only primitives and type variables, needs no capability and never yields. */
+    public static boolean flatAndPure(Type.Fn f) {
+        if (!f.effects().isEmpty() || f.yields().isPresent()) return false;
+        for (Type t : f.ins()) if (t.kind() != Type.Kind.PRIM && t.kind() != Type.Kind.VAR) return false;
+        for (Type t : f.outs()) if (t.kind() != Type.Kind.PRIM && t.kind() != Type.Kind.VAR) return false;
+        return true;
+    }
+
+    /** A primitive or a type variable as an inference type, as {@link #fromType} converts it (fresh variables into {@code vars}). */
+    public Ty flat(Type t, Map<String, Ty> vars) {
+        if (t.kind() == Type.Kind.PRIM) return primitive(t);
+        String name = ((Type.Var) t).name();
+        Ty v = vars.get(name);
+        if (v == null) {
+            v = fresh();
+            vars.put(name, v);
+        }
+        return v;
+    }
+
     public static final Ty INT = PRIMS[Type.Prim.INT.ordinal()];
     public static final Ty FLOAT = PRIMS[Type.Prim.FLOAT.ordinal()];
     public static final Ty BOOL = PRIMS[Type.Prim.BOOL.ordinal()];
