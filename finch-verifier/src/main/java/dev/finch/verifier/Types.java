@@ -193,10 +193,9 @@ final class Types {
      */
     static Type.Fn matched(Type.Fn sig, StackState st, Substitution s) {
         int n = sig.ins().size();
-        Map<String, Type> bound = new HashMap<>(4);
-        for (int i = 0; i < n; i++) if (!match(sig.ins().get(i), st.fromTop(n - 1 - i), s, bound)) return null;
-        if (bound.isEmpty()) return null;
-        Bind bind = new Bind(bound);
+        Bind bind = new Bind();
+        for (int i = 0; i < n; i++) if (!match(sig.ins().get(i), st.fromTop(n - 1 - i), s, bind)) return null;
+        if (bind.bound == null) return null; // no variable: instantiating changes nothing
         Type.Fn out = (Type.Fn) mapVars(sig, bind);
         if (bind.missed) return null;
         s.charge(size(sig));
@@ -204,7 +203,7 @@ final class Types {
     }
 
     /** Matches a declared type against a stack type, noting what each variable meets; false when it cannot tell. */
-    private static boolean match(Type pattern, Type actual, Substitution s, Map<String, Type> bound) {
+    private static boolean match(Type pattern, Type actual, Substitution s, Bind bound) {
         switch (pattern.kind()) {
             case PRIM, PATH: {
                 Type a = s.shallow(actual);
@@ -212,7 +211,7 @@ final class Types {
             }
             case VAR: {
                 if (Substitution.isMeta(pattern)) return false;
-                Type a = s.shallow(actual), before = bound.putIfAbsent(((Type.Var) pattern).name(), a);
+                Type a = s.shallow(actual), before = bound.meets(((Type.Var) pattern).name(), a);
                 return before == null || before == a || before.equals(a);
             }
             default:
@@ -234,12 +233,16 @@ final class Types {
         };
     }
 
-    /** Each variable to what it met; notes one that met nothing. */
+    /** Each variable to what it met (the map made at the first variable); notes one that met nothing. */
     private static final class Bind implements java.util.function.Function<Type.Var, Type> {
-        private final Map<String, Type> bound;
+        private Map<String, Type> bound;
         boolean missed;
 
-        Bind(Map<String, Type> bound) { this.bound = bound; }
+        /** Notes that {@code var} meets {@code t}; answers what it met before, or null. */
+        Type meets(String var, Type t) {
+            if (bound == null) bound = new HashMap<>(4);
+            return bound.putIfAbsent(var, t);
+        }
 
         @Override
         public Type apply(Type.Var v) {

@@ -144,7 +144,6 @@ public final class Infer {
 
     private static Ty prim(String name) { return new Ty.Con(name, List.of()); }
 
-
     public int level() { return level; }
 
     public void enter() { level++; }

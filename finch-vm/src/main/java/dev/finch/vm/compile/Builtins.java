@@ -50,19 +50,24 @@ final class Builtins {
      * hello.fth) would link each lambda, about 0.7 ms apiece.
      */
 
-    /** Emits the direct call: the context and depth when taken, the inputs cast to the parameters, the site and origin. */
-    private static final class DirectCall implements Runnable {
-        private final MethodCompiler mc;
-        private final CallNode n;
-        private final Impl impl;
-        private final int base;
+    /** What emitting one call needs: the method being compiled, the call, its implementation and its inputs' base depth. */
+    private abstract static class CallEmitter implements Runnable {
+        final MethodCompiler mc;
+        final CallNode n;
+        final Impl impl;
+        final int base;
 
-        DirectCall(MethodCompiler mc, CallNode n, Impl impl, int base) {
+        CallEmitter(MethodCompiler mc, CallNode n, Impl impl, int base) {
             this.mc = mc;
             this.n = n;
             this.impl = impl;
             this.base = base;
         }
+    }
+
+    /** Emits the direct call: the context and depth when taken, the inputs cast to the parameters, the site and origin. */
+    private static final class DirectCall extends CallEmitter {
+        DirectCall(MethodCompiler mc, CallNode n, Impl impl, int base) { super(mc, n, impl, base); }
 
         @Override
         public void run() {
@@ -107,18 +112,8 @@ final class Builtins {
     }
 
     /** Emits {@code HostCalls.call(ctx, depth + 1, impl, site, origin, boxed inputs)}. */
-    private static final class HostCall implements Runnable {
-        private final MethodCompiler mc;
-        private final CallNode n;
-        private final Impl impl;
-        private final int base;
-
-        HostCall(MethodCompiler mc, CallNode n, Impl impl, int base) {
-            this.mc = mc;
-            this.n = n;
-            this.impl = impl;
-            this.base = base;
-        }
+    private static final class HostCall extends CallEmitter {
+        HostCall(MethodCompiler mc, CallNode n, Impl impl, int base) { super(mc, n, impl, base); }
 
         @Override
         public void run() {
