@@ -618,9 +618,9 @@ public final class Session {
 
     /** The host of a new run: the session's grants, files, processes and tools, and a fresh model host. */
     HostConfig hostConfig() {
-        return new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20).withModels(finch.newModelHost()).withTools(tools)
-                .withEditor(options.editorHost().orElse(null)).withAutomation(options.automationHost().orElse(null))
-                .withAgents(finch.agentHost(this)).withMcp(mcp);
+        // One record, not a chain of with… copies: every submission makes one.
+        return new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20, finch.newModelHost(), tools,
+                options.editorHost().orElse(null), options.automationHost().orElse(null), finch.agentHost(this), mcp);
     }
 
     /** Installs a restored state and history, as they were when the image was saved. */

@@ -22,6 +22,22 @@ class ReaderTest {
     }
 
     @Test
+    void deepUnbalancedDelimitersArePointedAtPastTheScansFirstSixteen() {
+        // 40 open, 39 closed: the one left open is the outermost, at column 1.
+        Diagnostic unclosed = parseError("(".repeat(40) + ")".repeat(39));
+        assertThat(unclosed.message()).isEqualTo("'(' is never closed: add ')'");
+        assertThat(unclosed.origin().column()).isEqualTo(1);
+        // 30 deep, then a closer that does not match the innermost opener ('[' at column 30).
+        Diagnostic mismatched = parseError("(".repeat(29) + "[" + ")");
+        assertThat(mismatched.message()).contains("unexpected ')'").contains("does not match");
+        assertThat(mismatched.origin().column()).isEqualTo(31);
+        // 20 open, the innermost a brace: what is left open at the end is that brace.
+        Diagnostic brace = parseError("(".repeat(19) + "{ 1");
+        assertThat(brace.message()).contains("'{' is never closed").contains("(20 forms are open");
+        assertThat(brace.origin().column()).isEqualTo(20);
+    }
+
+    @Test
     void integersReadTheSameAfterTextOutsideTheBasicPlaneAndOutOfRangeOnesAreRefused() {
         // A token's indices count code points; with an emoji (a surrogate pair) before them they no longer index the text.
         for (String prefix : new String[] {"", "\"\uD83D\uDE00\" ", "\"é\" "}) {

@@ -1,8 +1,5 @@
 package dev.finch.lisp.syntax;
 
-import java.util.ArrayDeque;
-import java.util.Deque;
-
 /**
  * Scans Lisp source for delimiter balance, skipping strings (with escapes) and {@code ;} comments, so that
  * parentheses inside them do not count. Shared by {@link dev.finch.lisp.LispBuffer} (is a submission complete?)
@@ -28,8 +25,33 @@ public final class DelimiterScan {
         public boolean balanced() { return status == Status.BALANCED; }
     }
 
-    /** An open delimiter, and how many quote prefixes were pending before it (they end with its datum). */
-    private record Open(char ch, int line, int column, int quotesBefore) { }
+    /**
+     * The open delimiters, innermost last: each one's character, line and column, and how many quote prefixes were
+     * pending before it (they end with its datum). Parallel arrays, not an object per delimiter: every submission is
+     * scanned.
+     */
+    private static final class Opens {
+        private char[] ch = new char[16];
+        private int[] line = new int[16];
+        private int[] column = new int[16];
+        private int[] quotesBefore = new int[16];
+        private int size;
+
+        void push(char c, int l, int col, int quotes) {
+            if (size == ch.length) {
+                int n = size * 2;
+                ch = java.util.Arrays.copyOf(ch, n);
+                line = java.util.Arrays.copyOf(line, n);
+                column = java.util.Arrays.copyOf(column, n);
+                quotesBefore = java.util.Arrays.copyOf(quotesBefore, n);
+            }
+            ch[size] = c;
+            line[size] = l;
+            column[size] = col;
+            quotesBefore[size] = quotes;
+            size++;
+        }
+    }
 
     private DelimiterScan() { }
 
@@ -38,7 +60,7 @@ public final class DelimiterScan {
 
     /** Scans the text, stopping with {@link Status#TOO_DEEP} where it first nests deeper than {@code maxNesting}. */
     public static Result scan(String text, int maxNesting) {
-        Deque<Open> stack = new ArrayDeque<>();
+        Opens stack = new Opens();
         int depth = 0;
         int quotes = 0;
         int line = 1;
@@ -65,7 +87,7 @@ public final class DelimiterScan {
                         if (e == '\n') { line++; col = 1; } else col++;
                     } else if (c == '"') { closed = true; break; }
                 }
-                if (!closed) return new Result(Status.UNTERMINATED_STRING, sLine, sCol, '"', stack.size());
+                if (!closed) return new Result(Status.UNTERMINATED_STRING, sLine, sCol, '"', stack.size);
                 continue;
             }
             if (cp == ';') {
@@ -74,15 +96,15 @@ public final class DelimiterScan {
             }
             if (cp == '(' || cp == '[' || cp == '{') {
                 if (++depth > maxNesting) return new Result(Status.TOO_DEEP, line, col, (char) cp, depth);
-                stack.push(new Open((char) cp, line, col, quotes));
+                stack.push((char) cp, line, col, quotes);
                 quotes = 0;
             } else if (cp == ')' || cp == ']' || cp == '}') {
-                if (stack.isEmpty() || stack.peek().ch() != opener((char) cp)) {
-                    return new Result(Status.UNEXPECTED_CLOSER, line, col, (char) cp, stack.size());
+                if (stack.size == 0 || stack.ch[stack.size - 1] != opener((char) cp)) {
+                    return new Result(Status.UNEXPECTED_CLOSER, line, col, (char) cp, stack.size);
                 }
-                Open open = stack.pop();
+                stack.size--;
                 // Quotes left dangling inside the form end with it (the parser reports them), and so do those before it.
-                depth -= quotes + 1 + open.quotesBefore();
+                depth -= quotes + 1 + stack.quotesBefore[stack.size];
                 quotes = 0;
             } else if (cp == '\'') {
                 if (++depth > maxNesting) return new Result(Status.TOO_DEEP, line, col, '\'', depth);
@@ -95,9 +117,9 @@ public final class DelimiterScan {
             if (cp == '\n') { line++; col = 1; } else col++;
             i += width;
         }
-        if (!stack.isEmpty()) {
-            Open top = stack.peek();
-            return new Result(Status.UNCLOSED, top.line(), top.column(), top.ch(), stack.size());
+        if (stack.size > 0) {
+            int top = stack.size - 1;
+            return new Result(Status.UNCLOSED, stack.line[top], stack.column[top], stack.ch[top], stack.size);
         }
         return new Result(Status.BALANCED, line, col, (char) 0, 0);
     }
