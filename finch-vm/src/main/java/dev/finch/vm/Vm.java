@@ -146,7 +146,9 @@ public final class Vm implements AutoCloseable {
     public Program prepare(CheckedModule module, VmState state) {
         try {
             ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, state, tiering, state.library());
-            return new Program(module, state, compiled, CallerThread.bounded(module, state), CallerThread.replayable(module, state), null);
+            // A bounded program runs on a calling thread with room or else on a worker: whether it could be replayed never matters.
+            boolean bounded = CallerThread.bounded(module, state);
+            return new Program(module, state, compiled, bounded, !bounded && CallerThread.replayable(module, state), null);
         } catch (MethodTooLargeException e) {
             return new Program(module, state, null, false, false, new RunResult.Failed(List.of(VmCode.TOO_LARGE.at(module.main().origin(),
                     "function '" + e.getMethodName() + "' is too large to compile (" + e.getCodeSize() + " bytes of bytecode)")), ""));

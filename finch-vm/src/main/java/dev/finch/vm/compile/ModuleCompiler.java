@@ -109,6 +109,12 @@ public final class ModuleCompiler {
     }
 
     private Compiled run(Tiering tiering) {
+        if (module.words().isEmpty() && (tiering == Tiering.INTERPRET_ALL || tiering == Tiering.AUTO && !Loops.has(module.main().body())
+                || Loops.size(module.main().body()) > MAX_COMPILED_NODES)) {
+            // A main alone that runs interpreted (most programs a model writes): nothing to generate or link, the main's
+            // interpreter is the whole module. The tier choice below would make the same one.
+            return new Compiled(new Interpreter(module.main(), link), Map.of(), false, Set.of("main"), new ClosureInvokers(Map.of(), link));
+        }
         int i = 0;
         for (CheckedWord w : module.words()) {
             moduleWords.put(w.name(), w);
@@ -123,10 +129,6 @@ public final class ModuleCompiler {
                 if (Loops.size(w.body()) > MAX_COMPILED_NODES) interpretedMethods.add(methodNames.get(w.name()));
             }
             if (Loops.size(module.main().body()) > MAX_COMPILED_NODES) interpretedMethods.add("main");
-        }
-        if (module.words().isEmpty() && interpretedMethods.contains("main")) {
-            // Nothing to generate or link (most programs a model writes): the main's interpreter is the whole module.
-            return new Compiled(new Interpreter(module.main(), link), Map.of(), false, Set.of("main"), new ClosureInvokers(Map.of(), link));
         }
         Class<?> cls = null;
         MethodHandles.Lookup hidden = null;
