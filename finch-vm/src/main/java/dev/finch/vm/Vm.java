@@ -22,7 +22,6 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.objectweb.asm.MethodTooLargeException;
 
 /**
@@ -35,9 +34,6 @@ import org.objectweb.asm.MethodTooLargeException;
  * never changes the {@link VmState} it started from.
  */
 public final class Vm implements AutoCloseable {
-    /** Worker stack size: generous, so that {@link Limits#maxDepth()} is reached first. */
-    private static final long WORKER_STACK_BYTES = 1L << 29;
-    private static final AtomicInteger THREADS = new AtomicInteger();
 
     private final Workers workers = new Workers();
 
@@ -51,7 +47,7 @@ public final class Vm implements AutoCloseable {
 
         private synchronized ThreadPoolExecutor pool() {
             if (pool == null) {
-                pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), new WorkerThreads());
+                pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), new dev.finch.vm.runtime.RunThreads("finch-run-"));
                 if (shutDown) pool.shutdownNow(); // refuses the task, as the pool of a closed VM does
             }
             return pool;
@@ -66,19 +62,9 @@ public final class Vm implements AutoCloseable {
     }
 
     /*
-     * The named classes below (WorkerThreads, Body, Definitions, Rollback) stand where lambdas would: they are made on
+     * The named classes below (Body, Definitions, Rollback) stand where lambdas would: they are made on
      * a fresh JVM's first submission, where linking each lambda costs about 0.7 ms.
      */
-
-    /** The workers' threads: daemons with a big stack. */
-    private static final class WorkerThreads implements java.util.concurrent.ThreadFactory {
-        @Override
-        public Thread newThread(Runnable r) {
-            Thread t = new Thread(null, r, "finch-run-" + THREADS.incrementAndGet(), WORKER_STACK_BYTES);
-            t.setDaemon(true);
-            return t;
-        }
-    }
 
     /**
      * Runs {@code task} on one of the VM's big-stack worker threads and waits for it: frontends and the verifier

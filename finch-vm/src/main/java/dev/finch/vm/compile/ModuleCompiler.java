@@ -109,10 +109,13 @@ public final class ModuleCompiler {
     }
 
     private Compiled run(Tiering tiering) {
-        if (module.words().isEmpty() && (tiering == Tiering.INTERPRET_ALL || tiering == Tiering.AUTO && !Loops.has(module.main().body())
-                || Loops.size(module.main().body()) > MAX_COMPILED_NODES)) {
+        // Choose tiers: the main is interpreted when told to, when it has no loop (AUTO), or when it is too large.
+        Checked.CheckedBlock mainBody = module.main().body();
+        boolean mainInterpreted = tiering == Tiering.INTERPRET_ALL || tiering == Tiering.AUTO && !Loops.has(mainBody)
+                || Loops.size(mainBody) > MAX_COMPILED_NODES;
+        if (module.words().isEmpty() && mainInterpreted) {
             // A main alone that runs interpreted (most programs a model writes): nothing to generate or link, the main's
-            // interpreter is the whole module. The tier choice below would make the same one.
+            // interpreter is the whole module.
             return new Compiled(new Interpreter(module.main(), link), Map.of(), false, Set.of("main"), new ClosureInvokers(Map.of(), link));
         }
         int i = 0;
@@ -121,14 +124,9 @@ public final class ModuleCompiler {
             methodNames.put(w.name(), "w" + (i++) + "_" + mangle(w.name()));
         }
         methodNames.put("main", "main");
-        // Choose tiers.
-        if (tiering == Tiering.INTERPRET_ALL) interpretedMethods.addAll(methodNames.values());
-        else {
-            if (tiering == Tiering.AUTO && !Loops.has(module.main().body())) interpretedMethods.add("main");
-            for (CheckedWord w : module.words()) {
-                if (Loops.size(w.body()) > MAX_COMPILED_NODES) interpretedMethods.add(methodNames.get(w.name()));
-            }
-            if (Loops.size(module.main().body()) > MAX_COMPILED_NODES) interpretedMethods.add("main");
+        if (mainInterpreted) interpretedMethods.add("main");
+        for (CheckedWord w : module.words()) {
+            if (tiering == Tiering.INTERPRET_ALL || Loops.size(w.body()) > MAX_COMPILED_NODES) interpretedMethods.add(methodNames.get(w.name()));
         }
         Class<?> cls = null;
         MethodHandles.Lookup hidden = null;

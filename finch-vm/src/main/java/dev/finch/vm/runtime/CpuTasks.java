@@ -34,8 +34,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * never deadlock on the bounded pool (a task can only capture handles of tasks made before it).
  */
 public final class CpuTasks implements AutoCloseable {
-    private static final long STACK_BYTES = 1L << 29;
-    private static final AtomicInteger THREADS = new AtomicInteger();
     /** Tasks computing in this JVM right now, all pools together (tests and monitoring). */
     private static final AtomicInteger RUNNING = new AtomicInteger();
     private static final Object[] NO_ARGS = new Object[0];
@@ -54,22 +52,11 @@ public final class CpuTasks implements AutoCloseable {
     /** The executor, made now if it was not yet; after {@link #close}, one that refuses every task, as a shut-down pool does. */
     private synchronized ThreadPoolExecutor pool() {
         if (pool == null) {
-            pool = new ThreadPoolExecutor(workers, workers, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new PoolThreads());
+            pool = new ThreadPoolExecutor(workers, workers, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new RunThreads("finch-run-cpu-"));
             pool.allowCoreThreadTimeOut(true);
             if (closed) pool.shutdownNow();
         }
         return pool;
-    }
-
-    /** The pool's threads. A named class, not a lambda: a fresh JVM's first submission makes it, where each lambda costs ~0.7 ms. */
-    private static final class PoolThreads implements java.util.concurrent.ThreadFactory {
-        @Override
-        public Thread newThread(Runnable r) {
-            // Named finch-run-…: a worker running Finch code is one of the VM's busy run threads.
-            Thread t = new Thread(null, r, "finch-run-cpu-" + THREADS.incrementAndGet(), STACK_BYTES);
-            t.setDaemon(true);
-            return t;
-        }
     }
 
     /** The most tasks that compute at once. */

@@ -49,8 +49,6 @@ public final class Strands {
     /** The most steps alive at once in one run. */
     public static final int MAX_LIVE = 256;
 
-    private static final long STACK_BYTES = 1L << 29;
-    private static final AtomicInteger THREADS = new AtomicInteger();
     /** Strands alive in this JVM, all runs together (for tests and monitoring). */
     private static final AtomicInteger ALIVE = new AtomicInteger();
     /**
@@ -60,23 +58,13 @@ public final class Strands {
     private static final class StepPool {
         // A holder, made when the first strand starts: a run without strands (most) loads no executor's classes.
         static final java.util.concurrent.ThreadPoolExecutor THREAD_POOL = new java.util.concurrent.ThreadPoolExecutor(
-                0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), new StepThreads());
+                0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new java.util.concurrent.SynchronousQueue<>(), new RunThreads("finch-run-step-"));
     }
 
     /*
-     * StepThreads and WakeOrder are named classes, not lambdas: a fresh JVM's first submission makes them, where
+     * WakeOrder is a named class, not a lambda: a fresh JVM's first submission makes it, where
      * linking each lambda costs about 0.7 ms.
      */
-
-    /** The strands' threads: daemons with a big stack. */
-    private static final class StepThreads implements java.util.concurrent.ThreadFactory {
-        @Override
-        public Thread newThread(Runnable r) {
-            Thread t = new Thread(null, r, "finch-run-step-" + THREADS.incrementAndGet(), STACK_BYTES);
-            t.setDaemon(true);
-            return t;
-        }
-    }
 
     /** Sleepers by wake time, then by age. */
     private static final class WakeOrder implements java.util.Comparator<Strand> {
