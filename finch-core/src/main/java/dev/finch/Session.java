@@ -33,7 +33,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -58,7 +58,16 @@ public final class Session {
     private final Finch finch;
     private final String id;
     private final SessionOptions options;
-    private final AtomicBoolean busy = new AtomicBoolean();
+    /**
+     * Who holds the session: nobody ({@link #FREE}), one operation ({@link #TAKEN}: a submission, a resume, a call, an
+     * install), or a reinstall of MCP words that a server's {@code tools/list_changed} started on the SDK's thread
+     * ({@link #INSTALLING}), which an arriving operation waits out. One variable, so no operation can see the reinstall
+     * ended before the session is free again.
+     */
+    private final AtomicInteger holder = new AtomicInteger(FREE);
+    private static final int FREE = 0;
+    private static final int TAKEN = 1;
+    private static final int INSTALLING = 2;
     private final AtomicLong executions = new AtomicLong();
     private final ConcurrentHashMap<String, CancelToken> running = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, Paused> paused = new ConcurrentHashMap<>();
@@ -86,8 +95,6 @@ public final class Session {
     private final McpServers.Connection mcp;
     /** Set when a server's tools changed while a submission ran: the words are reinstalled before the next one. */
     private volatile boolean mcpStale;
-    /** True while a server's changed tools are being installed (a moment): an operation arriving then waits it out. */
-    private volatile boolean mcpInstalling;
 
     /** The committed state: what runs start from and what outcomes report when nothing was committed. */
     private record Snapshot(VmState state, long revision, long generation) { }
@@ -182,7 +189,7 @@ public final class Session {
      * The words of the MCP servers' tools ({@code mcp.<server>.<tool>}), installed or reinstalled from what the servers
      * list now: when any binding is new or its schema hash changed, the manifest generation goes up by one. A tool a
      * server stopped listing keeps its word (a definition may call it); the server refuses such a call.
-     * Called with the session idle (when it opens, or holding {@code busy}).
+     * Called with the session idle (when it opens, or holding the session).
      */
     private void installMcpWords() {
         mcpStale = false;
@@ -232,19 +239,13 @@ public final class Session {
 
     private void mcpToolsChanged() {
         mcpStale = true;
-        if (mcp == null) return;
-        mcpInstalling = true;
-        if (!busy.compareAndSet(false, true)) {
-            mcpInstalling = false;
-            return;
-        }
+        if (mcp == null || !holder.compareAndSet(FREE, INSTALLING)) return;
         try {
             installMcpWords();
         } catch (RuntimeException e) {
             mcpStale = true;
         } finally {
-            mcpInstalling = false;
-            busy.set(false);
+            holder.set(FREE);
         }
     }
 
@@ -259,13 +260,13 @@ public final class Session {
     }
 
     private boolean take() {
-        if (busy.compareAndSet(false, true)) return true;
         long end = System.nanoTime() + 2_000_000_000L;
-        while (mcpInstalling && System.nanoTime() - end < 0) {
-            Thread.onSpinWait();
-            if (busy.compareAndSet(false, true)) return true;
+        while (true) {
+            if (holder.compareAndSet(FREE, TAKEN)) return true;
+            int h = holder.get();
+            if (h == TAKEN || System.nanoTime() - end >= 0) return false;
+            if (h == INSTALLING) Thread.onSpinWait();
         }
-        return busy.compareAndSet(false, true);
     }
 
     /**
@@ -275,11 +276,11 @@ public final class Session {
      */
     private void leave() {
         finch.left(this);
-        busy.set(false);
+        holder.set(FREE);
         if (mcpStale) mcpToolsChanged();
     }
 
-    /** Reinstalls the MCP words if a server's tools changed while this session was busy (called holding {@code busy}). */
+    /** Reinstalls the MCP words if a server's tools changed while this session was busy (called holding the session). */
     private void refreshMcp() {
         if (mcp != null && mcpStale) installMcpWords();
     }
