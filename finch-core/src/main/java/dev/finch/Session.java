@@ -260,6 +260,7 @@ public final class Session {
     }
 
     private boolean take() {
+        if (holder.compareAndSet(FREE, TAKEN)) return true;
         long end = System.nanoTime() + 2_000_000_000L;
         while (true) {
             if (holder.compareAndSet(FREE, TAKEN)) return true;
