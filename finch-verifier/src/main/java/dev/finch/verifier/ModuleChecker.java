@@ -3,6 +3,7 @@ package dev.finch.verifier;
 import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.CheckedWord;
 import dev.finch.ir.checked.Environment;
+import dev.finch.ir.checked.Row;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
@@ -295,10 +296,10 @@ final class ModuleChecker {
         Origin at = module.main().isEmpty() ? origin(null) : origin(module.main().instrs().get(0) == null ? null : module.main().instrs().get(0).origin());
         Scope scope = Scope.main(at);
         BodyChecker checker = new BodyChecker(this, subst, scope);
-        StackState st = new StackState(env.stack(), null, Set.of());
+        Row start = Row.of(env.stack());
+        StackState st = new StackState(start, null, Set.of());
         Checked.CheckedBlock body = checker.block(module.main(), st, true);
-        List<Type> fin = subst.resolveAll(st.row());
-        for (Type t : fin) ambiguous(t, "this value stays on the session stack");
+        List<Type> fin = leftOnTheStack(start, Row.of(st.row()));
         for (var e : constants.entrySet()) {
             Type t = subst.resolve(e.getValue());
             ambiguous(t, "constant `" + e.getKey() + "` would be stored");
@@ -306,6 +307,23 @@ final class ModuleChecker {
         Type.Fn sig = new Type.Fn(env.stack(), fin, new java.util.TreeSet<>(), Optional.ofNullable(scope.yields));
         CheckedWord w = new CheckedWord("main", sig, scope.locals, List.of(), body, false, at);
         return subst.madeMetas() ? CheckedRewriter.zonk(subst).word(w) : w;
+    }
+
+    /**
+     * The stack the program leaves, fully resolved: {@code end} with every type the program put there resolved and
+     * checked to be known. The bottom it shares with {@code start} (the very same type objects: what the program left
+     * untouched) is the committed stack's, already known, and kept as it is — a deep session stack is not walked.
+     */
+    private List<Type> leftOnTheStack(Row start, Row end) {
+        if (!subst.madeMetas()) return end;
+        int same = Row.sharedPrefix(start, end);
+        Row fin = end.drop(end.size() - same);
+        for (int i = same; i < end.size(); i++) {
+            Type t = subst.resolve(end.get(i));
+            ambiguous(t, "this value stays on the session stack");
+            fin = fin.push(t);
+        }
+        return fin;
     }
 
     /** Fails when part of {@code t} is never determined; {@code subject} says what has that type ("… as t"). */

@@ -394,10 +394,18 @@ public final class Vm implements AutoCloseable {
     }
 
     private static VmState commit(Paused p, Ctx ctx) {
-        List<Type> outs = p.module().main().signature().outs();
-        List<TypedValue> stack = new ArrayList<>();
-        for (int i = 0; i < outs.size(); i++) stack.add(new TypedValue(outs.get(i), ctx.stackOut[i]));
         VmState base = p.base();
+        // The values the run left where they were (the same type and value objects) keep their entries.
+        List<TypedValue> before = base.stack();
+        List<Type> outs = p.module().main().signature().outs();
+        TypedValue[] stack = new TypedValue[outs.size()];
+        int i = 0;
+        for (Type t : outs) {
+            Object v = ctx.stackOut[i];
+            TypedValue was = i < before.size() ? before.get(i) : null;
+            stack[i] = was != null && was.type() == t && was.value() == v ? was : new TypedValue(t, v);
+            i++;
+        }
         Map<String, CompiledWord> words = base.words();
         if (!p.words().isEmpty()) {
             words = new LinkedHashMap<>(base.words());
@@ -411,7 +419,7 @@ public final class Vm implements AutoCloseable {
             }
             constants = changed;
         }
-        return base.successor(stack, words, constants);
+        return base.successor(List.of(stack), words, constants);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.finch.vm;
 
 import dev.finch.ir.checked.Environment;
+import dev.finch.ir.checked.Row;
 import dev.finch.ir.type.Type;
 import dev.finch.vm.word.Library;
 import java.util.LinkedHashMap;
@@ -60,21 +61,32 @@ public final class VmState {
         VmState next = new VmState(library, newStack, newWords, newConstants);
         Environment e = environment;
         if (e != null && next.words == words && next.constants == constants) {
-            next.environment = sameTypes(next.stack, e.stack()) ? e : e.withStack(types(next.stack));
+            Row old = Row.of(e.stack());
+            Row types = types(next.stack, old);
+            next.environment = types == old ? e : e.withStack(types);
         }
         return next;
     }
 
-    private static boolean sameTypes(List<TypedValue> stack, List<Type> types) {
-        if (stack.size() != types.size()) return false;
-        for (int i = 0; i < types.size(); i++) if (!stack.get(i).type().equals(types.get(i))) return false;
-        return true;
+    /**
+     * The types of {@code stack} as a row that shares with {@code old} the bottom where both hold the very same type
+     * objects (what a run left untouched): only what the run changed on top is pushed again.
+     */
+    private static Row types(List<TypedValue> stack, Row old) {
+        int n = Math.min(stack.size(), old.size());
+        int same = 0;
+        java.util.Iterator<Type> was = old.iterator();
+        while (same < n && stack.get(same).type() == was.next()) same++;
+        if (same == old.size() && same == stack.size()) return old;
+        Row r = old.drop(old.size() - same);
+        for (int i = same; i < stack.size(); i++) r = r.push(stack.get(i).type());
+        return r;
     }
 
-    private static List<Type> types(List<TypedValue> stack) {
+    private static Row types(List<TypedValue> stack) {
         Type[] out = new Type[stack.size()];
         for (int i = 0; i < out.length; i++) out[i] = stack.get(i).type();
-        return List.of(out);
+        return Row.of(java.util.Arrays.asList(out));
     }
 
     /** What the frontends lower and the verifier checks a new submission against. */

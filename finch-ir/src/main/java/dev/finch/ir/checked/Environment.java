@@ -18,7 +18,8 @@ public record Environment(Vocabulary vocabulary, Map<String, Type.Fn> words, Map
         java.util.Objects.requireNonNull(vocabulary, "vocabulary");
         words = Map.copyOf(words);
         constants = Map.copyOf(constants);
-        stack = List.copyOf(stack);
+        // A row: the verifier starts the program's stack from it as it is, and a new budget per submission shares it.
+        stack = Row.of(stack);
         pausing = java.util.Set.copyOf(pausing);
         java.util.Objects.requireNonNull(budget, "budget");
     }

@@ -18,7 +18,7 @@ import java.util.function.UnaryOperator;
  * builds its rows as {@code Row}s, so a snapshot costs O(1) and a checked body is linear in its nodes;
  * {@link Checked.CheckedBlock} keeps a {@code Row} as it is instead of copying it.
  */
-public final class Row extends AbstractList<Type> implements RandomAccess {
+public final class Row extends AbstractList<Type> implements RandomAccess, dev.finch.ir.type.Type.Frozen {
     private static final int BITS = 5;
     private static final int WIDTH = 1 << BITS;
     private static final int MASK = WIDTH - 1;
@@ -40,12 +40,32 @@ public final class Row extends AbstractList<Type> implements RandomAccess {
         this.tail = tail;
     }
 
-    /** The row of {@code types} (bottom to top): itself when it already is one. */
+    /**
+     * The row of {@code types} (bottom to top): itself when it already is one. Built whole — full leaves, then the
+     * trie above them — in one pass, where pushing type by type would copy the tail at every push (a session's stack
+     * becomes a row at every submission).
+     */
     public static Row of(List<Type> types) {
         if (types instanceof Row r) return r;
-        Row r = EMPTY;
-        for (Type t : types) r = r.push(t);
-        return r;
+        int n = types.size();
+        if (n == 0) return EMPTY;
+        Object[] all = types.toArray();
+        for (Object t : all) java.util.Objects.requireNonNull(t, "a row holds no null type");
+        if (all.length != n) n = all.length;
+        int tailOffset = n < WIDTH ? 0 : ((n - 1) >>> BITS) << BITS;
+        Object[] tail = Arrays.copyOfRange(all, tailOffset, n);
+        if (tailOffset == 0) return new Row(n, BITS, EMPTY_NODE, tail);
+        // The trie: the full leaves, grouped 32 to a node level by level until one root of at most 32 children.
+        Object[] level = new Object[tailOffset >>> BITS];
+        for (int i = 0; i < level.length; i++) level[i] = Arrays.copyOfRange(all, i << BITS, (i + 1) << BITS);
+        int shift = BITS;
+        while (level.length > WIDTH) {
+            Object[] up = new Object[(level.length + WIDTH - 1) >>> BITS];
+            for (int i = 0; i < up.length; i++) up[i] = Arrays.copyOf(Arrays.copyOfRange(level, i << BITS, Math.min(level.length, (i + 1) << BITS)), WIDTH);
+            level = up;
+            shift += BITS;
+        }
+        return new Row(n, shift, Arrays.copyOf(level, WIDTH), tail);
     }
 
     @Override public int size() { return size; }
@@ -53,6 +73,23 @@ public final class Row extends AbstractList<Type> implements RandomAccess {
     @Override public Type get(int index) {
         if (index < 0 || index >= size) throw new IndexOutOfBoundsException("index " + index + " of a row of " + size);
         return (Type) leafFor(index)[index & MASK];
+    }
+
+    /** Bottom to top, a leaf at a time (not a walk from the root for every position). */
+    @Override public java.util.Iterator<Type> iterator() { return new Types(); }
+
+    /** {@link #iterator()}: the current leaf, found again only when the position enters the next one. */
+    private final class Types implements java.util.Iterator<Type> {
+        private int next;
+        private Object[] leaf;
+
+        @Override public boolean hasNext() { return next < size; }
+
+        @Override public Type next() {
+            if (next >= size) throw new java.util.NoSuchElementException();
+            if (leaf == null || (next & MASK) == 0) leaf = leafFor(next);
+            return (Type) leaf[next++ & MASK];
+        }
     }
 
     /** The topmost type; the row must not be empty. */

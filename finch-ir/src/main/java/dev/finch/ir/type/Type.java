@@ -195,10 +195,16 @@ public sealed interface Type {
      * A callable type {@code ins -> outs ! {caps} yields<Y,R>}; also a word's signature.
      * Effects are canonical capability requirements, kept sorted by their spelling.
      */
+    /**
+     * A list of types that is immutable and holds no null (the checked IR's {@code Row}): a signature keeps it as it
+     * is instead of copying it (a session's program is typed over the whole stack, at every submission).
+     */
+    interface Frozen extends List<Type> { }
+
     record Fn(List<Type> ins, List<Type> outs, SortedSet<Capability> effects, Optional<Yields> yields) implements Type {
         public Fn {
-            ins = List.copyOf(ins);
-            outs = List.copyOf(outs);
+            ins = ins instanceof Frozen ? ins : List.copyOf(ins);
+            outs = outs instanceof Frozen ? outs : List.copyOf(outs);
             // Most signatures are pure: they share one empty set instead of each copying one.
             effects = effects.isEmpty() ? NO_EFFECTS : java.util.Collections.unmodifiableSortedSet(new TreeSet<>(effects));
             Objects.requireNonNull(yields);

@@ -48,6 +48,40 @@ class RowProperties {
         for (int i = 0; i < snapshots.size(); i++) assertThat(snapshots.get(i)).containsExactlyElementsOf(expected.get(i));
     }
 
+    @Property(tries = 300)
+    void aRowBuiltWholeIsTheRowBuiltByPushes(@ForAll long seed, @ForAll @IntRange(min = 0, max = 40_000) int size,
+                                            @ForAll @IntRange(min = 0, max = 2_000) int steps) {
+        Random r = new Random(seed);
+        List<Type> types = new ArrayList<>();
+        for (int i = 0; i < size; i++) types.add(POOL[r.nextInt(POOL.length)]);
+        Row whole = Row.of(types);
+        Row pushed = Row.EMPTY.pushAll(types);
+        assertThat(whole).containsExactlyElementsOf(types);
+        assertThat(Row.sharedPrefix(whole, pushed)).isEqualTo(size);
+        // Both go on the same way under pushes and pops (the trie's shape is the pushed row's).
+        for (int i = 0; i < steps; i++) {
+            if (r.nextInt(3) > 0 && !types.isEmpty()) {
+                whole = whole.pop();
+                pushed = pushed.pop();
+                types.remove(types.size() - 1);
+            } else {
+                Type t = POOL[r.nextInt(POOL.length)];
+                whole = whole.push(t);
+                pushed = pushed.push(t);
+                types.add(t);
+            }
+        }
+        assertThat(whole).containsExactlyElementsOf(types);
+        assertThat(pushed).containsExactlyElementsOf(types);
+        assertThat(Row.sharedPrefix(whole, Row.of(types))).isEqualTo(types.size());
+    }
+
+    @Test void aRowBuiltWholeHoldsNoNull() {
+        List<Type> withNull = new ArrayList<>(List.of(Type.Prim.INT, Type.Prim.INT));
+        withNull.add(null);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Row.of(withNull)).isInstanceOf(NullPointerException.class);
+    }
+
     @Property(tries = 200)
     void sharedPrefixIsTheLongestRunOfTheSameObjects(@ForAll long seed, @ForAll @IntRange(min = 0, max = 5000) int base,
                                                      @ForAll @IntRange(min = 0, max = 100) int popped) {
