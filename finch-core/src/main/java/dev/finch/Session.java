@@ -1011,7 +1011,7 @@ public final class Session {
 
     /** Whether a committed state may hold a value that a program's closure literal made (its type holds a function or fiber). */
     private static boolean leavesLiteralValues(VmState state) {
-        for (TypedValue v : state.stack()) if (dev.finch.vm.CallerThread.holdsFunction(v.type())) return true;
+        if (state.stackHoldsFunction()) return true;
         for (TypedValue v : state.constants().values()) if (dev.finch.vm.CallerThread.holdsFunction(v.type())) return true;
         return false;
     }

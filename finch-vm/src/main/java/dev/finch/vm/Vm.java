@@ -1,6 +1,7 @@
 package dev.finch.vm;
 
 import dev.finch.ir.checked.Checked.CheckedModule;
+import dev.finch.ir.checked.Row;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
@@ -222,9 +223,7 @@ public final class Vm implements AutoCloseable {
         ctx.host = new RunHost(executionId, host);
         ctx.cpu = new dev.finch.vm.runtime.CpuTasks.Run(cpuTasks);
         inspection(ctx, state, program.module);
-        Object[] in = new Object[state.stack().size()];
-        for (int i = 0; i < in.length; i++) in[i] = state.stack().get(i).value();
-        ctx.stackIn = in;
+        ctx.stackIn = state.values();
         return ctx;
     }
 
@@ -395,17 +394,23 @@ public final class Vm implements AutoCloseable {
 
     private static VmState commit(Paused p, Ctx ctx) {
         VmState base = p.base();
-        // The values the run left where they were (the same type and value objects) keep their entries.
+        // The bottom the program left as it was — the same types (shared with the row it started from, found through
+        // the trie nodes the rows share) holding the same values — keeps its entries: a deep stack is not walked value
+        // by value. The types of the entries are, by construction, the rows' (each entry's type is the row's object).
+        Row ins = Row.of(p.module().main().signature().ins());
+        Row outs = Row.of(p.module().main().signature().outs());
         List<TypedValue> before = base.stack();
-        List<Type> outs = p.module().main().signature().outs();
+        Object[] in = ctx.stackIn;
+        Object[] out = ctx.stackOut;
+        int sameTypes = ins.size() == before.size() && in != null && in.length == before.size() ? Row.sharedPrefix(ins, outs) : 0;
         TypedValue[] stack = new TypedValue[outs.size()];
-        int i = 0;
-        for (Type t : outs) {
-            Object v = ctx.stackOut[i];
-            TypedValue was = i < before.size() ? before.get(i) : null;
-            stack[i] = was != null && was.type() == t && was.value() == v ? was : new TypedValue(t, v);
-            i++;
+        int kept = 0;
+        while (kept < sameTypes && out[kept] == in[kept]) {
+            stack[kept] = before.get(kept);
+            kept++;
         }
+        java.util.Iterator<Type> types = outs.listIterator(kept);
+        for (int i = kept; i < stack.length; i++) stack[i] = new TypedValue(types.next(), out[i]);
         Map<String, CompiledWord> words = base.words();
         if (!p.words().isEmpty()) {
             words = new LinkedHashMap<>(base.words());
@@ -419,7 +424,7 @@ public final class Vm implements AutoCloseable {
             }
             constants = changed;
         }
-        return base.successor(List.of(stack), words, constants);
+        return base.successor(List.of(stack), out, outs, kept, words, constants);
     }
 
     /**
@@ -490,7 +495,7 @@ public final class Vm implements AutoCloseable {
                 Continuations.closures(programs), ctx, module.main().signature().outs());
         // The restoring host's grants, never the image's: a saved run's authority is what its new host gives it.
         ctx.host.restore(host.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
-        ctx.stackIn = base.stack().stream().map(TypedValue::value).toArray();
+        ctx.stackIn = base.values();
         ctx.restoreOutput(r.output());
         if (r.events() != null) ctx.restoreLog(OutputLog.of(r.events()), r.outputHandles());
         ctx.restoreExecuted(r.executedNanos());

@@ -26,6 +26,13 @@ public final class VmState {
      * an equal one twice): a submission asks for it more than once, and the dictionary is not walked again for each.
      */
     private Environment environment;
+    /**
+     * The stack's values, bottom to top, made on first use or handed over by the run that committed this state (its
+     * outputs): a run reads them as its input ({@code Ctx.stackIn}) and never writes them.
+     */
+    private Object[] values;
+    /** The lowest stack position whose type holds a function (a closure or fiber), the stack's size when none; -1 until known. */
+    private int lowestFunction = -1;
 
     public VmState(Library library, List<TypedValue> stack, Map<String, CompiledWord> words, Map<String, TypedValue> constants) {
         this.library = java.util.Objects.requireNonNull(library, "library");
@@ -53,34 +60,45 @@ public final class VmState {
     public VmState withLibrary(Library other) { return other == library ? this : new VmState(other, stack, words, constants); }
 
     /**
-     * The state a run that started from this one committed: {@code stack}, and the dictionary and constants given
-     * (this state's own maps when the run defined nothing). When the dictionary and constants are this state's, the
-     * environment already built for it is carried over with the new stack's types, not built again.
+     * The state a run that started from this one committed: {@code stack} (whose values are {@code values} and whose
+     * types are {@code types}, the row the program was checked to leave), and the dictionary and constants given (this
+     * state's own maps when the run defined nothing). Its first {@code kept} entries are this state's own, untouched.
+     * When the dictionary and constants are this state's, the environment already built for it is carried over with
+     * the new stack's types, not built again.
      */
-    VmState successor(List<TypedValue> newStack, Map<String, CompiledWord> newWords, Map<String, TypedValue> newConstants) {
-        VmState next = new VmState(library, newStack, newWords, newConstants);
+    VmState successor(List<TypedValue> stack, Object[] values, Row types, int kept, Map<String, CompiledWord> newWords, Map<String, TypedValue> newConstants) {
+        VmState next = new VmState(library, stack, newWords, newConstants);
+        next.values = values;
         Environment e = environment;
         if (e != null && next.words == words && next.constants == constants) {
-            Row old = Row.of(e.stack());
-            Row types = types(next.stack, old);
-            next.environment = types == old ? e : e.withStack(types);
+            next.environment = types == e.stack() ? e : e.withStack(types);
         }
+        int lowest = lowestFunction;
+        if (lowest >= 0) next.lowestFunction = lowest < kept ? lowest : next.firstFunction(kept);
         return next;
     }
 
-    /**
-     * The types of {@code stack} as a row that shares with {@code old} the bottom where both hold the very same type
-     * objects (what a run left untouched): only what the run changed on top is pushed again.
-     */
-    private static Row types(List<TypedValue> stack, Row old) {
-        int n = Math.min(stack.size(), old.size());
-        int same = 0;
-        java.util.Iterator<Type> was = old.iterator();
-        while (same < n && stack.get(same).type() == was.next()) same++;
-        if (same == old.size() && same == stack.size()) return old;
-        Row r = old.drop(old.size() - same);
-        for (int i = same; i < stack.size(); i++) r = r.push(stack.get(i).type());
-        return r;
+    /** The stack's values, bottom to top, for a run to read (never to write). */
+    Object[] values() {
+        Object[] v = values;
+        if (v == null) {
+            v = new Object[stack.size()];
+            for (int i = 0; i < v.length; i++) v[i] = stack.get(i).value();
+            values = v;
+        }
+        return v;
+    }
+
+    /** Whether a value on the stack is or holds a function (a closure or fiber). */
+    public boolean stackHoldsFunction() {
+        int lowest = lowestFunction;
+        if (lowest < 0) lowestFunction = lowest = firstFunction(0);
+        return lowest < stack.size();
+    }
+
+    private int firstFunction(int from) {
+        for (int i = from; i < stack.size(); i++) if (CallerThread.holdsFunction(stack.get(i).type())) return i;
+        return stack.size();
     }
 
     private static Row types(List<TypedValue> stack) {
