@@ -28,9 +28,10 @@ public final class VmState {
     private Environment environment;
     /**
      * The stack's values, bottom to top, made on first use or handed over by the run that committed this state (its
-     * outputs): a run reads them as its input ({@code Ctx.stackIn}) and never writes them.
+     * outputs): a run reads them as its input ({@code Ctx.stackIn}) and never writes them. Volatile: a state made on
+     * one thread is run on others.
      */
-    private Object[] values;
+    private volatile Object[] values;
     /** The lowest stack position whose type holds a function (a closure or fiber), the stack's size when none; -1 until known. */
     private int lowestFunction = -1;
 

@@ -47,11 +47,10 @@ public final class Row extends AbstractList<Type> implements RandomAccess, dev.f
      */
     public static Row of(List<Type> types) {
         if (types instanceof Row r) return r;
-        int n = types.size();
-        if (n == 0) return EMPTY;
         Object[] all = types.toArray();
+        int n = all.length;
+        if (n == 0) return EMPTY;
         for (Object t : all) java.util.Objects.requireNonNull(t, "a row holds no null type");
-        if (all.length != n) n = all.length;
         int tailOffset = n < WIDTH ? 0 : ((n - 1) >>> BITS) << BITS;
         Object[] tail = Arrays.copyOfRange(all, tailOffset, n);
         if (tailOffset == 0) return new Row(n, BITS, EMPTY_NODE, tail);

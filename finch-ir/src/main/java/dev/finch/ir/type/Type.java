@@ -192,15 +192,15 @@ public sealed interface Type {
     }
 
     /**
+     * A list of types that is immutable and holds no null: the checked IR's {@code Row}, the only one. A signature
+     * keeps it as it is instead of copying it (a session's program is typed over the whole stack, at every submission).
+     */
+    sealed interface Frozen extends List<Type> permits dev.finch.ir.checked.Row { }
+
+    /**
      * A callable type {@code ins -> outs ! {caps} yields<Y,R>}; also a word's signature.
      * Effects are canonical capability requirements, kept sorted by their spelling.
      */
-    /**
-     * A list of types that is immutable and holds no null (the checked IR's {@code Row}): a signature keeps it as it
-     * is instead of copying it (a session's program is typed over the whole stack, at every submission).
-     */
-    interface Frozen extends List<Type> { }
-
     record Fn(List<Type> ins, List<Type> outs, SortedSet<Capability> effects, Optional<Yields> yields) implements Type {
         public Fn {
             ins = ins instanceof Frozen ? ins : List.copyOf(ins);
