@@ -60,7 +60,11 @@ public final class Row extends AbstractList<Type> implements RandomAccess, dev.f
         int shift = BITS;
         while (level.length > WIDTH) {
             Object[] up = new Object[(level.length + WIDTH - 1) >>> BITS];
-            for (int i = 0; i < up.length; i++) up[i] = Arrays.copyOf(Arrays.copyOfRange(level, i << BITS, Math.min(level.length, (i + 1) << BITS)), WIDTH);
+            for (int i = 0; i < up.length; i++) {
+                Object[] node = new Object[WIDTH];
+                System.arraycopy(level, i << BITS, node, 0, Math.min(WIDTH, level.length - (i << BITS)));
+                up[i] = node;
+            }
             level = up;
             shift += BITS;
         }

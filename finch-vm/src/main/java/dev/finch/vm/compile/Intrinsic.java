@@ -57,27 +57,11 @@ public enum Intrinsic {
             case FLOAT_MUL -> binary(mc, n, Kind.D, DMUL);
             case FLOAT_DIV -> binary(mc, n, Kind.D, DDIV);
             case FLOAT_REM -> binary(mc, n, Kind.D, DREM);
-            case FLOAT_NEGATE -> {
-                int base = n.before().size() - 1;
-                NodeEmitter.load(mc, n.before(), base, Kind.D);
-                mc.mv.visitInsn(DNEG);
-                NodeEmitter.store(mc, Kind.D, n.after(), base);
-            }
-            case INT_TO_FLOAT -> {
-                int base = n.before().size() - 1;
-                NodeEmitter.load(mc, n.before(), base, Kind.J);
-                mc.mv.visitInsn(L2D);
-                NodeEmitter.store(mc, Kind.D, n.after(), base);
-            }
+            case FLOAT_NEGATE -> unary(mc, n, Kind.D, Kind.D, DNEG);
+            case INT_TO_FLOAT -> unary(mc, n, Kind.J, Kind.D, L2D);
             case BOOL_AND -> binary(mc, n, Kind.Z, IAND);
             case BOOL_OR -> binary(mc, n, Kind.Z, IOR);
-            case BOOL_NOT -> {
-                int base = n.before().size() - 1;
-                NodeEmitter.load(mc, n.before(), base, Kind.Z);
-                mc.mv.visitInsn(ICONST_1);
-                mc.mv.visitInsn(IXOR);
-                NodeEmitter.store(mc, Kind.Z, n.after(), base);
-            }
+            case BOOL_NOT -> unary(mc, n, Kind.Z, Kind.Z, ICONST_1, IXOR);
             case INT_LESS -> compareInts(mc, n, IFLT);
             case INT_GREATER -> compareInts(mc, n, IFGT);
             case INT_LESS_EQUAL -> compareInts(mc, n, IFLE);
@@ -121,6 +105,14 @@ public enum Intrinsic {
             case NONE, SHUFFLE -> null;
         };
         return expected == null || o.signature().toString().equals(expected) ? null : "emits `" + expected + "`, not `" + o.signature() + "`";
+    }
+
+    /** The top value, of kind {@code in}, replaced by what {@code ops} make of it, of kind {@code out}. */
+    private static void unary(MethodCompiler mc, CallNode n, Kind in, Kind out, int... ops) {
+        int base = n.before().size() - 1;
+        NodeEmitter.load(mc, n.before(), base, in);
+        for (int op : ops) mc.mv.visitInsn(op);
+        NodeEmitter.store(mc, out, n.after(), base);
     }
 
     private static void binary(MethodCompiler mc, CallNode n, Kind k, int op) {
