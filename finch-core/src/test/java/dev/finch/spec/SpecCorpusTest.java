@@ -62,7 +62,8 @@ class SpecCorpusTest {
             >>> final
             {{output}}
             """;
-    private static final dev.finch.agent.AgentOptions AGENTS = dev.finch.agent.AgentOptions.of(
+    /** The child agents every corpus case's Finch runs (the image law over the corpus uses them too). */
+    static final dev.finch.agent.AgentOptions AGENTS = dev.finch.agent.AgentOptions.of(
             new dev.finch.agent.AgentProfile("script", "scripted", dev.finch.agent.ScriptedProvider.parse(SCRIPT)));
     private static final Finch INTERPRETED = Finch.builder().tier(Finch.Tier.INTERPRETED).timeout(Duration.ofSeconds(20)).agents(AGENTS).build();
     private static final Finch COMPILED = Finch.builder().tier(Finch.Tier.COMPILED).timeout(Duration.ofSeconds(20)).agents(AGENTS).build();

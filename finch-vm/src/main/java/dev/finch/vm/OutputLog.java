@@ -19,13 +19,13 @@ public final class OutputLog {
     public static final OutputLog EMPTY = new OutputLog(null);
 
     /** A recorded entry: a say that ends at an offset of the output text, or an output-handle event. */
-    sealed interface Entry { }
+    public sealed interface Entry { }
 
     /** Say text up to {@code end} (UTF-16 units into the output), from the end of the previous say entry. */
-    record SayUpTo(int end) implements Entry { }
+    public record SayUpTo(int end) implements Entry { }
 
     /** An event of an output handle (never a say). */
-    record Handle(OutputEvent event) implements Entry { }
+    public record Handle(OutputEvent event) implements Entry { }
 
     /** The entries; null for {@link #EMPTY}. */
     private final Vector<Entry> entries;
@@ -77,6 +77,12 @@ public final class OutputLog {
         }
         return new OutputLog(v);
     }
+
+    /** The recorded entries in order, as a saved run keeps them ({@link #ofEntries}). */
+    public List<Entry> entries() { return entries == null ? List.of() : entries.asJava(); }
+
+    /** The log of exactly {@code entries}, as {@link #entries()} gave them. */
+    public static OutputLog ofEntries(List<Entry> entries) { return entries.isEmpty() ? EMPTY : new OutputLog(Vector.ofAll(entries)); }
 
     @Override public String toString() { return "OutputLog[" + size() + " entries]"; }
 

@@ -68,13 +68,30 @@ public final class OutputRecorder {
     /** The record so far, as an immutable snapshot; {@code outputEnd} is the length of the output text so far. */
     public OutputLog snapshot(int outputEnd) { return sayOpen ? log.plus(new OutputLog.SayUpTo(outputEnd)) : log; }
 
-    /** Restores the record of a run saved in another process, and its handle counter (no handle is open). */
-    public void restore(OutputLog saved, long lastHandle) {
-        log = saved;
-        sayOpen = false;
+    /**
+     * Everything this recorder holds, as a paused run saves it: the record's entries, whether say text follows the last
+     * of them, where each handle's replace and progress are since the last say/open/close ({@code handle*2+kind} → entry),
+     * the open handles with their labels in opening order, and the last handle's number.
+     */
+    public record State(OutputLog log, boolean sayOpen, Map<Long, Integer> segment, Map<Long, String> open, long lastHandle) {
+        public State {
+            segment = Map.copyOf(segment);
+            open = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(open));
+        }
+    }
+
+    /** This recorder's state ({@link State}). */
+    public State state() { return new State(log, sayOpen, segment, open, lastHandle); }
+
+    /** Restores the state of a run saved in another process: it records on exactly as it would have there. */
+    public void restore(State saved) {
+        log = saved.log();
+        sayOpen = saved.sayOpen();
         segment.clear();
+        segment.putAll(saved.segment());
         open.clear();
-        this.lastHandle = lastHandle;
+        open.putAll(saved.open());
+        lastHandle = saved.lastHandle();
     }
 
     /** A new handle's number, recorded as open with {@code label}; null when {@link #MAX_OPEN} are open. */

@@ -444,20 +444,16 @@ public final class Vm implements AutoCloseable {
         ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, state, tiering, state.library());
         Map<String, CompiledWord> words = new LinkedHashMap<>(state.words());
         words.putAll(compiled.words());
-        return new Rebuilt(new VmState(state.library(), state.stack(), words, state.constants()), new Continuations.Program(module, compiled::closure));
+        return new Rebuilt(new VmState(state.library(), state.stack(), words, state.constants()), new Continuations.Program(module, remaker(compiled)));
     }
 
     /**
      * The durable form of a suspended run, to resume in another process (see {@link Continuations}), with every
-     * concurrent step that paused with it; a CPU task is kept as its end, or as its closure to start again. Refused for
-     * a run holding values that live only in this process (streams, closures not made by this program's literals, a step
-     * holding its host's per-step state).
-     */
-    public String save(Suspension suspension) { return save(suspension, List.of()); }
-
-    /**
-     * As {@link #save(Suspension)}, where the run may also hold closures and fibers made by {@code earlier} programs (a
-     * session's earlier submissions, in order); restore with the same programs, rebuilt.
+     * concurrent step that paused with it; a CPU task is kept as its end, or as its closure to start again. The run may
+     * hold closures and fibers made by {@code earlier} programs (a session's earlier submissions, in order): restore it
+     * with the same programs, rebuilt. Refused ({@link dev.finch.vm.persist.ValueCodec.NotDurable}) for a run holding
+     * a value that lives only in this process (a function made outside any of these programs, a step holding its host's
+     * per-step state).
      */
     public String save(Suspension suspension, List<CheckedModule> earlier) {
         Paused p = suspension.paused;
@@ -466,24 +462,20 @@ public final class Vm implements AutoCloseable {
         for (CheckedModule m : earlier) programs.add(new Continuations.Program(m, null));
         programs.add(new Continuations.Program(p.module(), null));
         return Continuations.save(suspension.executionId(), Continuations.moduleDigest(p.module(), p.interpreted()), p.ctx(), yt,
-                Continuations.closures(programs), p.module().main().signature().outs());
+                Continuations.closures(programs), p.module().main().signature().outs(), p.module().newConstants());
     }
 
     /**
      * Rebuilds a suspended run saved by {@link #save} in any process, from the same verified module and the same
-     * base state (dictionary and stack) it started from. Nothing runs and nothing is dispatched until it is resumed. The
-     * run holds {@code host}'s grants: those saved with it (approvals for this run only) are not trusted.
+     * base state (dictionary and stack) it started from, and the {@code earlier} programs it was saved with, here
+     * rebuilt ({@link #rebuild}). Nothing runs and nothing is dispatched until it is resumed. The run holds
+     * {@code host}'s grants: those saved with it (approvals for this run only) are not trusted.
      */
-    public Suspension restore(String executionId, CheckedModule module, VmState base, HostConfig host, String saved) {
-        return restore(executionId, module, base, host, saved, List.of());
-    }
-
-    /** As above, for a run saved with {@code earlier} programs ({@link #save(Suspension, List)}), here rebuilt ({@link #rebuild}). */
     public Suspension restore(String executionId, CheckedModule module, VmState base, HostConfig host, String saved,
                               List<Continuations.Program> earlier) {
         ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, base, tiering, base.library());
         List<Continuations.Program> programs = new ArrayList<>(earlier);
-        programs.add(new Continuations.Program(module, compiled::closure));
+        programs.add(new Continuations.Program(module, remaker(compiled)));
         Map<String, Object> constants = new LinkedHashMap<>();
         base.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), constants);
@@ -492,12 +484,12 @@ public final class Vm implements AutoCloseable {
         inspection(ctx, base, module);
         // The run's steps are rebuilt on ctx as the continuation is read (they share its host and definitions).
         Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()),
-                Continuations.closures(programs), ctx, module.main().signature().outs());
+                Continuations.closures(programs), ctx, module.main().signature().outs(), module.newConstants());
         // The restoring host's grants, never the image's: a saved run's authority is what its new host gives it.
         ctx.host.restore(host.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
         ctx.stackIn = base.values();
-        ctx.restoreOutput(r.output());
-        if (r.events() != null) ctx.restoreLog(OutputLog.of(r.events()), r.outputHandles());
+        ctx.constants().putAll(r.constants());
+        ctx.restoreOutput(r.output(), r.outputRecord(), r.outputBytes());
         ctx.restoreExecuted(r.executedNanos());
         ctx.yielded = r.yielded();
         if (r.awaitingTask()) dev.finch.vm.runtime.CpuTasks.restoredWait(ctx);
@@ -508,6 +500,15 @@ public final class Vm implements AutoCloseable {
         Paused p = new Paused(ctx, compiled.main(), module, base, compiled.words(), compiled.interpreted(), false);
         TypedValue payload = r.yieldedType() == null ? null : new TypedValue(r.yieldedType(), r.yielded());
         return new Suspension(executionId, payload == null ? new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE) : payload, p);
+    }
+
+    /** How {@code compiled}'s closure literals and quotations make their values again. */
+    private static Continuations.Remaker remaker(ModuleCompiler.Compiled compiled) {
+        return new Continuations.Remaker() {
+            @Override public Object closure(dev.finch.ir.checked.Checked.CheckedWord body, Object[] captures) { return compiled.closure(body, captures); }
+
+            @Override public Object quote(dev.finch.ir.checked.Checked.QuoteNode site) { return compiled.quote(site); }
+        };
     }
 
     /** What {@code vm-vocabulary} answers in a run of {@code module} on {@code state}: its vocabulary and definitions. */

@@ -191,7 +191,7 @@ final class Interpreter implements ModuleCompiler.Main {
                     stack[sp++] = Rt.record(values);
                     yield pc + 1;
                 }
-                case QUOTE -> { stack[sp++] = quote((Checked.QuoteNode) op.node); yield pc + 1; }
+                case QUOTE -> { stack[sp++] = quote((Checked.QuoteNode) op.node, link); yield pc + 1; }
                 case CLOSURE -> { stack[sp++] = closure((Checked.ClosureNode) op.node, locals); yield pc + 1; }
                 case STORE -> { locals[localIndex.get(((Checked.LocalStoreNode) op.node).instr().name())] = stack[--sp]; yield pc + 1; }
                 case LOAD -> { stack[sp++] = locals[localIndex.get(((Checked.LocalLoadNode) op.node).instr().name())]; yield pc + 1; }
@@ -291,13 +291,14 @@ final class Interpreter implements ModuleCompiler.Main {
         return out;
     }
 
-    private Object quote(Checked.QuoteNode n) {
+    /** The execution token quotation {@code n} makes, run interpreted, its callees linked by {@code link}. */
+    static Closure quote(Checked.QuoteNode n, Link link) {
         Checked.Target t = n.target();
         return switch (t.kind()) {
             case WORD -> {
                 Callee c = link.callee(t.name());
                 MethodHandle inv = c.interpreted() != null ? c.interpreted().uniform() : c.uniform();
-                yield new Closure(inv, null, c.sig(), t.name());
+                yield new Closure(inv, c.sig(), t.name(), n);
             }
             case BUILTIN -> {
                 Checked.Target.Builtin b = (Checked.Target.Builtin) t;
@@ -306,7 +307,7 @@ final class Interpreter implements ModuleCompiler.Main {
                 CallNode call = new CallNode(new dev.finch.ir.instr.Instr.Call(b.name(), n.origin()), b, sig, suspends, sig.ins(), sig.outs());
                 CheckedWord adapter = new CheckedWord("['] " + b.name(), sig, Map.of(), List.of(),
                         new Checked.CheckedBlock(List.of(call), sig.ins(), sig.outs()), suspends, n.origin());
-                yield new Closure(new Interpreter(adapter, link).uniform(), null, sig, b.name());
+                yield new Closure(new Interpreter(adapter, link).uniform(), sig, b.name(), n);
             }
             case CONSTANT_REF -> throw new IllegalStateException("a constant has no execution token (the verifier refuses ['] " + t.name() + ")");
         };

@@ -55,9 +55,14 @@ public final class ModuleCompiler {
     private Map<String, Bounded.Fact> bounded = Map.of();
     /** The uniform invoker of each closure literal compiled into the generated class. */
     private final Map<CheckedWord, MethodHandle> closureInvokers = new HashMap<>();
+    /** The uniform invoker of each quotation's execution token compiled into the generated class. */
+    private final Map<Checked.QuoteNode, MethodHandle> quoteInvokers = new java.util.IdentityHashMap<>();
 
-    /** A generated extra method and the class-data slot that will hold its uniform invoker. */
-    record Extra(String method, CheckedWord word, boolean closure, int invokerSlot) { }
+    /**
+     * A generated extra method and the class-data slot that will hold its uniform invoker; {@code site} is the quotation
+     * whose execution token it runs, if it is one's.
+     */
+    record Extra(String method, CheckedWord word, boolean closure, int invokerSlot, Checked.QuoteNode site) { }
 
     private ModuleCompiler(CheckedModule module, VmState state, dev.finch.vm.word.Library library) {
         this.module = module;
@@ -82,15 +87,17 @@ public final class ModuleCompiler {
         @Override public void run(Ctx ctx) throws Throwable { handle.invokeExact(ctx); }
     }
 
-    public record Compiled(Main main, Map<String, CompiledWord> words, boolean generatedClass, Set<String> interpreted,
-                           java.util.function.Function<CheckedWord, MethodHandle> closureInvoker) {
+    public record Compiled(Main main, Map<String, CompiledWord> words, boolean generatedClass, Set<String> interpreted, Remakes remakes) {
         /**
-         * Remakes a closure literal of this module from its verified body and captured values (a restored run's): it
-         * runs interpreted, which behaves exactly as the compiled tier does.
+         * Remakes a closure literal of this module from its verified body and captured values (a restored run's), in
+         * the tier its function was compiled to.
          */
         public dev.finch.vm.value.Closure closure(CheckedWord body, Object[] captures) {
-            return new dev.finch.vm.value.Closure(closureInvoker.apply(body), captures, body.signature(), "closure@" + body.origin(), body);
+            return new dev.finch.vm.value.Closure(remakes.closureInvoker(body), captures, body.signature(), "closure@" + body.origin(), body);
         }
+
+        /** Remakes the execution token of quotation {@code site} of this module, in the tier its function was compiled to. */
+        public dev.finch.vm.value.Closure quote(Checked.QuoteNode site) { return remakes.quote(site); }
     }
 
     /**
@@ -116,7 +123,7 @@ public final class ModuleCompiler {
         if (module.words().isEmpty() && mainInterpreted) {
             // A main alone that runs interpreted (most programs a model writes): nothing to generate or link, the main's
             // interpreter is the whole module.
-            return new Compiled(new Interpreter(module.main(), link), Map.of(), false, Set.of("main"), new ClosureInvokers(Map.of(), link));
+            return new Compiled(new Interpreter(module.main(), link), Map.of(), false, Set.of("main"), new Remakes(Map.of(), Map.of(), link));
         }
         int i = 0;
         for (CheckedWord w : module.words()) {
@@ -165,6 +172,7 @@ public final class ModuleCompiler {
                             : Invokers.uniform(hidden.findStatic(cls, x.method(), methodType(x.word().signature(), x.closure())), x.word().signature(), x.closure());
                     data.fill(x.invokerSlot(), uniform);
                     if (x.closure()) closureInvokers.putIfAbsent(x.word(), uniform);
+                    if (x.site() != null) quoteInvokers.putIfAbsent(x.site(), uniform);
                 }
                 // Every late entry is in place: now the initializer may copy the class data into its fields.
                 hidden.ensureInitialized(cls);
@@ -179,8 +187,7 @@ public final class ModuleCompiler {
             Set<String> interpreted = new HashSet<>();
             for (var e : methodNames.entrySet()) if (interpretedMethods.contains(e.getValue())) interpreted.add(e.getKey());
             // A closure literal runs in the tier its function was compiled to, so a restored closure resumes its own frames.
-            Map<CheckedWord, MethodHandle> compiledClosures = Map.copyOf(closureInvokers);
-            return new Compiled(main, words, cls != null, interpreted, new ClosureInvokers(compiledClosures, link));
+            return new Compiled(main, words, cls != null, interpreted, new Remakes(Map.copyOf(closureInvokers), quoteInvokers, link));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("generated class could not be linked", e);
         }
@@ -194,14 +201,30 @@ public final class ModuleCompiler {
     }
 
     /**
-     * A closure literal's invoker, in the tier its function was compiled to. A named class, not a lambda: it is made
-     * on a fresh JVM's first submission, where linking a lambda costs about 0.7 ms.
+     * How a module's closure literals and quotations make their values again (a restored run's or session's), each in the
+     * tier its function was compiled to: the compiled class's invoker where there is one, else the interpreter's.
      */
-    private record ClosureInvokers(Map<CheckedWord, MethodHandle> compiled, Interpreter.Link link)
-            implements java.util.function.Function<CheckedWord, MethodHandle> {
-        @Override
-        public MethodHandle apply(CheckedWord body) {
-            return compiled.containsKey(body) ? compiled.get(body) : new Interpreter(body, link).uniform();
+    public static final class Remakes {
+        private final Map<CheckedWord, MethodHandle> closures;
+        private final Map<Checked.QuoteNode, MethodHandle> quotes;
+        private final Interpreter.Link link;
+
+        Remakes(Map<CheckedWord, MethodHandle> closures, Map<Checked.QuoteNode, MethodHandle> quotes, Interpreter.Link link) {
+            this.closures = closures;
+            this.quotes = quotes;
+            this.link = link;
+        }
+
+        MethodHandle closureInvoker(CheckedWord body) {
+            MethodHandle compiled = closures.get(body);
+            return compiled != null ? compiled : new Interpreter(body, link).uniform();
+        }
+
+        dev.finch.vm.value.Closure quote(Checked.QuoteNode site) {
+            MethodHandle compiled = quotes.get(site);
+            if (compiled == null) return Interpreter.quote(site, link);
+            String name = site.target().name();
+            return new dev.finch.vm.value.Closure(compiled, site.type(), name, site);
         }
     }
 
@@ -346,7 +369,14 @@ public final class ModuleCompiler {
     /** Queues a closure body or quote adapter; returns the class-data slot of its invoker. */
     int addExtra(String prefix, CheckedWord body, boolean closure) {
         int slot = data.reserve();
-        extras.add(new Extra(prefix + extras.size(), body, closure, slot));
+        extras.add(new Extra(prefix + extras.size(), body, closure, slot, null));
+        return slot;
+    }
+
+    /** The slot of the invoker of quotation {@code site}'s execution token, which runs {@code adapter}. */
+    int addQuote(CheckedWord adapter, Checked.QuoteNode site) {
+        int slot = data.reserve();
+        extras.add(new Extra("q" + extras.size(), adapter, false, slot, site));
         return slot;
     }
 

@@ -430,19 +430,21 @@ final class NodeEmitter {
             case WORD -> {
                 CheckedWord target = mc.moduleWord(t.name());
                 if (target != null) {
-                    int slot = mc.owner.addExtra("q", forwarder(target, n), false);
-                    newClosure(mc, slot, target.signature(), t.name(), n.after(), n.before().size(), null);
+                    int slot = mc.owner.addQuote(forwarder(target, n), n);
+                    mc.lateConstant(slot, "Ljava/lang/invoke/MethodHandle;");
+                    newToken(mc, target.signature(), t.name(), n);
                 } else {
                     CompiledWord p = mc.persisted(t.name());
                     mc.classConstant(Invokers.uniform(p.handle(), p.signature(), false), "Ljava/lang/invoke/MethodHandle;");
-                    newClosureFromLoadedInvoker(mc, p.signature(), t.name(), n.after(), n.before().size(), null);
+                    newToken(mc, p.signature(), t.name(), n);
                 }
                 yield true;
             }
             case BUILTIN -> {
                 CheckedWord adapter = adapter((Checked.Target.Builtin) t, n);
-                int slot = mc.owner.addExtra("q", adapter, false);
-                newClosure(mc, slot, adapter.signature(), t.name(), n.after(), n.before().size(), null);
+                int slot = mc.owner.addQuote(adapter, n);
+                mc.lateConstant(slot, "Ljava/lang/invoke/MethodHandle;");
+                newToken(mc, adapter.signature(), t.name(), n);
                 yield true;
             }
             case CONSTANT_REF -> throw new IllegalStateException("a constant has no execution token (the verifier refuses ['] " + t.name() + ")");
@@ -474,6 +476,23 @@ final class NodeEmitter {
                                    CheckedWord body) {
         mc.lateConstant(invokerSlot, "Ljava/lang/invoke/MethodHandle;");
         newClosureFromLoadedInvoker(mc, sig, name, after, pos, captures, body);
+    }
+
+    /** With the invoker on the operand stack, builds the execution token quotation {@code n} makes and stores it. */
+    private static void newToken(MethodCompiler mc, Type.Fn sig, String name, Checked.QuoteNode n) {
+        MethodVisitor mv = mc.mv;
+        int pos = n.before().size();
+        mv.visitVarInsn(ASTORE, mc.slot(pos, Kind.A));
+        mv.visitTypeInsn(NEW, "dev/finch/vm/value/Closure");
+        mv.visitInsn(DUP);
+        mv.visitVarInsn(ALOAD, mc.slot(pos, Kind.A));
+        mv.visitTypeInsn(CHECKCAST, "java/lang/invoke/MethodHandle");
+        mc.classConstant(sig, "Ldev/finch/ir/type/Type$Fn;");
+        mc.string(name);
+        mc.classConstant(n, "Ldev/finch/ir/checked/Checked$QuoteNode;");
+        mv.visitMethodInsn(INVOKESPECIAL, "dev/finch/vm/value/Closure", "<init>",
+                "(Ljava/lang/invoke/MethodHandle;Ldev/finch/ir/type/Type$Fn;Ljava/lang/String;Ldev/finch/ir/checked/Checked$QuoteNode;)V", false);
+        store(mc, Kind.A, n.after(), pos);
     }
 
     /** With the invoker on the operand stack, builds a Closure value and stores it at {@code pos}. */

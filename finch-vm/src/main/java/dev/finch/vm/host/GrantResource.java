@@ -6,9 +6,10 @@ import java.util.Objects;
 /**
  * A {@code resource<capability-grant>} value (contract: "capability-list returns the reusable grants visible within the
  * current ProgramRun ceiling as typed metadata paired with opaque resource&lt;capability-grant&gt; values"). Only
- * {@code capability-list} makes one; a program cannot build one from text or JSON, and it is never saved (a resource
- * lives only in its process), so a printed id confers nothing. Holding one is not authority either: {@code
- * agent-spawn-with} revalidates it against the spawning run's grants when the child is created.
+ * {@code capability-list} makes one; a program cannot build one from text or JSON, so a printed id confers nothing. It
+ * is saved with a paused run or a session as what it names (an image is signed), and holding one is not authority
+ * either: {@code agent-spawn-with} revalidates it against the spawning run's grants when the child is created — a
+ * restored run's are its restoring host's.
  */
 public final class GrantResource {
     private final Grant grant;
@@ -18,6 +19,9 @@ public final class GrantResource {
         this.grant = Objects.requireNonNull(grant, "grant");
         this.issuer = Objects.requireNonNull(issuer, "issuer");
     }
+
+    /** The resource a saved run or session held, as it was saved. */
+    public static GrantResource restored(Grant grant, String issuer) { return new GrantResource(grant, issuer); }
 
     /** The grant it names (as it was when listed). */
     public Grant grant() { return grant; }

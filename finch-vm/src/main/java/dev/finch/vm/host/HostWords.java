@@ -206,57 +206,53 @@ public final class HostWords {
 
     // ---- streams ----
 
-    /** A source of stream items with its owner; closed by stream-close or at the end of the run. */
-    interface Source extends AutoCloseable {
-        Object next(Origin o);
-
-        @Override void close();
-    }
-
     @Word(name = "file-lines-open", category = Category.FILE, doc = "Open a run-owned stream of the file's lines (each at most 1 MiB).")
     @Overload(sig = "path -> stream<string> ! {fs.read(${workspace}/**)}", requires = READ)
     public static Object fileLinesOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
-        return ctx.host.await(ctx, "file-lines-open", read(p), EffectRequest.inputs(site, path), site.outs(), o, () -> {
-            java.io.InputStream in = new java.io.BufferedInputStream(files(ctx).openBytes(p));
-            int[] lineNo = {0};
-            Source s = new Source() {
-                @Override public Object next(Origin at) {
-                    try {
-                        java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
-                        int c;
-                        boolean any = false;
-                        while ((c = in.read()) >= 0) {
-                            any = true;
-                            if (c == '\n') break;
-                            if (line.size() >= MAX_LINE) throw new FinchTrap(HostCode.TOO_LARGE, at, "line " + (lineNo[0] + 1) + " of " + p + " exceeds 1 MiB");
-                            line.write(c);
-                        }
-                        if (!any) return OptionValue.NONE;
-                        lineNo[0]++;
-                        byte[] bytes = line.toByteArray();
-                        int n = bytes.length;
-                        if (n > 0 && bytes[n - 1] == '\r') n--;
-                        // Each line is decoded strictly on its own, so a bad byte is reported at its own line.
-                        String text = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
-                                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
-                                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
-                                .decode(java.nio.ByteBuffer.wrap(bytes, 0, n)).toString();
-                        return OptionValue.some(text);
-                    } catch (java.nio.charset.CharacterCodingException e) {
-                        throw new FinchTrap(HostCode.IO, at, "line " + lineNo[0] + " of " + p + " is not valid UTF-8");
-                    } catch (IOException e) {
-                        throw new FinchTrap(HostCode.IO, at, "cannot read " + p + ": " + e.getClass().getSimpleName());
-                    }
-                }
+        return ctx.host.await(ctx, "file-lines-open", read(p), EffectRequest.inputs(site, path), site.outs(), o,
+                () -> ctx.host.openStream(RunStreams.Kind.LINES, p, null, linesSource(ctx, p)));
+    }
 
-                @Override public void close() {
-                    try { in.close(); } catch (IOException ignored) { /* closing */ }
+    /** A source of {@code p}'s lines, each decoded strictly by itself. */
+    static RunStreams.Source linesSource(Ctx ctx, ConcretePath p) throws HostFailure {
+        java.io.InputStream in = new java.io.BufferedInputStream(files(ctx).openBytes(p));
+        int[] lineNo = {0};
+        return new RunStreams.Source() {
+            @Override public Object next(Origin at) {
+                try {
+                    java.io.ByteArrayOutputStream line = new java.io.ByteArrayOutputStream();
+                    int c;
+                    boolean any = false;
+                    while ((c = in.read()) >= 0) {
+                        any = true;
+                        if (c == '\n') break;
+                        if (line.size() >= MAX_LINE) throw new FinchTrap(HostCode.TOO_LARGE, at, "line " + (lineNo[0] + 1) + " of " + p + " exceeds 1 MiB");
+                        line.write(c);
+                    }
+                    if (!any) return OptionValue.NONE;
+                    lineNo[0]++;
+                    byte[] bytes = line.toByteArray();
+                    int n = bytes.length;
+                    if (n > 0 && bytes[n - 1] == '\r') n--;
+                    // Each line is decoded strictly on its own, so a bad byte is reported at its own line.
+                    String text = java.nio.charset.StandardCharsets.UTF_8.newDecoder()
+                            .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+                            .decode(java.nio.ByteBuffer.wrap(bytes, 0, n)).toString();
+                    return OptionValue.some(text);
+                } catch (java.nio.charset.CharacterCodingException e) {
+                    throw new FinchTrap(HostCode.IO, at, "line " + lineNo[0] + " of " + p + " is not valid UTF-8");
+                } catch (IOException e) {
+                    throw new FinchTrap(HostCode.IO, at, "cannot read " + p + ": " + e.getClass().getSimpleName());
                 }
-            };
-            return new StreamValue(ctx.host.executionId(), ctx.host.openStream(s), "lines");
-        });
+            }
+
+            @Override public void close() {
+                try { in.close(); } catch (IOException ignored) { /* closing */ }
+            }
+        };
     }
 
     /**
@@ -328,41 +324,39 @@ public final class HostWords {
     public static Object csvOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
-        return ctx.host.await(ctx, "csv-open", read(p), EffectRequest.inputs(site, path), site.outs(), o, () -> {
-            requireTerminatedQuotes(ctx, p);
-            CsvReader<CsvRecord> reader = csv(files(ctx).open(p));
-            CloseableIterator<CsvRecord> it = reader.iterator();
-            Source s = new Source() {
-                @Override public Object next(Origin at) {
-                    try {
-                        if (!it.hasNext()) return OptionValue.NONE;
-                        CsvRecord rec = it.next();
-                        return OptionValue.some(ListValue.from(rec.getFields()));
-                    } catch (CsvParseException | UncheckedIOException e) {
-                        throw new FinchTrap(HostCode.CSV, at, "malformed CSV in " + p + ": " + firstLine(e.getMessage()));
-                    }
-                }
+        return ctx.host.await(ctx, "csv-open", read(p), EffectRequest.inputs(site, path), site.outs(), o,
+                () -> ctx.host.openStream(RunStreams.Kind.CSV, p, null, csvSource(ctx, p)));
+    }
 
-                @Override public void close() {
-                    try { reader.close(); } catch (IOException ignored) { /* closing */ }
+    /** A source of {@code p}'s CSV records. */
+    static RunStreams.Source csvSource(Ctx ctx, ConcretePath p) throws HostFailure {
+        requireTerminatedQuotes(ctx, p);
+        CsvReader<CsvRecord> reader = csv(files(ctx).open(p));
+        CloseableIterator<CsvRecord> it = reader.iterator();
+        return new RunStreams.Source() {
+            @Override public Object next(Origin at) {
+                try {
+                    if (!it.hasNext()) return OptionValue.NONE;
+                    CsvRecord rec = it.next();
+                    return OptionValue.some(ListValue.from(rec.getFields()));
+                } catch (CsvParseException | UncheckedIOException e) {
+                    throw new FinchTrap(HostCode.CSV, at, "malformed CSV in " + p + ": " + firstLine(e.getMessage()));
                 }
-            };
-            return new StreamValue(ctx.host.executionId(), ctx.host.openStream(s), "csv");
-        });
+            }
+
+            @Override public void close() {
+                try { reader.close(); } catch (IOException ignored) { /* closing */ }
+            }
+        };
     }
 
     @Word(name = "stream-next", category = Category.FILE, doc = "The next item of a run-owned stream, or none at its end.")
     @Overload(sig = "stream<a> -> option<a>")
-    public static Object streamNext(Ctx ctx, Object stream, Origin o) { return source(ctx, stream, o).next(o); }
+    public static Object streamNext(Ctx ctx, Object stream, Origin o) { return ctx.host.streams().next(ctx, open(ctx, stream, o), o); }
 
     @Word(name = "stream-close", category = Category.FILE, doc = "Release a run-owned stream.")
     @Overload(sig = "stream<a> ->")
-    public static void streamClose(Ctx ctx, Object stream, Origin o) {
-        StreamValue v = (StreamValue) stream;
-        Source s = (Source) (v.owner().equals(ctx.host.executionId()) ? ctx.host.streams.remove(v.id()) : null);
-        if (s == null) throw new FinchTrap(HostCode.STREAM_CLOSED, o, "stream " + v + " is closed or belongs to another run");
-        s.close();
-    }
+    public static void streamClose(Ctx ctx, Object stream, Origin o) { ctx.host.streams().close(open(ctx, stream, o)); }
 
     @Word(name = "file-lines-next", category = Category.FILE, doc = "Compatibility alias of stream-next for line streams.")
     @Overload(sig = "stream<string> -> option<string>")
@@ -372,11 +366,13 @@ public final class HostWords {
     @Overload(sig = "stream<string> ->")
     public static void fileLinesClose(Ctx ctx, Object stream, Origin o) { streamClose(ctx, stream, o); }
 
-    private static Source source(Ctx ctx, Object stream, Origin o) {
+    /** The number of {@code stream}, open in this run; else {@code E-HOST} stream-closed. */
+    private static long open(Ctx ctx, Object stream, Origin o) {
         StreamValue v = (StreamValue) stream;
-        Source s = (Source) (v.owner().equals(ctx.host.executionId()) ? ctx.host.streams.get(v.id()) : null);
-        if (s == null) throw new FinchTrap(HostCode.STREAM_CLOSED, o, "stream " + v + " is closed or belongs to another run");
-        return s;
+        if (!v.owner().equals(ctx.host.executionId()) || !ctx.host.streams().isOpen(v.id())) {
+            throw new FinchTrap(HostCode.STREAM_CLOSED, o, "stream " + v + " is closed or belongs to another run");
+        }
+        return v.id();
     }
 
     @Word(name = "csv-summary", category = Category.FILE, doc = "Header and per-column facts of at most max_rows records, as json.")

@@ -38,8 +38,7 @@ public final class RunHost {
     private EffectRequest pending;
     private Waiting waiting;
     private HostResponse response;
-    final Map<Long, AutoCloseable> streams = new HashMap<>();
-    private long nextStream;
+    private final RunStreams streams = new RunStreams();
 
     public RunHost(String executionId, HostConfig config) {
         this.executionId = executionId;
@@ -205,17 +204,14 @@ public final class RunHost {
         for (EffectObserver o : config.observers()) o.settled(e);
     }
 
-    long openStream(AutoCloseable source) {
-        long id = ++nextStream;
-        streams.put(id, source);
-        return id;
+    /** The streams the run holds open. */
+    public RunStreams streams() { return streams; }
+
+    /** Holds {@code source}, just opened on {@code path}, as a new stream of this run: its value. */
+    dev.finch.vm.value.StreamValue openStream(RunStreams.Kind kind, dev.finch.capabilities.ConcretePath path, String sheet, RunStreams.Source source) {
+        return new dev.finch.vm.value.StreamValue(executionId, streams.add(kind, path, sheet, source), kind.spelling());
     }
 
     /** Closes every stream the run still holds (at the end of the run). */
-    public void closeAll() {
-        for (AutoCloseable c : streams.values()) {
-            try { c.close(); } catch (Exception ignored) { /* best effort at the end of a run */ }
-        }
-        streams.clear();
-    }
+    public void closeAll() { streams.closeAll(); }
 }

@@ -81,32 +81,35 @@ public final class WorkbookWords {
         available(ctx, p, o);
         supported(o);
         var inputs = sheet == null ? EffectRequest.inputs(site, path) : EffectRequest.inputs(site, path, sheet);
-        return ctx.host.await(ctx, word, read(p), inputs, site.outs(), o, () -> {
-            Workbooks.Book b = Workbooks.open(files(ctx).openBytes(p), p.toString());
-            Workbooks.Rows rows;
-            try {
-                rows = b.rows(sheet);
-            } catch (HostFailure | RuntimeException e) {
-                b.close();
-                throw e;
-            }
-            HostWords.Source s = new HostWords.Source() {
-                @Override public Object next(Origin at) {
-                    try {
-                        List<String> row = rows.next();
-                        return row == null ? OptionValue.NONE : OptionValue.some(ListValue.from(row));
-                    } catch (HostFailure f) {
-                        throw new FinchTrap(f.code(), at, f.getMessage());
-                    }
-                }
+        return ctx.host.await(ctx, word, read(p), inputs, site.outs(), o,
+                () -> ctx.host.openStream(RunStreams.Kind.WORKBOOK, p, sheet, rowsSource(ctx, p, sheet)));
+    }
 
-                @Override public void close() {
-                    rows.close();
-                    b.close();
+    /** A source of the rows of {@code p}'s sheet {@code sheet} (the first when null). */
+    static RunStreams.Source rowsSource(Ctx ctx, ConcretePath p, String sheet) throws HostFailure {
+        Workbooks.Book b = Workbooks.open(files(ctx).openBytes(p), p.toString());
+        Workbooks.Rows rows;
+        try {
+            rows = b.rows(sheet);
+        } catch (HostFailure | RuntimeException e) {
+            b.close();
+            throw e;
+        }
+        return new RunStreams.Source() {
+            @Override public Object next(Origin at) {
+                try {
+                    List<String> row = rows.next();
+                    return row == null ? OptionValue.NONE : OptionValue.some(ListValue.from(row));
+                } catch (HostFailure f) {
+                    throw new FinchTrap(f.code(), at, f.getMessage());
                 }
-            };
-            return new StreamValue(ctx.host.executionId(), ctx.host.openStream(s), "workbook");
-        });
+            }
+
+            @Override public void close() {
+                rows.close();
+                b.close();
+            }
+        };
     }
 
     @Word(name = "workbook-range", category = Category.FILE,

@@ -36,9 +36,10 @@ import java.util.Set;
 public final class Continuations {
     /**
      * 2: a request's arguments are typed values (type and encoded value), no longer display strings. 3: a run paused
-     * while concurrent steps were live carries each step's closure and frames, and step handles are saved by id.
+     * while concurrent steps were live carries each step's closure and frames, and step handles are saved by id. 4: the
+     * constants the run defined before it paused, its open output handles, and every value in one order.
      */
-    public static final String FORMAT = "finch-continuation/3";
+    public static final String FORMAT = "finch-continuation/4";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
@@ -58,25 +59,26 @@ public final class Continuations {
         return sha256(b.toString());
     }
 
-    /**
-     * A program whose closure literals a saved value may name: its verified module and, when restoring, what remakes
-     * a closure of one of its literals (null when only saving).
-     */
-    public record Program(CheckedModule module, java.util.function.BiFunction<CheckedWord, Object[], Object> make) { }
+    /** How a rebuilt program makes its closure literals' closures and its quotations' execution tokens again. */
+    public interface Remaker {
+        /** A closure of literal {@code body} over {@code captures}. */
+        Object closure(CheckedWord body, Object[] captures);
 
-    /**
-     * The closure literals of {@code module} in a fixed order (main's body, then each word's, each depth first,
-     * nested literals included), as a continuation names them; {@code make} remakes a closure of one (null when
-     * only saving).
-     */
-    public static ValueCodec.Closures closures(CheckedModule module, java.util.function.BiFunction<CheckedWord, Object[], Object> make) {
-        return closures(List.of(new Program(module, make)));
+        /** The execution token quotation {@code site} makes. */
+        Object quote(Checked.QuoteNode site);
     }
 
     /**
-     * The closure literals of several programs — a session's earlier submissions, then the paused one — numbered in
-     * that order, each program's as {@link #closures(CheckedModule, java.util.function.BiFunction)} orders them.
-     * Also the table of handles (fibers) one save or restore has met, so copies stay one.
+     * A program whose closure literals and quotations a saved value may name: its verified module and, when restoring,
+     * what remakes their values (null when only saving).
+     */
+    public record Program(CheckedModule module, Remaker remaker) { }
+
+    /**
+     * The closure literals and quotations of several programs — a session's earlier submissions, then the paused one —
+     * numbered in that order, each program's in a fixed order (main's body, then each word's, each depth first, nested
+     * literals included), as a continuation or an image names them. Also the table of handles (fibers) one save or
+     * restore has met, so copies stay one.
      */
     public static ValueCodec.Closures closures(List<Program> programs) { return closures(programs, null); }
 
@@ -87,16 +89,21 @@ public final class Continuations {
     public static ValueCodec.Closures closures(List<Program> programs,
                                                java.util.function.Function<dev.finch.vm.value.Fiber, dev.finch.vm.value.Fiber.Snapshot> fiberState) {
         List<CheckedWord> literals = new ArrayList<>();
-        List<java.util.function.BiFunction<CheckedWord, Object[], Object>> makers = new ArrayList<>();
+        List<Remaker> literalMakers = new ArrayList<>();
+        List<Checked.QuoteNode> quotes = new ArrayList<>();
+        List<Remaker> quoteMakers = new ArrayList<>();
         // By identity: a saved closure's body is the very literal of the module it was compiled from (hashing the IR deeply would cost its size per literal).
         java.util.Map<CheckedWord, Integer> index = new java.util.IdentityHashMap<>();
+        java.util.Map<Checked.QuoteNode, Integer> quoteIndex = new java.util.IdentityHashMap<>();
         for (Program program : programs) {
             List<CheckedWord> roots = new ArrayList<>();
             roots.add(program.module().main());
             roots.addAll(program.module().words());
             int from = literals.size();
-            for (CheckedWord root : roots) collect(root.body(), literals, index);
-            for (int i = from; i < literals.size(); i++) makers.add(program.make());
+            int quotesFrom = quotes.size();
+            for (CheckedWord root : roots) collect(root.body(), literals, index, quotes, quoteIndex);
+            for (int i = from; i < literals.size(); i++) literalMakers.add(program.remaker());
+            for (int i = quotesFrom; i < quotes.size(); i++) quoteMakers.add(program.remaker());
         }
         java.util.Map<Object, Object> handles = new java.util.HashMap<>();
         return new ValueCodec.Closures() {
@@ -112,67 +119,86 @@ public final class Continuations {
 
             @Override public Object make(CheckedWord body, Object[] captures) {
                 int i = index.getOrDefault(body, -1);
-                var make = i < 0 ? null : makers.get(i);
+                Remaker make = i < 0 ? null : literalMakers.get(i);
                 if (make == null) throw new Refused("closures are remade only when a run is restored");
-                return make.apply(body, captures);
+                return make.closure(body, captures);
+            }
+
+            @Override public int indexOfQuote(Checked.QuoteNode site) { return quoteIndex.getOrDefault(site, -1); }
+
+            @Override public Object quote(int i) {
+                if (i < 0 || i >= quotes.size()) return null;
+                Remaker make = quoteMakers.get(i);
+                if (make == null) throw new Refused("execution tokens are remade only when a run is restored");
+                return make.quote(quotes.get(i));
             }
         };
     }
 
-    private static void collect(Checked.CheckedBlock block, List<CheckedWord> literals, java.util.Map<CheckedWord, Integer> index) {
+    private static void collect(Checked.CheckedBlock block, List<CheckedWord> literals, java.util.Map<CheckedWord, Integer> index,
+                                List<Checked.QuoteNode> quotes, java.util.Map<Checked.QuoteNode, Integer> quoteIndex) {
         for (Checked.Node n : block.nodes()) {
             boolean handled = switch (n.kind()) {
                 case CLOSURE -> {
                     CheckedWord body = ((Checked.ClosureNode) n).body();
                     index.putIfAbsent(body, literals.size());
                     literals.add(body);
-                    collect(body.body(), literals, index);
+                    collect(body.body(), literals, index, quotes, quoteIndex);
                     yield true;
                 }
-                case PUSH, CALL, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, QUOTE, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> {
-                    for (Checked.CheckedBlock child : Checked.children(n)) collect(child, literals, index);
+                case QUOTE -> {
+                    Checked.QuoteNode q = (Checked.QuoteNode) n;
+                    quoteIndex.putIfAbsent(q, quotes.size());
+                    quotes.add(q);
+                    yield true;
+                }
+                case PUSH, CALL, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> {
+                    for (Checked.CheckedBlock child : Checked.children(n)) collect(child, literals, index, quotes, quoteIndex);
                     yield true;
                 }
             };
         }
     }
 
-    /** Saves the paused run: frames outermost first. */
-    public static String save(String executionId, String moduleDigest, Ctx ctx, Type yieldedType) {
-        return save(executionId, moduleDigest, ctx, yieldedType, null);
-    }
-
-    /** As above, saving the closures of the program's own literals ({@link #closures}). */
-    public static String save(String executionId, String moduleDigest, Ctx ctx, Type yieldedType, ValueCodec.Closures closures) {
-        return save(executionId, moduleDigest, ctx, yieldedType, closures, List.of());
-    }
-
     /**
-     * As above, for a run that may have paused while concurrent steps were live: every step's closure and frames are
-     * saved, and a handle to a step by its id (an ended step's with its value); {@code mainOuts} types the root's
-     * results when it had finished main and was draining its steps.
+     * Saves the paused run: its frames (outermost first), every concurrent step that paused with it (closure and
+     * frames; a handle to a step by its id, an ended step's with its value), the root's results when it had finished
+     * main and was draining its steps ({@code mainOuts} types them), and the constants it has defined so far
+     * ({@code newConstants}: the module's, by type). Values are written in one fixed order, which {@link #restore}
+     * reads in, so a handle met twice (a fiber) is written once and read back as one.
      */
     public static String save(String executionId, String moduleDigest, Ctx ctx, Type yieldedType, ValueCodec.Closures programClosures,
-                              List<Type> mainOuts) {
-        ValueCodec.Closures closures = programClosures == null ? null : new WithSteps(programClosures, ctx.strands, null);
+                              List<Type> mainOuts, java.util.Map<String, Type> newConstants) {
+        ValueCodec.Closures closures = new WithSteps(programClosures, ctx.strands, null);
         ObjectNode doc = F.objectNode();
         doc.put("format", FORMAT);
         doc.put("execution_id", executionId);
         doc.put("module", moduleDigest);
         doc.put("output", ctx.output());
-        // Output handles are drawn by the process that runs them: an open one cannot pause durably (NotDurable). The
-        // record of their events so far is saved, so the resumed outcome reports them.
-        java.util.List<Long> openOutputs = ctx.outputs().openHandles();
-        if (!openOutputs.isEmpty()) {
-            throw new ValueCodec.NotDurable("output#" + openOutputs.get(0) + " is open: an output handle lives only in the process that draws it; "
-                    + "close it (output-close) before the run pauses to be saved");
-        }
-        if (ctx.outputs().lastHandle() > 0) {
-            doc.set("events", OutputEventJson.encode(ctx.log().events(ctx.output())));
-            doc.put("output_handles", ctx.outputs().lastHandle());
-        }
+        // The record of its events exactly as the recorder holds it, open output handles included: the restored run goes
+        // on replacing and closing them (the host's sink there receives those events for the handle ids the outcome's
+        // events show opened), and records and coalesces as it would have here.
+        doc.set("output_record", OutputEventJson.encodeRecorder(ctx.outputs().state()));
+        doc.put("output_bytes", ctx.outputBytes());
         // The execution's running time so far: its total time limit holds across processes too.
         doc.put("executed_ms", ctx.executedNanos() / 1_000_000);
+        Strands strands = ctx.strands;
+        // The budget scopes open around the root, as what is left of each (the model host saves them).
+        JsonNode rootLocal = saveLocal(ctx, strands.rootLocal(), "the run");
+        if (rootLocal != null) doc.set("root_local", rootLocal);
+        List<Strands.SavedStep> steps = strands.pausedSteps();
+        boolean withSteps = !steps.isEmpty() || strands.rootDraining() || Strands.retrying(ctx);
+        if (withSteps) {
+            // The ids first: the values below may hold handles of any of them.
+            ObjectNode st = doc.putObject("strands");
+            st.put("owner", strands.pauseOwnerId());
+            st.put("next", strands.nextId());
+            st.put("root_retrying", Strands.retrying(ctx));
+            st.put("root_draining", strands.rootDraining());
+            ArrayNode ids = st.putArray("steps");
+            for (Strands.SavedStep step : steps) ids.addObject().put("id", step.id()).put("parent", step.parent());
+        }
+        // ---- the values, in the order restore reads them ----
         if (ctx.awaiting != null) {
             // Paused at task-join: nothing was published; the join runs again on resume (its task in the frame).
             doc.put("awaiting_task", true);
@@ -191,37 +217,40 @@ public final class Continuations {
         // No grants: a restored run holds its restoring host's, never authority carried in the image.
         ArrayNode journal = host.putArray("journal");
         for (EffectJournal.Entry e : h.journal().entries()) journal.addObject().put("state", e.state().name()).set("request", RequestJson.encode(e.request(), closures, false));
-        Strands strands = ctx.strands;
-        // The budget scopes open around the root, as what is left of each (the model host saves them).
-        JsonNode rootLocal = saveLocal(ctx, strands.rootLocal(), "the run");
-        if (rootLocal != null) doc.set("root_local", rootLocal);
-        List<Strands.SavedStep> steps = strands.pausedSteps();
-        if (!steps.isEmpty() || strands.rootDraining() || Strands.retrying(ctx)) {
-            if (closures == null) throw new ValueCodec.NotDurable("a run paused with concurrent steps is saved only with its program's closures");
-            ObjectNode st = doc.putObject("strands");
-            st.put("owner", strands.pauseOwnerId());
-            st.put("next", strands.nextId());
-            st.put("root_retrying", Strands.retrying(ctx));
-            if (strands.rootDraining()) {
-                // The root had finished main: its results wait for its steps to end.
-                ArrayNode out = st.putArray("root_results");
-                for (int i = 0; i < mainOuts.size(); i++) {
-                    out.addObject().put("type", mainOuts.get(i).toString()).set("value", ValueCodec.encode(mainOuts.get(i), ctx.stackOut[i], closures));
-                }
-            }
-            ArrayNode arr = st.putArray("steps");
+        // The streams it holds open: what each reads and how far it has got (the restored run reopens it there).
+        ArrayNode streams = host.putArray("streams");
+        for (dev.finch.vm.host.RunStreams.Saved st : h.streams().saved()) {
+            ObjectNode o = streams.addObject().put("id", st.id()).put("kind", st.kind().spelling()).put("path", st.path().toString()).put("taken", st.taken());
+            if (st.sheet() != null) o.put("sheet", st.sheet());
+        }
+        host.put("last_stream", h.streams().last());
+        if (withSteps) {
+            ArrayNode arr = doc.putArray("step_states");
             for (Strands.SavedStep step : steps) {
                 dev.finch.vm.value.Closure c = (dev.finch.vm.value.Closure) step.closure();
                 ObjectNode o = arr.addObject();
                 JsonNode local = saveLocal(ctx, step.local(), "step#" + step.id());
                 if (local != null) o.set("local", local);
-                o.put("id", step.id());
-                o.put("parent", step.parent());
                 o.put("retrying", step.retrying());
                 o.put("closure_type", c.type().toString());
                 o.set("closure", ValueCodec.encode(c.type(), c, closures));
                 o.set("frames", encodeFrames(step.framesOutermostFirst(), closures));
             }
+            if (strands.rootDraining()) {
+                // The root had finished main: its results wait for its steps to end.
+                ArrayNode out = doc.putArray("root_results");
+                for (int i = 0; i < mainOuts.size(); i++) {
+                    out.addObject().put("type", mainOuts.get(i).toString()).set("value", ValueCodec.encode(mainOuts.get(i), ctx.stackOut[i], closures));
+                }
+            }
+        }
+        // The constants the run has defined so far (a Lisp `define` before the pause): committed with the run.
+        ObjectNode constants = null;
+        for (var c : new java.util.TreeMap<>(newConstants).entrySet()) {
+            Object v = ctx.constants().get(c.getKey());
+            if (v == null) continue;
+            if (constants == null) constants = doc.putObject("constants");
+            constants.set(c.getKey(), ValueCodec.encode(c.getValue(), v, closures));
         }
         doc.put("checksum", sha256(canonical(doc)));
         return doc.toString();
@@ -283,6 +312,10 @@ public final class Continuations {
 
         @Override public Object make(CheckedWord body, Object[] captures) { return base.make(body, captures); }
 
+        @Override public int indexOfQuote(Checked.QuoteNode site) { return base.indexOfQuote(site); }
+
+        @Override public Object quote(int index) { return base.quote(index); }
+
         @Override public java.util.Map<Object, Object> handles() { return base.handles(); }
 
         @Override public dev.finch.vm.value.Fiber.Snapshot stateOf(dev.finch.vm.value.Fiber f) { return base.stateOf(f); }
@@ -311,31 +344,17 @@ public final class Continuations {
     public record Restored(List<Frame> framesOutermostFirst, String output, Type yieldedType, Object yielded,
                            long sequence, List<EffectJournal.Entry> journal, EffectRequest pending,
                            RunHost.Waiting waiting, long executedNanos, boolean awaitingTask,
-                           List<dev.finch.vm.OutputEvent> events, long outputHandles) {
-        public Restored(List<Frame> framesOutermostFirst, String output, Type yieldedType, Object yielded,
-                        long sequence, List<EffectJournal.Entry> journal, EffectRequest pending,
-                        RunHost.Waiting waiting, long executedNanos, boolean awaitingTask) {
-            this(framesOutermostFirst, output, yieldedType, yielded, sequence, journal, pending, waiting, executedNanos, awaitingTask, null, 0);
-        }
-    }
-
-    /** Parses and checks a saved continuation against the program it must belong to. */
-    public static Restored restore(String text, String expectedExecutionId, String expectedDigest) {
-        return restore(text, expectedExecutionId, expectedDigest, null);
-    }
-
-    /** As above, remaking the closures of the program's own literals ({@link #closures}). */
-    public static Restored restore(String text, String expectedExecutionId, String expectedDigest, ValueCodec.Closures closures) {
-        return restore(text, expectedExecutionId, expectedDigest, closures, null, List.of());
-    }
+                           dev.finch.vm.OutputRecorder.State outputRecord, long outputBytes, java.util.Map<String, Object> constants) { }
 
     /**
-     * As above, rebuilding on {@code ctx} (the restored run's root context, its host installed) the concurrent steps
-     * the run had when it paused: each with its closure and frames, the pause's owner, and the root's results when it
-     * was draining (typed by {@code mainOuts}).
+     * Parses and checks a saved continuation against the program it must belong to, remaking the closures of the
+     * program's own literals ({@link #closures}) and rebuilding on {@code ctx} (the restored run's root context, its host
+     * installed) the concurrent steps the run had when it paused: each with its closure and frames, the pause's owner,
+     * and the root's results when it was draining (typed by {@code mainOuts}). {@code newConstants} types the
+     * constants the run had defined.
      */
-    public static Restored restore(String text, String expectedExecutionId, String expectedDigest, ValueCodec.Closures closures,
-                                   Ctx ctx, List<Type> mainOuts) {
+    public static Restored restore(String text, String expectedExecutionId, String expectedDigest, ValueCodec.Closures programClosures,
+                                   Ctx ctx, List<Type> mainOuts, java.util.Map<String, Type> newConstants) {
         JsonNode doc;
         try {
             doc = JSON.readTree(text);
@@ -353,45 +372,60 @@ public final class Continuations {
         if (!expectedExecutionId.equals(doc.path("execution_id").asText())) throw new Refused("the continuation belongs to another execution");
         if (!expectedDigest.equals(doc.path("module").asText())) throw new Refused("the continuation belongs to a different program or Finch version");
         try {
-            if (doc.has("root_local")) {
-                if (ctx == null) throw new Refused("the continuation holds a budget scope, which this restore cannot rebuild");
-                ctx.strands.restoreRootLocal(restoreLocal(ctx, doc.get("root_local")));
-            }
-            JsonNode st = doc.get("strands");
+            if (doc.has("root_local")) ctx.strands.restoreRootLocal(restoreLocal(ctx, doc.get("root_local")));
             // Handles of the run's own steps may be saved even when none paused with it (an ended step's, with its value).
             java.util.Map<Long, Strands.Strand> known = new java.util.HashMap<>();
-            if (ctx != null && closures != null) closures = new WithSteps(closures, ctx.strands, known);
+            ValueCodec.Closures closures = new WithSteps(programClosures, ctx.strands, known);
+            JsonNode st = doc.get("strands");
+            List<Strands.Strand> rebuilt = new ArrayList<>();
+            // Every paused step first: the values below (theirs and the root's) may hold each other's handles.
+            if (st != null) for (JsonNode step : st.get("steps")) rebuilt.add(ctx.strands.restorePausedStep(step.get("id").asLong(), step.get("parent").asLong(), known));
+            // ---- the values, in the order save wrote them ----
+            Type yt = doc.has("yielded_type") ? TypeSyntax.parse(doc.get("yielded_type").asText()) : null;
+            Object yielded = yt == null ? null : ValueCodec.decode(yt, doc.get("yielded"), closures);
+            List<Frame> frames = decodeFrames(doc.get("frames"), closures);
+            JsonNode host = doc.get("host");
+            EffectRequest pending = host.has("pending") ? RequestJson.decode(host.get("pending"), closures) : null;
+            List<EffectJournal.Entry> journal = new ArrayList<>();
+            for (JsonNode e : host.get("journal")) journal.add(new EffectJournal.Entry(RequestJson.decode(e.get("request"), closures), EffectJournal.State.valueOf(e.get("state").asText())));
+            RunHost.Waiting waiting = host.has("waiting") ? RunHost.Waiting.valueOf(host.get("waiting").asText()) : null;
+            List<dev.finch.vm.host.RunStreams.Saved> streams = new ArrayList<>();
+            for (JsonNode o : host.path("streams")) {
+                var path = dev.finch.capabilities.ConcretePath.parse(o.path("path").asText());
+                if (!path.isOk()) throw new Refused("the continuation's stream has no readable path");
+                streams.add(new dev.finch.vm.host.RunStreams.Saved(o.get("id").asLong(), dev.finch.vm.host.RunStreams.Kind.of(o.path("kind").asText()),
+                        path.value(), o.has("sheet") ? o.get("sheet").asText() : null, o.path("taken").asLong()));
+            }
+            ctx.host.streams().restore(streams, host.path("last_stream").asLong(0));
             if (st != null) {
-                if (ctx == null || closures == null) throw new Refused("the continuation holds concurrent steps, which this restore cannot rebuild");
-                // Every paused step first (their closures and frames may hold each other's handles), then their state.
-                List<Strands.Strand> rebuilt = new ArrayList<>();
-                for (JsonNode step : st.get("steps")) rebuilt.add(ctx.strands.restorePausedStep(step.get("id").asLong(), step.get("parent").asLong(), known));
+                JsonNode states = doc.get("step_states");
+                if (states == null || states.size() != rebuilt.size()) throw new Refused("the continuation's steps do not match their states");
                 int k = 0;
-                for (JsonNode step : st.get("steps")) {
+                for (JsonNode step : states) {
+                    Object local = step.has("local") ? restoreLocal(ctx, step.get("local")) : null;
                     Type ct = TypeSyntax.parse(step.get("closure_type").asText());
                     Object closure = ValueCodec.decode(ct, step.get("closure"), closures);
-                    Object local = step.has("local") ? restoreLocal(ctx, step.get("local")) : null;
                     ctx.strands.restoreStep(rebuilt.get(k++), closure, decodeFrames(step.get("frames"), closures), step.get("retrying").asBoolean(), local);
                 }
-                JsonNode results = st.get("root_results");
+                JsonNode results = doc.get("root_results");
+                boolean draining = st.path("root_draining").asBoolean(false);
+                if (draining != (results != null)) throw new Refused("the continuation's results do not match its steps");
                 if (results != null) {
                     if (results.size() != mainOuts.size()) throw new Refused("the continuation's results do not match the program's");
                     ctx.stackOut = new Object[mainOuts.size()];
                     for (int i = 0; i < mainOuts.size(); i++) ctx.stackOut[i] = ValueCodec.decode(mainOuts.get(i), results.get(i).get("value"), closures);
                 }
-                ctx.strands.restorePause(st.get("owner").asLong(), st.get("next").asLong(), results != null, st.get("root_retrying").asBoolean());
+                ctx.strands.restorePause(st.get("owner").asLong(), st.get("next").asLong(), draining, st.get("root_retrying").asBoolean());
             }
-            List<Frame> frames = decodeFrames(doc.get("frames"), closures);
-            Type yt = doc.has("yielded_type") ? TypeSyntax.parse(doc.get("yielded_type").asText()) : null;
-            Object yielded = yt == null ? null : ValueCodec.decode(yt, doc.get("yielded"), closures);
-            JsonNode host = doc.get("host");
-            List<EffectJournal.Entry> journal = new ArrayList<>();
-            for (JsonNode e : host.get("journal")) journal.add(new EffectJournal.Entry(RequestJson.decode(e.get("request"), closures), EffectJournal.State.valueOf(e.get("state").asText())));
-            EffectRequest pending = host.has("pending") ? RequestJson.decode(host.get("pending"), closures) : null;
-            RunHost.Waiting waiting = host.has("waiting") ? RunHost.Waiting.valueOf(host.get("waiting").asText()) : null;
-            List<dev.finch.vm.OutputEvent> events = doc.has("events") ? OutputEventJson.decode(doc.get("events")) : null;
+            java.util.Map<String, Object> constants = new java.util.LinkedHashMap<>();
+            JsonNode saved = doc.path("constants");
+            for (var c : new java.util.TreeMap<>(newConstants).entrySet()) {
+                if (saved.has(c.getKey())) constants.put(c.getKey(), ValueCodec.decode(c.getValue(), saved.get(c.getKey()), closures));
+            }
+            if (saved.size() != constants.size()) throw new Refused("the continuation holds a constant its program does not define");
             return new Restored(frames, doc.get("output").asText(), yt, yielded, host.get("sequence").asLong(), journal, pending, waiting,
-                    doc.path("executed_ms").asLong(0) * 1_000_000, doc.path("awaiting_task").asBoolean(false), events, doc.path("output_handles").asLong(0));
+                    doc.path("executed_ms").asLong(0) * 1_000_000, doc.path("awaiting_task").asBoolean(false),
+                    OutputEventJson.decodeRecorder(doc.get("output_record")), doc.path("output_bytes").asLong(0), constants);
         } catch (Refused r) {
             throw r;
         } catch (RuntimeException e) {

@@ -60,6 +60,47 @@ public final class OutputEventJson {
         return out;
     }
 
+    /**
+     * A recorder's exact state ({@link dev.finch.vm.OutputRecorder.State}): its entries (say entries as
+     * {@code {"say_to":end}}, handle events as above), whether say text follows them, the coalescing slots since the last
+     * say/open/close, the open handles with their labels, and the last handle's number.
+     */
+    public static ObjectNode encodeRecorder(dev.finch.vm.OutputRecorder.State state) {
+        ObjectNode o = F.objectNode();
+        ArrayNode entries = o.putArray("entries");
+        for (dev.finch.vm.OutputLog.Entry e : state.log().entries()) {
+            if (e instanceof dev.finch.vm.OutputLog.SayUpTo s) entries.addObject().put("say_to", s.end());
+            else entries.add(encode(((dev.finch.vm.OutputLog.Handle) e).event()));
+        }
+        o.put("say_open", state.sayOpen());
+        ArrayNode segment = o.putArray("segment");
+        new java.util.TreeMap<>(state.segment()).forEach((slot, at) -> segment.addArray().add(slot).add(at));
+        ArrayNode open = o.putArray("open");
+        state.open().forEach((id, label) -> open.addArray().add(id).add(label));
+        o.put("last_handle", state.lastHandle());
+        return o;
+    }
+
+    /** The state {@link #encodeRecorder} wrote; {@link IllegalArgumentException} when malformed. */
+    public static dev.finch.vm.OutputRecorder.State decodeRecorder(JsonNode o) {
+        if (o == null || !o.isObject()) throw new IllegalArgumentException("the output record must be an object");
+        List<dev.finch.vm.OutputLog.Entry> entries = new ArrayList<>();
+        for (JsonNode e : o.path("entries")) {
+            if (e.has("say_to")) entries.add(new dev.finch.vm.OutputLog.SayUpTo(e.get("say_to").asInt()));
+            else {
+                OutputEvent ev = decode(F.arrayNode().add(e)).get(0);
+                if (ev instanceof OutputEvent.Say) throw new IllegalArgumentException("a say event in the output record");
+                entries.add(new dev.finch.vm.OutputLog.Handle(ev));
+            }
+        }
+        java.util.Map<Long, Integer> segment = new java.util.HashMap<>();
+        for (JsonNode s : o.path("segment")) segment.put(s.get(0).asLong(), s.get(1).asInt());
+        java.util.Map<Long, String> open = new java.util.LinkedHashMap<>();
+        for (JsonNode s : o.path("open")) open.put(s.get(0).asLong(), s.get(1).asText());
+        return new dev.finch.vm.OutputRecorder.State(dev.finch.vm.OutputLog.ofEntries(entries), o.path("say_open").asBoolean(),
+                segment, open, o.path("last_handle").asLong());
+    }
+
     private static String text(JsonNode n, String field) {
         JsonNode t = n.get(field);
         if (t == null || !t.isTextual()) throw new IllegalArgumentException("an output event needs a text field '" + field + "'");

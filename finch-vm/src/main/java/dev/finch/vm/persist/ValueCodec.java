@@ -58,6 +58,12 @@ public final class ValueCodec {
         /** A closure running {@code body} over {@code captures}. */
         Object make(dev.finch.ir.checked.Checked.CheckedWord body, Object[] captures);
 
+        /** The index of quotation {@code site} among the programs' quotations, or -1 when it is not one of them. */
+        default int indexOfQuote(dev.finch.ir.checked.Checked.QuoteNode site) { return -1; }
+
+        /** The execution token of the quotation at {@code index} (remade when restoring), or null. */
+        default Object quote(int index) { return null; }
+
         /**
          * The handles (fibers) saved so far, by number — or remade so far, while restoring — so that copies of one
          * handle are saved once and remade as one; null when handles cannot be saved.
@@ -164,10 +170,8 @@ public final class ValueCodec {
                 if (v instanceof dev.finch.vm.host.ModelCapability m) yield F.objectNode().put("model", m.grant());
                 throw new NotDurable("a value of type " + type + " lives only in this process");
             }
-            case VAR -> {
-                // A type variable's value in a polymorphic word's frame: record its runtime shape.
-                yield encodeDynamic(v);
-            }
+            // A type variable's value in a polymorphic word's frame: its runtime shape says what it is.
+            case VAR -> encodeDynamic(v, cl);
             case FN -> {
                 // A closure literal's closure: which literal, and what it captured (typed by the literal's locals).
                 if (cl != null && v instanceof dev.finch.vm.value.Closure c && c.body() != null) {
@@ -184,39 +188,120 @@ public final class ValueCodec {
                         yield o;
                     }
                 }
-                throw new NotDurable("a value of type " + type + " (a function made outside this program, or an execution token) lives only in this process");
+                // An execution token of a quotation in the program: which quotation.
+                if (cl != null && v instanceof dev.finch.vm.value.Closure c && c.site() != null) {
+                    int index = cl.indexOfQuote(c.site());
+                    if (index >= 0) yield F.objectNode().put("quote", index);
+                }
+                throw new NotDurable("a value of type " + type + " (a function made outside this session's programs) lives only in this process");
             }
             case TASK -> {
                 // A step of the run itself is saved with it (by its id).
                 JsonNode step = cl == null ? null : cl.encodeTask((Type.TaskT) type, v);
                 if (step != null) yield step;
-                // A child agent: its task id, owner, request and (once ended) result.
-                if (v instanceof dev.finch.vm.host.AgentHandle agent) yield AgentHandleJson.encode(agent);
-                // A CPU task: its end once finished; else its (pure, so deterministic) closure, started again on restore.
-                if (!(v instanceof dev.finch.vm.runtime.CpuTasks.Task task)) {
-                    throw new NotDurable("a value of type " + type + " (a task that is not a step of this run) lives only in this process");
+                // Any other task is one handle however many places hold it: saved once, then referred to by number.
+                java.util.Map<Object, Object> seen = cl == null ? null : cl.handles();
+                Object number = seen == null ? null : seen.get(v);
+                if (number != null) yield F.objectNode().put("task_ref", (Integer) number);
+                ObjectNode task = encodeTask((Type.TaskT) type, v, cl);
+                if (seen != null) {
+                    int n = seen.size();
+                    seen.put(v, n);
+                    task.put("handle", n);
                 }
-                Type value = ((Type.TaskT) type).value();
-                dev.finch.vm.runtime.CpuTasks.Saved saved = task.saved();
-                ObjectNode o = F.objectNode();
-                if (saved instanceof dev.finch.vm.runtime.CpuTasks.Saved.Restart r) {
-                    o.put("cpu_task", "restart").set("closure", encodeChecked(new Type.Fn(List.of(), List.of(value), new java.util.TreeSet<>(),
-                            java.util.Optional.empty()), r.closure(), cl));
-                } else if (saved instanceof dev.finch.vm.runtime.CpuTasks.Saved.Done d) {
-                    o.put("cpu_task", "done").set("value", encodeChecked(value, d.value(), cl));
-                } else if (saved instanceof dev.finch.vm.runtime.CpuTasks.Saved.Failed f) {
-                    dev.finch.ir.diag.Diagnostic d = f.diagnostic();
-                    ObjectNode fail = o.put("cpu_task", "failed").putObject("failure");
-                    fail.put("code", d.code()).put("message", d.message()).put("source", d.origin().source())
-                            .put("line", d.origin().line()).put("column", d.origin().column());
-                } else {
-                    o.put("cpu_task", "cancelled");
-                }
-                yield o;
+                yield task;
             }
             case FIBER -> encodeFiber((Type.FiberT) type, v, cl);
-            case STREAM, RESOURCE -> throw new NotDurable("a value of type " + type + " (a closure, stream, task or handle) lives only in this process");
+            case STREAM -> {
+                // A run-owned stream: which stream of which run; the run's host saves where each open one had got to.
+                dev.finch.vm.value.StreamValue sv = (dev.finch.vm.value.StreamValue) v;
+                yield F.objectNode().put("stream", sv.id()).put("owner", sv.owner()).put("kind", sv.kind());
+            }
+            case RESOURCE -> encodeResource(type, v);
         };
+    }
+
+    /** A child agent's or a CPU task's saved form (the handle's number is added by the caller). */
+    private static ObjectNode encodeTask(Type.TaskT type, Object v, Closures cl) {
+        // A child agent: its task id, owner, request and (once ended) result.
+        if (v instanceof dev.finch.vm.host.AgentHandle agent) return (ObjectNode) AgentHandleJson.encode(agent);
+        // A CPU task: its end once finished; else its (pure, so deterministic) closure, started again on restore.
+        if (!(v instanceof dev.finch.vm.runtime.CpuTasks.Task task)) {
+            throw new NotDurable("a value of type " + type + " (a task that is not a step of this run) lives only in this process");
+        }
+        Type value = type.value();
+        dev.finch.vm.runtime.CpuTasks.Saved saved = task.saved();
+        ObjectNode o = F.objectNode();
+        if (saved instanceof dev.finch.vm.runtime.CpuTasks.Saved.Restart r) {
+            o.put("cpu_task", "restart").set("closure", encodeChecked(new Type.Fn(List.of(), List.of(value), new java.util.TreeSet<>(),
+                    java.util.Optional.empty()), r.closure(), cl));
+        } else if (saved instanceof dev.finch.vm.runtime.CpuTasks.Saved.Done d) {
+            o.put("cpu_task", "done").set("value", encodeChecked(value, d.value(), cl));
+        } else if (saved instanceof dev.finch.vm.runtime.CpuTasks.Saved.Failed f) {
+            dev.finch.ir.diag.Diagnostic d = f.diagnostic();
+            ObjectNode fail = o.put("cpu_task", "failed").putObject("failure");
+            fail.put("code", d.code()).put("message", d.message()).put("source", d.origin().source())
+                    .put("line", d.origin().line()).put("column", d.origin().column());
+        } else {
+            o.put("cpu_task", "cancelled");
+        }
+        return o;
+    }
+
+    /** A child agent, a step of the run or a CPU task, as {@link #encodeTask} (or a step's codec) saved it. */
+    private static Object decodeTask(Type.TaskT type, JsonNode n, Closures cl) {
+        if (n.isObject() && n.has("agent_task")) return AgentHandleJson.decode(n);
+        if (!n.has("cpu_task")) {
+            // A step of the run itself, by its id.
+            Object handle = cl == null ? null : cl.decodeTask(type, n);
+            if (handle == null) throw new Malformed("no saved form for type " + type);
+            return handle;
+        }
+        require(n.isObject(), type);
+        Type value = type.value();
+        dev.finch.vm.runtime.CpuTasks.Saved saved = switch (n.get("cpu_task").asText()) {
+            case "restart" -> new dev.finch.vm.runtime.CpuTasks.Saved.Restart(decodeChecked(new Type.Fn(List.of(), List.of(value),
+                    new java.util.TreeSet<>(), java.util.Optional.empty()), n.get("closure"), cl));
+            case "done" -> new dev.finch.vm.runtime.CpuTasks.Saved.Done(decodeChecked(value, n.get("value"), cl));
+            case "failed" -> {
+                JsonNode f = n.get("failure");
+                require(f != null && f.isObject(), type);
+                yield new dev.finch.vm.runtime.CpuTasks.Saved.Failed(new dev.finch.ir.diag.Diagnostic(dev.finch.ir.diag.Phase.EXECUTE,
+                        f.get("code").asText(), f.get("message").asText(), dev.finch.ir.diag.Origin.of(f.get("source").asText(),
+                        f.get("line").asInt(), f.get("column").asInt()), null, null));
+            }
+            case "cancelled" -> new dev.finch.vm.runtime.CpuTasks.Saved.Cancelled();
+            default -> throw new Malformed("unknown saved task state");
+        };
+        return dev.finch.vm.runtime.CpuTasks.Task.restored(saved);
+    }
+
+    /**
+     * A resource: an output handle (which handle of which run; the run saves which are open), or a grant listed by
+     * {@code capability-list} — plain data: holding one confers nothing, {@code agent-spawn-with} revalidates it
+     * against the spawning run's grants (a restored run's are its restoring host's).
+     */
+    private static JsonNode encodeResource(Type type, Object v) {
+        if (v instanceof dev.finch.vm.value.OutputHandle h) return F.objectNode().put("output", h.id()).put("owner", h.owner());
+        if (v instanceof dev.finch.vm.host.GrantResource g) {
+            return F.objectNode().put("grant", g.grant().id()).put("capability", g.grant().spec().toString())
+                    .put("scope", g.grant().scope().name()).put("issuer", g.issuer());
+        }
+        throw new NotDurable("a value of type " + type + " lives only in this process");
+    }
+
+    private static Object decodeResource(Type type, JsonNode n) {
+        require(n.isObject(), type);
+        if (n.has("output")) return new dev.finch.vm.value.OutputHandle(n.path("owner").asText(), n.get("output").asLong());
+        if (n.has("grant")) {
+            var spec = dev.finch.capabilities.CapabilitySpec.parse(n.path("capability").asText());
+            require(spec.isOk(), type);
+            var grant = dev.finch.capabilities.Grant.of(n.get("grant").asText(), spec.value(),
+                    dev.finch.capabilities.Scope.valueOf(n.path("scope").asText()));
+            require(grant.isOk(), type);
+            return dev.finch.vm.host.GrantResource.restored(grant.value(), n.path("issuer").asText());
+        }
+        throw new Malformed("no saved form for type " + type);
     }
 
     /**
@@ -305,14 +390,116 @@ public final class ValueCodec {
         return new dev.finch.vm.runtime.Frame(f.get("word").asText(), f.get("point").asInt(), values, types);
     }
 
-    /** Values held at a type variable: only the scalar shapes can be recovered without a static type. */
-    private static JsonNode encodeDynamic(Object v) {
+    /** The type a value held at a type variable is written under: its runtime shape says what it is. */
+    private static final Type DYNAMIC = new Type.Var("?saved");
+
+    /**
+     * A value held at a type variable (a polymorphic word's slot), written by its runtime shape — every value Finch
+     * makes says what it is — each part again by its shape; a function, fiber or task by the type it carries.
+     */
+    private static JsonNode encodeDynamic(Object v, Closures cl) {
         if (v instanceof Long l) return F.objectNode().put("int", l);
         if (v instanceof Double d) return F.objectNode().put("float", Double.toString(d));
         if (v instanceof Boolean b) return F.objectNode().put("bool", b);
         if (v instanceof String s) return F.objectNode().put("string", s);
         if (v == Unit.INSTANCE) return F.objectNode().putNull("unit");
-        throw new NotDurable("a polymorphic frame holds a structured value whose type is only known to its caller");
+        if (v instanceof Bytes b) return F.objectNode().put("bytes", Base64.getEncoder().encodeToString(b.toArray()));
+        if (v instanceof Symbol s) return F.objectNode().put("symbol", s.name());
+        if (v instanceof JsonNode j) return F.objectNode().put("json", dev.finch.vm.value.Values.jsonText(j));
+        if (v instanceof PathValue p) return F.objectNode().put("path", p.path().relative()).put("root", p.path().root().spelling());
+        if (v instanceof OptionValue o) {
+            ObjectNode n = F.objectNode();
+            ArrayNode a = n.putArray("option");
+            if (o.isSome()) a.add(encodeChecked(DYNAMIC, o.value(), cl));
+            return n;
+        }
+        if (v instanceof ResultValue r) return F.objectNode().set(r.isOk() ? "ok" : "err", encodeChecked(DYNAMIC, r.value(), cl));
+        if (v instanceof ListValue l) {
+            ObjectNode n = F.objectNode();
+            ArrayNode a = n.putArray("list");
+            for (Object e : l) a.add(encodeChecked(DYNAMIC, e, cl));
+            return n;
+        }
+        if (v instanceof dev.finch.vm.value.MapValue m) {
+            ObjectNode n = F.objectNode();
+            ArrayNode a = n.putArray("map");
+            for (Map.Entry<Object, Object> e : m.entrySet()) a.addArray().add(encodeChecked(DYNAMIC, e.getKey(), cl)).add(encodeChecked(DYNAMIC, e.getValue(), cl));
+            return n;
+        }
+        if (v instanceof RecordValue r) {
+            ObjectNode n = F.objectNode();
+            ArrayNode a = n.putArray("record");
+            for (int i = 0; i < r.size(); i++) a.add(encodeChecked(DYNAMIC, r.get(i), cl));
+            return n;
+        }
+        if (v instanceof VariantValue vv) {
+            ObjectNode n = F.objectNode().put("variant", vv.tag());
+            n.set("payload", encodeChecked(DYNAMIC, vv.payload(), cl));
+            return n;
+        }
+        if (v instanceof Money || v instanceof Duration || v instanceof dev.finch.vm.host.ToolCapability || v instanceof dev.finch.vm.host.ModelCapability) {
+            return F.objectNode().set("named", encodeChecked(new Type.Named("?", java.util.Optional.empty()), v, cl));
+        }
+        if (v instanceof dev.finch.vm.value.Closure c) {
+            return F.objectNode().put("fn_type", c.type().toString()).set("fn", encodeChecked(c.type(), c, cl));
+        }
+        if (v instanceof dev.finch.vm.value.Fiber f) {
+            return F.objectNode().put("fiber_type", f.type().toString()).set("fiber_value", encodeChecked(f.type(), f, cl));
+        }
+        if (v instanceof dev.finch.vm.value.StreamValue || v instanceof dev.finch.vm.value.OutputHandle || v instanceof dev.finch.vm.host.GrantResource) {
+            Type t = v instanceof dev.finch.vm.value.StreamValue ? new Type.StreamT(DYNAMIC) : new Type.ResourceT(DYNAMIC);
+            return F.objectNode().put("handle_kind", t.kind().name()).set("handle", encodeChecked(t, v, cl));
+        }
+        // A task (a CPU task, a child agent or a step of the run): its value, when it has one, again by its shape.
+        return F.objectNode().set("task", encodeChecked(new Type.TaskT(DYNAMIC), v, cl));
+    }
+
+    private static Object decodeDynamic(JsonNode n, Closures cl) {
+        if (!n.isObject() || n.size() < 1) throw new Malformed("a saved value of a polymorphic slot has no shape");
+        if (n.has("int")) { require(n.get("int").canConvertToLong(), DYNAMIC); return n.get("int").longValue(); }
+        if (n.has("float")) return Double.parseDouble(n.get("float").asText());
+        if (n.has("bool")) return n.get("bool").asBoolean();
+        if (n.has("string")) return n.get("string").asText();
+        if (n.has("unit")) return Unit.INSTANCE;
+        if (n.has("bytes")) return Bytes.wrap(Base64.getDecoder().decode(n.get("bytes").asText()));
+        if (n.has("symbol")) return new Symbol(n.get("symbol").asText());
+        if (n.has("json")) return decodeChecked(Type.Prim.JSON, n.get("json"), cl);
+        if (n.has("path")) return decodeChecked(new Type.PathT(n.path("root").asText()), n.get("path"), cl);
+        if (n.has("option")) {
+            JsonNode a = n.get("option");
+            require(a.isArray() && a.size() <= 1, DYNAMIC);
+            return a.size() == 0 ? OptionValue.NONE : OptionValue.some(decodeChecked(DYNAMIC, a.get(0), cl));
+        }
+        if (n.has("ok")) return ResultValue.ok(decodeChecked(DYNAMIC, n.get("ok"), cl));
+        if (n.has("err")) return ResultValue.err(decodeChecked(DYNAMIC, n.get("err"), cl));
+        if (n.has("list")) {
+            List<Object> items = new ArrayList<>();
+            for (JsonNode e : n.get("list")) items.add(decodeChecked(DYNAMIC, e, cl));
+            return ListValue.from(items);
+        }
+        if (n.has("map")) {
+            dev.finch.vm.value.MapValue m = dev.finch.vm.value.MapValue.empty();
+            for (JsonNode e : n.get("map")) {
+                require(e.isArray() && e.size() == 2, DYNAMIC);
+                m = m.plus(decodeChecked(DYNAMIC, e.get(0), cl), decodeChecked(DYNAMIC, e.get(1), cl));
+            }
+            return m;
+        }
+        if (n.has("record")) {
+            List<Object> values = new ArrayList<>();
+            for (JsonNode e : n.get("record")) values.add(decodeChecked(DYNAMIC, e, cl));
+            return new RecordValue(values.toArray());
+        }
+        if (n.has("variant")) return new VariantValue(n.get("variant").asText(), decodeChecked(DYNAMIC, n.get("payload"), cl));
+        if (n.has("named")) return decodeChecked(new Type.Named("?", java.util.Optional.empty()), n.get("named"), cl);
+        if (n.has("fn")) return decodeChecked(dev.finch.ir.type.TypeSyntax.parse(n.path("fn_type").asText()), n.get("fn"), cl);
+        if (n.has("fiber_value")) return decodeChecked(dev.finch.ir.type.TypeSyntax.parse(n.path("fiber_type").asText()), n.get("fiber_value"), cl);
+        if (n.has("handle")) {
+            Type t = "STREAM".equals(n.path("handle_kind").asText()) ? new Type.StreamT(DYNAMIC) : new Type.ResourceT(DYNAMIC);
+            return decodeChecked(t, n.get("handle"), cl);
+        }
+        if (n.has("task")) return decodeChecked(new Type.TaskT(DYNAMIC), n.get("task"), cl);
+        throw new Malformed("a saved value of a polymorphic slot has an unknown shape");
     }
 
     public static Object decode(Type type, JsonNode n) { return decode(type, n, null); }
@@ -409,16 +596,13 @@ public final class ValueCodec {
                 if (n.has("model") && n.get("model").isTextual()) yield new dev.finch.vm.host.ModelCapability(n.get("model").asText());
                 throw new Malformed("no saved form for type " + type);
             }
-            case VAR -> {
-                require(n.isObject() && n.size() == 1, type);
-                if (n.has("int")) yield n.get("int").longValue();
-                if (n.has("float")) yield Double.parseDouble(n.get("float").asText());
-                if (n.has("bool")) yield n.get("bool").asBoolean();
-                if (n.has("string")) yield n.get("string").asText();
-                if (n.has("unit")) yield Unit.INSTANCE;
-                throw new Malformed("unknown saved shape");
-            }
+            case VAR -> decodeDynamic(n, cl);
             case FN -> {
+                if (n.isObject() && n.has("quote") && cl != null) {
+                    Object quote = cl.quote(n.get("quote").asInt());
+                    require(quote != null, type);
+                    yield quote;
+                }
                 require(n.isObject() && n.has("closure") && cl != null, type);
                 var lit = cl.body(n.get("closure").asInt());
                 require(lit != null && lit.captures().size() == n.path("captures").size(), type);
@@ -431,33 +615,25 @@ public final class ValueCodec {
                 yield cl.make(lit, caps);
             }
             case TASK -> {
-                if (n.isObject() && n.has("agent_task")) yield AgentHandleJson.decode(n);
-                if (!n.has("cpu_task")) {
-                    // A step of the run itself, by its id.
-                    Object handle = cl == null ? null : cl.decodeTask((Type.TaskT) type, n);
-                    if (handle == null) throw new Malformed("no saved form for type " + type);
-                    yield handle;
+                java.util.Map<Object, Object> made = cl == null ? null : cl.handles();
+                if (n.isObject() && n.has("task_ref")) {
+                    Object task = made == null ? null : made.get(n.get("task_ref").asInt());
+                    require(task != null, type);
+                    yield task;
                 }
-                require(n.isObject(), type);
-                Type value = ((Type.TaskT) type).value();
-                dev.finch.vm.runtime.CpuTasks.Saved saved = switch (n.get("cpu_task").asText()) {
-                    case "restart" -> new dev.finch.vm.runtime.CpuTasks.Saved.Restart(decodeChecked(new Type.Fn(List.of(), List.of(value),
-                            new java.util.TreeSet<>(), java.util.Optional.empty()), n.get("closure"), cl));
-                    case "done" -> new dev.finch.vm.runtime.CpuTasks.Saved.Done(decodeChecked(value, n.get("value"), cl));
-                    case "failed" -> {
-                        JsonNode f = n.get("failure");
-                        require(f != null && f.isObject(), type);
-                        yield new dev.finch.vm.runtime.CpuTasks.Saved.Failed(new dev.finch.ir.diag.Diagnostic(dev.finch.ir.diag.Phase.EXECUTE,
-                                f.get("code").asText(), f.get("message").asText(), dev.finch.ir.diag.Origin.of(f.get("source").asText(),
-                                f.get("line").asInt(), f.get("column").asInt()), null, null));
-                    }
-                    case "cancelled" -> new dev.finch.vm.runtime.CpuTasks.Saved.Cancelled();
-                    default -> throw new Malformed("unknown saved task state");
-                };
-                yield dev.finch.vm.runtime.CpuTasks.Task.restored(saved);
+                Object task = decodeTask((Type.TaskT) type, n, cl);
+                if (n.has("handle")) {
+                    require(made != null && n.get("handle").asInt() == made.size(), type);
+                    made.put(made.size(), task);
+                }
+                yield task;
             }
             case FIBER -> decodeFiber((Type.FiberT) type, n, cl);
-            case STREAM, RESOURCE -> throw new Malformed("no saved form for type " + type);
+            case STREAM -> {
+                require(n.isObject() && n.has("stream"), type);
+                yield new dev.finch.vm.value.StreamValue(n.path("owner").asText(), n.get("stream").asLong(), n.path("kind").asText());
+            }
+            case RESOURCE -> decodeResource(type, n);
         };
     }
 

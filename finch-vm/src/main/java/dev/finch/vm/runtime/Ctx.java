@@ -442,12 +442,6 @@ public final class Ctx implements Meter {
         return recorder.snapshot(outputLength());
     }
 
-    /** Restores the record of a run saved in another process (with its output, {@link #restoreOutput}). */
-    public void restoreLog(OutputLog saved, long lastHandle) {
-        recorder.restore(saved, lastHandle);
-        outputBytes += recorder.snapshot(outputLength()).handleBytes();
-    }
-
     private int outputLength() { return output.length() + pending.length(); }
 
     /** say text held before it is joined into a chunk of the output. */
@@ -475,11 +469,18 @@ public final class Ctx implements Meter {
     /** All say text so far, joined (see {@link #text()}). */
     public String output() { return text().toString(); }
 
-    /** Restores the output of a run saved in another process (it is not streamed again). */
-    public void restoreOutput(String text) {
+    /** What the run's say text and output events have taken of its output limit so far. */
+    public long outputBytes() { return root.outputBytes; }
+
+    /**
+     * Restores the output of a run saved in another process (it is not streamed again): its say text, the record of
+     * its events with its open output handles, and what they took of the output limit.
+     */
+    public void restoreOutput(String text, OutputRecorder.State events, long bytes) {
         pending.setLength(0);
         output = Output.of(text);
-        outputBytes = dev.finch.vm.value.Sizes.utf8(text);
+        recorder.restore(events);
+        outputBytes = bytes;
     }
 
     public long maxMemoryBytes() { return limits.maxMemoryBytes(); }
