@@ -19,7 +19,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -47,12 +46,13 @@ public final class ImageLaw {
     private ImageLaw() { }
 
     /**
-     * A program to run: the Finch each world builds (the same configuration every time; it must sign images), the
-     * workspace's files, the session's grants, its turns (each a submission, continued until it ends), and the later
-     * turns run after the last one (the ones that look at what the program left: its definitions and constants).
+     * A program to run: the Finch each world builds over its workspace (the same configuration every time; it must sign
+     * images), the workspace's files, the session's grants, its turns (each a submission, continued until it ends), and the later
+     * turns run after the last one (the ones that look at what the program left: its definitions and constants), and
+     * what the world's hosts did outside its workspace (a model's asks, say), read when the world ends.
      */
-    public record Scenario(String name, Supplier<Finch> finch, Map<String, byte[]> files, List<String> grants, List<Submission> turns,
-                           List<Submission> later) {
+    public record Scenario(String name, java.util.function.Function<Path, Finch> finch, Map<String, byte[]> files, List<String> grants,
+                           List<Submission> turns, List<Submission> later, java.util.function.Function<Path, String> effects) {
         public Scenario {
             files = Map.copyOf(files);
             grants = List.copyOf(grants);
@@ -60,11 +60,17 @@ public final class ImageLaw {
             later = List.copyOf(later);
         }
 
+        /** A scenario whose effects are all in its workspace's files. */
+        public Scenario(String name, java.util.function.Function<Path, Finch> finch, Map<String, byte[]> files, List<String> grants,
+                        List<Submission> turns, List<Submission> later) {
+            this(name, finch, files, grants, turns, later, ws -> "");
+        }
+
         @Override public String toString() { return name; }
     }
 
     /** What one world observed: every outcome in order, then the session's state and the workspace's files. */
-    public record Observed(List<String> outcomes, String state, Map<String, String> files, int pauses) { }
+    public record Observed(List<String> outcomes, String state, Map<String, String> files, String effects, int pauses) { }
 
     /** Where two worlds first differ, or empty when they agree. */
     public record Verdict(Scenario scenario, int pauses, List<String> differences) {
@@ -101,6 +107,7 @@ public final class ImageLaw {
         }
         if (!a.state().equals(b.state())) out.add(how + ", session state:\n  in place: " + a.state() + "\n  restored: " + b.state());
         else if (!a.files().equals(b.files())) out.add(how + ", workspace:\n  in place: " + a.files() + "\n  restored: " + b.files());
+        else if (!a.effects().equals(b.effects())) out.add(how + ", effects:\n  in place: " + a.effects() + "\n  restored: " + b.effects());
         else out.add(how + ": " + a.pauses() + " pauses in place, " + b.pauses() + " restored");
     }
 
@@ -110,7 +117,7 @@ public final class ImageLaw {
         try {
             SessionOptions options = SessionOptions.DEFAULT.withWorkspace(ws);
             for (String g : s.grants()) options = options.withGrant(g);
-            Finch finch = s.finch().get();
+            Finch finch = s.finch().apply(ws);
             Session session = finch.newSession(options);
             List<String> outcomes = new ArrayList<>();
             int pauses = 0;
@@ -129,7 +136,7 @@ public final class ImageLaw {
                     if (taskWait ? throughImage.test(-1) : throughImage.test(pauses)) {
                         String image = session.save(o.executionId());
                         finch.close();
-                        finch = s.finch().get();
+                        finch = s.finch().apply(ws);
                         session = finch.restore(image, options);
                     }
                     o = continueOnce(session, o);
@@ -147,7 +154,7 @@ public final class ImageLaw {
             }
             String state = IDS.matcher(JSON.writeValueAsString(session.getVmState())).replaceAll("<id>");
             finch.close();
-            return new Observed(outcomes, state, files(ws), pauses);
+            return new Observed(outcomes, state, files(ws), s.effects().apply(ws), pauses);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {

@@ -11,7 +11,6 @@ import dev.finch.persist.Images;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -23,8 +22,8 @@ import org.junit.jupiter.api.TestFactory;
  * back by later turns.
  */
 class ImageLawCorpusTest {
-    static Supplier<Finch> finch(Finch.Tier tier) {
-        return () -> Finch.builder().tier(tier).imageKey(Images.KEY).timeout(Duration.ofSeconds(20)).agents(SpecCorpusTest.AGENTS).build();
+    static java.util.function.Function<java.nio.file.Path, Finch> finch(Finch.Tier tier) {
+        return ws -> Finch.builder().tier(tier).imageKey(Images.KEY).timeout(Duration.ofSeconds(20)).agents(SpecCorpusTest.AGENTS).build();
     }
 
     @TestFactory

@@ -182,6 +182,7 @@ public final class Continuations {
         doc.put("output_bytes", ctx.outputBytes());
         // The execution's running time so far: its total time limit holds across processes too.
         doc.put("executed_ms", ctx.executedNanos() / 1_000_000);
+        if (ctx.cpu != null) doc.put("next_cpu_task", ctx.cpu.nextId());
         Strands strands = ctx.strands;
         // The budget scopes open around the root, as what is left of each (the model host saves them).
         JsonNode rootLocal = saveLocal(ctx, strands.rootLocal(), "the run");
@@ -373,6 +374,7 @@ public final class Continuations {
         if (!expectedDigest.equals(doc.path("module").asText())) throw new Refused("the continuation belongs to a different program or Finch version");
         try {
             if (doc.has("root_local")) ctx.strands.restoreRootLocal(restoreLocal(ctx, doc.get("root_local")));
+            if (ctx.cpu != null) ctx.cpu.restoreNextId(doc.path("next_cpu_task").asLong(1));
             // Handles of the run's own steps may be saved even when none paused with it (an ended step's, with its value).
             java.util.Map<Long, Strands.Strand> known = new java.util.HashMap<>();
             ValueCodec.Closures closures = new WithSteps(programClosures, ctx.strands, known);

@@ -231,7 +231,7 @@ public final class ValueCodec {
         }
         Type value = type.value();
         dev.finch.vm.runtime.CpuTasks.Saved saved = task.saved();
-        ObjectNode o = F.objectNode();
+        ObjectNode o = F.objectNode().put("id", task.id());
         if (saved instanceof dev.finch.vm.runtime.CpuTasks.Saved.Restart r) {
             o.put("cpu_task", "restart").set("closure", encodeChecked(new Type.Fn(List.of(), List.of(value), new java.util.TreeSet<>(),
                     java.util.Optional.empty()), r.closure(), cl));
@@ -273,7 +273,7 @@ public final class ValueCodec {
             case "cancelled" -> new dev.finch.vm.runtime.CpuTasks.Saved.Cancelled();
             default -> throw new Malformed("unknown saved task state");
         };
-        return dev.finch.vm.runtime.CpuTasks.Task.restored(saved);
+        return dev.finch.vm.runtime.CpuTasks.Task.restored(saved, n.path("id").asLong(0));
     }
 
     /**

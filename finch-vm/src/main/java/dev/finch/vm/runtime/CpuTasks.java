@@ -96,6 +96,18 @@ public final class CpuTasks implements AutoCloseable {
             tasks.add(t);
             return nextId++;
         }
+
+        /** Holds a restored task started again under the number it had (cancelled with the run like the others). */
+        private synchronized void adopt(Task t) {
+            tasks.removeIf(Task::finished);
+            tasks.add(t);
+        }
+
+        /** The number the next task of the run gets (what a saved run keeps). */
+        public synchronized long nextId() { return nextId; }
+
+        /** Restores the numbering of a saved run's tasks. */
+        public synchronized void restoreNextId(long next) { nextId = Math.max(1, next); }
     }
 
     /** One CPU task: its closure, private context and, once finished, its value or failure. */
@@ -112,7 +124,7 @@ public final class CpuTasks implements AutoCloseable {
 
         private Task(Object closure) { this.closure = closure; }
 
-        /** The task's number within its run (1, 2, … in spawn order; 0 for a restored task not started again). */
+        /** The task's number within its run (1, 2, … in spawn order); a restored task keeps the one it had. */
         @Override public long id() { return id; }
 
         /** Completes (normally) once the task has finished in any way; completing the copy changes nothing. */
@@ -146,9 +158,13 @@ public final class CpuTasks implements AutoCloseable {
             };
         }
 
-        /** A task of a restored run, as {@link #saved} kept it; one to restart starts when the run first uses it. */
-        public static Task restored(Saved saved) {
+        /**
+         * A task of a restored run, as {@link #saved} kept it, with the number {@code id} it had; one to restart starts
+         * when the run first uses it.
+         */
+        public static Task restored(Saved saved, long id) {
             Task t = new Task(saved instanceof Saved.Restart r ? r.closure() : null);
+            t.id = id;
             if (saved instanceof Saved.Done d) t.finish(State.DONE, d.value(), null);
             else if (saved instanceof Saved.Failed f) t.finish(State.FAILED, null, new FinchTrap(codeOf(f.diagnostic().code()), f.diagnostic()));
             else if (saved instanceof Saved.Cancelled) t.finish(State.CANCELLED, null, null);
@@ -202,7 +218,8 @@ public final class CpuTasks implements AutoCloseable {
         Ctx child = ctx.child();
         child.task = t;
         t.ctx = child;
-        t.id = run.register(t);
+        if (t.id == 0) t.id = run.register(t);
+        else run.adopt(t);
         try {
             run.pool.pool().execute(() -> compute(t));
         } catch (RejectedExecutionException e) {
