@@ -27,7 +27,7 @@ class ImageLawProperties {
         return ws -> Finch.builder().tier(tier).imageKey(Images.KEY).timeout(Duration.ofSeconds(20)).build();
     }
 
-    @Property(tries = 60)
+    @Property(tries = 150)
     void continuingThroughAnImageIsContinuingInPlace(@ForAll("parts") List<Part> parts, @ForAll("languages") Language language,
                                                      @ForAll("tiers") Finch.Tier tier, @ForAll long seed) {
         check(PausingPrograms.write(language, parts, seed), tier);

@@ -10,7 +10,7 @@ import java.util.Random;
  * Random well-typed programs that pause while they hold values (issue 33's law, {@link ImageLaw}): each program makes
  * a few values of every kind a run can hold — data of every shape, closures, execution tokens, fibers, CPU tasks,
  * output handles, open streams — keeps each in one of the places a paused run keeps things — the stack, a top-level
- * local, a top-level definition, a word's local or parameter (a polymorphic slot), a closure's capture, a loop, two
+ * local, a top-level definition, a word's local or parameter (a polymorphic slot), a word that yields, a closure's capture, a loop, two
  * nested words' frames, a record or list field — pauses there (a read nobody granted, or a top-level yield), and then
  * uses the value (calls the closure, advances the fiber, joins the task, writes to the handle, reads the stream). The
  * same plan is written in Co-Forth and in Lisp; a later turn reads the constants and calls the words again.
@@ -22,7 +22,7 @@ public final class PausingPrograms {
     public enum Kind { INT, FLOAT, STRING, BOOL, SYMBOL, BYTES, LIST, MAP, RECORD, OPTION, RESULT, PATH, CLOSURE, QUOTE, FIBER, TASK, OUTPUT, STREAM }
 
     /** Where a paused run keeps it. */
-    public enum Holder { STACK, LOCAL, CONSTANT, WORD_LOCAL, WORD_PARAM, CLOSURE, LOOP, NESTED, RECORD_FIELD, LIST_ELEMENT }
+    public enum Holder { STACK, LOCAL, CONSTANT, WORD_LOCAL, WORD_PARAM, WORD_YIELD, CLOSURE, LOOP, NESTED, RECORD_FIELD, LIST_ELEMENT }
 
     /** One value kept in one place, across a pause (a yield only where the language allows one there). */
     public record Part(Kind kind, Holder holder, boolean yield) { }
@@ -76,6 +76,12 @@ public final class PausingPrograms {
                 }
                 case WORD_LOCAL -> {
                     defs.append(": w").append(i).append(' ').append(v.push()).append(" :> x ").append(F_PAUSE).append(" x ;\n");
+                    main.append("w").append(i).append(' ').append(v.use()).append('\n');
+                }
+                case WORD_YIELD -> {
+                    // A yield inside a word: its signature declares it.
+                    defs.append(": w").append(i).append(" ( -- ").append(v.type()).append(" ! {fs.read(${workspace}/**)} yields<unit,unit> ) ").append(v.push())
+                            .append(" :> x unit yield x ;\n");
                     main.append("w").append(i).append(' ').append(v.use()).append('\n');
                 }
                 case WORD_PARAM -> {
@@ -163,6 +169,10 @@ public final class PausingPrograms {
                 }
                 case WORD_LOCAL -> {
                     defs.append("(define (w").append(i).append(") (let ((x ").append(v.make()).append(")) ").append(L_PAUSE).append(" x))\n");
+                    main.append(v.used("(w" + i + ")")).append('\n');
+                }
+                case WORD_YIELD -> {
+                    defs.append("(define (w").append(i).append(") (let ((x ").append(v.make()).append(")) (yield) x))\n");
                     main.append(v.used("(w" + i + ")")).append('\n');
                 }
                 case WORD_PARAM -> {
