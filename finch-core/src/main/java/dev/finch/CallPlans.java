@@ -23,7 +23,7 @@ final class CallPlans {
     static final int MAX_PLANS = 64;
 
     /** A prepared call: its compiled program, the capabilities it infers, and its entry for a saved image. */
-    record Plan(Vm.Program program, List<String> inferred, SessionImage.Entry entry) { }
+    record Plan(Vm.Program program, List<String> inferred, SessionHistory.Submitted entry) { }
 
     /**
      * A word and its arguments' types. A class with its own equals and hash rather than a record: a record's are linked

@@ -76,6 +76,7 @@ public final class Finch implements AutoCloseable {
     private final String instance;
     private final byte[] imageKey;
     private final boolean unkeyedImages;
+    private final boolean verifyRestoredHistory;
     private final ContinuationLedger ledger;
     private volatile boolean closed;
     private final dev.finch.vm.VmState emptyState;
@@ -97,6 +98,7 @@ public final class Finch implements AutoCloseable {
         this.instance = b.instance != null ? b.instance : randomTag();
         this.imageKey = b.imageKey;
         this.unkeyedImages = b.unkeyedImages;
+        this.verifyRestoredHistory = b.verifyRestoredHistory;
         this.ledger = b.ledger != null ? b.ledger : ContinuationLedger.inMemory();
         this.limits = b.limits;
         this.compileLimits = b.compileLimits;
@@ -225,6 +227,9 @@ public final class Finch implements AutoCloseable {
 
     /** Whether images without a key's authentication are accepted. */
     boolean acceptsUnkeyedImages() { return unkeyedImages; }
+
+    /** Whether a restored image's definitions are all verified again at restore, whatever build wrote it. */
+    boolean verifiesRestoredHistory() { return verifyRestoredHistory; }
 
     ContinuationLedger ledger() { return ledger; }
 
@@ -379,6 +384,7 @@ public final class Finch implements AutoCloseable {
         private String instance;
         private byte[] imageKey;
         private boolean unkeyedImages;
+        private boolean verifyRestoredHistory;
         private ContinuationLedger ledger;
         /** Null for {@code SourceLoader.none()}, made with the µNorman frontend (a Finch that runs none loads no loader). */
         private dev.finch.norman.SourceLoader normanSources;
@@ -416,6 +422,17 @@ public final class Finch implements AutoCloseable {
          */
         public Builder acceptUnkeyedImages() {
             this.unkeyedImages = true;
+            return this;
+        }
+
+        /**
+         * Verifies every definition of a restored image again at {@link Finch#restore}, as for an image another build of
+         * Finch wrote. By default an image this build wrote restores in the time it takes to read (its signature already
+         * proves what it holds) and each definition is rebuilt when first needed; this trades that for finding, at
+         * restore, any definition that would not rebuild. Off by default.
+         */
+        public Builder verifyRestoredHistory() {
+            this.verifyRestoredHistory = true;
             return this;
         }
 

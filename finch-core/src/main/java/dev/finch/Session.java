@@ -80,10 +80,10 @@ public final class Session {
     /** This session's tool host (µNorman's call), made when it opened; null when Finch has none. */
     private final dev.finch.vm.host.ToolHost tools;
     private final AtomicLong grantIds = new AtomicLong();
-    /** Committed submissions in order: enough to rebuild the dictionary in another process ({@link SessionImage}). */
-    private final List<SessionImage.Entry> history = java.util.Collections.synchronizedList(new ArrayList<>());
-    /** The entry of each execution not yet committed (running or suspended). */
-    private final ConcurrentHashMap<String, SessionImage.Entry> inFlight = new ConcurrentHashMap<>();
+    /** The committed submissions the dictionary was built from, as images need them ({@link SessionImage}). */
+    private final SessionHistory history;
+    /** What each execution not yet committed (running or suspended) was made from. */
+    private final ConcurrentHashMap<String, SessionHistory.Submitted> inFlight = new ConcurrentHashMap<>();
     /** The calls prepared on the current state ({@link #call}); used only while the session is busy with a call. */
     private final CallPlans callPlans = new CallPlans();
     /** How many times each unfinished execution has paused: the pause a {@link ContinuationLedger} claim names. */
@@ -112,6 +112,7 @@ public final class Session {
         this.id = id;
         this.options = options;
         this.snapshot = new Snapshot(finch.emptyState(), 0, 1);
+        this.history = new SessionHistory(finch, this);
         GrantSet g = GrantSet.EMPTY;
         for (String spec : options.grants()) {
             var parsed = CapabilitySpec.parse(spec);
@@ -482,7 +483,7 @@ public final class Session {
             }
             CheckedModule checked = v.module().get();
             plan = new CallPlans.Plan(finch.vm().prepare(checked, base.state()), capabilities(checked),
-                    new SessionImage.Entry(CoForthPrinter.print(module), Language.FORTH.spelling(), sourceId, env, true, checked));
+                    new SessionHistory.Submitted(CoForthPrinter.print(module), Language.FORTH.spelling(), sourceId, env, true, checked));
             callPlans.put(base.state(), word, inputTypes, plan);
         }
         inFlight.put(executionId, plan.entry());
@@ -596,13 +597,9 @@ public final class Session {
 
     // ---- package-private access for SessionImage ----
 
-    List<SessionImage.Entry> history() {
-        synchronized (history) {
-            return List.copyOf(history);
-        }
-    }
+    SessionHistory history() { return history; }
 
-    Optional<SessionImage.Entry> inFlight(String executionId) { return Optional.ofNullable(inFlight.get(executionId)); }
+    Optional<SessionHistory.Submitted> inFlight(String executionId) { return Optional.ofNullable(inFlight.get(executionId)); }
 
     Optional<Suspension> suspension(String executionId) {
         Paused p = paused.get(executionId);
@@ -625,15 +622,11 @@ public final class Session {
                 options.editorHost().orElse(null), options.automationHost().orElse(null), finch.agentHost(this), mcp);
     }
 
-    /** Installs a restored state and history, as they were when the image was saved. */
-    void install(VmState state, long revision, long generation, List<SessionImage.Entry> entries) {
-        snapshot = new Snapshot(state, revision, generation);
-        history.clear();
-        history.addAll(entries);
-    }
+    /** Installs a restored state, as it was when the image was saved (its history is already read). */
+    void install(VmState state, long revision, long generation) { snapshot = new Snapshot(state, revision, generation); }
 
     /** Installs a restored suspended execution at its {@code pause}-th pause; it claims that pause before it continues. */
-    void installSuspended(String executionId, Suspension suspension, SessionImage.Entry entry, List<String> inferred, long baseRevision, long pause) {
+    void installSuspended(String executionId, Suspension suspension, SessionHistory.Submitted entry, List<String> inferred, long baseRevision, long pause) {
         inFlight.put(executionId, entry);
         pauses.put(executionId, pause);
         durable.add(executionId);
@@ -787,7 +780,7 @@ public final class Session {
         boolean continues = response == null || response instanceof HostResponse.Approved || response instanceof HostResponse.Result;
         long now = snapshot.revision();
         // A call commits nothing, so a session that moved on does not make it stale.
-        boolean call = java.util.Optional.ofNullable(inFlight.get(executionId)).map(SessionImage.Entry::call).orElse(false);
+        boolean call = java.util.Optional.ofNullable(inFlight.get(executionId)).map(SessionHistory.Submitted::call).orElse(false);
         if (continues && !call && p.baseRevision() != now) {
             return Optional.of(SessionCode.STALE_REVISION.at(Origin.of(p.sourceId(), 0, 0), "the session moved on (to revision " + now
                     + ") since this execution was suspended at revision " + p.baseRevision() + ", so it could never commit; it was not "
@@ -1001,7 +994,7 @@ public final class Session {
                 return failed(executionId, sourceId, language, "", List.of(), prep.diagnostics());
             }
             inferred = capabilities(prep.module());
-            inFlight.put(executionId, new SessionImage.Entry(s.text(), language, sourceId, at, false, prep.module()));
+            inFlight.put(executionId, new SessionHistory.Submitted(s.text(), language, sourceId, at, false, prep.module()));
             r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits().withTimeout(remaining(deadline)), sink, token, hosts.apply(host(s)));
         } finally {
             running.remove(executionId);
@@ -1112,7 +1105,7 @@ public final class Session {
         }
         if (r instanceof RunResult.Completed c) {
             Snapshot now = snapshot;
-            SessionImage.Entry running = inFlight.get(executionId);
+            SessionHistory.Submitted running = inFlight.get(executionId);
             if (running != null && running.call()) {
                 // A call commits nothing: its outputs are the outcome's values, the session's state is as it was.
                 inFlight.remove(executionId);
@@ -1126,11 +1119,11 @@ public final class Session {
             }
             // Words installed while this run was suspended stay installed: the run commits its stack and dictionary only.
             Snapshot next = new Snapshot(c.state().withLibrary(now.state().library()), now.revision() + 1, now.generation());
-            snapshot = next;
-            SessionImage.Entry entry = inFlight.remove(executionId);
+            SessionHistory.Submitted entry = inFlight.remove(executionId);
             // Only submissions that change the dictionary are needed to rebuild it, and those that may leave a value made
             // by one of their closure literals (a closure, a fiber) on the stack or in a constant; values are saved as values.
-            if (entry != null && (!c.state().words().equals(now.state().words()) || leavesLiteralValues(c.state()))) history.add(entry);
+            if (entry != null && (!c.state().words().equals(now.state().words()) || leavesLiteralValues(c.state()))) history.commit(entry, c.state().words());
+            snapshot = next;
             return new Outcome.Completed(fields(executionId, sourceId, language, output, next, inferred, List.of(), List.of()));
         }
         if (r instanceof RunResult.Failed f) {

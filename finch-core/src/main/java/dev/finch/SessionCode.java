@@ -21,6 +21,10 @@ public enum SessionCode implements DiagnosticCode {
     ALREADY_CONTINUED("E-SESSION-008", "This suspended execution was already continued or cancelled from another copy of its image (a ContinuationLedger claim failed); this copy is discarded and nothing was dispatched."),
     /** The Finch was closed. */
     CLOSED("E-SESSION-009", "The Finch this session belongs to is closed; nothing runs any more."),
+    /** A session image cannot be saved or restored, or a definition restored from one cannot be rebuilt. */
+    IMAGE("E-SESSION-010", "A session image cannot be restored — it is not authentic, truncated, of an unknown format, saved under another vocabulary, or a definition in it no longer rebuilds the same way under this build of Finch — or a value cannot be saved into one; nothing was restored or saved. A definition of a restored session that cannot be rebuilt when first needed fails the submission that needed it the same way."),
+    /** A value of the session's state cannot be read. */
+    UNREADABLE("E-SESSION-011", "A value of the session's state cannot be read (a defect of Finch): the stack or report shows this code in its place, and a run that left such a value commits nothing. Please report it."),
     /** A defect inside Finch, reported instead of a Java exception. */
     INTERNAL("E-SESSION-006", "An internal error in Finch stopped the submission; nothing was committed. Please report it.");
 

@@ -9,54 +9,75 @@ import dev.finch.ir.Frontend;
 import dev.finch.ir.Lowering;
 import dev.finch.ir.checked.Checked.CheckedModule;
 import dev.finch.ir.checked.Environment;
+import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.type.TypeSyntax;
 import dev.finch.verifier.Verification;
 import dev.finch.verifier.Verifier;
+import dev.finch.vm.CompiledWord;
 import dev.finch.vm.Suspension;
 import dev.finch.vm.TypedValue;
 import dev.finch.vm.VmState;
 import dev.finch.vm.persist.Continuations;
+import dev.finch.vm.persist.Programs;
 import dev.finch.vm.persist.ValueCodec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * A session with a suspended execution (or, from {@link Session#save()}, between submissions: issue 23), as data
- * (issue 6, durable continuations). It keeps the committed submissions (their text, language, source identity and the environment each was verified against), which
- * rebuild the dictionary without running anything; the persistent stack and constants as typed values; and the
- * suspended execution's continuation ({@link Continuations}). Restoring re-lowers and re-verifies deterministically,
- * checks the continuation is bound to exactly that program, and resumes nothing until the host says so.
+ * A session as data (issue 6, durable continuations; issue 33, images that hold what the session holds): its
+ * definitions ({@link SessionHistory}: the submissions its dictionary was built from that it still needs, each with
+ * only its part of the session), its stack and constants as typed values, and — saved with {@link Session#save(String)}
+ * — one suspended execution's continuation ({@link Continuations}); or none, between submissions
+ * ({@link Session#save()}). Signed with the Finch's image key (or checksummed, for a Finch that accepts unkeyed images).
+ *
+ * <p>Restoring reads the image and nothing more: each definition is verified and compiled again when first needed
+ * (an image of another build of Finch has every definition rebuilt at restore, which refuses one that no longer
+ * rebuilds the same way); the suspended execution's program is verified, bound to its continuation by digest, and
+ * nothing resumes until the host says so. Values are written in one order and read in the same — the stack, the
+ * constants, then the continuation — so a handle the paused run and the stack share (a fiber) is one handle after a
+ * restore as before it.
+ *
+ * <p>Format {@code finch-session/2}: {@code {"format","engine","session_id","vm_revision","manifest_generation",
+ * "vocabulary","definitions":[…],"stack":[{"type","value"}…],"constants":{name:{"type","value"}},"suspended":null |
+ * {"execution_id","entry":{"text","language","source_id"[,"call":true,"stack":[types]]},"continuation","pause"},
+ * "mac"|"checksum"}}. Images of format {@code finch-session/1} are still read (every definition verified again).
  */
 public final class SessionImage {
-    public static final String FORMAT = "finch-session/1";
+    public static final String FORMAT = "finch-session/2";
+    /** The first format: every committed submission with the whole session it was verified against. */
+    static final String FORMAT_1 = "finch-session/1";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
     private SessionImage() { }
 
     /**
-     * One submission — or one {@link Session#call}, as the Co-Forth of its single word call — with its text and what it
-     * was verified against.
+     * Why an image cannot be written or read ({@code E-SESSION-010}): nothing was saved or restored. The message says
+     * what in Finch's words; the original failure, if any, is the cause.
      */
-    public record Entry(String text, String language, String sourceId, Environment env, boolean call, CheckedModule module) {
-        public Entry(String text, String language, String sourceId, Environment env) { this(text, language, sourceId, env, false, null); }
-
-        /** The entry of a verified submission (or call), keeping its module in memory: its closure literals name saved values. */
-        public Entry withModule(CheckedModule m) { return new Entry(text, language, sourceId, env, call, m); }
-    }
-
-    /** Why an image cannot be written or read. */
     public static final class ImageException extends RuntimeException {
         public ImageException(String message) { super(message, null, false, false); }
+
+        public ImageException(String message, Throwable cause) { super(message, cause, false, false); }
+
+        /** The stable code: {@code E-SESSION-010}. */
+        public String code() { return SessionCode.IMAGE.code(); }
+
+        /** This refusal as a diagnostic. */
+        public Diagnostic diagnostic() { return SessionCode.IMAGE.at(Origin.of("<image>", 0, 0), getMessage()); }
     }
+
+    // --------------------------------------------------------------------------------------------------- save
 
     /** The image of {@code session} with its suspended execution {@code executionId}, or with none when it is null. */
     static String save(Session session, String executionId) {
         Suspension suspension = null;
-        Entry entry = null;
+        SessionHistory.Submitted entry = null;
         if (executionId != null) {
             suspension = session.suspension(executionId)
                     .orElseThrow(() -> new ImageException("no suspended execution " + executionId + " in session " + session.id()));
@@ -65,46 +86,47 @@ public final class SessionImage {
                 throw new ImageException("the session moved on since execution " + executionId + " was suspended; its image would be stale");
             }
         }
-        // The session's earlier submissions, whose closure literals (a fiber's body) saved values may name.
-        List<Entry> past = session.history();
-        List<CheckedModule> earlier = new ArrayList<>();
-        for (Entry e : past) earlier.add(e.module() != null ? e.module() : verify(session.finch(), e));
+        SessionHistory history = session.history();
+        Programs programs = history.programs();
+        VmState state = session.committedState();
+        ArrayNode stack = F.arrayNode();
+        ObjectNode constants = F.objectNode();
         String continuation = null;
-        if (suspension != null) {
-            try {
-                continuation = session.finch().vm().save(suspension, earlier);
-            } catch (ValueCodec.NotDurable | Continuations.Refused e) {
-                throw new ImageException("execution " + executionId + " cannot be saved: " + e.getMessage());
-            }
+        try {
+            // The stack and constants first, then the paused run: they share one table of handles, so a fiber both hold
+            // is saved once (as it is now: the paused run's changes show there, as they do in place).
+            for (TypedValue v : state.stack()) stack.add(typed(v, programs));
+            for (var c : new java.util.TreeMap<>(state.constants()).entrySet()) constants.set(c.getKey(), typed(c.getValue(), programs));
+            if (suspension != null) continuation = session.finch().vm().save(suspension, programs);
+        } catch (ValueCodec.NotDurable | Continuations.Refused e) {
+            throw new ImageException((suspension == null ? "the session's stack or constants" : "execution " + executionId)
+                    + " cannot be saved: " + e.getMessage(), e);
         }
-        List<Continuations.Program> programs = new ArrayList<>();
-        for (CheckedModule m : earlier) programs.add(new Continuations.Program(m, null));
-        // The committed stack beside the paused run: fibers the run changed are saved as they were before it.
-        ValueCodec.Closures literals = suspension == null ? Continuations.closures(programs)
-                : Continuations.closures(programs, suspension.committedFibers());
+        Set<Long> named = new java.util.HashSet<>(programs.named());
+        named.remove(Programs.RUN);
         ObjectNode doc = F.objectNode();
         doc.put("format", FORMAT);
+        doc.put("engine", EngineFingerprint.of());
         doc.put("session_id", session.id());
         doc.put("vm_revision", session.vmRevision());
         doc.put("manifest_generation", session.manifestGeneration());
         doc.put("vocabulary", session.vocabulary().fingerprint());
-        ArrayNode history = doc.putArray("history");
-        for (Entry e : past) history.add(entry(e));
-        VmState state = session.committedState();
-        ArrayNode stack = doc.putArray("stack");
-        ObjectNode constants = doc.putObject("constants");
-        try {
-            for (TypedValue v : state.stack()) stack.add(typed(v, literals));
-            state.constants().forEach((n, v) -> constants.set(n, typed(v, literals)));
-        } catch (ValueCodec.NotDurable e) {
-            throw new ImageException("the session's stack or constants cannot be saved: " + e.getMessage());
-        }
+        doc.set("definitions", history.write(named, entry == null ? Set.of() : history.usedBy(entry.module())));
+        doc.set("stack", stack);
+        doc.set("constants", constants);
         if (suspension == null) {
             doc.putNull("suspended");
         } else {
             ObjectNode susp = doc.putObject("suspended");
             susp.put("execution_id", executionId);
-            susp.set("entry", entry(entry));
+            ObjectNode e = susp.putObject("entry");
+            e.put("text", entry.text()).put("language", entry.language()).put("source_id", entry.sourceId());
+            if (entry.call()) {
+                // A call runs on its arguments, not on the session's stack: their types are its stack.
+                e.put("call", true);
+                ArrayNode types = e.putArray("stack");
+                entry.env().stack().forEach(t -> types.add(t.toString()));
+            }
             susp.put("continuation", continuation);
             susp.put("pause", session.pause(executionId));
         }
@@ -113,6 +135,15 @@ public final class SessionImage {
         else doc.put("checksum", sha256(doc.toString()));
         return doc.toString();
     }
+
+    private static ObjectNode typed(TypedValue v, ValueCodec.Closures programs) {
+        ObjectNode o = F.objectNode();
+        o.put("type", v.type().toString());
+        o.set("value", ValueCodec.encode(v.type(), v.value(), programs));
+        return o;
+    }
+
+    // ------------------------------------------------------------------------------------------------ restore
 
     static Session restore(Finch finch, String image, SessionOptions options, List<Class<?>> sessionWords) {
         if (image == null) throw new IllegalArgumentException("image is null");
@@ -124,8 +155,9 @@ public final class SessionImage {
         } catch (Exception e) {
             throw new ImageException("the session image is not readable JSON (truncated?)");
         }
-        if (doc == null || !doc.isObject() || !FORMAT.equals(doc.path("format").asText())) {
-            throw new ImageException("not a session image of format " + FORMAT);
+        String format = doc == null ? "" : doc.path("format").asText();
+        if (!doc.isObject() || !FORMAT.equals(format) && !FORMAT_1.equals(format)) {
+            throw new ImageException("not a session image of format " + FORMAT + " (nor " + FORMAT_1 + ")");
         }
         authenticate(finch, (ObjectNode) doc);
         try {
@@ -136,78 +168,80 @@ public final class SessionImage {
                 throw new ImageException("the session image was saved under another vocabulary: restore it into a Finch with the same "
                         + "words (Finch.builder().words(…)), installing the words the session had installed (Finch.restore(image, words))");
             }
-            VmState state = session.committedState();
-            List<Entry> entries = new ArrayList<>();
-            List<Continuations.Program> programs = new ArrayList<>();
-            for (JsonNode h : doc.get("history")) {
-                Entry e = entry(h, vocabulary);
-                CheckedModule m = verify(finch, e);
-                entries.add(e.withModule(m));
-                dev.finch.vm.Vm.Rebuilt rebuilt = finch.vm().rebuild(m, state);
-                state = rebuilt.state();
-                programs.add(rebuilt.program());
+            SessionHistory history = session.history();
+            Map<String, CompiledWord> dictionary;
+            if (FORMAT_1.equals(format)) {
+                List<SessionHistory.Submitted> entries = new ArrayList<>();
+                for (JsonNode h : doc.get("history")) entries.add(format1Entry(h, vocabulary));
+                dictionary = history.readFormat1(entries);
+            } else {
+                // An image this build wrote is rebuilt as it is used; any other, now (refused if it does not rebuild).
+                String engine = doc.path("engine").asText();
+                boolean eager = finch.verifiesRestoredHistory() || engine.equals(EngineFingerprint.UNKNOWN) || !engine.equals(EngineFingerprint.of());
+                dictionary = history.read(doc.get("definitions"), eager);
             }
-            ValueCodec.Closures literals = Continuations.closures(programs);
+            Programs programs = history.programs();
             List<TypedValue> stack = new ArrayList<>();
-            for (JsonNode v : doc.get("stack")) stack.add(typed(v, literals));
+            for (JsonNode v : doc.get("stack")) stack.add(typed(v, programs));
             Map<String, TypedValue> constants = new LinkedHashMap<>();
-            doc.get("constants").fields().forEachRemaining(f -> constants.put(f.getKey(), typed(f.getValue(), literals)));
-            VmState base = new VmState(state.library(), stack, state.words(), constants);
+            for (var it = doc.get("constants").fields(); it.hasNext(); ) {
+                var f = it.next();
+                constants.put(f.getKey(), typed(f.getValue(), programs));
+            }
+            VmState base = new VmState(session.committedState().library(), stack, dictionary, constants);
             long revision = doc.get("vm_revision").asLong();
-            session.install(base, revision, doc.get("manifest_generation").asLong(), entries);
+            session.install(base, revision, doc.get("manifest_generation").asLong());
             JsonNode s = doc.get("suspended");
             if (s == null) throw new ImageException("the session image is malformed: it has no \"suspended\" field");
             if (s.isNull()) return session;                 // an image of a session between submissions (Session.save())
             String executionId = s.get("execution_id").asText();
-            Entry entry = entry(s.get("entry"), vocabulary);
-            CheckedModule module = verify(finch, entry);
-            Suspension suspension = finch.vm().restore(executionId, module, base, session.hostConfig(), s.get("continuation").asText(), programs);
+            SessionHistory.Submitted entry = suspended(finch, s.get("entry"), base);
+            Suspension suspension = finch.vm().restore(executionId, entry.module(), base.withStack(entry.call() ? List.of() : stack),
+                    session.hostConfig(), s.get("continuation").asText(), programs);
             List<String> inferred = new ArrayList<>();
-            module.inferredCapabilities().forEach(c -> inferred.add(c.toString()));
+            entry.module().inferredCapabilities().forEach(c -> inferred.add(c.toString()));
             long pause = s.path("pause").asLong(1);
             if (pause < 1) throw new ImageException("the session image's pause number is not positive");
             session.installSuspended(executionId, suspension, entry, inferred, revision, pause);
             return session;
         } catch (ImageException e) {
             throw e;
-        } catch (Continuations.Refused | ValueCodec.Malformed e) {
-            throw new ImageException(e.getMessage());
+        } catch (CompiledWord.Unavailable e) {
+            throw new ImageException(e.getMessage(), e);
+        } catch (Continuations.Refused | ValueCodec.Malformed | SessionHistory.Unrebuildable e) {
+            throw new ImageException(e.getMessage(), e);
         } catch (RuntimeException e) {
-            throw new ImageException("the session image is malformed: " + e);
+            throw new ImageException("the session image is malformed", e);
         }
     }
 
-    private static CheckedModule verify(Finch finch, Entry e) {
-        Frontend f = finch.frontend(Language.named(e.language()).orElseThrow(() -> new ImageException("unknown language " + e.language())))
-                .orElseThrow(() -> new ImageException("language " + e.language() + " is not available"));
-        Lowering l = f.lower(e.text(), e.sourceId(), e.env());
-        if (!l.ok()) throw new ImageException("a saved submission no longer lowers: " + l.diagnostics());
-        Verification v = Verifier.verify(l.module().orElseThrow(), e.env());
-        if (!v.ok()) throw new ImageException("a saved submission no longer verifies: " + v.diagnostics());
+    /** The suspended submission, verified against the restored session as it was verified then. */
+    private static SessionHistory.Submitted suspended(Finch finch, JsonNode e, VmState base) {
+        Environment env = base.environment();
+        boolean call = e.path("call").asBoolean(false);
+        if (call) {
+            List<Type> types = new ArrayList<>();
+            for (JsonNode t : e.path("stack")) types.add(TypeSyntax.parse(t.asText()));
+            env = env.withStack(types);
+        }
+        String text = e.get("text").asText();
+        String language = e.get("language").asText();
+        String sourceId = e.get("source_id").asText();
+        return new SessionHistory.Submitted(text, language, sourceId, env, call, verify(finch, text, language, sourceId, env));
+    }
+
+    private static CheckedModule verify(Finch finch, String text, String language, String sourceId, Environment env) {
+        Frontend f = finch.frontend(Language.named(language).orElseThrow(() -> new ImageException("unknown language " + language)))
+                .orElseThrow(() -> new ImageException("language " + language + " is not available"));
+        Lowering l = f.lower(text, sourceId, env);
+        if (!l.ok()) throw new ImageException("the suspended submission no longer lowers: " + l.diagnostics());
+        Verification v = Verifier.verify(l.module().orElseThrow(), env);
+        if (!v.ok()) throw new ImageException("the suspended submission no longer verifies: " + v.diagnostics());
         return v.module().orElseThrow();
     }
 
-    private static ObjectNode entry(Entry e) {
-        ObjectNode o = F.objectNode();
-        o.put("text", e.text());
-        o.put("language", e.language());
-        o.put("source_id", e.sourceId());
-        if (e.call()) o.put("call", true);
-        ObjectNode env = o.putObject("env");
-        ObjectNode words = env.putObject("words");
-        new java.util.TreeMap<>(e.env().words()).forEach((n, t) -> words.put(n, t.toString()));
-        ObjectNode consts = env.putObject("constants");
-        new java.util.TreeMap<>(e.env().constants()).forEach((n, t) -> consts.put(n, t.toString()));
-        ArrayNode stack = env.putArray("stack");
-        e.env().stack().forEach(t -> stack.add(t.toString()));
-        if (!e.env().pausing().isEmpty()) {
-            ArrayNode pausing = env.putArray("pausing");
-            new java.util.TreeSet<>(e.env().pausing()).forEach(pausing::add);
-        }
-        return o;
-    }
-
-    private static Entry entry(JsonNode o, dev.finch.ir.vocab.Vocabulary vocabulary) {
+    /** An entry of a format-1 image: its text and the whole session it was verified against. */
+    private static SessionHistory.Submitted format1Entry(JsonNode o, dev.finch.ir.vocab.Vocabulary vocabulary) {
         JsonNode env = o.get("env");
         Map<String, Type.Fn> words = new LinkedHashMap<>();
         env.get("words").fields().forEachRemaining(f -> words.put(f.getKey(), TypeSyntax.parseSignature(f.getValue().asText())));
@@ -217,22 +251,16 @@ public final class SessionImage {
         env.get("stack").forEach(t -> stack.add(TypeSyntax.parse(t.asText())));
         java.util.Set<String> pausing = new java.util.HashSet<>();
         env.path("pausing").forEach(n -> pausing.add(n.asText()));
-        return new Entry(o.get("text").asText(), o.get("language").asText(), o.get("source_id").asText(),
-                new Environment(vocabulary, words, consts, stack).withPausing(pausing),
-                o.path("call").asBoolean(false), null);
+        return new SessionHistory.Submitted(o.get("text").asText(), o.get("language").asText(), o.get("source_id").asText(),
+                new Environment(vocabulary, words, consts, stack).withPausing(pausing), o.path("call").asBoolean(false), null);
     }
 
-    private static ObjectNode typed(TypedValue v, ValueCodec.Closures literals) {
-        ObjectNode o = F.objectNode();
-        o.put("type", v.type().toString());
-        o.set("value", ValueCodec.encode(v.type(), v.value(), literals));
-        return o;
-    }
-
-    private static TypedValue typed(JsonNode o, ValueCodec.Closures literals) {
+    private static TypedValue typed(JsonNode o, ValueCodec.Closures programs) {
         Type t = TypeSyntax.parse(o.get("type").asText());
-        return new TypedValue(t, ValueCodec.decode(t, o.get("value"), literals));
+        return new TypedValue(t, ValueCodec.decode(t, o.get("value"), programs));
     }
+
+    // ------------------------------------------------------------------------------------------ authenticity
 
     /**
      * Refuses an image this Finch cannot vouch for: with a key, exactly the images its key signed (HMAC-SHA-256 over the

@@ -127,7 +127,8 @@ class DurableContinuationTest {
         String edited = image.replace("\\\"B\\\"", "\\\"C\\\"").replace("before ", "BEFORE ");
         assertThat(edited).isNotEqualTo(image);
         assertThatThrownBy(() -> finch.restore(edited, at)).isInstanceOf(SessionImage.ImageException.class).hasMessageContaining("not authentic");
-        String older = image.replace("finch-session/1", "finch-session/0");
+        String older = image.replace(SessionImage.FORMAT, "finch-session/0");
+        assertThat(older).isNotEqualTo(image);
         assertThatThrownBy(() -> finch.restore(older, at)).isInstanceOf(SessionImage.ImageException.class);
     }
 }

@@ -7,6 +7,7 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.vm.compile.ModuleCompiler;
 import dev.finch.vm.persist.Continuations;
+import dev.finch.vm.persist.Programs;
 import dev.finch.vm.host.HostConfig;
 import dev.finch.vm.host.HostResponse;
 import dev.finch.vm.host.RunHost;
@@ -136,6 +137,9 @@ public final class Vm implements AutoCloseable {
             // A bounded program runs on a calling thread with room or else on a worker: whether it could be replayed never matters.
             boolean bounded = CallerThread.bounded(module, state);
             return new Program(module, state, compiled, bounded, !bounded && CallerThread.replayable(module, state), null);
+        } catch (CompiledWord.Unavailable e) {
+            // A definition of a restored session that could not be rebuilt: the image's, reported as such.
+            return new Program(module, state, null, false, false, new RunResult.Failed(List.of(e.diagnostic()), ""));
         } catch (MethodTooLargeException e) {
             return new Program(module, state, null, false, false, new RunResult.Failed(List.of(VmCode.TOO_LARGE.at(module.main().origin(),
                     "function '" + e.getMethodName() + "' is too large to compile (" + e.getCodeSize() + " bytes of bytecode)")), ""));
@@ -433,49 +437,45 @@ public final class Vm implements AutoCloseable {
      */
     public VmState compileOnly(CheckedModule module, VmState state) { return rebuild(module, state).state(); }
 
-    /** A program compiled again without running: the state with its definitions, and how to remake its closures. */
-    public record Rebuilt(VmState state, Continuations.Program program) { }
+    /** A program compiled again without running: the state with its definitions, its words, and what remakes its values. */
+    public record Rebuilt(VmState state, Map<String, CompiledWord> words, Continuations.Remaker remaker) { }
 
     /**
-     * As {@link #compileOnly}, also answering the program's closure literals compiled, so that values saved with the
-     * session (a fiber on its stack) can be remade ({@link #restore(String, CheckedModule, VmState, HostConfig, String, List)}).
+     * As {@link #compileOnly}, also answering the words compiled and what remakes the program's closures and execution
+     * tokens, so that values saved with the session (a closure on its stack) can be remade ({@link Programs}).
      */
     public Rebuilt rebuild(CheckedModule module, VmState state) {
         ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, state, tiering, state.library());
         Map<String, CompiledWord> words = new LinkedHashMap<>(state.words());
         words.putAll(compiled.words());
-        return new Rebuilt(new VmState(state.library(), state.stack(), words, state.constants()), new Continuations.Program(module, remaker(compiled)));
+        return new Rebuilt(new VmState(state.library(), state.stack(), words, state.constants()), compiled.words(), remaker(compiled));
     }
 
     /**
      * The durable form of a suspended run, to resume in another process (see {@link Continuations}), with every
      * concurrent step that paused with it; a CPU task is kept as its end, or as its closure to start again. The run may
-     * hold closures and fibers made by {@code earlier} programs (a session's earlier submissions, in order): restore it
-     * with the same programs, rebuilt. Refused ({@link dev.finch.vm.persist.ValueCodec.NotDurable}) for a run holding
+     * hold closures and execution tokens made by the programs of {@code earlier} (a session's earlier submissions);
+     * restore it with the same programs. Refused ({@link dev.finch.vm.persist.ValueCodec.NotDurable}) for a run holding
      * a value that lives only in this process (a function made outside any of these programs, a step holding its host's
      * per-step state).
      */
-    public String save(Suspension suspension, List<CheckedModule> earlier) {
+    public String save(Suspension suspension, Programs earlier) {
         Paused p = suspension.paused;
         Type yt = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
-        List<Continuations.Program> programs = new ArrayList<>();
-        for (CheckedModule m : earlier) programs.add(new Continuations.Program(m, null));
-        programs.add(new Continuations.Program(p.module(), null));
+        earlier.add(new Programs.Known(Programs.RUN, p.module(), null));
         return Continuations.save(suspension.executionId(), Continuations.moduleDigest(p.module(), p.interpreted()), p.ctx(), yt,
-                Continuations.closures(programs), p.module().main().signature().outs(), p.module().newConstants());
+                earlier, p.module().main().signature().outs(), p.module().newConstants());
     }
 
     /**
      * Rebuilds a suspended run saved by {@link #save} in any process, from the same verified module and the same
-     * base state (dictionary and stack) it started from, and the {@code earlier} programs it was saved with, here
-     * rebuilt ({@link #rebuild}). Nothing runs and nothing is dispatched until it is resumed. The run holds
-     * {@code host}'s grants: those saved with it (approvals for this run only) are not trusted.
+     * base state (dictionary and stack) it started from, and the {@code earlier} programs it was saved with. Nothing runs
+     * and nothing is dispatched until it is resumed. The run holds {@code host}'s grants: those saved with it (approvals
+     * for this run only) are not trusted.
      */
-    public Suspension restore(String executionId, CheckedModule module, VmState base, HostConfig host, String saved,
-                              List<Continuations.Program> earlier) {
+    public Suspension restore(String executionId, CheckedModule module, VmState base, HostConfig host, String saved, Programs earlier) {
         ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, base, tiering, base.library());
-        List<Continuations.Program> programs = new ArrayList<>(earlier);
-        programs.add(new Continuations.Program(module, remaker(compiled)));
+        earlier.add(new Programs.Known(Programs.RUN, module, remaker(compiled)));
         Map<String, Object> constants = new LinkedHashMap<>();
         base.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), constants);
@@ -484,7 +484,7 @@ public final class Vm implements AutoCloseable {
         inspection(ctx, base, module);
         // The run's steps are rebuilt on ctx as the continuation is read (they share its host and definitions).
         Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()),
-                Continuations.closures(programs), ctx, module.main().signature().outs(), module.newConstants());
+                earlier, ctx, module.main().signature().outs(), module.newConstants());
         // The restoring host's grants, never the image's: a saved run's authority is what its new host gives it.
         ctx.host.restore(host.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
         ctx.stackIn = base.values();

@@ -69,105 +69,13 @@ public final class Continuations {
     }
 
     /**
-     * A program whose closure literals and quotations a saved value may name: its verified module and, when restoring,
-     * what remakes their values (null when only saving).
-     */
-    public record Program(CheckedModule module, Remaker remaker) { }
-
-    /**
-     * The closure literals and quotations of several programs — a session's earlier submissions, then the paused one —
-     * numbered in that order, each program's in a fixed order (main's body, then each word's, each depth first, nested
-     * literals included), as a continuation or an image names them. Also the table of handles (fibers) one save or
-     * restore has met, so copies stay one.
-     */
-    public static ValueCodec.Closures closures(List<Program> programs) { return closures(programs, null); }
-
-    /**
-     * As {@link #closures(List)}, saving each fiber in the state {@code fiberState} gives (a paused run's committed
-     * view, {@code Suspension.committedFibers}); null saves fibers as they are.
-     */
-    public static ValueCodec.Closures closures(List<Program> programs,
-                                               java.util.function.Function<dev.finch.vm.value.Fiber, dev.finch.vm.value.Fiber.Snapshot> fiberState) {
-        List<CheckedWord> literals = new ArrayList<>();
-        List<Remaker> literalMakers = new ArrayList<>();
-        List<Checked.QuoteNode> quotes = new ArrayList<>();
-        List<Remaker> quoteMakers = new ArrayList<>();
-        // By identity: a saved closure's body is the very literal of the module it was compiled from (hashing the IR deeply would cost its size per literal).
-        java.util.Map<CheckedWord, Integer> index = new java.util.IdentityHashMap<>();
-        java.util.Map<Checked.QuoteNode, Integer> quoteIndex = new java.util.IdentityHashMap<>();
-        for (Program program : programs) {
-            List<CheckedWord> roots = new ArrayList<>();
-            roots.add(program.module().main());
-            roots.addAll(program.module().words());
-            int from = literals.size();
-            int quotesFrom = quotes.size();
-            for (CheckedWord root : roots) collect(root.body(), literals, index, quotes, quoteIndex);
-            for (int i = from; i < literals.size(); i++) literalMakers.add(program.remaker());
-            for (int i = quotesFrom; i < quotes.size(); i++) quoteMakers.add(program.remaker());
-        }
-        java.util.Map<Object, Object> handles = new java.util.HashMap<>();
-        return new ValueCodec.Closures() {
-            @Override public java.util.Map<Object, Object> handles() { return handles; }
-
-            @Override public dev.finch.vm.value.Fiber.Snapshot stateOf(dev.finch.vm.value.Fiber f) {
-                return fiberState == null ? f.snapshot() : fiberState.apply(f);
-            }
-
-            @Override public int indexOf(CheckedWord body) { return index.getOrDefault(body, -1); }
-
-            @Override public CheckedWord body(int i) { return i >= 0 && i < literals.size() ? literals.get(i) : null; }
-
-            @Override public Object make(CheckedWord body, Object[] captures) {
-                int i = index.getOrDefault(body, -1);
-                Remaker make = i < 0 ? null : literalMakers.get(i);
-                if (make == null) throw new Refused("closures are remade only when a run is restored");
-                return make.closure(body, captures);
-            }
-
-            @Override public int indexOfQuote(Checked.QuoteNode site) { return quoteIndex.getOrDefault(site, -1); }
-
-            @Override public Object quote(int i) {
-                if (i < 0 || i >= quotes.size()) return null;
-                Remaker make = quoteMakers.get(i);
-                if (make == null) throw new Refused("execution tokens are remade only when a run is restored");
-                return make.quote(quotes.get(i));
-            }
-        };
-    }
-
-    private static void collect(Checked.CheckedBlock block, List<CheckedWord> literals, java.util.Map<CheckedWord, Integer> index,
-                                List<Checked.QuoteNode> quotes, java.util.Map<Checked.QuoteNode, Integer> quoteIndex) {
-        for (Checked.Node n : block.nodes()) {
-            boolean handled = switch (n.kind()) {
-                case CLOSURE -> {
-                    CheckedWord body = ((Checked.ClosureNode) n).body();
-                    index.putIfAbsent(body, literals.size());
-                    literals.add(body);
-                    collect(body.body(), literals, index, quotes, quoteIndex);
-                    yield true;
-                }
-                case QUOTE -> {
-                    Checked.QuoteNode q = (Checked.QuoteNode) n;
-                    quoteIndex.putIfAbsent(q, quotes.size());
-                    quotes.add(q);
-                    yield true;
-                }
-                case PUSH, CALL, IF, IF_SOME, IF_OK, LOOP, UNTIL, CASE, LIST, MAP, RECORD, LOCAL_STORE, LOCAL_LOAD, PROPAGATE, CONSTANT -> {
-                    for (Checked.CheckedBlock child : Checked.children(n)) collect(child, literals, index, quotes, quoteIndex);
-                    yield true;
-                }
-            };
-        }
-    }
-
-    /**
      * Saves the paused run: its frames (outermost first), every concurrent step that paused with it (closure and
      * frames; a handle to a step by its id, an ended step's with its value), the root's results when it had finished
      * main and was draining its steps ({@code mainOuts} types them), and the constants it has defined so far
      * ({@code newConstants}: the module's, by type). Values are written in one fixed order, which {@link #restore}
      * reads in, so a handle met twice (a fiber) is written once and read back as one.
      */
-    public static String save(String executionId, String moduleDigest, Ctx ctx, Type yieldedType, ValueCodec.Closures programClosures,
+    public static String save(String executionId, String moduleDigest, Ctx ctx, Type yieldedType, Programs programClosures,
                               List<Type> mainOuts, java.util.Map<String, Type> newConstants) {
         ValueCodec.Closures closures = new WithSteps(programClosures, ctx.strands, null);
         ObjectNode doc = F.objectNode();
@@ -253,6 +161,19 @@ public final class Continuations {
             if (constants == null) constants = doc.putObject("constants");
             constants.set(c.getKey(), ValueCodec.encode(c.getValue(), v, closures));
         }
+        // The fibers the run changed, with how each was before: the restored run undoes them if it fails or is dropped.
+        if (!ctx.touched().isEmpty()) {
+            ArrayNode undo = doc.putArray("fiber_undo");
+            for (var e : ctx.touched().entrySet()) {
+                dev.finch.vm.value.Fiber f = e.getKey();
+                dev.finch.vm.value.Fiber.Snapshot before = e.getValue();
+                ObjectNode o = undo.addObject().put("fiber_type", f.type().toString());
+                o.set("fiber", ValueCodec.encode(f.type(), f, closures));
+                o.put("status", before.status().name());
+                o.set("frames", encodeFrames(java.util.Arrays.asList(before.frames()), closures));
+                if (before.status() == dev.finch.vm.value.Fiber.Status.DONE) o.set("result", ValueCodec.encode(f.type().result(), before.result(), closures));
+            }
+        }
         doc.put("checksum", sha256(canonical(doc)));
         return doc.toString();
     }
@@ -307,15 +228,15 @@ public final class Continuations {
             this.known = known;
         }
 
-        @Override public int indexOf(CheckedWord body) { return base.indexOf(body); }
+        @Override public ValueCodec.Site locate(CheckedWord body) { return base.locate(body); }
 
-        @Override public CheckedWord body(int index) { return base.body(index); }
+        @Override public CheckedWord body(ValueCodec.Site at) { return base.body(at); }
 
-        @Override public Object make(CheckedWord body, Object[] captures) { return base.make(body, captures); }
+        @Override public Object make(ValueCodec.Site at, Object[] captures) { return base.make(at, captures); }
 
-        @Override public int indexOfQuote(Checked.QuoteNode site) { return base.indexOfQuote(site); }
+        @Override public ValueCodec.Site locateQuote(Checked.QuoteNode site) { return base.locateQuote(site); }
 
-        @Override public Object quote(int index) { return base.quote(index); }
+        @Override public Object quote(ValueCodec.Site at) { return base.quote(at); }
 
         @Override public java.util.Map<Object, Object> handles() { return base.handles(); }
 
@@ -349,12 +270,12 @@ public final class Continuations {
 
     /**
      * Parses and checks a saved continuation against the program it must belong to, remaking the closures of the
-     * program's own literals ({@link #closures}) and rebuilding on {@code ctx} (the restored run's root context, its host
+     * program's own literals ({@link Programs}) and rebuilding on {@code ctx} (the restored run's root context, its host
      * installed) the concurrent steps the run had when it paused: each with its closure and frames, the pause's owner,
      * and the root's results when it was draining (typed by {@code mainOuts}). {@code newConstants} types the
      * constants the run had defined.
      */
-    public static Restored restore(String text, String expectedExecutionId, String expectedDigest, ValueCodec.Closures programClosures,
+    public static Restored restore(String text, String expectedExecutionId, String expectedDigest, Programs programClosures,
                                    Ctx ctx, List<Type> mainOuts, java.util.Map<String, Type> newConstants) {
         JsonNode doc;
         try {
@@ -425,6 +346,13 @@ public final class Continuations {
                 if (saved.has(c.getKey())) constants.put(c.getKey(), ValueCodec.decode(c.getValue(), saved.get(c.getKey()), closures));
             }
             if (saved.size() != constants.size()) throw new Refused("the continuation holds a constant its program does not define");
+            for (JsonNode o : doc.path("fiber_undo")) {
+                Type.FiberT type = (Type.FiberT) TypeSyntax.parse(o.get("fiber_type").asText());
+                dev.finch.vm.value.Fiber f = (dev.finch.vm.value.Fiber) ValueCodec.decode(type, o.get("fiber"), closures);
+                dev.finch.vm.value.Fiber.Status status = dev.finch.vm.value.Fiber.Status.valueOf(o.get("status").asText());
+                Object result = status == dev.finch.vm.value.Fiber.Status.DONE ? ValueCodec.decode(type.result(), o.get("result"), closures) : null;
+                ctx.touched(f, new dev.finch.vm.value.Fiber.Snapshot(status, decodeFrames(o.get("frames"), closures).toArray(new Frame[0]), result));
+            }
             return new Restored(frames, doc.get("output").asText(), yt, yielded, host.get("sequence").asLong(), journal, pending, waiting,
                     doc.path("executed_ms").asLong(0) * 1_000_000, doc.path("awaiting_task").asBoolean(false),
                     OutputEventJson.decodeRecorder(doc.get("output_record")), doc.path("output_bytes").asLong(0), constants);

@@ -44,28 +44,31 @@ public final class ValueCodec {
         public Malformed(String message) { super(message, null, false, false); }
     }
 
+    /** Where a closure literal or a quotation is: its program's id and its place among the program's ({@link Programs}). */
+    public record Site(long program, int index) { }
+
     /**
-     * The closure literals of the program a continuation belongs to, by their place in it: how a closure is saved
-     * (its literal's index and its captured values) and remade when the run is restored.
+     * The closure literals and quotations of the programs a saved value may name, by where they are ({@link Programs}):
+     * how a closure is saved (its literal's site and its captured values) and remade, and an execution token likewise.
      */
     public interface Closures {
-        /** The index of {@code body} among the program's closure literals, or -1 when it is not one of them. */
-        int indexOf(dev.finch.ir.checked.Checked.CheckedWord body);
+        /** Where closure literal {@code body} is, or null when it is none of the programs'. */
+        Site locate(dev.finch.ir.checked.Checked.CheckedWord body);
 
-        /** The closure literal at {@code index}, or null. */
-        dev.finch.ir.checked.Checked.CheckedWord body(int index);
+        /** The closure literal at {@code site}, or null. */
+        dev.finch.ir.checked.Checked.CheckedWord body(Site site);
 
-        /** A closure running {@code body} over {@code captures}. */
-        Object make(dev.finch.ir.checked.Checked.CheckedWord body, Object[] captures);
+        /** A closure running the literal at {@code site} over {@code captures}. */
+        Object make(Site site, Object[] captures);
 
-        /** The index of quotation {@code site} among the programs' quotations, or -1 when it is not one of them. */
-        default int indexOfQuote(dev.finch.ir.checked.Checked.QuoteNode site) { return -1; }
+        /** Where quotation {@code site} is, or null when it is none of the programs'. */
+        Site locateQuote(dev.finch.ir.checked.Checked.QuoteNode site);
 
-        /** The execution token of the quotation at {@code index} (remade when restoring), or null. */
-        default Object quote(int index) { return null; }
+        /** The execution token of the quotation at {@code site} (remade when restoring), or null. */
+        Object quote(Site site);
 
         /**
-         * The handles (fibers) saved so far, by number — or remade so far, while restoring — so that copies of one
+         * The handles (fibers, tasks) saved so far, by number — or remade so far, while restoring — so that copies of one
          * handle are saved once and remade as one; null when handles cannot be saved.
          */
         default java.util.Map<Object, Object> handles() { return null; }
@@ -82,6 +85,12 @@ public final class ValueCodec {
         /** The step handle {@code saved} names in the run being restored, or null when it names none. */
         default Object decodeTask(Type.TaskT type, JsonNode saved) { return null; }
     }
+
+    /** A site as saved: {@code "program"} beside {@code key} (the literal's or quotation's index). */
+    private static ObjectNode site(Site at, String key) { return F.objectNode().put("program", at.program()).put(key, at.index()); }
+
+    /** The site saved in {@code n} under {@code key}. */
+    private static Site site(JsonNode n, String key) { return new Site(n.path("program").asLong(-1), n.get(key).asInt()); }
 
     /** The saved form of {@code v}, a value of {@code type}; {@link NotDurable} when it has none. */
     public static JsonNode encode(Type type, Object v) { return encode(type, v, null); }
@@ -175,9 +184,9 @@ public final class ValueCodec {
             case FN -> {
                 // A closure literal's closure: which literal, and what it captured (typed by the literal's locals).
                 if (cl != null && v instanceof dev.finch.vm.value.Closure c && c.body() != null) {
-                    int index = cl.indexOf(c.body());
-                    if (index >= 0) {
-                        ObjectNode o = F.objectNode().put("closure", index);
+                    Site at = cl.locate(c.body());
+                    if (at != null) {
+                        ObjectNode o = site(at, "closure");
                         ArrayNode caps = o.putArray("captures");
                         List<String> names = c.body().captures();
                         for (int k = 0; k < names.size(); k++) {
@@ -190,8 +199,8 @@ public final class ValueCodec {
                 }
                 // An execution token of a quotation in the program: which quotation.
                 if (cl != null && v instanceof dev.finch.vm.value.Closure c && c.site() != null) {
-                    int index = cl.indexOfQuote(c.site());
-                    if (index >= 0) yield F.objectNode().put("quote", index);
+                    Site at = cl.locateQuote(c.site());
+                    if (at != null) yield site(at, "quote");
                 }
                 throw new NotDurable("a value of type " + type + " (a function made outside this session's programs) lives only in this process");
             }
@@ -213,11 +222,16 @@ public final class ValueCodec {
             }
             case FIBER -> encodeFiber((Type.FiberT) type, v, cl);
             case STREAM -> {
-                // A run-owned stream: which stream of which run; the run's host saves where each open one had got to.
+                // A run-owned stream: which stream of which run; the run's host saves where each open one had got to. Only
+                // with its run or session: alone (a host's answer from another process) it names nothing there.
+                if (cl == null) throw new NotDurable("a value of type " + type + " (a stream) lives only in the process that opened it");
                 dev.finch.vm.value.StreamValue sv = (dev.finch.vm.value.StreamValue) v;
                 yield F.objectNode().put("stream", sv.id()).put("owner", sv.owner()).put("kind", sv.kind());
             }
-            case RESOURCE -> encodeResource(type, v);
+            case RESOURCE -> {
+                if (cl == null) throw new NotDurable("a value of type " + type + " (a handle) lives only in the process that made it");
+                yield encodeResource(type, v);
+            }
         };
     }
 
@@ -344,7 +358,7 @@ public final class ValueCodec {
         }
         JsonNode body = n.get("body");
         require(body != null && body.has("closure"), type);
-        var lit = cl.body(body.get("closure").asInt());
+        var lit = cl.body(site(body, "closure"));
         require(lit != null, type);
         Object closure = decodeChecked(lit.signature(), body, cl);
         List<dev.finch.vm.runtime.Frame> frames = new ArrayList<>();
@@ -599,12 +613,13 @@ public final class ValueCodec {
             case VAR -> decodeDynamic(n, cl);
             case FN -> {
                 if (n.isObject() && n.has("quote") && cl != null) {
-                    Object quote = cl.quote(n.get("quote").asInt());
+                    Object quote = cl.quote(site(n, "quote"));
                     require(quote != null, type);
                     yield quote;
                 }
                 require(n.isObject() && n.has("closure") && cl != null, type);
-                var lit = cl.body(n.get("closure").asInt());
+                Site at = site(n, "closure");
+                var lit = cl.body(at);
                 require(lit != null && lit.captures().size() == n.path("captures").size(), type);
                 Object[] caps = new Object[lit.captures().size()];
                 for (int k = 0; k < caps.length; k++) {
@@ -612,7 +627,7 @@ public final class ValueCodec {
                     require(t != null, type);
                     caps[k] = decodeChecked(t, n.get("captures").get(k), cl);
                 }
-                yield cl.make(lit, caps);
+                yield cl.make(at, caps);
             }
             case TASK -> {
                 java.util.Map<Object, Object> made = cl == null ? null : cl.handles();
@@ -630,10 +645,13 @@ public final class ValueCodec {
             }
             case FIBER -> decodeFiber((Type.FiberT) type, n, cl);
             case STREAM -> {
-                require(n.isObject() && n.has("stream"), type);
+                require(cl != null && n.isObject() && n.has("stream"), type);
                 yield new dev.finch.vm.value.StreamValue(n.path("owner").asText(), n.get("stream").asLong(), n.path("kind").asText());
             }
-            case RESOURCE -> decodeResource(type, n);
+            case RESOURCE -> {
+                require(cl != null, type);
+                yield decodeResource(type, n);
+            }
         };
     }
 

@@ -210,6 +210,17 @@ public final class Ctx implements Meter {
         root.fiberUndo.clear();
     }
 
+    /** Each fiber this execution changed, with how it was before (what a saved run keeps to undo them). */
+    public java.util.Map<dev.finch.vm.value.Fiber, dev.finch.vm.value.Fiber.Snapshot> touched() {
+        return root.fiberUndo == null ? java.util.Map.of() : java.util.Collections.unmodifiableMap(root.fiberUndo);
+    }
+
+    /** Restores that a saved run had changed fiber {@code f}, which was {@code before} (undone if the run fails). */
+    public void touched(dev.finch.vm.value.Fiber f, dev.finch.vm.value.Fiber.Snapshot before) {
+        if (root.fiberUndo == null) root.fiberUndo = new java.util.IdentityHashMap<>();
+        root.fiberUndo.putIfAbsent(f, before);
+    }
+
     /** How fiber {@code f} was before this execution changed it (null when it has not). */
     public dev.finch.vm.value.Fiber.Snapshot before(dev.finch.vm.value.Fiber f) { return root.fiberUndo == null ? null : root.fiberUndo.get(f); }
 
