@@ -194,7 +194,7 @@ public final class Discovery {
         CompiledWord w = v.state().words().get(n);
         if (w != null) return Optional.of(new WordInfo.Definition(n, w.signature().toString(), source(w)));
         TypedValue c = dev.finch.ir.instr.WordDef.isInternal(n) ? null : v.state().constants().get(n);
-        if (c != null) return Optional.of(new WordInfo.Constant(n, c.type().toString(), c.display()));
+        if (c != null) return Optional.of(new WordInfo.Constant(n, c.type().toString(), StackDisplay.display(c, dev.finch.vm.value.Values.DISPLAY_LIMIT)));
         dev.finch.ir.type.Type structure = namedTypes(v).get(n);
         if (structure != null) return Optional.of(new WordInfo.NamedType(n, structure.toString()));
         Optional<WordSpec> core = v.state().library().vocabulary().word(n);
@@ -206,9 +206,17 @@ public final class Discovery {
         return forms.isEmpty() ? Optional.empty() : Optional.of(new WordInfo.Syntax(n, forms));
     }
 
-    /** The definition as canonical Co-Forth, rebuilt from its verified IR with its verified signature declared. */
+    /**
+     * The definition as canonical Co-Forth, rebuilt from its verified IR with its verified signature declared; empty for
+     * a definition of a restored session that cannot be rebuilt (its diagnostic is the submission's that calls it).
+     */
     private static Optional<String> source(CompiledWord w) {
-        CheckedWord checked = w.checked();
+        CheckedWord checked;
+        try {
+            checked = w.checked();
+        } catch (CompiledWord.Unavailable e) {
+            return Optional.empty();
+        }
         if (checked == null) return Optional.empty();
         List<Instr> body = new ArrayList<>(checked.body().nodes().size());
         for (Node node : checked.body().nodes()) body.add(node.instr());
@@ -274,7 +282,7 @@ public final class Discovery {
         new TreeMap<>(namedTypes(v)).forEach((n, t) -> all.add(new WordSummary(n, WordKind.NAMED_TYPE, t.toString(), "named type")));
         new TreeMap<>(v.state().constants()).forEach((n, c) -> {
             if (!dev.finch.ir.instr.WordDef.isInternal(n)) all.add(new WordSummary(n, WordKind.CONSTANT, c.type().toString(),
-                    "= " + c.display(StackDisplay.MIN_CHARS)));
+                    "= " + StackDisplay.display(c, StackDisplay.MIN_CHARS)));
         });
         for (WordSpec w : v.state().library().vocabulary().words()) all.add(summary(w));
         for (SyntaxSpec s : SourceSyntax.all()) {

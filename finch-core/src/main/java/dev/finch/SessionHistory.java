@@ -144,6 +144,8 @@ final class SessionHistory {
     /** The definition that made each word of the dictionary now. */
     private final Map<String, Long> definedBy = new HashMap<>();
     private long lastId;
+    /** How many definitions were compiled again (restored ones, when first needed or at an eager restore). */
+    private int rebuilt;
 
     SessionHistory(Finch finch, Session session) {
         this.finch = finch;
@@ -425,6 +427,18 @@ final class SessionHistory {
         }
     }
 
+    /** How many definitions this history compiled again since it was read. */
+    synchronized int rebuilt() { return rebuilt; }
+
+    /** The number of definitions it holds. */
+    synchronized int definitionCount() { return definitions.size(); }
+
+    /** Each definition, in order. */
+    synchronized void forEachDefinition(java.util.function.Consumer<Definition> each) { definitions.forEach(each); }
+
+    /** {@code d} verified again from its text against its part of the session (for tests: nothing is kept). */
+    CheckedModule verifyAgain(Definition d) { return verify(d); }
+
     /** Compiles {@code x} (verified first if need be) against the words it links to, and fills its deferred words. */
     private void compile(Definition x) {
         CheckedModule m = x.module();
@@ -444,6 +458,7 @@ final class SessionHistory {
             if (!w.getValue().isResolved()) w.getValue().fill(built);
         }
         x.remaker = r.remaker();
+        rebuilt++;
     }
 
     /** Lowers and verifies {@code d} again against its part of the session; it must make exactly the words it made. */

@@ -71,13 +71,30 @@ final class StackDisplay {
         return List.copyOf(Arrays.asList(out));
     }
 
+    /**
+     * The display of {@code v} cut at {@code limit} characters — or, for a value that cannot be read (a defect of
+     * Finch: a run commits no such value, and an image restores none), a display naming {@code E-SESSION-011} in its
+     * place: an outcome, a session's stack and their JSON never throw for a state they cannot read.
+     */
+    static String display(TypedValue v, int limit) {
+        try {
+            if (v.value() == null) return UNREADABLE;
+            return v.display(limit);
+        } catch (RuntimeException | StackOverflowError e) {
+            return UNREADABLE;
+        }
+    }
+
+    /** What a value that cannot be read shows instead. */
+    static final String UNREADABLE = "#<unreadable value: " + SessionCode.UNREADABLE.code() + ">";
+
     /** The displays of {@code values}, the last (the top) served first from the shared budget. */
     static String[] displays(List<TypedValue> values) {
         String[] out = new String[values.size()];
         long left = TOTAL_CHARS;
         for (int i = out.length - 1; i >= 0; i--) {
             int limit = (int) Math.max(MIN_CHARS, Math.min(Values.DISPLAY_LIMIT, left));
-            out[i] = values.get(i).display(limit);
+            out[i] = display(values.get(i), limit);
             left -= out[i].length();
         }
         return out;

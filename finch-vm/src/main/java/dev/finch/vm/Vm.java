@@ -332,8 +332,15 @@ public final class Vm implements AutoCloseable {
         }
         ctx.host.closeAll();
         ctx.closeOutputs();
+        VmState committed = commit(p, ctx);
+        if (committed == null) {
+            // A value the run left cannot be read (a defect): nothing is committed, so the session stays readable.
+            ctx.rollbackFibers();
+            return new RunResult.Failed(List.of(VmCode.INTERNAL.at(p.module().main().origin(),
+                    "internal error: the run left a value that cannot be read; nothing was committed")), ctx.output(), ctx.log());
+        }
         // Kept until the caller commits: a run it does not commit has consumed nothing.
-        return new RunResult.Completed(commit(p, ctx), ctx.output(), new Rollback(ctx), ctx.log());
+        return new RunResult.Completed(committed, ctx.output(), new Rollback(ctx), ctx.log());
     }
 
     /** A run's root: main (or the steps it paused with), then every step it left; answers what it threw, or null. */
@@ -396,6 +403,7 @@ public final class Vm implements AutoCloseable {
         return new RunResult.Failed(List.of(d), ctx.output(), ctx.log());
     }
 
+    /** The state the run leaves, or null when a value it leaves cannot be read (none is ever committed). */
     private static VmState commit(Paused p, Ctx ctx) {
         VmState base = p.base();
         // The bottom the program left as it was — the same types (shared with the row it started from, found through
@@ -414,7 +422,10 @@ public final class Vm implements AutoCloseable {
             kept++;
         }
         java.util.Iterator<Type> types = outs.listIterator(kept);
-        for (int i = kept; i < stack.length; i++) stack[i] = new TypedValue(types.next(), out[i]);
+        for (int i = kept; i < stack.length; i++) {
+            if (out[i] == null) return null;
+            stack[i] = new TypedValue(types.next(), out[i]);
+        }
         Map<String, CompiledWord> words = base.words();
         if (!p.words().isEmpty()) {
             words = new LinkedHashMap<>(base.words());
@@ -424,7 +435,9 @@ public final class Vm implements AutoCloseable {
         if (!p.module().newConstants().isEmpty()) {
             Map<String, TypedValue> changed = new LinkedHashMap<>(base.constants());
             for (var c : p.module().newConstants().entrySet()) {
-                changed.put(c.getKey(), new TypedValue(c.getValue(), ctx.constants().get(c.getKey())));
+                Object v = ctx.constants().get(c.getKey());
+                if (v == null) return null;
+                changed.put(c.getKey(), new TypedValue(c.getValue(), v));
             }
             constants = changed;
         }

@@ -285,7 +285,8 @@ public final class Continuations {
         }
         if (doc == null || !doc.isObject()) throw new Refused("the continuation is not a JSON object");
         if (!FORMAT.equals(doc.path("format").asText())) {
-            throw new Refused("the continuation has format '" + doc.path("format").asText() + "'; this Finch reads " + FORMAT);
+            throw new Refused("the continuation has format '" + doc.path("format").asText() + "'; this Finch reads " + FORMAT
+                    + " (a run paused by an earlier Finch is continued or cancelled with that version)");
         }
         ObjectNode body = ((ObjectNode) doc).deepCopy();
         String checksum = body.path("checksum").asText();

@@ -79,6 +79,21 @@ public final class Programs implements ValueCodec.Closures {
         return this;
     }
 
+    /**
+     * Where the {@code n}th closure literal of all the programs is, counting each program's in the order they were added:
+     * how the first session images named one (by its place among them all). Null when there are not that many.
+     */
+    public ValueCodec.Site nthLiteral(int n) {
+        int left = n;
+        for (Source s : sources.values()) {
+            if (s.id() == RUN) continue;
+            int count = sites(s.id()).literals().size();
+            if (left < count) return new ValueCodec.Site(s.id(), left);
+            left -= count;
+        }
+        return null;
+    }
+
     /** The ids of the programs whose literals or quotations the values saved so far named. */
     public Set<Long> named() { return java.util.Collections.unmodifiableSet(named); }
 
@@ -146,11 +161,13 @@ public final class Programs implements ValueCodec.Closures {
     }
 
     @Override public CheckedWord body(ValueCodec.Site at) {
+        at = numbered(at);
         Sites s = sites(at.program());
         return s == null || at.index() < 0 || at.index() >= s.literals().size() ? null : s.literals().get(at.index());
     }
 
     @Override public Object make(ValueCodec.Site at, Object[] captures) {
+        at = numbered(at);
         CheckedWord body = body(at);
         Continuations.Remaker make = body == null ? null : sources.get(at.program()).remaker();
         if (make == null) throw new Continuations.Refused("closures are remade only when a run or session is restored");
@@ -163,6 +180,13 @@ public final class Programs implements ValueCodec.Closures {
         Continuations.Remaker make = sources.get(at.program()).remaker();
         if (make == null) throw new Continuations.Refused("execution tokens are remade only when a run or session is restored");
         return make.quote(s.quotes().get(at.index()));
+    }
+
+    /** A site as the first images named one (no program: a place among all literals) as a program's own. */
+    private ValueCodec.Site numbered(ValueCodec.Site at) {
+        if (at.program() >= 0) return at;
+        ValueCodec.Site found = nthLiteral(at.index());
+        return found == null ? at : found;
     }
 
     @Override public Map<Object, Object> handles() { return handles; }
