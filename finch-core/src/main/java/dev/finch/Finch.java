@@ -228,6 +228,11 @@ public final class Finch implements AutoCloseable {
     /** Whether images without a key's authentication are accepted. */
     boolean acceptsUnkeyedImages() { return unkeyedImages; }
 
+    /** The definitions this Finch rebuilt from images, by content (shared by the sessions that restore them). */
+    private final RebuildCache rebuilt = new RebuildCache();
+
+    RebuildCache rebuilt() { return rebuilt; }
+
     /** Whether a restored image's definitions are all verified again at restore, whatever build wrote it. */
     boolean verifiesRestoredHistory() { return verifyRestoredHistory; }
 

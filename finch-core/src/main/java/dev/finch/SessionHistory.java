@@ -81,12 +81,16 @@ final class SessionHistory {
         final Row stack;
         /** Its words as the dictionary holds them: compiled here, or deferred until first needed. */
         final Map<String, CompiledWord> words;
+        /** Its saved form, for its content key; null for one committed in this process. */
+        private final JsonNode saved;
+        /** Its content's digest, links included ({@link RebuildCache}), made when first needed. */
+        private String key;
         private volatile CheckedModule module;
         private volatile Continuations.Remaker remaker;
 
         private Definition(long id, String text, String language, String sourceId, Map<String, Made> made, Map<String, Long> uses,
                            Map<String, Type.Fn> shadows, Map<String, Type> constants, Row stack, Map<String, CompiledWord> words,
-                           CheckedModule module) {
+                           CheckedModule module, JsonNode saved) {
             this.id = id;
             this.text = text;
             this.language = language;
@@ -98,6 +102,7 @@ final class SessionHistory {
             this.stack = stack;
             this.words = words;
             this.module = module;
+            this.saved = saved;
         }
 
         @Override public long id() { return id; }
@@ -198,7 +203,7 @@ final class SessionHistory {
             CompiledWord c = dictionary.get(w.name());
             if (c != null) words.put(w.name(), c);
         }
-        return new Definition(id, s.text(), s.language(), s.sourceId(), made, uses, shadows, constants, Row.of(full.stack()), words, m);
+        return new Definition(id, s.text(), s.language(), s.sourceId(), made, uses, shadows, constants, Row.of(full.stack()), words, m, null);
     }
 
     /** The names a module reaches outside itself: the dictionary words it calls or quotes, and the constants it reads. */
@@ -287,7 +292,10 @@ final class SessionHistory {
         for (Definition d : definitions) {
             if (!live.contains(d.id)) continue;
             ObjectNode o = out.addObject();
-            o.put("id", d.id).put("text", d.text).put("language", d.language).put("source_id", d.sourceId);
+            o.put("id", d.id).put("text", d.text);
+            // The language only when the text does not say it by the contract's rule (a '(' first is Lisp, else Co-Forth).
+            if (!Language.infer(d.text).spelling().equals(d.language)) o.put("language", d.language);
+            o.put("source_id", d.sourceId);
             ArrayNode made = o.putArray("made");
             d.made.forEach((name, m) -> {
                 ArrayNode w = made.addArray().add(name).add(m.signature().toString());
@@ -360,8 +368,10 @@ final class SessionHistory {
                 for (JsonNode t : st.get("push")) row.add(types.computeIfAbsent(t.asText(), TypeSyntax::parse));
                 stack = Row.of(row);
             }
-            Definition d = new Definition(id, o.get("text").asText(), o.get("language").asText(), o.get("source_id").asText(), made, uses, shadows,
-                    constants, stack, words, null);
+            String text = o.get("text").asText();
+            String language = o.has("language") ? o.get("language").asText() : Language.infer(text).spelling();
+            String sourceId = o.get("source_id").asText();
+            Definition d = new Definition(id, text, language, sourceId, made, uses, shadows, constants, stack, words, null, o);
             for (String name : order) {
                 Made m = made.get(name);
                 words.put(name, CompiledWord.deferred(name, m.signature(), m.suspends(), () -> rebuild(d)));
@@ -399,6 +409,38 @@ final class SessionHistory {
     }
 
     // ---------------------------------------------------------------------------------------------- rebuild
+
+    /**
+     * The content key of restored definition {@code d} (null for one committed in this process): its saved form (text,
+     * language, source, what it made, what it redefines, the constants, the stack as a change from the previous
+     * definition's) with the previous definition's key, which stands for all before it — so the same key means the same
+     * verified module compiled against the same code — and the session's vocabulary. Made when first needed, for every
+     * definition up to {@code d} (a loop, not a recursion).
+     */
+    private String key(Definition d) {
+        if (d.saved == null) return null;
+        if (d.key != null) return d.key;
+        String previous = "";
+        for (Definition x : definitions) {
+            if (x.saved == null) return null;
+            if (x.key == null) x.key = digest(x, previous);
+            if (x == d) return x.key;
+            previous = x.key;
+        }
+        return null;
+    }
+
+    private String digest(Definition x, String previous) {
+        java.security.MessageDigest md;
+        try {
+            md = java.security.MessageDigest.getInstance("SHA-256");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+        md.update((vocabulary().fingerprint() + '\u0000' + previous + '\u0000' + x.language + '\u0000').getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        md.update(x.saved.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return java.util.HexFormat.of().formatHex(md.digest());
+    }
 
     /**
      * Verifies and compiles {@code d} again, after every definition it links to (transitively, lowest id first: a chain
@@ -439,8 +481,19 @@ final class SessionHistory {
     /** {@code d} verified again from its text against its part of the session (for tests: nothing is kept). */
     CheckedModule verifyAgain(Definition d) { return verify(d); }
 
-    /** Compiles {@code x} (verified first if need be) against the words it links to, and fills its deferred words. */
+    /**
+     * Compiles {@code x} (verified first if need be) against the words it links to, and fills its deferred words — or
+     * takes what this Finch already rebuilt from a definition of the same content ({@link RebuildCache}).
+     */
     private void compile(Definition x) {
+        String key = key(x);
+        RebuildCache.Built cached = key == null ? null : finch.rebuilt().get(key);
+        if (cached != null) {
+            x.module = cached.module();
+            fill(x, cached.words());
+            x.remaker = cached.remaker();
+            return;
+        }
         CheckedModule m = x.module();
         Map<String, CompiledWord> links = new LinkedHashMap<>();
         for (var u : x.uses.entrySet()) links.put(u.getKey(), byId.get(u.getValue()).words.get(u.getKey()));
@@ -452,13 +505,19 @@ final class SessionHistory {
         } catch (RuntimeException e) {
             throw unavailable(x, "it could not be compiled again", e);
         }
-        for (var w : x.words.entrySet()) {
-            CompiledWord built = r.words().get(w.getKey());
-            if (built == null || !built.signature().equals(w.getValue().signature())) throw unavailable(x, "`" + w.getKey() + "` no longer compiles the same way");
-            if (!w.getValue().isResolved()) w.getValue().fill(built);
-        }
+        fill(x, r.words());
         x.remaker = r.remaker();
         rebuilt++;
+        if (key != null) finch.rebuilt().put(key, new RebuildCache.Built(m, r.words(), r.remaker()));
+    }
+
+    /** Gives {@code x}'s deferred words the code of {@code built}, the same definition compiled. */
+    private static void fill(Definition x, Map<String, CompiledWord> built) {
+        for (var w : x.words.entrySet()) {
+            CompiledWord b = built.get(w.getKey());
+            if (b == null || !b.signature().equals(w.getValue().signature())) throw unavailable(x, "`" + w.getKey() + "` no longer compiles the same way");
+            if (!w.getValue().isResolved()) w.getValue().fill(b);
+        }
     }
 
     /** Lowers and verifies {@code d} again against its part of the session; it must make exactly the words it made. */
