@@ -43,13 +43,6 @@ class NormanImageLawTest {
         };
     }
 
-    private static final String HEAD = """
-            (grant gpt (model [in 1] [out 2] [ceiling 50]))
-            (grant fs (filesystem [read Text]))
-            (record Answer (value Num))
-            (define sum () (. (ask gpt Answer (list (Message [role User] [content "2+2?"])) 'sum) value))
-            (define note () (call fs read "q.txt"))
-            """;
 
     private static final Map<String, String> FILES = Map.of(
             "ask", "(sum)",
@@ -70,9 +63,9 @@ class NormanImageLawTest {
     @TestFactory
     Stream<DynamicTest> everyPendingAskAndCallCrossesAnImage() {
         return FILES.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> dynamicTest(e.getKey(), () -> {
-            Submission file = Submission.of(HEAD + e.getValue(), "agent.nm").withLanguage(Language.NORMAN);
+            Submission file = Submission.of(WorkflowApprovalTest.HEAD + e.getValue(), "agent.nm").withLanguage(Language.NORMAN);
             // A later turn calls what the file defined (and asks again: another pause, in a later execution).
-            Submission later = Submission.of(HEAD + "(+ 1 (sum))", "later.nm").withLanguage(Language.NORMAN);
+            Submission later = Submission.of(WorkflowApprovalTest.HEAD + "(+ 1 (sum))", "later.nm").withLanguage(Language.NORMAN);
             ImageLaw.Scenario s = new ImageLaw.Scenario(e.getKey(), NormanImageLawTest::finch, ImageLaw.texts(Map.of("q.txt", "hello")),
                     List.of(), List.of(file, later), List.of(), ws -> "asked " + ASKED.getOrDefault(ws, new java.util.concurrent.atomic.AtomicInteger()).get());
             ImageLaw.Verdict v = ImageLaw.check(s);

@@ -52,7 +52,8 @@ class WorkflowApprovalTest {
         return Finch.builder().models(world).tools(() -> tools).imageKey(dev.finch.persist.Images.KEY).build();
     }
 
-    private static final String HEAD = """
+    /** An ask and a tool call, each a definition (the image law over µNorman uses them too). */
+    static final String HEAD = """
             (grant gpt (model [in 1] [out 2] [ceiling 50]))
             (grant fs (filesystem [read Text]))
             (record Answer (value Num))

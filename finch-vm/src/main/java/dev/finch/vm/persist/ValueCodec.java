@@ -107,7 +107,7 @@ public final class ValueCodec {
     }
 
     @SuppressWarnings("unchecked")
-    private static JsonNode encodeChecked(Type type, Object v, Closures cl) {
+    static JsonNode encodeChecked(Type type, Object v, Closures cl) {
         return switch (type.kind()) {
             case PRIM -> {
                 yield switch ((Type.Prim) type) {
@@ -180,7 +180,7 @@ public final class ValueCodec {
                 throw new NotDurable("a value of type " + type + " lives only in this process");
             }
             // A type variable's value in a polymorphic word's frame: its runtime shape says what it is.
-            case VAR -> encodeDynamic(v, cl);
+            case VAR -> DynamicValues.encode(v, cl);
             case FN -> {
                 // A closure literal's closure: which literal, and what it captured (typed by the literal's locals).
                 if (cl != null && v instanceof dev.finch.vm.value.Closure c && c.body() != null) {
@@ -404,118 +404,6 @@ public final class ValueCodec {
         return new dev.finch.vm.runtime.Frame(f.get("word").asText(), f.get("point").asInt(), values, types);
     }
 
-    /** The type a value held at a type variable is written under: its runtime shape says what it is. */
-    private static final Type DYNAMIC = new Type.Var("?saved");
-
-    /**
-     * A value held at a type variable (a polymorphic word's slot), written by its runtime shape — every value Finch
-     * makes says what it is — each part again by its shape; a function, fiber or task by the type it carries.
-     */
-    private static JsonNode encodeDynamic(Object v, Closures cl) {
-        if (v instanceof Long l) return F.objectNode().put("int", l);
-        if (v instanceof Double d) return F.objectNode().put("float", Double.toString(d));
-        if (v instanceof Boolean b) return F.objectNode().put("bool", b);
-        if (v instanceof String s) return F.objectNode().put("string", s);
-        if (v == Unit.INSTANCE) return F.objectNode().putNull("unit");
-        if (v instanceof Bytes b) return F.objectNode().put("bytes", Base64.getEncoder().encodeToString(b.toArray()));
-        if (v instanceof Symbol s) return F.objectNode().put("symbol", s.name());
-        if (v instanceof JsonNode j) return F.objectNode().put("json", dev.finch.vm.value.Values.jsonText(j));
-        if (v instanceof PathValue p) return F.objectNode().put("path", p.path().relative()).put("root", p.path().root().spelling());
-        if (v instanceof OptionValue o) {
-            ObjectNode n = F.objectNode();
-            ArrayNode a = n.putArray("option");
-            if (o.isSome()) a.add(encodeChecked(DYNAMIC, o.value(), cl));
-            return n;
-        }
-        if (v instanceof ResultValue r) return F.objectNode().set(r.isOk() ? "ok" : "err", encodeChecked(DYNAMIC, r.value(), cl));
-        if (v instanceof ListValue l) {
-            ObjectNode n = F.objectNode();
-            ArrayNode a = n.putArray("list");
-            for (Object e : l) a.add(encodeChecked(DYNAMIC, e, cl));
-            return n;
-        }
-        if (v instanceof dev.finch.vm.value.MapValue m) {
-            ObjectNode n = F.objectNode();
-            ArrayNode a = n.putArray("map");
-            for (Map.Entry<Object, Object> e : m.entrySet()) a.addArray().add(encodeChecked(DYNAMIC, e.getKey(), cl)).add(encodeChecked(DYNAMIC, e.getValue(), cl));
-            return n;
-        }
-        if (v instanceof RecordValue r) {
-            ObjectNode n = F.objectNode();
-            ArrayNode a = n.putArray("record");
-            for (int i = 0; i < r.size(); i++) a.add(encodeChecked(DYNAMIC, r.get(i), cl));
-            return n;
-        }
-        if (v instanceof VariantValue vv) {
-            ObjectNode n = F.objectNode().put("variant", vv.tag());
-            n.set("payload", encodeChecked(DYNAMIC, vv.payload(), cl));
-            return n;
-        }
-        if (v instanceof Money || v instanceof Duration || v instanceof dev.finch.vm.host.ToolCapability || v instanceof dev.finch.vm.host.ModelCapability) {
-            return F.objectNode().set("named", encodeChecked(new Type.Named("?", java.util.Optional.empty()), v, cl));
-        }
-        if (v instanceof dev.finch.vm.value.Closure c) {
-            return F.objectNode().put("fn_type", c.type().toString()).set("fn", encodeChecked(c.type(), c, cl));
-        }
-        if (v instanceof dev.finch.vm.value.Fiber f) {
-            return F.objectNode().put("fiber_type", f.type().toString()).set("fiber_value", encodeChecked(f.type(), f, cl));
-        }
-        if (v instanceof dev.finch.vm.value.StreamValue || v instanceof dev.finch.vm.value.OutputHandle || v instanceof dev.finch.vm.host.GrantResource) {
-            Type t = v instanceof dev.finch.vm.value.StreamValue ? new Type.StreamT(DYNAMIC) : new Type.ResourceT(DYNAMIC);
-            return F.objectNode().put("handle_kind", t.kind().name()).set("handle", encodeChecked(t, v, cl));
-        }
-        // A task (a CPU task, a child agent or a step of the run): its value, when it has one, again by its shape.
-        return F.objectNode().set("task", encodeChecked(new Type.TaskT(DYNAMIC), v, cl));
-    }
-
-    private static Object decodeDynamic(JsonNode n, Closures cl) {
-        if (!n.isObject() || n.size() < 1) throw new Malformed("a saved value of a polymorphic slot has no shape");
-        if (n.has("int")) { require(n.get("int").canConvertToLong(), DYNAMIC); return n.get("int").longValue(); }
-        if (n.has("float")) return Double.parseDouble(n.get("float").asText());
-        if (n.has("bool")) return n.get("bool").asBoolean();
-        if (n.has("string")) return n.get("string").asText();
-        if (n.has("unit")) return Unit.INSTANCE;
-        if (n.has("bytes")) return Bytes.wrap(Base64.getDecoder().decode(n.get("bytes").asText()));
-        if (n.has("symbol")) return new Symbol(n.get("symbol").asText());
-        if (n.has("json")) return decodeChecked(Type.Prim.JSON, n.get("json"), cl);
-        if (n.has("path")) return decodeChecked(new Type.PathT(n.path("root").asText()), n.get("path"), cl);
-        if (n.has("option")) {
-            JsonNode a = n.get("option");
-            require(a.isArray() && a.size() <= 1, DYNAMIC);
-            return a.size() == 0 ? OptionValue.NONE : OptionValue.some(decodeChecked(DYNAMIC, a.get(0), cl));
-        }
-        if (n.has("ok")) return ResultValue.ok(decodeChecked(DYNAMIC, n.get("ok"), cl));
-        if (n.has("err")) return ResultValue.err(decodeChecked(DYNAMIC, n.get("err"), cl));
-        if (n.has("list")) {
-            List<Object> items = new ArrayList<>();
-            for (JsonNode e : n.get("list")) items.add(decodeChecked(DYNAMIC, e, cl));
-            return ListValue.from(items);
-        }
-        if (n.has("map")) {
-            dev.finch.vm.value.MapValue m = dev.finch.vm.value.MapValue.empty();
-            for (JsonNode e : n.get("map")) {
-                require(e.isArray() && e.size() == 2, DYNAMIC);
-                m = m.plus(decodeChecked(DYNAMIC, e.get(0), cl), decodeChecked(DYNAMIC, e.get(1), cl));
-            }
-            return m;
-        }
-        if (n.has("record")) {
-            List<Object> values = new ArrayList<>();
-            for (JsonNode e : n.get("record")) values.add(decodeChecked(DYNAMIC, e, cl));
-            return new RecordValue(values.toArray());
-        }
-        if (n.has("variant")) return new VariantValue(n.get("variant").asText(), decodeChecked(DYNAMIC, n.get("payload"), cl));
-        if (n.has("named")) return decodeChecked(new Type.Named("?", java.util.Optional.empty()), n.get("named"), cl);
-        if (n.has("fn")) return decodeChecked(dev.finch.ir.type.TypeSyntax.parse(n.path("fn_type").asText()), n.get("fn"), cl);
-        if (n.has("fiber_value")) return decodeChecked(dev.finch.ir.type.TypeSyntax.parse(n.path("fiber_type").asText()), n.get("fiber_value"), cl);
-        if (n.has("handle")) {
-            Type t = "STREAM".equals(n.path("handle_kind").asText()) ? new Type.StreamT(DYNAMIC) : new Type.ResourceT(DYNAMIC);
-            return decodeChecked(t, n.get("handle"), cl);
-        }
-        if (n.has("task")) return decodeChecked(new Type.TaskT(DYNAMIC), n.get("task"), cl);
-        throw new Malformed("a saved value of a polymorphic slot has an unknown shape");
-    }
-
     public static Object decode(Type type, JsonNode n) { return decode(type, n, null); }
 
     /** As {@link #decode(Type, JsonNode)}, remaking closures of the literals {@code closures} knows. */
@@ -529,7 +417,7 @@ public final class ValueCodec {
         }
     }
 
-    private static Object decodeChecked(Type type, JsonNode n, Closures cl) {
+    static Object decodeChecked(Type type, JsonNode n, Closures cl) {
         return switch (type.kind()) {
             case PRIM -> {
                 yield switch ((Type.Prim) type) {
@@ -610,7 +498,7 @@ public final class ValueCodec {
                 if (n.has("model") && n.get("model").isTextual()) yield new dev.finch.vm.host.ModelCapability(n.get("model").asText());
                 throw new Malformed("no saved form for type " + type);
             }
-            case VAR -> decodeDynamic(n, cl);
+            case VAR -> DynamicValues.decode(n, cl);
             case FN -> {
                 if (n.isObject() && n.has("quote") && cl != null) {
                     Object quote = cl.quote(site(n, "quote"));
@@ -655,7 +543,7 @@ public final class ValueCodec {
         };
     }
 
-    private static void require(boolean ok, Type type) {
+    static void require(boolean ok, Type type) {
         if (!ok) throw new Malformed("a saved value does not fit type " + type);
     }
 }
