@@ -98,6 +98,13 @@ class LocalProcessHostTest {
     }
 
     @Test
+    void inAPidNamespaceTheChildIsProcessOne() throws Exception {
+        assumeTrue(LocalProcessHost.containment() == LocalProcessHost.Containment.PID_NAMESPACE,
+                "needs a PID namespace (util-linux unshare --pid: root or CAP_SYS_ADMIN)");
+        assertThat(host().run("/bin/sh", List.of("-c", "echo $$")).stdout().strip()).isEqualTo("1");
+    }
+
+    @Test
     void outputAtTheBoundIsKeptAndOneByteMoreIsRefused() throws Exception {
         LocalProcessHost small = new LocalProcessHost(ws, Duration.ofSeconds(20), 1000);
         assertThat(small.run("/usr/bin/head", List.of("-c", "1000", "/dev/zero")).stdout()).hasSize(1000);
