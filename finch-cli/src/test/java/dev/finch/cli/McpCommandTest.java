@@ -29,12 +29,17 @@ class McpCommandTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static McpSyncClient finchMcp(Path workspace, String... extra) {
+    /** What the last {@code finch mcp} started here wrote to its standard error (the host's notices). */
+    private final List<String> notices = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+
+    private McpSyncClient finchMcp(Path workspace, String... extra) {
         List<String> args = new java.util.ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
                 "-cp", System.getProperty("java.class.path"), "dev.finch.cli.Main", "mcp", "--workspace", workspace.toString()));
         args.addAll(List.of(extra));
         var params = ServerParameters.builder(Path.of(System.getProperty("java.home"), "bin", "java").toString()).args(args).build();
-        McpSyncClient client = McpClient.sync(new StdioClientTransport(params, new JacksonMcpJsonMapper(JSON)))
+        StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(JSON));
+        transport.setStdErrorHandler(notices::add);
+        McpSyncClient client = McpClient.sync(transport)
                 .requestTimeout(Duration.ofSeconds(30)).initializationTimeout(Duration.ofSeconds(30)).build();
         client.initialize();
         return client;
@@ -64,7 +69,28 @@ class McpCommandTest {
                     "(match-result (bytes-to-string (file-read (path \"a.txt\"))) (ok s (say s)) (err e (say e)))", "language", "lisp"));
             assertThat(paused.get("status").asText()).as("%s", paused).isEqualTo("suspended");
             assertThat(paused.get("required_capabilities").get(0).asText()).isEqualTo("fs.read(${workspace}/a.txt)");
-            JsonNode approved = call(client, "approve", Map.of("execution_id", paused.get("execution_id").asText()));
+            // The model cannot approve by itself: the first approve writes a one-time code to the person's log.
+            String id = paused.get("execution_id").asText();
+            JsonNode asked = call(client, "approve", Map.of("execution_id", id));
+            assertThat(asked.get("error").get("code").asText()).isEqualTo("E-TOOL-003");
+            assertThat(asked.get("error").get("message").asText()).contains("approval code");
+            JsonNode guessed = call(client, "approve", Map.of("execution_id", id, "approval_code", "000-000"));
+            assertThat(guessed.get("error").get("message").asText()).contains("not the one");
+            // Two codes were written: the first, spent by the wrong guess, and a fresh one.
+            List<String> codes = new java.util.ArrayList<>();
+            for (int i = 0; i < 1_000 && codes.size() < 2; i++) {
+                codes.clear();
+                synchronized (notices) {
+                    for (String n : notices) {
+                        var m = java.util.regex.Pattern.compile("approval code (\\d{3}-\\d{3}) approves fs.read").matcher(n);
+                        while (m.find()) codes.add(m.group(1));
+                    }
+                }
+                if (codes.size() < 2) Thread.sleep(10);
+            }
+            assertThat(codes).as("%s", notices).hasSize(2);
+            String code = codes.get(1);
+            JsonNode approved = call(client, "approve", Map.of("execution_id", id, "approval_code", code));
             assertThat(approved.get("status").asText()).as("%s", approved).isEqualTo("completed");
             assertThat(approved.get("output").asText()).isEqualTo("hello");
 
