@@ -691,10 +691,23 @@ public final class Session {
             return refused(executionId, p, dev.finch.vm.host.HostCode.STALE_RESUME.at(req.get().origin(), "request " + req.get().sequence()
                     + " needs " + req.get().requirement() + ", which no grant can name; deny or cancel it"));
         }
+        if (isPattern(spec.value())) {
+            // A concrete call's approval is concrete: approving would otherwise write a pattern grant no host wrote.
+            return refused(executionId, p, dev.finch.vm.host.HostCode.STALE_RESUME.at(req.get().origin(), "request " + req.get().sequence()
+                    + " needs " + req.get().requirement() + ", which is a pattern; an approval never grants a pattern (only the host's"
+                    + " grants do), so deny or cancel it"));
+        }
         Grant grant = Grant.of("g" + grantIds.incrementAndGet(), spec.value(), scope).value();
         return continueWith(executionId, new HostResponse.Approved(req.get().sequence(), grant), () -> {
             if (scope.compareTo(Scope.SESSION) >= 0) grants.add(grant).toOptional().ifPresent(g -> grants = g);
         });
+    }
+
+    /** Whether {@code spec} names more than one thing (a glob or a wildcard): what only a host's grant may do. */
+    private static boolean isPattern(CapabilitySpec spec) {
+        String text = spec.toString().replace("${", "");
+        for (char c : new char[] {'*', '?', '[', '{'}) if (text.indexOf(c) >= 0) return true;
+        return false;
     }
 
     /**
