@@ -706,6 +706,8 @@ public final class Session {
     /** Whether {@code spec} names more than one thing (a glob or a wildcard): what only a host's grant may do. */
     private static boolean isPattern(CapabilitySpec spec) {
         String text = spec.toString().replace("${", "");
+        // A subtree a word declares (fs.read($0/**) of tree-list) is the word's shape, not a pattern its caller chose.
+        if (text.endsWith("/**)")) text = text.substring(0, text.length() - 4);
         for (char c : new char[] {'*', '?', '[', '{'}) if (text.indexOf(c) >= 0) return true;
         return false;
     }
