@@ -80,6 +80,8 @@ public final class Session {
     /** This session's tool host (µNorman's call), made when it opened; null when Finch has none. */
     private final dev.finch.vm.host.ToolHost tools;
     private final AtomicLong grantIds = new AtomicLong();
+    /** The grants revoked so far: every run of this session consults them at its capability boundaries. */
+    private final dev.finch.capabilities.Revocations revocations = new dev.finch.capabilities.Revocations();
     /** Committed submissions in order: enough to rebuild the dictionary in another process ({@link SessionImage}). */
     private final List<SessionImage.Entry> history = java.util.Collections.synchronizedList(new ArrayList<>());
     /** The entry of each execution not yet committed (running or suspended). */
@@ -134,12 +136,23 @@ public final class Session {
     /** The grants in force for new runs (session scope and wider). */
     public GrantSet grants() { return grants; }
 
-    /** Revokes a grant by id for later requests; true when it was present. */
+    /**
+     * Revokes a grant by id: new runs do not have it, and a run that holds it — running, or paused at a yield or for an
+     * approval — loses it at its next capability boundary (the request then pauses for approval like any missing one)
+     * and can no longer list it or delegate it to a child agent. True when the id names a grant this session made (when
+     * it opened, or by an approval) that was not revoked before.
+     */
     public boolean revoke(String grantId) {
         arg(grantId, "grantId");
         var r = grants.revoke(grantId);
         if (r.isOk()) grants = r.value();
-        return r.isOk();
+        return issued(grantId) && revocations.revoke(grantId);
+    }
+
+    /** Whether {@code grantId} is an id this session gave a grant ({@code g1}, {@code g2}, … in order). */
+    private boolean issued(String grantId) {
+        if (!grantId.matches("g[1-9][0-9]{0,17}")) return false;
+        return Long.parseLong(grantId.substring(1)) <= grantIds.get();
     }
 
     private HostConfig host(Submission s) {
@@ -622,7 +635,7 @@ public final class Session {
     HostConfig hostConfig() {
         // One record, not a chain of with… copies: every submission makes one.
         return new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20, finch.newModelHost(), tools,
-                options.editorHost().orElse(null), options.automationHost().orElse(null), finch.agentHost(this), mcp);
+                options.editorHost().orElse(null), options.automationHost().orElse(null), finch.agentHost(this), mcp, revocations);
     }
 
     /** Installs a restored state and history, as they were when the image was saved. */
