@@ -247,14 +247,16 @@ public final class FinchMcpServer implements AutoCloseable {
     private java.util.Optional<String> personApproves(McpSyncServerExchange exchange, Session s, String executionId, String code, boolean forSession) {
         var pending = s.pendingRequest(executionId);
         if (pending.isEmpty()) return java.util.Optional.empty(); // the session refuses it with its own diagnostic
-        String requirement = pending.get().requirement().toString();
+        String requirement = dev.finch.ApprovalText.safe(pending.get().requirement().toString());
+        // What the person approves: the operation and its arguments (the path, a write's first bytes, the command line).
+        String what = dev.finch.ApprovalText.describe(pending.get());
         String key = executionId + "#" + pending.get().sequence();
         var caps = exchange == null ? null : exchange.getClientCapabilities();
         if (caps != null && caps.elicitation() != null) {
             try {
                 McpSchema.ElicitResult r = exchange.createElicitation(McpSchema.ElicitRequest.builder(
-                        "A program asks for " + requirement + (forSession ? " for the rest of this session" : " once")
-                                + " (execution " + executionId + "). Approve?",
+                        "A program asks to do " + what + ", which needs " + requirement
+                                + (forSession ? " for the rest of this session" : " once") + " (execution " + executionId + "). Approve?",
                         Map.of("type", "object", "properties", Map.of("approve", Map.of("type", "boolean", "title", "Approve " + requirement)),
                                 "required", List.of("approve"))).build());
                 boolean yes = r != null && r.action() == McpSchema.ElicitResult.Action.ACCEPT && r.content() != null
@@ -272,7 +274,7 @@ public final class FinchMcpServer implements AutoCloseable {
         String fresh = String.format(java.util.Locale.ROOT, "%03d-%03d", RANDOM.nextInt(1000), RANDOM.nextInt(1000));
         codes.put(key, fresh);
         notices.println("finch mcp: approval code " + fresh + " approves " + requirement + (forSession ? " for the session" : " once")
-                + " for execution " + executionId + " (give it only if you approve; it is spent on the first attempt)");
+                + " for execution " + executionId + ", which asks to do " + what + " (give it only if you approve; it is spent on the first attempt)");
         notices.flush();
         return java.util.Optional.of((code == null ? "" : "that approval code is not the one for this request (it is spent); ")
                 + "approving " + requirement + " needs the person: a one-time approval code was written to finch mcp's log;"
