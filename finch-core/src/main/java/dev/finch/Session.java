@@ -1286,7 +1286,8 @@ public final class Session {
      * refusal policy ({@link OutputSink#accepts}) is the host's word and passes through; a policy that throws refuses.
      */
     private static OutputSink guarded(OutputSink sink) {
-        if (sink == OutputSink.NONE) return sink;
+        // Finch's own buffered sink guards its target itself, and must reach the VM as it is (it keeps the caller's thread).
+        if (dev.finch.vm.BufferedSink.neverBlocks(sink)) return sink;
         return new OutputSink() {
             @Override public void say(String chunk) { event(new dev.finch.vm.OutputEvent.Say(chunk)); }
 

@@ -102,6 +102,30 @@ class CallerThreadTest {
     }
 
     /**
+     * Finch's own buffered sink keeps the caller's thread for a say run (it hands events to a delivery thread and
+     * returns), and delivers every event in order; an embedder's word still sends the run to a worker.
+     */
+    @Test void aBufferedSinkKeepsTheCallersThreadAndDeliversInOrder() throws Exception {
+        Finch f = Finch.builder().words(HostCodeDeadlineTest.Stubborn.class).build();
+        Session s = f.newSession();
+        List<String> chunks = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> threads = java.util.Collections.synchronizedList(new ArrayList<>());
+        dev.finch.vm.BufferedSink sink = (dev.finch.vm.BufferedSink) dev.finch.vm.BufferedSink.of(c -> {
+            chunks.add(c);
+            threads.add(Thread.currentThread().getName());
+        });
+        String program = "0 begin dup 500 < while dup int-to-string \" \" string-append say 1 + repeat drop";
+        assertThat(where(f, () -> s.submit(Submission.of(program, "t.fth").withSink(sink)))).isEqualTo("caller");
+        assertThat(sink.awaitDelivered(java.time.Duration.ofSeconds(60))).isTrue();
+        StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < 500; i++) expected.append(i).append(' ');
+        assertThat(String.join("", chunks)).isEqualTo(expected.toString());
+        assertThat(threads).allMatch(t -> t.startsWith("finch-output-"));
+        // The sink does not make an embedder's word safe to run here: that run still goes to a worker.
+        assertThat(where(f, () -> s.submit(Submission.of("3 flood drop", "t.fth").withSink(sink)))).isEqualTo("worker");
+    }
+
+    /**
      * A recursion that shows nothing until it ends starts on the caller's thread as deep as that thread surely holds;
      * deeper, it starts again on a worker: the answers, and the depth limit, are those of a run on a worker.
      */

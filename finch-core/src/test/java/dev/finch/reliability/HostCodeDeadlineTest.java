@@ -9,6 +9,7 @@ import dev.finch.Submission;
 import dev.finch.vm.word.Overload;
 import dev.finch.vm.word.Word;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -175,5 +176,33 @@ class HostCodeDeadlineTest {
         assertThat(code(o)).as("%s", o).isEqualTo("E-RUN-001");
         release.countDown();
         stillAnswers(s);
+    }
+
+    /**
+     * Behind Finch's own buffered sink, a target that never returns holds neither the run nor the caller: the run
+     * completes on the caller's thread and commits (its text is in the outcome), while the delivery waits on its own
+     * thread; the session answers, and a later run's text is delivered by another delivery thread.
+     */
+    @Test
+    void aBufferedSinkWhoseTargetNeverReturnsHoldsNothing() throws Exception {
+        Session s = Finch.builder().timeout(Duration.ofSeconds(60)).build().newSession();
+        CountDownLatch sinkEntered = new CountDownLatch(1);
+        dev.finch.vm.BufferedSink stuck = (dev.finch.vm.BufferedSink) dev.finch.vm.BufferedSink.of(chunk -> {
+            sinkEntered.countDown();
+            while (release.getCount() > 0) Thread.onSpinWait();
+        });
+        Outcome o = POOL.submit(() -> s.submit(Submission.of("\"hello\" say 41 1 +", "t.fth").withSink(stuck))).get(60, TimeUnit.SECONDS);
+        assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(o.output()).isEqualTo("hello");
+        assertThat(s.vmRevision()).isEqualTo(1);
+        assertThat(sinkEntered.await(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(stuck.awaitDelivered(Duration.ofMillis(1))).as("still held by its target").isFalse();
+        List<String> later = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        dev.finch.vm.BufferedSink other = (dev.finch.vm.BufferedSink) dev.finch.vm.BufferedSink.of(later::add);
+        assertThat(s.submit(Submission.of("\"next\" say", "t.fth").withSink(other)).status()).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(other.awaitDelivered(Duration.ofSeconds(60))).isTrue();
+        assertThat(later).containsExactly("next");
+        release.countDown();
+        assertThat(stuck.awaitDelivered(Duration.ofSeconds(60))).isTrue();
     }
 }

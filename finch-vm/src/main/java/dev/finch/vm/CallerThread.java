@@ -21,8 +21,9 @@ import java.util.Map;
  *       a program (a function value could recurse);</li>
  *   <li>it needs no capability but {@code session.emit} (say and output events go to the run's sink; no host is
  *       waited on), calls no word the embedding host installed (whose code may spin or block) and does not suspend;</li>
- *   <li>its output sink is none ({@link OutputSink#NONE}): an embedder's sink is the embedder's code, which may block
- *       (a full pipe) — on a worker the caller still gets its outcome at the deadline ({@link Vm});</li>
+ *   <li>its output sink is none ({@link OutputSink#NONE}) or Finch's own {@link BufferedSink} (which hands events to a
+ *       delivery thread and returns): any other sink is the embedder's code, which may block (a full pipe) — on a
+ *       worker the caller still gets its outcome at the deadline ({@link Vm});</li>
  *   <li>the state it starts from holds no function or fiber value (which could recurse when called);</li>
  *   <li>the calling thread is not already running a Finch program (its strand binding is the thread's own);</li>
  *   <li>the calling thread has room on its stack ({@link #roomy()}).</li>

@@ -196,7 +196,8 @@ public final class Vm implements AutoCloseable {
         if (program.failure != null) return program.failure;
         Ctx ctx = context(executionId, program, state, limits, sink, cancel, host);
         // An embedder's sink is its code, which may block: such a run goes to a worker, so the caller's wait is bounded.
-        boolean quiet = sink == OutputSink.NONE;
+        // Finch's own buffered sink hands the events to a delivery thread and never blocks: the run may stay here.
+        boolean quiet = BufferedSink.neverBlocks(sink);
         if (quiet && CallerThread.canRun(program.bounded, state.stack())) return execute(executionId, paused(ctx, program, state, true), limits, cancel);
         if (!quiet || !program.replayable || !CallerThread.canRun(true, state.stack())) {
             return execute(executionId, paused(ctx, program, state, false), limits, cancel);
