@@ -42,7 +42,9 @@ class HostCodeDeadlineTest {
         @Overload(sig = "int -> int")
         public static long spin(long x) {
             ENTERED.incrementAndGet();
-            while (SPIN.get() && release.getCount() > 0) Thread.onSpinWait();
+            // The test's own latch, read once: the next test's fresh latch must not hold a spinner left from this one.
+            CountDownLatch mine = release;
+            while (SPIN.get() && mine.getCount() > 0) Thread.onSpinWait();
             RETURNED.incrementAndGet();
             return x + 1;
         }
@@ -148,11 +150,12 @@ class HostCodeDeadlineTest {
 
     @Test
     void aSinkThatNeverReturnsDoesNotHoldTheCaller() throws Exception {
+        CountDownLatch mine = release;
         Session s = Finch.builder().timeout(Duration.ofMillis(300)).build().newSession();
         CountDownLatch sinkEntered = new CountDownLatch(1);
         Future<Outcome> f = POOL.submit(() -> s.submit(Submission.of("\"hello\" say", "t.fth").withSink(chunk -> {
             sinkEntered.countDown();
-            while (release.getCount() > 0) Thread.onSpinWait();
+            while (mine.getCount() > 0) Thread.onSpinWait();
         })));
         Outcome o = f.get(60, TimeUnit.SECONDS);
         assertThat(sinkEntered.getCount()).isZero();
@@ -164,11 +167,12 @@ class HostCodeDeadlineTest {
 
     @Test
     void aSinkThatNeverReturnsCanBeCancelled() throws Exception {
+        CountDownLatch mine = release;
         Session s = Finch.builder().timeout(Duration.ofSeconds(60)).build().newSession();
         CountDownLatch sinkEntered = new CountDownLatch(1);
         Future<Outcome> f = POOL.submit(() -> s.submit(Submission.of("\"hello\" say", "t.fth").withSink(chunk -> {
             sinkEntered.countDown();
-            while (release.getCount() > 0) Thread.onSpinWait();
+            while (mine.getCount() > 0) Thread.onSpinWait();
         })));
         assertThat(sinkEntered.await(60, TimeUnit.SECONDS)).isTrue();
         assertThat(s.cancel(s.runningExecution().orElseThrow())).isTrue();
@@ -185,11 +189,12 @@ class HostCodeDeadlineTest {
      */
     @Test
     void aBufferedSinkWhoseTargetNeverReturnsHoldsNothing() throws Exception {
+        CountDownLatch mine = release;
         Session s = Finch.builder().timeout(Duration.ofSeconds(60)).build().newSession();
         CountDownLatch sinkEntered = new CountDownLatch(1);
         dev.finch.vm.BufferedSink stuck = (dev.finch.vm.BufferedSink) dev.finch.vm.BufferedSink.of(chunk -> {
             sinkEntered.countDown();
-            while (release.getCount() > 0) Thread.onSpinWait();
+            while (mine.getCount() > 0) Thread.onSpinWait();
         });
         Outcome o = POOL.submit(() -> s.submit(Submission.of("\"hello\" say 41 1 +", "t.fth").withSink(stuck))).get(60, TimeUnit.SECONDS);
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);

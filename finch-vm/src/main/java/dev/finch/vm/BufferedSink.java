@@ -24,13 +24,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * once, when this sink is made.
  */
 public final class BufferedSink implements OutputSink {
-    private static final AtomicLong THREADS = new AtomicLong();
-    /** One delivery at a time per sink, on a thread of this pool: a target that never returns holds only its own thread. */
-    private static final ExecutorService DELIVERY = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "finch-output-" + THREADS.incrementAndGet());
-        t.setDaemon(true);
-        return t;
-    });
+    /** Made on first use (a run without a buffered sink never starts its pool: docs/performance.md, Start-up). */
+    private static final class Delivery {
+        private static final AtomicLong THREADS = new AtomicLong();
+        /** One delivery at a time per sink, on a thread of this pool: a target that never returns holds only its own thread. */
+        static final ExecutorService POOL = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "finch-output-" + THREADS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+    }
 
     private final OutputSink target;
     private final Set<OutputEvent.Kind> accepted;
@@ -68,7 +71,7 @@ public final class BufferedSink implements OutputSink {
     @Override public void event(OutputEvent event) {
         undelivered.incrementAndGet();
         queue.add(event);
-        if (delivering.compareAndSet(false, true)) DELIVERY.execute(this::deliver);
+        if (delivering.compareAndSet(false, true)) Delivery.POOL.execute(this::deliver);
     }
 
     @Override public boolean accepts(OutputEvent.Kind kind) { return accepted.contains(kind); }
