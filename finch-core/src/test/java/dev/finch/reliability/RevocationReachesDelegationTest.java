@@ -163,6 +163,46 @@ class RevocationReachesDelegationTest {
         assertThat(o.output()).isEqualTo("hello");
     }
 
+    /**
+     * A grant already delegated follows the parent's revocation: the child's own copy is revoked with it, so the child's
+     * next read of that file is denied (a child's request outside its ceiling is denied at once, E-HOST-001).
+     */
+    @Test
+    void aGrantRevokedAfterItWasDelegatedIsRevokedInTheChildToo() throws Exception {
+        CountDownLatch asked = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        dev.finch.agent.AgentProvider scripted = ScriptedProvider.parse("""
+                ## role reader
+                >>> program lisp
+                (say (match (bytes-to-string (file-read (path "public/a.txt"))) (ok s s) (err e e)))
+                >>> final
+                reader: {{status}} {{codes}} [{{output}}]
+                """);
+        dev.finch.agent.AgentProvider waits = c -> {
+            asked.countDown();
+            go.await(60, TimeUnit.SECONDS);
+            return scripted.next(c);
+        };
+        finch = Finch.builder().agents(AgentOptions.of(new AgentProfile("script", "scripted", waits))).build();
+        Session s = finch.newSession(new SessionOptions(Optional.of(ws), List.of("agent.spawn(max_depth=1,max_children=4)", "fs.read(${workspace}/public/**)")));
+        Future<Outcome> f = POOL.submit(() -> s.awaitTasks(lisp(s, """
+                (define listed (list-map (list-filter (capability-list) (lambda (g) (match g (record ((kind k)) (= k "fs.read")))))
+                                         (lambda (g) (match g (record ((grant r)) r)))))
+                (define r (agent-await (agent-spawn-with
+                  { :task "read" :role "reader" :background "" :provider "" :model ""
+                    :context-refs (empty-list record{id:string,kind:string,sha256:string}) :capabilities listed
+                    :max-turns 4 :timeout-ms 60000 :max-output-bytes 4096 })))
+                (say (match r (record ((final-message m)) m)))
+                """)));
+        // The child exists and holds its copy of the grant; the parent revokes the grant now.
+        assertThat(asked.await(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(s.revoke(fileGrant(s))).isTrue();
+        go.countDown();
+        Outcome o = f.get(60, TimeUnit.SECONDS);
+        assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(o.output()).startsWith("reader: failed E-HOST-001").doesNotContain("hello");
+    }
+
     @Test
     void revokingAnIdTheSessionNeverGaveOrRevokedBeforeAnswersFalse() {
         Session s = session();
