@@ -32,6 +32,7 @@ public final class ErrorCatalogue {
             dev.finch.vm.host.AgentCode.values(),
             SessionCode.values(),
             SubmissionCode.values(),
+            EmbedCode.values(),
             dev.finch.tools.ToolCode.values());
 
     /** Every code, sorted by its spelling (stable for codes that collide, so a duplicate stays visible). */

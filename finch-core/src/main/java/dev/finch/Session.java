@@ -80,6 +80,8 @@ public final class Session {
     /** This session's tool host (µNorman's call), made when it opened; null when Finch has none. */
     private final dev.finch.vm.host.ToolHost tools;
     private final AtomicLong grantIds = new AtomicLong();
+    /** The grants revoked so far: every run of this session consults them at its capability boundaries. */
+    private final dev.finch.capabilities.Revocations revocations = new dev.finch.capabilities.Revocations();
     /** The committed submissions the dictionary was built from, as images need them ({@link SessionImage}). */
     private final SessionHistory history;
     /** What each execution not yet committed (running or suspended) was made from. */
@@ -135,12 +137,23 @@ public final class Session {
     /** The grants in force for new runs (session scope and wider). */
     public GrantSet grants() { return grants; }
 
-    /** Revokes a grant by id for later requests; true when it was present. */
+    /**
+     * Revokes a grant by id: new runs do not have it, and a run that holds it — running, or paused at a yield or for an
+     * approval — loses it at its next capability boundary (the request then pauses for approval like any missing one)
+     * and can no longer list it or delegate it to a child agent. True when the id names a grant this session made (when
+     * it opened, or by an approval) that was not revoked before.
+     */
     public boolean revoke(String grantId) {
         arg(grantId, "grantId");
         var r = grants.revoke(grantId);
         if (r.isOk()) grants = r.value();
-        return r.isOk();
+        return issued(grantId) && revocations.revoke(grantId);
+    }
+
+    /** Whether {@code grantId} is an id this session gave a grant ({@code g1}, {@code g2}, … in order). */
+    private boolean issued(String grantId) {
+        if (!grantId.matches("g[1-9][0-9]{0,17}")) return false;
+        return Long.parseLong(grantId.substring(1)) <= grantIds.get();
     }
 
     private HostConfig host(Submission s) {
@@ -619,7 +632,7 @@ public final class Session {
     HostConfig hostConfig() {
         // One record, not a chain of with… copies: every submission makes one.
         return new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20, finch.newModelHost(), tools,
-                options.editorHost().orElse(null), options.automationHost().orElse(null), finch.agentHost(this), mcp);
+                options.editorHost().orElse(null), options.automationHost().orElse(null), finch.agentHost(this), mcp, revocations);
     }
 
     /** Installs a restored state, as it was when the image was saved (its history is already read). */
@@ -684,10 +697,25 @@ public final class Session {
             return refused(executionId, p, dev.finch.vm.host.HostCode.STALE_RESUME.at(req.get().origin(), "request " + req.get().sequence()
                     + " needs " + req.get().requirement() + ", which no grant can name; deny or cancel it"));
         }
+        if (isPattern(spec.value())) {
+            // A concrete call's approval is concrete: approving would otherwise write a pattern grant no host wrote.
+            return refused(executionId, p, dev.finch.vm.host.HostCode.STALE_RESUME.at(req.get().origin(), "request " + req.get().sequence()
+                    + " needs " + req.get().requirement() + ", which is a pattern; an approval never grants a pattern (only the host's"
+                    + " grants do), so deny or cancel it"));
+        }
         Grant grant = Grant.of("g" + grantIds.incrementAndGet(), spec.value(), scope).value();
         return continueWith(executionId, new HostResponse.Approved(req.get().sequence(), grant), () -> {
             if (scope.compareTo(Scope.SESSION) >= 0) grants.add(grant).toOptional().ifPresent(g -> grants = g);
         });
+    }
+
+    /** Whether {@code spec} names more than one thing (a glob or a wildcard): what only a host's grant may do. */
+    private static boolean isPattern(CapabilitySpec spec) {
+        String text = spec.toString().replace("${", "");
+        // A subtree a word declares (fs.read($0/**) of tree-list) is the word's shape, not a pattern its caller chose.
+        if (text.endsWith("/**)")) text = text.substring(0, text.length() - 4);
+        for (char c : new char[] {'*', '?', '[', '{'}) if (text.indexOf(c) >= 0) return true;
+        return false;
     }
 
     /**
@@ -1251,7 +1279,8 @@ public final class Session {
      * refusal policy ({@link OutputSink#accepts}) is the host's word and passes through; a policy that throws refuses.
      */
     private static OutputSink guarded(OutputSink sink) {
-        if (sink == OutputSink.NONE) return sink;
+        // Finch's own buffered sink guards its target itself, and must reach the VM as it is (it keeps the caller's thread).
+        if (dev.finch.vm.BufferedSink.neverBlocks(sink)) return sink;
         return new OutputSink() {
             @Override public void say(String chunk) { event(new dev.finch.vm.OutputEvent.Say(chunk)); }
 

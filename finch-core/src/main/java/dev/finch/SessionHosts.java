@@ -44,8 +44,10 @@ final class SessionHosts {
         return new LocalProcessHost(options.workspace().orElse(null), timeout, LOCAL_PROCESS_OUTPUT, environment);
     }
 
+    /** What a diagnostic says of an embedder host's exception: nothing of it (it goes to the host's log). */
     private static String what(RuntimeException e) {
-        return e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        dev.finch.vm.host.HostText.log("an embedder's host threw", e);
+        return "the host's code stopped with an error (the host's log has it)";
     }
 
     @FunctionalInterface

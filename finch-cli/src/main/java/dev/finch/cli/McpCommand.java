@@ -19,7 +19,8 @@ import picocli.CommandLine.Option;
 @Command(name = "mcp", mixinStandardHelpOptions = true,
         description = {"Serve Finch's tools (get_vm_state, get_language_definition, search_word, inspect_word, submit_program) over MCP on stdio.",
                 "A program that needs a capability not granted here suspends; its outcome lists required_capabilities.",
-                "With --approval-tools the client also gets approve, deny and resume (for clients that confirm each tool call with their user)."})
+                "With --approval-tools the client also gets approve, deny and resume; approve asks the person (MCP elicitation),",
+                "or needs the one-time approval code this command writes to standard error (which the model does not read)."})
 final class McpCommand implements Callable<Integer> {
     private final Io io;
 
@@ -57,7 +58,7 @@ final class McpCommand implements Callable<Integer> {
         SessionOptions opened = options;
         try {
             FinchMcpServer.serveStdio(io.in(), io.out(), () -> finch.newSession(opened),
-                    approvalTools ? FinchMcpServer.Approvals.TOOLS : FinchMcpServer.Approvals.NONE);
+                    approvalTools ? FinchMcpServer.Approvals.TOOLS : FinchMcpServer.Approvals.NONE, io.err());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

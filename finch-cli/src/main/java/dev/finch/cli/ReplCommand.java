@@ -1,5 +1,6 @@
 package dev.finch.cli;
 
+import dev.finch.ApprovalText;
 import dev.finch.DiagnosticText;
 import dev.finch.Discovery;
 import dev.finch.Finch;
@@ -51,7 +52,8 @@ final class ReplCommand implements Callable<Integer> {
 
     private static final String HELP = String.join("\n",
             "Enter Lisp or Co-Forth (µNorman with --lang norman); an entry runs when it is complete (open definitions, strings and",
-            "parentheses continue on the next line). Ctrl-C discards a partial entry; Ctrl-D or :quit leaves.",
+            "parentheses continue on the next line). Ctrl-C discards a partial entry, or cancels the entry that runs (nothing is",
+            "committed); Ctrl-D or :quit leaves.",
             "  :state            the stack (bottom to top), revisions, definitions and constants",
             "  :vocabulary       core words by category, this session's definitions, syntax",
             "  :search QUERY     core words, definitions and syntax by name and documentation",
@@ -120,6 +122,9 @@ final class ReplCommand implements Callable<Integer> {
         try (Finch owned = finch; Terminal terminal = terminal()) {
             LineReader reader = reader(terminal);
             editor.attach(reader, terminal.writer());
+            // Ctrl-C while a program runs cancels that run (nothing is committed); the REPL and its session go on. While
+            // a line is read, the reader has its own handler (it drops the partial entry) and puts this one back after.
+            terminal.handle(Terminal.Signal.INT, signal -> session.runningExecution().ifPresent(session::cancel));
             new Loop(session, language, reader, terminal.writer()).run();
             saveHistory(reader);
         } catch (IOException e) {
@@ -358,11 +363,18 @@ final class ReplCommand implements Callable<Integer> {
             return o;
         }
 
-        /** Asks the person about the awaited capability; empty when the input ended without an answer. */
+        /**
+         * Asks the person about the awaited capability, showing what the program asks to do with it (the operation and
+         * its arguments: the path, the first bytes of a write, the program and its argument list); empty when the
+         * input ended without an answer.
+         */
         private Optional<Outcome> ask(Outcome o) {
-            String capability = String.join(", ", o.requiredCapabilities());
+            String capability = ApprovalText.safe(String.join(", ", o.requiredCapabilities()));
             if (!endOfLine) print("\n");
             endOfLine = true;
+            // On a screen, the program's say text may have left colours set (black on black): they are reset first.
+            if (!Terminal.TYPE_DUMB.equals(reader.getTerminal().getType())) print("\u001b[0m");
+            session.pendingRequest(o.executionId()).ifPresent(r -> print("the program asks: " + ApprovalText.describe(r) + "\n"));
             reader.setVariable(LineReader.DISABLE_HISTORY, true);
             try {
                 while (true) {

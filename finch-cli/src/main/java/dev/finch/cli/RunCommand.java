@@ -126,7 +126,9 @@ final class RunCommand implements Callable<Integer> {
             // With --json the events are in the outcome; else say text goes out byte for byte, output handles drawn or as lines.
             // On a terminal handles are drawn in place; otherwise their lines go to stderr and stdout stays the say text (D2).
             OutputView view = json ? null : new OutputView(io.out(), io.err(), io.terminal());
-            OutputSink sink = view == null ? OutputSink.NONE : view;
+            // Finch's own buffered sink: the run hands its events over and goes on (streamed by a delivery thread), so a
+            // stdout that blocks cannot hold it past its deadline, and it may run on this thread (no hand-off).
+            OutputSink sink = view == null ? OutputSink.NONE : dev.finch.vm.BufferedSink.of(view);
             Submission sub = new Submission(src.text(), src.language(override), sourceId != null ? sourceId : src.defaultSourceId(),
                     java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), sink);
             // A join of a CPU task still computing pauses the run: the command line waits for the task and goes on.
@@ -135,6 +137,7 @@ final class RunCommand implements Callable<Integer> {
             for (int i = 0; i < MAX_AUTO_RESUMES && o instanceof Outcome.Suspended s && s.isUnitYield(); i++) {
                 o = session.awaitTasks(session.resume(o.executionId()));
             }
+            if (sink instanceof dev.finch.vm.BufferedSink buffered) delivered(buffered);
             if (view != null) view.finish();
             report(src, o);
             switch (o.status()) {
@@ -174,6 +177,15 @@ final class RunCommand implements Callable<Integer> {
         io.out().flush();
         io.err().flush();
         return r.ok() ? 0 : 1;
+    }
+
+    /** Waits until the say text and events of the run are on stdout (and stderr), before its report follows them. */
+    private static void delivered(dev.finch.vm.BufferedSink sink) {
+        try {
+            sink.awaitDelivered();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void report(Source src, Outcome o) {

@@ -29,13 +29,26 @@ class McpCommandTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private static McpSyncClient finchMcp(Path workspace, String... extra) {
+    /** What the last {@code finch mcp} started here wrote to its standard error (the host's notices). */
+    private final List<String> notices = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+
+    private McpSyncClient finchMcp(Path workspace, String... extra) { return finchMcp(workspace, null, extra); }
+
+    /**
+     * {@code finch mcp} with a client that, when {@code person} is given, supports MCP elicitation: each question the
+     * server asks goes to {@code person}, which answers as the person at the client would.
+     */
+    private McpSyncClient finchMcp(Path workspace, java.util.function.Function<McpSchema.ElicitFormRequest, McpSchema.ElicitResult> person,
+                                   String... extra) {
         List<String> args = new java.util.ArrayList<>(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto",
                 "-cp", System.getProperty("java.class.path"), "dev.finch.cli.Main", "mcp", "--workspace", workspace.toString()));
         args.addAll(List.of(extra));
         var params = ServerParameters.builder(Path.of(System.getProperty("java.home"), "bin", "java").toString()).args(args).build();
-        McpSyncClient client = McpClient.sync(new StdioClientTransport(params, new JacksonMcpJsonMapper(JSON)))
-                .requestTimeout(Duration.ofSeconds(30)).initializationTimeout(Duration.ofSeconds(30)).build();
+        StdioClientTransport transport = new StdioClientTransport(params, new JacksonMcpJsonMapper(JSON));
+        transport.setStdErrorHandler(notices::add);
+        var spec = McpClient.sync(transport).requestTimeout(Duration.ofSeconds(30)).initializationTimeout(Duration.ofSeconds(30));
+        if (person != null) spec = spec.capabilities(McpSchema.ClientCapabilities.builder().elicitation().build()).elicitation(person);
+        McpSyncClient client = spec.build();
         client.initialize();
         return client;
     }
@@ -64,12 +77,86 @@ class McpCommandTest {
                     "(match-result (bytes-to-string (file-read (path \"a.txt\"))) (ok s (say s)) (err e (say e)))", "language", "lisp"));
             assertThat(paused.get("status").asText()).as("%s", paused).isEqualTo("suspended");
             assertThat(paused.get("required_capabilities").get(0).asText()).isEqualTo("fs.read(${workspace}/a.txt)");
-            JsonNode approved = call(client, "approve", Map.of("execution_id", paused.get("execution_id").asText()));
+            // The model cannot approve by itself: the first approve writes a one-time code to the person's log.
+            String id = paused.get("execution_id").asText();
+            JsonNode asked = call(client, "approve", Map.of("execution_id", id));
+            assertThat(asked.get("error").get("code").asText()).isEqualTo("E-TOOL-003");
+            assertThat(asked.get("error").get("message").asText()).contains("approval code");
+            JsonNode guessed = call(client, "approve", Map.of("execution_id", id, "approval_code", "000-000"));
+            assertThat(guessed.get("error").get("message").asText()).contains("not the one");
+            // Two codes were written: the first, spent by the wrong guess, and a fresh one.
+            List<String> codes = new java.util.ArrayList<>();
+            for (int i = 0; i < 1_000 && codes.size() < 2; i++) {
+                codes.clear();
+                synchronized (notices) {
+                    for (String n : notices) {
+                        var m = java.util.regex.Pattern.compile("approval code (\\d{3}-\\d{3}) approves fs.read").matcher(n);
+                        while (m.find()) codes.add(m.group(1));
+                    }
+                }
+                if (codes.size() < 2) Thread.sleep(10);
+            }
+            assertThat(codes).as("%s", notices).hasSize(2);
+            String code = codes.get(1);
+            JsonNode approved = call(client, "approve", Map.of("execution_id", id, "approval_code", code));
             assertThat(approved.get("status").asText()).as("%s", approved).isEqualTo("completed");
             assertThat(approved.get("output").asText()).isEqualTo("hello");
 
             McpSchema.CallToolResult unknown = client.callTool(new McpSchema.CallToolRequest("approve", Map.of("execution_id", 7)));
             assertThat(unknown.isError()).isTrue();
+        } finally {
+            client.closeGracefully();
+        }
+    }
+
+    /**
+     * Issue 35 item 7: with a client that supports MCP elicitation, {@code approve} asks the person through the client —
+     * showing the operation and its arguments — and only the person's answer approves: the model's call alone does
+     * nothing (declined: the run still waits, nothing was read), accepted: the run goes on. No code is written.
+     */
+    @Test
+    void approveAsksThePersonThroughMcpElicitation() throws Exception {
+        Path ws = Files.createDirectories(tmp.resolve("we"));
+        Files.writeString(ws.resolve("a.txt"), "hello");
+        List<String> asked = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        java.util.concurrent.atomic.AtomicBoolean approves = new java.util.concurrent.atomic.AtomicBoolean(false);
+        McpSyncClient client = finchMcp(ws, request -> {
+            asked.add(request.message());
+            return approves.get()
+                    ? new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.ACCEPT, Map.of("approve", true))
+                    : new McpSchema.ElicitResult(McpSchema.ElicitResult.Action.DECLINE, null);
+        }, "--approval-tools");
+        try {
+            String read = "(match-result (bytes-to-string (file-read (path \"a.txt\"))) (ok s (say s)) (err e (say e)))";
+            JsonNode paused = call(client, "submit_program", Map.of("source", read, "language", "lisp"));
+            assertThat(paused.get("status").asText()).as("%s", paused).isEqualTo("suspended");
+            String id = paused.get("execution_id").asText();
+
+            // The person declines: the model's approve changes nothing.
+            JsonNode declined = call(client, "approve", Map.of("execution_id", id));
+            assertThat(declined.get("error").get("code").asText()).as("%s", declined).isEqualTo("E-TOOL-003");
+            assertThat(declined.get("error").get("message").asText()).contains("the person did not approve");
+            assertThat(asked).hasSize(1);
+            assertThat(asked.get(0)).contains("file-read (path \"a.txt\")").contains("fs.read(${workspace}/a.txt)").contains(id);
+
+            // The person accepts: the run goes on and reads.
+            approves.set(true);
+            JsonNode approved = call(client, "approve", Map.of("execution_id", id));
+            assertThat(approved.get("status").asText()).as("%s", approved).isEqualTo("completed");
+            assertThat(approved.get("output").asText()).isEqualTo("hello");
+            assertThat(asked).hasSize(2);
+
+            // A write shows its first bytes to the person, and the person's no is final for that request.
+            approves.set(false);
+            JsonNode write = call(client, "submit_program", Map.of("source", "(file-write (path \"b.txt\") (string-to-bytes \"rm -rf /\"))", "language", "lisp"));
+            String writeId = write.get("execution_id").asText();
+            JsonNode no = call(client, "approve", Map.of("execution_id", writeId, "scope", "session"));
+            assertThat(no.get("error").get("message").asText()).contains("the person did not approve");
+            assertThat(asked.get(2)).contains("file-write (path \"b.txt\") <8 bytes: \"rm -rf /\">").contains("for the rest of this session");
+            assertThat(ws.resolve("b.txt")).doesNotExist();
+            synchronized (notices) {
+                assertThat(notices).as("no one-time code is needed where the client can ask").noneMatch(n -> n.contains("approval code"));
+            }
         } finally {
             client.closeGracefully();
         }

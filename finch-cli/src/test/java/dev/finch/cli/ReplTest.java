@@ -131,6 +131,60 @@ class ReplTest {
         assertThat(out.split("note\n", -1)).hasSize(4);
     }
 
+    /** Issue 35 item 7: the approval prompt shows what it approves — the path, the first bytes of a write, the command and its arguments. */
+    @Test
+    void theApprovalPromptShowsWhatItApproves() {
+        ConformanceTest.Run r = repl(String.join("\n",
+                "(file-write (path \"out.txt\") (string-to-bytes \"hello\\nworld \\u{1b}[2J\\u{202e}\"))", "n",
+                "(file-write (path \"big.txt\") (string-to-bytes (string-repeat \"ab\" 3000)))", "n",
+                "(process-run \"/usr/bin/id\" (list \"-u\" \"\\u{1b}]0;owned\\u{7}\"))", "n",
+                ":quit", ""), "--workspace", dir.toString());
+        assertThat(r.exit()).isZero();
+        String out = r.out();
+        assertThat(out).contains("the program asks: file-write (path \"out.txt\") <19 bytes: \"hello\\nworld \\u{1b}[2J\\u{202e}\">\n"
+                + "allow fs.write(${workspace}/out.txt)? [o]nce/[s]ession/[n]o");
+        assertThat(out).contains("the program asks: file-write (path \"big.txt\") <6000 bytes, starting \"" + "ab".repeat(32) + "\"…>\n"
+                + "allow fs.write(${workspace}/big.txt)?");
+        assertThat(out).contains("the program asks: process-run \"/usr/bin/id\" [\"-u\" \"\\u001B]0;owned\\u0007\"]\n"
+                + "allow process.run(/usr/bin/id)?");
+        // Nothing a program passed reaches the terminal as a control character in the question.
+        for (String line : out.split("\n")) {
+            if (line.startsWith("the program asks:")) assertThat(line).doesNotContain("\u001b").doesNotContain("\u202e").doesNotContain("\u0007");
+        }
+        assertThat(out.split("error\\[E-HOST-001]", -1)).hasSize(4);
+        assertThat(dir.resolve("out.txt")).doesNotExist();
+    }
+
+    /**
+     * Issue 35 item 7: Ctrl-C while an entry runs cancels that run — its process is killed, nothing is committed — and
+     * the REPL and its session go on. The input is typed as a person would: the Ctrl-C comes once the program has
+     * started (its say text, which the echoed entry does not contain, is on the screen). The waits are hang guards.
+     */
+    @Test
+    void ctrlCCancelsTheRunningProgramNotTheRepl() throws Exception {
+        java.io.PipedOutputStream typed = new java.io.PipedOutputStream();
+        java.io.PipedInputStream in = new java.io.PipedInputStream(typed, 1 << 16);
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.ByteArrayOutputStream err = new java.io.ByteArrayOutputStream();
+        var repl = java.util.concurrent.CompletableFuture.supplyAsync(() -> Main.execute(
+                new String[] {"repl", "--no-history", "--grant", "process.run(/bin/sleep)"}, in, out, err));
+        typed.write("(define kept 1)\n(say (string-append \"sta\" \"rted\")) (define lost 2) (process-run \"/bin/sleep\" (list \"600\"))\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        typed.flush();
+        for (int i = 0; i < 6_000 && !out.toString(java.nio.charset.StandardCharsets.UTF_8).contains("started"); i++) Thread.sleep(10);
+        assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).contains("started");
+        typed.write(3); // Ctrl-C
+        typed.write("(+ kept 41)\n(+ lost 0)\n(say \"still here\")\n:quit\n".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        typed.close();
+        int exit = repl.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        String shown = out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(exit).as(shown).isZero();
+        assertThat(shown).contains("error[E-RUN-001]").contains("cancelled; nothing was committed");
+        // The session goes on with what was committed before; the cancelled entry's definition is not there.
+        assertThat(shown).contains("stack:  42 : int").contains("still here");
+        assertThat(shown).contains("error[E-LISP-102] lower: unknown name 'lost'");
+        assertThat(err.toString(java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("\tat ");
+    }
+
     @Test
     void endOfInputAtACapabilityQuestionDenies() throws IOException {
         Files.writeString(dir.resolve("n.txt"), "note");

@@ -127,7 +127,9 @@ public final class AgentScheduler implements AutoCloseable {
 
         List<String> ancestry() { return ancestry; }
 
-        @Override public Child spawn(SpawnRequest shaped) throws Refusal {
+        @Override public Child spawn(SpawnRequest shaped) throws Refusal { return spawn(shaped, null); }
+
+        @Override public Child spawn(SpawnRequest shaped, dev.finch.capabilities.Revocations parentRevocations) throws Refusal {
             Session parent = session.get();
             if (closed || parent == null) throw new Refusal(AgentCode.NO_SCHEDULER, "the agent scheduler is closed");
             AgentProfile profile = options.profile(shaped.provider()).orElseThrow(() -> new Refusal(AgentCode.UNKNOWN_PROFILE,
@@ -146,7 +148,8 @@ public final class AgentScheduler implements AutoCloseable {
             children.incrementAndGet();
             List<String> lineage = new ArrayList<>(ancestry);
             lineage.add(taskId);
-            ChildRun run = new ChildRun(AgentScheduler.this, taskId, id, request, profile, model, context, depth + 1, lineage, hash, parent);
+            ChildRun run = new ChildRun(AgentScheduler.this, taskId, id, request, profile, model, context, depth + 1, lineage, hash, parent,
+                    parentRevocations);
             tasks.put(taskId, run);
             pool(depth + 1).execute(run);
             return run;

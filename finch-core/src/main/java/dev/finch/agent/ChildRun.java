@@ -47,6 +47,8 @@ final class ChildRun implements AgentHost.Child, Runnable {
     private final List<String> lineage;
     private final String hash;
     private final java.lang.ref.WeakReference<Session> parent;
+    /** The parent session's revocations, which the child's copies of the delegated grants follow; null: none to follow. */
+    private final dev.finch.capabilities.Revocations parentRevocations;
 
     private final AtomicReference<AgentHost.Status> status = new AtomicReference<>(AgentHost.Status.QUEUED);
     private final AtomicReference<AgentHost.Result> result = new AtomicReference<>();
@@ -59,7 +61,8 @@ final class ChildRun implements AgentHost.Child, Runnable {
     private volatile long startNanos = System.nanoTime();
 
     ChildRun(AgentScheduler scheduler, String taskId, String owner, AgentHost.SpawnRequest request, AgentProfile profile, String model,
-             List<ContextArtifacts.Verified> context, int depth, List<String> lineage, String hash, Session parent) {
+             List<ContextArtifacts.Verified> context, int depth, List<String> lineage, String hash, Session parent,
+             dev.finch.capabilities.Revocations parentRevocations) {
         this.scheduler = scheduler;
         this.taskId = taskId;
         this.owner = owner;
@@ -71,6 +74,7 @@ final class ChildRun implements AgentHost.Child, Runnable {
         this.lineage = List.copyOf(lineage);
         this.hash = hash;
         this.parent = new java.lang.ref.WeakReference<>(parent);
+        this.parentRevocations = parentRevocations;
     }
 
     @Override public String taskId() { return taskId; }
@@ -118,9 +122,42 @@ final class ChildRun implements AgentHost.Child, Runnable {
             // and let it go (the scheduler keeps the result).
             Session ended = session;
             session = null;
+            unfollow();
             if (ended != null) ended.close();
             thread = null;
             Thread.interrupted();
+        }
+    }
+
+    /** Stops following the parent's revocations (the child has ended); null while it follows none. */
+    private volatile AutoCloseable following;
+
+    /**
+     * Makes the child's copies of the delegated grants follow the parent's revocations: the child session gave them ids
+     * {@code g1}, {@code g2}, … in the ceiling's order, so the parent's grant at place i is the child's {@code g(i+1)}.
+     * It subscribes first, then revokes what the parent revoked already (while the child waited in the queue).
+     */
+    private AutoCloseable follow(Session child) {
+        if (parentRevocations == null) return null;
+        java.util.Map<String, String> childIds = new java.util.HashMap<>();
+        List<Grant> delegated = request.ceiling().grants();
+        for (int i = 0; i < delegated.size(); i++) childIds.put(delegated.get(i).id(), "g" + (i + 1));
+        AutoCloseable f = parentRevocations.onRevoke(id -> {
+            String mine = childIds.get(id);
+            if (mine != null) child.revoke(mine);
+        });
+        for (var e : childIds.entrySet()) if (parentRevocations.isRevoked(e.getKey())) child.revoke(e.getValue());
+        return f;
+    }
+
+    private void unfollow() {
+        AutoCloseable f = following;
+        following = null;
+        if (f == null) return;
+        try {
+            f.close();
+        } catch (Exception ignored) {
+            // Removing a follower cannot fail.
         }
     }
 
@@ -135,6 +172,7 @@ final class ChildRun implements AgentHost.Child, Runnable {
         SessionOptions po = parentSession.options();
         Session child = scheduler.finch().newSession(new SessionOptions(po.roots(), specs, false, po.fileHost(), po.processHost()));
         session = child;
+        following = follow(child);
         agentId = child.id();
         scheduler.childNode(child, depth, lineage);
         if (done.isDone()) return;

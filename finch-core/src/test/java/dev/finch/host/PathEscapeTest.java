@@ -340,7 +340,7 @@ class PathEscapeTest {
         Path fifo = l.ws().resolve("pipe");
         Assumptions.assumeTrue(make("mkfifo", fifo.toString()), "mkfifo is available");
         Session s = session(l.ws(), READ_ALL, WRITE_ALL);
-        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
             assertFailed(lisp(s, readAndSay("pipe")), HOST, HOST_UNSUPPORTED);
             assertFailed(lisp(s, write("pipe", PWNED)), HOST, HOST_UNSUPPORTED);
             assertFailed(lisp(s, lines("pipe")), HOST, HOST_UNSUPPORTED);
@@ -359,7 +359,7 @@ class PathEscapeTest {
         // A character device like /dev/zero (1,5): reading it would never end. Needs root; skipped otherwise.
         Assumptions.assumeTrue(make("mknod", dev.toString(), "c", "1", "5"), "mknod is permitted");
         Session s = session(l.ws(), READ_ALL, WRITE_ALL);
-        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
             assertFailed(lisp(s, readAndSay("zero")), HOST, HOST_UNSUPPORTED);
             assertFailed(lisp(s, slice("zero")), HOST, HOST_UNSUPPORTED);
             assertFailed(lisp(s, write("zero", PWNED)), HOST, HOST_UNSUPPORTED);
@@ -373,7 +373,7 @@ class PathEscapeTest {
         Layout l = layout();
         Files.createSymbolicLink(l.ws().resolve("z"), Path.of("/dev/zero"));
         Session s = session(l.ws(), READ_ALL);
-        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> assertFailed(lisp(s, readAndSay("z")), HOST, HOST_ESCAPE));
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertFailed(lisp(s, readAndSay("z")), HOST, HOST_ESCAPE));
     }
 
     @Test

@@ -24,13 +24,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 class CallerThreadTest {
     private static final Finch FINCH = Finch.create();
 
-    /** The names of the threads that said each chunk of {@code program}. */
-    private static List<String> sayingThreads(String program, String sourceId) {
-        List<String> threads = new ArrayList<>();
-        Outcome o = FINCH.newSession().submit(Submission.of(program, sourceId).withSink(chunk -> threads.add(Thread.currentThread().getName())));
-        assertThat(o.diagnostics()).as(program).isEmpty();
-        assertThat(threads).as(program).isNotEmpty();
-        return threads;
+    /** Where a run went: {@code caller} when it was handed to no worker, else {@code worker} (a fresh Finch, so nothing else counts). */
+    private static String where(Finch finch, Supplier<Outcome> run) {
+        long before = dev.finch.VmProbe.handOffs(finch);
+        Outcome o = run.get();
+        assertThat(o.diagnostics()).isEmpty();
+        return dev.finch.VmProbe.handOffs(finch) == before ? "caller" : "worker";
+    }
+
+    /** Where {@code program} ran, submitted without a sink (an embedder's sink always sends a run to a worker). */
+    private static String sayingThreads(String program, String sourceId) {
+        Finch f = Finch.create();
+        return where(f, () -> f.newSession().submit(Submission.of(program, sourceId)));
     }
 
     @ParameterizedTest
@@ -39,7 +44,7 @@ class CallerThreadTest {
             "1 0 > if \"yes\" say else \"no\" say then | t.fth",
             "(say (string-append \"a\" (int-to-string (+ 40 2)))) | t.lisp"})
     void aProgramBoundedByItsTextRunsOnTheCallersThread(String program, String sourceId) {
-        assertThat(sayingThreads(program, sourceId)).containsOnly(Thread.currentThread().getName());
+        assertThat(sayingThreads(program, sourceId)).isEqualTo("caller");
     }
 
     /** Loops repeat instructions without deepening the stack; words that cannot recurse add a bounded chain of frames. */
@@ -49,7 +54,7 @@ class CallerThreadTest {
             ": twice ( -- ) \"x\" say \"x\" say ; twice | a definition",
             ": a ( -- ) \"x\" say ; : b ( -- ) a a ; : c ( -- ) 3 begin dup 0 > while b 1 - repeat drop ; c | a chain of words with a loop"})
     void loopsAndWordsThatCannotRecurseRunOnTheCallersThread(String program, String why) {
-        assertThat(sayingThreads(program, "t.fth")).as(why).containsOnly(Thread.currentThread().getName());
+        assertThat(sayingThreads(program, "t.fth")).as(why).isEqualTo("caller");
     }
 
     @ParameterizedTest
@@ -59,7 +64,7 @@ class CallerThreadTest {
             ": ping ( int -- int ) dup 0 > if 1 - pong then ; : pong ( int -- int ) \"x\" say ping ; 3 ping drop | mutual recursion",
             "[1 2] [: ( int -- int ) \"x\" say ;] list-map drop | a closure literal"})
     void anythingThatCanRecurseRunsOnAWorker(String program, String why) {
-        assertThat(sayingThreads(program, "t.fth")).as(why).allMatch(n -> n.startsWith("finch-run-"));
+        assertThat(sayingThreads(program, "t.fth")).as(why).isEqualTo("worker");
     }
 
     /** A chain of words deeper than the calling thread is sure to hold (64 words) goes to a worker, a shorter one not. */
@@ -68,25 +73,56 @@ class CallerThreadTest {
             StringBuilder p = new StringBuilder(": w0 ( -- ) \"x\" say ; ");
             for (int i = 1; i < words; i++) p.append(": w").append(i).append(" ( -- ) w").append(i - 1).append(" ; ");
             p.append("w").append(words - 1);
-            List<String> threads = sayingThreads(p.toString(), "t.fth");
-            if (words <= 63) assertThat(threads).as("%d words", words).containsOnly(Thread.currentThread().getName());
-            else assertThat(threads).as("%d words", words).allMatch(n -> n.startsWith("finch-run-"));
+            String where = sayingThreads(p.toString(), "t.fth");
+            assertThat(where).as("%d words", words).isEqualTo(words <= 63 ? "caller" : "worker");
         }
     }
 
     /** A session word that cannot recurse runs on the caller's thread, submitted or called; one that can, on a worker. */
     @Test void sessionWordsRunWhereTheirDepthAllows() {
-        Session s = FINCH.newSession();
+        Finch f = Finch.create();
+        Session s = f.newSession();
         assertThat(s.submit(Submission.of(": hello ( -- ) \"x\" say ; : count ( int -- int ) \"x\" say dup 0 > if 1 - count then ;", "t.fth"))
                 .diagnostics()).isEmpty();
+        assertThat(where(f, () -> s.submit(Submission.of("hello", "t.fth")))).isEqualTo("caller");
+        assertThat(where(f, () -> s.call("hello"))).isEqualTo("caller");
+        assertThat(where(f, () -> s.submit(Submission.of("2 count drop", "t.fth")))).isEqualTo("worker");
+        assertThat(where(f, () -> s.call("count", dev.finch.vm.Value.of(2)))).isEqualTo("worker");
+    }
+
+    /**
+     * An embedder's code — its output sink, a word it installed — may block or spin: a run that reaches it always goes
+     * to a worker, so the caller's wait stays bounded by the deadline and cancellation (HostWordsDeadlineTest).
+     */
+    @Test void anEmbeddersSinkOrWordSendsTheRunToAWorker() {
         List<String> threads = new ArrayList<>();
-        assertThat(s.submit(Submission.of("hello", "t.fth").withSink(c -> threads.add(Thread.currentThread().getName()))).diagnostics()).isEmpty();
-        assertThat(s.call("hello", List.of(), c -> threads.add(Thread.currentThread().getName())).diagnostics()).isEmpty();
-        assertThat(threads).hasSize(2).containsOnly(Thread.currentThread().getName());
-        threads.clear();
-        assertThat(s.submit(Submission.of("2 count drop", "t.fth").withSink(c -> threads.add(Thread.currentThread().getName()))).diagnostics()).isEmpty();
-        assertThat(s.call("count", List.of(dev.finch.vm.Value.of(2)), c -> threads.add(Thread.currentThread().getName())).diagnostics()).isEmpty();
-        assertThat(threads).hasSize(6).allMatch(n -> n.startsWith("finch-run-"));
+        Outcome o = FINCH.newSession().submit(Submission.of("\"x\" say", "t.fth").withSink(c -> threads.add(Thread.currentThread().getName())));
+        assertThat(o.diagnostics()).isEmpty();
+        assertThat(threads).singleElement().asString().startsWith("finch-run-");
+    }
+
+    /**
+     * Finch's own buffered sink keeps the caller's thread for a say run (it hands events to a delivery thread and
+     * returns), and delivers every event in order; an embedder's word still sends the run to a worker.
+     */
+    @Test void aBufferedSinkKeepsTheCallersThreadAndDeliversInOrder() throws Exception {
+        Finch f = Finch.builder().words(HostCodeDeadlineTest.Stubborn.class).build();
+        Session s = f.newSession();
+        List<String> chunks = java.util.Collections.synchronizedList(new ArrayList<>());
+        List<String> threads = java.util.Collections.synchronizedList(new ArrayList<>());
+        dev.finch.vm.BufferedSink sink = (dev.finch.vm.BufferedSink) dev.finch.vm.BufferedSink.of(c -> {
+            chunks.add(c);
+            threads.add(Thread.currentThread().getName());
+        });
+        String program = "0 begin dup 500 < while dup int-to-string \" \" string-append say 1 + repeat drop";
+        assertThat(where(f, () -> s.submit(Submission.of(program, "t.fth").withSink(sink)))).isEqualTo("caller");
+        assertThat(sink.awaitDelivered(java.time.Duration.ofSeconds(60))).isTrue();
+        StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < 500; i++) expected.append(i).append(' ');
+        assertThat(String.join("", chunks)).isEqualTo(expected.toString());
+        assertThat(threads).allMatch(t -> t.startsWith("finch-output-"));
+        // The sink does not make an embedder's word safe to run here: that run still goes to a worker.
+        assertThat(where(f, () -> s.submit(Submission.of("3 flood drop", "t.fth").withSink(sink)))).isEqualTo("worker");
     }
 
     /**
@@ -141,14 +177,12 @@ class CallerThreadTest {
         normal.start();
         normal.join();
         assertThat(roomy.get()).isTrue();
-        List<String> threads = new ArrayList<>();
-        AtomicReference<Outcome> o = new AtomicReference<>();
-        Thread tiny = new Thread(null, () -> o.set(FINCH.newSession().submit(Submission.of("\"x\" say", "t.fth")
-                .withSink(c -> threads.add(Thread.currentThread().getName())))), "tiny", 128 * 1024);
+        Finch f = Finch.create();
+        AtomicReference<String> where = new AtomicReference<>();
+        Thread tiny = new Thread(null, () -> where.set(where(f, () -> f.newSession().submit(Submission.of("\"x\" say", "t.fth")))), "tiny", 128 * 1024);
         tiny.start();
         tiny.join();
-        assertThat(o.get().diagnostics()).isEmpty();
-        assertThat(threads).singleElement().asString().startsWith("finch-run-");
+        assertThat(where.get()).isEqualTo("worker");
     }
 
     /**

@@ -16,11 +16,11 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Issue 14, item 1 (and 7) for Co-Forth, the written types and the verifier, through {@link Session#submit} and
- * {@link Session#check}: each hostile program ends in its diagnostic (code and phase), within a generous time bound,
- * and the session still answers afterwards. Reliability row 23.
+ * {@link Session#check}: each hostile program ends in its diagnostic (code and phase) — the limit that refused it,
+ * which is what bounds its cost — and the session still answers afterwards; what must complete does so within the
+ * run's deadline and compile budget (the VM decides, no wall-time assertion). Reliability row 23.
  */
 class HostileCoForthTest {
-    private static final long TWO_SECONDS = 2_000_000_000L;
     private static final Finch FINCH = Finch.builder().timeout(Duration.ofSeconds(20)).build();
     /** Source limit raised, for the literals that must be refused by their own rules, not by size. */
     private static final Finch LARGE = Finch.builder().timeout(Duration.ofSeconds(20))
@@ -31,15 +31,10 @@ class HostileCoForthTest {
         LARGE.close();
     }
 
-    private static Diagnostic refused(Session s, String program, long withinNanos) {
-        long t0 = System.nanoTime();
+    private static Diagnostic refused(Session s, String program) {
         Outcome o = s.submit(Submission.of(program, "hostile.fth"));
-        long took = System.nanoTime() - t0;
         assertThat(o.status()).isEqualTo(Outcome.Status.FAILED);
-        assertThat(took).as("refused in time").isLessThan(withinNanos);
-        long c0 = System.nanoTime();
         var check = s.check(Submission.of(program, "hostile.fth"));
-        assertThat(System.nanoTime() - c0).as("check refuses in time").isLessThan(withinNanos);
         assertThat(check.diagnostics()).extracting(Diagnostic::code).containsExactly(o.diagnostics().get(0).code());
         stillWorks(s);
         return o.diagnostics().get(0);
@@ -61,79 +56,75 @@ class HostileCoForthTest {
             "maps       | 'map{ 1 '     | '}map '"})
     void aMillionDeepNestingIsRefusedInMilliseconds(String what, String open, String close) {
         // 10^6 levels need more text than the default source limit, which would refuse it first: raised here.
-        Diagnostic d = refused(LARGE.newSession(), open.repeat(1_000_000) + "1 " + close.repeat(1_000_000), TWO_SECONDS);
+        Diagnostic d = refused(LARGE.newSession(), open.repeat(1_000_000) + "1 " + close.repeat(1_000_000));
         assertThat(d.code()).isEqualTo("E-LIMIT-012");
         assertThat(d.phase().spelling()).isEqualTo("parse");
-        Diagnostic within = refused(FINCH.newSession(), open.repeat(50_000) + "1 " + close.repeat(50_000), TWO_SECONDS);
+        Diagnostic within = refused(FINCH.newSession(), open.repeat(50_000) + "1 " + close.repeat(50_000));
         assertThat(within.code()).isEqualTo("E-LIMIT-012");
     }
 
     @Test void twentyThousandLiteralsCompileAndRunWithinTheDeadline() {
         // Was 18 s and 6 GB (check alone 23 s): the verifier copied the whole operand row at every instruction.
         Session s = FINCH.newSession();
-        long t0 = System.nanoTime();
         Outcome o = s.submit(Submission.of("1 ".repeat(20_000), "lits.fth"));
         assertThat(o.status()).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(s.stack()).hasSize(20_000);
         var check = s.check(Submission.of("[ " + "{ a: 1 } ".repeat(20_000) + "] list-length", "rows.fth"));
         assertThat(check.diagnostics()).isEmpty();
-        assertThat(System.nanoTime() - t0).isLessThan(10 * TWO_SECONDS);
         Session fresh = FINCH.newSession();
         stillWorks(fresh);
     }
 
     @Test void nestedCommentsAreLinear() {
         Session s = FINCH.newSession();
-        long t0 = System.nanoTime();
         Outcome o = s.submit(Submission.of("( ".repeat(200_000) + ") ".repeat(200_000) + "1", "c.fth"));
         assertThat(o.status()).isEqualTo(Outcome.Status.COMPLETED);
-        assertThat(System.nanoTime() - t0).isLessThan(TWO_SECONDS);
-        assertThat(refused(s, "1 " + "( ".repeat(500_000), TWO_SECONDS).code()).isEqualTo("E-FORTH-104");
+        assertThat(refused(s, "1 " + "( ".repeat(500_000)).code()).isEqualTo("E-FORTH-104");
     }
 
     @Test void nestedSignatureTypesAreANestingLimitNotAStackOverflow() {
         Session s = FINCH.newSession();
         String deep = "list<".repeat(100_000) + "int" + ">".repeat(100_000);
-        assertThat(refused(s, ": f ( " + deep + " -- ) drop ; 1", TWO_SECONDS).code()).isEqualTo("E-LIMIT-012");
-        assertThat(refused(s, "\"[1]\" json-parse<" + deep + ">", TWO_SECONDS).code()).isEqualTo("E-LIMIT-012");
+        assertThat(refused(s, ": f ( " + deep + " -- ) drop ; 1").code()).isEqualTo("E-LIMIT-012");
+        assertThat(refused(s, "\"[1]\" json-parse<" + deep + ">").code()).isEqualTo("E-LIMIT-012");
         String parens = "(".repeat(100_000) + "int" + ")".repeat(100_000);
-        assertThat(refused(s, ": f ( " + parens + " -- ) drop ; 1", TWO_SECONDS).code()).isEqualTo("E-LIMIT-012");
+        assertThat(refused(s, ": f ( " + parens + " -- ) drop ; 1").code()).isEqualTo("E-LIMIT-012");
     }
 
     @Test void exponentialTypesAreATypeSizeLimit() {
         Session s = FINCH.newSession();
         StringBuilder words = new StringBuilder(": p0 :> x { l: x r: x } ; ");
         for (int i = 1; i < 40; i++) words.append(": p").append(i).append(" p").append(i - 1).append(" p").append(i - 1).append(" ; ");
-        Diagnostic d = refused(s, words + "1 p39", TWO_SECONDS);
+        Diagnostic d = refused(s, words + "1 p39");
         assertThat(d.code()).isEqualTo("E-LIMIT-014");
         assertThat(d.phase().spelling()).isEqualTo("verify");
         StringBuilder shared = new StringBuilder("1 :> x0 ");
         for (int i = 0; i < 40; i++) shared.append("{ l: x").append(i).append(" r: x").append(i).append(" } :> x").append(i + 1).append(' ');
-        assertThat(refused(s, shared + "x40", TWO_SECONDS).code()).isEqualTo("E-LIMIT-014");
+        assertThat(refused(s, shared + "x40").code()).isEqualTo("E-LIMIT-014");
     }
 
     @Test void tooManyTokensAreRefusedWhileReading() {
         Session s = FINCH.newSession();
-        assertThat(refused(s, "1 ".repeat(300_000), TWO_SECONDS).code()).isEqualTo("E-LIMIT-011");
+        assertThat(refused(s, "1 ".repeat(300_000)).code()).isEqualTo("E-LIMIT-011");
     }
 
     @Test void hugeNamesAndLiteralsHaveTheirOwnDiagnostics() {
         Session s = LARGE.newSession();
         // Were E-RUN-003 (an internal defect): a 1 MB word name, and a 20 MB JSON literal.
-        assertThat(refused(s, "x".repeat(1 << 20), TWO_SECONDS).code()).isEqualTo("E-FORTH-008");
-        assertThat(refused(s, ": " + "w".repeat(1 << 20) + " 1 ;", TWO_SECONDS).code()).isEqualTo("E-FORTH-008");
-        Diagnostic json = refused(s, "{\"a\": \"" + "x".repeat(20 << 20) + "\"}", 5 * TWO_SECONDS);
+        assertThat(refused(s, "x".repeat(1 << 20)).code()).isEqualTo("E-FORTH-008");
+        assertThat(refused(s, ": " + "w".repeat(1 << 20) + " 1 ;").code()).isEqualTo("E-FORTH-008");
+        Diagnostic json = refused(s, "{\"a\": \"" + "x".repeat(20 << 20) + "\"}");
         assertThat(json.code()).isEqualTo("E-FORTH-006");
         assertThat(json.message()).contains("longer than");
-        assertThat(refused(s, "{\"a\": " + "[".repeat(600) + "]".repeat(600) + "}", TWO_SECONDS).code()).isEqualTo("E-FORTH-006");
-        assertThat(refused(s, "['] ".repeat(100_000) + "dup", TWO_SECONDS).code()).isEqualTo("E-FORTH-107");
+        assertThat(refused(s, "{\"a\": " + "[".repeat(600) + "]".repeat(600) + "}").code()).isEqualTo("E-FORTH-006");
+        assertThat(refused(s, "['] ".repeat(100_000) + "dup").code()).isEqualTo("E-FORTH-107");
     }
 
     @Test void aRunOutOfCompileWorkIsTheWorkLimit() {
         Finch tight = Finch.builder().compileLimits(CompileLimits.DEFAULT.withMaxWork(50_000)).build();
         try {
             Session s = tight.newSession();
-            Diagnostic d = refused(s, "1 " + "dup drop ".repeat(40_000), TWO_SECONDS);
+            Diagnostic d = refused(s, "1 " + "dup drop ".repeat(40_000));
             assertThat(d.code()).isIn("E-LIMIT-015");
         } finally {
             tight.close();

@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue 14 (deliverables 1 and 7, reliability row 23) for µNorman, through a session: the compile-phase bombs and the
- * oversized literals of the attack each end in their own diagnostic within a generous time bound, and the session
+ * oversized literals of the attack each end in their own diagnostic (the limit that refused them; no wall time is
+ * asserted), and the session
  * answers the next submission. Before: 10^4-deep nesting did not answer in 20 s and deeper ones ended in
  * {@code StackOverflowError} (E-SESSION-006), the doubling chains never answered, and {@code $99999999999999999999999}
  * was E-SESSION-006 ({@code ArithmeticException}).
@@ -36,17 +37,17 @@ class HostileNormanTest {
 
     @Test
     void aMillionOpenBracketsAreRefusedInMilliseconds() {
-        refused("(".repeat(1_000_000), "E-LIMIT-012", "parse", 2_000);
+        refused("(".repeat(1_000_000), "E-LIMIT-012", "parse");
     }
 
     @Test
     void deepClosedNestingIsRefused() {
-        refused("(+ 1 ".repeat(100_000) + "1" + ")".repeat(100_000), "E-LIMIT-012", "parse", 2_000);
+        refused("(+ 1 ".repeat(100_000) + "1" + ")".repeat(100_000), "E-LIMIT-012", "parse");
     }
 
     @Test
     void aMillionQuotesAreRefused() {
-        refused("'".repeat(1_000_000) + "x", "E-LIMIT-012", "parse", 2_000);
+        refused("'".repeat(1_000_000) + "x", "E-LIMIT-012", "parse");
     }
 
     @Test
@@ -61,38 +62,38 @@ class HostileNormanTest {
 
     @Test
     void aFloodOfTokensIsRefused() {
-        refused("(list " + "1 ".repeat(300_000) + ")", "E-LIMIT-011", "parse", 2_000);
+        refused("(list " + "1 ".repeat(300_000) + ")", "E-LIMIT-011", "parse");
     }
 
     @Test
     void hindleyMilnerDoublingByDefinitionsStops() {
         StringBuilder b = new StringBuilder("(define f0 (x) (Pair [fst x] [snd x]))\n");
         for (int i = 1; i <= 30; i++) b.append("(define f").append(i).append(" (x) (f").append(i - 1).append(" (f").append(i - 1).append(" x)))\n");
-        refused(b.append("(f30 1)").toString(), "E-LIMIT-014", "verify", 3_000);
+        refused(b.append("(f30 1)").toString(), "E-LIMIT-014", "verify");
     }
 
     @Test
     void hindleyMilnerDoublingByLetStops() {
-        refused(letDoubling(30, "(lambda (x) (Pair [fst x] [snd x]))"), "E-LIMIT-014", "verify", 3_000);
+        refused(letDoubling(30, "(lambda (x) (Pair [fst x] [snd x]))"), "E-LIMIT-014", "verify");
     }
 
     @Test
     void letDoublingOfSmallTypesStopsWhileLowering() {
-        refused(letDoubling(30, "(lambda (x) x)"), "E-LIMIT-015", "lower", 3_000);
+        refused(letDoubling(30, "(lambda (x) x)"), "E-LIMIT-015", "lower");
     }
 
     @Test
     void recordsOfRecordsThatExpandExponentiallyStop() {
         StringBuilder b = new StringBuilder("(record A0 (x Num))\n");
         for (int i = 1; i <= 30; i++) b.append("(record A").append(i).append(" (a").append(i).append(" A").append(i - 1).append(") (b").append(i).append(" A").append(i - 1).append("))\n");
-        refused(b.append("(define f (r) (. r a30))").toString(), "E-LIMIT-014", "lower", 3_000);
+        refused(b.append("(define f (r) (. r a30))").toString(), "E-LIMIT-014", "lower");
     }
 
     @Test
     void declarationsThatDoubleTheirParametersStop() {
         StringBuilder b = new StringBuilder("(record P0 (x Any))\n");
         for (int i = 1; i <= 40; i++) b.append("(record P").append(i).append(" (a").append(i).append(" P").append(i - 1).append(") (b").append(i).append(" P").append(i - 1).append("))\n");
-        refused(b.toString(), "E-LIMIT-014", "verify", 3_000);
+        refused(b.toString(), "E-LIMIT-014", "verify");
     }
 
     @Test
@@ -100,9 +101,8 @@ class HostileNormanTest {
         Finch slow = Finch.builder().timeout(Duration.ofMillis(500))
                 .compileLimits(CompileLimits.DEFAULT.withMaxWork(Long.MAX_VALUE).withMaxTypeSize(Integer.MAX_VALUE)).build();
         Session s = slow.newSession();
-        long t0 = System.nanoTime();
+        // With no work or type-size bound, only the run's deadline can stop inference (E-LIMIT-016: past it while compiling).
         Outcome o = s.submit(Submission.of(letDoubling(40, "(lambda (x) x)"), "bomb.nm"));
-        assertThat(millisSince(t0)).isLessThan(3_000);
         assertThat(first(o).code()).isEqualTo("E-LIMIT-016");
         stillWorks(s);
     }
@@ -111,19 +111,19 @@ class HostileNormanTest {
     @ValueSource(strings = {"$99999999999999999999999", "99999999999999999999h", "99999999999999999999999999ms", "1e400",
             "(record R (t (Text 99999999999999999999)))"})
     void oversizedLiteralsAreDiagnosticsAtTheLiteral(String text) {
-        refused(text, "E-NORMAN-013", "parse", 2_000);
+        refused(text, "E-NORMAN-013", "parse");
     }
 
     @Test
     void aMegabyteMoneyLiteralIsADiagnostic() {
-        refused("$" + "9".repeat(1_000_000), "E-NORMAN-013", "parse", 2_000);
+        refused("$" + "9".repeat(1_000_000), "E-NORMAN-013", "parse");
     }
 
     @Test
     void aUsedFileOverTheSourceLimitIsRefusedAtTheUse(@TempDir Path dir) throws Exception {
         Path big = dir.resolve("big.nm");
         Files.writeString(big, "(val x \"" + "x".repeat(CompileLimits.DEFAULT.maxSourceChars()) + "\")");
-        Diagnostic d = refused(withSources(dir), "(use \"" + big + "\")", "E-LIMIT-010", "parse", 2_000);
+        Diagnostic d = refused(withSources(dir), "(use \"" + big + "\")", "E-LIMIT-010", "parse");
         assertThat(d.origin().source()).isEqualTo("x.nm");
     }
 
@@ -132,7 +132,7 @@ class HostileNormanTest {
         int n = CompileLimits.DEFAULT.maxNesting() + 10;
         for (int i = 0; i < n; i++) Files.writeString(dir.resolve("f" + i + ".nm"), "(use \"f" + (i + 1) + ".nm\")");
         Files.writeString(dir.resolve("f" + n + ".nm"), "(val end 1)");
-        refused(withSources(dir), "(use \"" + dir.resolve("f0.nm") + "\")", "E-LIMIT-012", "parse", 3_000);
+        refused(withSources(dir), "(use \"" + dir.resolve("f0.nm") + "\")", "E-LIMIT-012", "parse");
     }
 
     // ---- helpers ------------------------------------------------------------------------------------------------
@@ -146,21 +146,18 @@ class HostileNormanTest {
         return b.append(") (g").append(n).append(" 1))").toString();
     }
 
-    /** Submits {@code text} to a fresh session: refused with {@code code} in {@code phase} within {@code millis}; the session goes on. */
-    private static Diagnostic refused(String text, String code, String phase, long millis) {
-        return refused(FINCH, text, code, phase, millis);
+    /** Submits {@code text} to a fresh session: refused with {@code code} in {@code phase}; the session goes on. */
+    private static Diagnostic refused(String text, String code, String phase) {
+        return refused(FINCH, text, code, phase);
     }
 
-    private static Diagnostic refused(Finch finch, String text, String code, String phase, long millis) {
+    private static Diagnostic refused(Finch finch, String text, String code, String phase) {
         Session s = finch.newSession();
-        long t0 = System.nanoTime();
         Outcome o = s.submit(Submission.of(text, "x.nm"));
-        long took = millisSince(t0);
         assertThat(o.status()).isEqualTo(Outcome.Status.FAILED);
         Diagnostic d = first(o);
         assertThat(d.code()).isEqualTo(code);
         assertThat(d.phase().spelling()).isEqualTo(phase);
-        assertThat(took).as("milliseconds to refuse it").isLessThan(millis);
         stillWorks(s);
         return d;
     }
@@ -175,6 +172,4 @@ class HostileNormanTest {
         assertThat(o.diagnostics()).isNotEmpty();
         return o.diagnostics().get(0);
     }
-
-    private static long millisSince(long t0) { return (System.nanoTime() - t0) / 1_000_000; }
 }

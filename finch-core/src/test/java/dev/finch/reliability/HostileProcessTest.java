@@ -32,8 +32,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Reliability row 27 (issue 14, deliverable 5): a child process gets only the documented environment, never the JVM's;
  * whatever it starts ends with the call (the whole session is killed); {@code Session.cancel} and the deadline end it at
- * once; output is cut as it arrives. Each scenario asserts its code and a generous time bound, and that the session
- * still answers {@code 1 2 +} afterwards.
+ * once; output is cut as it arrives. Each scenario asserts its code — the VM's decision: cut, cancelled, past the
+ * deadline while the process ran and killed it — and that the session still answers {@code 1 2 +} afterwards. Nothing
+ * bounds wall time: the processes sleep 300 s, longer than every hang guard here (the {@code get} and polling bounds),
+ * so a process that was waited out rather than killed fails the test by its outcome, however loaded the machine.
  */
 class HostileProcessTest {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -74,8 +76,6 @@ class HostileProcessTest {
         assertThat(s.stack().get(s.stack().size() - 1).display()).isEqualTo("3");
     }
 
-    static long millisSince(long t0) { return (System.nanoTime() - t0) / 1_000_000; }
-
     /** True while {@code pid} is a live process (a zombie is dead: only its parent's reaping is left). */
     static boolean running(long pid) {
         Path stat = Path.of("/proc", Long.toString(pid), "stat");
@@ -91,9 +91,12 @@ class HostileProcessTest {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
-    /** Waits (boundedly) until no process with {@code argument} among its arguments is left; true when none is. */
+    /** How long a killed process may take to disappear: a hang guard, far shorter than the 300 s the processes sleep. */
+    static final long GONE_GUARD_SECONDS = 30;
+
+    /** Waits (a hang guard) until no process with {@code argument} among its arguments is left; true when none is. */
     static boolean goneSoon(String argument) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(GONE_GUARD_SECONDS);
         while (System.nanoTime() < until) {
             if (withArgument(argument).isEmpty()) return true;
             Thread.sleep(20);
@@ -108,7 +111,7 @@ class HostileProcessTest {
     }
 
     static boolean goneSoon(long pid) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(GONE_GUARD_SECONDS);
         while (System.nanoTime() < until && running(pid)) Thread.sleep(20);
         return !running(pid);
     }
@@ -119,9 +122,7 @@ class HostileProcessTest {
     void aChildSeesOnlyTheAllowlistNeverTheJvmsEnvironment() throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/env")), "needs /usr/bin/env");
         Session s = session(FINCH, ws, "process.run(/usr/bin/env)");
-        long t0 = System.nanoTime();
         JsonNode r = completed(lisp(s, run("/usr/bin/env")));
-        assertThat(millisSince(t0)).isLessThan(5_000);
         Map<String, String> env = parse(r.get("stdout").asText());
         assertThat(env.keySet()).containsExactlyInAnyOrderElementsOf(LocalProcessHost.ALLOWLIST);
         assertThat(env.get("PATH")).isEqualTo(LocalProcessHost.DEFAULT_PATH);
@@ -168,50 +169,72 @@ class HostileProcessTest {
 
     // ---- nothing outlives the call ----------------------------------------------------------------------------------
 
+    /** Whether a pid a child prints is one of this JVM's (not a PID namespace's own numbering). */
+    static boolean hostPids() { return LocalProcessHost.containment() != LocalProcessHost.Containment.PID_NAMESPACE; }
+
+    static boolean contained() { return LocalProcessHost.containment() != LocalProcessHost.Containment.DESCENDANTS; }
+
     @Test
     void aBackgroundChildIsGoneWhenTheCallEnds() throws Exception {
-        assumeTrue(LocalProcessHost.containment() == LocalProcessHost.Containment.SESSION,
+        assumeTrue(contained(),
                 "needs setsid and /proc (Linux) to reach a re-parented background process");
         Session s = session(FINCH, ws, "process.run(/bin/sh)");
-        long t0 = System.nanoTime();
-        JsonNode r = completed(lisp(s, run("/bin/sh", "-c", "sleep 30.271 & echo $!")));
-        // The call does not wait for the background process (which holds its stdout) to end.
-        assertThat(millisSince(t0)).isLessThan(5_000);
+        // The call does not wait for the background process (which holds its stdout) to end: it completes, where waiting
+        // would have passed the 20 s deadline (E-LIMIT-002) long before the 300 s sleep ends.
+        JsonNode r = completed(lisp(s, run("/bin/sh", "-c", "sleep 300.271 & echo $!")));
         long pid = Long.parseLong(r.get("stdout").asText().strip());
-        assertThat(goneSoon(pid)).as("background sleep %s is gone", pid).isTrue();
-        assertThat(goneSoon("30.271")).isTrue();
+        if (hostPids()) assertThat(goneSoon(pid)).as("background sleep %s is gone", pid).isTrue();
+        assertThat(goneSoon("300.271")).isTrue();
         stillWorks(s);
     }
 
     @Test
     void aChildInItsOwnProcessGroupIsGoneToo() throws Exception {
-        assumeTrue(LocalProcessHost.containment() == LocalProcessHost.Containment.SESSION, "needs setsid and /proc (Linux)");
+        assumeTrue(contained(), "needs setsid and /proc (Linux)");
         // With job control on, the shell puts the background job in a process group of its own (same session).
         Session s = session(FINCH, ws, "process.run(/bin/sh)");
-        JsonNode r = completed(lisp(s, run("/bin/sh", "-c", "set -m; sleep 30.272 & echo $!")));
+        JsonNode r = completed(lisp(s, run("/bin/sh", "-c", "set -m; sleep 300.272 & echo $!")));
         long pid = Long.parseLong(r.get("stdout").asText().strip());
-        assertThat(goneSoon(pid)).as("sleep %s in its own group is gone", pid).isTrue();
+        if (hostPids()) assertThat(goneSoon(pid)).as("sleep %s in its own group is gone", pid).isTrue();
+        assertThat(goneSoon("300.272")).isTrue();
+        stillWorks(s);
+    }
+
+    /**
+     * Issue 35 item 5: a child that leaves its session — {@code setsid} in the background, {@code setsid -f}, a double
+     * fork — is still inside the run's PID namespace, which the kernel empties when the call ends.
+     */
+    @Test
+    void aChildThatLeavesItsSessionIsGoneToo() throws Exception {
+        assumeTrue(LocalProcessHost.containment() == LocalProcessHost.Containment.PID_NAMESPACE,
+                "needs a PID namespace (util-linux unshare --pid, root or CAP_SYS_ADMIN): under setsid containment a process that"
+                        + " calls setsid itself escapes, as docs/embedding.md says");
+        assumeTrue(Files.isExecutable(Path.of("/usr/bin/setsid")), "needs /usr/bin/setsid for the attack");
+        Session s = session(FINCH, ws, "process.run(/bin/sh)", "process.run(/usr/bin/setsid)");
+        completed(lisp(s, run("/bin/sh", "-c", "setsid sleep 300.291 & (setsid sleep 300.292 &) ; echo started")));
+        completed(lisp(s, run("/usr/bin/setsid", "-f", "sleep", "300.293")));
+        for (String mark : List.of("300.291", "300.292", "300.293")) assertThat(goneSoon(mark)).as("sleep %s is gone", mark).isTrue();
         stillWorks(s);
     }
 
     @Test
     void cancelDuringAProcessReturnsAtOnceAndKillsIt() throws Exception {
         Session s = session(FINCH, ws, "process.run(/bin/sh)");
-        Future<Outcome> f = POOL.submit(() -> lisp(s, run("/bin/sh", "-c", "sleep 30.273 & sleep 30.274")));
+        Future<Outcome> f = POOL.submit(() -> lisp(s, run("/bin/sh", "-c", "sleep 300.273 & sleep 300.274")));
         // Wait until both processes exist, then cancel.
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < until && (withArgument("30.273").isEmpty() || withArgument("30.274").isEmpty())) Thread.sleep(10);
-        assertThat(withArgument("30.274")).as("the child started").isNotEmpty();
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < until && (withArgument("300.273").isEmpty() || withArgument("300.274").isEmpty())) Thread.sleep(10);
+        assertThat(withArgument("300.274")).as("the child started").isNotEmpty();
         String id = s.runningExecution().orElseThrow();
-        long t0 = System.nanoTime();
         assertThat(s.cancel(id)).isTrue();
-        Outcome o = f.get(10, TimeUnit.SECONDS);
-        assertThat(millisSince(t0)).as("cancel takes effect at once").isLessThan(1_000);
+        Outcome o = f.get(60, TimeUnit.SECONDS);
+        // Cancelled while the process ran, which was killed for it (not waited out: it sleeps 300 s).
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.CANCELLED);
         assertThat(code(o)).isEqualTo("E-RUN-001");
-        assertThat(goneSoon("30.274")).as("the child is killed").isTrue();
-        if (LocalProcessHost.containment() == LocalProcessHost.Containment.SESSION) {
-            assertThat(goneSoon("30.273")).as("its background process too").isTrue();
+        assertThat(o.diagnostics().get(0).message()).contains("while /bin/sh ran; its processes were killed");
+        assertThat(goneSoon("300.274")).as("the child is killed").isTrue();
+        if (contained()) {
+            assertThat(goneSoon("300.273")).as("its background process too").isTrue();
         }
         stillWorks(s);
     }
@@ -222,15 +245,14 @@ class HostileProcessTest {
         Finch finch = Finch.builder().timeout(Duration.ofSeconds(20))
                 .processHosts(options -> new LocalProcessHost(options.workspace().orElse(null), Duration.ofSeconds(20), 1 << 20)).build();
         Session s = session(finch, ws, "process.run(/bin/sleep)");
-        Future<Outcome> f = POOL.submit(() -> lisp(s, run("/bin/sleep", "30.279")));
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < until && withArgument("30.279").isEmpty()) Thread.sleep(10);
-        long t0 = System.nanoTime();
+        Future<Outcome> f = POOL.submit(() -> lisp(s, run("/bin/sleep", "300.279")));
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < until && withArgument("300.279").isEmpty()) Thread.sleep(10);
         assertThat(s.cancel(s.runningExecution().orElseThrow())).isTrue();
-        Outcome o = f.get(10, TimeUnit.SECONDS);
-        assertThat(millisSince(t0)).isLessThan(1_000);
+        Outcome o = f.get(60, TimeUnit.SECONDS);
         assertThat(code(o)).isEqualTo("E-RUN-001");
-        assertThat(goneSoon("30.279")).isTrue();
+        assertThat(o.diagnostics().get(0).message()).contains("while /bin/sleep ran; its processes were killed");
+        assertThat(goneSoon("300.279")).isTrue();
         stillWorks(s);
     }
 
@@ -238,12 +260,12 @@ class HostileProcessTest {
     void theDeadlineEndsAProcessAndEverythingItStarted() throws Exception {
         Finch quick = Finch.builder().timeout(Duration.ofMillis(600)).build();
         Session s = session(quick, ws, "process.run(/bin/sh)");
-        long t0 = System.nanoTime();
-        Outcome o = lisp(s, run("/bin/sh", "-c", "sleep 30.275 & sleep 30.276"));
-        assertThat(millisSince(t0)).as("stops at the deadline, not at the process's end").isLessThan(2_000);
+        Outcome o = lisp(s, run("/bin/sh", "-c", "sleep 300.275 & sleep 300.276"));
+        // It stops at the deadline while the process runs, killing it — not at the process's end.
         assertThat(code(o)).isEqualTo("E-LIMIT-002");
-        assertThat(goneSoon("30.276")).isTrue();
-        if (LocalProcessHost.containment() == LocalProcessHost.Containment.SESSION) assertThat(goneSoon("30.275")).isTrue();
+        assertThat(o.diagnostics().get(0).message()).contains("while /bin/sh ran; its processes were killed");
+        assertThat(goneSoon("300.276")).isTrue();
+        if (contained()) assertThat(goneSoon("300.275")).isTrue();
         stillWorks(s);
     }
 
@@ -252,16 +274,13 @@ class HostileProcessTest {
     @Test
     void fiftyMegabytesOfOutputAreCutAsTheyArrive() throws Exception {
         Session s = session(FINCH, ws, "process.run(/usr/bin/head)", "process.run(/bin/sh)");
-        long t0 = System.nanoTime();
         Outcome out = lisp(s, run("/usr/bin/head", "-c", "52428800", "/dev/zero"));
-        assertThat(millisSince(t0)).isLessThan(2_000);
         assertThat(code(out)).isEqualTo("E-HOST-010");
         assertThat(out.diagnostics().get(0).message()).contains("more than");
-        t0 = System.nanoTime();
-        Outcome err = lisp(s, run("/bin/sh", "-c", "head -c 52428800 /dev/zero >&2; sleep 30.277"));
-        assertThat(millisSince(t0)).isLessThan(2_000);
+        // Cut as it arrives: the run ends with the cut (E-HOST-010), not at the 20 s deadline the sleep would reach.
+        Outcome err = lisp(s, run("/bin/sh", "-c", "head -c 52428800 /dev/zero >&2; sleep 300.277"));
         assertThat(code(err)).isEqualTo("E-HOST-010");
-        assertThat(goneSoon("30.277")).isTrue();
+        assertThat(goneSoon("300.277")).isTrue();
         stillWorks(s);
     }
 
@@ -269,23 +288,20 @@ class HostileProcessTest {
     void anEndlessWriterIsCutAtTheBound() throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/yes")), "needs /usr/bin/yes");
         Session s = session(FINCH, ws, "process.run(/usr/bin/yes)");
-        long t0 = System.nanoTime();
         Outcome o = lisp(s, run("/usr/bin/yes", "finch-endless-writer"));
-        assertThat(millisSince(t0)).isLessThan(2_000);
-        assertThat(code(o)).isEqualTo("E-HOST-010");
+        assertThat(code(o)).as("cut at the bound, not stopped by the deadline").isEqualTo("E-HOST-010");
         assertThat(goneSoon("finch-endless-writer")).isTrue();
         stillWorks(s);
     }
 
     @Test
     void noReaderThreadOutlivesTheCalls() throws Exception {
-        assumeTrue(LocalProcessHost.containment() == LocalProcessHost.Containment.SESSION,
-                "elsewhere a re-parented background process keeps its stdout open until it ends");
+        assumeTrue(contained(), "elsewhere a re-parented background process keeps its stdout open until it ends");
         Session s = session(FINCH, ws, "process.run(/bin/sh)");
         List<Outcome> outcomes = new ArrayList<>();
-        for (int i = 0; i < 3; i++) outcomes.add(lisp(s, run("/bin/sh", "-c", "sleep 30.278 & echo hi")));
+        for (int i = 0; i < 3; i++) outcomes.add(lisp(s, run("/bin/sh", "-c", "sleep 300.278 & echo hi")));
         assertThat(outcomes).allMatch(o -> o.status() == Outcome.Status.COMPLETED);
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(GONE_GUARD_SECONDS);
         while (System.nanoTime() < until && readers() > 0) Thread.sleep(20);
         assertThat(readers()).isZero();
         stillWorks(s);

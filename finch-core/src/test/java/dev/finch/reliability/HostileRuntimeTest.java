@@ -21,8 +21,10 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 14, items 2 and 3 (reliability rows 10, 11, 24 and 25): work is charged where it is done, memory accounting
  * counts what a value really holds (a shared structure by its logical size), outcomes are always renderable, and no
- * worker thread outlives its run. Each scenario asserts the code or the bounded display, a generous time bound, that
- * no finch-run thread is left busy, and that the session still answers afterwards.
+ * worker thread outlives its run. Each scenario asserts the code or the bounded display, the work charged where the
+ * point is how much work there is (a step limit a quadratic or exponential algorithm would pass by orders of
+ * magnitude), that no finch-run thread is left busy, and that the session still answers afterwards. Nothing bounds wall
+ * time but hang guards.
  */
 class HostileRuntimeTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -68,7 +70,7 @@ class HostileRuntimeTest {
 
     /** No worker is left busy: a run's thread ends with its run (allowing it a moment to unwind). */
     static void noBusyRunThreads() {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (busyRunThreads() > 0 && System.nanoTime() < until) {
             try {
                 Thread.sleep(20);
@@ -80,15 +82,11 @@ class HostileRuntimeTest {
         assertThat(busyRunThreads()).as("busy finch-run threads after the run returned: %s", busyStacks()).isZero();
     }
 
-    private static long millisSince(long start) { return (System.nanoTime() - start) / 1_000_000; }
-
     // ---- shared structure (row 24) ----------------------------------------------------------------------------
 
     @Test void aListOfTwoToTheThirtySharedElementsIsRefusedWhenBuilt() {
         Session s = Finch.create().newSession();
-        long t = System.nanoTime();
         Outcome o = run(s, doubled("x", 30, "x30"));
-        assertThat(millisSince(t)).isLessThan(10_000);
         assertThat(o.status()).isEqualTo(Outcome.Status.FAILED);
         assertThat(code(o)).isEqualTo("E-LIMIT-005");
         assertThat(o.diagnostics().get(0).message()).contains("memory limit");
@@ -98,7 +96,6 @@ class HostileRuntimeTest {
 
     @Test void aSharedListUnderTheLimitCommitsAndRendersBoundedEverywhere() throws Exception {
         Session s = Finch.create().newSession();
-        long t = System.nanoTime();
         Outcome o = run(s, doubled("x", 20, "x20"));
         assertThat(o.status()).as("%s", o.diagnostics()).isEqualTo(Outcome.Status.COMPLETED);
         String display = o.stack().get(0).display();
@@ -111,7 +108,6 @@ class HostileRuntimeTest {
         assertThat(JSON.readTree(json).get("stack").get(0).get("display").asText()).isEqualTo(display);
         // The whole value stays available as a typed value.
         assertThat(o.values().get(0).asList()).hasSize(2);
-        assertThat(millisSince(t)).isLessThan(20_000);
         // Comparing, hashing, showing it: each linear in what it touches or refused, never a burning thread.
         assertThat(run(s, "dup = ").status()).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(s.stack().get(0).display()).isEqualTo("true");
@@ -120,12 +116,12 @@ class HostileRuntimeTest {
     }
 
     @Test void equalityAndHashingOfSeparatelyBuiltSharedStructuresAreLinearInTheirParts() {
-        Session s = Finch.create().newSession();
-        long t = System.nanoTime();
+        // Element by element, comparing and hashing these 2^21-element lists would charge some 10^6 steps: 50,000 is
+        // room for the program and the work on their 2 × 22 distinct parts only.
+        Session s = Finch.builder().maxSteps(50_000).build().newSession();
         Outcome o = run(s, doubled("x", 21, doubled("y", 21, "x21 y21 = map{ x21 7 }map y21 map-get unwrap")));
         assertThat(o.status()).as("%s", o.diagnostics()).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(o.stack()).extracting(StackEntry::display).containsExactly("true", "7");
-        assertThat(millisSince(t)).isLessThan(10_000);
         healthy(s);
     }
 
@@ -143,9 +139,7 @@ class HostileRuntimeTest {
 
     @Test void theDeadlineStopsARunBusyComparingAndItsThreadEndsWithIt() {
         Session s = Finch.builder().timeout(Duration.ofMillis(800)).build().newSession();
-        long t = System.nanoTime();
         Outcome o = run(s, TWO_LISTS + "begin a b = while repeat");
-        assertThat(millisSince(t)).isLessThan(6_000);
         assertThat(o.status()).isEqualTo(Outcome.Status.FAILED);
         assertThat(code(o)).isEqualTo("E-LIMIT-002");
         healthy(s);
@@ -157,23 +151,20 @@ class HostileRuntimeTest {
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (s.runningExecution().isEmpty() && System.nanoTime() < until) Thread.sleep(5);
         Thread.sleep(300);
-        long t = System.nanoTime();
         assertThat(s.cancel(s.runningExecution().orElseThrow())).isTrue();
-        Outcome o = f.get(10, TimeUnit.SECONDS);
-        assertThat(millisSince(t)).isLessThan(3_000);
+        Outcome o = f.get(60, TimeUnit.SECONDS);
         assertThat(o.status()).isEqualTo(Outcome.Status.CANCELLED);
         assertThat(code(o)).isEqualTo("E-RUN-001");
         healthy(s);
     }
 
     @Test void searchingForALongPeriodicNeedleIsLinear() {
-        Session s = Finch.create().newSession();
-        long t = System.nanoTime();
+        // A naive search would charge some 10^10 steps (a step per 64 characters compared); a linear one fits in 2·10^6.
+        Session s = Finch.builder().maxSteps(2_000_000).build().newSession();
         // A naive search compares ~5·10^11 chars here.
         Outcome o = run(s, "\"a\" 1000000 string-repeat \"a\" 500000 string-repeat \"b\" string-append string-contains");
         assertThat(o.status()).as("%s", o.diagnostics()).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(o.stack().get(0).display()).isEqualTo("false");
-        assertThat(millisSince(t)).isLessThan(10_000);
         healthy(s);
     }
 
@@ -181,9 +172,7 @@ class HostileRuntimeTest {
 
     @Test void aMegabyteStringSharedTwoThousandTimesIsRefusedWhenBuilt() {
         Session s = Finch.create().newSession();
-        long t = System.nanoTime();
         Outcome o = run(s, "\"a\" 1048576 string-repeat :> s empty-list<string> 0 begin dup 2000 < while swap s list-append swap 1 + repeat drop show string-length");
-        assertThat(millisSince(t)).isLessThan(10_000);
         assertThat(o.status()).isEqualTo(Outcome.Status.FAILED);
         assertThat(code(o)).isEqualTo("E-LIMIT-005");
         assertThat(o.diagnostics().get(0).message()).contains("list-append");
@@ -202,9 +191,7 @@ class HostileRuntimeTest {
 
     @Test void mapGrowthIsRefusedByTheMemoryLimitBeforeTheHeapIsUnderPressure() {
         Session s = Finch.builder().maxMemoryBytes(16L << 20).build().newSession();
-        long t = System.nanoTime();
         Outcome o = run(s, "map{ 0 0 }map 1 begin dup 10000000 < while swap over dup map-set swap 1 + repeat drop map-size");
-        assertThat(millisSince(t)).isLessThan(10_000);
         assertThat(o.status()).isEqualTo(Outcome.Status.FAILED);
         assertThat(code(o)).isEqualTo("E-LIMIT-005");
         assertThat(o.diagnostics().get(0).message()).contains("map-set");
@@ -278,7 +265,6 @@ class HostileRuntimeTest {
     @Test void anExecutionThatKeepsYieldingEndsAtItsTotalTimeLimit() {
         Session s = Finch.builder().maxExecutionTime(Duration.ofMillis(1500)).build().newSession();
         String spin = ": spin ( -- ) 0 begin dup 3000000 < while 1 + repeat drop ; ";
-        long t = System.nanoTime();
         Outcome o = run(s, spin + "begin spin unit yield true while repeat");
         int resumes = 0;
         while (o instanceof Outcome.Suspended && resumes < 100_000) {
@@ -288,7 +274,6 @@ class HostileRuntimeTest {
         assertThat(o.status()).isEqualTo(Outcome.Status.FAILED);
         assertThat(code(o)).isEqualTo("E-LIMIT-007");
         assertThat(resumes).isPositive();
-        assertThat(millisSince(t)).isLessThan(30_000);
         healthy(s);
     }
 

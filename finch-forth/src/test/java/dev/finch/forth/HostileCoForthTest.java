@@ -20,22 +20,17 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 14, Co-Forth's parse phase: hostile text ends in its diagnostic, fast, without recursing in its nesting —
- * each case asserts the code, the phase and a generous time bound (a 10^6-deep input must take milliseconds).
+ * each case asserts the code and the phase: the limit that refused it, which bounds its cost (no wall time is asserted).
  */
 class HostileCoForthTest {
-    private static final long TWO_SECONDS = 2_000_000_000L;
-
     private static Environment env(CompileLimits limits) {
         return Ir.ENV.withBudget(CompileBudget.of(limits, Long.MAX_VALUE, () -> false));
     }
 
     private static Diagnostic refused(String text, Environment env) {
-        long t0 = System.nanoTime();
         Lowering l = new CoForth().lower(text, "hostile.fth", env);
-        long took = System.nanoTime() - t0;
         assertThat(l.module()).isEmpty();
         assertThat(l.diagnostics()).hasSize(1);
-        assertThat(took).as("refused within 2 s").isLessThan(TWO_SECONDS);
         return l.diagnostics().get(0);
     }
 
@@ -69,9 +64,7 @@ class HostileCoForthTest {
 
     @Test void commentsNestedOrUnclosedAreLinear() {
         String deep = "( ".repeat(400_000) + ") ".repeat(400_000) + "1";
-        long t0 = System.nanoTime();
         assertThat(new CoForth().lower(deep, "c.fth", Ir.ENV).diagnostics()).isEmpty();
-        assertThat(System.nanoTime() - t0).isLessThan(TWO_SECONDS);
         assertThat(refused("1 " + "( ".repeat(400_000)).code()).isEqualTo("E-FORTH-104");
         assertThat(refused("( a ( b ) c ".repeat(50_000)).code()).isEqualTo("E-FORTH-104");
     }

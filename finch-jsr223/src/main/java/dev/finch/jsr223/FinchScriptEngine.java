@@ -1,9 +1,12 @@
 package dev.finch.jsr223;
 
+import dev.finch.EmbedCode;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
+import dev.finch.capabilities.CapabilityCode;
 import dev.finch.ir.diag.Diagnostic;
+import dev.finch.ir.diag.Origin;
 import dev.finch.vm.OutputSink;
 import dev.finch.vm.Value;
 import java.io.IOException;
@@ -36,14 +39,17 @@ import javax.script.SimpleBindings;
  *       name, as typed values ({@link Value#of(Object)}): {@code engine.put("n", 41)} and then {@code eval("(+ n 1)")}
  *       answers 42. Bindings that are not names Finch reads ({@code javax.script.filename}…) are skipped; a value Finch
  *       cannot hold is a {@link ScriptException}.</li>
- *   <li>Every diagnostic — a parse, verify or run-time error, a pause for a capability the session was not granted —
- *       is a {@link ScriptException} with its code, message, source, line and column; nothing is committed and a
- *       paused run is cancelled.</li>
+ *   <li>Every refusal is a {@link FinchScriptException} (a {@link ScriptException}) whose message starts with a stable
+ *       code and whose {@link FinchScriptException#code() code()} answers it: a parse, verify or run-time error with its
+ *       own code, source, line and column; a pause for a capability the session was not granted {@code E-CAP-014}; a
+ *       yield of a value {@code E-EMBED-003}; a binding or argument Finch cannot hold {@code E-EMBED-001}/{@code -002}.
+ *       Nothing is committed and a paused run is cancelled.</li>
  *   <li>{@link Invocable}: {@code invokeFunction("sq", 7)} calls the session's word {@code sq} ({@link Session#call});
  *       {@code getInterface(Type.class)} answers a proxy whose methods call the words of their names. Finch has no
  *       objects, so the {@code invokeMethod} and {@code getInterface(thiz, …)} forms are refused.</li>
  * </ul>
- * Like its session, an engine runs one script at a time.
+ * A writer that fails under {@code say} loses that text, as any host sink does; the script goes on. Like its session,
+ * an engine runs one script at a time.
  */
 public final class FinchScriptEngine extends AbstractScriptEngine implements Invocable {
     private final FinchScriptEngineFactory factory;
@@ -65,7 +71,7 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
         try {
             for (int n; (n = reader.read(buf)) > 0; ) b.append(buf, 0, n);
         } catch (IOException e) {
-            throw new ScriptException(e);
+            throw new FinchScriptException(List.of(EmbedCode.UNREADABLE_SCRIPT.at(SCRIPT, "the script could not be read from its reader; nothing ran")), e);
         }
         return eval(b.toString(), context);
     }
@@ -100,14 +106,14 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
             try {
                 v = e.getValue() instanceof Value given ? given : Value.of(e.getValue());
             } catch (IllegalArgumentException notFinch) {
-                throw new ScriptException("binding '" + key + "' holds a " + (e.getValue() == null ? "null" : e.getValue().getClass().getName())
-                        + ", which Finch cannot hold: " + notFinch.getMessage());
+                throw new FinchScriptException(EmbedCode.UNHELD_VALUE.at(SCRIPT, "binding '" + key + "' holds " + what(e.getValue())
+                        + ", which Finch cannot hold; nothing ran"));
             }
             if (v.equals(defined.get(key))) continue;
             try {
                 session.define(key, v);
             } catch (IllegalArgumentException clash) {
-                throw new ScriptException("binding '" + key + "': " + clash.getMessage());
+                throw new FinchScriptException(EmbedCode.BINDING_CLASH.at(SCRIPT, "binding '" + key + "': " + clash.getMessage() + "; nothing ran"));
             }
             defined.put(key, v);
         }
@@ -123,24 +129,29 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
         if (o instanceof Outcome.Completed) return o;
         if (o instanceof Outcome.Suspended su) {
             session.cancel(o.executionId());
-            String why = su.pendingRequest().isPresent()
-                    ? "the script needs " + String.join(", ", o.requiredCapabilities()) + ", which this engine's session was not granted "
-                    + "(grant it in the SessionOptions of the engine's factory); nothing was done"
-                    : "the script yielded a value (" + su.yielded().map(dev.finch.StackEntry::display).orElse("?") + "); an engine resumes only unit yields";
-            throw new ScriptException(why, o.sourceId(), -1, -1);
+            if (su.pendingRequest().isPresent()) {
+                Diagnostic d = CapabilityCode.NOT_GRANTED.at(su.pendingRequest().get().request().origin(), "the script needs "
+                        + String.join(", ", o.requiredCapabilities()) + ", which this engine's session was not granted (grant it in the "
+                        + "SessionOptions of the engine's factory); the run was cancelled and nothing was done");
+                throw new FinchScriptException(d);
+            }
+            throw new FinchScriptException(EmbedCode.UNANSWERED_YIELD.at(Origin.of(o.sourceId(), 0, 0), "the script yielded "
+                    + su.yielded().map(dev.finch.StackEntry::display).orElse("a value") + "; an engine resumes only unit yields, so the run was "
+                    + "cancelled and nothing was committed"));
         }
-        throw exception(o);
+        List<Diagnostic> ds = o.diagnostics();
+        if (ds.isEmpty()) {
+            throw new FinchScriptException(dev.finch.SessionCode.INTERNAL.at(Origin.of(o.sourceId(), 0, 0), "the script "
+                    + o.status().spelling() + " without a diagnostic; nothing was committed"));
+        }
+        throw new FinchScriptException(ds, null);
     }
 
-    private static ScriptException exception(Outcome o) {
-        List<Diagnostic> ds = o.diagnostics();
-        if (ds.isEmpty()) return new ScriptException("the script " + o.status().spelling() + " without a diagnostic", o.sourceId(), -1, -1);
-        Diagnostic d = ds.get(0);
-        String message = d.code() + ": " + d.message() + (ds.size() > 1 ? " (and " + (ds.size() - 1) + " more)" : "");
-        int line = d.origin().line() > 0 ? d.origin().line() : -1;
-        int column = d.origin().column() > 0 ? d.origin().column() : -1;
-        return new ScriptException(message, d.origin().source(), line, column);
-    }
+    /** Where a refusal of the engine's own (not of a script) is: the engine. */
+    private static final Origin SCRIPT = Origin.of("<engine>", 0, 0);
+
+    /** What kind of value the host handed in, in a word: {@code null}, {@code a Thread}. */
+    private static String what(Object value) { return value == null ? "null" : "a " + value.getClass().getSimpleName(); }
 
     /** The value a completed script left on top of the stack, as Java, or null when it left none. */
     private static Object top(Outcome o, int before) {
@@ -170,8 +181,8 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
             try {
                 values.add(a instanceof Value given ? given : Value.of(a));
             } catch (IllegalArgumentException e) {
-                throw new ScriptException("an argument of '" + name + "' is a " + (a == null ? "null" : a.getClass().getName())
-                        + ", which Finch cannot hold: " + e.getMessage());
+                throw new FinchScriptException(EmbedCode.UNHELD_VALUE.at(SCRIPT, "an argument of '" + name + "' is " + what(a)
+                        + ", which Finch cannot hold; nothing ran"));
             }
         }
         // A call's values are the word's outputs only; the session's stack is not touched.
@@ -184,7 +195,10 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
         throw new IllegalArgumentException("Finch has no objects: call a word with invokeFunction(\"" + name + "\", …)");
     }
 
-    /** A proxy whose methods call the words of their names, each answer converted to the method's return type. */
+    /**
+     * A proxy whose methods call the words of their names, each answer converted to the method's return type. A refusal
+     * is a {@link FinchScriptException} where the method declares it, else a {@link FinchScriptException.Unchecked}.
+     */
     @Override public <T> T getInterface(Class<T> type) {
         if (type == null || !type.isInterface()) throw new IllegalArgumentException("getInterface needs an interface type, not " + type);
         Object proxy = Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] {type}, (p, m, args) -> {
@@ -196,12 +210,31 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
                     default -> throw new UnsupportedOperationException(m.getName());
                 };
             }
-            Value v = call(m.getName(), args);
-            if (m.getReturnType() == void.class) return null;
-            if (v == null) throw new ScriptException("word '" + m.getName() + "' answered nothing, but " + m + " returns a value");
-            return m.getReturnType() == Object.class ? v.toJava() : v.as(m.getReturnType());
+            try {
+                return answer(type, m, call(m.getName(), args));
+            } catch (FinchScriptException refused) {
+                // A method that declares no ScriptException gets the refusal unchecked (a proxy may not throw it checked).
+                for (Class<?> declared : m.getExceptionTypes()) if (declared.isAssignableFrom(FinchScriptException.class)) throw refused;
+                throw new FinchScriptException.Unchecked(refused);
+            }
         });
         return type.cast(proxy);
+    }
+
+    /** A proxied word's answer as {@code m} returns it. */
+    private static Object answer(Class<?> type, java.lang.reflect.Method m, Value v) throws FinchScriptException {
+        if (m.getReturnType() == void.class) return null;
+        String method = type.getSimpleName() + "." + m.getName();
+        if (v == null || v.type() == dev.finch.ir.type.Type.Prim.UNIT) {
+            throw new FinchScriptException(EmbedCode.NO_ANSWER.at(SCRIPT, "word '" + m.getName() + "' answered nothing, but " + method + " returns a value"));
+        }
+        if (m.getReturnType() == Object.class) return v.toJava();
+        try {
+            return v.as(m.getReturnType());
+        } catch (RuntimeException notThat) {
+            throw new FinchScriptException(EmbedCode.NO_ANSWER.at(SCRIPT, "word '" + m.getName() + "' answered a " + v.type() + ", which "
+                    + method + " cannot return as a " + m.getReturnType().getSimpleName()));
+        }
     }
 
     @Override public <T> T getInterface(Object thiz, Class<T> type) {

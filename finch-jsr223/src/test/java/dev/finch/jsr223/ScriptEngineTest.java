@@ -94,6 +94,84 @@ class ScriptEngineTest {
         assertThat(((FinchScriptEngine) e).session().suspendedExecutions()).as("the paused run was cancelled").isEmpty();
     }
 
+    public interface Quiet {
+        long nothing();
+    }
+
+    public interface Texty {
+        long text() throws ScriptException;
+    }
+
+    /** Issue 35 item 8: every refusal carries a stable code (first in its message, and code()); no Java internals in it. */
+    @Test void everyRefusalCarriesAStableCodeAndNoJavaInternals() throws Exception {
+        Files.writeString(dir.resolve("a.txt"), "secret");
+        ScriptEngine e = new FinchScriptEngineFactory.Lisp(Finch.builder().build(), new SessionOptions(java.util.Optional.of(dir), List.of()))
+                .getScriptEngine();
+        Map<String, String> seen = new java.util.LinkedHashMap<>();
+        java.util.function.BiConsumer<String, org.assertj.core.api.ThrowableAssert.ThrowingCallable> refused = (expected, call) ->
+                assertThatThrownBy(call).isInstanceOfSatisfying(FinchScriptException.class, x -> {
+                    seen.put(expected, x.getMessage());
+                    assertThat(x.code()).isEqualTo(expected);
+                    assertThat(x.getMessage()).startsWith(expected + ": ").doesNotContain("java.").doesNotContain("Exception")
+                            .doesNotContain(dir.toString()).doesNotContain("/tmp/finch-");
+                    assertThat(x.diagnostics().get(0).code()).isEqualTo(expected);
+                });
+        refused.accept("E-CAP-014", () -> e.eval("(file-read (path \"a.txt\"))"));
+        refused.accept("E-EMBED-003", () -> e.eval("(yield 7)"));
+        assertThat(((FinchScriptEngine) e).session().suspendedExecutions()).as("both paused runs were cancelled").isEmpty();
+
+        e.put("t", new Thread(() -> { }));
+        refused.accept("E-EMBED-001", () -> e.eval("1"));
+        e.getBindings(ScriptContext.ENGINE_SCOPE).remove("t");
+        e.put("n", 1);
+        e.eval("n");
+        e.put("n", "text");
+        refused.accept("E-EMBED-002", () -> e.eval("n"));
+        e.getBindings(ScriptContext.ENGINE_SCOPE).remove("n");
+
+        java.io.Reader broken = new java.io.Reader() {
+            @Override public int read(char[] b, int off, int len) throws java.io.IOException {
+                throw new java.io.IOException("cannot read /tmp/finch-workbook-123.bin");
+            }
+
+            @Override public void close() { }
+        };
+        assertThatThrownBy(() -> e.eval(broken)).isInstanceOfSatisfying(FinchScriptException.class, x -> {
+            assertThat(x.code()).isEqualTo("E-EMBED-004");
+            assertThat(x.getMessage()).doesNotContain("/tmp/finch-workbook");
+            assertThat(x.getCause()).as("the host's exception is the cause").hasMessageContaining("/tmp/finch-workbook");
+        });
+
+        Invocable inv = (Invocable) e;
+        refused.accept("E-EMBED-001", () -> inv.invokeFunction("string-length", new Object()));
+        e.eval("(define (nothing) (say \"\"))");
+        // A method that declares no ScriptException gets the refusal unchecked, with the same code.
+        assertThatThrownBy(() -> inv.getInterface(Quiet.class).nothing()).isInstanceOfSatisfying(FinchScriptException.Unchecked.class,
+                x -> assertThat(x.code()).isEqualTo("E-EMBED-005"));
+        e.eval("(define (text) \"not a number\")");
+        refused.accept("E-EMBED-005", () -> inv.getInterface(Texty.class).text());
+        refused.accept("E-LISP-102", () -> e.eval("(frobnicate 1)"));
+        assertThat(seen).hasSize(6).allSatisfy((code, message) -> assertThat(message).startsWith(code));
+    }
+
+    /**
+     * Issue 35 item 8: a writer that fails under say is the host's concern, as any host sink (Session): the script goes
+     * on and answers, and nothing of the writer's exception (a host path) reaches it.
+     */
+    @Test void aFailingWriterDoesNotStopTheScript() throws Exception {
+        ScriptEngine e = new ScriptEngineManager().getEngineByName("finch-lisp");
+        e.getContext().setWriter(new java.io.Writer() {
+            @Override public void write(char[] b, int off, int len) throws java.io.IOException {
+                throw new java.io.IOException("disk full at /tmp/finch-out-77.txt");
+            }
+
+            @Override public void flush() { }
+
+            @Override public void close() { }
+        });
+        assertThat(e.eval("(say \"hi\") (string-append \"still \" \"here\")")).isEqualTo("still here");
+    }
+
     public interface Maths {
         long sq(long n);
 

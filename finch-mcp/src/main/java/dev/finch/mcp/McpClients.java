@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.finch.McpServers;
 import dev.finch.vm.host.HostCode;
 import dev.finch.vm.host.HostFailure;
+import dev.finch.vm.host.HostText;
 import dev.finch.vm.host.McpResult;
 import dev.finch.vm.host.McpTool;
 import dev.finch.vm.host.ProcessHost;
@@ -12,7 +13,6 @@ import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
-import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.jackson2.JacksonMcpJsonMapper;
 import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpError;
@@ -46,9 +46,12 @@ import reactor.core.publisher.Mono;
  * Faults stay host diagnostics of the call, never the session's: a server that cannot be started or reached lists no
  * tools and its calls fail with {@code E-HOST-025}, as does one that stops (crashes) or passes the request timeout
  * (60 s by default); a JSON-RPC error is {@code E-HOST-026}. A call gives up at once when its run is cancelled or
- * passes its deadline. A stdio server inherits this process's environment with its {@code env} added (what MCP
- * clients do), so configure only servers you trust with it; its standard error is kept (the last lines) for
- * the message of a failure.
+ * passes its deadline. A stdio server gets a scrubbed environment — {@code HOME}, {@code LOGNAME}, {@code PATH},
+ * {@code SHELL}, {@code TERM} and {@code USER} from this process, plus its configuration's {@code env} — never the
+ * rest (an API key in the host's environment stays there); it is contained as local processes are and killed with
+ * everything it started when the session closes; its frames are read defensively ({@link StdioClientFrames}: a
+ * crashed, lying or flooding server fails the waiting call at once with {@code E-HOST-025}); its standard error is
+ * kept (the last lines, cut and scrubbed) for the message of a failure.
  */
 public final class McpClients implements McpServers {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -133,8 +136,8 @@ public final class McpClients implements McpServers {
         volatile String failure;
         volatile List<McpTool> tools = List.of();
         volatile boolean closed;
-        /** Set when a stdio server's process ended: pending and later calls fail at once instead of timing out. */
-        volatile String exited;
+        /** A stdio server's transport, which notices its process ending: pending and later calls fail at once. */
+        volatile StdioClientFrames frames;
         private final ArrayDeque<String> stderr = new ArrayDeque<>();
 
         Link(McpServerSpec spec, Runnable toolsChanged) {
@@ -163,10 +166,9 @@ public final class McpClients implements McpServers {
                         .build();
                 c.initialize().block(startTimeout.plusSeconds(1));
                 client = c;
-                if (transport instanceof StdioClientTransport stdio) watchExit(stdio);
                 tools = convert(listAll(c));
             } catch (RuntimeException e) {
-                failure = "MCP server '" + spec.name() + "' could not be started or reached: " + message(e) + stderrTail();
+                failure = "MCP server '" + spec.name() + "' could not be started or reached: " + reason(e) + stderrTail();
                 if (c != null) {
                     try { c.close(); } catch (RuntimeException ignored) { /* already failed */ }
                 }
@@ -174,30 +176,21 @@ public final class McpClients implements McpServers {
             }
         }
 
-        /** A daemon thread that notices the server process ending (a crash), so calls do not wait for their timeout. */
-        private void watchExit(StdioClientTransport stdio) {
-            Thread t = new Thread(() -> {
-                try {
-                    stdio.awaitForExit();
-                } catch (RuntimeException ignored) {
-                    // Ended or never started: either way it is gone.
-                }
-                if (!closed) exited = "MCP server '" + spec.name() + "' stopped (its process ended)";
-            }, "finch-mcp-exit-" + spec.name());
-            t.setDaemon(true);
-            t.start();
+        /** Why a stdio server's process is gone, or null while it runs (or for an HTTP server). */
+        private String exited() {
+            StdioClientFrames f = frames;
+            return f == null ? null : f.exited();
         }
 
         private McpClientTransport transport() {
             if (spec instanceof McpServerSpec.Stdio s) {
-                StdioClientTransport t = new StdioClientTransport(ServerParameters.builder(s.command()).args(s.args()).env(s.env()).build(), MAPPER);
-                t.setStdErrorHandler(line -> {
+                frames = new StdioClientFrames(s, line -> {
                     synchronized (stderr) {
                         if (stderr.size() == STDERR_LINES) stderr.removeFirst();
                         stderr.addLast(line);
                     }
                 });
-                return t;
+                return frames;
             }
             McpServerSpec.Http h = (McpServerSpec.Http) spec;
             URI u = h.url();
@@ -237,7 +230,12 @@ public final class McpClients implements McpServers {
             if (c == null || closed) {
                 throw new HostFailure(HostCode.MCP_SERVER_FAILED, closed ? "the connection to MCP server '" + spec.name() + "' is closed" : failure);
             }
-            if (exited != null) throw new HostFailure(HostCode.MCP_SERVER_FAILED, exited + stderrTail());
+            if (exited() != null) throw new HostFailure(HostCode.MCP_SERVER_FAILED, exited() + stderrTail());
+            StdioClientFrames f0 = frames;
+            if (f0 != null && f0.skipped().containsKey(tool)) {
+                throw new HostFailure(HostCode.MCP_SERVER_FAILED, "MCP server '" + spec.name() + "' listed `" + HostText.bound(tool, 200)
+                        + "` in a form Finch cannot take (" + f0.skipped().get(tool) + "), so Finch left it out");
+            }
             @SuppressWarnings("unchecked")
             Map<String, Object> args = JSON.convertValue(arguments, Map.class);
             CompletableFuture<McpSchema.CallToolResult> f = c.callTool(new McpSchema.CallToolRequest(tool, args)).toFuture();
@@ -247,7 +245,7 @@ public final class McpClients implements McpServers {
                     r = f.get(POLL_MILLIS, TimeUnit.MILLISECONDS);
                     break;
                 } catch (TimeoutException waiting) {
-                    String gone = exited;
+                    String gone = exited();
                     if (gone != null) {
                         f.cancel(true);
                         throw new HostFailure(HostCode.MCP_SERVER_FAILED, gone + " before it answered `" + tool + "`" + stderrTail());
@@ -265,7 +263,7 @@ public final class McpClients implements McpServers {
                     throw failure(tool, failed.getCause());
                 }
             }
-            if (r == null) throw new HostFailure(HostCode.MCP_SERVER_FAILED, "MCP server '" + spec.name() + "' answered nothing to `" + tool + "`");
+            if (r == null) throw new HostFailure(HostCode.MCP_SERVER_FAILED, "MCP server '" + spec.name() + "' answered nothing to `" + HostText.bound(tool, 200) + "`");
             JsonNode content = content(r.content() == null ? List.of() : r.content());
             JsonNode structured = r.structuredContent() == null ? null : JSON.valueToTree(r.structuredContent());
             return new McpResult(content, structured, Boolean.TRUE.equals(r.isError()));
@@ -282,15 +280,37 @@ public final class McpClients implements McpServers {
 
         private HostFailure failure(String tool, Throwable cause) {
             if (cause instanceof McpError e && e.getJsonRpcError() != null) {
-                return new HostFailure(HostCode.MCP_REFUSED, "MCP server '" + spec.name() + "' refused `" + tool + "`: " + e.getJsonRpcError().message()
+                String m = e.getJsonRpcError().message() == null ? "" : e.getJsonRpcError().message();
+                StdioClientFrames f = frames;
+                if (f != null && m.startsWith(f.marker())) {
+                    return new HostFailure(HostCode.MCP_SERVER_FAILED, "MCP server '" + spec.name() + "' did not answer `" + HostText.bound(tool, 200) + "`: "
+                            + m.substring(f.marker().length()) + stderrTail());
+                }
+                return new HostFailure(HostCode.MCP_REFUSED, "MCP server '" + spec.name() + "' refused `" + HostText.bound(tool, 200) + "`: " + HostText.external(m)
                         + " (JSON-RPC error " + e.getJsonRpcError().code() + ")");
             }
-            return new HostFailure(HostCode.MCP_SERVER_FAILED, "MCP server '" + spec.name() + "' did not answer `" + tool + "`: " + message(cause) + stderrTail());
+            return new HostFailure(HostCode.MCP_SERVER_FAILED, "MCP server '" + spec.name() + "' did not answer `" + HostText.bound(tool, 200) + "`: " + reason(cause) + stderrTail());
+        }
+
+        /** Why a request failed, in Finch's words: this transport's own reason, else the root cause's message scrubbed. */
+        private String reason(Throwable e) {
+            StdioClientFrames f = frames;
+            for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+                String m = t instanceof McpError me && me.getJsonRpcError() != null ? me.getJsonRpcError().message() : t.getMessage();
+                if (f != null && m != null && m.contains(f.marker())) return m.substring(m.indexOf(f.marker()) + f.marker().length());
+            }
+            if (exited() != null) return "it stopped (its process ended)";
+            HostText.log("MCP server '" + spec.name() + "' failed", e);
+            if (e instanceof java.util.concurrent.TimeoutException || e.getCause() instanceof java.util.concurrent.TimeoutException
+                    || String.valueOf(e.getMessage()).contains("Timeout") || String.valueOf(e.getMessage()).contains("timeout")) {
+                return "it passed the request timeout";
+            }
+            return HostText.external(message(e));
         }
 
         private String stderrTail() {
             synchronized (stderr) {
-                return stderr.isEmpty() ? "" : " (its standard error ends: " + String.join(" | ", stderr) + ")";
+                return stderr.isEmpty() ? "" : " (its standard error ends: " + HostText.external(String.join(" | ", stderr)) + ")";
             }
         }
 

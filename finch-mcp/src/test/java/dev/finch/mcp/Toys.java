@@ -18,11 +18,43 @@ final class Toys {
     /** The toy server over stdio, named {@code name}, writing its pid to {@code pidFile}. */
     static McpServerSpec.Stdio stdio(String name, Path pidFile, String mainClass) {
         List<String> args = new java.util.ArrayList<>(QUICK);
+        // A mark to find the server's process by: the pid it writes is its own namespace's where servers get one.
+        if (pidFile != null) args.add("-Dtoy.pidfile=" + pidFile);
         args.addAll(List.of("-cp", System.getProperty("java.class.path"), mainClass));
         return new McpServerSpec.Stdio(name, java(), args, pidFile == null ? Map.of() : Map.of("TOY_PID_FILE", pidFile.toString()));
     }
 
     static McpServerSpec.Stdio stdio(String name, Path pidFile) { return stdio(name, pidFile, ToyServer.class.getName()); }
+
+    /** The live (not zombie) processes of toy servers started with {@code pidFile}, by their host pids. */
+    static java.util.Set<Long> servers(Path pidFile) {
+        return withArgument("-Dtoy.pidfile=" + pidFile);
+    }
+
+    /** The live (not zombie) processes with {@code argument} among their arguments, read from /proc (the JDK's may be cut). */
+    static java.util.Set<Long> withArgument(String argument) {
+        java.util.Set<Long> out = new java.util.TreeSet<>();
+        ProcessHandle.allProcesses().forEach(h -> {
+            try {
+                byte[] cmd = java.nio.file.Files.readAllBytes(Path.of("/proc", Long.toString(h.pid()), "cmdline"));
+                List<String> args = List.of(new String(cmd, java.nio.charset.StandardCharsets.UTF_8).split("\0"));
+                if (args.contains(argument) && notZombie(h.pid())) out.add(h.pid());
+            } catch (java.io.IOException | RuntimeException gone) {
+                // Gone, or not readable.
+            }
+        });
+        return out;
+    }
+
+    static boolean notZombie(long pid) {
+        try {
+            String stat = java.nio.file.Files.readString(Path.of("/proc", Long.toString(pid), "stat"), java.nio.charset.StandardCharsets.ISO_8859_1);
+            char state = stat.substring(stat.lastIndexOf(')') + 1).trim().charAt(0);
+            return state != 'Z' && state != 'X';
+        } catch (java.io.IOException | RuntimeException gone) {
+            return !java.nio.file.Files.isDirectory(Path.of("/proc")) && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        }
+    }
 
     /** Waits up to {@code millis} for {@code condition}. */
     static boolean eventually(long millis, BooleanSupplier condition) throws InterruptedException {

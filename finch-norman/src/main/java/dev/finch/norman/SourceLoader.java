@@ -117,7 +117,12 @@ public interface SourceLoader {
         };
     }
 
-    /** Resources of {@code loader}, named by slash-separated resource paths such as {@code examples/basics.nm}. */
+    /**
+     * The µNorman resources of {@code loader} ({@code .nm}), named by slash-separated resource paths such as
+     * {@code examples/basics.nm}. Any other resource cannot be read ({@code E-NORMAN-020} at the use): a class path
+     * also holds configuration ({@code application.properties}), which a use would otherwise parse and quote, line by
+     * line, into a test report.
+     */
     static SourceLoader classpath(ClassLoader loader) {
         return new SourceLoader() {
             @Override public String resolve(String from, String file) { return relative(from, file); }
@@ -125,6 +130,7 @@ public interface SourceLoader {
             @Override public Optional<String> read(String id) { return read(id, Integer.MAX_VALUE - 1); }
 
             @Override public Optional<String> read(String id, int maxChars) {
+                if (!id.endsWith(".nm")) return Optional.empty();
                 try (java.io.InputStream in = loader.getResourceAsStream(id)) {
                     if (in == null) return Optional.empty();
                     var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)

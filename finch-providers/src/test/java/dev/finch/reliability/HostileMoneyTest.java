@@ -51,12 +51,10 @@ class HostileMoneyTest {
         return s.submit(Submission.of(source, "agent.nm").withLanguage(Language.NORMAN));
     }
 
-    /** The submission fails with {@code code}, within 2 s, nothing reaches the provider, and the session goes on. */
+    /** The submission fails with {@code code}, nothing reaches the provider, and the session goes on. */
     private void refused(String terms, String code) {
         Session s = session();
-        long t0 = System.nanoTime();
         Outcome o = submit(s, fiftyAsks(terms));
-        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(2_000);
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.FAILED);
         assertThat(o.diagnostics().get(0).code()).isEqualTo(code);
         assertThat(asked.get()).as("asks that reached the provider").isZero();

@@ -19,14 +19,10 @@ import org.junit.jupiter.api.Test;
  * maxNesting deep — refused before any recursive pass — and a deep operand stack costs linear work, not quadratic.
  */
 class HostileVerifierTest {
-    private static final long TWO_SECONDS = 2_000_000_000L;
-
     private static Environment env(CompileLimits limits) { return Ir.EMPTY.withBudget(CompileBudget.of(limits, Long.MAX_VALUE, () -> false)); }
 
     private static Diagnostic refused(Module m, Environment env) {
-        long t0 = System.nanoTime();
         Verification v = Verifier.verify(m, env);
-        assertThat(System.nanoTime() - t0).as("refused within 2 s").isLessThan(TWO_SECONDS);
         assertThat(v.ok()).isFalse();
         assertThat(v.diagnostics()).hasSize(1);
         assertThat(v.diagnostics().get(0).phase().spelling()).isEqualTo("verify");

@@ -151,12 +151,10 @@ class StackAndTypesTest {
         dev.finch.ir.instr.Block inner = dev.finch.ir.instr.Block.EMPTY;
         var t = new dev.finch.ir.instr.Instr.Push(new dev.finch.ir.instr.Literal.BoolLit(true), at);
         for (int i = 0; i < 100_000; i++) inner = dev.finch.ir.instr.Block.of(t, new dev.finch.ir.instr.Instr.If(inner, dev.finch.ir.instr.Block.EMPTY, at));
-        long t0 = System.nanoTime();
         Verification v = Verifier.verify(new dev.finch.ir.instr.Module("m", "forth", List.of(), inner), Ir.EMPTY);
         assertThat(v.ok()).isFalse();
         // Refused by the iterative nesting check before any recursive pass runs (issue 14).
         assertThat(v.diagnostics().get(0).code()).isEqualTo("E-LIMIT-012");
         assertThat(v.diagnostics().get(0).phase().spelling()).isEqualTo("verify");
-        assertThat(System.nanoTime() - t0).isLessThan(2_000_000_000L);
     }
 }

@@ -20,7 +20,10 @@ import java.util.Map;
  *   <li>neither it nor any word it reaches has a closure literal or a quotation, so nothing it runs can call back into
  *       a program (a function value could recurse);</li>
  *   <li>it needs no capability but {@code session.emit} (say and output events go to the run's sink; no host is
- *       waited on) and does not suspend;</li>
+ *       waited on), calls no word the embedding host installed (whose code may spin or block) and does not suspend;</li>
+ *   <li>its output sink is none ({@link OutputSink#NONE}) or Finch's own {@link BufferedSink} (which hands events to a
+ *       delivery thread and returns): any other sink is the embedder's code, which may block (a full pipe) — on a
+ *       worker the caller still gets its outcome at the deadline ({@link Vm});</li>
  *   <li>the state it starts from holds no function or fiber value (which could recurse when called);</li>
  *   <li>the calling thread is not already running a Finch program (its strand binding is the thread's own);</li>
  *   <li>the calling thread has room on its stack ({@link #roomy()}).</li>
@@ -194,7 +197,7 @@ public final class CallerThread {
                     case CLOSURE, QUOTE -> UNBOUNDED;
                     case CALL -> {
                         Checked.CallNode call = (Checked.CallNode) n;
-                        if (call.suspends()) yield UNBOUNDED;
+                        if (call.suspends() || foreign(call, state)) yield UNBOUNDED;
                         if (call.target().kind() != Checked.Target.Kind.WORD) yield depth;
                         int need = word(call.target().name(), depth);
                         yield need == UNBOUNDED ? UNBOUNDED : depth + need;
@@ -265,7 +268,7 @@ public final class CallerThread {
                     case CLOSURE, QUOTE -> { return false; }
                     case CALL -> {
                         Checked.CallNode call = (Checked.CallNode) n;
-                        if (call.suspends()) return false;
+                        if (call.suspends() || foreign(call, state)) return false;
                         if (call.target().kind() == Checked.Target.Kind.WORD && seen.add(call.target().name())) {
                             Checked.CheckedWord w = local.get(call.target().name());
                             if (w == null) {
@@ -282,6 +285,15 @@ public final class CallerThread {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether {@code call} runs the embedding host's code (a word it installed): such code may spin or block, and only
+     * a run on a worker can be abandoned at its deadline or cancellation while the host's code goes on.
+     */
+    private static boolean foreign(Checked.CallNode call, VmState state) {
+        return call.target() instanceof Checked.Target.Builtin b
+                && state.library().find(b.overload()).map(dev.finch.vm.word.Impl::host).orElse(false);
     }
 
     /**

@@ -76,6 +76,7 @@ public final class Vm implements AutoCloseable {
     public <T> T onWorker(java.util.function.Supplier<T> task) {
         if (Thread.currentThread().getName().startsWith("finch-run-")) return task.get();
         Future<T> f = workers.submit(task::get);
+        handOffs.incrementAndGet();
         try {
             return f.get();
         } catch (InterruptedException e) {
@@ -198,8 +199,11 @@ public final class Vm implements AutoCloseable {
                             HostConfig host) {
         if (program.failure != null) return program.failure;
         Ctx ctx = context(executionId, program, state, limits, sink, cancel, host);
-        if (CallerThread.canRun(program.bounded, state.stack())) return execute(executionId, paused(ctx, program, state, true), limits, cancel);
-        if (!program.replayable || !CallerThread.canRun(true, state.stack())) {
+        // An embedder's sink is its code, which may block: such a run goes to a worker, so the caller's wait is bounded.
+        // Finch's own buffered sink hands the events to a delivery thread and never blocks: the run may stay here.
+        boolean quiet = BufferedSink.neverBlocks(sink);
+        if (quiet && CallerThread.canRun(program.bounded, state.stack())) return execute(executionId, paused(ctx, program, state, true), limits, cancel);
+        if (!quiet || !program.replayable || !CallerThread.canRun(true, state.stack())) {
             return execute(executionId, paused(ctx, program, state, false), limits, cancel);
         }
         // It may recurse, but nothing it does can be seen until it ends (CallerThread.replayable): it runs here as deep
@@ -271,10 +275,20 @@ public final class Vm implements AutoCloseable {
             failure = onCaller(p);
         } else {
             Future<Throwable> f = workers.submit(new Body(p));
+            handOffs.incrementAndGet();
             try {
                 long waitMs = limits.timeout().toMillis() + 1000;
                 try {
-                    failure = f.get(waitMs, TimeUnit.MILLISECONDS);
+                    failure = awaitOrCancel(f, waitMs, cancel);
+                    if (failure == ABANDONED) {
+                        // Cancelled while the run is held by code that does not look (an embedder's word, a sink): it
+                        // is abandoned — its thread interrupted, its late answer discarded — and nothing is committed.
+                        f.cancel(true);
+                        ctx.host.closeAll();
+                        ctx.rollbackFibers();
+                        return new RunResult.Cancelled(VmCode.CANCELLED.at(Origin.UNKNOWN, "the run was cancelled"
+                                + (cancel.reason() == null ? "" : ": " + cancel.reason())), ctx.publishedText().toString());
+                    }
                 } catch (TimeoutException e) {
                     // The run checks its deadline at every call, back-edge and charged step of work; one that has not
                     // noticed it yet (a long pause of the JVM) is expired: it stops as late, never as cancelled.
@@ -297,6 +311,39 @@ public final class Vm implements AutoCloseable {
         }
         return finish(executionId, p, failure);
     }
+
+    /** Answered by {@link #awaitOrCancel} for a run that did not stop within {@link #CANCEL_GRACE_MS} of its cancellation. */
+    private static final Throwable ABANDONED = new Throwable("abandoned", null, false, false) { };
+    /** How long a cancelled run may take to notice it by itself (at its next check) before it is abandoned. */
+    static final long CANCEL_GRACE_MS = 200;
+    /** How often a waiting caller looks at its run's cancellation. */
+    private static final long WAIT_SLICE_MS = 10;
+
+    /**
+     * Waits up to {@code waitMs} for the run, looking at {@code cancel} every {@link #WAIT_SLICE_MS}: answers what the
+     * run threw (null when it did not fail), or {@link #ABANDONED} when it was cancelled and did not stop within
+     * {@link #CANCEL_GRACE_MS}; {@link TimeoutException} when the wait is over.
+     */
+    private static Throwable awaitOrCancel(Future<Throwable> f, long waitMs, CancelToken cancel)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMs);
+        while (true) {
+            long left = until - System.nanoTime();
+            if (left <= 0) throw new TimeoutException();
+            try {
+                return f.get(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, WAIT_SLICE_MS), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException slice) {
+                if (cancel.isCancelled() && System.nanoTime() - cancel.cancelledAtNanos() > TimeUnit.MILLISECONDS.toNanos(CANCEL_GRACE_MS)) {
+                    return ABANDONED;
+                }
+            }
+        }
+    }
+
+    /** How many runs (and run continuations) were handed to a worker thread: what {@link CallerThread} saves. */
+    public long handOffs() { return handOffs.get(); }
+
+    private final java.util.concurrent.atomic.AtomicLong handOffs = new java.util.concurrent.atomic.AtomicLong();
 
     /**
      * Runs {@code p} on the calling thread, without a hand-off (CallerThread): it checks its limits as a worker's run

@@ -82,12 +82,9 @@ class VmTest {
 
     @Test void infiniteLoopHitsTheDeadline() {
         Build m = new Build(List.of()).loop(t -> t.pushBool(true), body -> { });
-        long start = System.nanoTime();
+        // Endless, with no step limit: only the deadline can have stopped it.
         RunResult r = run(Limits.DEFAULT.withMaxSteps(Long.MAX_VALUE).withTimeout(Duration.ofMillis(200)), Build.main(m, false));
-        long ms = (System.nanoTime() - start) / 1_000_000;
         assertThat(((RunResult.Failed) r).diagnostics().get(0).code()).isEqualTo("E-LIMIT-002");
-        // Deadline + the waiting grace (1 s) + compile time; generous so a loaded machine cannot make it flaky.
-        assertThat(ms).isLessThan(200 + 1000 + 3000);
     }
 
     @Test void runawayRecursionHitsTheDepthLimit() {

@@ -13,7 +13,6 @@ class TypeSyntaxLimitsTest {
         assertThat(TypeSyntax.parse(nested("list<", "int", ">", TypeSyntax.MAX_NESTING)).toString()).startsWith("list<list<");
         for (String deep : new String[] {nested("list<", "int", ">", 1_000_000), nested("(", "int", ")", 1_000_000),
                 nested("record{a:", "int", "}", 200_000), "-> " + nested("(-> ", "int", ")", 200_000), nested("variant{a(", "int", ")}", 200_000)}) {
-            long t0 = System.nanoTime();
             assertThatThrownBy(() -> TypeSyntax.parse(deep))
                     .isInstanceOfSatisfying(TypeSyntax.TypeSyntaxException.class, e -> {
                         assertThat(e.problem()).isEqualTo(TypeSyntax.Problem.TOO_DEEP);
@@ -21,7 +20,6 @@ class TypeSyntaxLimitsTest {
                     })
                     .hasMessageContaining("deeper than " + TypeSyntax.MAX_NESTING);
             assertThat(TypeSyntax.tryParse(deep)).isEmpty();
-            assertThat(System.nanoTime() - t0).isLessThan(2_000_000_000L);
         }
     }
 

@@ -46,8 +46,10 @@ import org.opentest4j.AssertionFailedError;
  * test class path — under a selected classpath root or package, a selected resource, or the folders named by
  * {@link NormanSuite} on a selected class (the fallback for Surefire and IDEs, which select classes) — and reports
  * each unit test as a JUnit test named by its source location. A file loads once (whole, before its tests, like
- * {@code finch test}); each test then runs in a fresh world. A file that does not load fails as a container, with
- * its diagnostics, and its tests are skipped.
+ * {@code finch test}); each test then runs in a fresh world. A file that does not load — not UTF-8, too deep or too
+ * long to parse, not well typed, a failing top level — has a test of its own, {@code FILE loads}, which fails with the
+ * diagnostics, and its unit tests are skipped: it is never dropped. A {@code use} reads only {@code .nm} resources
+ * ({@link SourceLoader#classpath}), so a file cannot have another resource (a properties file) echoed into the report.
  */
 public final class NormanTestEngine implements TestEngine {
     /** The engine id (the first segment of every unique id). */
@@ -150,9 +152,20 @@ public final class NormanTestEngine implements TestEngine {
                 file = new NormanFileDescriptor(fileId, resource, text.orElse(null), ClasspathResourceSource.from(resource));
                 parent.addChild(file);
             }
-            if (text.isEmpty()) return; // reported as a failed container when executed
-            NormanProgram p = frontend.check(text.get(), resource);
-            List<UnitTest> tests = p.tests();
+            List<UnitTest> tests = List.of();
+            boolean loads = text.isPresent();
+            if (loads) {
+                try {
+                    NormanProgram p = frontend.check(text.get(), resource);
+                    tests = p.tests();
+                    loads = p.ok();
+                } catch (RuntimeException | StackOverflowError e) {
+                    loads = false; // the load at execution reports it
+                }
+            }
+            // A file that does not load has a failing test of its own, so JUnit cannot drop it as an empty container.
+            UniqueId loadId = fileId.append(TEST, NormanLoadDescriptor.SEGMENT);
+            if (!loads && file.findByUniqueId(loadId).isEmpty()) file.addChild(new NormanLoadDescriptor(fileId, resource, ClasspathResourceSource.from(resource)));
             for (int i = 0; i < tests.size(); i++) {
                 UnitTest t = tests.get(i);
                 String position = t.origin().line() + ":" + t.origin().column();
@@ -187,24 +200,46 @@ public final class NormanTestEngine implements TestEngine {
         listener.executionFinished(root, TestExecutionResult.successful());
     }
 
-    /** Loads one file (once) and runs each of its selected tests in a fresh world. */
+    /**
+     * Loads one file (once) and runs each of its selected tests in a fresh world. A file that does not load fails its
+     * load test (registered now when discovery did not foresee it) and its unit tests are skipped.
+     */
     private static void runFile(NormanFileDescriptor file, TestHarness harness, EngineExecutionListener listener) {
         listener.executionStarted(file);
+        Loaded loaded = null;
+        String failure;
         if (file.text == null) {
-            for (TestDescriptor t : file.getChildren()) listener.executionSkipped(t, "the file could not be read");
-            listener.executionFinished(file, TestExecutionResult.failed(new AssertionFailedError(
-                    file.resource + ": error[" + NormanCode.TEST_FILE_UNREADABLE.code() + "] cannot read this .nm resource as UTF-8 text")));
+            failure = file.resource + ": error[" + NormanCode.TEST_FILE_UNREADABLE.code() + "] cannot read this .nm resource as UTF-8 text";
+        } else {
+            try {
+                loaded = harness.load(file.text, file.resource);
+                failure = loaded.ok() ? null : file.resource + " did not load:\n" + render(loaded.diagnostics());
+            } catch (RuntimeException | StackOverflowError e) {
+                failure = file.resource + ": error[" + dev.finch.SessionCode.INTERNAL.code() + "] an internal error in Finch stopped loading this file"
+                        + " (please report it)";
+            }
+        }
+        NormanLoadDescriptor load = null;
+        for (TestDescriptor t : file.getChildren()) if (t instanceof NormanLoadDescriptor l) load = l;
+        if (failure != null) {
+            for (TestDescriptor t : file.getChildren()) if (t != load) listener.executionSkipped(t, "the file did not load");
+            if (load == null) {
+                load = new NormanLoadDescriptor(file.getUniqueId(), file.resource, ClasspathResourceSource.from(file.resource));
+                file.addChild(load);
+                listener.dynamicTestRegistered(load);
+            }
+            listener.executionStarted(load);
+            listener.executionFinished(load, TestExecutionResult.failed(new AssertionFailedError(failure)));
+            listener.executionFinished(file, TestExecutionResult.successful());
             return;
         }
-        Loaded loaded = harness.load(file.text, file.resource);
-        if (!loaded.ok()) {
-            for (TestDescriptor t : file.getChildren()) listener.executionSkipped(t, "the file did not load");
-            listener.executionFinished(file, TestExecutionResult.failed(new AssertionFailedError(file.resource + " did not load:\n" + render(loaded.diagnostics()))));
-            return;
+        if (load != null) {
+            listener.executionStarted(load);
+            listener.executionFinished(load, TestExecutionResult.successful());
         }
         for (String v : loaded.valFailures()) listener.reportingEntryPublished(file, ReportEntry.from("val", v));
         for (TestDescriptor t : file.getChildren()) {
-            NormanUnitTestDescriptor test = (NormanUnitTestDescriptor) t;
+            if (!(t instanceof NormanUnitTestDescriptor test)) continue;
             listener.executionStarted(test);
             TestResult r = loaded.run(test.index);
             listener.executionFinished(test, r.passed() ? TestExecutionResult.successful()

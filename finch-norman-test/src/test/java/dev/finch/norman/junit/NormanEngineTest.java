@@ -90,7 +90,7 @@ class NormanEngineTest {
         // examples/, docs/, failing-examples/ and the frontend's own fixtures (one of which, an agentic file, does not load).
         assertThat(all.summary().getTestsFoundCount()).isGreaterThan(launch(selectClass(NormanExamplesTest.class)).summary().getTestsFoundCount());
         assertThat(all.failures()).anyMatch(f -> f.startsWith("failing-examples/one-failure.nm:4:1"));
-        assertThat(all.failures()).anyMatch(f -> f.startsWith("dev/finch/norman/norman-type-error.nm | ") && f.contains("did not load"));
+        assertThat(all.failures()).anyMatch(f -> f.startsWith("dev/finch/norman/norman-type-error.nm loads | ") && f.contains("did not load"));
     }
 
     @Test void aUniqueIdSelectsOneTestForAnIdeRerun() {
@@ -100,10 +100,49 @@ class NormanEngineTest {
         assertThat(l.summary().getTestsSucceededCount()).isEqualTo(1);
     }
 
-    @Test void aFileThatDoesNotLoadFailsAsAContainerWithItsDiagnostics() {
+    @Test void aFileThatDoesNotLoadFailsItsLoadTestWithItsDiagnostics() {
         Launch l = launch(selectClasspathResource("dev/finch/norman/norman-type-error.nm"));
-        assertThat(l.summary().getContainersFailedCount()).isEqualTo(1);
+        assertThat(l.summary().getTestsFailedCount()).isEqualTo(1);
+        assertThat(l.summary().getContainersFailedCount()).isZero();
         assertThat(l.summary().getTestsSkippedCount()).isEqualTo(2);
-        assertThat(l.failures()).singleElement().asString().contains("error[E-NORMAN-101]");
+        assertThat(l.failures()).singleElement().asString().startsWith("dev/finch/norman/norman-type-error.nm loads | ").contains("error[E-NORMAN-101]");
+    }
+
+    /** Launches with {@code root} (a folder of hostile files written by the test) as the context class path. */
+    private static Launch launchIn(Path root, DiscoverySelector... selectors) throws Exception {
+        Thread t = Thread.currentThread();
+        ClassLoader before = t.getContextClassLoader();
+        try (java.net.URLClassLoader cl = new java.net.URLClassLoader(new java.net.URL[] {root.toUri().toURL()}, before)) {
+            t.setContextClassLoader(cl);
+            return launch(selectors);
+        } finally {
+            t.setContextClassLoader(before);
+        }
+    }
+
+    /**
+     * Issue 35 item 9: a .nm file that does not load — nested 100,000 deep, or not UTF-8 — is a failed test, never a
+     * file dropped with its tests (a green build with tests missing); the files beside it still run.
+     */
+    @Test void aFileThatDoesNotParseIsAFailedTestNotADroppedFile(@org.junit.jupiter.api.io.TempDir Path root) throws Exception {
+        Path dir = java.nio.file.Files.createDirectories(root.resolve("hostile"));
+        java.nio.file.Files.writeString(dir.resolve("deep.nm"), "(check-expect " + "(".repeat(100_000) + "1" + ")".repeat(100_000) + " 1)\n");
+        java.nio.file.Files.write(dir.resolve("not-utf8.nm"), new byte[] {'(', 'c', 'h', 'e', 'c', 'k', '-', 'e', 'x', 'p', 'e', 'c', 't', ' ', (byte) 0xff, (byte) 0xfe, ' ', '1', ' ', '1', ')', '\n'});
+        java.nio.file.Files.writeString(dir.resolve("fine.nm"), "(check-expect (+ 1 2) 3)\n");
+        Launch l = launchIn(root, selectPackage("hostile"));
+        assertThat(l.summary().getTestsSucceededCount()).as("%s", l.failures()).isEqualTo(1);
+        assertThat(l.summary().getTestsFailedCount()).as("%s", l.failures()).isEqualTo(2);
+        assertThat(l.failures()).anyMatch(f -> f.startsWith("hostile/deep.nm loads | ") && f.contains("error[E-"));
+        assertThat(l.failures()).anyMatch(f -> f.startsWith("hostile/not-utf8.nm loads | ") && f.contains("error[E-NORMAN-"));
+    }
+
+    /** Issue 35 item 9: a use of a class-path resource that is not µNorman fails the load without echoing its content. */
+    @Test void aUseOfAResourceDoesNotEchoItsContent(@org.junit.jupiter.api.io.TempDir Path root) throws Exception {
+        Path dir = java.nio.file.Files.createDirectories(root.resolve("leaky"));
+        java.nio.file.Files.writeString(root.resolve("db.properties"), "db.user=app\ndb.password=hunter2-s3cret\n");
+        java.nio.file.Files.writeString(dir.resolve("leak.nm"), "(use \"../db.properties\")\n(check-expect 1 1)\n");
+        Launch l = launchIn(root, selectPackage("leaky"));
+        assertThat(l.summary().getTestsFailedCount()).as("%s", l.failures()).isEqualTo(1);
+        assertThat(l.failures()).singleElement().asString().contains("db.properties").doesNotContain("hunter2").doesNotContain("password");
     }
 }

@@ -123,13 +123,11 @@ class HostPricesTest extends HarnessTestSupport {
 
     @Test void aGrantOfZeroPricesIsRefusedBeforeAnythingIsSent() {
         ScriptedModels w = world().budget(Money.ofMicros(10)).build().get();
-        long t0 = System.nanoTime();
         Diagnostic d = failure(run(fiftyAsks("(grant gpt (model [in 0] [out 0]))"), w));
         assertThat(d.code()).isEqualTo("E-NORMAN-402");
         assertThat(d.message()).contains("[in 0]").contains("gpt").contains("cannot lower");
         assertThat(sent).as("zero asks reached the provider").isEmpty();
         assertThat(w.spent()).isZero();
-        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(2_000);
         // one price below the host's is enough; the other may be right
         assertThat(failure(run(fiftyAsks("(grant gpt (model [in 3] [out 14]))"), world().unlimitedBudget().build().get())).code())
                 .isEqualTo("E-NORMAN-402");

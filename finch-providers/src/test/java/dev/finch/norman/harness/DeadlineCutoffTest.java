@@ -21,8 +21,8 @@ class DeadlineCutoffTest {
         ModelProvider slow = request -> {
             started.countDown();
             try {
-                Thread.sleep(30_000);
-                return new ModelProvider.Reply("\"late\"", 3, "end_turn", 30_000);
+                Thread.sleep(300_000);
+                return new ModelProvider.Reply("\"late\"", 3, "end_turn", 300_000);
             } catch (InterruptedException e) {
                 interrupted.set(true);
                 return new ModelProvider.ProviderError("interrupted", 0);
@@ -37,15 +37,13 @@ class DeadlineCutoffTest {
                 (define ask-big () (ask big Text (list (Message [role User] [content "hi"])) 'big))
                 (catch (budget ([time 300ms]) (ask-big)) e (case e [PastDeadline "gave up"] [_ "other"]))
                 """;
-        long t0 = System.nanoTime();
         RunResult r = WorldRuns.run(file, "big", world);
-        long tookMs = (System.nanoTime() - t0) / 1_000_000;
         assertThat(r).as("%s", r).isInstanceOf(RunResult.Completed.class);
         assertThat(((RunResult.Completed) r).state().stack().get(0).value()).isEqualTo("gave up");
         assertThat(started.await(0, TimeUnit.SECONDS)).isTrue();
-        assertThat(stopped.await(10, TimeUnit.SECONDS)).as("the abandoned request's thread stops").isTrue();
+        // Abandoned at the deadline, not after the reply's 300 s: the request was interrupted (a hang guard of a minute).
+        assertThat(stopped.await(60, TimeUnit.SECONDS)).as("the abandoned request's thread stops").isTrue();
         assertThat(interrupted).as("the request was cancelled, not left to run").isTrue();
-        assertThat(tookMs).as("abandoned at the deadline, not after the reply's 30 s").isLessThan(20_000);
         // Only the input it sent: 5 tokens at 3 µ$.
         assertThat(world.spent()).isEqualTo(5 * 3);
     }

@@ -332,13 +332,11 @@ class AnthropicProviderTest {
     @Test void aGrantOfZeroPricesNeverReachesTheProviderAndCostsTheHostNothing() {
         // The attack of issue 14: [in 0] [out 0] made 50 of 50 asks reach the provider with max_tokens 4096, charged $0.
         ScriptedModels world = tenMicroDollars();
-        long t0 = System.nanoTime();
         RunResult r = run(fiftyAsks("[in 0] [out 0]"), world);
         assertThat(r).as("%s", r).isInstanceOf(RunResult.Failed.class);
         assertThat(((RunResult.Failed) r).diagnostics().get(0).code()).isEqualTo("E-NORMAN-402");
         assertThat(seen).as("no request reached the server").isEmpty();
         assertThat(world.spent()).isZero();
-        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(2_000);
     }
 
     @Test void withoutPricesTheHostsApplyAndTheBudgetKeepsEveryAskUnsent() {

@@ -35,6 +35,13 @@ public interface AgentHost {
     Child spawn(SpawnRequest request) throws Refusal;
 
     /**
+     * {@link #spawn(SpawnRequest)}, for a parent whose grants {@code parentRevocations} may revoke while the child
+     * works: the child's own copies of the delegated grants are revoked with them (a scheduler that cannot follow
+     * them ignores them, the default).
+     */
+    default Child spawn(SpawnRequest request, dev.finch.capabilities.Revocations parentRevocations) throws Refusal { return spawn(request); }
+
+    /**
      * The child task {@code taskId} if this scheduler still has it and {@link #node()} may operate on it (it created it,
      * or it restored the run that held its handle); empty otherwise.
      */

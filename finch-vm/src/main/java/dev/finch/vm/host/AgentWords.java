@@ -227,7 +227,8 @@ public final class AgentWords {
         Capability requirement = new dev.finch.capabilities.CapabilitySpec.AgentSpawn(agents.depth() + 1, agents.childrenCreated() + 1).toCapability();
         return ctx.host.await(ctx, word, requirement, EffectRequest.inputs(site, input), site.outs(), o, () -> {
             try {
-                return new AgentHandle(agents.spawn(shaped));
+                // The child follows this session's revocations: a delegated grant revoked later is revoked in the child too.
+                return new AgentHandle(agents.spawn(shaped, ctx.host.config().revocations()));
             } catch (AgentHost.Refusal r) {
                 throw new FinchTrap(r.code(), o, r.getMessage());
             }

@@ -38,16 +38,20 @@ import java.util.regex.Pattern;
  *       nothing a program leaves in its home reaches the next call or the workspace) — plus the variables the host
  *       configures ({@link #withEnvironment}, {@code Finch.Builder.processEnvironment}), which override these. An API
  *       key in the host's environment never reaches a child.</li>
- *   <li><b>Its own session, killed whole</b> ({@link Containment#SESSION}, on Linux with util-linux
- *       {@code setsid}): the child starts as the leader of a new session, and when the call ends — normally, at the
- *       timeout, at the run's cancellation or deadline, or when output overflows — every process still in that
+ *   <li><b>Contained, killed whole</b>, in the strongest way this machine allows, probed once per JVM
+ *       ({@link #containment()}): {@link Containment#PID_NAMESPACE} — util-linux {@code unshare --pid --fork
+ *       --kill-child}, where the kernel lets this user make a PID namespace (root, {@code CAP_SYS_ADMIN}) — makes the
+ *       child process 1 of a namespace of its own, and when the call ends the kernel kills every process in it, even one
+ *       that called {@code setsid} and double-forked. Otherwise {@link Containment#SESSION} (util-linux {@code setsid},
+ *       Linux with {@code /proc}): the child leads a new session, and when the call ends every process still in that
  *       session (found through {@code /proc}, so one that made its own process group is found too) and every
- *       descendant is sent {@code SIGKILL}, repeatedly until none is left. A background process a script started
- *       ({@code sleep 30 &}) does not outlive the call. Elsewhere ({@link Containment#DESCENDANTS}: no
- *       {@code setsid}, or no {@code /proc}) only the process and its descendants at the moment of the kill are
- *       killed: a background process whose parent already exited has been re-parented and is out of reach. In both
- *       cases a process that deliberately leaves its session (calls {@code setsid} itself and double-forks) escapes;
- *       a host running untrusted code that can do so needs a container or a sandbox as its {@link ProcessHost}.</li>
+ *       descendant is sent {@code SIGKILL}, repeatedly until none is left; a process that leaves the session
+ *       ({@code setsid} and a double fork) escapes. Elsewhere ({@link Containment#DESCENDANTS}) only the process and
+ *       its descendants at the moment of the kill are killed. In every case the call ends them normally, at the
+ *       timeout, at the run's cancellation or deadline, when output overflows, and when the JVM shuts down (a
+ *       shutdown hook: {@code SIGTERM}, {@code System.exit}); a JVM killed outright ({@code SIGKILL}) runs no hook,
+ *       and what it started runs on until it ends by itself. A host running
+ *       untrusted code needs a container or a sandbox as its {@link ProcessHost} for more (files, network).</li>
  *   <li><b>Prompt stops</b>: the wait looks at the run's {@link ProcessHost.Watch} every {@value #POLL_MS} ms, so
  *       {@code Session.cancel} or the run's deadline ends the process (and its session) at once; the host's own
  *       timeout applies as well.</li>
@@ -70,6 +74,13 @@ public final class LocalProcessHost implements ProcessHost {
 
     /** How a local process and what it started are ended (see the class documentation). */
     public enum Containment {
+        /**
+         * The child is process 1 of a PID namespace of its own (util-linux {@code unshare --pid --fork --kill-child}):
+         * when it ends, or is killed, the kernel kills every process in the namespace, whatever it did to leave its
+         * session or process group ({@code setsid}, double forks). Needs a kernel and user that may make PID namespaces
+         * (root, or {@code CAP_SYS_ADMIN}); probed once per JVM.
+         */
+        PID_NAMESPACE,
         /** The child leads its own session ({@code setsid}); every process in it and every descendant is killed. */
         SESSION,
         /** No {@code setsid} or no {@code /proc}: the child and its descendants at the moment of the kill. */
@@ -85,7 +96,49 @@ public final class LocalProcessHost implements ProcessHost {
     private static final class Probed {
         static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
         static final Optional<Path> SETSID = findSetsid();
-        static final Containment CONTAINMENT = SETSID.isPresent() ? Containment.SESSION : Containment.DESCENDANTS;
+        static final Optional<Path> UNSHARE = SETSID.isPresent() ? findUnshare() : Optional.empty();
+        static final Containment CONTAINMENT = UNSHARE.isPresent() ? Containment.PID_NAMESPACE
+                : SETSID.isPresent() ? Containment.SESSION : Containment.DESCENDANTS;
+        /** The wrapper a contained command starts with. */
+        static final List<String> PREFIX = UNSHARE.map(u -> List.of(u.toString(), "--pid", "--fork", "--kill-child"))
+                .orElse(SETSID.map(p -> List.of(p.toString())).orElse(List.of()));
+        /** The processes started and not yet ended, killed (with what they started) if the JVM shuts down first. */
+        static final Set<Process> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        static {
+            try {
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(LocalProcessHost::end), "finch-process-shutdown"));
+            } catch (IllegalStateException alreadyShuttingDown) {
+                // Nothing new starts now anyway.
+            }
+        }
+    }
+
+    /**
+     * The command that starts {@code command} (an executable and its arguments) contained as this JVM contains
+     * processes ({@link #containment()}): behind {@code unshare --pid --fork --kill-child}, {@code setsid}, or as it is.
+     * For other hosts that start processes (an MCP client's stdio servers); {@link #track} and {@link #end} finish the job.
+     */
+    public static List<String> containedCommand(List<String> command) {
+        List<String> out = new ArrayList<>(Probed.PREFIX);
+        out.addAll(command);
+        return out;
+    }
+
+    /** Registers {@code p} (started from {@link #containedCommand}) to be ended if the JVM shuts down while it runs. */
+    public static void track(Process p) {
+        Probed.LIVE.add(p);
+        p.onExit().thenRun(() -> Probed.LIVE.remove(p));
+    }
+
+    /**
+     * Ends {@code p} and everything it started, as a call's end does (see {@link Containment}); false when some of it
+     * still lived after every round. Idempotent.
+     */
+    public static boolean endContained(Process p) {
+        boolean ended = end(p);
+        Probed.LIVE.remove(p);
+        return ended;
     }
     /** Kill rounds before giving up on a session that keeps forking. */
     private static final int MAX_ROUNDS = 200;
@@ -191,10 +244,10 @@ public final class LocalProcessHost implements ProcessHost {
     }
 
     private Completed contained(String executable, List<String> arguments, Watch watch, Path scratch) throws HostFailure {
-        List<String> command = new ArrayList<>();
-        Probed.SETSID.ifPresent(s -> command.add(s.toString()));
-        command.add(executable);
-        command.addAll(arguments);
+        List<String> program = new ArrayList<>();
+        program.add(executable);
+        program.addAll(arguments);
+        List<String> command = containedCommand(program);
         ProcessBuilder pb = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(nullDevice()));
         pb.directory((workingDirectory != null ? workingDirectory : scratch).toFile());
         pb.environment().clear();
@@ -205,6 +258,7 @@ public final class LocalProcessHost implements ProcessHost {
         } catch (IOException e) {
             throw new HostFailure(HostCode.PROCESS, "cannot start " + executable + ": " + e.getMessage());
         }
+        track(p);
         Capture out = new Capture(p.getInputStream(), maxOutputBytes, "finch-process-" + p.pid() + "-stdout");
         Capture err = new Capture(p.getErrorStream(), maxOutputBytes, "finch-process-" + p.pid() + "-stderr");
         out.start();
@@ -216,7 +270,7 @@ public final class LocalProcessHost implements ProcessHost {
             Thread.currentThread().interrupt();
             failure = "interrupted while waiting for " + executable;
         } finally {
-            boolean ended = end(p);
+            boolean ended = endContained(p);
             out.finish();
             err.finish();
             if (!ended) failure = executable + " kept starting processes faster than they could be killed";
@@ -255,6 +309,7 @@ public final class LocalProcessHost implements ProcessHost {
             Set<ProcessHandle> live = new LinkedHashSet<>();
             if (p.isAlive()) live.add(p.toHandle());
             p.descendants().filter(LocalProcessHost::living).forEach(live::add);
+            // In a PID namespace the kernel kills the rest once its process 1 (the child of unshare) is gone.
             if (Probed.CONTAINMENT == Containment.SESSION) sessionMembers(session).forEach(live::add);
             if (live.isEmpty()) return true;
             live.forEach(ProcessHandle::destroyForcibly);
@@ -266,7 +321,7 @@ public final class LocalProcessHost implements ProcessHost {
     /** True for a process that is neither gone nor a zombie. */
     private static boolean living(ProcessHandle h) {
         if (!h.isAlive()) return false;
-        if (Probed.CONTAINMENT != Containment.SESSION) return true;
+        if (Probed.CONTAINMENT == Containment.DESCENDANTS) return true;
         Stat s = stat(h.pid());
         return s != null && s.living();
     }
@@ -317,6 +372,37 @@ public final class LocalProcessHost implements ProcessHost {
         } catch (IOException | RuntimeException gone) {
             return null;
         }
+    }
+
+    /**
+     * util-linux {@code unshare} at a fixed system path, when it can make a PID namespace here: probed by running
+     * {@code unshare --pid --fork --kill-child /bin/true} once (a user without {@code CAP_SYS_ADMIN}, or a kernel or
+     * container that forbids it, fails the probe, and {@code setsid} is used instead).
+     */
+    private static Optional<Path> findUnshare() {
+        if (Boolean.getBoolean("finch.process.noPidNamespace")) return Optional.empty();
+        Path t = Path.of("/bin/true");
+        if (!Files.isExecutable(t)) t = Path.of("/usr/bin/true");
+        for (String candidate : List.of("/usr/bin/unshare", "/bin/unshare")) {
+            Path p = Path.of(candidate);
+            if (!Files.isRegularFile(p) || !Files.isExecutable(p)) continue;
+            try {
+                Process probe = new ProcessBuilder(p.toString(), "--pid", "--fork", "--kill-child", t.toString())
+                        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .redirectInput(ProcessBuilder.Redirect.from(nullDevice())).start();
+                if (!probe.waitFor(5, TimeUnit.SECONDS)) {
+                    probe.destroyForcibly();
+                    return Optional.empty();
+                }
+                return probe.exitValue() == 0 ? Optional.of(p) : Optional.empty();
+            } catch (IOException e) {
+                return Optional.empty();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -40,7 +40,7 @@ public final class McpWords {
         try {
             return ctx.host.await(ctx, "mcp-call", requirement, EffectRequest.inputs(site, server, tool, arguments), site.outs(), o, () -> {
                 McpResult r = host.call(server, tool, arguments, watch);
-                if (r.error()) throw new HostFailure(HostCode.MCP_TOOL_ERROR, "MCP tool `" + tool + "` of `" + server + "` reported an error: " + r.text());
+                if (r.error()) throw new HostFailure(HostCode.MCP_TOOL_ERROR, "MCP tool `" + tool + "` of `" + server + "` reported an error: " + HostText.external(r.text()));
                 return McpBindings.managed(r.output(), server, tool);
             });
         } catch (FinchTrap failed) {

@@ -52,8 +52,12 @@ public final class RunHost {
 
     public EffectJournal journal() { return journal; }
 
-    /** The grants in force now (once-grants disappear as they are used). */
-    public GrantSet grants() { return grants; }
+    /**
+     * The grants in force now: once-grants disappear as they are used, and a grant the session revoked disappears the
+     * next time the run looks (at a capability boundary, when it lists or delegates grants), however long ago the run
+     * started or paused.
+     */
+    public GrantSet grants() { return grants = config.revocations().strip(grants); }
 
     /**
      * Restores the boundary of a run saved in another process: its grants, sequence counter, journal and the
@@ -167,12 +171,12 @@ public final class RunHost {
         } else {
             // A request that would pause while another strand of the run owns its pause is not made now: this strand
             // unwinds and issues it afresh when the run resumes (one pending request per run; no sequence is used).
-            if ((config.deferred() || dispatch == null || !grants.use(requirement).isOk()) && dev.finch.vm.runtime.Strands.retryIfPauseTaken(ctx)) return null;
+            if ((config.deferred() || dispatch == null || !grants().use(requirement).isOk()) && dev.finch.vm.runtime.Strands.retryIfPauseTaken(ctx)) return null;
             request = new EffectRequest(EffectRequest.PROTOCOL, executionId, ++sequence, requirement, operation, arguments, expected, origin);
             for (EffectObserver o : config.observers()) o.requested(request);
             journal.record(request, EffectJournal.State.REQUESTED);
         }
-        Attempt<GrantUse> use = grants.use(requirement);
+        Attempt<GrantUse> use = grants().use(requirement);
         if (!use.isOk()) return suspend(ctx, request, Waiting.APPROVAL);
         grants = use.value().remaining();
         // A null dispatch is an operation only the host can answer (an editor proposal without an editor host).

@@ -150,7 +150,8 @@ final class Workbooks {
             return tmp;
         } catch (IOException e) {
             if (tmp != null) delete(tmp);
-            throw new HostFailure(HostCode.IO, "cannot read " + name + ": " + e.getClass().getSimpleName());
+            HostText.log("copying the workbook " + name + " failed", e);
+            throw new HostFailure(HostCode.IO, "cannot read " + name + ": the copy Finch reads it from could not be written");
         } catch (HostFailure f) {
             delete(tmp);
             throw f;
@@ -193,7 +194,9 @@ final class Workbooks {
                 return new HostFailure(HostCode.WORKBOOK_ENTITY, name + " declares a DOCTYPE; entities are never expanded");
             }
         }
-        return new HostFailure(HostCode.WORKBOOK, name + " is not a readable workbook: " + e.getClass().getSimpleName() + " " + firstLine(String.valueOf(e.getMessage())));
+        HostText.log("reading the workbook " + name + " failed", e);
+        String why = e.getMessage() == null ? "" : HostText.external(firstLine(e.getMessage()));
+        return new HostFailure(HostCode.WORKBOOK, name + " is not a readable workbook" + (why.isBlank() ? "" : ": " + why));
     }
 
     private static String firstLine(String s) {

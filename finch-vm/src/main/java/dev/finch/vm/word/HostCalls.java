@@ -72,11 +72,22 @@ public final class HostCalls {
         } catch (FinchTrap t) {
             throw t;
         } catch (WordFailure f) {
-            throw new FinchTrap(HostCode.WORD_FAILED, origin, "`" + impl.word().name() + "` failed: " + f.getMessage());
+            throw new FinchTrap(HostCode.WORD_FAILED, origin, "`" + impl.word().name() + "` failed: " + dev.finch.vm.host.HostText.external(f.getMessage()));
         } catch (RuntimeException | Error e) {
             if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError) && !(e instanceof OutOfMemoryError)) throw e;
-            throw new FinchTrap(HostCode.WORD_FAILED, origin, "`" + impl.word().name() + "` failed: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+            // The exception is the host's: it goes to the host's log, never into the program's diagnostic.
+            dev.finch.vm.host.HostText.log("host word `" + impl.word().name() + "` threw", e);
+            throw new FinchTrap(HostCode.WORD_FAILED, origin, "`" + impl.word().name() + "` failed: the host's code stopped with an error (the host's log has it)");
+        }
+        // The host's code may have taken long: the run stops now if it was cancelled or passed its deadline meanwhile,
+        // and the late answer is discarded (nothing of it is published or committed).
+        FinchTrap stop = ctx.stopNow();
+        if (stop != null) throw stop;
+        // A host's answer is a value like any other: bounded by the run's value limit, refused before it is kept.
+        long bytes = Sizes.of(value);
+        if (bytes > ctx.maxMemoryBytes()) {
+            throw new FinchTrap(dev.finch.vm.VmCode.MEMORY_LIMIT, origin, "`" + impl.word().name() + "` answered a value of about " + bytes
+                    + " bytes, more than the run's limit of " + ctx.maxMemoryBytes());
         }
         charge(ctx, value);
         if (!site.outs().isEmpty() && checkable(site.outs().get(0)) && !Values.conforms(site.outs().get(0), value)) {

@@ -32,20 +32,17 @@ class LocalProcessHostTest {
             stop.set(true);
         });
         stopper.start();
-        long t0 = System.nanoTime();
-        assertThatThrownBy(() -> host().run("/bin/sleep", List.of("30.291"), () -> stop.get() ? Optional.of("cancelled") : Optional.empty()))
+        // Killed for the watch (the message says why), not waited out: the sleep is 300 s, longer than the host's timeout.
+        assertThatThrownBy(() -> host().run("/bin/sleep", List.of("300.291"), () -> stop.get() ? Optional.of("cancelled") : Optional.empty()))
                 .isInstanceOf(HostFailure.class).hasMessageContaining("killed: cancelled");
-        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(1_500);
         stopper.join();
     }
 
     @Test
     void theHostsOwnTimeoutStillApplies() {
         LocalProcessHost quick = new LocalProcessHost(ws, Duration.ofMillis(200), 1 << 20);
-        long t0 = System.nanoTime();
-        assertThatThrownBy(() -> quick.run("/bin/sleep", List.of("30.292"))).isInstanceOf(HostFailure.class)
+        assertThatThrownBy(() -> quick.run("/bin/sleep", List.of("300.292"))).isInstanceOf(HostFailure.class)
                 .hasMessageContaining("did not finish within 200 ms");
-        assertThat((System.nanoTime() - t0) / 1_000_000).isLessThan(2_000);
     }
 
     @Test
@@ -95,6 +92,13 @@ class LocalProcessHostTest {
         assertThat(lines).hasSize(2);
         assertThat(lines.get(1)).isEqualTo(lines.get(0));
         assertThat(Long.parseLong(lines.get(0))).isNotEqualTo(ProcessHandle.current().pid());
+    }
+
+    @Test
+    void inAPidNamespaceTheChildIsProcessOne() throws Exception {
+        assumeTrue(LocalProcessHost.containment() == LocalProcessHost.Containment.PID_NAMESPACE,
+                "needs a PID namespace (util-linux unshare --pid: root or CAP_SYS_ADMIN)");
+        assertThat(host().run("/bin/sh", List.of("-c", "echo $$")).stdout().strip()).isEqualTo("1");
     }
 
     @Test
