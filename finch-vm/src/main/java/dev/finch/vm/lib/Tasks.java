@@ -19,7 +19,7 @@ public final class Tasks {
 
     @Word(name = "defer-cpu", category = Category.CONTROL, typing = Typing.DEFER_CPU,
             doc = "Start a pure closure (no inputs, one output, no capability, no say, no yield) as a CPU task on the worker pool; "
-                    + "answers its handle. Its steps and memory count against the run's limits; it is cancelled when the run ends.")
+                    + "answers its handle, of owner kind cpu_fiber (shown #task<T><cpu_fiber#N>). Its steps and memory count against the run's limits; it is cancelled when the run ends.")
     @Overload(sig = "( -> a) -> task<a>")
     public static Object deferCpu(Ctx ctx, Object closure, Origin o) { return CpuTasks.spawn(ctx, closure, o); }
 
