@@ -297,9 +297,45 @@ public final class Discovery {
      * forms, ranked by closeness with a cutoff ({@link dev.finch.ir.diag.Suggestions#near}): none rather than noise.
      */
     static List<String> suggestions(View v, String name, int max) {
+        String n = name == null ? "" : name.strip();
+        // By meaning first (display is say, car is list-uncons, do is begin), then by spelling.
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (WordSpec w : v.state().library().vocabulary().byMeaning(n)) out.add(w.name());
+        for (Language l : Language.values()) for (SyntaxSpec s : SourceSyntax.byMeaning(n, l.spelling())) out.add(s.name());
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
         for (WordSummary s : everything(v)) names.add(s.name());
-        return dev.finch.ir.diag.Suggestions.near(name == null ? "" : name.strip(), names, max);
+        out.addAll(dev.finch.ir.diag.Suggestions.near(n, names, max));
+        return out.stream().limit(Math.max(0, max)).toList();
+    }
+
+    /**
+     * The answer to inspecting a name that denotes nothing: that it is none, and — when another language's name for
+     * something Finch has was meant ({@code display}, {@code car}, {@code do}) — what Finch calls it, with its signature
+     * or form, for {@code language}'s forms (every language's when null).
+     */
+    public static String notFound(dev.finch.ir.vocab.Vocabulary vocabulary, String name, Language language) {
+        String n = name == null ? "" : name.strip();
+        java.util.Set<String> meant = new java.util.LinkedHashSet<>();
+        for (Language l : Language.values()) {
+            if (language == null || language == l) meant.addAll(dev.finch.ir.vocab.Meanings.of(n, l.spelling(), vocabulary));
+        }
+        StringBuilder b = new StringBuilder("'").append(n).append("' is no core word, definition, constant, named type or syntax");
+        if (!meant.isEmpty()) {
+            b.append("; in Finch that is ");
+            int i = 0;
+            for (String m : meant) {
+                if (i > 0) b.append(i == meant.size() - 1 ? " or " : ", ");
+                b.append('`').append(m).append('`');
+                i++;
+            }
+        }
+        return b.toString();
+    }
+
+    /** {@link #notFound(dev.finch.ir.vocab.Vocabulary, String, Language)}, then the names close to it when no meaning was found. */
+    public static String notFound(dev.finch.ir.vocab.Vocabulary vocabulary, String name, Language language, List<String> close) {
+        String s = notFound(vocabulary, name, language);
+        return close.isEmpty() || s.contains("; in Finch that is") ? s : s + "; did you mean " + String.join(", ", close) + "?";
     }
 
 }

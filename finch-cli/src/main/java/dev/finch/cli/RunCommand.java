@@ -182,13 +182,17 @@ final class RunCommand implements Callable<Integer> {
             io.out().flush();
             return;
         }
-        for (Diagnostic d : o.diagnostics()) io.err().print(DiagnosticText.render(d, src.text()));
+        for (Diagnostic d : o.diagnostics()) {
+            io.err().print(DiagnosticText.render(d, src.text()));
+            CommandLineHints.forDiagnostic(d).ifPresent(h -> io.err().println("   = help: " + h));
+        }
         if (o instanceof Outcome.Suspended s) {
             String why = !o.requiredCapabilities().isEmpty()
                     ? "waiting for a grant of " + String.join(", ", o.requiredCapabilities())
                     : s.waitingTask().isPresent() ? "waiting for a CPU task or child agent (interrupted)"
                     : "it yielded " + s.yielded().map(v -> v.display() + " : " + v.type()).orElse("a value");
             io.err().println("finch: " + src.defaultSourceId() + " is suspended (" + o.executionId() + "): " + why);
+            if (!o.requiredCapabilities().isEmpty()) io.err().println("   = help: " + CommandLineHints.forMissingGrants(o.requiredCapabilities()));
         } else if (o instanceof Outcome.Refused) {
             io.err().println("finch: an answer to " + src.defaultSourceId() + " was refused (" + o.executionId() + "); it is still suspended");
         } else if (o instanceof Outcome.Cancelled) {

@@ -164,9 +164,16 @@ final class CallRules {
         }
     }
 
+    /**
+     * Unknown word: what Finch calls it when another language's name was meant ({@code display} is {@code say}), the
+     * names spelled nearly alike, and where to look the right one up — with the tools, or on the command line.
+     */
     private RuntimeException unknown(dev.finch.ir.diag.Origin at, String name) {
-        String hint = Suggestions.didYouMean(name, body.module.knownNames(body.scope));
-        return Fail.at(VerifyCode.UNKNOWN_WORD, at, "unknown word `" + name + "`" + hint
-                + (hint.isEmpty() ? "; define it first, or look it up with search_word" : ""));
+        ModuleChecker m = body.module;
+        String meaning = dev.finch.ir.vocab.Meanings.hint(name, m.module.language(), m.env.vocabulary());
+        String spelling = Suggestions.didYouMean(name, m.knownNames(body.scope));
+        return Fail.at(VerifyCode.UNKNOWN_WORD, at, "unknown word `" + name + "`" + meaning + spelling
+                + (meaning.isEmpty() && spelling.isEmpty() ? "; define it first, or find the word you need with search_word "
+                        + "(on the command line: finch vocabulary, finch inspect NAME)" : ""));
     }
 }

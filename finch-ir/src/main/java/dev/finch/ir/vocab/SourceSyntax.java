@@ -21,6 +21,43 @@ public final class SourceSyntax {
         forth();
         lisp();
         norman();
+        meanings();
+    }
+
+    /**
+     * What other languages call these forms, in the habits models bring (Forth's counted loops, Scheme's and Common
+     * Lisp's definitions and loops): an unknown name among them is answered with the form by meaning.
+     */
+    private static void meanings() {
+        aka(FORTH, "begin", "do", "?do", "loop", "+loop", "for", "next", "again", "leave");
+        aka(FORTH, ":>", "variable", "value", "to", "!", "@", "locals|");
+        aka(FORTH, "if", "endif");
+        aka(FORTH, "[:", ":noname");
+        aka(LISP, "while", "do", "dotimes", "dolist", "for", "loop", "repeat", "until");
+        aka(LISP, "define", "defun", "def", "defn", "defvar", "defparameter");
+        aka(LISP, "set!", "setq", "setf", "set");
+        aka(LISP, "lambda", "fn", "λ");
+        aka(LISP, "begin", "progn");
+        aka(LISP, "match", "pcase", "match-lambda");
+    }
+
+    /** Gives the form {@code name} of {@code language} the names other languages spell it with. */
+    private static void aka(String language, String name, String... names) {
+        for (int i = 0; i < SYNTAX.size(); i++) {
+            SyntaxSpec s = SYNTAX.get(i);
+            if (s.name().equals(name) && s.languages().contains(language)) {
+                SYNTAX.set(i, new SyntaxSpec(s.name(), s.languages(), s.form(), s.doc(), s.example(), s.parts(), List.of(names)));
+                return;
+            }
+        }
+        throw new IllegalStateException("no " + language + " form " + name);
+    }
+
+    /** The forms of {@code language} another language spells {@code word} (its {@link SyntaxSpec#aka}), in documentation order. */
+    public static List<SyntaxSpec> byMeaning(String word, String language) {
+        List<SyntaxSpec> out = new ArrayList<>();
+        for (SyntaxSpec s : SYNTAX) if (s.languages().contains(language) && s.aka().contains(word)) out.add(s);
+        return List.copyOf(out);
     }
 
     private SourceSyntax() { }
@@ -192,7 +229,7 @@ public final class SourceSyntax {
     }
 
     private static void add(String language, String name, String form, String doc, String example, String... parts) {
-        SYNTAX.add(new SyntaxSpec(name, List.of(language), form, doc, example, List.of(parts)));
+        SYNTAX.add(new SyntaxSpec(name, List.of(language), form, doc, example, List.of(parts), List.of()));
     }
 
     /** Every piece of source syntax, in documentation order: Co-Forth's, Lisp's, then µNorman's. */

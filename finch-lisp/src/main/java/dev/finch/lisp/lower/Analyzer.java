@@ -916,8 +916,12 @@ final class Analyzer {
         candidates.addAll(env.constants().keySet());
         candidates.addAll(Forms.NAMES);
         sc.names(candidates);
-        String hint = dev.finch.ir.diag.Suggestions.best(name, candidates).map(best -> "; did you mean '" + best + "'?").orElse("");
-        return new DiagnosticException(LispCode.UNKNOWN_NAME.at(o, "unknown name '" + Sx.quote(name) + "'" + hint));
+        // By meaning first (display is say, car is list-uncons), then by spelling; the same as the verifier says for Co-Forth.
+        String meaning = dev.finch.ir.vocab.Meanings.hint(name, dev.finch.ir.vocab.SourceSyntax.LISP, env.vocabulary());
+        String spelling = dev.finch.ir.diag.Suggestions.didYouMean(name, candidates);
+        return new DiagnosticException(LispCode.UNKNOWN_NAME.at(o, "unknown name '" + Sx.quote(name) + "'" + meaning + spelling
+                + (meaning.isEmpty() && spelling.isEmpty() ? "; define it first, or find the word you need with search_word "
+                        + "(on the command line: finch vocabulary, finch inspect NAME)" : "")));
     }
 
 

@@ -252,7 +252,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
             Strands.sleepUntil(simClock, end);
             return r;
         } catch (Exhausted e) {
-            throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, e.getMessage());
+            throw new FinchTrap(dev.finch.norman.NormanCode.NO_SCRIPTED_ANSWER, origin, e.getMessage());
         }
     }
 
@@ -319,7 +319,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
 
     private Settled ask(Object context, String grant, String key, String site, Origin origin, long start, ModelProvider.Response deferred) {
         SiteKey site0 = siteKey(key, origin);
-        SiteKey.Model stated = site0.model().orElseThrow(() -> new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the ask of `" + grant + "` names no model terms"));
+        SiteKey.Model stated = site0.model().orElseThrow(() -> new FinchTrap(VmCode.INTERNAL, origin, "the ask of `" + grant + "` names no model terms (a defect of Finch's µNorman lowering)"));
         Served model = priced(grant, stated, origin);
         HostModel terms = model.terms();
         Askable type = site0.type();
@@ -440,7 +440,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         }
         Askable type = fork ? Askable.text() : siteKey(key, origin).type();
         if (deferred == null && !(provider instanceof Script)) {
-            throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the call of '" + site + "' runs outside any script: run it under ([script Name])");
+            throw new FinchTrap(dev.finch.norman.NormanCode.NO_SCRIPTED_ANSWER, origin, "the call of '" + site + "' runs outside any script: run it under ([script Name])");
         }
         if (deadline() >= 0 && start >= deadline()) return Settled.failed("PastDeadline");
         ModelProvider.Response r = deferred != null ? deferred
@@ -529,7 +529,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
 
     private SiteKey siteKey(String key, Origin origin) {
         SiteKey k = keys.computeIfAbsent(key, x -> SiteKey.parse(x).orElse(null));
-        if (k == null) throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the ask or call carries no site key this world can read");
+        if (k == null) throw new FinchTrap(VmCode.INTERNAL, origin, "the ask or call carries no site key this world can read (a defect of Finch's µNorman lowering)");
         return k;
     }
 

@@ -20,7 +20,7 @@ import java.util.TreeMap;
 public final class Control {
     private Control() { }
 
-    @Word(name = "say", category = Category.OUTPUT, doc = "Append text to the response, exactly (no space, no newline); streamed as it runs.")
+    @Word(name = "say", aka = {"display", "displayln", "print", "println", "printf", "puts", "write", "write-line", "write-string", "newline", "echo", ".", ".\"", "emit", "cr"}, category = Category.OUTPUT, doc = "Append text to the response, exactly (no space, no newline); streamed as it runs.")
     @Overload(sig = "string -> ! {session.emit}")
     public static void say(Ctx ctx, String text, Origin o) { ctx.say(text, o); }
 
@@ -40,7 +40,7 @@ public final class Control {
         ctx.suspending = true;
     }
 
-    @Word(name = "program-error", category = Category.CONTROL, doc = "Stop with a checked run-time error (the program is wrong, not the world); never caught.")
+    @Word(name = "program-error", aka = {"error", "raise", "throw", "abort", "panic"}, category = Category.CONTROL, doc = "Stop with a checked run-time error (the program is wrong, not the world); never caught.")
     @Overload(sig = "string -> a")
     public static Object programError(String message, Origin o) { throw new FinchTrap(VmCode.PROGRAM_ERROR, o, message); }
 

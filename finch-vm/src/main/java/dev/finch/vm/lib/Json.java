@@ -212,7 +212,7 @@ public final class Json {
         Refusal(String message) { super(message, null, false, false); }
     }
 
-    @Word(name = "json-parse", category = Category.JSON,
+    @Word(name = "json-parse", aka = {"parse-json", "json-read", "json-decode"}, category = Category.JSON,
             doc = "Parse strict JSON; err with a message for malformed text, trailing tokens, a duplicate key, a lone surrogate (raw or escaped), "
                     + "nesting deeper than 512 levels, a number longer than 1000 characters or beyond 1e±1000, or empty input.")
     @Overload(sig = "string -> result<json,string>")

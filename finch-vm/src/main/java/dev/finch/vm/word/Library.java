@@ -316,7 +316,7 @@ public final class Library {
             List<dev.finch.ir.vocab.Overload> decls = new ArrayList<>();
             for (Declaration d : members) decls.add(declaration(d, head.word(), members.size(), check));
             WordSpec spec = new WordSpec(head.word().name(), head.word().category(), head.word().doc(), head.word().typing(), decls,
-                    head.word().foldsLeft(), provenance, head.word().pauses());
+                    head.word().foldsLeft(), provenance, head.word().pauses(), head.word().aka());
             if (check) check(spec, head);
             specs.add(spec);
             for (int i = 0; i < members.size(); i++) impls.put(decls.get(i).id(), implementation(members.get(i), decls.get(i), spec, provenance));
