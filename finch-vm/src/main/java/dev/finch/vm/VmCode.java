@@ -27,6 +27,7 @@ public enum VmCode implements DiagnosticCode {
     FIBER_CANCELLED("E-RUN-008", "A fiber was used after fiber-cancel, or from inside its own body (it cannot resume or cancel itself)."),
     TASK_CANCELLED("E-TASK-001", "task-join or task-poll of a CPU task that was cancelled (task-cancel of a copy of its handle, or its run ended before it finished): it has no value."),
     TASK_KIND("E-TASK-002", "A handle of the other kind: task-poll, task-join and task-cancel work on CPU tasks (defer-cpu), step-join on steps (step-spawn)."),
+    STEP_CANCELLED("E-TASK-004", "A concurrent step was stopped because a sibling step failed (step-fail-siblings, as a µNorman workflow does): it ends at its next scheduling point with that failure, which a join of it answers. It stops the step, never the run."),
     TASK_IMPURE("E-TASK-003", "A CPU task did what only its run may do: say (a closure whose declared signature hides session.emit), or start or join a concurrent step; the task fails and its join reports it."),
     OUTPUT_CLOSED("E-OUTPUT-001", "An output handle was used after output-close (or after its run ended), or in a run that did not open it: handles are run-owned."),
     OUTPUT_REFUSED("E-OUTPUT-002", "The host does not take this kind of output event (its sink refuses say, open, replace, progress or close events): the word that would make it fails and nothing of it is recorded."),

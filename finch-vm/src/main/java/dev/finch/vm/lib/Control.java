@@ -66,6 +66,15 @@ public final class Control {
         return Strands.join(ctx, task, o);
     }
 
+    @Word(name = "step-fail-siblings", category = Category.CONTROL,
+            doc = "The result back; when it is an err, the other live steps started by this step's spawner whose result has the same "
+                    + "error type stop at their next check (before starting, in a join, where they would start a request) and end with this "
+                    + "err, which a join of them answers. What they already asked for is settled and charged. What µNorman's workflow does.")
+    @Overload(sig = "result<a,e> -> result<a,e>")
+    public static Object stepFailSiblings(Ctx ctx, Object result, dev.finch.ir.type.Type.Fn site) {
+        return Strands.failSiblings(ctx, result, ((dev.finch.ir.type.Type.ResultT) site.ins().get(0)).err());
+    }
+
     @Word(name = "vm-vocabulary", category = Category.INSPECTION, doc = "The current typed vocabulary (core words, the host's words and persisted definitions) as json.")
     @Overload(sig = "-> json")
     public static Object vmVocabulary(Ctx ctx) {
