@@ -92,7 +92,8 @@ final class Lowerer {
             if (w.origin() != dev.finch.ir.vocab.WordSpec.Provenance.HOST) continue;
             for (var o : w.overloads()) effects.addAll(o.signature().effects());
         }
-        for (Type.Fn f : session.values()) effects.addAll(f.effects());
+        // A session word's template over its parameters is, in a function type, its bound.
+        for (Type.Fn f : session.values()) effects.addAll(dev.finch.ir.vocab.RequirementTemplate.bounded(f.effects()));
         effects.remove(dev.finch.ir.cap.Capability.SESSION_EMIT);
         this.hostEffects = java.util.Collections.unmodifiableSortedSet(effects);
     }

@@ -97,7 +97,8 @@ final class CallRules {
             throw unknown(q.origin(), name);
         }
         List<Type> before = st.row();
-        Type.Fn type = Types.instantiate(sig, body.subst, q.origin());
+        // As a value the word is called where nothing knows which word it is: a template over its parameters is its bound.
+        Type.Fn type = Types.instantiate(dev.finch.ir.vocab.RequirementTemplate.bounded(sig), body.subst, q.origin());
         st.push(type);
         return new Checked.QuoteNode(q, target, type, before, st.row());
     }

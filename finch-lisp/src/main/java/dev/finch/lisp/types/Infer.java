@@ -372,7 +372,9 @@ public final class Infer {
                 for (Type a : f.ins()) ins.add(fromType(a, vars, parts, d));
                 for (Type a : f.outs()) outs.add(fromType(a, vars, parts, d));
                 Eff e = eff();
-                e.addCaps(f.effects());
+                // A callee's template over its own parameters speaks of its call sites, which the verifier instantiates;
+                // in a Lisp function's or closure's type it is its bound.
+                e.addCaps(dev.finch.ir.vocab.RequirementTemplate.bounded(f.effects()));
                 if (f.yields().isPresent()) e.yielded = fromType(f.yields().get().yielded(), vars, parts, d);
                 return new Ty.Fn(ins, outs, e);
             }
@@ -501,7 +503,7 @@ public final class Infer {
     /** Adds static effects (a word's declared capabilities and yields) to a body's class. */
     public void addStatic(Eff body, Type.Fn sig, Map<String, Ty> vars) {
         Eff b = body.find();
-        b.addCaps(sig.effects());
+        b.addCaps(dev.finch.ir.vocab.RequirementTemplate.bounded(sig.effects()));
         if (sig.yields().isPresent()) {
             Ty y = fromType(sig.yields().get().yielded(), vars);
             if (b.yielded == null) b.yielded = y; else unify(b.yielded, y);
