@@ -104,7 +104,7 @@ public final class Discovery {
 
     private static LanguageDefinition buildLanguageDefinition(Vocabulary vocabulary, Language only) {
         List<Language> languages = only == null ? List.of(Language.FORTH, Language.LISP, Language.NORMAN) : List.of(only);
-        String grammar = grammarSections(grammarText(), languages);
+        String grammar = grammarSections(grammarText(), languages).replace(VARIADIC, variadic(vocabulary));
         List<SyntaxSpec> syntax = new ArrayList<>();
         for (Language lang : languages) syntax.addAll(SourceSyntax.of(lang.spelling()));
         boolean words = languages.contains(Language.FORTH) || languages.contains(Language.LISP);
@@ -121,7 +121,7 @@ public final class Discovery {
         if (only != null) b.append(": ").append(only.spelling()).append(" only (finch language prints all three)");
         b.append("\n\n").append(grammar.strip()).append("\n\n");
         for (Language lang : languages) {
-            b.append("## ").append(title(lang)).append(" syntax (forms, not callables: inspect one for its example)\n\n");
+            b.append("## ").append(title(lang)).append(" syntax (forms, not callables)\n\n");
             for (SyntaxSpec s : SourceSyntax.of(lang.spelling())) b.append("- `").append(s.form()).append("` ").append(s.doc()).append('\n');
             b.append('\n');
         }
@@ -137,6 +137,19 @@ public final class Discovery {
         }
         b.append("Use search_word and inspect_word (`finch inspect NAME`) for one word or form, get_vm_state for the session's own definitions.\n");
         return new LanguageDefinition(Outcome.PROTOCOL, grammar, syntax, categories, b.toString());
+    }
+
+    /** Where the grammar text names the words Lisp folds over any number of arguments. */
+    private static final String VARIADIC = "<<lisp-variadic>>";
+
+    /** The words Lisp folds from the left over more than two arguments ({@code (+ 1 2 3)}), from their declarations. */
+    private static String variadic(Vocabulary vocabulary) {
+        StringBuilder b = new StringBuilder();
+        for (WordSpec w : vocabulary.words()) {
+            if (!w.foldsLeft()) continue;
+            b.append(b.length() == 0 ? "`" : " ").append(w.name());
+        }
+        return b.length() == 0 ? "No words" : b.append('`').toString();
     }
 
     private static String title(Language l) {

@@ -213,7 +213,7 @@ public final class HostWords {
         @Override void close();
     }
 
-    @Word(name = "file-lines-open", category = Category.FILE, doc = "Open a run-owned stream of the file's lines (each at most 1 MiB).")
+    @Word(name = "file-lines-open", category = Category.FILE, doc = "Open a run-owned stream of the file's lines, each without its line end (\\n or \\r\\n), at most 1 MiB.")
     @Overload(sig = "path -> stream<string> ! {fs.read(${workspace}/**)}", requires = READ)
     public static Object fileLinesOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
@@ -323,7 +323,7 @@ public final class HostWords {
         };
     }
 
-    @Word(name = "csv-open", category = Category.FILE, doc = "Open a run-owned stream of CSV records (quoted, comma-bearing and multiline fields).")
+    @Word(name = "csv-open", category = Category.FILE, doc = "Open a run-owned stream of CSV records, the header row first (quoted, comma-bearing and multiline fields).")
     @Overload(sig = "path -> stream<list<string>> ! {fs.read(${workspace}/**)}", requires = READ)
     public static Object csvOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);

@@ -45,7 +45,7 @@ public final class Control {
     public static Object programError(String message, Origin o) { throw new FinchTrap(VmCode.PROGRAM_ERROR, o, message); }
 
     @Word(name = "step-spawn", category = Category.CONTROL, typing = Typing.STEP_SPAWN,
-            doc = "Start a closure (no inputs, one output, no yields) as a concurrent step of the run, on its deterministic scheduler; "
+            doc = "Start a closure that does not yield as a concurrent step of the run, on its deterministic scheduler; "
                     + "answers the handle to join. The step's effects are the spawn's; a step that needs approval or a deferred answer "
                     + "pauses the run, its frames kept, and resumes with it.")
     @Overload(sig = "( -> a) -> task<a>")
@@ -67,9 +67,7 @@ public final class Control {
     }
 
     @Word(name = "step-fail-siblings", category = Category.CONTROL,
-            doc = "The result back; when it is an err, the other live steps started by this step's spawner whose result has the same "
-                    + "error type stop at their next check (before starting, in a join, where they would start a request) and end with this "
-                    + "err, which a join of them answers. What they already asked for is settled and charged. What µNorman's workflow does.")
+            doc = "The result back; an err stops this step's siblings whose result has its error type: each ends with it at its next check, sending nothing new.")
     @Overload(sig = "result<a,e> -> result<a,e>")
     public static Object stepFailSiblings(Ctx ctx, Object result, dev.finch.ir.type.Type.Fn site) {
         return Strands.failSiblings(ctx, result, ((dev.finch.ir.type.Type.ResultT) site.ins().get(0)).err());

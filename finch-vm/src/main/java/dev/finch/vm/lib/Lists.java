@@ -225,8 +225,7 @@ public final class Lists {
 
     @Word(name = "list-sort-by", category = Category.LIST,
             doc = "The elements ordered by a comparator closure answering an int (negative when its first argument sorts "
-                    + "first, zero to keep their order: stable). An inconsistent comparator never fails: the answer is still "
-                    + "every element exactly once, in the order the merge sort's comparisons give.")
+                    + "first, zero to keep their order: stable); an inconsistent comparator never fails.")
     @Overload(sig = "list<a> (a a -> int) -> list<a>")
     public static Object listSortBy(Ctx ctx, int depth, ListValue l, Object fn, Origin o) {
         return sorted(ctx, l, (x, y) -> (Long) Calls.execute(ctx, depth, fn, new Object[] {x, y}) > 0, "list-sort-by", o);

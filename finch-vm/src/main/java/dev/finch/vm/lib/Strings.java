@@ -216,7 +216,7 @@ public final class Strings {
 
     @Word(name = "string-to-float", category = Category.STRING,
             doc = "Parse a decimal float (surrounding whitespace allowed): optional sign, digits, optional .digits and e/E exponent, or exactly "
-                    + "nan, inf or -inf as float-to-string writes them; none for anything else (\"NaN\", \"Infinity\", hex, \"1f\", \"1_0\", \".5\", \"\") "
+                    + "nan, inf or -inf as float-to-string writes them; none for anything else (\"NaN\", \".5\", hex, \"\") "
                     + "or a value beyond the float range.")
     @Overload(sig = "string -> option<float>")
     public static Object stringToFloat(Ctx ctx, String s) {
