@@ -184,10 +184,7 @@ final class RunCommand implements Callable<Integer> {
             io.out().flush();
             return;
         }
-        for (Diagnostic d : o.diagnostics()) {
-            io.err().print(DiagnosticText.render(d, src.text()));
-            CommandLineHints.forDiagnostic(d).ifPresent(h -> io.err().println("   = help: " + h));
-        }
+        for (Diagnostic d : o.diagnostics()) io.err().print(DiagnosticText.render(d, src.text()));
         if (o instanceof Outcome.Suspended s) {
             String why = !o.requiredCapabilities().isEmpty()
                     ? "waiting for a grant of " + String.join(", ", o.requiredCapabilities())

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What to add on the command line, said where a run stopped for want of it (issue 36): a root, a grant. */
+/** What to add on the command line, said where a run stopped for want of it (issue 36): a root (in the diagnostic), a grant. */
 class CommandLineHintsTest {
     @TempDir
     Path dir;
@@ -24,7 +24,7 @@ class CommandLineHintsTest {
     void aFileWordWithoutAWorkspaceNamesTheWorkspaceFlag() throws IOException {
         ConformanceTest.Run r = ConformanceTest.invoke(List.of("run", file("r.fth", "\"a.txt\" path file-read").toString()), "");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).contains("E-HOST-013").contains("= help: give the run a workspace: finch run --workspace DIR");
+        assertThat(r.err()).contains("E-HOST-013").contains("(on the command line, --workspace DIR; embedded, SessionOptions.withWorkspace)");
     }
 
     @Test
@@ -33,7 +33,7 @@ class CommandLineHintsTest {
         ConformanceTest.Run r = ConformanceTest.invoke(List.of("run", "--workspace", ws.toString(),
                 file("r.fth", "\"a.txt\" project-path project-file-read").toString()), "");
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.err()).contains("E-HOST-002").contains("= help: install that root: finch run --project DIR");
+        assertThat(r.err()).contains("E-HOST-002").contains("(on the command line, --project DIR; embedded, SessionOptions.withRoot)");
     }
 
     @Test

@@ -65,7 +65,7 @@ class FirstDiagnosticsTest {
     @Test
     void aNameNothingMeansGetsSpellingThenWhereToLook() {
         assertThat(only("(string-lenght \"x\")", Language.LISP).message()).isEqualTo("unknown name 'string-lenght'; did you mean `string-length`?");
-        String nothing = "define it first, or find the word you need with search_word (on the command line: finch vocabulary, finch inspect NAME)";
+        String nothing = "define it first, or look it up (search_word; on the command line finch inspect NAME)";
         assertThat(only("zzqqx", Language.FORTH).message()).isEqualTo("unknown word `zzqqx`; " + nothing);
         assertThat(only("(zzqqx 1)", Language.LISP).message()).isEqualTo("unknown name 'zzqqx'; " + nothing);
         // A one-character name is near no other one-character name: `f` is not "did you mean `*`, `+` or `-`".

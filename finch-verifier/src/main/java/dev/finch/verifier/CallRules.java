@@ -174,7 +174,6 @@ final class CallRules {
         String meaning = dev.finch.ir.vocab.Meanings.hint(name, m.module.language(), m.env.vocabulary());
         String spelling = Suggestions.didYouMean(name, m.knownNames(body.scope));
         return Fail.at(VerifyCode.UNKNOWN_WORD, at, "unknown word `" + name + "`" + meaning + spelling
-                + (meaning.isEmpty() && spelling.isEmpty() ? "; define it first, or find the word you need with search_word "
-                        + "(on the command line: finch vocabulary, finch inspect NAME)" : ""));
+                + (meaning.isEmpty() && spelling.isEmpty() ? "; define it first, or look it up (search_word; on the command line finch inspect NAME)" : ""));
     }
 }

@@ -952,8 +952,7 @@ final class Analyzer {
         String meaning = dev.finch.ir.vocab.Meanings.hint(name, dev.finch.ir.vocab.SourceSyntax.LISP, env.vocabulary());
         String spelling = dev.finch.ir.diag.Suggestions.didYouMean(name, candidates);
         return new DiagnosticException(LispCode.UNKNOWN_NAME.at(o, "unknown name '" + Sx.quote(name) + "'" + meaning + spelling
-                + (meaning.isEmpty() && spelling.isEmpty() ? "; define it first, or find the word you need with search_word "
-                        + "(on the command line: finch vocabulary, finch inspect NAME)" : "")));
+                + (meaning.isEmpty() && spelling.isEmpty() ? "; define it first, or look it up (search_word; on the command line finch inspect NAME)" : "")));
     }
 
 

@@ -111,10 +111,25 @@ public final class HostWords {
     static void available(Ctx ctx, ConcretePath p, Origin o) {
         if (ctx.host.config().deferred() || ctx.takeResumePeek()) return;
         FileHost f = ctx.host.config().files();
-        if (f == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no file host is installed in this session (no workspace or other root)");
-        if (!f.installed(p.root())) {
-            throw new FinchTrap(HostCode.NOT_INSTALLED, o, p.root() + " is not installed on this host");
+        // Said where it is fixed: the command line's flags (finch run, repl, mcp), or the embedder's session options.
+        if (f == null) {
+            throw new FinchTrap(HostCode.NO_BINDING, o, "no file host is installed in this session: it has no workspace or other root "
+                    + "(on the command line, --workspace DIR; embedded, SessionOptions.withWorkspace)");
         }
+        if (!f.installed(p.root())) {
+            throw new FinchTrap(HostCode.NOT_INSTALLED, o, p.root() + " is not installed on this host (on the command line, --" + flag(p.root())
+                    + " DIR; embedded, SessionOptions.withRoot)");
+        }
+    }
+
+    /** The command line's flag that installs {@code root}. */
+    private static String flag(dev.finch.capabilities.Root root) {
+        return switch (root) {
+            case WORKSPACE -> "workspace";
+            case PROJECT -> "project";
+            case TASK_OUTPUT -> "task-output";
+            case HOST_MACHINE -> "host-root";
+        };
     }
 
     @Word(name = "file-read", category = Category.FILE, doc = "The bytes of a workspace file.")
