@@ -146,7 +146,11 @@ class HostileNormanTest {
         return b.append(") (g").append(n).append(" 1))").toString();
     }
 
-    /** Submits {@code text} to a fresh session: refused with {@code code} in {@code phase} within {@code millis}; the session goes on. */
+    /**
+     * Submits {@code text} to a fresh session: refused with {@code code} in {@code phase} — the budget's own diagnostic,
+     * which is what shows the work was bounded — and the session goes on. {@code millis} was the refusal's time on an idle
+     * machine; a busy one stretches it, so it is only a generous hang guard (twenty times it), never the assertion.
+     */
     private static Diagnostic refused(String text, String code, String phase, long millis) {
         return refused(FINCH, text, code, phase, millis);
     }
@@ -160,7 +164,7 @@ class HostileNormanTest {
         Diagnostic d = first(o);
         assertThat(d.code()).isEqualTo(code);
         assertThat(d.phase().spelling()).isEqualTo(phase);
-        assertThat(took).as("milliseconds to refuse it").isLessThan(millis);
+        assertThat(took).as("milliseconds to refuse it (a hang guard)").isLessThan(millis * 20);
         stillWorks(s);
         return d;
     }
