@@ -104,7 +104,7 @@ public final class Discovery {
 
     private static LanguageDefinition buildLanguageDefinition(Vocabulary vocabulary, Language only) {
         List<Language> languages = only == null ? List.of(Language.FORTH, Language.LISP, Language.NORMAN) : List.of(only);
-        String grammar = grammarSections(grammarText(), languages);
+        String grammar = grammarSections(grammarText(), languages).replace(VARIADIC, variadic(vocabulary));
         List<SyntaxSpec> syntax = new ArrayList<>();
         for (Language lang : languages) syntax.addAll(SourceSyntax.of(lang.spelling()));
         boolean words = languages.contains(Language.FORTH) || languages.contains(Language.LISP);
@@ -121,7 +121,7 @@ public final class Discovery {
         if (only != null) b.append(": ").append(only.spelling()).append(" only (finch language prints all three)");
         b.append("\n\n").append(grammar.strip()).append("\n\n");
         for (Language lang : languages) {
-            b.append("## ").append(title(lang)).append(" syntax (forms, not callables: inspect one for its example)\n\n");
+            b.append("## ").append(title(lang)).append(" syntax (forms, not callables)\n\n");
             for (SyntaxSpec s : SourceSyntax.of(lang.spelling())) b.append("- `").append(s.form()).append("` ").append(s.doc()).append('\n');
             b.append('\n');
         }
@@ -137,6 +137,19 @@ public final class Discovery {
         }
         b.append("Use search_word and inspect_word (`finch inspect NAME`) for one word or form, get_vm_state for the session's own definitions.\n");
         return new LanguageDefinition(Outcome.PROTOCOL, grammar, syntax, categories, b.toString());
+    }
+
+    /** Where the grammar text names the words Lisp folds over any number of arguments. */
+    private static final String VARIADIC = "<<lisp-variadic>>";
+
+    /** The words Lisp folds from the left over more than two arguments ({@code (+ 1 2 3)}), from their declarations. */
+    private static String variadic(Vocabulary vocabulary) {
+        StringBuilder b = new StringBuilder();
+        for (WordSpec w : vocabulary.words()) {
+            if (!w.foldsLeft()) continue;
+            b.append(b.length() == 0 ? "`" : " ").append(w.name());
+        }
+        return b.length() == 0 ? "No words" : b.append('`').toString();
     }
 
     private static String title(Language l) {
@@ -305,9 +318,45 @@ public final class Discovery {
      * forms, ranked by closeness with a cutoff ({@link dev.finch.ir.diag.Suggestions#near}): none rather than noise.
      */
     static List<String> suggestions(View v, String name, int max) {
+        String n = name == null ? "" : name.strip();
+        // By meaning first (display is say, car is list-uncons, do is begin), then by spelling.
+        java.util.Set<String> out = new java.util.LinkedHashSet<>();
+        for (WordSpec w : v.state().library().vocabulary().byMeaning(n)) out.add(w.name());
+        for (Language l : Language.values()) for (SyntaxSpec s : SourceSyntax.byMeaning(n, l.spelling())) out.add(s.name());
         java.util.Set<String> names = new java.util.LinkedHashSet<>();
         for (WordSummary s : everything(v)) names.add(s.name());
-        return dev.finch.ir.diag.Suggestions.near(name == null ? "" : name.strip(), names, max);
+        out.addAll(dev.finch.ir.diag.Suggestions.near(n, names, max));
+        return out.stream().limit(Math.max(0, max)).toList();
+    }
+
+    /**
+     * The answer to inspecting a name that denotes nothing: that it is none, and — when another language's name for
+     * something Finch has was meant ({@code display}, {@code car}, {@code do}) — what Finch calls it, with its signature
+     * or form, for {@code language}'s forms (every language's when null).
+     */
+    public static String notFound(dev.finch.ir.vocab.Vocabulary vocabulary, String name, Language language) {
+        String n = name == null ? "" : name.strip();
+        java.util.Set<String> meant = new java.util.LinkedHashSet<>();
+        for (Language l : Language.values()) {
+            if (language == null || language == l) meant.addAll(dev.finch.ir.vocab.Meanings.of(n, l.spelling(), vocabulary));
+        }
+        StringBuilder b = new StringBuilder("'").append(n).append("' is no core word, definition, constant, named type or syntax");
+        if (!meant.isEmpty()) {
+            b.append("; in Finch that is ");
+            int i = 0;
+            for (String m : meant) {
+                if (i > 0) b.append(i == meant.size() - 1 ? " or " : ", ");
+                b.append('`').append(m).append('`');
+                i++;
+            }
+        }
+        return b.toString();
+    }
+
+    /** {@link #notFound(dev.finch.ir.vocab.Vocabulary, String, Language)}, then the names close to it when no meaning was found. */
+    public static String notFound(dev.finch.ir.vocab.Vocabulary vocabulary, String name, Language language, List<String> close) {
+        String s = notFound(vocabulary, name, language);
+        return close.isEmpty() || s.contains("; in Finch that is") ? s : s + "; did you mean " + String.join(", ", close) + "?";
     }
 
 }

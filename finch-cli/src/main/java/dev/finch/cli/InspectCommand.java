@@ -75,8 +75,7 @@ final class InspectCommand implements Callable<Integer> {
         Optional<WordInfo> info = language == null ? session.inspectWord(word) : session.inspectWord(word, language);
         if (info.isEmpty()) {
             List<String> close = session.suggestWords(word, 5);
-            io.err().println("finch inspect: '" + word + "' is no core word, definition, constant, named type or syntax"
-                    + (close.isEmpty() ? "" : "; did you mean " + String.join(", ", close) + "?"));
+            io.err().println("finch inspect: " + dev.finch.Discovery.notFound(session.vocabulary(), word, language, close));
             io.err().flush();
             return Main.EXIT_FAILED;
         }

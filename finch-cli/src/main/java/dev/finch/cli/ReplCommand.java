@@ -294,8 +294,7 @@ final class ReplCommand implements Callable<Integer> {
                         print(DiscoveryText.inspect(info.get()));
                     } else {
                         List<String> close = session.suggestWords(arg, 5);
-                        print("'" + arg + "' is no core word, definition, constant, named type or syntax"
-                                + (close.isEmpty() ? "" : "; did you mean " + String.join(", ", close) + "?") + "\n");
+                        print(dev.finch.Discovery.notFound(session.vocabulary(), arg, null, close) + "\n");
                     }
                     return true;
                 default:

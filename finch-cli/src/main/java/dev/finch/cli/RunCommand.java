@@ -51,7 +51,7 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     McpOptions mcp = new McpOptions();
 
-    @Option(names = "--script", paramLabel = "NAME", description = "Run one µNorman FILE's top level under its script NAME (the test harness's simulated world).")
+    @Option(names = "--script", paramLabel = "NAME", description = "Run one µNorman FILE's top level under its script NAME (the test harness's simulated world), printing each top-level value (with --json, one outcome object per val and top-level expression).")
     String script;
 
     @Parameters(arity = "1..*", paramLabel = "FILE", description = "Program files, or - for standard input.")
@@ -158,17 +158,19 @@ final class RunCommand implements Callable<Integer> {
      */
     private int runUnderScript(List<Source> sources, Language override) throws UsageException {
         if (sources.size() != 1) throw new UsageException("--script runs exactly one µNorman file");
-        if (json) throw new UsageException("--script does not combine with --json");
         Source src = sources.get(0);
         if (src.language(override) != Language.NORMAN) throw new UsageException("--script needs a µNorman file (.nm, or --lang norman)");
         String id = sourceId != null ? sourceId : src.defaultSourceId();
         dev.finch.norman.test.TestHarness.ScriptedRun r;
         try (var harness = new dev.finch.norman.test.TestHarness(dev.finch.norman.SourceLoader.under(java.nio.file.Path.of("").toAbsolutePath()))) {
-            r = harness.runUnder(src.text(), id, script, chunk -> { io.out().print(chunk); io.out().flush(); });
+            // With --json stdout is the outcome objects alone: a failing val is reported by its own object, not by say text.
+            r = harness.runUnder(src.text(), id, script, json ? dev.finch.vm.OutputSink.NONE : chunk -> { io.out().print(chunk); io.out().flush(); });
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
         for (Diagnostic d : r.diagnostics()) io.err().print(DiagnosticText.render(d, src.text()));
+        if (json) ScriptRunReport.json(r, id, io.out());
+        else ScriptRunReport.text(r, io.out(), io.err());
         if (r.world() != null) {
             io.err().println("finch: " + id + " ran under script " + script + ": spent " + dev.finch.vm.value.Money.ofMicros(r.world().spent())
                     + ", took " + dev.finch.vm.value.Duration.ofMillis(r.world().elapsed()));
@@ -201,6 +203,7 @@ final class RunCommand implements Callable<Integer> {
                     : s.waitingTask().isPresent() ? "waiting for a CPU task or child agent (interrupted)"
                     : "it yielded " + s.yielded().map(v -> v.display() + " : " + v.type()).orElse("a value");
             io.err().println("finch: " + src.defaultSourceId() + " is suspended (" + o.executionId() + "): " + why);
+            if (!o.requiredCapabilities().isEmpty()) io.err().println("   = help: " + CommandLineHints.forMissingGrants(o.requiredCapabilities()));
         } else if (o instanceof Outcome.Refused) {
             io.err().println("finch: an answer to " + src.defaultSourceId() + " was refused (" + o.executionId() + "); it is still suspended");
         } else if (o instanceof Outcome.Cancelled) {

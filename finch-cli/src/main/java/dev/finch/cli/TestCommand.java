@@ -22,8 +22,8 @@ import picocli.CommandLine.Parameters;
  * {@code finch test FILE…} (decisions D2, D10): runs each µNorman file's unit tests after the whole file has loaded,
  * each test in a fresh world. A line per failing test, {@code file:line:col: form: message}; a file that does not
  * load gets its diagnostics on stderr with the source line and caret, like {@code run}; a val that failed while
- * loading is reported on stderr. The last line is exactly {@code N passed, M failed}. Exit 0 only when M = 0 and
- * every file loaded, else 1.
+ * loading is reported on stderr. The last line is {@code N passed, M failed}, followed on that line by {@code , K
+ * file(s) did not load (names)} when one did not. Exit 0 only when M = 0 and every file loaded, else 1.
  *
  * <p>With {@code -v} every test gets a line, passing or failing: {@code file:line:col: form: passed|failed, spent $…,
  * took …} (the spend and the simulated time of the tested expression's world), then {@code : message} when it failed.
@@ -49,6 +49,7 @@ final class TestCommand implements Callable<Integer> {
         long passed = 0;
         long failed = 0;
         boolean allLoaded = true;
+        List<String> notLoaded = new java.util.ArrayList<>();
         if (files.stream().filter(Source.STDIN::equals).count() > 1) return Main.usage(io, "test", "standard input (-) can be given only once");
         try (TestHarness harness = new TestHarness()) {
             for (String file : files) {
@@ -58,11 +59,13 @@ final class TestCommand implements Callable<Integer> {
                 } catch (UsageException e) {
                     io.err().println("finch test: " + e.getMessage());
                     allLoaded = false;
+                    notLoaded.add(file);
                     continue;
                 }
                 FileReport r = harness.runAll(src.text(), src.defaultSourceId());
                 if (!r.loaded()) {
                     allLoaded = false;
+                    notLoaded.add(src.defaultSourceId());
                     for (Diagnostic d : r.diagnostics()) io.err().print(DiagnosticText.render(d, textOf(d, src)));
                     continue;
                 }
@@ -75,7 +78,10 @@ final class TestCommand implements Callable<Integer> {
                 }
             }
         }
-        io.out().println(passed + " passed, " + failed + " failed");
+        // The last line starts "N passed, M failed" (decisions D2); a file that did not load says so on that same line,
+        // so that "0 passed, 0 failed" never reads as success to whatever reads only the last line.
+        io.out().println(passed + " passed, " + failed + " failed" + (notLoaded.isEmpty() ? ""
+                : ", " + notLoaded.size() + (notLoaded.size() == 1 ? " file" : " files") + " did not load (" + String.join(", ", notLoaded) + ")"));
         io.out().flush();
         io.err().flush();
         return failed == 0 && allLoaded ? Main.EXIT_OK : Main.EXIT_FAILED;
@@ -90,7 +96,9 @@ final class TestCommand implements Callable<Integer> {
 
     /** {@code ask SITE: cost $…, latency …: reply …} (or {@code call CAP/OP: …}). */
     static String traceLine(ScriptedModels.TraceEntry e) {
-        return e.kind() + " " + e.site() + ": cost " + Money.ofMicros(e.cost()) + ", latency " + Duration.ofMillis(e.end() - e.start()) + ": " + e.reply();
+        // An ask says what it reserved and from what (an OverBudget one also what was left).
+        String reserved = e.reservation().isEmpty() ? "" : " (" + e.reservation() + ")";
+        return e.kind() + " " + e.site() + ": cost " + Money.ofMicros(e.cost()) + ", latency " + Duration.ofMillis(e.end() - e.start()) + ": " + e.reply() + reserved;
     }
 
     /** The text a diagnostic points into: the file itself, or a file it uses. */

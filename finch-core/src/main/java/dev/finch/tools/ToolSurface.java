@@ -256,8 +256,7 @@ public final class ToolSurface {
         Language language = args.hasNonNull("language") ? Language.named(args.get("language").textValue()).orElseThrow() : null;
         Optional<WordInfo> info = language == null ? session.inspectWord(name) : session.inspectWord(name, language);
         if (info.isPresent()) return DiscoveryJson.write(DiscoveryJson.tree(info.get()));
-        return error(ToolCode.UNKNOWN_WORD, "inspect_word", "'" + name.strip() + "' is no core word, definition, constant, named type or syntax of this session",
-                session.suggestWords(name, 5));
+        return error(ToolCode.UNKNOWN_WORD, "inspect_word", dev.finch.Discovery.notFound(session.vocabulary(), name, language), session.suggestWords(name, 5));
     }
 
     private String submit(ObjectNode args, String sourceId) {

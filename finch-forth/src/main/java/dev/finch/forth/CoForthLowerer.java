@@ -218,6 +218,12 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
     }
 
     @Override public Void visitIfOk(IfOkContext ctx) {
+        // The contract's result branch: "Both arms are required" — an err arm left out would silently pass the err
+        // payload on as if it were the ok one whenever the two happen to share a type.
+        if (ctx.ELSE() == null) {
+            report(ForthCode.MISSING_ERR_ARM.at(origin(ctx.start), "if-ok needs both arms, if-ok … else … then: the else arm receives the err payload "
+                    + "(the contract requires both, even when the ok and err payloads share a type)", "if-ok … else … then", "if-ok … then"));
+        }
         Block ok = block(ctx.ok);
         out.add(new Instr.IfOk(ok, block(ctx.err), origin(ctx.start)));
         return null;

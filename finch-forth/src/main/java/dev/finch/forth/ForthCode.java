@@ -29,6 +29,7 @@ public enum ForthCode implements DiagnosticCode {
     DUPLICATE_DEFINITION("E-FORTH-113", Phase.LOWER, "One submission defines the same word twice."),
     DUPLICATE_FIELD("E-FORTH-114", Phase.LOWER, "A record literal names the same field twice."),
     TOO_DEEP("E-FORTH-115", Phase.LOWER, "Constructs are nested deeper than the frontend's own bound (512 levels), which holds even when the compile limits allow more."),
+    MISSING_ERR_ARM("E-FORTH-116", Phase.LOWER, "An if-ok has no else: both arms of a result branch are required (if-ok … else … then), even when the ok and err payloads have one type."),
     INTERNAL("E-FORTH-199", Phase.LOWER, "The frontend failed unexpectedly; this is a bug in Finch, not in the program.");
 
     private final String code;

@@ -38,7 +38,9 @@ final class IrGen {
             "é", "€", "😀", "\ud800", "\udc00x", "record-get", "\" say", ")", "( x )", "\\ c", "{\"a\":1}", "[1, 2]", "\\u0041",
             "'sym", ": f ;", "\u2028", "\u00a0");
     private static final List<Capability> CAPS = List.of(Capability.SESSION_EMIT, Capability.parse("fs.read(${workspace}/**)").orElseThrow(),
-            Capability.of("mcp.call", "server", "tool"), Capability.of("process.run", "git"), Capability.of("net.http"));
+            Capability.of("mcp.call", "server", "tool"), Capability.of("process.run", "git"), Capability.of("net.http"),
+            // Templates over a word's parameters (issue 36) print and read back like any capability.
+            Capability.of("fs.read", "${workspace}/$0"), Capability.of("fs.write", "${project}/$1/**"), Capability.of("tool.call", "$0", "$1"));
 
     private final Random r;
     private List<String> locals = new ArrayList<>();

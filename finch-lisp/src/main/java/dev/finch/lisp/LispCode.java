@@ -22,7 +22,7 @@ public enum LispCode implements DiagnosticCode {
     UNKNOWN_NAME("E-LISP-102", Phase.LOWER, "A name that is neither a local, a definition, a constant nor a vocabulary word."),
     SET_CAPTURED("E-LISP-103", Phase.LOWER, "set! on a variable captured by a lambda (closures capture by value, read-only)."),
     SET_NOT_LOCAL("E-LISP-104", Phase.LOWER, "set! on something that is not a local binding."),
-    TRY_OUTSIDE_RESULT("E-LISP-105", Phase.LOWER, "try outside a function whose declared return type is result<…>."),
+    TRY_OUTSIDE_RESULT("E-LISP-105", Phase.LOWER, "try outside a function (a define or a lambda) whose declared return type is result<…>."),
     BAD_ANNOTATION("E-LISP-106", Phase.LOWER, "A type annotation that is not a valid compact type spelling."),
     NOT_CALLABLE("E-LISP-107", Phase.LOWER, "A word that cannot be used as a Lisp function (it leaves several values, or needs its own form)."),
     UNSUPPORTED("E-LISP-108", Phase.LOWER, "A Scheme form this frontend does not support."),

@@ -114,7 +114,7 @@ class InferenceTest {
         Diagnostic unknown = fails("(say (int-to-strin 5))");
         assertThat(unknown.code()).isEqualTo("E-LISP-102");
         assertThat(unknown.phase()).isEqualTo(Phase.LOWER);
-        assertThat(unknown.message()).contains("did you mean 'int-to-string'");
+        assertThat(unknown.message()).contains("did you mean `int-to-string`");
         assertThat(fails("(let ((n 1)) (lambda () (set! n 2)))").code()).isEqualTo("E-LISP-103");
         assertThat(fails("(define x 1) (set! x 2)").code()).isEqualTo("E-LISP-104");
         assertThat(fails("(define (f [x : int]) (try (ok x)))").code()).isEqualTo("E-LISP-105");

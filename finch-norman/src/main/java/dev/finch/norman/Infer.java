@@ -10,6 +10,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -75,6 +76,17 @@ final class Infer {
     private final List<Object[]> limits = new ArrayList<>();
     private final Deque<Ty> ctx = new ArrayDeque<>();
     private int level;
+    /**
+     * Field selections whose record type was not known where they were typed and that several records could be
+     * ({@code (. a name)} with two records having {@code name}): each waits until the record's type is known from how
+     * the program uses it, and is refused only if it never is ({@link #resolveSelections}).
+     */
+    private final List<Selection> selections = new ArrayList<>();
+    /** The records a field selection may be from, while the basis is typed: only the basis's (null: every record). */
+    private Set<String> fieldScope;
+
+    /** A field selection waiting for its record's type. */
+    private record Selection(Ast.Dot dot, Ty record, Ty result) { }
 
     /**
      * The primitives, and — Finch's extension — every word the embedding host installed in {@code vocabulary} whose
@@ -179,6 +191,21 @@ final class Infer {
     // ---- the program --------------------------------------------------------------------------------------------
 
     /** Types one layer of definitions (the basis, then the user's program); tests only in the latter. */
+    /**
+     * Types the basis, whose field selections are from the basis's own records only: a program's record with a field
+     * the basis also selects ({@code (record Ticket (role Text))}) does not make the basis ambiguous.
+     */
+    void basis(List<Ast.Def> basisDefs) {
+        Set<String> own = new HashSet<>();
+        for (Ast.Def d : basisDefs) if (d instanceof Ast.RecordDecl r) own.add(r.name());
+        fieldScope = own;
+        try {
+            program(basisDefs, false);
+        } finally {
+            fieldScope = null;
+        }
+    }
+
     void program(List<Ast.Def> defs, boolean withTests) {
         for (Ast.Def d : defs) {
             if (d instanceof Ast.Grant g) {
@@ -214,6 +241,42 @@ final class Infer {
                 if (d instanceof Ast.Under u) under(u);
             }
         }
+        resolveSelections(true);
+    }
+
+    /**
+     * Types the field selections whose record is now known; with {@code force}, refuses those whose record never
+     * became known, saying how to let it be.
+     */
+    private void resolveSelections(boolean force) {
+        for (java.util.Iterator<Selection> it = selections.iterator(); it.hasNext(); ) {
+            Selection sel = it.next();
+            Ty r = sel.record().resolve();
+            if (r instanceof Ty.Var && !force) continue;
+            it.remove();
+            try {
+                if (r instanceof Ty.Var) {
+                    Ast.Dot d = sel.dot();
+                    List<String> names = recordsWith(d.field()).stream().map(Decls.TypeInfo::name).toList();
+                    throw new DiagnosticException(NormanCode.AMBIGUOUS_FIELD.at(d.origin(), "records " + String.join(" and ", names)
+                            + " both have a field `" + d.field() + "`, and nothing in the program says which one this selects from: "
+                            + "use it on a value built with one of them somewhere, e.g. (" + names.get(0) + " [" + d.field()
+                            + " …] …), so its type is known, or give the fields different names",
+                            "one record type", String.join(" or ", names)));
+                }
+                expect(sel.result(), select(sel.dot(), r), sel.dot().origin(), "(. e " + sel.dot().field() + ")");
+            } catch (DiagnosticException e) {
+                Budgets.rethrowCrossed(e);
+                diagnostics.addAll(e.diagnostics());
+            }
+        }
+    }
+
+    /** The records (in scope) that have a field {@code field}. */
+    private List<Decls.TypeInfo> recordsWith(String field) {
+        return decls.types.values().stream().filter(Decls.TypeInfo::isRecord)
+                .filter(t -> fieldScope == null || fieldScope.contains(t.name()))
+                .filter(t -> t.fields().stream().anyMatch(f -> f.name().equals(field))).toList();
     }
 
     /** Solves the effects and the ∞ limits once everything is typed; unconstrained effects are Pure. */
@@ -361,6 +424,7 @@ final class Infer {
                 diagnostics.addAll(e.diagnostics());
             }
         }
+        resolveSelections(false);
         level--;
         for (Ast.Def d : scc) {
             Ty t = mono.get(d);
@@ -408,6 +472,7 @@ final class Infer {
 
     private void test(Ast.Test t) {
         int mark = trail.size();
+        int waiting = selections.size();
         try {
             List<Ty> effects = new ArrayList<>();
             List<Ty> ts = new ArrayList<>();
@@ -447,6 +512,7 @@ final class Infer {
             if (t.testKind() == Ast.TestKind.CHECK_ERROR) {
                 // D10: a static error inside check-error is the checked run-time error the test expects.
                 undo(mark);
+                while (selections.size() > waiting) selections.remove(selections.size() - 1);
                 staticErrors.put(t, e.diagnostics().get(0));
                 testEffects.putIfAbsent(t, List.of(effectVar()));
             } else {
@@ -719,27 +785,50 @@ final class Infer {
 
     private Ty dot(Ast.Dot d, Map<String, Scheme> env) {
         Ty r = infer(d.record(), env).resolve();
-        Decls.TypeInfo info = null;
+        if (r instanceof Ty.Var v) {
+            budget.charge(Phase.VERIFY, decls.fieldCount(), d.origin());
+            List<Decls.TypeInfo> candidates = recordsWith(d.field());
+            if (candidates.isEmpty()) throw new DiagnosticException(NormanCode.AMBIGUOUS_FIELD.at(d.origin(), "no record has a field `" + d.field() + "`"));
+            if (candidates.size() > 1) {
+                // Several records have the field: the record's type is whatever the program's use of it says. Until it
+                // is known the record and the field's type stay one type each, never generalized (level 0), so every
+                // use of the enclosing definition speaks of the same record.
+                Ty.Var result = new Ty.Var(0, false);
+                lower(v);
+                selections.add(new Selection(d, v, result));
+                return result;
+            }
+            return selectFrom(candidates.get(0), d, r);
+        }
+        return select(d, r);
+    }
+
+    /** Keeps {@code v} from being generalized: a selection waits for the one type it stands for. */
+    private void lower(Ty.Var v) {
+        if (v.level == 0) return;
+        int old = v.level;
+        v.level = 0;
+        trail.add(() -> v.level = old);
+    }
+
+    /** {@code (. e field)} where e's type {@code r} is known (not a variable). */
+    private Ty select(Ast.Dot d, Ty r) {
+        Decls.TypeInfo info;
         if (r instanceof Ty.Con c) {
             info = decls.types.get(c.name);
             if (info == null || !info.isRecord()) {
                 throw new DiagnosticException(NormanCode.TYPE_MISMATCH.at(d.origin(), "(. e " + d.field() + ") selects from a record, but e has type " + Ty.spelled(r),
                         "a record with field " + d.field(), Ty.spelled(r)));
             }
-        } else if (r instanceof Ty.Var) {
-            budget.charge(Phase.VERIFY, decls.fieldCount(), d.origin());
-            List<Decls.TypeInfo> candidates = decls.types.values().stream().filter(Decls.TypeInfo::isRecord)
-                    .filter(t -> t.fields().stream().anyMatch(f -> f.name().equals(d.field()))).toList();
-            if (candidates.size() != 1) {
-                throw new DiagnosticException(NormanCode.AMBIGUOUS_FIELD.at(d.origin(), candidates.isEmpty()
-                        ? "no record has a field `" + d.field() + "`"
-                        : "several records have a field `" + d.field() + "` and the record's type is not known here"));
-            }
-            info = candidates.get(0);
+            return selectFrom(info, d, r);
         } else {
             throw new DiagnosticException(NormanCode.TYPE_MISMATCH.at(d.origin(), "(. e " + d.field() + ") selects from a record, but e is a function",
                     "a record", r.toString()));
         }
+    }
+
+    /** The type of field {@code d.field()} of record {@code info}, {@code r} being (or becoming) that record. */
+    private Ty selectFrom(Decls.TypeInfo info, Ast.Dot d, Ty r) {
         List<Ty> args = freshArgs(info);
         expect(info.applied(args), r, d.record().origin(), "the record of (. e " + d.field() + ")");
         budget.charge(Phase.VERIFY, info.fields().size(), d.origin());

@@ -92,12 +92,31 @@ final class Lowerer {
             if (w.origin() != dev.finch.ir.vocab.WordSpec.Provenance.HOST) continue;
             for (var o : w.overloads()) effects.addAll(o.signature().effects());
         }
-        for (Type.Fn f : session.values()) effects.addAll(f.effects());
+        // A session word's template over its parameters is, in a function type, its bound.
+        for (Type.Fn f : session.values()) effects.addAll(dev.finch.ir.vocab.RequirementTemplate.bounded(f.effects()));
         effects.remove(dev.finch.ir.cap.Capability.SESSION_EMIT);
         this.hostEffects = java.util.Collections.unmodifiableSortedSet(effects);
     }
 
     List<Diagnostic> diagnostics() { return diagnostics; }
+
+    /**
+     * When set, every top-level expression leaves its {@code result<T,Failure>} on the stack — {@code ok} of its value,
+     * or the failure it ended with — and a failure does not stop the rest of the file: what a run that reports each
+     * top-level form needs ({@code finch run FILE.nm --script NAME}). Unset, a value stays on the stack and an
+     * uncaught failure stops the run ({@code expect-ok}).
+     */
+    private boolean topLevelResults;
+
+    /** The vals and top-level expressions, in file order (the expressions' values, or results, are left in this order). */
+    private final List<NormanTests.TopLevel> topLevel = new ArrayList<>();
+
+    Lowerer reportingTopLevel() {
+        topLevelResults = true;
+        return this;
+    }
+
+    List<NormanTests.TopLevel> topLevel() { return List.copyOf(topLevel); }
 
     // ---- modules ------------------------------------------------------------------------------------------------
 
@@ -142,6 +161,9 @@ final class Lowerer {
                 switch (d.kind()) {
                     case DEFINE:
                     case VAL:
+                        if (d instanceof Ast.Val v) {
+                            topLevel.add(new NormanTests.TopLevel(v.origin(), Optional.of(v.name()), fallible(d) ? Optional.of(constName(v)) : Optional.empty()));
+                        }
                         request(d);
                         if (d instanceof Ast.Val v && fallible(d)) {
                             Origin at = v.origin();
@@ -161,14 +183,19 @@ final class Lowerer {
                         break;
                     case EXP: {
                         Ast.TopExp t = (Ast.TopExp) d;
+                        topLevel.add(new NormanTests.TopLevel(t.origin(), Optional.empty(), Optional.empty()));
                         if (fallible(d)) {
                             String name = "nm.top." + (++top);
                             words.put(name, wrapper(name, t.exp(), inf.defEffects.get(d), t.origin(), true));
                             main.add(new Instr.Call(name, t.origin()));
-                            main.add(new Instr.Call("expect-ok", t.origin()));
+                            if (!topLevelResults) main.add(new Instr.Call("expect-ok", t.origin()));
                         } else {
                             Fn f = new Fn(false, new Names(Map.of()), true);
                             exp(t.exp(), f, new Scope(), main);
+                            if (topLevelResults) {
+                                Type value = type(inf.defTypes.get(d), new Names(Map.of()), Map.of());
+                                main.add(new Instr.Call("ok", List.of(new Immediate.TypeArg(Type.result(value, failure()))), t.origin()));
+                            }
                         }
                         break;
                     }
@@ -672,8 +699,11 @@ final class Lowerer {
                 return;
             }
             case FAIL: {
+                // err<result<T,Failure>>: the type µNorman inferred where the fail stands, so that what the verifier
+                // sees after ? is that type and not a variable — an overloaded word applied to two fails ((+ (fail 'l)
+                // (fail 'r)), a Num) must choose the overload µNorman chose.
                 exp(((Ast.Fail) e).failure(), fn, scope, out);
-                out.add(new Instr.Call("err", at));
+                out.add(new Instr.Call("err", List.of(new Immediate.TypeArg(Type.result(typeOf(e, fn, scope), failure()))), at));
                 out.add(new Instr.Propagate(at));
                 return;
             }
@@ -701,7 +731,10 @@ final class Lowerer {
                 // Every step is a closure started with step-spawn, in the order the syntactic check gave them (each
                 // after the steps it reads), and first joins the steps it reads: so it runs as soon as its inputs are
                 // ready, concurrently with the others, on the run's deterministic scheduler. The body runs once every
-                // step has ended; the first step in that order that failed is the workflow's failure.
+                // step has ended; the first step in that order that failed is the workflow's failure. A step that may
+                // fail hands its result to step-fail-siblings: the first to fail stops the others (each ends, at its next
+                // check, with that failure: what it already asked for is charged, nothing new is sent), so the workflow
+                // fails with it and spends nothing after its outcome is decided.
                 Ast.Workflow w = (Ast.Workflow) e;
                 List<String> names = w.steps().stream().map(Ast.Binding::name).toList();
                 Optional<String> shared = sharedStatefulTool(w, scope);
@@ -720,8 +753,17 @@ final class Lowerer {
                     Set<String> deps = FreeVars.of(b.value());
                     for (String n : names) if (deps.contains(n) && tasks.containsKey(n)) join(tasks.get(n), n, fails, inner, ss, b.origin(), step);
                     exp(b.value(), inner, ss, step);
-                    if (fails) step.add(new Instr.Call("ok", b.origin()));
-                    out.add(new Instr.Closure(fnType(List.of(), List.of(fails ? Type.result(st, failure()) : st)), new Block(step), b.origin()));
+                    if (fails) {
+                        step.add(new Instr.Call("ok", b.origin()));
+                        // [: ( -- result<T,F> ) [: ( -- result<T,F> ) step ;] execute step-fail-siblings ;]: ? inside returns
+                        // from the inner closure, so every way the step ends passes the word.
+                        Type.Fn answers = fnType(List.of(), List.of(Type.result(st, failure())));
+                        List<Instr> outer = List.of(new Instr.Closure(answers, new Block(step), b.origin()), new Instr.Call("execute", b.origin()),
+                                new Instr.Call("step-fail-siblings", b.origin()));
+                        out.add(new Instr.Closure(answers, new Block(outer), b.origin()));
+                    } else {
+                        out.add(new Instr.Closure(fnType(List.of(), List.of(st)), new Block(step), b.origin()));
+                    }
                     out.add(new Instr.Call("step-spawn", b.origin()));
                     String task = fn.fresh("step-" + b.name().trim());
                     out.add(new Instr.LocalStore(task, b.origin()));

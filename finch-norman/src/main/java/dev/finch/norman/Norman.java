@@ -60,10 +60,17 @@ public final class Norman implements Frontend {
     }
 
     /** Lowers the unit tests of a checked program for the harness (see {@link NormanTests}), over {@code vocabulary}. */
-    public NormanTests lowerTests(NormanProgram p, dev.finch.ir.vocab.Vocabulary vocabulary) {
+    public NormanTests lowerTests(NormanProgram p, dev.finch.ir.vocab.Vocabulary vocabulary) { return lowerTests(p, vocabulary, false); }
+
+    /**
+     * {@link #lowerTests(NormanProgram, dev.finch.ir.vocab.Vocabulary)}; with {@code reportTopLevel}, each top-level
+     * expression leaves its {@code result<T,Failure>} and a failing one does not stop the file, so that a run can
+     * report every top-level form ({@link NormanTests#topLevel()}).
+     */
+    public NormanTests lowerTests(NormanProgram p, dev.finch.ir.vocab.Vocabulary vocabulary, boolean reportTopLevel) {
         if (!p.ok()) return new NormanTests(Optional.empty(), List.of(), List.of(), p.diagnostics());
         try {
-            return lowered(p, vocabulary);
+            return lowered(p, vocabulary, reportTopLevel);
         } catch (DiagnosticException e) {
             // A compile limit crossed while lowering (the program's budget is the one its check used).
             if (!Budgets.crossed(e)) throw e;
@@ -71,8 +78,9 @@ public final class Norman implements Frontend {
         }
     }
 
-    private NormanTests lowered(NormanProgram p, dev.finch.ir.vocab.Vocabulary vocabulary) {
+    private NormanTests lowered(NormanProgram p, dev.finch.ir.vocab.Vocabulary vocabulary, boolean reportTopLevel) {
         Lowerer lowerer = new Lowerer(p.inference, p.basis, language(), vocabulary);
+        if (reportTopLevel) lowerer.reportingTopLevel();
         Map<Ast.Test, List<String>> words = new IdentityHashMap<>();
         Map<Ast.Test, String> matchers = new IdentityHashMap<>();
         Map<Ast.Test, List<Optional<String>>> handlers = new IdentityHashMap<>();
@@ -100,7 +108,8 @@ public final class Norman implements Frontend {
             if (d instanceof Ast.Grant g) grants.put(g.name(), g);
             if (d instanceof Ast.Script s) scripts.put(s.name(), s);
         }
-        return new NormanTests(Optional.of(m), out, vals, List.of(), new NormanTests.Agents(grants, scripts));
+        List<NormanTests.TopLevel> top = reportTopLevel ? lowerer.topLevel() : List.of();
+        return new NormanTests(Optional.of(m), out, vals, List.of(), new NormanTests.Agents(grants, scripts), top);
     }
 
     /** Reads, checks and types {@code text} (identity {@code sourceId}, against which uses resolve). */
@@ -165,7 +174,7 @@ public final class Norman implements Frontend {
                 List<Ast.Def> all = new ArrayList<>(basisDefs);
                 all.addAll(defs);
                 inf.decls.declareAll(all);
-                inf.program(basisDefs, false);
+                inf.basis(basisDefs);
                 inf.program(defs, true);
                 inf.finish();
             } catch (DiagnosticException e) {

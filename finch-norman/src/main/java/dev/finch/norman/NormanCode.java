@@ -43,8 +43,10 @@ public enum NormanCode implements DiagnosticCode {
     LOAD_SUSPENDED("E-NORMAN-301", Phase.EXECUTE, "The test harness could not load a file: its top level suspended instead of completing."),
     HARNESS_INTERNAL("E-NORMAN-302", Phase.EXECUTE, "The test harness met a defect of Finch (not of the program) while loading a file."),
     TEST_FILE_UNREADABLE("E-NORMAN-303", Phase.PARSE, "A .nm file found by the JUnit engine cannot be read as UTF-8 text."),
+    TOP_LEVEL_FAILED("E-NORMAN-304", Phase.EXECUTE, "A val or top-level expression of a file run under a script (finch run --script) failed and nothing caught it: it is reported with its form, and the rest of the file still ran."),
     MODEL_NOT_SERVED("E-NORMAN-401", Phase.EXECUTE, "An ask names a model (its grant's id, else its name) that the host's model world does not serve (ModelWorld.Builder.model); nothing was sent."),
-    PRICE_BELOW_HOST("E-NORMAN-402", Phase.EXECUTE, "An ask's grant states a price below the host's price for that model: a program cannot lower what the host charges; nothing was sent.");
+    PRICE_BELOW_HOST("E-NORMAN-402", Phase.EXECUTE, "An ask's grant states a price below the host's price for that model: a program cannot lower what the host charges; nothing was sent."),
+    NO_SCRIPTED_ANSWER("E-NORMAN-403", Phase.EXECUTE, "A scripted world has no answer for an ask or call: the script has no reply left for its site (or cap/op), or a call runs outside any script. A checked run-time error: the test or the script is wrong, not the world.");
 
     /**
      * The verifier's diagnostics of a µNorman module, as µNorman diagnostics: a verifier rejection ({@code E-VERIFY-…})

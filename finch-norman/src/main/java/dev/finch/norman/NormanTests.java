@@ -13,9 +13,23 @@ import java.util.Optional;
  * A check-error whose expression has a static error gets one word that raises that error as a checked run-time
  * error ({@code program-error}). {@link #failingVals()} names the vals whose initializer may fail: each is a
  * constant of type {@code result<T,Failure>} after loading, an err when the val failed and bound nothing.
+ * {@link #topLevel()} lists the forms that run when the file loads — its vals and top-level expressions, in file order —
+ * when the program was lowered to report each ({@link Norman#lowerTests(NormanProgram, dev.finch.ir.vocab.Vocabulary, boolean)}):
+ * then each expression leaves its {@code result<T,Failure>}, in this order, and a failure does not stop the rest.
  */
-public record NormanTests(Optional<Module> module, List<Lowered> tests, List<FailingVal> failingVals, List<Diagnostic> diagnostics, Agents agents) {
-    public NormanTests { tests = List.copyOf(tests); failingVals = List.copyOf(failingVals); diagnostics = List.copyOf(diagnostics); }
+public record NormanTests(Optional<Module> module, List<Lowered> tests, List<FailingVal> failingVals, List<Diagnostic> diagnostics, Agents agents,
+                          List<TopLevel> topLevel) {
+    public NormanTests {
+        tests = List.copyOf(tests);
+        failingVals = List.copyOf(failingVals);
+        diagnostics = List.copyOf(diagnostics);
+        topLevel = List.copyOf(topLevel);
+    }
+
+    /** Lowered tests whose top-level expressions are not listed. */
+    public NormanTests(Optional<Module> module, List<Lowered> tests, List<FailingVal> failingVals, List<Diagnostic> diagnostics, Agents agents) {
+        this(module, tests, failingVals, diagnostics, agents, List.of());
+    }
 
     /** Lowered tests of a program that declares no model grants, scripts or asks. */
     public NormanTests(Optional<Module> module, List<Lowered> tests, List<FailingVal> failingVals, List<Diagnostic> diagnostics) {
@@ -57,4 +71,12 @@ public record NormanTests(Optional<Module> module, List<Lowered> tests, List<Fai
 
     /** A val whose initializer may fail: the constant {@code name} holds its result once the program has loaded. */
     public record FailingVal(String name, Origin origin) { }
+
+    /**
+     * A form that runs when the file loads: a val (its name, and the constant holding its result when it may fail) or
+     * a top-level expression (no name).
+     */
+    public record TopLevel(Origin origin, Optional<String> val, Optional<String> resultConstant) {
+        public boolean isVal() { return val.isPresent(); }
+    }
 }

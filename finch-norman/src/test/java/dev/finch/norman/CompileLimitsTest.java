@@ -272,14 +272,22 @@ class CompileLimitsTest {
     @Test
     void effectsPropagateThroughALongChainInLinearTime() {
         // One group of mutually recursive functions, each calling the next, the last one failing: the effect reaches
-        // the first one through 5,000 implications, each looked at once.
-        int n = 5_000;
-        StringBuilder b = new StringBuilder();
-        for (int i = 0; i < n; i++) b.append("(define g").append(i).append(" (k) (if (< k 0) (g0 k) (g").append(i + 1).append(" k)))\n");
-        b.append("(define g").append(n).append(" (k) (if (< k 0) (g0 k) (fail 'end)))\n");
-        NormanProgram p = Support.check(b.toString());
-        assertThat(p.diagnostics()).isEmpty();
-        assertThat(p.types()).containsEntry("g0", "(Num -> 'a ! Failure)");
+        // the first one through n implications, each looked at once — the work charged doubles with n, never squares
+        // (the work, not the wall time, which a busy machine stretches).
+        long[] work = new long[2];
+        for (int k = 0; k < 2; k++) {
+            int n = 2_500 << k;
+            StringBuilder b = new StringBuilder();
+            for (int i = 0; i < n; i++) b.append("(define g").append(i).append(" (k) (if (< k 0) (g0 k) (g").append(i + 1).append(" k)))\n");
+            b.append("(define g").append(n).append(" (k) (if (< k 0) (g0 k) (fail 'end)))\n");
+            dev.finch.ir.limit.CompileBudget budget = dev.finch.ir.limit.CompileBudget.standard();
+            NormanProgram p = new Norman(SourceLoader.inMemory(java.util.Map.of())).check(b.toString(), "t.nm", dev.finch.ir.vocab.Vocabulary.EMPTY,
+                    java.util.Map.of(), budget);
+            assertThat(p.diagnostics()).isEmpty();
+            assertThat(p.types()).containsEntry("g0", "(Num -> 'a ! Failure)");
+            work[k] = budget.work();
+        }
+        assertThat(work[1]).as("work for 5,000 functions against 2,500").isLessThan(work[0] * 5 / 2);
     }
 
     // ---- literals -----------------------------------------------------------------------------------------------

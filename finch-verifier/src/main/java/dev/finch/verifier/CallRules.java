@@ -97,7 +97,8 @@ final class CallRules {
             throw unknown(q.origin(), name);
         }
         List<Type> before = st.row();
-        Type.Fn type = Types.instantiate(sig, body.subst, q.origin());
+        // As a value the word is called where nothing knows which word it is: a template over its parameters is its bound.
+        Type.Fn type = Types.instantiate(dev.finch.ir.vocab.RequirementTemplate.bounded(sig), body.subst, q.origin());
         st.push(type);
         return new Checked.QuoteNode(q, target, type, before, st.row());
     }
@@ -164,9 +165,15 @@ final class CallRules {
         }
     }
 
+    /**
+     * Unknown word: what Finch calls it when another language's name was meant ({@code display} is {@code say}), the
+     * names spelled nearly alike, and where to look the right one up — with the tools, or on the command line.
+     */
     private RuntimeException unknown(dev.finch.ir.diag.Origin at, String name) {
-        String hint = Suggestions.didYouMean(name, body.module.knownNames(body.scope));
-        return Fail.at(VerifyCode.UNKNOWN_WORD, at, "unknown word `" + name + "`" + hint
-                + (hint.isEmpty() ? "; define it first, or look it up with search_word" : ""));
+        ModuleChecker m = body.module;
+        String meaning = dev.finch.ir.vocab.Meanings.hint(name, m.module.language(), m.env.vocabulary());
+        String spelling = Suggestions.didYouMean(name, m.knownNames(body.scope));
+        return Fail.at(VerifyCode.UNKNOWN_WORD, at, "unknown word `" + name + "`" + meaning + spelling
+                + (meaning.isEmpty() && spelling.isEmpty() ? "; define it first, or look it up (search_word; on the command line finch inspect NAME)" : ""));
     }
 }

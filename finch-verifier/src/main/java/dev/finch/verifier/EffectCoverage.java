@@ -1,6 +1,7 @@
 package dev.finch.verifier;
 
 import dev.finch.ir.cap.Capability;
+import dev.finch.ir.vocab.RequirementTemplate;
 import java.util.Collection;
 
 /**
@@ -17,8 +18,18 @@ final class EffectCoverage {
         return false;
     }
 
+    /**
+     * Whether {@code d} covers {@code n}. A template over a definition's parameters ({@code fs.read(${workspace}/$0)})
+     * is covered by the same template, by one over the same parameter's whole subtree ({@code …/$0/**}), or by a
+     * capability that covers its bound; a declared template covers only such templates — never a concrete path,
+     * which it does not name.
+     */
     static boolean covers(Capability d, Capability n) {
         if (d.equals(n)) return true;
+        boolean dt = RequirementTemplate.mentionsArgument(d);
+        boolean nt = RequirementTemplate.mentionsArgument(n);
+        if (dt) return nt && subtreeOf(d, n);
+        if (nt) return covers(d, RequirementTemplate.boundOf(n));
         // Sound containment from finch-capabilities where both parse (glob-in-glob inclusion, keyed parameters).
         var ds = dev.finch.capabilities.CapabilitySpec.of(d);
         var ns = dev.finch.capabilities.CapabilitySpec.of(n);
@@ -26,6 +37,16 @@ final class EffectCoverage {
         if (!ds.isOk()) return false;
         if (!d.name().equals(n.name()) || d.args().size() != n.args().size()) return false;
         for (int i = 0; i < d.args().size(); i++) if (!argCovers(d.args().get(i), n.args().get(i))) return false;
+        return true;
+    }
+
+    /** {@code d} is {@code n} with some path slots widened to their subtree ({@code ${r}/$0/**} covers {@code ${r}/$0}). */
+    private static boolean subtreeOf(Capability d, Capability n) {
+        if (!d.name().equals(n.name()) || d.args().size() != n.args().size()) return false;
+        for (int i = 0; i < d.args().size(); i++) {
+            String a = d.args().get(i), b = n.args().get(i);
+            if (!a.equals(b) && !(a.endsWith("/**") && (a.substring(0, a.length() - 3).equals(b) || b.startsWith(a.substring(0, a.length() - 2))))) return false;
+        }
         return true;
     }
 

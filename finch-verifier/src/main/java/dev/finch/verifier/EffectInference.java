@@ -36,8 +36,13 @@ final class EffectInference {
     record Result(Map<String, CheckedWord> words, CheckedWord main, SortedSet<Capability> capabilities, List<Diagnostic> diagnostics) { }
 
     private final Map<String, Unit> units;
-    /** Host calls whose path argument is known: their instantiated requirement (see {@link PathTemplates}). */
-    private Map<Checked.CallNode, Capability> sites = Map.of();
+    /** What is known of the arguments of calls whose callee's requirement depends on them (see {@link PathTemplates}). */
+    private PathTemplates templates = PathTemplates.NONE;
+    /**
+     * The call each rewritten call replaced ({@link #finish}): what is known of a call's arguments was recorded on the
+     * call as verified, and its rewritten copy already holds its instantiated effects.
+     */
+    private final java.util.IdentityHashMap<Checked.CallNode, Checked.CallNode> originals = new java.util.IdentityHashMap<>();
     private final Map<String, TreeSet<Capability>> eff = new LinkedHashMap<>();
     private final List<Diagnostic> diagnostics = new ArrayList<>();
 
@@ -55,11 +60,14 @@ final class EffectInference {
         this.env = env;
     }
 
-    /** The effects a just-verified body has so far: its declared set plus what its calls' signatures say. */
+    /**
+     * The effects a just-verified body has so far: its declared set plus what its calls' signatures say, a callee's
+     * template over its own parameters as its bound (the inference below instantiates it where it is called).
+     */
     static SortedSet<Capability> current(Checked.CheckedBlock body, Type.Fn declared) {
         TreeSet<Capability> out = new TreeSet<>();
         if (declared != null) out.addAll(declared.effects());
-        for (Checked.CallNode c : CheckedRewriter.calls(body)) out.addAll(c.instantiated().effects());
+        for (Checked.CallNode c : CheckedRewriter.calls(body)) out.addAll(dev.finch.ir.vocab.RequirementTemplate.bounded(c.instantiated().effects()));
         return out;
     }
 
@@ -83,21 +91,23 @@ final class EffectInference {
                     main.captures(), main.body(), false, main.origin());
             return new Result(Map.of(), checked, new TreeSet<>(), diagnostics);
         }
-        List<Checked.CheckedBlock> bodies = new ArrayList<>();
-        bodies.add(main.body());
-        for (Unit u : units.values()) bodies.add(u.word().body());
-        sites = PathTemplates.instantiate(bodies, diagnostics, vocabulary);
-        // A word's effects are what its body needs (a fixpoint over the call graph); a declaration is checked to
-        // cover them but does not widen them, so the dictionary and the permission preview stay precise.
-        for (var e : units.entrySet()) eff.put(e.getKey(), new TreeSet<>(e.getValue().declared() == null
-                ? e.getValue().word().signature().effects() : java.util.Set.of()));
+        List<PathTemplates.Body> bodies = new ArrayList<>();
+        bodies.add(new PathTemplates.Body(main.body(), null));
+        for (Unit u : units.values()) bodies.add(new PathTemplates.Body(u.word().body(), u.word().signature().ins()));
+        templates = PathTemplates.of(bodies, diagnostics, vocabulary);
+        // A word's effects are what its body needs (a fixpoint over the call graph): its calls' requirements, each
+        // instantiated with what is known of its arguments — so a word that passes its parameter to a file word needs
+        // a template over that parameter, fs.read(${workspace}/$0), which its own callers instantiate in turn. A
+        // declaration is checked to cover them but does not widen them, so the dictionary and the permission preview
+        // stay precise.
+        for (var e : units.entrySet()) eff.put(e.getKey(), new TreeSet<>());
         // Each body is read once: the effects of its calls outside the module, and which module words it calls. The
         // fixpoint then runs over the reverse call graph with a worklist, so a chain of n words costs n, not n².
         if (!units.isEmpty()) fixpoint();
         Map<String, CheckedWord> words = new LinkedHashMap<>();
         for (var e : units.entrySet()) {
             Unit u = e.getValue();
-            if (u.declared() != null) checkDeclared(u.declared().effects(), u.word().origin(), "word `" + e.getKey() + "`");
+            if (u.declared() != null) checkDeclared(u.declared(), u.word().origin(), "word `" + e.getKey() + "`");
             if (u.declared() != null) checkCovered(u.word().body(), u.declared().effects(), "word `" + e.getKey() + "`");
             words.put(e.getKey(), finish(u.word(), eff.get(e.getKey())));
         }
@@ -106,22 +116,20 @@ final class EffectInference {
         return new Result(words, checkedMain, reached(checkedMain, words), diagnostics);
     }
 
+    /** One call of a module word: who calls it, and where (its arguments instantiate the callee's templates). */
+    private record Edge(String caller, Checked.CallNode call) { }
+
     /** The module words' effects and pausing: a worklist fixpoint over the reverse call graph. */
     private void fixpoint() {
-        Map<String, Set<String>> callers = new HashMap<>();
+        Map<String, List<Edge>> callers = new HashMap<>();
         for (var e : units.entrySet()) {
             TreeSet<Capability> mine = eff.get(e.getKey());
             for (Checked.CallNode c : CheckedRewriter.calls(e.getValue().word().body())) {
                 String d = definition(c.target());
                 if (d != null && units.containsKey(d)) {
-                    Set<String> of = callers.get(d);
-                    if (of == null) {
-                        of = new HashSet<>();
-                        callers.put(d, of);
-                    }
-                    of.add(e.getKey());
+                    callers.computeIfAbsent(d, k -> new ArrayList<>()).add(new Edge(e.getKey(), c));
                 } else {
-                    mine.addAll(PathTemplates.effects(c, c.instantiated().effects(), sites));
+                    mine.addAll(templates.at(c, c.instantiated().effects()));
                     if (pausesBeyondSignature(c)) pausing.add(e.getKey());
                 }
             }
@@ -131,10 +139,10 @@ final class EffectInference {
         while (!work.isEmpty()) {
             String callee = work.poll();
             queued.remove(callee);
-            for (String caller : callers.getOrDefault(callee, Set.of())) {
-                boolean grew = eff.get(caller).addAll(eff.get(callee));
-                if (pausing.contains(callee)) grew |= pausing.add(caller);
-                if (grew && queued.add(caller)) work.add(caller);
+            for (Edge edge : callers.getOrDefault(callee, List.of())) {
+                boolean grew = eff.get(edge.caller()).addAll(templates.at(edge.call(), eff.get(callee)));
+                if (pausing.contains(callee)) grew |= pausing.add(edge.caller());
+                if (grew && queued.add(edge.caller())) work.add(edge.caller());
             }
         }
     }
@@ -181,10 +189,11 @@ final class EffectInference {
         return out;
     }
 
+    /** What a call needs: its callee's effects (a module word's as inferred) instantiated with what is known of its arguments. */
     private Set<Capability> calleeEffects(Checked.CallNode c) {
         String d = definition(c.target());
-        if (d != null && units.containsKey(d)) return eff.get(d);
-        return PathTemplates.effects(c, c.instantiated().effects(), sites);
+        if (d != null && units.containsKey(d)) return templates.at(c, eff.get(d));
+        return templates.at(c, c.instantiated().effects());
     }
 
     /** The definition a call or quote names (of this module or the session), or null for a vocabulary word or a constant. */
@@ -195,9 +204,19 @@ final class EffectInference {
         };
     }
 
-    /** A declaration may only name capabilities Finch knows, so it can never be a typo that covers nothing. */
-    private void checkDeclared(Set<Capability> declared, dev.finch.ir.diag.Origin at, String owner) {
-        for (Capability c : declared) {
+    /**
+     * A declaration may only name capabilities Finch knows, so it can never be a typo that covers nothing; a template
+     * names its definition's own parameters, whole ({@code $N}, {@code key=$N}) or as a path under a root ({@code
+     * ${workspace}/$N}, a string or a path of that root), and a function type inside the signature holds none.
+     */
+    private void checkDeclared(Type.Fn signature, dev.finch.ir.diag.Origin at, String owner) {
+        for (Type t : signature.ins()) templateInValue(t, at, owner);
+        for (Type t : signature.outs()) templateInValue(t, at, owner);
+        for (Capability c : signature.effects()) {
+            if (dev.finch.ir.vocab.RequirementTemplate.mentionsArgument(c)) {
+                checkTemplate(c, signature, at, owner);
+                continue;
+            }
             var spec = dev.finch.capabilities.CapabilitySpec.of(c);
             if (!spec.isOk()) {
                 diagnostics.add(VerifyCode.MALFORMED_CAPABILITY.at(at, owner + " declares " + c + ", which is not a capability: "
@@ -206,13 +225,59 @@ final class EffectInference {
         }
     }
 
+    private void checkTemplate(Capability c, Type.Fn signature, dev.finch.ir.diag.Origin at, String owner) {
+        var t = dev.finch.ir.vocab.RequirementTemplate.of(c);
+        String problem = null;
+        if (t.isEmpty()) {
+            problem = "a template names a parameter whole: $N, $N/**, key=$N or ${root}/$N (the text parameter N refined under that root)";
+        } else if (t.get().maxArgument() >= signature.ins().size()) {
+            problem = "it names parameter " + t.get().maxArgument() + ", but the word takes " + BodyChecker.values(signature.ins().size());
+        } else {
+            for (var slot : t.get().args()) {
+                if (slot instanceof dev.finch.ir.vocab.RequirementTemplate.Slot.Arg && c.name().startsWith("fs.")) {
+                    problem = "a path template names its root, e.g. " + c.name() + "(${workspace}/$0)";
+                } else if (slot instanceof dev.finch.ir.vocab.RequirementTemplate.Slot.Under u) {
+                    Type param = signature.ins().get(u.index());
+                    if (dev.finch.capabilities.Root.bySpelling(u.root()).isEmpty()) problem = "${" + u.root() + "} is no root";
+                    else if (!(param == Type.STRING || param instanceof Type.Var || param instanceof Type.PathT pt && pt.root().equals(u.root()))) {
+                        problem = "parameter " + u.index() + " is " + param + ", which is no text and no path under ${" + u.root() + "}";
+                    }
+                }
+            }
+            if (problem == null && !dev.finch.capabilities.CapabilitySpec.of(t.get().bound()).isOk()) problem = "its bound " + t.get().bound() + " is no capability";
+        }
+        if (problem != null) {
+            diagnostics.add(VerifyCode.MALFORMED_CAPABILITY.at(at, owner + " declares " + c + ", which is not a capability template: " + problem,
+                    "a template over the word's parameters such as fs.read(${workspace}/$0)", c.toString()));
+        }
+    }
+
+    /** A function type inside a signature (a parameter's or a result's) may not hold a template: nobody knows its arguments. */
+    private void templateInValue(Type t, dev.finch.ir.diag.Origin at, String owner) {
+        if (!(t instanceof Type.Fn f)) return;
+        for (Capability c : f.effects()) {
+            if (dev.finch.ir.vocab.RequirementTemplate.mentionsArgument(c)) {
+                diagnostics.add(VerifyCode.MALFORMED_CAPABILITY.at(at, owner + " declares the function type " + f + ", whose " + c + " names a parameter: "
+                        + "a template belongs to a definition's own effects; a function value's type states the bound, "
+                        + dev.finch.ir.vocab.RequirementTemplate.boundOf(c), dev.finch.ir.vocab.RequirementTemplate.boundOf(c).toString(), c.toString()));
+            }
+        }
+        for (Type x : f.ins()) templateInValue(x, at, owner);
+        for (Type x : f.outs()) templateInValue(x, at, owner);
+    }
+
     private void checkCovered(Checked.CheckedBlock body, Set<Capability> declared, String owner) {
         Set<Capability> reported = new HashSet<>();
         for (Checked.CallNode c : CheckedRewriter.calls(body)) {
             for (Capability cap : calleeEffects(c)) {
                 if (cap.equals(Capability.SESSION_EMIT) || EffectCoverage.covers(declared, cap) || !reported.add(cap)) continue;
+                // A requirement over the word's own parameter can be declared as that template, or as its bound.
+                String how = dev.finch.ir.vocab.RequirementTemplate.mentionsArgument(cap)
+                        ? "; declare that template (over the word's parameter: each caller's argument makes it concrete) or its bound "
+                                + dev.finch.ir.vocab.RequirementTemplate.boundOf(cap)
+                        : "; add it to the declaration";
                 diagnostics.add(VerifyCode.UNDECLARED_EFFECT.at(c.origin(), owner + " declares " + spell(declared) + " but `" + c.instr().word()
-                        + "` here needs " + cap + "; add it to the declaration (a declaration cannot hide a capability-bearing call)",
+                        + "` here needs " + cap + how + " (a declaration cannot hide a capability-bearing call)",
                         spell(declared), cap.toString()));
             }
         }
@@ -229,7 +294,7 @@ final class EffectInference {
     /** Rewrites a word with its final effects, per-call suspension and closure bodies. */
     private CheckedWord finish(CheckedWord w, Set<Capability> effects) {
         // A body the rewriter would rebuild node for node into an equal tree is kept as it is (most short programs).
-        CheckedWord rewritten = sites.isEmpty() && settled(w.body()) ? w : rewriter().word(w);
+        CheckedWord rewritten = templates == PathTemplates.NONE && settled(w.body()) ? w : rewriter().word(w);
         return new CheckedWord(rewritten.name(), rewritten.signature().withEffects(effects), rewritten.locals(), rewritten.captures(),
                 rewritten.body(), suspends(rewritten.body()), rewritten.origin());
     }
@@ -260,17 +325,20 @@ final class EffectInference {
                 boolean suspends;
                 String d = definition(n.target());
                 if (d != null && units.containsKey(d)) {
-                    inst = inst.withEffects(eff.get(d));
+                    inst = inst.withEffects(templates.at(n, eff.get(d)));
                     Type.Fn callee = units.get(d).word().signature().withEffects(eff.get(d));
                     suspends = WordSpec.maySuspend(callee) || pausing.contains(d);
                 } else {
-                    inst = inst.withEffects(PathTemplates.effects(n, inst.effects(), sites));
+                    inst = inst.withEffects(templates.at(n, inst.effects()));
                     suspends = WordSpec.maySuspend(inst) || pausesBeyondSignature(n);
                 }
-                return new Checked.CallNode(n.instr(), n.target(), inst, suspends, n.before(), n.after());
+                Checked.CallNode rewritten = new Checked.CallNode(n.instr(), n.target(), inst, suspends, n.before(), n.after());
+                originals.put(rewritten, originals.getOrDefault(n, n));
+                return rewritten;
             }
 
             @Override CheckedWord closureBody(CheckedWord w) {
+                templateInValue(w.signature(), w.origin(), "this closure");
                 CheckedWord inner = word(w);
                 TreeSet<Capability> effects = new TreeSet<>(w.signature().effects());
                 effects.addAll(callEffects(inner.body()));
@@ -303,12 +371,13 @@ final class EffectInference {
         work.push(main);
         while (!work.isEmpty()) {
             CheckedWord w = work.pop();
-            if (!closed) out.addAll(w.signature().effects());
+            // A word's template over its parameters is counted where it is called, instantiated there; unknown, its bound.
+            if (!closed) out.addAll(dev.finch.ir.vocab.RequirementTemplate.bounded(w.signature().effects()));
             for (Checked.Node n : CheckedRewriter.nodes(w.body())) {
                 // The module word a node leads to, if any; a call's or quote's effects on the way.
                 String target = switch (n.kind()) {
                     case CALL -> {
-                        Checked.CallNode c = (Checked.CallNode) n;
+                        Checked.CallNode c = originals.getOrDefault((Checked.CallNode) n, (Checked.CallNode) n);
                         String t = definition(c.target());
                         boolean moduleWord = t != null && words.containsKey(t);
                         boolean throughType = switch (c.target().kind()) {
@@ -320,13 +389,18 @@ final class EffectInference {
                             }
                             case WORD, CONSTANT_REF -> false;
                         };
-                        if (closed && !moduleWord && !throughType) out.addAll(calleeEffects(c));
+                        // Closed: what each call site needs, the callee's templates instantiated with its arguments there
+                        // (a module word's body is walked for the rest). What still names a parameter of the word being
+                        // walked is counted at that word's own call sites.
+                        if (closed && !throughType) addConcrete(out, moduleWord ? templates.at(c, templatesOf(eff.get(t))) : calleeEffects(c));
                         yield t;
                     }
                     case QUOTE -> {
                         Checked.QuoteNode q = (Checked.QuoteNode) n;
                         String t = definition(q.target());
                         if (!closed || t == null || !words.containsKey(t)) out.addAll(q.type().effects());
+                        // Called as a function value, a module word's template has no known arguments: its bound.
+                        else out.addAll(dev.finch.ir.vocab.RequirementTemplate.bounded(templatesOf(eff.get(t))));
                         yield t;
                     }
                     case CLOSURE -> { work.push(((Checked.ClosureNode) n).body()); yield null; }
@@ -336,6 +410,18 @@ final class EffectInference {
             }
         }
         return out;
+    }
+
+    /** The templates among {@code caps} (those naming a parameter of their definition). */
+    private static Set<Capability> templatesOf(Set<Capability> caps) {
+        Set<Capability> out = new TreeSet<>();
+        if (caps != null) for (Capability c : caps) if (dev.finch.ir.vocab.RequirementTemplate.mentionsArgument(c)) out.add(c);
+        return out;
+    }
+
+    /** Adds the requirements of {@code caps} that name no parameter: the concrete ones and the bounds. */
+    private static void addConcrete(Set<Capability> out, Set<Capability> caps) {
+        for (Capability c : caps) if (!dev.finch.ir.vocab.RequirementTemplate.mentionsArgument(c)) out.add(c);
     }
 
     /** True when every function value the module's bodies can hold was made in the module (see {@link #reached}). */

@@ -30,19 +30,12 @@ final class ValueConversion {
 
     static Value expect(Type type, Value v, String what) {
         java.util.Objects.requireNonNull(v, what);
-        if (!v.type().equals(type) && !unfolds(type, v.type())) {
+        if (!v.type().equals(type) && !Type.equivalent(type, v.type())) {
             throw new IllegalArgumentException(what + " must be a " + type + ", not " + v.display() + " : " + v.type());
         }
         return v;
     }
 
-    /**
-     * True when {@code type} is a recursive named type whose one unfolding is {@code found}: a value of a recursive type
-     * is read as its unfolding ({@link #fromInternal}), so a list of them holds records, not named values.
-     */
-    private static boolean unfolds(Type type, Type found) {
-        return type instanceof Type.Named n && n.isRecursive() && n.unfold().equals(found);
-    }
 
     static void ground(Type type) {
         java.util.Objects.requireNonNull(type, "type");

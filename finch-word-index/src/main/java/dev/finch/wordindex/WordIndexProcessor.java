@@ -175,7 +175,8 @@ public final class WordIndexProcessor extends AbstractProcessor {
             if (name.equals(OVERLOAD)) overload = values(a);
         }
         String w = word == null ? "null" : "new Declaration.WordValues(" + string((String) word.get("name")) + ", WordSpec.Category." + word.get("category")
-                + ", " + string((String) word.get("doc")) + ", " + word.get("foldsLeft") + ", " + word.get("pauses") + ", Typing." + word.get("typing") + ")";
+                + ", " + string((String) word.get("doc")) + ", " + word.get("foldsLeft") + ", " + word.get("pauses") + ", Typing." + word.get("typing")
+                + ", " + strings(word.get("aka")) + ")";
         String o = "null";
         Type.Fn fn = null;
         if (overload != null) {
@@ -285,6 +286,19 @@ public final class WordIndexProcessor extends AbstractProcessor {
             out.put(e.getKey().getSimpleName().toString(), v instanceof VariableElement c ? c.getSimpleName().toString() : v);
         }
         return out;
+    }
+
+    /** {@code List.of("a", "b")} for an annotation's array of strings (a list of annotation values). */
+    private static String strings(Object array) {
+        StringBuilder b = new StringBuilder("List.of(");
+        String sep = "";
+        if (array instanceof List<?> values) {
+            for (Object v : values) {
+                b.append(sep).append(string((String) ((AnnotationValue) v).getValue()));
+                sep = ", ";
+            }
+        }
+        return b.append(')').toString();
     }
 
     /** A Java expression that makes {@code t} (as finch-ir's parser made it). */

@@ -44,6 +44,7 @@ class WordIndexProcessorTest {
                         boolean foldsLeft() default false;
                         boolean pauses() default false;
                         dev.finch.ir.vocab.Typing typing() default dev.finch.ir.vocab.Typing.ORDINARY;
+                        String[] aka() default {};
                     }"""),
             source("dev.finch.vm.word.Overload", """
                     package dev.finch.vm.word;
@@ -74,7 +75,7 @@ class WordIndexProcessorTest {
                     @Overload(word = "read-it", id = "read-it-2", order = 1, sig = "-> variant{none|some(int)}")
                     public static java.util.List<String>[] other() { return null; }
 
-                    @Word(name = "tally", doc = "Tallies.") @Overload(sig = "string -> list<string>")
+                    @Word(name = "tally", doc = "Tallies.", aka = {"count", "\\"n\\""}) @Overload(sig = "string -> list<string>")
                     public static java.util.List<String> tally(dev.finch.vm.runtime.Ctx c, int depth, String s, dev.finch.ir.diag.Origin at) { return null; }
 
                     @Word(name = "say-bool", doc = "Says.") @Overload(sig = "bool ->")
@@ -87,7 +88,8 @@ class WordIndexProcessorTest {
         String index = Files.readString(out.resolve("dev/finch/vm/word/CoreIndex.java"));
         assertThat(index).contains("static final List<String> CLASSES = List.of(\n            \"demo.Words\");")
                 .contains("new Declaration.IndexedMethod(\"demo.Words\", \"swap\", List.of(\"Ljava/lang/Object;\", \"Ljava/lang/Object;\"), \"[Ljava/lang/Object;\", false, false, false, false, 4)")
-                .contains("new Declaration.WordValues(\"swap-ish\", WordSpec.Category.STACK, \"Says \\\"hi\\\".\\nTwice.\", false, false, Typing.ORDINARY)")
+                .contains("new Declaration.WordValues(\"swap-ish\", WordSpec.Category.STACK, \"Says \\\"hi\\\".\\nTwice.\", false, false, Typing.ORDINARY, List.of())")
+                .contains("new Declaration.WordValues(\"tally\", WordSpec.Category.HOST, \"Tallies.\", false, false, Typing.ORDINARY, List.of(\"count\", \"\\\"n\\\"\"))")
                 .contains("Intrinsic.SHUFFLE")
                 .contains("new Declaration.IndexedMethod(\"demo.Words\", \"read\", List.of(\"Ljava/lang/Object;\", \"J\", \"Ldev/finch/ir/type/Type$Fn;\"), \"Ljava/lang/Object;\", false, false, true, false, 2)")
                 .contains("Optional.of(new RequirementTemplate(\"fs.read\", List.of(new RequirementTemplate.Slot.Arg(0, false))))")

@@ -20,8 +20,9 @@ public final class Suggestions {
     /**
      * Up to {@code max} names close to {@code name}, nearest first — none rather than noise. A candidate is close
      * when it is within a third of the name's length in edits (at least 1, at most 3; an adjacent transposition is one
-     * edit), or when one is a prefix of the other, both have at least three characters and the shorter is at least half
-     * the longer. Nearer first, then the
+     * edit) and keeps some of it (fewer edits than the name has characters: {@code .} or {@code f} is near no other
+     * one-character name), or when one is a prefix of the other, both have at least three characters and the shorter
+     * is at least half the longer. Nearer first, then the
      * longer shared prefix ({@code cnd} is nearer {@code cond} than {@code and}), then by name.
      */
     public static List<String> near(String name, Collection<String> candidates, int max) {
@@ -38,7 +39,7 @@ public final class Suggestions {
             // Lengths further apart than the limit are further apart in edits too: skip them before the quadratic distance.
             if (!prefix && Math.abs(lc.length() - n.length()) > limit) continue;
             int d = distance(n, lc);
-            if (d <= limit || prefix) scored.add(new Scored(c, prefix ? Math.min(d, limit) : d, shared(n, lc)));
+            if ((d <= limit && d < n.length()) || prefix) scored.add(new Scored(c, prefix ? Math.min(d, limit) : d, shared(n, lc)));
         }
         scored.sort(Comparator.comparingInt(Scored::distance).thenComparing(Comparator.comparingInt(Scored::shared).reversed())
                 .thenComparing(Scored::name));

@@ -62,7 +62,7 @@ public final class CoForthPrinter {
             case CALL -> call((Instr.Call) instr);
             case IF -> { Instr.If i = (Instr.If) instr; yield branch("if", i.then(), i.otherwise()); }
             case IF_SOME -> { Instr.IfSome i = (Instr.IfSome) instr; yield branch("if-some", i.some(), i.none()); }
-            case IF_OK -> { Instr.IfOk i = (Instr.IfOk) instr; yield branch("if-ok", i.ok(), i.err()); }
+            case IF_OK -> { Instr.IfOk i = (Instr.IfOk) instr; yield join("if-ok", print(i.ok()), "else", print(i.err()), "then"); } // both arms, always
             case LOOP -> { Instr.Loop l = (Instr.Loop) instr; yield join("begin", print(l.test()), "while", print(l.body()), "repeat"); }
             case UNTIL -> join("begin", print(((Instr.Until) instr).body()), "until");
             case CASE -> {

@@ -248,6 +248,12 @@ public sealed interface Type {
     Type JSON = Prim.JSON;
     Type PATH = PathT.WORKSPACE_PATH;
 
+    /**
+     * Whether two types are the same up to folding recursive types: {@code rec<T,D>} is its unfolding wherever either
+     * side spells it (a value read back from JSON holds unfolded structure where a constructed one names the type).
+     */
+    static boolean equivalent(Type a, Type b) { return Recursion.equivalent(a, b); }
+
     static Type option(Type t) { return new OptionT(t); }
     static Type result(Type ok, Type err) { return new ResultT(ok, err); }
     static Type list(Type t) { return new ListT(t); }

@@ -21,6 +21,43 @@ public final class SourceSyntax {
         forth();
         lisp();
         norman();
+        meanings();
+    }
+
+    /**
+     * What other languages call these forms, in the habits models bring (Forth's counted loops, Scheme's and Common
+     * Lisp's definitions and loops): an unknown name among them is answered with the form by meaning.
+     */
+    private static void meanings() {
+        aka(FORTH, "begin", "do", "?do", "loop", "+loop", "for", "next", "again", "leave");
+        aka(FORTH, ":>", "variable", "value", "to", "!", "@", "locals|");
+        aka(FORTH, "if", "endif");
+        aka(FORTH, "[:", ":noname");
+        aka(LISP, "while", "do", "dotimes", "dolist", "for", "loop", "repeat", "until");
+        aka(LISP, "define", "defun", "def", "defn", "defvar", "defparameter");
+        aka(LISP, "set!", "setq", "setf", "set");
+        aka(LISP, "lambda", "fn", "λ");
+        aka(LISP, "begin", "progn");
+        aka(LISP, "match", "pcase", "match-lambda");
+    }
+
+    /** Gives the form {@code name} of {@code language} the names other languages spell it with. */
+    private static void aka(String language, String name, String... names) {
+        for (int i = 0; i < SYNTAX.size(); i++) {
+            SyntaxSpec s = SYNTAX.get(i);
+            if (s.name().equals(name) && s.languages().contains(language)) {
+                SYNTAX.set(i, new SyntaxSpec(s.name(), s.languages(), s.form(), s.doc(), s.example(), s.parts(), List.of(names)));
+                return;
+            }
+        }
+        throw new IllegalStateException("no " + language + " form " + name);
+    }
+
+    /** The forms of {@code language} another language spells {@code word} (its {@link SyntaxSpec#aka}), in documentation order. */
+    public static List<SyntaxSpec> byMeaning(String word, String language) {
+        List<SyntaxSpec> out = new ArrayList<>();
+        for (SyntaxSpec s : SYNTAX) if (s.languages().contains(language) && s.aka().contains(word)) out.add(s);
+        return List.copyOf(out);
     }
 
     private SourceSyntax() { }
@@ -32,7 +69,7 @@ public final class SourceSyntax {
                 "3 0 > if \"positive\" else \"not positive\" then say", "else", "then");
         add(FORTH, "if-some", "opt if-some … else … then", "Branch on an option; the some edge receives the payload.",
                 "\"12\" string-to-int if-some 1 + else 0 then");
-        add(FORTH, "if-ok", "res if-ok … else … then", "Branch on a result; the ok and err edges receive their payloads.",
+        add(FORTH, "if-ok", "res if-ok … else … then", "Branch on a result; the ok and err edges receive their payloads (both arms required).",
                 "\"[1]\" json-parse if-ok json-stringify else then say");
         add(FORTH, "begin", "begin test while body repeat | begin body until", "Loops; the row at the loop head is invariant.",
                 "0 begin dup 3 < while 1 + repeat", "while", "repeat", "until");
@@ -42,7 +79,7 @@ public final class SourceSyntax {
                 "42 constant answer\nanswer 1 +");
         add(FORTH, "type", "type<T> name", "Name a type once (top level); later signatures and < > parameters of either language use the name.",
                 "type<variant{circle(int)|square(int)}> shape\n: side ( shape -- int ) variant-get<square> if-some else 0 then ;\n3 variant<shape,square> side");
-        add(FORTH, "?", "res ?", "Propagate an err from a word whose sole output is a result; the ok payload stays.",
+        add(FORTH, "?", "res ?", "Propagate an err from a word or closure whose sole output is a result; the ok payload stays.",
                 ": half ( int -- result<int,string> ) dup 2 mod 0 = if 2 / ok else drop \"odd\" err then ;\n"
                         + ": quarter ( int -- result<int,string> ) half ? half ;\n8 quarter");
         add(FORTH, "[']", "['] word", "Push an execution token for a word; execute calls it.",
@@ -64,11 +101,11 @@ public final class SourceSyntax {
         add(LISP, "(", "(f arg…) | ((make-adder 5) 10) | (g x) where g is a parameter",
                 "Call a function, a word or a function value: the head may be any expression of function type.",
                 "(define (make-adder [n : int]) (lambda ([x : int]) (+ x n)))\n((make-adder 5) 10)", ")");
-        add(LISP, "define", "(define (f [x : int] y) : type body…) | (define name value)", "Define a function (annotations optional) or a value.",
+        add(LISP, "define", "(define (f [x : int] y) : type [! {caps}] body…) | (define name value)", "Define a function (annotations optional) or a value.",
                 "(define (sq [n : int]) : int (* n n))\n(sq 7)");
         add(LISP, "define-type", "(define-type name T)", "Name a type once (top level); later annotations and signatures of either language use the name.",
                 "(define-type shape variant{circle(int)|square(int)})\n(define (side [s : shape]) : int (match-option (variant-get s :square) (some n n) (none 0)))\n(side (variant shape :square 3))");
-        add(LISP, "lambda", "(lambda (x [y : int] …) body…)", "A closure over the enclosing bindings.",
+        add(LISP, "lambda", "(lambda (x [y : int] …) [: type] body…)", "A closure over the enclosing bindings.",
                 "((lambda ([x : int]) (* x 2)) 21)");
         add(LISP, "execute", "(execute f arg…)", "Call the function value f, exactly as (f arg…) does (Co-Forth's word, spelled as a call).",
                 "(define (make-adder [n : int]) (lambda ([x : int]) (+ x n)))\n(execute (make-adder 5) 10)");
@@ -86,13 +123,13 @@ public final class SourceSyntax {
         add(LISP, "and", "(and a b …)", "Short-circuit conjunction of bools.", "(and (> 2 1) (< 2 3))");
         add(LISP, "or", "(or a b …)", "Short-circuit disjunction of bools.", "(or (> 1 2) (< 2 3))");
         add(LISP, "quote", "(quote name) | 'name", "A symbol literal.", "(quote ready)", "'");
-        add(LISP, "match", "(match v (pattern e…) … (_ e…))", "Match a bool, an int, a string or a record ((record ((field name) …)) e…).",
+        add(LISP, "match", "(match v (pattern e…) … (_ e…))", "Match an option, a result, a bool, an int, a list (empty, cons), a closed variant ((tag x) e…) or a record ((record ((field name) …)) e…).",
                 "(match 2 (1 \"one\") (2 \"two\") (_ \"many\"))", "_");
         add(LISP, "match-option", "(match-option opt (some v e…) (none e…))", "Branch on an option, binding the payload.",
                 "(match-option (string-to-int \"12\") (some n (+ n 1)) (none 0))");
         add(LISP, "match-result", "(match-result res (ok v e…) (err e e…))", "Branch on a result, binding either payload.",
                 "(match-result (json-parse \"[1]\") (ok j (json-stringify j)) (err e e))");
-        add(LISP, "try", "(try res)", "The ok payload, or return the err at once; only in a function declared to return result<…>.",
+        add(LISP, "try", "(try res)", "The ok payload, or return the err at once; only in a define or lambda declared to return result<…>.",
                 "(define (half [x : int]) : result<int,string> (if (= 0 (mod x 2)) (ok (/ x 2)) (err \"odd\")))\n"
                         + "(define (quarter [x : int]) : result<int,string> (half (try (half x))))\n(quarter 8)");
         add(LISP, "list", "(list a b …)", "A list of one element type.", "(list 1 2 3)");
@@ -192,7 +229,7 @@ public final class SourceSyntax {
     }
 
     private static void add(String language, String name, String form, String doc, String example, String... parts) {
-        SYNTAX.add(new SyntaxSpec(name, List.of(language), form, doc, example, List.of(parts)));
+        SYNTAX.add(new SyntaxSpec(name, List.of(language), form, doc, example, List.of(parts), List.of()));
     }
 
     /** Every piece of source syntax, in documentation order: Co-Forth's, Lisp's, then µNorman's. */

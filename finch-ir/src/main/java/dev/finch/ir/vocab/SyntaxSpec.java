@@ -12,11 +12,14 @@ import java.util.List;
  * @param doc       what it means, in one line
  * @param example   a short complete program (µNorman: a file) that uses it and runs
  * @param parts     the form's other keywords ({@code else}, {@code then}, …), which look it up too
+ * @param aka       what other languages spell this form ({@code do … loop} for Co-Forth's {@code begin}): an unknown
+ *                  name among them is answered with this form, by meaning ({@link SourceSyntax#byMeaning})
  */
-public record SyntaxSpec(String name, List<String> languages, String form, String doc, String example, List<String> parts) {
+public record SyntaxSpec(String name, List<String> languages, String form, String doc, String example, List<String> parts, List<String> aka) {
     public SyntaxSpec {
         languages = List.copyOf(languages);
         parts = List.copyOf(parts);
+        aka = List.copyOf(aka);
     }
 
     /** Whether {@code word} names this form: its name or one of its parts. */

@@ -73,6 +73,17 @@ public final class Vocabulary {
     /** The word named {@code name}, if any. */
     public Optional<WordSpec> word(String name) { return Optional.ofNullable(words.get(name)); }
 
+    /**
+     * The words another language spells {@code name} ({@link WordSpec#aka}: {@code display} is {@code say}), in
+     * documentation order; empty for a name that is a word itself.
+     */
+    public List<WordSpec> byMeaning(String name) {
+        if (name == null || words.containsKey(name)) return List.of();
+        List<WordSpec> out = new ArrayList<>();
+        for (WordSpec w : words.values()) if (w.aka().contains(name)) out.add(w);
+        return out;
+    }
+
     /** The word that owns the overload {@code id}, if any. */
     public Optional<WordSpec> ownerOf(String id) { return Optional.ofNullable(byOverload.get(id)); }
 

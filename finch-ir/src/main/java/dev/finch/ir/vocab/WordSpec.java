@@ -18,12 +18,21 @@ import java.util.Optional;
  * @param origin whether Finch or the embedding host installed it
  * @param pauses true when a call may pause the run whatever its signature says: it waits on other work (a fiber's
  *               body, a concurrent step, a CPU task) that may itself pause, so its call sites need resume points
+ * @param aka names other languages give what it does ({@code display} and {@code .} for {@code say}), which an
+ *            unknown name is matched against by meaning ({@link Vocabulary#byMeaning}); never callable
  */
 public record WordSpec(String name, Category category, String doc, Typing typing, List<Overload> overloads, boolean foldsLeft,
-                       Provenance origin, boolean pauses) {
+                       Provenance origin, boolean pauses, List<String> aka) {
     public WordSpec {
         overloads = List.copyOf(overloads);
+        aka = List.copyOf(aka);
         if (overloads.isEmpty()) throw new IllegalArgumentException("word " + name + " has no overload");
+    }
+
+    /** A word no other language names differently. */
+    public WordSpec(String name, Category category, String doc, Typing typing, List<Overload> overloads, boolean foldsLeft, Provenance origin,
+                    boolean pauses) {
+        this(name, category, doc, typing, overloads, foldsLeft, origin, pauses, List.of());
     }
 
     /** A word that pauses only as its signature says. */

@@ -121,7 +121,7 @@ class CoForthPrinterTest {
             case CALL -> new Sample(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(Type.Prim.INT)), O), "empty-list<int>");
             case IF -> new Sample(new Instr.If(one, Block.of(call("x")), O), "if 1 else x then");
             case IF_SOME -> new Sample(new Instr.IfSome(Block.EMPTY, one, O), "if-some else 1 then");
-            case IF_OK -> new Sample(new Instr.IfOk(one, Block.EMPTY, O), "if-ok 1 then");
+            case IF_OK -> new Sample(new Instr.IfOk(one, Block.EMPTY, O), "if-ok 1 else then");
             case LOOP -> new Sample(new Instr.Loop(Block.of(call("t")), one, O), "begin t while 1 repeat");
             case UNTIL -> new Sample(new Instr.Until(Block.of(call("b")), O), "begin b until");
             case CASE -> new Sample(new Instr.Case(List.of(new Instr.Case.Arm(2, one, O)), Optional.of(Block.of(call("drop"))), O),

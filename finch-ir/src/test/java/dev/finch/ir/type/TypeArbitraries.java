@@ -17,7 +17,10 @@ final class TypeArbitraries {
     private static final List<String> TAGS = List.of("none", "some", "ok_2", "red", "Big", "a-b");
     private static final List<Capability> CAPS = List.of(Capability.SESSION_EMIT, Capability.of("fs.read", "${workspace}/**"),
             Capability.of("mcp.call", "server", "tool"), Capability.of("process.run", "git", "--version"), Capability.of("net.http"),
-            Capability.of("program.invoke", "language=lisp"));
+            Capability.of("program.invoke", "language=lisp"),
+            // Templates over a definition's parameters (issue 36): a session image prints signatures holding them as text.
+            Capability.of("fs.read", "${workspace}/$0"), Capability.of("fs.write", "${project}/$1/**"), Capability.of("model.ask", "$0"),
+            Capability.of("tool.call", "$0", "$1"), Capability.of("program.invoke", "language=$2"), Capability.of("fs.read", "${host-machine}/$10"));
 
     private TypeArbitraries() { }
 

@@ -46,6 +46,8 @@ final class Analyzer {
         final List<Local> paramLocals = new ArrayList<>();
         Node bodyNode;
         boolean inferring;
+        /** The capabilities its signature declares ({@code : type ! {caps}}), or null when they are inferred. */
+        java.util.SortedSet<dev.finch.ir.cap.Capability> declaredEffects;
 
         FnDef(String name, Origin origin, List<Sx> params, Sx returnAnnotation, List<Sx> body) {
             this.name = name;
@@ -206,12 +208,22 @@ final class Analyzer {
             name = n.name();
             int bodyAt = 2;
             Sx ret = null;
+            java.util.SortedSet<dev.finch.ir.cap.Capability> effects = null;
             if (it.get(2).kind() == Sx.Kind.COLON) {
                 if (it.size() < 5) throw malformed(f, "(define (name params…) : type body…)");
                 ret = it.get(3);
                 bodyAt = 4;
+                // (define (f params…) : type ! {caps} body…): the capabilities the signature declares, as Co-Forth's.
+                String caps = effectsText(it, bodyAt);
+                if (caps != null) {
+                    int skip = ((Sx.SSymbol) it.get(bodyAt)).name().equals("!") ? 2 : 1;
+                    if (it.size() <= bodyAt + skip) throw malformed(f, "(define (name params…) : type ! {capabilities} body…)");
+                    effects = effects(caps, it.get(bodyAt).origin());
+                    bodyAt += skip;
+                }
             }
             def = new FnDef(name, f.origin(), sig.items().subList(1, sig.items().size()), ret, it.subList(bodyAt, it.size()));
+            ((FnDef) def).declaredEffects = effects;
         } else {
             Sx annotation = null;
             Sx value;
@@ -243,6 +255,26 @@ final class Analyzer {
         if (def instanceof FnDef fn) functions.put(name, fn);
         else constants.put(name, (ConstDef) def);
         program.add(def);
+    }
+
+    /**
+     * The source text of a signature's {@code ! {caps}} at {@code at} — the symbol {@code !} followed by braces, or the
+     * one symbol {@code !{…}} — or null when there is none.
+     */
+    private static String effectsText(List<Sx> it, int at) {
+        if (at >= it.size() || !(it.get(at) instanceof Sx.SSymbol bang)) return null;
+        if (bang.name().equals("!") && at + 1 < it.size() && it.get(at + 1) instanceof Sx.SBraces b && b.text() != null) return b.text();
+        if (bang.name().startsWith("!{") && bang.name().endsWith("}")) return bang.name().substring(1);
+        return null;
+    }
+
+    /** The capabilities of a {@code {caps}} text, read by the one type parser (as a signature's effects). */
+    private java.util.SortedSet<dev.finch.ir.cap.Capability> effects(String braces, Origin o) {
+        try {
+            return TypeSyntax.parseSignature("-> ! " + braces, TypeSyntax.MAX_NESTING, Long.MAX_VALUE).effects();
+        } catch (TypeSyntax.TypeSyntaxException e) {
+            throw new DiagnosticException(LispCode.BAD_ANNOTATION.at(o, "malformed capabilities '" + Sx.quote(braces) + "': " + e.getMessage()));
+        }
     }
 
     /**
@@ -916,8 +948,11 @@ final class Analyzer {
         candidates.addAll(env.constants().keySet());
         candidates.addAll(Forms.NAMES);
         sc.names(candidates);
-        String hint = dev.finch.ir.diag.Suggestions.best(name, candidates).map(best -> "; did you mean '" + best + "'?").orElse("");
-        return new DiagnosticException(LispCode.UNKNOWN_NAME.at(o, "unknown name '" + Sx.quote(name) + "'" + hint));
+        // By meaning first (display is say, car is list-uncons), then by spelling; the same as the verifier says for Co-Forth.
+        String meaning = dev.finch.ir.vocab.Meanings.hint(name, dev.finch.ir.vocab.SourceSyntax.LISP, env.vocabulary());
+        String spelling = dev.finch.ir.diag.Suggestions.didYouMean(name, candidates);
+        return new DiagnosticException(LispCode.UNKNOWN_NAME.at(o, "unknown name '" + Sx.quote(name) + "'" + meaning + spelling
+                + (meaning.isEmpty() && spelling.isEmpty() ? "; define it first, or look it up (search_word; on the command line finch inspect NAME)" : "")));
     }
 
 

@@ -83,6 +83,8 @@ final class Emitter {
         for (Ty.Var v : vars) names.put(v, new Type.Var(Infer.letter(names.size())));
         leftover = v -> names.getOrDefault(v, Type.Prim.UNIT);
         Type.Fn sig = (Type.Fn) inf.toType(fn.mono, leftover);
+        // Declared capabilities replace the inferred ones in the declaration: the verifier checks they cover the body.
+        if (fn.declaredEffects != null) sig = sig.withEffects(fn.declaredEffects);
         List<Instr> body = new ArrayList<>();
         for (int i = fn.paramLocals.size() - 1; i >= 0; i--) body.add(new Instr.LocalStore(fn.paramLocals.get(i).ir, fn.origin));
         emit(fn.bodyNode, true, body);

@@ -48,6 +48,11 @@ final class Forms {
             case "let": case "let*": return let(a, name.equals("let*"), l, sc, b);
             case "lambda": {
                 if (it.size() < 3 || !(it.get(1) instanceof Sx.SList ps)) throw a.malformed(l, "(lambda (params…) body…)");
+                if (it.get(2).kind() == Sx.Kind.COLON) {
+                    // (lambda (params…) : type body…): the declared result, as after a define's parameters.
+                    if (it.size() < 5) throw a.malformed(l, "(lambda (params…) : type body…)");
+                    return lambda(a, ps.items(), it.get(3), it.subList(4, it.size()), o, sc, b);
+                }
                 return lambda(a, ps.items(), null, it.subList(2, it.size()), o, sc, b);
             }
             case "set!": return set(a, l, sc, b);
@@ -383,7 +388,8 @@ final class Forms {
     /** A closure: parameters become locals of a new body that shares the word's local namespace. */
     static Node lambda(Analyzer a, List<Sx> params, Sx ret, List<Sx> forms, Origin o, Scope sc, Body b) {
         if (forms.isEmpty()) throw new DiagnosticException(LispCode.MALFORMED_FORM.at(o, "a lambda needs a body"));
-        Body inner = new Body(b, a.inf.eff(), null, true, b.irNames, b.annotationVars);
+        Ty declared = ret == null ? null : a.annotation(Analyzer.typeText(ret), ret.origin(), b.annotationVars);
+        Body inner = new Body(b, a.inf.eff(), declared, true, b.irNames, b.annotationVars);
         Scope scope = new Scope(sc);
         Node n = new Node(Node.Kind.LAMBDA, o, null);
         List<Ty> ins = new ArrayList<>();
@@ -394,7 +400,7 @@ final class Forms {
             ins.add(l.type);
         }
         Node body = a.body(forms, scope, inner, o);
-        if (ret != null) a.unifyAt(o, a.annotation(Analyzer.typeText(ret), ret.origin(), b.annotationVars), body.type, "the declared return type");
+        if (declared != null) a.unifyAt(o, declared, body.type, "the declared return type");
         n.kids.add(body);
         n.type = new Ty.Fn(ins, List.of(body.type), inner.eff);
         return n;
@@ -912,9 +918,9 @@ final class Forms {
 
     private static Node tryForm(Analyzer a, Sx.SList l, Scope sc, Body b) {
         if (l.items().size() != 2) throw a.malformed(l, "(try result)");
-        if (b.lambda || b == a.main) {
-            // Top level and closures have no declared result return: the same Propagate the Co-Forth ? lowers to,
-            // which the verifier rejects there with the same diagnostic in both spellings.
+        if (b == a.main) {
+            // The top level has no result to return to: the same Propagate the Co-Forth ? lowers to, which the verifier
+            // rejects there with the same diagnostic in both spellings.
             Node e = a.expr(l.items().get(1), sc, b);
             Ty ok = a.inf.fresh();
             a.unifyAt(e.origin, Infer.con("result", ok, a.inf.fresh()), e.type, "try needs a result");
@@ -923,8 +929,12 @@ final class Forms {
             return n;
         }
         if (b.declaredReturn == null) {
-            throw new DiagnosticException(LispCode.TRY_OUTSIDE_RESULT.at(l.origin(), "try needs an enclosing function whose declared return type is result<…>, e.g. "
-                    + "(define (f [x : int]) : result<int,string> …); top-level forms and lambdas cannot propagate"));
+            // A closure is a target exactly when it declares its result, as a Co-Forth closure always does (its
+            // signature): try returns the err from the innermost function, the lambda, never from the enclosing one.
+            throw new DiagnosticException(LispCode.TRY_OUTSIDE_RESULT.at(l.origin(), b.lambda
+                    ? "try in a lambda needs the lambda to declare its result type, e.g. (lambda ([x : int]) : result<int,string> …)"
+                    : "try needs an enclosing function whose declared return type is result<…>, e.g. "
+                    + "(define (f [x : int]) : result<int,string> …); top-level forms cannot propagate"));
         }
         Ty ret = b.declaredReturn.prune();
         if (!(ret instanceof Ty.Con c) || !c.name().equals("result")) {

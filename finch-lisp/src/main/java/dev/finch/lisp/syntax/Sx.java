@@ -55,12 +55,18 @@ public sealed interface Sx {
         @Override public String toString() { return Sx.print("[", items, "]"); }
     }
 
-    /** {@code { :k v … }}, a record literal. */
-    record SBraces(List<Sx> items, Origin origin) implements Sx {
+    /**
+     * {@code { :k v … }}, a record literal; also the capability set of a signature's {@code ! {…}}, which is re-read
+     * from its exact source text ({@code span}; null when a macro built it).
+     */
+    record SBraces(List<Sx> items, Span span, Origin origin) implements Sx {
         public SBraces { items = List.copyOf(items); }
+        public SBraces(List<Sx> items, Origin origin) { this(items, null, origin); }
         @Override public Kind kind() { return Kind.BRACES; }
-        @Override public Sx at(Origin o) { return new SBraces(items, o); }
-        @Override public String toString() { return Sx.print("{", items, "}"); }
+        @Override public Sx at(Origin o) { return new SBraces(items, span, o); }
+        /** The exact source text, or null for braces a macro built. */
+        public String text() { return span == null ? null : span.text(); }
+        @Override public String toString() { return span != null ? span.text() : Sx.print("{", items, "}"); }
     }
 
     /** {@code 'datum}. */

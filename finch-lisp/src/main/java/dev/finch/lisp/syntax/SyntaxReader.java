@@ -154,7 +154,9 @@ public final class SyntaxReader {
             case LispLexer.LBRACK -> bracket(t);
             case LispLexer.LBRACE -> {
                 List<Sx> items = items(LispLexer.RBRACE, null);
-                yield items == null ? null : new Sx.SBraces(items, origin(t));
+                if (items == null) yield null;
+                Token close = tokens.get(next - 1);
+                yield new Sx.SBraces(items, new Sx.Span(source, t.getStartIndex(), close.getStopIndex() + 1), origin(t));
             }
             case LispLexer.STRING -> new Sx.SString(unescape(t), origin(t));
             case LispLexer.FLOAT -> new Sx.SFloat(Double.parseDouble(t.getText()), origin(t));

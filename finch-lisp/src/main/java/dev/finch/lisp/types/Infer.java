@@ -163,6 +163,12 @@ public final class Infer {
     /** True when the pruned type is the primitive {@code name}. */
     public static boolean isCon(Ty t, String name) { return t.prune() instanceof Ty.Con c && c.name.equals(name); }
 
+    /**
+     * A clash of the part {@code a} of what was expected with the part {@code b} of what was found: every caller unifies
+     * (expected, found), and the recursion keeps that side, so the message names them the right way round.
+     */
+    private static String expectedFound(Ty a, Ty b) { return "expected " + show(a) + ", found " + show(b); }
+
     /** Unifies two types; throws {@link Clash} when they cannot be equal. */
     public void unify(Ty a, Ty b) { unify(a, b, new Checked(), 1); }
 
@@ -173,13 +179,13 @@ public final class Infer {
         parts.enter(depth);
         if (a instanceof Ty.Var va) { bind(va, b); return; }
         if (b instanceof Ty.Var vb) { bind(vb, a); return; }
-        if (a.kind() != b.kind()) throw new Clash(show(a) + " is not " + show(b), false);
+        if (a.kind() != b.kind()) throw new Clash(expectedFound(a, b), false);
         switch (a.kind()) {
             case CON: {
                 Ty.Con ca = (Ty.Con) a;
                 Ty.Con cb = (Ty.Con) b;
                 if (!ca.name.equals(cb.name) || ca.args.size() != cb.args.size() || !ca.tags.equals(cb.tags) || !ca.payload.equals(cb.payload)) {
-                    throw new Clash(show(a) + " is not " + show(b), false);
+                    throw new Clash(expectedFound(a, b), false);
                 }
                 for (int i = 0; i < ca.args.size(); i++) unify(ca.args.get(i), cb.args.get(i), parts, depth + 1);
                 return;
@@ -187,15 +193,15 @@ public final class Infer {
             case REC: {
                 Ty.Rec ra = (Ty.Rec) a;
                 Ty.Rec rb = (Ty.Rec) b;
-                if (!ra.fields.keySet().equals(rb.fields.keySet())) throw new Clash("record fields " + ra.fields.keySet() + " are not " + rb.fields.keySet(), false);
+                if (!ra.fields.keySet().equals(rb.fields.keySet())) throw new Clash("expected record fields " + ra.fields.keySet() + ", found " + rb.fields.keySet(), false);
                 for (String k : ra.fields.keySet()) unify(ra.fields.get(k), rb.fields.get(k), parts, depth + 1);
                 return;
             }
             case FN: {
                 Ty.Fn fa = (Ty.Fn) a;
                 Ty.Fn fb = (Ty.Fn) b;
-                if (fa.ins.size() != fb.ins.size()) throw new Clash("a function of " + fa.ins.size() + " argument(s) is not one of " + fb.ins.size(), false);
-                if (fa.outs.size() != fb.outs.size()) throw new Clash("a function leaving " + fa.outs.size() + " value(s) is not one leaving " + fb.outs.size(), false);
+                if (fa.ins.size() != fb.ins.size()) throw new Clash("expected a function of " + fa.ins.size() + " argument(s), found one of " + fb.ins.size(), false);
+                if (fa.outs.size() != fb.outs.size()) throw new Clash("expected a function leaving " + fa.outs.size() + " value(s), found one leaving " + fb.outs.size(), false);
                 for (int i = 0; i < fa.ins.size(); i++) unify(fa.ins.get(i), fb.ins.get(i), parts, depth + 1);
                 for (int i = 0; i < fa.outs.size(); i++) unify(fa.outs.get(i), fb.outs.get(i), parts, depth + 1);
                 Eff ea = fa.eff.find();
@@ -207,7 +213,7 @@ public final class Infer {
                 return;
             }
             default:
-                throw new Clash(show(a) + " is not " + show(b), false);
+                throw new Clash(expectedFound(a, b), false);
         }
     }
 
@@ -366,7 +372,9 @@ public final class Infer {
                 for (Type a : f.ins()) ins.add(fromType(a, vars, parts, d));
                 for (Type a : f.outs()) outs.add(fromType(a, vars, parts, d));
                 Eff e = eff();
-                e.addCaps(f.effects());
+                // A callee's template over its own parameters speaks of its call sites, which the verifier instantiates;
+                // in a Lisp function's or closure's type it is its bound.
+                e.addCaps(dev.finch.ir.vocab.RequirementTemplate.bounded(f.effects()));
                 if (f.yields().isPresent()) e.yielded = fromType(f.yields().get().yielded(), vars, parts, d);
                 return new Ty.Fn(ins, outs, e);
             }
@@ -495,7 +503,7 @@ public final class Infer {
     /** Adds static effects (a word's declared capabilities and yields) to a body's class. */
     public void addStatic(Eff body, Type.Fn sig, Map<String, Ty> vars) {
         Eff b = body.find();
-        b.addCaps(sig.effects());
+        b.addCaps(dev.finch.ir.vocab.RequirementTemplate.bounded(sig.effects()));
         if (sig.yields().isPresent()) {
             Ty y = fromType(sig.yields().get().yielded(), vars);
             if (b.yielded == null) b.yielded = y; else unify(b.yielded, y);

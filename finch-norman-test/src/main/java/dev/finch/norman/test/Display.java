@@ -32,11 +32,16 @@ final class Display {
 
     /**
      * Like {@link #outcome(TypedValue)}, and an {@code (Invalid raw)} answered in {@code world} also says why the
-     * answer did not validate (its JSON path, what was expected and what was found).
+     * answer did not validate (its JSON path, what was expected and what was found), an {@code OverBudget} what the
+     * ask reserved, from what, and what was left.
      */
     static String outcome(TypedValue tv, ScriptedModels world) {
         String shown = outcome(tv);
         ResultValue r = (ResultValue) tv.value();
+        if (world != null && !r.isOk() && r.value() instanceof dev.finch.vm.value.VariantValue o && o.tag().equals("OverBudget")) {
+            // What the ask reserved, computed from what, and what was left: the reservation a type costs is visible.
+            return world.whyOverBudget().map(why -> shown + " (OverBudget: " + why + ")").orElse(shown);
+        }
         if (world == null || r.isOk() || !(r.value() instanceof dev.finch.vm.value.VariantValue v) || !v.tag().equals("Invalid")
                 || !(v.payload() instanceof dev.finch.vm.value.RecordValue raw) || !(raw.get(0) instanceof String text)) {
             return shown;

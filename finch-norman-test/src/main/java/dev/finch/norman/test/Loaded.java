@@ -241,13 +241,27 @@ public final class Loaded {
         Run r = call(l.words().get(0));
         if (r.stopped()) return TestResult.fail(at, t.kind(), "expected a failure matching " + pattern + " but the expression stopped with a checked run-time error: " + r.error());
         ResultValue v = (ResultValue) r.value().value();
-        if (v.isOk()) return TestResult.fail(at, t.kind(), "expected a failure matching " + pattern + " but found the value " + Display.outcome(r.value()));
+        if (v.isOk()) {
+            // Expecting OverBudget and getting a value: say what each ask reserved, so the reservation is not a guess.
+            String reserved = pattern.equals("OverBudget") && last != null ? reservations(last) : "";
+            return TestResult.fail(at, t.kind(), "expected a failure matching " + pattern + " but found the value " + Display.outcome(r.value()) + reserved);
+        }
         // The pattern's matcher takes the failure, in the expression's world, and answers whether it matches.
         var failureType = ((dev.finch.ir.type.Type.ResultT) r.value().type()).err();
         Run m = call(l.matcher().orElseThrow(), last, List.of(new TypedValue(failureType, v.value())));
         if (m.stopped()) return TestResult.fail(at, t.kind(), "expected a failure matching " + pattern + " but the pattern's match stopped with a checked run-time error: " + m.error());
         if (Boolean.TRUE.equals(m.value().value())) return TestResult.pass(at, t.kind());
         return TestResult.fail(at, t.kind(), "expected a failure matching " + pattern + " but found " + Display.outcome(r.value(), last));
+    }
+
+    /** {@code "; its asks reserved: site: reserved $… = …"} for every ask of {@code world} that reserved, or empty. */
+    private static String reservations(dev.finch.norman.harness.ScriptedModels world) {
+        StringBuilder b = new StringBuilder();
+        for (var e : world.trace()) {
+            if (e.reservation().isEmpty()) continue;
+            b.append(b.length() == 0 ? "; its asks reserved: " : "; ").append(e.site()).append(": ").append(e.reservation());
+        }
+        return b.toString();
     }
 
     /** check-within: the expression, whatever its result, spends at most c and takes at most t of simulated time. */

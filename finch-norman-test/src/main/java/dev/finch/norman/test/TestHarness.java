@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -86,14 +87,32 @@ public final class TestHarness implements AutoCloseable {
 
     /**
      * What running a file's top level under one of its scripts came to: the diagnostics that stopped it (empty when it
-     * completed) and the world it ran in (its trace, spend and simulated time).
+     * ran to its end), the world it ran in (its trace, spend and simulated time), the run's outcome (absent when the
+     * file did not load) and, when it ran to its end, what each top-level expression came to, in file order.
      */
-    public record ScriptedRun(List<Diagnostic> diagnostics, ScriptedModels world) {
-        public ScriptedRun { diagnostics = List.copyOf(diagnostics); }
+    public record ScriptedRun(List<Diagnostic> diagnostics, ScriptedModels world, Optional<Outcome> outcome, List<TopLevelForm> forms) {
+        public ScriptedRun {
+            diagnostics = List.copyOf(diagnostics);
+            forms = List.copyOf(forms);
+        }
 
-        /** True when the top level ran to its end. */
-        public boolean ok() { return diagnostics.isEmpty(); }
+        ScriptedRun(List<Diagnostic> diagnostics, ScriptedModels world) { this(diagnostics, world, Optional.empty(), List.of()); }
+
+        /** True when the top level ran to its end and no top-level expression failed. */
+        public boolean ok() { return diagnostics.isEmpty() && forms.stream().allMatch(TopLevelForm::ok); }
     }
+
+    /**
+     * One form that ran when the file loaded: a val, or a top-level expression with its value — the IR type and
+     * {@code show}'s text — or the failure it ended with (which did not stop the rest of the file).
+     *
+     * @param origin where the form is
+     * @param val the val's name, or empty for a top-level expression
+     * @param ok true when it answered a value (a val: it was bound), false when it failed
+     * @param type the IR type of an expression's value or of a failure ({@code Failure}'s); empty for a bound val
+     * @param display µNorman's text of that value or failure ({@code show}'s, else the VM's rendering); empty for a bound val
+     */
+    public record TopLevelForm(Origin origin, Optional<String> val, boolean ok, String type, String display) { }
 
     /**
      * Checks, lowers and verifies {@code text} and runs its top level once in a fresh world under its script
@@ -102,7 +121,7 @@ public final class TestHarness implements AutoCloseable {
      * @throws IllegalArgumentException when the file loads but has no script of that name (the message names those it has)
      */
     public ScriptedRun runUnder(String text, String sourceId, String script, OutputSink out) {
-        Lowered lowered = lower(text, sourceId);
+        Lowered lowered = lower(text, sourceId, true);
         if (lowered.failed() != null) return new ScriptedRun(lowered.failed(), null);
         Map<String, dev.finch.norman.Ast.Script> scripts = lowered.tests().agents().scripts();
         dev.finch.norman.Ast.Script s = scripts.get(script);
@@ -113,19 +132,46 @@ public final class TestHarness implements AutoCloseable {
         ScriptedModels world = new ScriptedModels(new ScriptedModels.Script(s), -1, -1);
         Session session = finch.newSession(lowered.options());
         Outcome o = lowering.submit(session, lowered, Submission.of(text, sourceId).withLanguage(Language.NORMAN).withSink(out), world);
-        return new ScriptedRun(o instanceof Outcome.Completed ? List.of() : problems(session, o, sourceId), world);
+        if (!(o instanceof Outcome.Completed)) return new ScriptedRun(problems(session, o, sourceId), world, Optional.of(o), List.of());
+        // Each top-level expression left its result<T,Failure>, in file order, above nothing else of this fresh session;
+        // a val that may fail holds its result in a constant.
+        List<dev.finch.vm.Value> values = o.values();
+        List<TopLevelForm> forms = new ArrayList<>();
+        int next = 0;
+        for (NormanTests.TopLevel f : lowered.tests().topLevel()) {
+            if (f.isVal()) {
+                TypedValue tv = f.resultConstant().map(c -> session.call(c)).filter(v -> v instanceof Outcome.Completed && !v.values().isEmpty())
+                        .map(v -> TypedValue.of(v.values().get(0))).orElse(null);
+                if (tv == null || ((ResultValue) tv.value()).isOk()) forms.add(new TopLevelForm(f.origin(), f.val(), true, "", ""));
+                else forms.add(form(f, tv));
+            } else if (next < values.size()) {
+                forms.add(form(f, TypedValue.of(values.get(next++))));
+            }
+        }
+        return new ScriptedRun(List.of(), world, Optional.of(o), forms);
+    }
+
+    /** A form whose result<T,Failure> is {@code tv}: its value, or its failure. */
+    private static TopLevelForm form(NormanTests.TopLevel f, TypedValue tv) {
+        ResultValue r = (ResultValue) tv.value();
+        dev.finch.ir.type.Type.ResultT t = (dev.finch.ir.type.Type.ResultT) tv.type();
+        dev.finch.ir.type.Type shown = r.isOk() ? t.ok() : t.err();
+        return new TopLevelForm(f.origin(), f.val(), r.isOk(), shown.toString(), Display.value(shown, r.value()));
     }
 
     /** A file checked and lowered with its tests, and the session options its runs need; or why it was not. */
     record Lowered(String text, String sourceId, NormanTests tests, SessionOptions options, List<Diagnostic> failed) { }
 
     /** Checks and lowers {@code text} with its unit tests over this harness's vocabulary; never throws. */
-    private Lowered lower(String text, String sourceId) {
+    private Lowered lower(String text, String sourceId) { return lower(text, sourceId, false); }
+
+    /** {@link #lower(String, String)}; with {@code reportTopLevel}, each top-level expression leaves its result (see {@link NormanTests#topLevel()}). */
+    private Lowered lower(String text, String sourceId, boolean reportTopLevel) {
         NormanProgram program;
         NormanTests lowered;
         try {
             program = frontend.check(text, sourceId);
-            lowered = frontend.lowerTests(program, finch.vocabulary());
+            lowered = frontend.lowerTests(program, finch.vocabulary(), reportTopLevel);
         } catch (RuntimeException | StackOverflowError e) {
             return new Lowered(text, sourceId, null, null,
                     List.of(NormanCode.HARNESS_INTERNAL.at(Origin.of(sourceId, 0, 0), "the µNorman frontend failed on this file: " + e)));

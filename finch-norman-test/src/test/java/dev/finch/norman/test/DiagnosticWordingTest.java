@@ -31,6 +31,13 @@ class DiagnosticWordingTest extends HarnessTestSupport {
                 (under ([script s]) (check-expect (begin (ask-n) (. (ask-n) value)) 4))
                 """);
         assertThat(r.results().get(0).message()).contains("exhausted at site 'math").doesNotContain("its sites are");
+        // A code of its own (issue 36: one meaning per code), not the program's E-RUN-005.
+        assertThat(r.results().get(0).message()).contains("E-NORMAN-403").doesNotContain("E-RUN-005");
+    }
+
+    @Test void aProgramsOwnCheckedErrorKeepsE_RUN_005() {
+        FileReport r = run(HEAD + "(datatype T [A] [B])\n(check-expect (case B [A 1]) 1)\n");
+        assertThat(r.results().get(0).message()).contains("E-RUN-005");
     }
 
     @Test void anInvalidAnswerSaysThePathWhatWasExpectedAndWhatWasFound() {

@@ -25,9 +25,11 @@ class WorkflowAndTraceTest extends HarnessTestSupport {
         List<ScriptedModels.TraceEntry> t = r.results().get(0).trace();
         assertThat(t).hasSize(4);
         // "a?" is 1 token + 4 per message: 5 in at 1, 10 out at 2
-        assertThat(t.get(0)).isEqualTo(new ScriptedModels.TraceEntry("ask", "a", List.of("User: a?"), "reply 1", 17, 0, 2000));
+        assertThat(t.get(0)).isEqualTo(new ScriptedModels.TraceEntry("ask", "a", List.of("User: a?"), "reply 1", 17, 0, 2000,
+                "reserved $0.000017 = 5 input tokens at 1 + 6 output tokens at 2 micro-dollars; the answer: Num is at most 24 bytes of JSON, 6 tokens"));
         assertThat(t.get(1)).isEqualTo(new ScriptedModels.TraceEntry("call", "py/exec", List.of("x = 1"), "result done", 0, 2000, 2500));
-        assertThat(t.get(2)).isEqualTo(new ScriptedModels.TraceEntry("ask", "a", List.of("User: a?"), "provider-error 503", 0, 2500, 3500));
+        assertThat(t.get(2)).isEqualTo(new ScriptedModels.TraceEntry("ask", "a", List.of("User: a?"), "provider-error 503", 0, 2500, 3500,
+                t.get(0).reservation()));
         assertThat(t.get(3).start()).isEqualTo(3500);
         assertThat(t.get(3).end()).isEqualTo(8500);
     }
@@ -35,7 +37,10 @@ class WorkflowAndTraceTest extends HarnessTestSupport {
     @Test void anAskRefusedBeforeTheCallIsTracedWithoutCost() {
         FileReport r = run(AGENT + "(under ([script s] [cost $0.000001]) (check-fail (a) OverBudget))");
         assertThat(r.failed()).as("%s", messages(r)).isZero();
-        assertThat(r.results().get(0).trace()).containsExactly(new ScriptedModels.TraceEntry("ask", "a", List.of("User: a?"), "OverBudget", 0, 0, 0));
+        // What it would have reserved, from what, and what was left (issue 36: a type's reservation is visible).
+        assertThat(r.results().get(0).trace()).containsExactly(new ScriptedModels.TraceEntry("ask", "a", List.of("User: a?"), "OverBudget", 0, 0, 0,
+                "reserved $0.000017 = 5 input tokens at 1 + 6 output tokens at 2 micro-dollars; the answer: Num is at most 24 bytes of JSON, 6 tokens, "
+                        + "but only $0.000001 was left"));
     }
 
     @Test void parallelStepsStartTogetherAndTheTraceShowsIt() {

@@ -58,6 +58,8 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     private long spent;
     /** What the asks in flight have reserved and not yet settled. */
     private long reserved;
+    /** Why the last ask that did not fit was OverBudget (what it reserved and what was left), or null. */
+    private String overBudget;
     private long clock;
     /** The simulated clock as the run's scheduler sees it: steps sleep on it, and it jumps to the earliest wake-up. */
     private final Strands.SimClock simClock = millis -> clock = Math.max(clock, millis);
@@ -186,8 +188,13 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
      * {@code provider-error …}, {@code refused 'category}, or the failure the world answered without a provider: {@code OverBudget},
      * {@code PastDeadline}), {@code cost} in micro-dollars, {@code start} and {@code end} on the world's clock in ms.
      */
-    public record TraceEntry(String kind, String site, List<String> inputs, String reply, long cost, long start, long end) {
+    public record TraceEntry(String kind, String site, List<String> inputs, String reply, long cost, long start, long end, String reservation) {
         public TraceEntry { inputs = List.copyOf(inputs); }
+
+        /** An entry with nothing reserved (a call, or an ask that ended before its reservation). */
+        public TraceEntry(String kind, String site, List<String> inputs, String reply, long cost, long start, long end) {
+            this(kind, site, inputs, reply, cost, start, end, "");
+        }
 
         @Override public String toString() {
             return kind + " " + site + " " + inputs + " -> " + reply + " " + dev.finch.vm.value.Money.ofMicros(cost) + " ["
@@ -213,6 +220,9 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         return why;
     }
 
+    /** Why the last ask of this world that was OverBudget was: what it reserved, computed from what, and what was left. */
+    public Optional<String> whyOverBudget() { return Optional.ofNullable(overBudget); }
+
     /** Why the answer {@code raw} of an ask or call of this world was Invalid, if one was: a JSON path, what was expected there and what was found. */
     public Optional<String> whyInvalid(String raw) { return Optional.ofNullable(invalid.get(raw)); }
 
@@ -223,8 +233,28 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     public long elapsed() { return now(); }
 
     /** What one ask or call came to: its result, what the trace shows came back, and what it cost. */
-    private record Settled(Object result, String shown, long cost) {
+    private record Settled(Object result, String shown, long cost, String reservation) {
+        Settled(Object result, String shown, long cost) { this(result, shown, cost, ""); }
+
         static Settled failed(String tag) { return new Settled(failure(tag, null), tag, 0); }
+    }
+
+    /**
+     * What an ask reserved and what it was computed from, as the trace and a test's message say it:
+     * {@code reserved $0.000848 = 10 input tokens at 2 + 103 output tokens at 8 micro-dollars; the answer: (Text 400) is
+     * at most 402 bytes of JSON, 101 tokens, plus [think 2]}.
+     */
+    private static String reservation(long reserve, long in, long worstOut, HostModel terms, Askable type, long thinkTokens, long ceiling) {
+        StringBuilder b = new StringBuilder("reserved ").append(dev.finch.vm.value.Money.ofMicros(reserve)).append(" = ")
+                .append(in).append(" input tokens at ").append(SiteKey.Model.perToken(terms.inPerMillion().micros()))
+                .append(" + ").append(worstOut).append(" output tokens at ").append(SiteKey.Model.perToken(terms.outPerMillion().micros()))
+                .append(" micro-dollars; the answer: ");
+        Optional<Long> bytes = maxBytes(type);
+        if (bytes.isPresent()) b.append(type).append(" is at most ").append(bytes.get()).append(" bytes of JSON, ").append(tokens(bytes.get())).append(" tokens");
+        else b.append(type).append(" has no largest answer, so the ceiling");
+        if (thinkTokens > 0) b.append(", plus [think ").append(thinkTokens).append(']');
+        if (bytes.isPresent() && worstOut == ceiling && saturatedAdd(tokens(bytes.get()), thinkTokens) > ceiling) b.append(", capped at the ceiling ").append(ceiling);
+        return b.toString();
     }
 
     /**
@@ -252,7 +282,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
             Strands.sleepUntil(simClock, end);
             return r;
         } catch (Exhausted e) {
-            throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, e.getMessage());
+            throw new FinchTrap(dev.finch.norman.NormanCode.NO_SCRIPTED_ANSWER, origin, e.getMessage());
         }
     }
 
@@ -309,17 +339,19 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     }
 
     private Object ask(Object context, String grant, String key, String site, Origin origin, ModelProvider.Response deferred) {
+        // A step a failed sibling stopped sends nothing more (Strands.failSiblings): its workflow's outcome is decided.
+        if (deferred == null) Strands.stopIfCancelled();
         long start = now();
         List<String> inputs = new ArrayList<>();
         if (context instanceof ListValue) for (ModelProvider.Message m : messages(context)) inputs.add(m.role() + ": " + m.content());
         Settled r = ask(context, grant, key, site, origin, start, deferred);
-        trace.add(new TraceEntry("ask", site, inputs, r.shown(), r.cost(), start, now()));
+        trace.add(new TraceEntry("ask", site, inputs, r.shown(), r.cost(), start, now(), r.reservation()));
         return r.result();
     }
 
     private Settled ask(Object context, String grant, String key, String site, Origin origin, long start, ModelProvider.Response deferred) {
         SiteKey site0 = siteKey(key, origin);
-        SiteKey.Model stated = site0.model().orElseThrow(() -> new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the ask of `" + grant + "` names no model terms"));
+        SiteKey.Model stated = site0.model().orElseThrow(() -> new FinchTrap(VmCode.INTERNAL, origin, "the ask of `" + grant + "` names no model terms (a defect of Finch's µNorman lowering)"));
         Served model = priced(grant, stated, origin);
         HostModel terms = model.terms();
         Askable type = site0.type();
@@ -337,10 +369,17 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
             // a worst case past what a long counts does not fit any budget, unlimited included.
             reserve = terms.cost(in, worstOut);
             long committed = Math.addExact(Math.addExact(spent, reserved), reserve);
-            if (costCap() >= 0 && committed > costCap()) return Settled.failed("OverBudget");
+            if (costCap() >= 0 && committed > costCap()) {
+                String why = reservation(reserve, in, worstOut, terms, type, stated.thinkTokens(), ceiling) + ", but only "
+                        + dev.finch.vm.value.Money.ofMicros(Math.max(0, costCap() - spent - reserved)) + " was left";
+                overBudget = why;
+                return new Settled(failure("OverBudget", null), "OverBudget", 0, why);
+            }
         } catch (ArithmeticException e) {
-            return Settled.failed("OverBudget");
+            overBudget = "the worst case does not fit in a long of micro-dollars";
+            return new Settled(failure("OverBudget", null), "OverBudget", 0, overBudget);
         }
+        String why = reservation(reserve, in, worstOut, terms, type, stated.thinkTokens(), ceiling);
         ModelProvider.Response r;
         reserved += reserve;
         try {
@@ -353,18 +392,18 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
             // Abandoned at the deadline: charged what it sent (its input), nothing for an answer after the cutoff.
             long sentCost = terms.cost(in, 0);
             spent += sentCost;
-            return new Settled(failure("PastDeadline", null), "abandoned at the deadline", sentCost);
+            return new Settled(failure("PastDeadline", null), "abandoned at the deadline", sentCost, why);
         }
-        if (r instanceof ModelProvider.ProviderError e) return new Settled(failure("ToolError", e.message()), "provider-error " + e.message(), 0);
-        if (r instanceof ModelProvider.Refusal f) return new Settled(refused(f.category()), "refused '" + f.category(), 0);
+        if (r instanceof ModelProvider.ProviderError e) return new Settled(failure("ToolError", e.message()), "provider-error " + e.message(), 0, why);
+        if (r instanceof ModelProvider.Refusal f) return new Settled(refused(f.category()), "refused '" + f.category(), 0, why);
         ModelProvider.Reply reply = (ModelProvider.Reply) r;
         long out = Math.min(worstOut, reply.outputTokens() >= 0 ? reply.outputTokens() : tokens(reply.text()));
         long cost = terms.cost(in, out);   // at most the reservation, so it fits
         spent += cost;
         String shown = "reply " + reply.text();
         Validate.Validated v = Validate.validate(reply.text(), type);
-        if (v.ok()) return new Settled(ResultValue.ok(v.value().get()), shown, cost);
-        return new Settled(failure("Invalid", reply.text()), shown + " (Invalid: " + invalid(reply.text(), v.reason()) + ")", cost);
+        if (v.ok()) return new Settled(ResultValue.ok(v.value().get()), shown, cost, why);
+        return new Settled(failure("Invalid", reply.text()), shown + " (Invalid: " + invalid(reply.text(), v.reason()) + ")", cost, why);
     }
 
     /**
@@ -425,6 +464,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     }
 
     private Object call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin, ModelProvider.Response deferred) {
+        if (deferred == null) Strands.stopIfCancelled();
         long start = now();
         Settled r = call(cap, op, args, key, origin, start, deferred);
         trace.add(new TraceEntry("call", cap.grant() + "/" + op, args, r.shown(), r.cost(), start, now()));
@@ -440,7 +480,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         }
         Askable type = fork ? Askable.text() : siteKey(key, origin).type();
         if (deferred == null && !(provider instanceof Script)) {
-            throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the call of '" + site + "' runs outside any script: run it under ([script Name])");
+            throw new FinchTrap(dev.finch.norman.NormanCode.NO_SCRIPTED_ANSWER, origin, "the call of '" + site + "' runs outside any script: run it under ([script Name])");
         }
         if (deadline() >= 0 && start >= deadline()) return Settled.failed("PastDeadline");
         ModelProvider.Response r = deferred != null ? deferred
@@ -529,7 +569,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
 
     private SiteKey siteKey(String key, Origin origin) {
         SiteKey k = keys.computeIfAbsent(key, x -> SiteKey.parse(x).orElse(null));
-        if (k == null) throw new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the ask or call carries no site key this world can read");
+        if (k == null) throw new FinchTrap(VmCode.INTERNAL, origin, "the ask or call carries no site key this world can read (a defect of Finch's µNorman lowering)");
         return k;
     }
 

@@ -52,12 +52,12 @@ public final class ToolResults {
      * The call's result for the tool's text {@code text}, typed by the declaration its {@code key} spells: {@code (Ok v)}
      * when the text is a value of the declared type, else {@code (Invalid text)}.
      *
-     * @throws FinchTrap ({@code E-RUN-005}) when the key carries no result type, which only a malformed call can do
+     * @throws FinchTrap ({@code E-RUN-003}) when the key carries no result type, which only a malformed call (a defect) can do
      */
     public static Object typed(ToolCapability capability, String op, String key, String text, Origin origin) {
         Objects.requireNonNull(text, "text");
         Askable type = SiteKey.parse(key).map(SiteKey::type)
-                .orElseThrow(() -> new FinchTrap(VmCode.PROGRAM_ERROR, origin, "the call of `" + capability.grant() + "` " + op + " carries no result type"));
+                .orElseThrow(() -> new FinchTrap(VmCode.INTERNAL, origin, "the call of `" + capability.grant() + "` " + op + " carries no result type (a defect of Finch's µNorman lowering)"));
         return typed(type, text);
     }
 

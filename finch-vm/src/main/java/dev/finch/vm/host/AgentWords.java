@@ -49,8 +49,8 @@ public final class AgentWords {
             + "elapsed-ms:int,final-message:string,provider-model:string,starting-context-hash:string,status:string,task-id:string,turns:int}";
 
     @Word(name = "capability-list", category = Category.HOST,
-            doc = "The reusable grants of this run's ceiling (once grants excluded), each as metadata (capability, id, kind, scope) with an opaque grant "
-                    + "resource; put the resources a child should have in agent-spawn-with's capabilities. Printed ids confer nothing.")
+            doc = "The reusable grants of this run's ceiling (once grants excluded), each as metadata with an opaque grant resource; put the "
+                    + "resources a child should have in agent-spawn-with's capabilities. Printed ids confer nothing.")
     @Overload(sig = "-> list<" + GRANT + ">")
     public static Object capabilityList(Ctx ctx, Origin o) {
         String issuer = ctx.host.config().agents() == null ? "" : ctx.host.config().agents().node();
@@ -126,8 +126,7 @@ public final class AgentWords {
     }
 
     @Word(name = "agent-poll", category = Category.HOST,
-            doc = "A snapshot of the child, never waiting: task-id, agent-id, status (queued, running, completed, failed, cancelled), task, role, "
-                    + "provider-model, depth, complete and starting-context-hash.")
+            doc = "A snapshot of the child, never waiting; its status is queued, running, completed, failed or cancelled.")
     @Overload(sig = "task<agent-result> -> " + SNAPSHOT)
     public static Object agentPoll(Ctx ctx, Object handle, Origin o) {
         AgentHost.Child c = bound(ctx, handle, o);
@@ -148,8 +147,8 @@ public final class AgentWords {
     }
 
     @Word(name = "agent-await", category = Category.HOST, pauses = true,
-            doc = "The child's result once it has ended: task-id, agent-id, status, final-message, diagnostics, turns, elapsed-ms, provider-model, "
-                    + "depth and starting-context-hash. While it works the run pauses (a scheduler suspension, not a blocked thread) and continues when it is done.")
+            doc = "The child's result once it has ended; while it works the run pauses (not a blocked thread) and "
+                    + "continues when it is done.")
     @Overload(sig = "task<agent-result> -> " + RESULT)
     public static Object agentAwait(Ctx ctx, Object handle, Origin o) {
         // A resume of an agent wait re-executes this await: it is the innermost pausing operation.

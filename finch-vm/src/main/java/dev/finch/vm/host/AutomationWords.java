@@ -46,7 +46,7 @@ public final class AutomationWords {
 
     @Word(name = "automation-availability", category = Category.PROCESS,
             doc = "Whether the desktop can be driven, as JSON text {\"available\":bool,\"backend\":string,\"reason\"?:string}; "
-                    + "without an automation host, {\"available\":false,…} at once, asking nothing. Needs desktop.automate(availability).")
+                    + "without an automation host, {\"available\":false,…} at once, asking nothing.")
     @Overload(sig = "-> string ! {desktop.automate(availability)}")
     public static Object availability(Ctx ctx, Type.Fn site, Origin o) {
         if (host(ctx) == null && !ctx.host.config().deferred() && !ctx.takeResumePeek()) {
@@ -57,8 +57,7 @@ public final class AutomationWords {
     }
 
     @Word(name = "automation-displays", category = Category.PROCESS,
-            doc = "The screens, as JSON text {\"displays\":[{\"id\",\"x\",\"y\",\"width\",\"height\",\"primary\"}]} in desktop coordinates. "
-                    + "Needs desktop.automate(displays).")
+            doc = "The screens, as JSON text {\"displays\":[{\"id\",\"x\",\"y\",\"width\",\"height\",\"primary\"}]} in desktop coordinates.")
     @Overload(sig = "-> string ! {desktop.automate(displays)}")
     public static Object displays(Ctx ctx, Type.Fn site, Origin o) {
         available(ctx, "automation-displays", o);
@@ -74,8 +73,7 @@ public final class AutomationWords {
     }
 
     @Word(name = "automation-windows", category = Category.PROCESS,
-            doc = "The top-level windows, as JSON text {\"source\":string,\"windows\":[{\"id\",\"title\",\"x\",\"y\",\"width\",\"height\"}]}. "
-                    + "Needs desktop.automate(windows).")
+            doc = "The top-level windows, as JSON text {\"source\":string,\"windows\":[{\"id\",\"title\",\"x\",\"y\",\"width\",\"height\"}]}.")
     @Overload(sig = "-> string ! {desktop.automate(windows)}")
     public static Object windows(Ctx ctx, Type.Fn site, Origin o) {
         available(ctx, "automation-windows", o);
@@ -94,7 +92,7 @@ public final class AutomationWords {
 
     @Word(name = "automation-click", category = Category.PROCESS,
             doc = "Click a mouse button (\"left\", \"middle\" or \"right\") at x y in desktop coordinates; JSON text "
-                    + "{\"clicked\":true,\"x\",\"y\",\"button\"}. Needs desktop.automate(click).")
+                    + "{\"clicked\":true,\"x\",\"y\",\"button\"}.")
     @Overload(sig = "int int string -> string ! {desktop.automate(click)}")
     public static Object click(Ctx ctx, long x, long y, String button, Type.Fn site, Origin o) {
         if (Math.abs(x) > MAX_COORDINATE || Math.abs(y) > MAX_COORDINATE) {
@@ -110,7 +108,7 @@ public final class AutomationWords {
 
     @Word(name = "automation-type", category = Category.PROCESS,
             doc = "Type text into the focused window (at most 10,000 characters; newline and tab are keys, other control characters are refused); "
-                    + "JSON text {\"typed\":count}. Needs desktop.automate(type).")
+                    + "JSON text {\"typed\":count}.")
     @Overload(sig = "string -> string ! {desktop.automate(type)}")
     public static Object type(Ctx ctx, String text, Type.Fn site, Origin o) {
         int count = text.codePointCount(0, text.length());

@@ -111,10 +111,25 @@ public final class HostWords {
     static void available(Ctx ctx, ConcretePath p, Origin o) {
         if (ctx.host.config().deferred() || ctx.takeResumePeek()) return;
         FileHost f = ctx.host.config().files();
-        if (f == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no file host is installed in this session (no workspace or other root)");
-        if (!f.installed(p.root())) {
-            throw new FinchTrap(HostCode.NOT_INSTALLED, o, p.root() + " is not installed on this host");
+        // Said where it is fixed: the command line's flags (finch run, repl, mcp), or the embedder's session options.
+        if (f == null) {
+            throw new FinchTrap(HostCode.NO_BINDING, o, "no file host is installed in this session: it has no workspace or other root "
+                    + "(on the command line, --workspace DIR; embedded, SessionOptions.withWorkspace)");
         }
+        if (!f.installed(p.root())) {
+            throw new FinchTrap(HostCode.NOT_INSTALLED, o, p.root() + " is not installed on this host (on the command line, --" + flag(p.root())
+                    + " DIR; embedded, SessionOptions.withRoot)");
+        }
+    }
+
+    /** The command line's flag that installs {@code root}. */
+    private static String flag(dev.finch.capabilities.Root root) {
+        return switch (root) {
+            case WORKSPACE -> "workspace";
+            case PROJECT -> "project";
+            case TASK_OUTPUT -> "task-output";
+            case HOST_MACHINE -> "host-root";
+        };
     }
 
     @Word(name = "file-read", category = Category.FILE, doc = "The bytes of a workspace file.")
@@ -206,7 +221,7 @@ public final class HostWords {
 
     // ---- streams ----
 
-    @Word(name = "file-lines-open", category = Category.FILE, doc = "Open a run-owned stream of the file's lines (each at most 1 MiB).")
+    @Word(name = "file-lines-open", category = Category.FILE, doc = "Open a run-owned stream of the file's lines, each without its line end (\\n or \\r\\n), at most 1 MiB.")
     @Overload(sig = "path -> stream<string> ! {fs.read(${workspace}/**)}", requires = READ)
     public static Object fileLinesOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
@@ -319,7 +334,7 @@ public final class HostWords {
         };
     }
 
-    @Word(name = "csv-open", category = Category.FILE, doc = "Open a run-owned stream of CSV records (quoted, comma-bearing and multiline fields).")
+    @Word(name = "csv-open", category = Category.FILE, doc = "Open a run-owned stream of CSV records, the header row first (quoted, comma-bearing and multiline fields).")
     @Overload(sig = "path -> stream<list<string>> ! {fs.read(${workspace}/**)}", requires = READ)
     public static Object csvOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);

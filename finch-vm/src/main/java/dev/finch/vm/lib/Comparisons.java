@@ -18,12 +18,12 @@ import dev.finch.vm.word.Word;
 public final class Comparisons {
     private Comparisons() { }
 
-    @Word(name = "=", category = Category.COMPARISON,
+    @Word(name = "=", aka = {"equal?", "eq?", "eqv?", "string=?", "=="}, category = Category.COMPARISON,
             doc = "Structural equality of two values of one type (floats: -0.0 = 0.0 and nan = nan, at every depth).")
     @Overload(sig = "a a -> bool", intrinsic = Intrinsic.EQUAL)
     public static boolean equal(Ctx ctx, Object a, Object b) { return Values.equal(a, b, ctx); }
 
-    @Word(name = "<>", category = Category.COMPARISON, doc = "Structural inequality: the negation of =.")
+    @Word(name = "<>", aka = {"!=", "/="}, category = Category.COMPARISON, doc = "Structural inequality: the negation of =.")
     @Overload(sig = "a a -> bool", intrinsic = Intrinsic.NOT_EQUAL)
     public static boolean notEqual(Ctx ctx, Object a, Object b) { return !Values.equal(a, b, ctx); }
 

@@ -20,7 +20,7 @@ import java.util.TreeMap;
 public final class Control {
     private Control() { }
 
-    @Word(name = "say", category = Category.OUTPUT, doc = "Append text to the response, exactly (no space, no newline); streamed as it runs.")
+    @Word(name = "say", aka = {"display", "displayln", "print", "println", "printf", "puts", "write", "write-line", "write-string", "newline", "echo", ".", ".\"", "emit", "cr"}, category = Category.OUTPUT, doc = "Append text to the response, exactly (no space, no newline); streamed as it runs.")
     @Overload(sig = "string -> ! {session.emit}")
     public static void say(Ctx ctx, String text, Origin o) { ctx.say(text, o); }
 
@@ -40,12 +40,12 @@ public final class Control {
         ctx.suspending = true;
     }
 
-    @Word(name = "program-error", category = Category.CONTROL, doc = "Stop with a checked run-time error (the program is wrong, not the world); never caught.")
+    @Word(name = "program-error", aka = {"error", "raise", "throw", "abort", "panic"}, category = Category.CONTROL, doc = "Stop with a checked run-time error (the program is wrong, not the world); never caught.")
     @Overload(sig = "string -> a")
     public static Object programError(String message, Origin o) { throw new FinchTrap(VmCode.PROGRAM_ERROR, o, message); }
 
     @Word(name = "step-spawn", category = Category.CONTROL, typing = Typing.STEP_SPAWN,
-            doc = "Start a closure (no inputs, one output, no yields) as a concurrent step of the run, on its deterministic scheduler; "
+            doc = "Start a closure that does not yield as a concurrent step of the run, on its deterministic scheduler; "
                     + "answers the handle to join. The step's effects are the spawn's; a step that needs approval or a deferred answer "
                     + "pauses the run, its frames kept, and resumes with it.")
     @Overload(sig = "( -> a) -> task<a>")
@@ -64,6 +64,13 @@ public final class Control {
         }
         dev.finch.vm.runtime.CpuTasks.refuse(ctx, "join a step", o);
         return Strands.join(ctx, task, o);
+    }
+
+    @Word(name = "step-fail-siblings", category = Category.CONTROL,
+            doc = "The result back; an err stops this step's siblings whose result has its error type: each ends with it at its next check, sending nothing new.")
+    @Overload(sig = "result<a,e> -> result<a,e>")
+    public static Object stepFailSiblings(Ctx ctx, Object result, dev.finch.ir.type.Type.Fn site) {
+        return Strands.failSiblings(ctx, result, ((dev.finch.ir.type.Type.ResultT) site.ins().get(0)).err());
     }
 
     @Word(name = "vm-vocabulary", category = Category.INSPECTION, doc = "The current typed vocabulary (core words, the host's words and persisted definitions) as json.")

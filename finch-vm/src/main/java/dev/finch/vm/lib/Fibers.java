@@ -18,15 +18,14 @@ public final class Fibers {
     private Fibers() { }
 
     @Word(name = "fiber-new", category = Category.CONTROL, typing = Typing.FIBER_NEW,
-            doc = "A fiber over a closure of no inputs and at most one output that yields (its type says yields<Y,unit>); nothing runs yet. "
-                    + "The closure's effects are the fiber-new's.")
+            doc = "A fiber over a closure that yields; nothing runs yet. The closure's effects are the fiber-new's.")
     @Overload(sig = "( -> b yields<a,unit>) -> fiber<a,b>")
     public static Object fiberNew(Object closure, Type.Fn site) {
         return new Fiber((Closure) closure, (Type.FiberT) site.outs().get(0));
     }
 
     @Word(name = "fiber-next", category = Category.CONTROL, pauses = true,
-            doc = "Runs the fiber to its next yield: ok(value), or err(end(r)) once its body has returned (again on every later call). "
+            doc = "Runs the fiber to its next yield: ok(value), or err(end(r)) once its body has returned. "
                     + "A cancelled fiber is a checked run-time error (E-RUN-008).")
     @Overload(sig = "fiber<a,b> -> result<a,variant{end(b)}>")
     public static Object fiberNext(Ctx ctx, int depth, Object fiber, Origin o) {

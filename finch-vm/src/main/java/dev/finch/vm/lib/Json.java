@@ -212,7 +212,7 @@ public final class Json {
         Refusal(String message) { super(message, null, false, false); }
     }
 
-    @Word(name = "json-parse", category = Category.JSON,
+    @Word(name = "json-parse", aka = {"parse-json", "json-read", "json-decode"}, category = Category.JSON,
             doc = "Parse strict JSON; err with a message for malformed text, trailing tokens, a duplicate key, a lone surrogate (raw or escaped), "
                     + "nesting deeper than 512 levels, a number longer than 1000 characters or beyond 1e±1000, or empty input.")
     @Overload(sig = "string -> result<json,string>")
@@ -446,7 +446,7 @@ public final class Json {
 
     @Word(name = "json-stringify", category = Category.JSON,
             doc = "Compact JSON text: members in order, no spaces, non-ASCII characters as themselves and control characters escaped; json-parse reads it back equal. "
-                    + "E-LIMIT-005 for a text over the memory limit (a shared value is written once per use).")
+                    + "E-LIMIT-005 for a text over the memory limit.")
     @Overload(sig = "json -> string")
     public static String jsonStringify(JsonNode n, Origin o) {
         try {
@@ -473,7 +473,7 @@ public final class Json {
     }
 
     @Word(name = "json-of-float", category = Category.JSON,
-            doc = "A JSON number written as float-to-string spells it (2.0 stays 2.0, not 2; json-as-float answers it back exactly, json-as-int only if whole; -0.0 becomes 0.0); stops the run (E-JSON-001) for nan or an infinity, which JSON cannot hold.")
+            doc = "A JSON number written as float-to-string spells it (2.0 stays 2.0; -0.0 becomes 0.0); stops the run (E-JSON-001) for nan or an infinity, which JSON cannot hold.")
     @Overload(sig = "float -> json")
     public static JsonNode jsonOfFloat(double v, Origin o) {
         if (Double.isNaN(v) || Double.isInfinite(v)) {

@@ -36,24 +36,24 @@ public final class Lists {
         return l.append(item);
     }
 
-    @Word(name = "list-prepend", category = Category.LIST, doc = "A new list with the value added at the front (cons).")
+    @Word(name = "list-prepend", aka = {"cons"}, category = Category.LIST, doc = "A new list with the value added at the front (cons).")
     @Overload(sig = "a list<a> -> list<a>")
     public static Object listPrepend(Ctx ctx, Object item, ListValue l, Origin o) {
         reserveBytes(ctx, l.bytesWith(item), "list-prepend", o);
         return l.prepend(item);
     }
 
-    @Word(name = "list-get", category = Category.LIST, doc = "The element at a zero-based index, or none.")
+    @Word(name = "list-get", aka = {"list-ref", "nth", "elt", "vector-ref"}, category = Category.LIST, doc = "The element at a zero-based index, or none.")
     @Overload(sig = "list<a> int -> option<a>")
     public static Object listGet(ListValue l, long index) {
         return index >= 0 && index < l.size() ? OptionValue.some(l.get((int) index)) : OptionValue.NONE;
     }
 
-    @Word(name = "list-length", category = Category.LIST, doc = "The number of elements.")
+    @Word(name = "list-length", aka = {"length", "len"}, category = Category.LIST, doc = "The number of elements.")
     @Overload(sig = "list<a> -> int")
     public static long listLength(ListValue l) { return l.size(); }
 
-    @Word(name = "list-uncons", category = Category.LIST, doc = "Split off the first element, or none for an empty list.")
+    @Word(name = "list-uncons", aka = {"car", "cdr", "cadr", "first", "rest", "head", "tail", "null?", "empty?", "pair?"}, category = Category.LIST, doc = "Split off the first element, or none for an empty list.")
     @Overload(sig = "list<a> -> option<record{head:a,tail:list<a>}>")
     public static Object listUncons(ListValue l) {
         if (l.isEmpty()) return OptionValue.NONE;
@@ -63,7 +63,7 @@ public final class Lists {
 
     // ---- higher-order words: the closure is the last argument and must be pure ----
 
-    @Word(name = "list-map", category = Category.LIST,
+    @Word(name = "list-map", aka = {"mapcar", "for-each"}, category = Category.LIST,
             doc = "A new list of the closure's answer for each element, in order (the empty list for an empty list).")
     @Overload(sig = "list<a> (a -> b) -> list<b>")
     public static Object listMap(Ctx ctx, int depth, ListValue l, Object fn, Origin o) {
@@ -80,7 +80,7 @@ public final class Lists {
         return ListValue.from(out);
     }
 
-    @Word(name = "list-filter", category = Category.LIST,
+    @Word(name = "list-filter", aka = {"filter", "select", "remove-if-not"}, category = Category.LIST,
             doc = "A new list of the elements the closure answers true for, in their order (the empty list when none is kept).")
     @Overload(sig = "list<a> (a -> bool) -> list<a>")
     public static Object listFilter(Ctx ctx, int depth, ListValue l, Object fn, Origin o) {
@@ -90,7 +90,7 @@ public final class Lists {
         return out.size() == l.size() ? l : ListValue.from(out);
     }
 
-    @Word(name = "list-fold", category = Category.LIST,
+    @Word(name = "list-fold", aka = {"fold", "foldl", "fold-left", "foldr", "fold-right", "reduce"}, category = Category.LIST,
             doc = "Left fold: the closure gets the accumulator first and each element second, from the first element on; "
                     + "the initial value for an empty list.")
     @Overload(sig = "list<a> b (b a -> b) -> b")
@@ -118,7 +118,7 @@ public final class Lists {
 
     // ---- shape ----
 
-    @Word(name = "list-reverse", category = Category.LIST, doc = "The elements in reverse order.")
+    @Word(name = "list-reverse", aka = {"reverse"}, category = Category.LIST, doc = "The elements in reverse order.")
     @Overload(sig = "list<a> -> list<a>")
     public static Object listReverse(Ctx ctx, ListValue l, Origin o) {
         reserve(ctx, l.size(), "list-reverse", o);
@@ -126,7 +126,7 @@ public final class Lists {
         return l.reverse();
     }
 
-    @Word(name = "list-concat", category = Category.LIST, foldsLeft = true,
+    @Word(name = "list-concat", aka = {"append"}, category = Category.LIST, foldsLeft = true,
             doc = "The first list followed by the second (Lisp: (list-concat a b c) joins them all).")
     @Overload(sig = "list<a> list<a> -> list<a>")
     public static Object listConcat(Ctx ctx, ListValue a, ListValue b, Origin o) {
@@ -138,7 +138,7 @@ public final class Lists {
         return a.concat(b);
     }
 
-    @Word(name = "list-range", category = Category.LIST,
+    @Word(name = "list-range", aka = {"range", "iota"}, category = Category.LIST,
             doc = "The ints from the first (inclusive) up to the second (exclusive); the empty list when the end is not above "
                     + "the start; E-LIMIT-005 for a range over the memory limit, refused before it is built.")
     @Overload(sig = "int int -> list<int>")
@@ -157,7 +157,7 @@ public final class Lists {
         return ListValue.from(out);
     }
 
-    @Word(name = "list-take", category = Category.LIST,
+    @Word(name = "list-take", aka = {"take"}, category = Category.LIST,
             doc = "The first n elements: a negative count takes none, a count beyond the length takes the whole list.")
     @Overload(sig = "list<a> int -> list<a>")
     public static Object listTake(Ctx ctx, ListValue l, long n, Origin o) {
@@ -167,7 +167,7 @@ public final class Lists {
         return l.take(k);
     }
 
-    @Word(name = "list-drop", category = Category.LIST,
+    @Word(name = "list-drop", aka = {"list-tail"}, category = Category.LIST,
             doc = "All but the first n elements: a negative count drops none, a count beyond the length answers the empty list.")
     @Overload(sig = "list<a> int -> list<a>")
     public static Object listDrop(Ctx ctx, ListValue l, long n, Origin o) {
@@ -179,7 +179,7 @@ public final class Lists {
 
     // ---- search and update (Finch's equality: -0.0 = 0.0, nan = nan, structural) ----
 
-    @Word(name = "list-contains", category = Category.LIST,
+    @Word(name = "list-contains", aka = {"member", "memq", "memv", "contains?"}, category = Category.LIST,
             doc = "True when some element equals the value (Finch's equality: -0.0 = 0.0, nan = nan, structural); false for an empty list.")
     @Overload(sig = "list<a> a -> bool")
     public static boolean listContains(Ctx ctx, ListValue l, Object x) {
@@ -205,7 +205,7 @@ public final class Lists {
 
     // ---- sorting: a stable merge sort (equal elements keep their order) ----
 
-    @Word(name = "list-sort", category = Category.LIST,
+    @Word(name = "list-sort", aka = {"sort"}, category = Category.LIST,
             doc = "The elements in ascending natural order, stable: ints numerically; floats in Finch's total order "
                     + "(-0.0 = 0.0, nan last); strings by code points.")
     @Overload(id = "list-sort-int", sig = "list<int> -> list<int>")
@@ -225,8 +225,7 @@ public final class Lists {
 
     @Word(name = "list-sort-by", category = Category.LIST,
             doc = "The elements ordered by a comparator closure answering an int (negative when its first argument sorts "
-                    + "first, zero to keep their order: stable). An inconsistent comparator never fails: the answer is still "
-                    + "every element exactly once, in the order the merge sort's comparisons give.")
+                    + "first, zero to keep their order: stable); an inconsistent comparator never fails.")
     @Overload(sig = "list<a> (a a -> int) -> list<a>")
     public static Object listSortBy(Ctx ctx, int depth, ListValue l, Object fn, Origin o) {
         return sorted(ctx, l, (x, y) -> (Long) Calls.execute(ctx, depth, fn, new Object[] {x, y}) > 0, "list-sort-by", o);

@@ -25,7 +25,7 @@ import java.util.Map;
 public final class Maps {
     private Maps() { }
 
-    @Word(name = "map-get", category = Category.MAP, doc = "The value under a key, or none.")
+    @Word(name = "map-get", aka = {"hash-ref", "hash-table-ref", "assoc", "gethash", "get"}, category = Category.MAP, doc = "The value under a key, or none.")
     @Overload(sig = "map<k,v> k -> option<v>")
     public static Object mapGet(Map<Object, Object> m, Object key) {
         Object k = Values.key(key);
@@ -33,7 +33,7 @@ public final class Maps {
         return v == null && !m.containsKey(k) ? OptionValue.NONE : OptionValue.some(v);
     }
 
-    @Word(name = "map-set", category = Category.MAP,
+    @Word(name = "map-set", aka = {"hash-set!", "hash-table-set!", "put", "assoc!"}, category = Category.MAP,
             doc = "A new map with the key set (an existing key keeps its position); E-LIMIT-005 when the map would pass the memory limit.")
     @Overload(sig = "map<k,v> k v -> map<k,v>")
     public static Object mapSet(Ctx ctx, Map<Object, Object> m, Object key, Object value, Origin o) {

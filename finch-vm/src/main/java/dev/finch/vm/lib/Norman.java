@@ -19,7 +19,7 @@ public final class Norman {
 
     @Word(name = "show", category = Category.STRING,
             doc = "Canonical text of a value: JSON with sorted keys and a tag for variants; money, durations and unlimited in µNorman literal syntax. "
-                    + "E-LIMIT-005 for a text over the memory limit (a shared value is written once per use).")
+                    + "E-LIMIT-005 for a text over the memory limit.")
     @Overload(sig = "a -> string")
     public static String show(Ctx ctx, Object value, Type.Fn site, Origin o) {
         try {

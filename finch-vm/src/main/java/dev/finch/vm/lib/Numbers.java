@@ -70,7 +70,7 @@ public final class Numbers {
     @Overload(word = "/", id = "div-float", order = 1, sig = "float float -> float", intrinsic = Intrinsic.FLOAT_DIV)
     public static double divFloat(double a, double b) { return a / b; }
 
-    @Word(name = "mod", category = Category.ARITHMETIC, doc = "Remainder of dividing the second by the top (sign of the dividend).")
+    @Word(name = "mod", aka = {"modulo", "remainder", "%"}, category = Category.ARITHMETIC, doc = "Remainder of dividing the second by the top (sign of the dividend).")
     @Overload(id = "mod-int", sig = "int int -> int")
     public static long mod(long a, long b, Origin o) {
         if (b == 0) throw new FinchTrap(VmCode.DIVIDE_BY_ZERO, o, "remainder of " + a + " by zero");

@@ -21,7 +21,7 @@ import java.util.Locale;
 public final class Strings {
     private Strings() { }
 
-    @Word(name = "string-append", category = Category.STRING, foldsLeft = true, doc = "Concatenate two strings.")
+    @Word(name = "string-append", aka = {"concat", "string-concat", "strcat", "str"}, category = Category.STRING, foldsLeft = true, doc = "Concatenate two strings.")
     @Overload(sig = "string string -> string")
     public static String stringAppend(Ctx ctx, String a, String b, Origin o) {
         reserve(ctx, (long) a.length() + b.length(), "string-append", o);
@@ -29,14 +29,14 @@ public final class Strings {
         return a.concat(b);
     }
 
-    @Word(name = "string-length", category = Category.STRING, doc = "The number of Unicode code points.")
+    @Word(name = "string-length", aka = {"strlen"}, category = Category.STRING, doc = "The number of Unicode code points.")
     @Overload(sig = "string -> int")
     public static long stringLength(Ctx ctx, String s) {
         ctx.charge(s.length() / 64);
         return s.codePointCount(0, s.length());
     }
 
-    @Word(name = "int-to-string", category = Category.STRING, doc = "Decimal spelling of an int.")
+    @Word(name = "int-to-string", aka = {"number->string", "itoa", "to-string"}, category = Category.STRING, doc = "Decimal spelling of an int.")
     @Overload(sig = "int -> string")
     public static String intToString(long v) { return Long.toString(v); }
 
@@ -44,7 +44,7 @@ public final class Strings {
     @Overload(sig = "float -> string")
     public static String floatToString(double v) { return Values.floatText(v); }
 
-    @Word(name = "string-to-int", category = Category.STRING, doc = "Parse a decimal int (surrounding whitespace allowed); none when the text is not one.")
+    @Word(name = "string-to-int", aka = {"string->number", "parse-int", "atoi"}, category = Category.STRING, doc = "Parse a decimal int (surrounding whitespace allowed); none when the text is not one.")
     @Overload(sig = "string -> option<int>")
     public static Object stringToInt(Ctx ctx, String s) {
         ctx.charge(s.length() / 64);
@@ -57,7 +57,7 @@ public final class Strings {
         }
     }
 
-    @Word(name = "string-slice", category = Category.STRING,
+    @Word(name = "string-slice", aka = {"substring", "subseq", "substr"}, category = Category.STRING,
             doc = "The code points from start up to (not including) end; both are clamped to [0, length], and start at or after end gives \"\".")
     @Overload(sig = "string int int -> string")
     public static String stringSlice(Ctx ctx, String s, long start, long end) {
@@ -114,7 +114,7 @@ public final class Strings {
         return s.endsWith(suffix) && boundary(s, s.length() - suffix.length());
     }
 
-    @Word(name = "string-split", category = Category.STRING,
+    @Word(name = "string-split", aka = {"split", "string-tokenize"}, category = Category.STRING,
             doc = "The pieces of the text (first) between occurrences of a literal separator (second, no patterns), empty pieces kept "
                     + "(\"a,,b\" gives [\"a\" \"\" \"b\"], \"\" gives [\"\"]); an empty separator splits into code points like string-chars.")
     @Overload(sig = "string string -> list<string>")
@@ -135,7 +135,7 @@ public final class Strings {
         return ListValue.from(out);
     }
 
-    @Word(name = "string-join", category = Category.STRING,
+    @Word(name = "string-join", aka = {"join"}, category = Category.STRING,
             doc = "The strings of the list joined with the separator (last) between them; an empty list gives \"\".")
     @Overload(sig = "list<string> string -> string")
     public static String stringJoin(Ctx ctx, ListValue parts, String sep, Origin o) {
@@ -154,7 +154,7 @@ public final class Strings {
         return b.toString();
     }
 
-    @Word(name = "string-trim", category = Category.STRING,
+    @Word(name = "string-trim", aka = {"trim", "strip"}, category = Category.STRING,
             doc = "The text without leading and trailing Unicode whitespace (spaces, tabs, line breaks, U+2003 …; the no-break space U+00A0 is not whitespace and is kept).")
     @Overload(sig = "string -> string")
     public static String stringTrim(Ctx ctx, String s) {
@@ -162,14 +162,14 @@ public final class Strings {
         return s.strip();
     }
 
-    @Word(name = "string-upcase", category = Category.STRING,
+    @Word(name = "string-upcase", aka = {"upcase", "toupper", "string-upper"}, category = Category.STRING,
             doc = "The text in upper case by Unicode's locale-independent full case mapping, which may lengthen it (\"straße\" gives \"STRASSE\").")
     @Overload(sig = "string -> string")
     public static String stringUpcase(Ctx ctx, String s, Origin o) {
         return caseMapped(ctx, s, true, "string-upcase", o);
     }
 
-    @Word(name = "string-downcase", category = Category.STRING,
+    @Word(name = "string-downcase", aka = {"downcase", "tolower", "string-lower"}, category = Category.STRING,
             doc = "The text in lower case by Unicode's locale-independent full case mapping, which may lengthen it (\"ΣΟΦΟΣ\" gives \"σοφος\", with a final ς).")
     @Overload(sig = "string -> string")
     public static String stringDowncase(Ctx ctx, String s, Origin o) {
@@ -216,7 +216,7 @@ public final class Strings {
 
     @Word(name = "string-to-float", category = Category.STRING,
             doc = "Parse a decimal float (surrounding whitespace allowed): optional sign, digits, optional .digits and e/E exponent, or exactly "
-                    + "nan, inf or -inf as float-to-string writes them; none for anything else (\"NaN\", \"Infinity\", hex, \"1f\", \"1_0\", \".5\", \"\") "
+                    + "nan, inf or -inf as float-to-string writes them; none for anything else (\"NaN\", \".5\", hex, \"\") "
                     + "or a value beyond the float range.")
     @Overload(sig = "string -> option<float>")
     public static Object stringToFloat(Ctx ctx, String s) {

@@ -18,8 +18,8 @@ public final class Tasks {
     private Tasks() { }
 
     @Word(name = "defer-cpu", category = Category.CONTROL, typing = Typing.DEFER_CPU,
-            doc = "Start a pure closure (no inputs, one output, no capability, no say, no yield) as a CPU task on the worker pool; "
-                    + "answers its handle. Its steps and memory count against the run's limits; it is cancelled when the run ends.")
+            doc = "Start a pure closure (no capability, no say, no yield) as a CPU task on the worker pool; "
+                    + "answers its handle (owner kind cpu_fiber). Its steps and memory count against the run's limits; it is cancelled when the run ends.")
     @Overload(sig = "( -> a) -> task<a>")
     public static Object deferCpu(Ctx ctx, Object closure, Origin o) { return CpuTasks.spawn(ctx, closure, o); }
 
@@ -32,7 +32,7 @@ public final class Tasks {
     }
 
     @Word(name = "task-join", category = Category.CONTROL, pauses = true,
-            doc = "The task's value. If it is still running the run pauses (a suspension waiting for the task, not a blocked thread) "
+            doc = "The task's value. If it is still running the run pauses (not a blocked thread) "
                     + "and continues when it is done; a failed task's error stops the run, a cancelled one is E-TASK-001.")
     @Overload(sig = "task<a> -> a")
     public static Object taskJoin(Ctx ctx, Object task, Origin o) { return CpuTasks.join(ctx, task, o); }

@@ -34,6 +34,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * never deadlock on the bounded pool (a task can only capture handles of tasks made before it).
  */
 public final class CpuTasks implements AutoCloseable {
+    /**
+     * The contract's owner kind of a CPU task handle ("task&lt;T&gt; with an explicit cpu_fiber owner kind"): what its
+     * display shows, beside steps' {@code step} and agent handles' {@code agent}.
+     */
+    public static final String OWNER_KIND = "cpu_fiber";
     /** Tasks computing in this JVM right now, all pools together (tests and monitoring). */
     private static final AtomicInteger RUNNING = new AtomicInteger();
     private static final Object[] NO_ARGS = new Object[0];
@@ -185,7 +190,8 @@ public final class CpuTasks implements AutoCloseable {
             done.complete(null);
         }
 
-        @Override public String toString() { return "cpu-task#" + id; }
+        /** Shown in a handle's display, {@code #task<int><cpu_fiber#1>}: the contract's owner kind, then the task's number. */
+        @Override public String toString() { return OWNER_KIND + "#" + id; }
     }
 
     /** The durable form of a task ({@link Task#saved}). */

@@ -243,6 +243,7 @@ public final class Ctx implements Meter {
     /** Called when a slice of fuel is used up: charges it, checks the step limit, the deadline and cancellation. */
     public void refuel() {
         strands.checkAbort();
+        Strands.stopIfCancelled();
         if (task != null) task.checkCancelled();
         fuel = root.slice();
     }

@@ -32,6 +32,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * or fuel slice, and the run fails with that diagnostic. At most {@link #MAX_LIVE} strands are alive at once
  * ({@code E-LIMIT-006}).
  *
+ * <p><b>A step that fails its siblings.</b> A step that ends with an err may stop its siblings — the other live steps
+ * its spawner started, whose result has the same error type — with that err ({@link #failSiblings}, the word
+ * {@code step-fail-siblings}; µNorman's {@code workflow} does it, so nothing is spent after its outcome is decided).
+ * A stopped step ends at its next check — before it starts, in a join, at a fuel slice, or where its host starts
+ * its next request ({@link #stopIfCancelled}) — never in the middle of a request, so what it already asked for is
+ * settled and charged; a join of it answers the err, and the steps it spawned stop too.
+ *
  * <p><b>Pausing while steps run.</b> Any strand may pause the run (a request waiting for approval or for a deferred
  * host's answer, or the root's yield). The first to reach a pause point <em>claims</em> the run's pause
  * ({@link #claimPause}): its request becomes the host's one pending request and it unwinds its own frames into its own
@@ -99,6 +106,9 @@ public final class Strands {
         private long wakeAt;
         private SimClock clock;
         private final List<Strand> joiners = new ArrayList<>(1);
+        /** Set when a sibling's failure stops this step ({@link #failSiblings}): it ends with {@link #cancelWith} at its next check. */
+        private volatile boolean cancelled;
+        private volatile Object cancelWith;
 
         private Strand(long id, Strand parent, Ctx ctx, Object local, Object closure) {
             this.id = id;
@@ -203,6 +213,7 @@ public final class Strands {
         lock.lock();
         try {
             checkAbort();
+            checkCancelled(me);
             if (live.size() >= MAX_LIVE) {
                 throw new FinchTrap(VmCode.STRANDS_LIMIT, origin, "more than " + MAX_LIVE + " concurrent steps would be alive at once");
             }
@@ -234,14 +245,17 @@ public final class Strands {
             try {
                 s.thread = Thread.currentThread();
                 awaitTurn(s);
+                checkCancelled(s); // a step stopped before it started starts nothing
             } finally {
                 lock.unlock();
             }
             Object v = Calls.executeResumable(s.ctx, 0, s.closure, NO_ARGS);
-            if (s.ctx.suspending) unwound = true;
-            else s.value = v;
+            if (s.ctx.suspending && !s.cancelled) unwound = true;
+            else s.value = s.cancelled ? s.cancelWith : v;
         } catch (Throwable t) {
-            s.failure = t;
+            // A stopped step ends with its sibling's failure, whatever stopped it at its check.
+            if (s.cancelled && t instanceof FinchTrap) s.value = s.cancelWith;
+            else s.failure = t;
         } finally {
             CURRENT.set(null);
             dev.finch.vm.value.Meter.unbind();
@@ -276,11 +290,17 @@ public final class Strands {
         lock.lock();
         try {
             checkAbort();
+            checkCancelled(me);
             if (!task.done) {
                 if (me == null || me == task) throw new FinchTrap(VmCode.INTERNAL, origin, "a step cannot wait for itself");
                 task.joiners.add(me);
                 giveUp(me);
                 awaitTurn(me);
+                if (me.cancelled) {
+                    // Stopped while it waited (made ready for that): it ends here.
+                    task.joiners.remove(me);
+                    checkCancelled(me);
+                }
                 if (!task.done && unwinding) {
                     // The run pauses and this join cannot end before it resumes: unwind, to join again then.
                     task.joiners.remove(me);
@@ -295,6 +315,83 @@ public final class Strands {
         } finally {
             lock.unlock();
         }
+    }
+
+    // ---- a step that fails its siblings ------------------------------------------------------------------------
+
+    /**
+     * {@code step-fail-siblings}: when {@code result} is an err, stops every other live step spawned by the caller's
+     * spawner whose closure answers a result with error type {@code err} — each ends at its next check with this err —
+     * and every step those spawned. Answers {@code result}; an ok, or a caller that is no step, stops nothing.
+     */
+    public static Object failSiblings(Ctx ctx, Object result, dev.finch.ir.type.Type err) {
+        if (!(result instanceof dev.finch.vm.value.ResultValue r) || r.isOk()) return result;
+        Strand me = CURRENT.get();
+        if (me == null || me.owner() != ctx.strands || me.parent == null) return result;
+        ctx.strands.stopSiblings(me, result, err);
+        return result;
+    }
+
+    private void stopSiblings(Strand me, Object err, dev.finch.ir.type.Type errType) {
+        lock.lock();
+        try {
+            for (Strand s : List.copyOf(live.values())) {
+                if (s == me || s.done || s.cancelled || s.parent != me.parent || !answersError(s.closure, errType)) continue;
+                stop(s, err);
+            }
+            // What a stopped step spawned stops too (nobody is left to join it); it ends with nothing.
+            boolean more = true;
+            while (more) {
+                more = false;
+                for (Strand s : List.copyOf(live.values())) {
+                    if (!s.cancelled && s.parent != null && s.parent.cancelled) {
+                        stop(s, null);
+                        more = true;
+                    }
+                }
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether {@code closure} answers one result whose error type is {@code err}: the err it may end with fits it. */
+    private static boolean answersError(Object closure, dev.finch.ir.type.Type err) {
+        if (!(closure instanceof dev.finch.vm.value.Closure c) || c.type().outs().size() != 1) return false;
+        return c.type().outs().get(0) instanceof dev.finch.ir.type.Type.ResultT t && dev.finch.ir.type.Type.equivalent(t.err(), err);
+    }
+
+    /** Marks {@code s} stopped with {@code value}; one waiting in a join is made ready to notice, one unwound for a pause ends now. */
+    private void stop(Strand s, Object value) {
+        s.cancelled = true;
+        s.cancelWith = value;
+        if (s.paused) {
+            s.paused = false;
+            paused.remove(s.id);
+            s.done = true;
+            s.value = value;
+            live.remove(s.id);
+            for (Strand j : s.joiners) ready.put(j.id, j);
+            s.joiners.clear();
+            return;
+        }
+        for (Strand t : live.values()) if (t.joiners.remove(s)) ready.put(s.id, s);
+        if (rootStrand.joiners.remove(s)) ready.put(s.id, s);
+    }
+
+    /** Ends the calling step if a sibling's failure stopped it: at a fuel slice, and where a host starts a request. */
+    public static void stopIfCancelled() {
+        Strand me = CURRENT.get();
+        if (me != null && me.cancelled) throw stopped();
+    }
+
+    private static void checkCancelled(Strand me) {
+        if (me != null && me.cancelled) throw stopped();
+    }
+
+    private static FinchTrap stopped() {
+        return new FinchTrap(VmCode.STEP_CANCELLED, Origin.UNKNOWN, "the step was stopped: a sibling step failed");
     }
 
     // ---- what hosts use -----------------------------------------------------------------------------------------

@@ -71,8 +71,10 @@ record Declaration(Site site, WordValues word, OverloadValues overload) {
     }
 
     /** The values of a {@link Word}. */
-    record WordValues(String name, WordSpec.Category category, String doc, boolean foldsLeft, boolean pauses, Typing typing) {
-        static WordValues of(Word w) { return new WordValues(w.name(), w.category(), w.doc(), w.foldsLeft(), w.pauses(), w.typing()); }
+    record WordValues(String name, WordSpec.Category category, String doc, boolean foldsLeft, boolean pauses, Typing typing, List<String> aka) {
+        WordValues { aka = List.copyOf(aka); }
+
+        static WordValues of(Word w) { return new WordValues(w.name(), w.category(), w.doc(), w.foldsLeft(), w.pauses(), w.typing(), List.of(w.aka())); }
     }
 
     /** The values of an {@link Overload}, its signature and requirement template parsed. */

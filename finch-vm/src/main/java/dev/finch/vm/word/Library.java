@@ -158,7 +158,9 @@ public final class Library {
             Type.Fn sig = w.signature();
             String where = "the data word `" + w.name() + "`";
             for (Capability c : sig.effects()) {
-                if (!CapabilitySpec.of(c).isOk()) throw new IllegalArgumentException(where + ": `" + c + "` is not a capability Finch knows");
+                if (RequirementTemplate.mentionsArgument(c) || !CapabilitySpec.of(c).isOk()) {
+                    throw new IllegalArgumentException(where + ": `" + c + "` is not a capability Finch knows");
+                }
             }
             if (sig.effects().size() > 1 || sig.effects().contains(Capability.SESSION_EMIT) || sig.yields().isPresent() || sig.outs().size() > 1) {
                 throw new IllegalArgumentException(where + " may require at most one capability, answer at most one value, and cannot say or yield");
@@ -316,7 +318,7 @@ public final class Library {
             List<dev.finch.ir.vocab.Overload> decls = new ArrayList<>();
             for (Declaration d : members) decls.add(declaration(d, head.word(), members.size(), check));
             WordSpec spec = new WordSpec(head.word().name(), head.word().category(), head.word().doc(), head.word().typing(), decls,
-                    head.word().foldsLeft(), provenance, head.word().pauses());
+                    head.word().foldsLeft(), provenance, head.word().pauses(), head.word().aka());
             if (check) check(spec, head);
             specs.add(spec);
             for (int i = 0; i < members.size(); i++) impls.put(decls.get(i).id(), implementation(members.get(i), decls.get(i), spec, provenance));
@@ -366,6 +368,10 @@ public final class Library {
         Optional<RequirementTemplate> template = d.overload().requires();
         if (check) {
             for (Capability c : sig.effects()) {
+                if (RequirementTemplate.mentionsArgument(c)) {
+                    throw new IllegalArgumentException(where + ": `" + c + "` names an argument: a word's signature states the bound, and its "
+                            + "@Overload(requires = …) the template");
+                }
                 if (!CapabilitySpec.of(c).isOk()) throw new IllegalArgumentException(where + ": `" + c + "` is not a capability Finch knows");
             }
             if (template.isPresent()) {

@@ -50,4 +50,11 @@ public @interface Word {
 
     /** How the verifier types a call; anything but ordinary is one of Finch's own dedicated rules. */
     Typing typing() default Typing.ORDINARY;
+
+    /**
+     * Names other languages give what this word does ({@code display}, {@code print}, {@code .} for {@code say}; {@code
+     * car} for {@code list-uncons}): an unknown name among them is answered with this word, by meaning rather than by
+     * spelling, in every frontend's diagnostic and in discovery. They are not callable.
+     */
+    String[] aka() default {};
 }
