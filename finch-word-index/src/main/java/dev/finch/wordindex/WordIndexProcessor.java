@@ -132,7 +132,7 @@ public final class WordIndexProcessor extends AbstractProcessor {
                 .append("import dev.finch.ir.vocab.RequirementTemplate;\n")
                 .append("import dev.finch.ir.vocab.Typing;\n")
                 .append("import dev.finch.ir.vocab.WordSpec;\n")
-                .append("import dev.finch.vm.compile.Intrinsic;\n")
+                .append("import dev.finch.vm.word.Intrinsic;\n")
                 .append("import java.util.ArrayList;\n")
                 .append("import java.util.List;\n")
                 .append("import java.util.Optional;\n\n")

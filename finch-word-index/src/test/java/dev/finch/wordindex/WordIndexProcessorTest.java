@@ -30,7 +30,7 @@ class WordIndexProcessorTest {
 
     /** The annotations' shape, as finch-vm declares them (only what the processor reads). */
     private static final List<JavaFileObject> ANNOTATIONS = List.of(
-            source("dev.finch.vm.compile.Intrinsic", "package dev.finch.vm.compile; public enum Intrinsic { NONE, SHUFFLE }"),
+            source("dev.finch.vm.word.Intrinsic", "package dev.finch.vm.compile; public enum Intrinsic { NONE, SHUFFLE }"),
             // What the index's method signatures name (javac reads them in the round after it is written).
             source("dev.finch.vm.word.Declaration", "package dev.finch.vm.word; record Declaration() { }"),
             source("dev.finch.vm.runtime.Ctx", "package dev.finch.vm.runtime; public final class Ctx { }"),
@@ -56,7 +56,7 @@ class WordIndexProcessorTest {
                         int order() default 0;
                         String requires() default "";
                         boolean refines() default false;
-                        dev.finch.vm.compile.Intrinsic intrinsic() default dev.finch.vm.compile.Intrinsic.NONE;
+                        dev.finch.vm.word.Intrinsic intrinsic() default dev.finch.vm.word.Intrinsic.NONE;
                     }"""));
 
     @Test void theIndexHoldsEachMembersValuesParsedSignatureAndDescriptor() throws IOException {
@@ -65,7 +65,7 @@ class WordIndexProcessorTest {
                 import dev.finch.vm.word.*;
                 public final class Words {
                     @Word(name = "swap-ish", category = dev.finch.ir.vocab.WordSpec.Category.STACK, doc = "Says \\"hi\\".\\nTwice.")
-                    @Overload(sig = "a b -> b a", intrinsic = dev.finch.vm.compile.Intrinsic.SHUFFLE)
+                    @Overload(sig = "a b -> b a", intrinsic = dev.finch.vm.word.Intrinsic.SHUFFLE)
                     public static Object[] swap(Object a, Object b) { return new Object[] {b, a}; }
 
                     @Word(name = "read-it", doc = "Reads.")

@@ -6,6 +6,7 @@ import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.CallNode;
 import dev.finch.ir.type.Type;
 import dev.finch.vm.word.Impl;
+import dev.finch.vm.word.Intrinsic;
 import org.objectweb.asm.MethodVisitor;
 
 /**
@@ -19,8 +20,8 @@ final class Builtins {
 
     static void emit(MethodCompiler mc, CallNode n, Checked.Target.Builtin b) {
         Impl impl = mc.owner.library().impl(b.overload());
-        if (impl.special() != null) impl.special().emit(mc, n);
-        else if (impl.intrinsic() != Intrinsic.NONE) impl.intrinsic().emit(mc, n);
+        if (impl.special() != null) ((Specials) impl.special()).emit(mc, n);
+        else if (impl.intrinsic() != Intrinsic.NONE) Intrinsics.emit(impl.intrinsic(), mc, n);
         else if (impl.host()) hostCall(mc, n, impl);
         else call(mc, n, impl);
     }

@@ -326,7 +326,7 @@ final class Interpreter implements ModuleCompiler.Main {
      * word — intrinsics included — runs its declared method, the reference implementation the compiled tier agrees with.
      */
     static int builtin(Ctx ctx, int depth, CallNode n, Impl impl, Object[] s, int sp) {
-        if (impl.special() != null) return impl.special().interpret(ctx, depth, n, s, sp);
+        if (impl.special() != null) return ((Specials) impl.special()).interpret(ctx, depth, n, s, sp);
         Type.Fn decl = impl.overload().signature();
         int k = decl.ins().size();
         Object[] args = new Object[k];

@@ -22,7 +22,7 @@ import org.objectweb.asm.MethodVisitor;
  * emitter and the interpreter's step, side by side. The declared signature is the documented shape; the verifier's
  * rule for the constant's {@link Typing} gives each call its real one.
  */
-public enum Specials {
+public enum Specials implements dev.finch.vm.word.SpecialWord {
     @Word(name = "execute", category = Category.CONTROL, typing = Typing.EXECUTE,
             doc = "Call the execution token or closure on top with the values below it; in Lisp (execute f x …), the same as (f x …).")
     @Overload(sig = "a xt -> b")

@@ -1,7 +1,7 @@
 package dev.finch.vm.lib;
 
 import dev.finch.ir.vocab.WordSpec.Category;
-import dev.finch.vm.compile.Intrinsic;
+import dev.finch.vm.word.Intrinsic;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.value.Values;
 import dev.finch.vm.word.Overload;

@@ -5,7 +5,6 @@ import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.RequirementTemplate;
 import dev.finch.ir.vocab.Typing;
 import dev.finch.ir.vocab.WordSpec;
-import dev.finch.vm.compile.Intrinsic;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
@@ -42,7 +41,7 @@ record Declaration(Site site, WordValues word, OverloadValues overload) {
         @Override public String where() { return method.getDeclaringClass().getSimpleName() + "." + method.getName(); }
     }
 
-    /** A field read by reflection ({@link dev.finch.vm.compile.Specials}' constants). */
+    /** A field read by reflection ({@link SpecialWord} constants). */
     record ReflectedField(Field field) implements Site {
         @Override public String name() { return field.getName(); }
         @Override public String where() { return field.getDeclaringClass().getSimpleName() + "." + field.getName(); }
@@ -63,7 +62,7 @@ record Declaration(Site site, WordValues word, OverloadValues overload) {
     }
 
     /**
-     * A {@link dev.finch.vm.compile.Specials} constant named in the index, by name: the constant (and the classes of
+     * A {@link SpecialWord} constant named in the index, by name: the constant (and the classes of
      * all seven) is loaded when a call of one of those words is first compiled or run, not with the library.
      */
     record IndexedConstant(String owner, String name) implements Site {

@@ -3,8 +3,6 @@ package dev.finch.vm.word;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.WordSpec;
-import dev.finch.vm.compile.Intrinsic;
-import dev.finch.vm.compile.Specials;
 import dev.finch.vm.runtime.Ctx;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -15,7 +13,7 @@ import java.lang.reflect.Method;
  * The implementation of one overload, as {@link Library} read it from its declaration: the implementing method
  * (its reference implementation, which the interpreter calls and compiled code calls directly unless an
  * {@link Intrinsic} emits it inline) or, for a word typed by a dedicated rule that needs its immediates, the
- * {@link Specials} constant that implements both tiers.
+ * {@link SpecialWord} constant that implements both tiers.
  */
 public final class Impl {
     private final dev.finch.ir.vocab.Overload overload;
@@ -23,10 +21,11 @@ public final class Impl {
     private final MethodRef method;
     /** The method's number in {@code CoreCalls} (Finch's own words), or -1: then {@link #invoke} calls {@link #boxed}. */
     private final int call;
-    /** The name of the {@link Specials} constant, or null for a method. */
+    /** The class and name of the {@link SpecialWord} constant, or null for a method. */
+    private final String specialOwner;
     private final String specialName;
-    /** The constant, found by name when first asked: loading {@link Specials} loads a class for each of its constants. */
-    private volatile Specials special;
+    /** The constant, found by name when first asked: loading its enum loads a class for each of its constants. */
+    private volatile SpecialWord special;
     private final Intrinsic intrinsic;
     private final boolean ctx;
     private final boolean depth;
@@ -39,12 +38,13 @@ public final class Impl {
      */
     private volatile MethodHandle boxed;
 
-    Impl(dev.finch.ir.vocab.Overload overload, WordSpec word, MethodRef method, int call, String special, Intrinsic intrinsic,
+    Impl(dev.finch.ir.vocab.Overload overload, WordSpec word, MethodRef method, int call, String specialOwner, String special, Intrinsic intrinsic,
          boolean ctx, boolean depth, boolean site, boolean origin, MethodHandle boxed) {
         this.overload = overload;
         this.word = word;
         this.method = method;
         this.call = call;
+        this.specialOwner = specialOwner;
         this.specialName = special;
         this.intrinsic = intrinsic;
         this.ctx = ctx;
@@ -61,35 +61,46 @@ public final class Impl {
     public WordSpec word() { return word; }
 
     /**
-     * The implementing method; null for a {@link Specials} word. Finch's own are named by the index of their
+     * The implementing method; null for a {@link SpecialWord}. Finch's own are named by the index of their
      * declarations and found the first time this is asked.
      */
     public Method method() { return method == null ? null : method.resolve(); }
 
     /**
-     * The binary name of the implementing method's class, null for a {@link Specials} word: with
+     * The binary name of the implementing method's class, null for a {@link SpecialWord}: with
      * {@link #methodName()} and {@link #methodDescriptor()}, what compiled code calls, without reflecting on the class.
      */
     public String methodOwner() { return method == null ? null : method.owner(); }
 
-    /** The implementing method's name; null for a {@link Specials} word. */
+    /** The implementing method's name; null for a {@link SpecialWord}. */
     public String methodName() { return method == null ? null : method.name(); }
 
-    /** The implementing method's JVM descriptor; null for a {@link Specials} word. */
+    /** The implementing method's JVM descriptor; null for a {@link SpecialWord}. */
     public String methodDescriptor() { return method == null ? null : method.descriptor(); }
 
     /** The method's number in {@code CoreCalls}, or -1 when it is not called through them. */
     int call() { return call; }
 
     /** The special implementation; null for a method. */
-    public Specials special() {
+    public SpecialWord special() {
         if (specialName == null) return null;
-        Specials s = special;
+        SpecialWord s = special;
         if (s == null) {
-            s = Specials.valueOf(specialName);
+            s = constant(specialOwner, specialName);
             special = s;
         }
         return s;
+    }
+
+    /** The {@link SpecialWord} constant {@code name} of the enum {@code owner}. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static SpecialWord constant(String owner, String name) {
+        try {
+            Class<?> c = Class.forName(owner, true, Impl.class.getClassLoader());
+            return (SpecialWord) Enum.valueOf((Class) c, name);
+        } catch (ClassNotFoundException | ClassCastException | IllegalArgumentException e) {
+            throw new IllegalStateException("the index names the special word " + owner + "." + name + ", which is not there", e);
+        }
     }
 
     /** The compiled-code emitter; {@link Intrinsic#NONE} for a plain call of the method. */
@@ -133,12 +144,12 @@ public final class Impl {
      * made now if it was not yet. Two threads may both make it; they make equivalent handles and either is kept (a
      * handle is immutable, and the field is volatile).
      *
-     * @throws IllegalStateException for a {@link Specials} word, which has no method
+     * @throws IllegalStateException for a {@link SpecialWord}, which has no method
      */
     public MethodHandle boxed() {
         MethodHandle h = boxed;
         if (h == null) {
-            if (method == null) throw new IllegalStateException(this + " is implemented by a Specials constant, not a method");
+            if (method == null) throw new IllegalStateException(this + " is implemented by a special word, not a method");
             try {
                 h = Library.boxed(method.handle(), ctx, depth, overload.signature().ins().size(), site, origin);
             } catch (IllegalAccessException e) {

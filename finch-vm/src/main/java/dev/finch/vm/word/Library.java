@@ -9,8 +9,6 @@ import dev.finch.ir.vocab.RequirementTemplate;
 import dev.finch.ir.vocab.Typing;
 import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.ir.vocab.WordSpec;
-import dev.finch.vm.compile.Intrinsic;
-import dev.finch.vm.compile.Specials;
 import dev.finch.vm.runtime.Ctx;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -176,7 +174,7 @@ public final class Library {
             if (before != null && !before.word().name().equals(w.name())) {
                 throw new IllegalArgumentException(where + ": the overload id `" + w.overloadId() + "` is taken by `" + before.word().name() + "`");
             }
-            all.put(w.overloadId(), new Impl(decl, spec, null, -1, null, Intrinsic.NONE, false, false, false, false, dataHandle(w.body())));
+            all.put(w.overloadId(), new Impl(decl, spec, null, -1, null, null, Intrinsic.NONE, false, false, false, false, dataHandle(w.body())));
         }
         Vocabulary vocabulary;
         try {
@@ -409,28 +407,28 @@ public final class Library {
     private static Impl implementation(Declaration d, dev.finch.ir.vocab.Overload decl, WordSpec spec, WordSpec.Provenance provenance) {
         Declaration.Site site = d.site();
         if (site instanceof Declaration.IndexedMethod m) {
-            return new Impl(decl, spec, new Impl.MethodRef(m), m.call(), null, d.overload().intrinsic(),
+            return new Impl(decl, spec, new Impl.MethodRef(m), m.call(), null, null, d.overload().intrinsic(),
                     m.ctx(), m.depth(), m.site(), m.origin(), null);
         }
-        if (site instanceof Declaration.IndexedConstant c) return new Impl(decl, spec, null, -1, c.name(), Intrinsic.NONE, false, false, false, false, null);
+        if (site instanceof Declaration.IndexedConstant c) return new Impl(decl, spec, null, -1, c.owner(), c.name(), Intrinsic.NONE, false, false, false, false, null);
         if (site instanceof Declaration.ReflectedField f) return special(f.field(), site.where(), decl, spec, provenance);
         return method(((Declaration.Reflected) site).method(), site.where(), d.overload().intrinsic(), decl, spec, provenance);
     }
 
     private static Impl special(Field f, String where, dev.finch.ir.vocab.Overload decl, WordSpec spec, WordSpec.Provenance provenance) {
-        if (!(Specials.class.isAssignableFrom(f.getType())) || provenance == WordSpec.Provenance.HOST) {
+        if (!(SpecialWord.class.isAssignableFrom(f.getType())) || provenance == WordSpec.Provenance.HOST) {
             throw new IllegalArgumentException(where + ": only a static method implements a word");
         }
-        Specials special;
+        SpecialWord special;
         try {
-            special = (Specials) f.get(null);
+            special = (SpecialWord) f.get(null);
         } catch (IllegalAccessException e) {
             throw new IllegalArgumentException(where + " is not accessible", e);
         }
         if (special.typing() != spec.typing()) {
             throw new IllegalArgumentException(where + ": implements " + special.typing() + " but the word is typed " + spec.typing());
         }
-        return new Impl(decl, spec, null, -1, special.name(), Intrinsic.NONE, false, false, false, false, null);
+        return new Impl(decl, spec, null, -1, f.getDeclaringClass().getName(), special.name(), Intrinsic.NONE, false, false, false, false, null);
     }
 
     private static Impl method(Method m, String where, Intrinsic intrinsic, dev.finch.ir.vocab.Overload decl, WordSpec spec, WordSpec.Provenance provenance) {
@@ -438,7 +436,7 @@ public final class Library {
             throw new IllegalArgumentException(where + " implements `" + spec.name() + "` but is not public static");
         }
         if (spec.special() && spec.typing().immediates().size() > 0) {
-            throw new IllegalArgumentException(where + ": `" + spec.name() + "` takes immediates, so a Specials constant implements it");
+            throw new IllegalArgumentException(where + ": `" + spec.name() + "` takes immediates, so a special word implements it");
         }
         Type.Fn sig = decl.signature();
         Class<?>[] p = m.getParameterTypes();
@@ -498,7 +496,7 @@ public final class Library {
                 throw new IllegalArgumentException(where + " is not accessible: " + e.getMessage(), e);
             }
         }
-        return new Impl(decl, spec, new Impl.MethodRef(m), -1, null, intrinsic, ctx, depth, site, origin, boxed);
+        return new Impl(decl, spec, new Impl.MethodRef(m), -1, null, null, intrinsic, ctx, depth, site, origin, boxed);
     }
 
     /** A word's method handle {@code h} as {@code (Ctx, int depth, Type.Fn site, Origin, Object[] inputs) Object}. */

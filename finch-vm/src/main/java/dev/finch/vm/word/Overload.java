@@ -1,6 +1,5 @@
 package dev.finch.vm.word;
 
-import dev.finch.vm.compile.Intrinsic;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

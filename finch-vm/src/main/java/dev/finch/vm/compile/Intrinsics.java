@@ -5,51 +5,26 @@ import static org.objectweb.asm.Opcodes.*;
 import dev.finch.ir.checked.Checked.CallNode;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.Overload;
+import dev.finch.vm.word.Intrinsic;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 
 /**
- * The compiled-code emitters of true intrinsics: operations that compile to a few JVM instructions on unboxed slots
- * instead of a call. An overload names its intrinsic in its declaration ({@code @Overload(intrinsic = …)}); the
- * declared method stays its reference implementation, which the interpreter runs, and a property test runs both
- * tiers on generated inputs and requires them to agree. Every other word compiles to a direct call of its method.
+ * The compiled-code emitters of the true intrinsics ({@link Intrinsic}): operations that compile to a few JVM
+ * instructions on unboxed slots instead of a call. The declared method stays the reference implementation, which the
+ * interpreter runs.
  */
-public enum Intrinsic {
-    /** Not an intrinsic: compiled code calls the method. */
-    NONE,
-    /** A stack shuffle: slot moves derived from the signature's permutation ({@code a b -> b a}). */
-    SHUFFLE,
-    FLOAT_ADD,
-    FLOAT_SUB,
-    FLOAT_MUL,
-    FLOAT_DIV,
-    FLOAT_REM,
-    FLOAT_NEGATE,
-    INT_TO_FLOAT,
-    BOOL_AND,
-    BOOL_OR,
-    BOOL_NOT,
-    INT_LESS,
-    INT_GREATER,
-    INT_LESS_EQUAL,
-    INT_GREATER_EQUAL,
-    /**
-     * Equality ({@link dev.finch.vm.value.Values#equal}, the one definition) on the call site's type: ints and
-     * bools compare in place, floats through {@link dev.finch.vm.value.Values#floatEquals}, everything else through
-     * {@code Values.equal}, charged to the run's context.
-     */
-    EQUAL,
-    /** The negation of {@link #EQUAL}. */
-    NOT_EQUAL;
+final class Intrinsics {
+    private Intrinsics() { }
 
     /*
      * One switch rather than a body per constant: a constant with a body is a class of its own, and the index of
      * Finch's words names these constants, so each would be loaded with the library in every fresh JVM.
      */
 
-    /** Emits the call {@code n} of an overload with this intrinsic. */
-    void emit(MethodCompiler mc, CallNode n) {
-        switch (this) {
+    /** Emits the call {@code n} of an overload with intrinsic {@code id}. */
+    static void emit(Intrinsic id, MethodCompiler mc, CallNode n) {
+        switch (id) {
             case NONE -> throw new IllegalStateException("NONE is not emitted");
             case SHUFFLE -> shuffle(mc, n);
             case FLOAT_ADD -> binary(mc, n, Kind.D, DADD);
@@ -71,7 +46,7 @@ public enum Intrinsic {
         }
     }
 
-    /** {@link #SHUFFLE}: the slot moves of the overload's permutation. */
+    /** {@link Intrinsic#SHUFFLE}: the slot moves of the overload's permutation. */
     private static void shuffle(MethodCompiler mc, CallNode n) {
         Overload o = mc.owner.library().impl(((dev.finch.ir.checked.Checked.Target.Builtin) n.target()).overload()).overload();
         int[] outputs = o.permutation().orElseThrow();
@@ -86,25 +61,6 @@ public enum Intrinsic {
             Kind kk = Kind.of(n.before().get(base + outputs[i]));
             NodeEmitter.store(mc, kk, n.after(), base + i);
         }
-    }
-
-    /**
-     * Why this intrinsic cannot emit overload {@code o}, or null when it can: a shuffle needs a permutation, and the
-     * fixed-type intrinsics accept only the signature they were written for.
-     */
-    public String refuses(Overload o) {
-        if (this == SHUFFLE) return o.permutation().isPresent() ? null : "needs a signature that only permutes its inputs, like `a b -> b a`";
-        String expected = switch (this) {
-            case FLOAT_ADD, FLOAT_SUB, FLOAT_MUL, FLOAT_DIV, FLOAT_REM -> "float float -> float";
-            case FLOAT_NEGATE -> "float -> float";
-            case INT_TO_FLOAT -> "int -> float";
-            case BOOL_AND, BOOL_OR -> "bool bool -> bool";
-            case BOOL_NOT -> "bool -> bool";
-            case INT_LESS, INT_GREATER, INT_LESS_EQUAL, INT_GREATER_EQUAL -> "int int -> bool";
-            case EQUAL, NOT_EQUAL -> "a a -> bool";
-            case NONE, SHUFFLE -> null;
-        };
-        return expected == null || o.signature().toString().equals(expected) ? null : "emits `" + expected + "`, not `" + o.signature() + "`";
     }
 
     /** The top value, of kind {@code in}, replaced by what {@code ops} make of it, of kind {@code out}. */
