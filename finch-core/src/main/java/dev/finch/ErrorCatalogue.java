@@ -32,7 +32,8 @@ public final class ErrorCatalogue {
             dev.finch.vm.host.AgentCode.values(),
             SessionCode.values(),
             SubmissionCode.values(),
-            dev.finch.tools.ToolCode.values());
+            dev.finch.tools.ToolCode.values(),
+            dev.finch.store.StoreCode.values());
 
     /** Every code, sorted by its spelling (stable for codes that collide, so a duplicate stays visible). */
     public static List<DiagnosticCode> codes() {
