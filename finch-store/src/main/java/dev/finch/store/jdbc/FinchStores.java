@@ -95,7 +95,7 @@ public final class FinchStores {
     public static FinchStore postgres(PostgresOptions options) {
         if (options == null) throw new StoreException(StoreCode.BAD_KEY, "PostgreSQL options are needed");
         if (!options.jdbcUrl().startsWith("jdbc:postgresql:")) {
-            throw new StoreException(StoreCode.UNAVAILABLE, "\"" + where(options.jdbcUrl()) + "\" is not a PostgreSQL JDBC URL (jdbc:postgresql://host:port/database)");
+            throw new StoreException(StoreCode.UNAVAILABLE, "\"" + where(options.jdbcUrl()) + "\" is not a PostgreSQL JDBC URL (it names another database, or none)");
         }
         HikariConfig pool = new HikariConfig();
         pool.setPoolName("finch-store-postgresql");

@@ -116,7 +116,7 @@ final class JdbcStore implements FinchStore {
     @Override public String toString() { return "FinchStore(" + description + ")"; }
 
     private void ensureOpen() {
-        if (closed) throw new StoreException(StoreCode.CLOSED, "the store (" + description + ") is closed");
+        if (closed) throw new StoreException(StoreCode.CLOSED, "the store is closed");
     }
 
     private Connection connect(String what) {
