@@ -63,7 +63,7 @@ class TwoProcessStoreTest {
                 List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classPath,
                         ClaimRacer.class.getName()));
                 command.addAll(target);
-                command.addAll(List.of("exec-race", Integer.toString(PAUSES), go.toString()));
+                command.addAll(List.of("exec-race", Integer.toString(PAUSES), Integer.toString(n), go.toString()));
                 Process p = new ProcessBuilder(command).redirectError(dir.resolve("racer-" + n + ".err").toFile()).start();
                 processes.add(p);
                 outputs.add(CompletableFuture.supplyAsync(() -> lines(p, ready)));
