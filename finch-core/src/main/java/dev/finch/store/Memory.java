@@ -81,6 +81,7 @@ public interface Memory {
     static String canonicalPath(String path, boolean prefix) {
         if (path == null) throw new StoreException(StoreCode.BAD_KEY, "a memory path is missing");
         if (prefix && path.isEmpty()) return "";
+        StoreChecks.chars("a memory path", path, Integer.MAX_VALUE);
         int bytes = path.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > StoreLimits.MAX_PATH_BYTES) {
             throw new StoreException(StoreCode.TOO_LARGE, "a memory path is " + bytes + " bytes long; at most " + StoreLimits.MAX_PATH_BYTES);

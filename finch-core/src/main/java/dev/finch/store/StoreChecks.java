@@ -42,10 +42,25 @@ public final class StoreChecks {
         return limit;
     }
 
-    /** {@code text}, when it is present ({@code E-STORE-004}) and at most {@code max} characters long ({@code E-STORE-003}). */
+    /**
+     * {@code text}, when it is present ({@code E-STORE-004}), at most {@code max} characters long ({@code E-STORE-003}),
+     * and text every database keeps as it is: no NUL character and no lone surrogate ({@code E-STORE-004}; PostgreSQL
+     * stores neither, so no store accepts them).
+     */
     public static String chars(String what, String text, long max) {
         if (text == null) throw new StoreException(StoreCode.BAD_KEY, what + " is missing");
         if (text.length() > max) throw new StoreException(StoreCode.TOO_LARGE, what + " is " + text.length() + " characters long; at most " + max);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c == 0) throw new StoreException(StoreCode.BAD_KEY, what + " holds a NUL character at index " + i + ", which a store does not keep");
+            if (Character.isSurrogate(c)) {
+                if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                    i++;
+                } else {
+                    throw new StoreException(StoreCode.BAD_KEY, what + " holds a lone surrogate at index " + i + ", which a store does not keep");
+                }
+            }
+        }
         return text;
     }
 

@@ -4,6 +4,7 @@ import dev.finch.capabilities.Attempt;
 import dev.finch.capabilities.Grant;
 import dev.finch.capabilities.Scope;
 import dev.finch.store.RememberedGrants;
+import dev.finch.store.StoreChecks;
 import dev.finch.store.StoreCode;
 import dev.finch.store.StoreException;
 import dev.finch.store.StoreLimits;
@@ -31,7 +32,7 @@ final class SqlGrants implements RememberedGrants {
     @Override public void remember(Remembered grant) {
         if (grant == null) throw new StoreException(StoreCode.BAD_KEY, "a grant is missing");
         Key key = grant.key();
-        String spec = grant.grant().spec().toString();
+        String spec = StoreChecks.note("a grant's capability", grant.grant().spec().toString());
         sql.atomic("remember grant " + describe(key), c -> {
             boolean known = Sql.first(c, rs -> true, "SELECT 1 FROM finch_grants WHERE scope = ? AND project_id = ? AND grant_id = ?",
                     key.scope().spelling(), project(key), key.grantId()).isPresent();

@@ -57,6 +57,7 @@ final class SqlMemory implements Memory {
         check(key);
         if (value == null) throw new StoreException(StoreCode.BAD_KEY, "a memory value is missing (JSON null is NullNode)");
         String text = text(key, value);
+        StoreChecks.chars("the value for memory " + describe(key), text, Long.MAX_VALUE);
         int bytes = text.getBytes(StandardCharsets.UTF_8).length;
         if (bytes > limits.maxValueBytes()) {
             throw new StoreException(StoreCode.TOO_LARGE, "the value for memory " + describe(key) + " is " + bytes

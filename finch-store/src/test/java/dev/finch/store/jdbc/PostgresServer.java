@@ -126,6 +126,7 @@ final class PostgresServer implements AutoCloseable {
             runAs.addAll(List.of(runuser.toString(), "-u", user, "--"));
         }
         Path base = null;
+        long started = System.nanoTime();
         try {
             base = Files.createTempDirectory("finch-pg-");
             Files.setPosixFilePermissions(base, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -142,6 +143,9 @@ final class PostgresServer implements AutoCloseable {
                             + "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200", "start"),
                     base.resolve("pg_ctl.log"), 90);
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "finch-pg-stop"));
+            // Shown, not asserted: what starting the server costs a test run.
+            System.out.println("PostgresServer: " + bin + (user == null ? "" : " as " + user) + " on 127.0.0.1:" + port + ", initdb and start in "
+                    + (System.nanoTime() - started) / 1_000_000 + " ms");
             return new Started(server, null);
         } catch (IOException | RuntimeException e) {
             String log = base == null ? "" : tail(base);
