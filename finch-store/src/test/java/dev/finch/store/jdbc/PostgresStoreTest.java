@@ -12,7 +12,6 @@ import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -23,16 +22,27 @@ class PostgresStoreTest extends StoreContract {
     private PostgresServer server;
     private String url;
 
-    @BeforeAll void database() throws Exception {
+    /**
+     * The class's database, made the first time a test needs it; without a server every test is skipped, one by one,
+     * with the reason (an abort in {@code @BeforeAll} would show as no tests at all).
+     */
+    private void database() {
+        if (url != null) return;
         server = PG.server();
-        url = server.createDatabase("contract");
+        try {
+            url = server.createDatabase("contract");
+        } catch (java.sql.SQLException e) {
+            throw new AssertionError("the server runs but made no database", e);
+        }
     }
 
     @Override protected FinchStore open(StoreLimits limits) {
+        database();
         return FinchStores.postgres(PostgresOptions.of(url, server.user(), null).withLimits(limits).withMaxConnections(10));
     }
 
     @Override protected void wipe() throws Exception {
+        database();
         try (Connection c = DriverManager.getConnection(url, server.user(), null); Statement s = c.createStatement()) {
             s.executeUpdate("TRUNCATE finch_images, finch_claims, finch_effects, finch_grants, finch_memory");
         }
