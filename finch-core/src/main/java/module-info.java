@@ -16,4 +16,5 @@ module finch.core {
     exports dev.finch;
     exports dev.finch.tools;
     exports dev.finch.agent;
+    exports dev.finch.store;
 }

@@ -33,7 +33,8 @@ public final class ErrorCatalogue {
             SessionCode.values(),
             SubmissionCode.values(),
             EmbedCode.values(),
-            dev.finch.tools.ToolCode.values());
+            dev.finch.tools.ToolCode.values(),
+            dev.finch.store.StoreCode.values());
 
     /** Every code, sorted by its spelling (stable for codes that collide, so a duplicate stays visible). */
     public static List<DiagnosticCode> codes() {

@@ -23,6 +23,9 @@ public record Grant(String id, CapabilitySpec spec, Scope scope) {
         if (id == null || !ID.matcher(id).matches()) throw new IllegalArgumentException("bad grant id: " + id);
     }
 
+    /** Whether {@code id} is a well-formed grant id: 1 to 64 of {@code A-Z a-z 0-9 _ . -}. */
+    public static boolean isValidId(String id) { return id != null && ID.matcher(id).matches(); }
+
     /** A grant from a checked spec; refused when the id is malformed. */
     public static Attempt<Grant> of(String id, CapabilitySpec spec, Scope scope) {
         if (id == null || !ID.matcher(id).matches())
