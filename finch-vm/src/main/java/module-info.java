@@ -16,6 +16,7 @@ module finch.vm {
     requires static org.apache.poi.ooxml;
     requires static org.apache.commons.compress;
     exports dev.finch.vm;
+    exports dev.finch.vm.boundary;
     exports dev.finch.vm.compile;
     exports dev.finch.vm.host;
     exports dev.finch.vm.lib;

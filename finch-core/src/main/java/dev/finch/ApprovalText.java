@@ -1,7 +1,7 @@
 package dev.finch;
 
 import dev.finch.vm.TypedValue;
-import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.boundary.EffectRequest;
 import dev.finch.vm.value.Bytes;
 import java.nio.charset.StandardCharsets;
 

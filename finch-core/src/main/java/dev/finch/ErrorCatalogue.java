@@ -28,7 +28,7 @@ public final class ErrorCatalogue {
             dev.finch.lisp.LispCode.values(),
             dev.finch.norman.NormanCode.values(),
             dev.finch.vm.VmCode.values(),
-            dev.finch.vm.host.HostCode.values(),
+            dev.finch.vm.boundary.HostCode.values(),
             dev.finch.vm.host.AgentCode.values(),
             SessionCode.values(),
             SubmissionCode.values(),

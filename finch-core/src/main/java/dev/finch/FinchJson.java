@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.finch.ir.diag.Diagnostic;
-import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.boundary.EffectRequest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.finch;
 import com.fasterxml.jackson.databind.annotation.JsonSerialize;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.vm.Value;
-import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.boundary.EffectRequest;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;

@@ -24,11 +24,13 @@ import dev.finch.capabilities.CapabilitySpec;
 import dev.finch.capabilities.Grant;
 import dev.finch.capabilities.GrantSet;
 import dev.finch.capabilities.Scope;
-import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.boundary.EffectRequest;
 import dev.finch.vm.host.FileHost;
-import dev.finch.vm.host.HostConfig;
-import dev.finch.vm.host.HostResponse;
+import dev.finch.vm.boundary.HostConfig;
+import dev.finch.vm.boundary.HostResponse;
+import dev.finch.vm.host.ModelHost;
 import dev.finch.vm.host.ProcessHost;
+import dev.finch.vm.host.ToolHost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -399,7 +401,7 @@ public final class Session {
      * the scripted models and tools of its file. Either may be null: that run has no such host ({@code E-HOST-013}).
      */
     public Outcome submit(Submission submission, dev.finch.vm.host.ModelHost models, dev.finch.vm.host.ToolHost tools) {
-        return submit(submission, h -> h.withModels(models).withTools(tools));
+        return submit(submission, h -> h.with(ModelHost.class, models).with(ToolHost.class, tools));
     }
 
     private Outcome submit(Submission submission, java.util.function.UnaryOperator<HostConfig> hosts) {
@@ -448,7 +450,7 @@ public final class Session {
      */
     public Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink, dev.finch.vm.host.ModelHost models,
                         dev.finch.vm.host.ToolHost tools) {
-        return call(word, args, sink, h -> h.withModels(models).withTools(tools));
+        return call(word, args, sink, h -> h.with(ModelHost.class, models).with(ToolHost.class, tools));
     }
 
     private Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink, java.util.function.UnaryOperator<HostConfig> hosts) {
@@ -628,11 +630,21 @@ public final class Session {
 
     Finch finch() { return finch; }
 
-    /** The host of a new run: the session's grants, files, processes and tools, and a fresh model host. */
+    /** The session's bindings that every run shares (made when first needed): its files, processes, tools, editor, desktop and MCP servers. */
+    private volatile HostConfig sessionHosts;
+
+    /** The host of a new run: the session's grants and bindings, a fresh model host and the session's agent host. */
     HostConfig hostConfig() {
-        // One record, not a chain of with… copies: every submission makes one.
-        return new HostConfig(grants, files, processes, options.deferred(), List.of(), 8L << 20, finch.newModelHost(), tools,
-                options.editorHost().orElse(null), options.automationHost().orElse(null), finch.agentHost(this), mcp, revocations);
+        HostConfig base = sessionHosts;
+        if (base == null) {
+            sessionHosts = base = HostConfig.of(GrantSet.EMPTY, options.deferred()).withRevocations(revocations)
+                    .with(FileHost.class, files).with(ProcessHost.class, processes).with(dev.finch.vm.host.ToolHost.class, tools)
+                    .with(dev.finch.vm.host.EditorHost.class, options.editorHost().orElse(null))
+                    .with(dev.finch.vm.host.AutomationHost.class, options.automationHost().orElse(null))
+                    .with(dev.finch.vm.host.McpHost.class, mcp);
+        }
+        return base.withGrants(grants).with(dev.finch.vm.host.ModelHost.class, finch.newModelHost())
+                .with(dev.finch.vm.host.AgentHost.class, finch.agentHost(this));
     }
 
     /** Installs a restored state, as it was when the image was saved (its history is already read). */
@@ -694,12 +706,12 @@ public final class Session {
         if (req.isEmpty()) return refused(executionId, p, notAtBoundary(executionId, "approved"));
         var spec = CapabilitySpec.of(req.get().requirement());
         if (!spec.isOk()) {
-            return refused(executionId, p, dev.finch.vm.host.HostCode.STALE_RESUME.at(req.get().origin(), "request " + req.get().sequence()
+            return refused(executionId, p, dev.finch.vm.boundary.HostCode.STALE_RESUME.at(req.get().origin(), "request " + req.get().sequence()
                     + " needs " + req.get().requirement() + ", which no grant can name; deny or cancel it"));
         }
         if (isPattern(spec.value())) {
             // A concrete call's approval is concrete: approving would otherwise write a pattern grant no host wrote.
-            return refused(executionId, p, dev.finch.vm.host.HostCode.STALE_RESUME.at(req.get().origin(), "request " + req.get().sequence()
+            return refused(executionId, p, dev.finch.vm.boundary.HostCode.STALE_RESUME.at(req.get().origin(), "request " + req.get().sequence()
                     + " needs " + req.get().requirement() + ", which is a pattern; an approval never grants a pattern (only the host's"
                     + " grants do), so deny or cancel it"));
         }
@@ -794,7 +806,7 @@ public final class Session {
     }
 
     private static Diagnostic notAtBoundary(String executionId, String what) {
-        return dev.finch.vm.host.HostCode.STALE_RESUME.at(Origin.UNKNOWN, "execution " + executionId
+        return dev.finch.vm.boundary.HostCode.STALE_RESUME.at(Origin.UNKNOWN, "execution " + executionId
                 + " is paused at a yield or a task-join, not at the host boundary, so it cannot be " + what + "; resume it instead");
     }
 
@@ -843,7 +855,7 @@ public final class Session {
         if (request.isPresent()) {
             // Paused at the host boundary: required_capabilities is the concrete request, not a yield.
             // Only a missing grant is "required"; an approved request waiting for a deferred host's result is not.
-            boolean missing = s.waiting().orElse(null) == dev.finch.vm.host.RunHost.Waiting.APPROVAL;
+            boolean missing = s.waiting().orElse(null) == dev.finch.vm.boundary.RunHost.Waiting.APPROVAL;
             List<String> required = !missing || request.get().requirement().equals(Capability.SESSION_EMIT) ? List.of()
                     : List.of(request.get().requirement().toString());
             Outcome.Awaiting awaiting = missing ? Outcome.Awaiting.APPROVAL : Outcome.Awaiting.RESULT;

@@ -3,11 +3,12 @@ package dev.finch;
 import dev.finch.capabilities.ConcretePath;
 import dev.finch.capabilities.Root;
 import dev.finch.vm.host.FileHost;
-import dev.finch.vm.host.HostCode;
-import dev.finch.vm.host.HostFailure;
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import dev.finch.vm.host.LocalFileHost;
 import dev.finch.vm.host.LocalProcessHost;
 import dev.finch.vm.host.ProcessHost;
+import dev.finch.vm.boundary.Watch;
 import java.io.InputStream;
 import java.io.Reader;
 import java.time.Duration;
@@ -46,7 +47,7 @@ final class SessionHosts {
 
     /** What a diagnostic says of an embedder host's exception: nothing of it (it goes to the host's log). */
     private static String what(RuntimeException e) {
-        dev.finch.vm.host.HostText.log("an embedder's host threw", e);
+        dev.finch.vm.boundary.HostText.log("an embedder's host threw", e);
         return "the host's code stopped with an error (the host's log has it)";
     }
 

@@ -1,7 +1,7 @@
 package dev.finch;
 
 import dev.finch.vm.OutputSink;
-import dev.finch.vm.host.EffectObserver;
+import dev.finch.vm.boundary.EffectObserver;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;

@@ -1,8 +1,8 @@
 package dev.finch.cli;
 
 import dev.finch.vm.host.EditorHost;
-import dev.finch.vm.host.HostCode;
-import dev.finch.vm.host.HostFailure;
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

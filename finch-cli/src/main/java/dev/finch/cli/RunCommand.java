@@ -70,8 +70,8 @@ final class RunCommand implements Callable<Integer> {
     /** The editor of `finch run`: none; the REPL opens $EDITOR. */
     private static final class NoEditor implements dev.finch.vm.host.EditorHost {
         @Override
-        public dev.finch.vm.host.EditorHost.Decision propose(String language, String title, String source) throws dev.finch.vm.host.HostFailure {
-            throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.NO_BINDING,
+        public dev.finch.vm.host.EditorHost.Decision propose(String language, String title, String source) throws dev.finch.vm.boundary.HostFailure {
+            throw new dev.finch.vm.boundary.HostFailure(dev.finch.vm.boundary.HostCode.NO_BINDING,
                     "finch run opens no editor for proposal-open: run the program in `finch repl` (with $EDITOR set), or answer it from an embedding");
         }
     }

@@ -152,7 +152,7 @@ public final class ToolSurface {
             return tool.handler().handle(args, sourceId);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             // A defect of ours, never the caller's: one error object, nothing escapes to the provider loop.
-            dev.finch.vm.host.HostText.log("tool " + name + " failed", e);
+            dev.finch.vm.boundary.HostText.log("tool " + name + " failed", e);
             return error(ToolCode.INTERNAL, name, "internal error: Finch could not answer this call (the host's log has the cause)", null);
         }
     }

@@ -12,8 +12,8 @@ import dev.finch.ir.cap.Capability;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.ir.vocab.WordSpec;
-import dev.finch.vm.host.EffectJournal;
-import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.boundary.EffectJournal;
+import dev.finch.vm.boundary.EffectRequest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -208,7 +208,7 @@ class NoGrantTest {
                         assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.SUSPENDED);
                         assertThat(done.requiredCapabilities()).isEmpty();
                         assertThat(s.pendingRequest(o.executionId()).orElseThrow().sequence()).isEqualTo(1);
-                        done = s.respond(o.executionId(), new dev.finch.vm.host.HostResponse.Result(1, c.deferredResult()));
+                        done = s.respond(o.executionId(), new dev.finch.vm.boundary.HostResponse.Result(1, c.deferredResult()));
                     }
                     assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
                     assertThat(done.output()).isEqualTo(c.approvedOutput());

@@ -89,7 +89,7 @@ class ProposalTest {
         var pending = s.pendingRequest(o.executionId()).orElseThrow();
         assertThat(pending.operation()).isEqualTo("proposal-open");
         assertThat(pending.expectedResult()).hasToString("[option<result<string,string>>]");
-        Outcome done = s.respond(o.executionId(), dev.finch.vm.host.HostResponse.result(pending.sequence(),
+        Outcome done = s.respond(o.executionId(), dev.finch.vm.boundary.HostResponse.result(pending.sequence(),
                 Value.some(Value.ok(Value.of("print(3)"), "string"))));
         assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(done.stack().get(0).display()).isEqualTo("(some (ok \"print(3)\"))");

@@ -18,7 +18,8 @@ import dev.finch.vm.OutputSink;
 import dev.finch.vm.RunResult;
 import dev.finch.vm.Vm;
 import dev.finch.vm.VmState;
-import dev.finch.vm.host.HostConfig;
+import dev.finch.vm.boundary.HostConfig;
+import dev.finch.vm.host.FileHost;
 import dev.finch.vm.host.LocalFileHost;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -64,7 +65,7 @@ class RootsTest {
         int i = 0;
         for (String spec : grants) g = g.add(Grant.of("g" + (++i), spec, Scope.SESSION).value()).value();
         LocalFileHost files = new LocalFileHost(Map.of(Root.WORKSPACE, ws, Root.HOST_MACHINE, host, Root.PROJECT, project, Root.TASK_OUTPUT, out));
-        return HostConfig.NONE.withFiles(files).withGrants(g);
+        return HostConfig.NONE.with(FileHost.class, files).withGrants(g);
     }
 
     private static RunResult run(String lisp, HostConfig config) {
@@ -134,7 +135,7 @@ class RootsTest {
 
     @Test
     void aGrantedRequestForARootThatIsNotInstalledFails() {
-        HostConfig wsHostOnly = HostConfig.NONE.withFiles(LocalFileHost.workspace(ws))
+        HostConfig wsHostOnly = HostConfig.NONE.with(FileHost.class, LocalFileHost.workspace(ws))
                 .withGrants(GrantSet.EMPTY.add(Grant.of("g1", "fs.read(${project}/**)", Scope.SESSION).value()).value());
         RunResult r = run(read("project-file-read", "project-path", "a.txt"), wsHostOnly);
         assertThat(((RunResult.Failed) r).diagnostics().get(0).code()).isEqualTo("E-HOST-002");

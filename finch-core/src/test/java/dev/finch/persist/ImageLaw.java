@@ -168,7 +168,7 @@ public final class ImageLaw {
             Outcome.PendingRequest p = o.pendingRequest().get();
             if (p.awaiting() == Outcome.Awaiting.APPROVAL) return session.approve(o.executionId(), Scope.ONCE);
             // Deferred mode: the host answers; here always with the same denial.
-            return session.respond(o.executionId(), new dev.finch.vm.host.HostResponse.Denied(p.request().sequence(), "the law's host declines"));
+            return session.respond(o.executionId(), new dev.finch.vm.boundary.HostResponse.Denied(p.request().sequence(), "the law's host declines"));
         }
         if (o.waitingTask().isPresent()) {
             try {

@@ -13,7 +13,7 @@ import dev.finch.WordInfo;
 import dev.finch.capabilities.Scope;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.vocab.WordSpec;
-import dev.finch.vm.host.HostResponse;
+import dev.finch.vm.boundary.HostResponse;
 import dev.finch.vm.word.Overload;
 import dev.finch.vm.word.Word;
 import dev.finch.vm.word.WordFailure;

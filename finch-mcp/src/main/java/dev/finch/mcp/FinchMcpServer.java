@@ -150,7 +150,7 @@ public final class FinchMcpServer implements AutoCloseable {
             return java.util.Optional.empty();
         }
         // An approval tool of a server without them is unknown too: the SDK would answer it the same way.
-        String shown = name.isTextual() ? dev.finch.vm.host.HostText.bound(name.textValue(), 200) : String.valueOf(name.getNodeType()).toLowerCase(java.util.Locale.ROOT);
+        String shown = name.isTextual() ? dev.finch.vm.boundary.HostText.bound(name.textValue(), 200) : String.valueOf(name.getNodeType()).toLowerCase(java.util.Locale.ROOT);
         var o = McpClients.JSON.createObjectNode();
         var e = o.putObject("error");
         e.put("code", dev.finch.tools.ToolCode.UNKNOWN_TOOL.code());

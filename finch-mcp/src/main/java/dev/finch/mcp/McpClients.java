@@ -3,9 +3,9 @@ package dev.finch.mcp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.finch.McpServers;
-import dev.finch.vm.host.HostCode;
-import dev.finch.vm.host.HostFailure;
-import dev.finch.vm.host.HostText;
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
+import dev.finch.vm.boundary.HostText;
 import dev.finch.vm.host.McpResult;
 import dev.finch.vm.host.McpTool;
 import dev.finch.vm.host.ProcessHost;
@@ -119,7 +119,7 @@ public final class McpClients implements McpServers {
             return out;
         }
 
-        @Override public McpResult call(String server, String tool, JsonNode arguments, ProcessHost.Watch watch) throws HostFailure {
+        @Override public McpResult call(String server, String tool, JsonNode arguments, dev.finch.vm.boundary.Watch watch) throws HostFailure {
             Link l = links.get(server);
             if (l == null) throw new HostFailure(HostCode.MCP_NO_SERVER, "no MCP server named '" + server + "' is configured");
             return l.call(tool, arguments, watch);
@@ -225,7 +225,7 @@ public final class McpClients implements McpServers {
             return List.copyOf(out);
         }
 
-        McpResult call(String tool, JsonNode arguments, ProcessHost.Watch watch) throws HostFailure {
+        McpResult call(String tool, JsonNode arguments, dev.finch.vm.boundary.Watch watch) throws HostFailure {
             McpAsyncClient c = client;
             if (c == null || closed) {
                 throw new HostFailure(HostCode.MCP_SERVER_FAILED, closed ? "the connection to MCP server '" + spec.name() + "' is closed" : failure);

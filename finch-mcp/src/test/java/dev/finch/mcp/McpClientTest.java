@@ -114,7 +114,7 @@ class McpClientTest {
             assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.SUSPENDED);
             var request = s.pendingRequest(o.executionId()).orElseThrow();
             assertThat(request.requirement().toString()).isEqualTo("mcp.call(toy,crash)");
-            Outcome done = s.respond(o.executionId(), dev.finch.vm.host.HostResponse.result(request.sequence(), dev.finch.vm.Value.json("{\"answered\":true}")));
+            Outcome done = s.respond(o.executionId(), dev.finch.vm.boundary.HostResponse.result(request.sequence(), dev.finch.vm.Value.json("{\"answered\":true}")));
             assertThat(top(done)).isEqualTo("string \"{\\\"answered\\\":true}\"");
             // The server is still there (nobody asked it to crash).
             assertThat(top(lisp(granted(), "(is-ok (mcp.toy.greet { :name \"C\" :excited (none) }))"))).isEqualTo("bool true");

@@ -3,7 +3,7 @@ package dev.finch.temporal;
 import dev.finch.Finch;
 import dev.finch.Session;
 import dev.finch.SessionOptions;
-import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.boundary.EffectRequest;
 import io.temporal.failure.ApplicationFailure;
 import java.util.List;
 

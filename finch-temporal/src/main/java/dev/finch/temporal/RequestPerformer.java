@@ -7,7 +7,7 @@ import dev.finch.SessionOptions;
 import dev.finch.VmResume;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.vm.Value;
-import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.boundary.EffectRequest;
 import java.util.stream.Collectors;
 
 /**

@@ -33,10 +33,10 @@ public final class Suspension {
     }
 
     /** The host request the run is paused at (missing grant, or a deferred result), if it is not a yield. */
-    public java.util.Optional<dev.finch.vm.host.EffectRequest> pendingRequest() { return paused.ctx().host.pending(); }
+    public java.util.Optional<dev.finch.vm.boundary.EffectRequest> pendingRequest() { return dev.finch.vm.boundary.RunHost.of(paused.ctx()).pending(); }
 
     /** Whether the pending request waits for approval or for a deferred result. */
-    public java.util.Optional<dev.finch.vm.host.RunHost.Waiting> waiting() { return paused.ctx().host.waiting(); }
+    public java.util.Optional<dev.finch.vm.boundary.RunHost.Waiting> waiting() { return dev.finch.vm.boundary.RunHost.of(paused.ctx()).waiting(); }
 
     /**
      * The CPU task the run waits for, when it paused at {@code task-join} of an unfinished task (neither a yield nor a
@@ -55,17 +55,17 @@ public final class Suspension {
     }
 
     /** The run's effect journal so far. */
-    public dev.finch.vm.host.EffectJournal journal() { return paused.ctx().host.journal(); }
+    public dev.finch.vm.boundary.EffectJournal journal() { return dev.finch.vm.boundary.RunHost.of(paused.ctx()).journal(); }
 
     /** The grants the run holds now. */
-    public dev.finch.capabilities.GrantSet grants() { return paused.ctx().host.grants(); }
+    public dev.finch.capabilities.GrantSet grants() { return dev.finch.vm.boundary.RunHost.of(paused.ctx()).grants(); }
 
     /**
      * Why {@code response} (null: a plain resume) cannot continue this run, if it cannot; checked without consuming
      * anything (see {@code RunHost.refusal}).
      */
-    public java.util.Optional<dev.finch.ir.diag.Diagnostic> refusal(dev.finch.vm.host.HostResponse response) {
-        return paused.ctx().host.refusal(response);
+    public java.util.Optional<dev.finch.ir.diag.Diagnostic> refusal(dev.finch.vm.boundary.HostResponse response) {
+        return dev.finch.vm.boundary.RunHost.of(paused.ctx()).refusal(response);
     }
 
     /**

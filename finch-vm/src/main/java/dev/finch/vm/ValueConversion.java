@@ -44,14 +44,14 @@ final class ValueConversion {
 
     static String canonicalJson(String text) {
         java.util.Objects.requireNonNull(text, "text");
-        Object parsed = dev.finch.vm.lib.Json.jsonParse(text);
+        Object parsed = dev.finch.vm.value.JsonValues.parse(text);
         ResultValue r = (ResultValue) parsed;
         if (!r.isOk()) throw new IllegalArgumentException((String) r.value());
         return Values.jsonText((JsonNode) r.value());
     }
 
     static JsonNode jsonNode(String canonicalText) {
-        return (JsonNode) ((ResultValue) dev.finch.vm.lib.Json.jsonParse(canonicalText)).value();
+        return (JsonNode) ((ResultValue) dev.finch.vm.value.JsonValues.parse(canonicalText)).value();
     }
 
     static String display(Value v) { return Values.display(v.type(), toInternal(v)); }

@@ -8,9 +8,9 @@ import dev.finch.ir.type.Type;
 import dev.finch.vm.compile.ModuleCompiler;
 import dev.finch.vm.persist.Continuations;
 import dev.finch.vm.persist.Programs;
-import dev.finch.vm.host.HostConfig;
-import dev.finch.vm.host.HostResponse;
-import dev.finch.vm.host.RunHost;
+import dev.finch.vm.boundary.HostConfig;
+import dev.finch.vm.boundary.HostResponse;
+import dev.finch.vm.boundary.RunHost;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import java.lang.invoke.MethodHandle;
@@ -254,7 +254,7 @@ public final class Vm implements AutoCloseable {
     public RunResult resume(Suspension suspension, HostResponse response, Limits limits, OutputSink sink, CancelToken cancel) {
         var refused = suspension.refusal(response);
         if (refused.isPresent()) return new RunResult.Failed(List.of(refused.get()), "");
-        if (!suspension.isConsumed()) suspension.paused.ctx().host.answer(response);
+        if (!suspension.isConsumed()) dev.finch.vm.boundary.RunHost.of(suspension.paused.ctx()).answer(response);
         return resumeConsumed(suspension, limits, sink, cancel);
     }
 
@@ -546,7 +546,7 @@ public final class Vm implements AutoCloseable {
         Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()),
                 earlier, ctx, module.main().signature().outs(), module.newConstants());
         // The restoring host's grants, never the image's: a saved run's authority is what its new host gives it.
-        ctx.host.restore(host.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
+        dev.finch.vm.boundary.RunHost.of(ctx).restore(host.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
         ctx.stackIn = base.values();
         ctx.constants().putAll(r.constants());
         ctx.restoreOutput(r.output(), r.outputRecord(), r.outputBytes());
@@ -554,9 +554,9 @@ public final class Vm implements AutoCloseable {
         ctx.yielded = r.yielded();
         if (r.awaitingTask()) dev.finch.vm.runtime.CpuTasks.restoredWait(ctx);
         ctx.suspending = true;
-        java.util.List<dev.finch.vm.runtime.Frame> frames = new java.util.ArrayList<>(r.framesOutermostFirst());
+        java.util.List<dev.finch.vm.value.Frame> frames = new java.util.ArrayList<>(r.framesOutermostFirst());
         java.util.Collections.reverse(frames);
-        for (dev.finch.vm.runtime.Frame f : frames) ctx.pushFrame(f);
+        for (dev.finch.vm.value.Frame f : frames) ctx.pushFrame(f);
         Paused p = new Paused(ctx, compiled.main(), module, base, compiled.words(), compiled.interpreted(), false);
         TypedValue payload = r.yieldedType() == null ? null : new TypedValue(r.yieldedType(), r.yielded());
         return new Suspension(executionId, payload == null ? new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE) : payload, p);

@@ -30,7 +30,7 @@ class WordIndexProcessorTest {
 
     /** The annotations' shape, as finch-vm declares them (only what the processor reads). */
     private static final List<JavaFileObject> ANNOTATIONS = List.of(
-            source("dev.finch.vm.word.Intrinsic", "package dev.finch.vm.compile; public enum Intrinsic { NONE, SHUFFLE }"),
+            source("dev.finch.vm.word.Intrinsic", "package dev.finch.vm.word; public enum Intrinsic { NONE, SHUFFLE }"),
             // What the index's method signatures name (javac reads them in the round after it is written).
             source("dev.finch.vm.word.Declaration", "package dev.finch.vm.word; record Declaration() { }"),
             source("dev.finch.vm.runtime.Ctx", "package dev.finch.vm.runtime; public final class Ctx { }"),

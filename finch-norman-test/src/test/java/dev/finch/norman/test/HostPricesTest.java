@@ -1,5 +1,7 @@
 package dev.finch.norman.test;
 
+import dev.finch.vm.host.ModelHost;
+
 import dev.finch.norman.harness.ScriptedModels;
 import dev.finch.norman.harness.ModelWorld;
 import dev.finch.norman.harness.ModelProvider;
@@ -22,7 +24,7 @@ import dev.finch.vm.OutputSink;
 import dev.finch.vm.RunResult;
 import dev.finch.vm.Vm;
 import dev.finch.vm.VmState;
-import dev.finch.vm.host.HostConfig;
+import dev.finch.vm.boundary.HostConfig;
 import dev.finch.vm.value.Money;
 import java.math.BigDecimal;
 import java.util.List;
@@ -65,7 +67,7 @@ class HostPricesTest extends HarnessTestSupport {
         assertThat(v.diagnostics()).isEmpty();
         GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(*)", Scope.TASK).value())).value();
         return VM.run("agent", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
-                HostConfig.NONE.withGrants(grants).withModels(world));
+                HostConfig.NONE.withGrants(grants).with(ModelHost.class, world));
     }
 
     private static Diagnostic failure(RunResult r) {

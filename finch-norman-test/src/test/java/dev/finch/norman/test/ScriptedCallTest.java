@@ -1,5 +1,7 @@
 package dev.finch.norman.test;
 
+import dev.finch.vm.host.ToolHost;
+
 import dev.finch.norman.harness.ScriptedModels;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -18,11 +20,11 @@ import dev.finch.vm.OutputSink;
 import dev.finch.vm.RunResult;
 import dev.finch.vm.Vm;
 import dev.finch.vm.VmState;
-import dev.finch.vm.host.HostConfig;
+import dev.finch.vm.boundary.HostConfig;
 import java.util.List;
 import java.util.Map;
-import dev.finch.vm.host.EffectRequest;
-import dev.finch.vm.host.HostResponse;
+import dev.finch.vm.boundary.EffectRequest;
+import dev.finch.vm.boundary.HostResponse;
 import org.junit.jupiter.api.Test;
 
 /** Tool grants and call end to end: typed results, scripts, the clock, fork, and the host boundary (tool.call). */
@@ -126,7 +128,7 @@ class ScriptedCallTest extends HarnessTestSupport {
         ScriptedModels world = new ScriptedModels(new ScriptedModels.Script(t.agents().scripts().get("s")), -1, -1);
         try (Vm vm = new Vm()) {
             RunResult r = vm.run("authority", v.module().get(), VmState.EMPTY, TestHarness.LIMITS, OutputSink.NONE, new CancelToken(),
-                    HostConfig.NONE.withGrants(grants).withTools(world).withDeferred(deferred));
+                    HostConfig.NONE.withGrants(grants).with(ToolHost.class, world).withDeferred(deferred));
             EffectRequest asked = null;
             if (r instanceof RunResult.Suspended s && answer != null) {
                 asked = s.suspension().pendingRequest().orElseThrow();

@@ -124,9 +124,9 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
      * milliseconds, innermost first, -1 for unlimited — because the world that restores the run starts a fresh pool and
      * clock: each scope is rebased on it ({@link #restoreLocal}).
      */
-    @Override public com.fasterxml.jackson.databind.JsonNode saveLocal(Object local) throws dev.finch.vm.host.HostFailure {
+    @Override public com.fasterxml.jackson.databind.JsonNode saveLocal(Object local) throws dev.finch.vm.boundary.HostFailure {
         if (local == null) return null;
-        if (!(local instanceof Scopes c)) throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.NO_BINDING, "not a budget scope of this world");
+        if (!(local instanceof Scopes c)) throw new dev.finch.vm.boundary.HostFailure(dev.finch.vm.boundary.HostCode.NO_BINDING, "not a budget scope of this world");
         com.fasterxml.jackson.databind.node.ArrayNode out = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode();
         for (Scopes x = c; x != null; x = x.outer) {
             out.addObject().put("cost_left", x.cost < 0 ? -1 : Math.max(0, x.cost - spent)).put("time_left", x.deadline < 0 ? -1 : Math.max(0, x.deadline - now()));
@@ -135,21 +135,21 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
     }
 
     /** The scopes {@link #saveLocal} saved, rebased on this world's pool and clock. */
-    @Override public Object restoreLocal(com.fasterxml.jackson.databind.JsonNode saved) throws dev.finch.vm.host.HostFailure {
+    @Override public Object restoreLocal(com.fasterxml.jackson.databind.JsonNode saved) throws dev.finch.vm.boundary.HostFailure {
         if (saved == null || !saved.isArray() || saved.size() > 10_000) {
-            throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.BAD_RESULT, "a saved budget scope is not a list of what was left");
+            throw new dev.finch.vm.boundary.HostFailure(dev.finch.vm.boundary.HostCode.BAD_RESULT, "a saved budget scope is not a list of what was left");
         }
         Scopes c = null;
         for (int i = saved.size() - 1; i >= 0; i--) {
             com.fasterxml.jackson.databind.JsonNode e = saved.get(i);
             if (!e.path("cost_left").canConvertToLong() || !e.path("time_left").canConvertToLong()) {
-                throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.BAD_RESULT, "a saved budget scope is malformed");
+                throw new dev.finch.vm.boundary.HostFailure(dev.finch.vm.boundary.HostCode.BAD_RESULT, "a saved budget scope is malformed");
             }
             long cost = e.get("cost_left").asLong(), time = e.get("time_left").asLong();
             try {
                 c = new Scopes(cost < 0 ? -1 : Math.addExact(spent, cost), time < 0 ? -1 : Math.addExact(now(), time), c);
             } catch (ArithmeticException tooLarge) {
-                throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.BAD_RESULT, "a saved budget scope is out of range");
+                throw new dev.finch.vm.boundary.HostFailure(dev.finch.vm.boundary.HostCode.BAD_RESULT, "a saved budget scope is out of range");
             }
         }
         return c;

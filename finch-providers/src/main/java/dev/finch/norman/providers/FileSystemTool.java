@@ -6,7 +6,7 @@ import dev.finch.capabilities.Root;
 import dev.finch.ir.diag.Origin;
 import dev.finch.norman.harness.ToolResults;
 import dev.finch.vm.host.FileHost;
-import dev.finch.vm.host.HostFailure;
+import dev.finch.vm.boundary.HostFailure;
 import dev.finch.vm.host.LocalFileHost;
 import dev.finch.vm.host.ToolCapability;
 import dev.finch.vm.host.ToolHost;

@@ -1,8 +1,8 @@
 package dev.finch.norman.providers;
 
 import dev.finch.ir.diag.Origin;
-import dev.finch.vm.host.HostCode;
-import dev.finch.vm.host.HostFailure;
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import dev.finch.vm.host.ToolCapability;
 import dev.finch.vm.host.ToolHost;
 import dev.finch.vm.runtime.FinchTrap;
@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One run's tool host made of one binding per grant name ({@code HostConfig.withTools(Tools.of(Map.of("web", http,
+ * One run's tool host made of one binding per grant name ({@code HostConfig.with(ToolHost.class, Tools.of(Map.of("web", http,
  * "py", kernel)))}). A call of a grant with no binding is a checked run-time error ({@code E-HOST-013}).
  * Closing it closes every binding that is {@link AutoCloseable} (a live kernel's process).
  */

@@ -1,5 +1,7 @@
 package dev.finch.norman.harness;
 
+import dev.finch.vm.host.ModelHost;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.capabilities.Grant;
@@ -17,12 +19,12 @@ import dev.finch.vm.OutputSink;
 import dev.finch.vm.RunResult;
 import dev.finch.vm.Vm;
 import dev.finch.vm.VmState;
-import dev.finch.vm.host.HostConfig;
+import dev.finch.vm.boundary.HostConfig;
 import java.util.List;
 import java.util.Map;
-import dev.finch.vm.host.EffectRequest;
-import dev.finch.vm.host.HostResponse;
-import dev.finch.vm.host.RunHost;
+import dev.finch.vm.boundary.EffectRequest;
+import dev.finch.vm.boundary.HostResponse;
+import dev.finch.vm.boundary.RunHost;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +62,7 @@ class ModelAuthorityTest {
             @Override public boolean simulated() { return true; }
         };
         ScriptedModels world = new ScriptedModels(counting, -1, -1);
-        HostConfig host = HostConfig.NONE.withGrants(grants).withModels(world);
+        HostConfig host = HostConfig.NONE.withGrants(grants).with(ModelHost.class, world);
         if (deferred) host = host.withDeferred(true);
         return vm.run("authority", v.module().get(), VmState.EMPTY, WorldRuns.LIMITS, OutputSink.NONE, new CancelToken(), host);
     }

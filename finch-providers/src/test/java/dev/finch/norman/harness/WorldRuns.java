@@ -1,5 +1,7 @@
 package dev.finch.norman.harness;
 
+import dev.finch.vm.host.ModelHost;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.capabilities.Grant;
@@ -17,7 +19,7 @@ import dev.finch.vm.OutputSink;
 import dev.finch.vm.RunResult;
 import dev.finch.vm.Vm;
 import dev.finch.vm.VmState;
-import dev.finch.vm.host.HostConfig;
+import dev.finch.vm.boundary.HostConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +42,7 @@ public final class WorldRuns {
         GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(" + grant + ")", Scope.TASK).value())).value();
         try (Vm vm = new Vm()) {
             return vm.run("world-run", v.module().get(), VmState.EMPTY, WorldRuns.LIMITS, OutputSink.NONE, new CancelToken(),
-                    HostConfig.NONE.withGrants(grants).withModels(world));
+                    HostConfig.NONE.withGrants(grants).with(ModelHost.class, world));
         }
     }
 }

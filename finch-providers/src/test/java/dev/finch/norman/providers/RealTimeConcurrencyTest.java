@@ -1,5 +1,9 @@
 package dev.finch.norman.providers;
 
+import dev.finch.vm.host.ToolHost;
+
+import dev.finch.vm.host.ModelHost;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
@@ -23,7 +27,7 @@ import dev.finch.vm.OutputSink;
 import dev.finch.vm.RunResult;
 import dev.finch.vm.Vm;
 import dev.finch.vm.VmState;
-import dev.finch.vm.host.HostConfig;
+import dev.finch.vm.boundary.HostConfig;
 import dev.finch.vm.value.Money;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -96,7 +100,7 @@ class RealTimeConcurrencyTest {
                 .unlimitedBudget().build().get();
         GrantSet grants = GrantSet.of(List.of(Grant.of("g", "model.ask(gpt)", Scope.TASK).value())).value();
         RunResult r = vm.run("agent", v.module().get(), VmState.EMPTY, WorldRuns.LIMITS, OutputSink.NONE, new CancelToken(),
-                HostConfig.NONE.withGrants(grants).withModels(world));
+                HostConfig.NONE.withGrants(grants).with(ModelHost.class, world));
         assertThat(r).as("%s", r).isInstanceOf(RunResult.Completed.class);
         return new Ran(((RunResult.Completed) r).state().stack().get(0).value(), world);
     }
@@ -173,7 +177,7 @@ class RealTimeConcurrencyTest {
             try (Tools tools = Tools.of(Map.of("web", HttpTool.builder(base).get("count", "/count/{0}").timeout(Duration.ofSeconds(5))
                     .build()))) {
                 RunResult r = vm.run("agent", v.module().get(), VmState.EMPTY, WorldRuns.LIMITS, OutputSink.NONE, new CancelToken(),
-                        HostConfig.NONE.withGrants(grants).withTools(tools));
+                        HostConfig.NONE.withGrants(grants).with(ToolHost.class, tools));
                 assertThat(r).as("%s", r).isInstanceOf(RunResult.Completed.class);
                 assertThat(((RunResult.Completed) r).state().stack().get(0).value()).isEqualTo(14.0);
                 assertThat(mostServing.get()).isEqualTo(2);

@@ -19,7 +19,7 @@ import dev.finch.vm.OutputSink;
 import dev.finch.vm.RunResult;
 import dev.finch.vm.Vm;
 import dev.finch.vm.VmState;
-import dev.finch.vm.host.HostConfig;
+import dev.finch.vm.boundary.HostConfig;
 import dev.finch.vm.host.ToolHost;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The real tool bindings installed on a µNorman run the way docs/norman.md shows: HostConfig.withTools(Tools.of(…)). */
+/** The real tool bindings installed on a µNorman run the way docs/norman.md shows: HostConfig.with(ToolHost.class, Tools.of(…)). */
 class RealToolsRunTest {
     @TempDir Path dir;
 
@@ -51,7 +51,7 @@ class RealToolsRunTest {
         for (String t : tools) gs.add(Grant.of("g-" + t, "tool.call(" + t + ",*)", Scope.TASK).value());
         try (Tools installed = Tools.of(bindings.get()); Vm vm = new Vm()) {
             return vm.run("agent", v.module().get(), VmState.EMPTY, WorldRuns.LIMITS, OutputSink.NONE, new CancelToken(),
-                    HostConfig.NONE.withGrants(GrantSet.of(gs).value()).withTools(installed));
+                    HostConfig.NONE.withGrants(GrantSet.of(gs).value()).with(ToolHost.class, installed));
         }
     }
 

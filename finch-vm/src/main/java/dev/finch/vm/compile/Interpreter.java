@@ -11,7 +11,7 @@ import dev.finch.vm.word.Impl;
 import dev.finch.vm.word.Library;
 import dev.finch.vm.runtime.Calls;
 import dev.finch.vm.runtime.Ctx;
-import dev.finch.vm.runtime.Frame;
+import dev.finch.vm.value.Frame;
 import dev.finch.vm.runtime.Rt;
 import dev.finch.vm.runtime.Traps;
 import dev.finch.vm.value.Closure;

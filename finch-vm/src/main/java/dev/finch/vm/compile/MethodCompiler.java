@@ -23,7 +23,7 @@ import org.objectweb.asm.MethodVisitor;
  * Compiles one verified word to one static method. Every stack position lives in a JVM local chosen by
  * (depth, kind), so branches merge without shuffling and a suspension spills exactly the typed locals the verifier
  * describes. A word that may suspend gets a resume point per suspending call: after the call it checks
- * {@code ctx.suspending}, spills its row and locals into a {@link dev.finch.vm.runtime.Frame} and returns; on resume,
+ * {@code ctx.suspending}, spills its row and locals into a {@link dev.finch.vm.value.Frame} and returns; on resume,
  * a {@code tableswitch} at entry restores them and re-enters the call, whose callee restores itself the same way.
  */
 final class MethodCompiler {
@@ -31,7 +31,7 @@ final class MethodCompiler {
 
     static final String RT = "dev/finch/vm/runtime/Rt";
     static final String CTX = "dev/finch/vm/runtime/Ctx";
-    static final String FRAME = "dev/finch/vm/runtime/Frame";
+    static final String FRAME = org.objectweb.asm.Type.getInternalName(dev.finch.vm.value.Frame.class);
     static final String ORIGIN_DESC = "Ldev/finch/ir/diag/Origin;";
 
     final ModuleCompiler owner;

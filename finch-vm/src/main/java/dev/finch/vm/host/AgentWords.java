@@ -1,5 +1,6 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.EffectRequest;
 import dev.finch.capabilities.Grant;
 import dev.finch.capabilities.GrantSet;
 import dev.finch.capabilities.Scope;
@@ -53,9 +54,9 @@ public final class AgentWords {
                     + "resources a child should have in agent-spawn-with's capabilities. Printed ids confer nothing.")
     @Overload(sig = "-> list<" + GRANT + ">")
     public static Object capabilityList(Ctx ctx, Origin o) {
-        String issuer = ctx.host.config().agents() == null ? "" : ctx.host.config().agents().node();
+        String issuer = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(AgentHost.class) == null ? "" : dev.finch.vm.boundary.RunHost.of(ctx).config().binding(AgentHost.class).node();
         List<Object> out = new ArrayList<>();
-        for (Grant g : ctx.host.grants().grants()) {
+        for (Grant g : dev.finch.vm.boundary.RunHost.of(ctx).grants().grants()) {
             if (g.scope() == Scope.ONCE) continue;
             Map<String, Object> f = new TreeMap<>();
             f.put("capability", g.spec().toString());
@@ -76,7 +77,7 @@ public final class AgentWords {
         AgentHost agents = scheduler(ctx, o);
         AgentHost.Bounds b = agents.bounds();
         // The compact word inherits the caller's whole creation-time ceiling: every reusable grant it holds now.
-        GrantSet ceiling = ceiling(ctx.host.grants().grants().stream().filter(g -> g.scope() != Scope.ONCE).toList());
+        GrantSet ceiling = ceiling(dev.finch.vm.boundary.RunHost.of(ctx).grants().grants().stream().filter(g -> g.scope() != Scope.ONCE).toList());
         if (task.isBlank()) throw new FinchTrap(AgentCode.BAD_REQUEST, o, "a child agent needs a task: the text is empty");
         return create(ctx, agents, new AgentHost.SpawnRequest(task, "", "", "", "", List.of(), ceiling, b.defaultTurns(), b.defaultTimeoutMs(),
                 b.defaultOutputBytes(), 0, 0), "agent-spawn", site, o, task);
@@ -170,12 +171,12 @@ public final class AgentWords {
     // ---- creation -------------------------------------------------------------------------------------------------
 
     private static AgentHost scheduler(Ctx ctx, Origin o) {
-        AgentHost agents = ctx.host.config().agents();
+        AgentHost agents = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(AgentHost.class);
         if (agents == null) {
             throw new FinchTrap(AgentCode.NO_SCHEDULER, o, "no agent scheduler is installed in this session: configure an agent provider profile "
                     + "(Finch.builder().agents(…), or finch run --provider)");
         }
-        if (ctx.host.config().deferred()) {
+        if (dev.finch.vm.boundary.RunHost.of(ctx).config().deferred()) {
             throw new FinchTrap(AgentCode.NO_SCHEDULER, o, "a deferred-host session cannot create child agents: a child is a local task of this host's scheduler");
         }
         return agents;
@@ -192,7 +193,7 @@ public final class AgentWords {
      * listed (not revoked, not expired), reusable, and — as a whole — contained in the run's delegable grants.
      */
     private static List<Grant> revalidate(Ctx ctx, AgentHost agents, ListValue capabilities, Origin o) {
-        GrantSet held = ctx.host.grants();
+        GrantSet held = dev.finch.vm.boundary.RunHost.of(ctx).grants();
         List<Grant> chosen = new ArrayList<>();
         for (Object e : capabilities) {
             GrantResource r = (GrantResource) e;
@@ -218,16 +219,16 @@ public final class AgentWords {
     }
 
     private static Object create(Ctx ctx, AgentHost agents, AgentHost.SpawnRequest shaped, String word, Type.Fn site, Origin o, Object input) {
-        var attenuated = ctx.host.grants().attenuate(shaped.ceiling());
+        var attenuated = dev.finch.vm.boundary.RunHost.of(ctx).grants().attenuate(shaped.ceiling());
         if (!attenuated.isOk()) {
             Diagnostic d = attenuated.refusal().orElseThrow();
             throw new FinchTrap(dev.finch.capabilities.CapabilityCode.ATTENUATION_EXCEEDS, o, d.message());
         }
         Capability requirement = new dev.finch.capabilities.CapabilitySpec.AgentSpawn(agents.depth() + 1, agents.childrenCreated() + 1).toCapability();
-        return ctx.host.await(ctx, word, requirement, EffectRequest.inputs(site, input), site.outs(), o, () -> {
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, word, requirement, EffectRequest.inputs(site, input), site.outs(), o, () -> {
             try {
                 // The child follows this session's revocations: a delegated grant revoked later is revoked in the child too.
-                return new AgentHandle(agents.spawn(shaped, ctx.host.config().revocations()));
+                return new AgentHandle(agents.spawn(shaped, dev.finch.vm.boundary.RunHost.of(ctx).config().revocations()));
             } catch (AgentHost.Refusal r) {
                 throw new FinchTrap(r.code(), o, r.getMessage());
             }
@@ -239,7 +240,7 @@ public final class AgentWords {
     /** The handle's live child after the owner check (binding a restored handle); null for a restored handle that had ended. */
     private static AgentHost.Child bound(Ctx ctx, Object handle, Origin o) {
         AgentHandle h = (AgentHandle) handle;
-        AgentHost agents = ctx.host.config().agents();
+        AgentHost agents = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(AgentHost.class);
         if (agents == null) {
             if (h.result().isPresent() && h.child().isEmpty()) return null;
             throw new FinchTrap(AgentCode.NO_SCHEDULER, o, "no agent scheduler is installed in this session, so " + h + " cannot be reached");
@@ -250,7 +251,7 @@ public final class AgentWords {
 
     /** A child made again from a saved request, its ceiling revalidated against the restored run's grants. */
     private static AgentHost.Child remake(Ctx ctx, AgentHost agents, AgentHost.SpawnRequest request, Origin o) {
-        if (!ctx.host.grants().attenuate(request.ceiling()).isOk()) {
+        if (!dev.finch.vm.boundary.RunHost.of(ctx).grants().attenuate(request.ceiling()).isOk()) {
             throw new FinchTrap(AgentCode.LOST, o, "the child agent of this restored handle is gone and cannot be made again: its delegated ceiling "
                     + request.ceiling().capabilities() + " is not within this run's grants");
         }

@@ -1,5 +1,6 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.HostFailure;
 import java.util.List;
 import java.util.Objects;
 

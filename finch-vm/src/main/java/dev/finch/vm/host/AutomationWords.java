@@ -1,5 +1,8 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.EffectRequest;
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -49,10 +52,10 @@ public final class AutomationWords {
                     + "without an automation host, {\"available\":false,…} at once, asking nothing.")
     @Overload(sig = "-> string ! {desktop.automate(availability)}")
     public static Object availability(Ctx ctx, Type.Fn site, Origin o) {
-        if (host(ctx) == null && !ctx.host.config().deferred() && !ctx.takeResumePeek()) {
+        if (host(ctx) == null && !dev.finch.vm.boundary.RunHost.of(ctx).config().deferred() && !ctx.takeResumePeek()) {
             return availabilityJson(AutomationHost.Availability.no("none", "no automation host is installed in this session"));
         }
-        return ctx.host.await(ctx, "automation-availability", requirement("availability"), EffectRequest.inputs(site), site.outs(), o,
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "automation-availability", requirement("availability"), EffectRequest.inputs(site), site.outs(), o,
                 () -> availabilityJson(installed(ctx).availability()));
     }
 
@@ -61,7 +64,7 @@ public final class AutomationWords {
     @Overload(sig = "-> string ! {desktop.automate(displays)}")
     public static Object displays(Ctx ctx, Type.Fn site, Origin o) {
         available(ctx, "automation-displays", o);
-        return ctx.host.await(ctx, "automation-displays", requirement("displays"), EffectRequest.inputs(site), site.outs(), o, () -> {
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "automation-displays", requirement("displays"), EffectRequest.inputs(site), site.outs(), o, () -> {
             ObjectNode out = JSON.createObjectNode();
             ArrayNode list = out.putArray("displays");
             for (AutomationHost.Display d : installed(ctx).displays()) {
@@ -77,7 +80,7 @@ public final class AutomationWords {
     @Overload(sig = "-> string ! {desktop.automate(windows)}")
     public static Object windows(Ctx ctx, Type.Fn site, Origin o) {
         available(ctx, "automation-windows", o);
-        return ctx.host.await(ctx, "automation-windows", requirement("windows"), EffectRequest.inputs(site), site.outs(), o, () -> {
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "automation-windows", requirement("windows"), EffectRequest.inputs(site), site.outs(), o, () -> {
             AutomationHost.Windows w = installed(ctx).windows();
             ObjectNode out = JSON.createObjectNode();
             out.put("source", w.source());
@@ -100,7 +103,7 @@ public final class AutomationWords {
         }
         AutomationHost.Button b = button(button, o);
         available(ctx, "automation-click", o);
-        return ctx.host.await(ctx, "automation-click", requirement("click"), EffectRequest.inputs(site, x, y, button), site.outs(), o, () -> {
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "automation-click", requirement("click"), EffectRequest.inputs(site, x, y, button), site.outs(), o, () -> {
             installed(ctx).click((int) x, (int) y, b);
             return JSON.createObjectNode().put("clicked", true).put("x", x).put("y", y).put("button", b.spelling()).toString();
         });
@@ -117,7 +120,7 @@ public final class AutomationWords {
             throw new FinchTrap(HostCode.BAD_ARGUMENT, o, String.format("automation-type cannot type the control character U+%04X", c));
         });
         available(ctx, "automation-type", o);
-        return ctx.host.await(ctx, "automation-type", requirement("type"), EffectRequest.inputs(site, text), site.outs(), o, () -> {
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "automation-type", requirement("type"), EffectRequest.inputs(site, text), site.outs(), o, () -> {
             installed(ctx).type(text);
             return JSON.createObjectNode().put("typed", count).toString();
         });
@@ -135,11 +138,11 @@ public final class AutomationWords {
         return Capability.of("desktop.automate", op);
     }
 
-    private static AutomationHost host(Ctx ctx) { return ctx.host.config().automation(); }
+    private static AutomationHost host(Ctx ctx) { return dev.finch.vm.boundary.RunHost.of(ctx).config().binding(AutomationHost.class); }
 
     /** Availability before authorization: a prompt to approve a click on a desktop that is not there would ask for nothing. */
     private static void available(Ctx ctx, String word, Origin o) {
-        if (host(ctx) != null || ctx.host.config().deferred() || ctx.takeResumePeek()) return;
+        if (host(ctx) != null || dev.finch.vm.boundary.RunHost.of(ctx).config().deferred() || ctx.takeResumePeek()) return;
         throw new FinchTrap(HostCode.NO_BINDING, o, "no automation host is installed in this session, so " + word
                 + " has no desktop (automation-availability says so as data)");
     }

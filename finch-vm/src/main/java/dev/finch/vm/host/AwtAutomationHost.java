@@ -1,5 +1,7 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

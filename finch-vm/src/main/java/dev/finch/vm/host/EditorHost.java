@@ -1,5 +1,7 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.HostFailure;
+
 /**
  * Where {@code proposal-open} goes (contract "Editor-backed proposals are language-neutral host operations…"): the
  * host's editor shows a proposed program — its language, a title and its source — to the person, who edits it and

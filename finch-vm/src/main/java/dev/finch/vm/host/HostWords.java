@@ -1,5 +1,9 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.EffectRequest;
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
+import dev.finch.vm.boundary.RunHost;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -96,7 +100,7 @@ public final class HostWords {
     private static Capability write(ConcretePath p) { return instantiate(WRITE, p.toString()); }
 
     static FileHost files(Ctx ctx) throws HostFailure {
-        FileHost f = ctx.host.config().files();
+        FileHost f = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(FileHost.class);
         if (f == null) throw new HostFailure(HostCode.NO_BINDING, "no file host is installed");
         return f;
     }
@@ -109,8 +113,8 @@ public final class HostWords {
      * ({@link FileHost#installed}), the embedder's own as much as the local one. Deferred hosts provide their own bindings.
      */
     static void available(Ctx ctx, ConcretePath p, Origin o) {
-        if (ctx.host.config().deferred() || ctx.takeResumePeek()) return;
-        FileHost f = ctx.host.config().files();
+        if (dev.finch.vm.boundary.RunHost.of(ctx).config().deferred() || ctx.takeResumePeek()) return;
+        FileHost f = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(FileHost.class);
         // Said where it is fixed: the command line's flags (finch run, repl, mcp), or the embedder's session options.
         if (f == null) {
             throw new FinchTrap(HostCode.NO_BINDING, o, "no file host is installed in this session: it has no workspace or other root "
@@ -164,8 +168,8 @@ public final class HostWords {
     private static Object read(Ctx ctx, String word, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
-        long max = Math.min(ctx.host.config().maxFileReadBytes(), ctx.maxMemoryBytes());
-        return ctx.host.await(ctx, word, read(p), EffectRequest.inputs(site, path), site.outs(), o,
+        long max = Math.min(dev.finch.vm.boundary.RunHost.of(ctx).config().maxFileReadBytes(), ctx.maxMemoryBytes());
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, word, read(p), EffectRequest.inputs(site, path), site.outs(), o,
                 () -> Bytes.wrap(files(ctx).read(p, max)));
     }
 
@@ -177,7 +181,7 @@ public final class HostWords {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         byte[] data = ((Bytes) bytes).toArray();
-        ctx.host.await(ctx, word, write(p), EffectRequest.inputs(site, path, bytes), site.outs(), o, () -> {
+        dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, word, write(p), EffectRequest.inputs(site, path, bytes), site.outs(), o, () -> {
             files(ctx).write(p, data);
             return Unit.INSTANCE;
         });
@@ -188,7 +192,7 @@ public final class HostWords {
     public static long fileSize(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
-        Object v = ctx.host.await(ctx, "file-size", read(p), EffectRequest.inputs(site, path), site.outs(), o, () -> files(ctx).size(p));
+        Object v = dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "file-size", read(p), EffectRequest.inputs(site, path), site.outs(), o, () -> files(ctx).size(p));
         return v == null ? 0 : (Long) v;
     }
 
@@ -199,7 +203,7 @@ public final class HostWords {
         available(ctx, p, o);
         if (offset < 0 || length < 0) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "file-slice needs a non-negative offset and length");
         if (length > MAX_SLICE) throw new FinchTrap(HostCode.TOO_LARGE, o, "file-slice length " + length + " exceeds 8 MiB");
-        return ctx.host.await(ctx, "file-slice", read(p), EffectRequest.inputs(site, path, offset, length),
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "file-slice", read(p), EffectRequest.inputs(site, path, offset, length),
                 site.outs(), o, () -> Bytes.wrap(files(ctx).slice(p, offset, (int) length)));
     }
 
@@ -210,7 +214,7 @@ public final class HostWords {
         available(ctx, p, o);
         if (max < 0 || max > MAX_TREE) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "tree-list takes 0 to 100000 entries, not " + max);
         Capability req = instantiate(READ_TREE, p.toString());
-        return ctx.host.await(ctx, "tree-list", req, EffectRequest.inputs(site, path, max), site.outs(), o, () -> {
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "tree-list", req, EffectRequest.inputs(site, path, max), site.outs(), o, () -> {
             FileHost.Listing l = files(ctx).list(p, (int) max);
             List<Object> entries = new ArrayList<>();
             // record{kind,path,size} in canonical (sorted) field order.
@@ -226,9 +230,23 @@ public final class HostWords {
     public static Object fileLinesOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
-        return ctx.host.await(ctx, "file-lines-open", read(p), EffectRequest.inputs(site, path), site.outs(), o,
-                () -> ctx.host.openStream(RunStreams.Kind.LINES, p, null, linesSource(ctx, p)));
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "file-lines-open", read(p), EffectRequest.inputs(site, path), site.outs(), o,
+                () -> RunStreams.open(ctx, LINES, p, null, linesSource(ctx, p)));
     }
+
+    /** Line streams: {@code file-lines-open}'s, reopened where they had got to in a restored run. */
+    static final RunStreams.Opener LINES = new RunStreams.Opener() {
+        @Override public String kind() { return "lines"; }
+
+        @Override public RunStreams.Source open(Ctx ctx, ConcretePath path, String sheet) throws HostFailure { return linesSource(ctx, path); }
+    };
+
+    /** CSV streams: {@code csv-open}'s. */
+    static final RunStreams.Opener CSV = new RunStreams.Opener() {
+        @Override public String kind() { return "csv"; }
+
+        @Override public RunStreams.Source open(Ctx ctx, ConcretePath path, String sheet) throws HostFailure { return csvSource(ctx, path); }
+    };
 
     /** A source of {@code p}'s lines, each decoded strictly by itself. */
     static RunStreams.Source linesSource(Ctx ctx, ConcretePath p) throws HostFailure {
@@ -339,8 +357,8 @@ public final class HostWords {
     public static Object csvOpen(Ctx ctx, Object path, Type.Fn site, Origin o) {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
-        return ctx.host.await(ctx, "csv-open", read(p), EffectRequest.inputs(site, path), site.outs(), o,
-                () -> ctx.host.openStream(RunStreams.Kind.CSV, p, null, csvSource(ctx, p)));
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "csv-open", read(p), EffectRequest.inputs(site, path), site.outs(), o,
+                () -> RunStreams.open(ctx, CSV, p, null, csvSource(ctx, p)));
     }
 
     /** A source of {@code p}'s CSV records. */
@@ -367,11 +385,11 @@ public final class HostWords {
 
     @Word(name = "stream-next", category = Category.FILE, doc = "The next item of a run-owned stream, or none at its end.")
     @Overload(sig = "stream<a> -> option<a>")
-    public static Object streamNext(Ctx ctx, Object stream, Origin o) { return ctx.host.streams().next(ctx, open(ctx, stream, o), o); }
+    public static Object streamNext(Ctx ctx, Object stream, Origin o) { return RunStreams.of(ctx).next(ctx, open(ctx, stream, o), o); }
 
     @Word(name = "stream-close", category = Category.FILE, doc = "Release a run-owned stream.")
     @Overload(sig = "stream<a> ->")
-    public static void streamClose(Ctx ctx, Object stream, Origin o) { ctx.host.streams().close(open(ctx, stream, o)); }
+    public static void streamClose(Ctx ctx, Object stream, Origin o) { RunStreams.of(ctx).close(open(ctx, stream, o)); }
 
     @Word(name = "file-lines-next", category = Category.FILE, doc = "Compatibility alias of stream-next for line streams.")
     @Overload(sig = "stream<string> -> option<string>")
@@ -384,7 +402,7 @@ public final class HostWords {
     /** The number of {@code stream}, open in this run; else {@code E-HOST} stream-closed. */
     private static long open(Ctx ctx, Object stream, Origin o) {
         StreamValue v = (StreamValue) stream;
-        if (!v.owner().equals(ctx.host.executionId()) || !ctx.host.streams().isOpen(v.id())) {
+        if (!v.owner().equals(dev.finch.vm.boundary.RunHost.of(ctx).executionId()) || !RunStreams.of(ctx).isOpen(v.id())) {
             throw new FinchTrap(HostCode.STREAM_CLOSED, o, "stream " + v + " is closed or belongs to another run");
         }
         return v.id();
@@ -396,7 +414,7 @@ public final class HostWords {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         if (maxRows < 0 || maxRows > 100_000) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "csv-summary takes 0 to 100000 rows, not " + maxRows);
-        return ctx.host.await(ctx, "csv-summary", read(p), EffectRequest.inputs(site, path, maxRows), site.outs(), o, () -> {
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "csv-summary", read(p), EffectRequest.inputs(site, path, maxRows), site.outs(), o, () -> {
             requireTerminatedQuotes(ctx, p);
             try (CsvReader<CsvRecord> reader = csv(files(ctx).open(p))) {
                 java.util.Iterator<CsvRecord> it = reader.iterator();
@@ -434,10 +452,10 @@ public final class HostWords {
         }
         for (String a : args) if (a.indexOf('\0') >= 0) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "process arguments cannot contain NUL");
         // The process host watches the run: a cancellation or the deadline ends the process at once, not at its timeout.
-        ProcessHost.Watch watch = () -> java.util.Optional.ofNullable(ctx.stopNow()).map(FinchTrap::getMessage);
+        dev.finch.vm.boundary.Watch watch = () -> java.util.Optional.ofNullable(ctx.stopNow()).map(FinchTrap::getMessage);
         try {
-            return ctx.host.await(ctx, "process-run", instantiate(RUN, executable), EffectRequest.inputs(site, executable, arguments), site.outs(), o, () -> {
-                ProcessHost ph = ctx.host.config().processes();
+            return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "process-run", instantiate(RUN, executable), EffectRequest.inputs(site, executable, arguments), site.outs(), o, () -> {
+                ProcessHost ph = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(ProcessHost.class);
                 if (ph == null) throw new HostFailure(HostCode.NO_BINDING, "no process host is installed");
                 ProcessHost.Completed c = ph.run(executable, args, watch);
                 // record{exit,stderr,stdout} in canonical field order.

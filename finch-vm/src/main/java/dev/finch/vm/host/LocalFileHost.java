@@ -1,5 +1,7 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import dev.finch.capabilities.ConcretePath;
 import dev.finch.capabilities.Root;
 import java.io.IOException;

@@ -1,5 +1,7 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,7 +54,7 @@ import java.util.regex.Pattern;
  *       shutdown hook: {@code SIGTERM}, {@code System.exit}); a JVM killed outright ({@code SIGKILL}) runs no hook,
  *       and what it started runs on until it ends by itself. A host running
  *       untrusted code needs a container or a sandbox as its {@link ProcessHost} for more (files, network).</li>
- *   <li><b>Prompt stops</b>: the wait looks at the run's {@link ProcessHost.Watch} every {@value #POLL_MS} ms, so
+ *   <li><b>Prompt stops</b>: the wait looks at the run's {@link dev.finch.vm.boundary.Watch} every {@value #POLL_MS} ms, so
  *       {@code Session.cancel} or the run's deadline ends the process (and its session) at once; the host's own
  *       timeout applies as well.</li>
  *   <li><b>Bounds as the bytes arrive</b>: each captured stream holds at most {@code maxOutputBytes}; the moment one
@@ -212,10 +214,10 @@ public final class LocalProcessHost implements ProcessHost {
     }
 
     @Override public Completed run(String executable, List<String> arguments) throws HostFailure {
-        return run(executable, arguments, Watch.NONE);
+        return run(executable, arguments, dev.finch.vm.boundary.Watch.NONE);
     }
 
-    @Override public Completed run(String executable, List<String> arguments, Watch watch) throws HostFailure {
+    @Override public Completed run(String executable, List<String> arguments, dev.finch.vm.boundary.Watch watch) throws HostFailure {
         Objects.requireNonNull(watch, "watch");
         requireExecutable(executable);
         Path scratch = scratch();
@@ -243,7 +245,7 @@ public final class LocalProcessHost implements ProcessHost {
         }
     }
 
-    private Completed contained(String executable, List<String> arguments, Watch watch, Path scratch) throws HostFailure {
+    private Completed contained(String executable, List<String> arguments, dev.finch.vm.boundary.Watch watch, Path scratch) throws HostFailure {
         List<String> program = new ArrayList<>();
         program.add(executable);
         program.addAll(arguments);
@@ -281,7 +283,7 @@ public final class LocalProcessHost implements ProcessHost {
     }
 
     /** Waits for the process in short slices; the reason it must be killed, or null once it exited by itself. */
-    private String watchOver(Process p, Capture out, Capture err, Watch watch, String executable) throws InterruptedException {
+    private String watchOver(Process p, Capture out, Capture err, dev.finch.vm.boundary.Watch watch, String executable) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!p.waitFor(POLL_MS, TimeUnit.MILLISECONDS)) {
             if (out.overflowed() || err.overflowed()) return overflow(executable);

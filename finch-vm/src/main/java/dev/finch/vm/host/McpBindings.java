@@ -1,5 +1,7 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -175,7 +177,7 @@ public final class McpBindings {
 
     /** One tool's word body: the record as JSON arguments, the result as the declared output. */
     private record Call(McpTool tool, Type.Fn sig, McpHost host) implements DataWord.Body {
-        @Override public Object call(Object[] inputs, ProcessHost.Watch watch) throws HostFailure {
+        @Override public Object call(Object[] inputs, dev.finch.vm.boundary.Watch watch) throws HostFailure {
             Type in = sig.ins().get(0);
             JsonNode args = in.equals(Type.JSON) ? (JsonNode) inputs[0] : toJson(in, inputs[0]);
             if (!args.isObject()) throw new HostFailure(HostCode.BAD_ARGUMENT, "the arguments of MCP tool `" + tool.name() + "` must be a JSON object, not " + args.getNodeType());
@@ -197,7 +199,7 @@ public final class McpBindings {
 
     /** A tool's JSON as the VM's managed json: read again strictly, so it keeps json's bounds (depth, numbers). */
     static JsonNode managed(JsonNode n, String server, String tool) throws HostFailure {
-        ResultValue parsed = (ResultValue) Json.jsonParse(n.toString());
+        ResultValue parsed = (ResultValue) dev.finch.vm.value.JsonValues.parse(n.toString());
         if (!parsed.isOk()) {
             throw new HostFailure(HostCode.MCP_BAD_OUTPUT, "MCP tool `" + tool + "` of `" + server + "` answered JSON Finch does not hold: " + parsed.value());
         }

@@ -1,5 +1,7 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
@@ -18,5 +20,5 @@ public interface McpHost {
      * A tool that reports an error answers a result with {@link McpResult#error()} set; a server that cannot be
      * reached or stops fails with {@link HostCode#MCP_SERVER_FAILED}, a protocol error with {@link HostCode#MCP_REFUSED}.
      */
-    McpResult call(String server, String tool, JsonNode arguments, ProcessHost.Watch watch) throws HostFailure;
+    McpResult call(String server, String tool, JsonNode arguments, dev.finch.vm.boundary.Watch watch) throws HostFailure;
 }

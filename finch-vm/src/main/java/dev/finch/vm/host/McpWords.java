@@ -1,5 +1,9 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.EffectRequest;
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
+import dev.finch.vm.boundary.HostText;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.finch.ir.cap.Capability;
 import dev.finch.ir.diag.Origin;
@@ -28,17 +32,17 @@ public final class McpWords {
             throw new FinchTrap(HostCode.MCP_NO_SERVER, o, "no grant can name the MCP server '" + server + "' and tool '" + tool
                     + "' (names are letters, digits, '_', '.', '+' or '-')");
         }
-        McpHost host = ctx.host.config().mcp();
-        if (!ctx.host.config().deferred() && (host == null || !host.serves(server))) {
+        McpHost host = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(McpHost.class);
+        if (!dev.finch.vm.boundary.RunHost.of(ctx).config().deferred() && (host == null || !host.serves(server))) {
             throw new FinchTrap(HostCode.MCP_NO_SERVER, o, "no MCP server named '" + server + "' is configured for this session");
         }
         if (!arguments.isObject()) {
             throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "mcp-call takes the tool's arguments as a JSON object, not " + arguments.getNodeType().toString().toLowerCase(java.util.Locale.ROOT));
         }
-        ProcessHost.Watch watch = () -> java.util.Optional.ofNullable(ctx.stopNow()).map(FinchTrap::getMessage);
+        dev.finch.vm.boundary.Watch watch = () -> java.util.Optional.ofNullable(ctx.stopNow()).map(FinchTrap::getMessage);
         Capability requirement = Capability.of("mcp.call", server, tool);
         try {
-            return ctx.host.await(ctx, "mcp-call", requirement, EffectRequest.inputs(site, server, tool, arguments), site.outs(), o, () -> {
+            return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "mcp-call", requirement, EffectRequest.inputs(site, server, tool, arguments), site.outs(), o, () -> {
                 McpResult r = host.call(server, tool, arguments, watch);
                 if (r.error()) throw new HostFailure(HostCode.MCP_TOOL_ERROR, "MCP tool `" + tool + "` of `" + server + "` reported an error: " + HostText.external(r.text()));
                 return McpBindings.managed(r.output(), server, tool);

@@ -1,5 +1,7 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import dev.finch.ir.diag.Origin;
 
 /**
@@ -11,7 +13,7 @@ import dev.finch.ir.diag.Origin;
  * the grant's name at the ask site.
  */
 @FunctionalInterface
-public interface ModelHost {
+public interface ModelHost extends dev.finch.vm.boundary.StrandStates {
     /** One ask: the context (a µNorman list of Messages, as VM values), the grant, the answer type's key, the site. */
     Object ask(Object context, String grant, String key, String site, Origin origin) throws HostFailure;
 
@@ -26,21 +28,6 @@ public interface ModelHost {
 
     /** Opens a budget scope of at most {@code cost} and {@code time} more (nesting takes the smaller). */
     default void budgetOpen(dev.finch.vm.value.Money cost, dev.finch.vm.value.Duration time) { }
-
-    /**
-     * The durable form of this host's per-step state ({@code Strands.Strand#local}: the budget scopes open around a
-     * step, or around the run itself), for a paused run saved with {@code Vm.save}; null when there is none. A host that
-     * keeps such state and cannot save it throws, and the run is not saved.
-     */
-    default com.fasterxml.jackson.databind.JsonNode saveLocal(Object local) throws HostFailure {
-        if (local == null) return null;
-        throw new HostFailure(HostCode.NO_BINDING, "this model host cannot save its per-step state (an open budget scope)");
-    }
-
-    /** The per-step state {@link #saveLocal} saved, rebuilt in this host for the restored run. */
-    default Object restoreLocal(com.fasterxml.jackson.databind.JsonNode saved) throws HostFailure {
-        throw new HostFailure(HostCode.NO_BINDING, "this model host cannot restore a saved budget scope");
-    }
 
     /** Closes the innermost budget scope; what it spent stays spent outside. */
     default void budgetClose() { }

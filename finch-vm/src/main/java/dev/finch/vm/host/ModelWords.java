@@ -1,5 +1,8 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.EffectRequest;
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import dev.finch.ir.cap.Capability;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
@@ -31,7 +34,7 @@ public final class ModelWords {
             doc = "Ask a granted model once (context, grant, ask key, site): the validated answer or a failure, through the run's model host.")
     @Overload(sig = "a string string string -> result<b,e> ! {model.ask(*)}", requires = "model.ask($1)")
     public static Object ask(Ctx ctx, Object context, String grant, String key, String site, Type.Fn call, Origin o) {
-        ModelHost m = ctx.host.config().models();
+        ModelHost m = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(ModelHost.class);
         if (m == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no model host is installed in this run, so `" + grant + "` cannot be asked");
         // The one choke point: the requirement is the grant's model, so only a host that granted model.ask(grant)
         // lets the ask through, and the binding runs after authorization, at most once. Like every host word it may
@@ -40,9 +43,9 @@ public final class ModelWords {
         // The request carries the word's inputs as they are: the context (the messages), the grant, the answer type's
         // key and the site, so a deferred host has what the model host would have had.
         var inputs = EffectRequest.inputs(call, context, grant, key, site);
-        if (ctx.host.config().deferred()) {
+        if (dev.finch.vm.boundary.RunHost.of(ctx).config().deferred()) {
             // A deferred host answers the ask itself, with the reply text, which is then read like any reply.
-            Object reply = ctx.host.await(ctx, "model-ask", requirement, inputs, List.of(Type.STRING), o, () -> {
+            Object reply = dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "model-ask", requirement, inputs, List.of(Type.STRING), o, () -> {
                 throw new HostFailure(HostCode.NO_BINDING, "a deferred host answers asks itself");
             });
             if (reply == null) return null;
@@ -52,7 +55,7 @@ public final class ModelWords {
                 throw new FinchTrap(f.code(), o, f.getMessage());
             }
         }
-        return ctx.host.await(ctx, "model-ask", requirement, inputs, call.outs(), o, () -> m.ask(context, grant, key, site, o));
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "model-ask", requirement, inputs, call.outs(), o, () -> m.ask(context, grant, key, site, o));
     }
 
     /** Budgets bound the run's asks; without a model host nothing can spend, so a scope limits nothing. */
@@ -60,21 +63,21 @@ public final class ModelWords {
             doc = "Open a budget scope of at most this money and time (nesting takes the smaller; spending is charged outside too).")
     @Overload(sig = "money duration ->")
     public static void budgetOpen(Ctx ctx, Object cost, Object time, Origin o) {
-        ModelHost m = ctx.host.config().models();
+        ModelHost m = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(ModelHost.class);
         if (m != null) m.budgetOpen((dev.finch.vm.value.Money) cost, (dev.finch.vm.value.Duration) time);
     }
 
     @Word(name = "budget-close", category = Category.CONTROL, doc = "Close the innermost budget scope.")
     @Overload(sig = "->")
     public static void budgetClose(Ctx ctx, Origin o) {
-        ModelHost m = ctx.host.config().models();
+        ModelHost m = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(ModelHost.class);
         if (m != null) m.budgetClose();
     }
 
     @Word(name = "budget-remaining", category = Category.CONTROL, doc = "The money and time left in the innermost budget scope.")
     @Overload(sig = "-> record{cost:money,time:duration}")
     public static Object budgetRemaining(Ctx ctx, Origin o) {
-        ModelHost m = ctx.host.config().models();
+        ModelHost m = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(ModelHost.class);
         return m == null ? ModelHost.UNLIMITED : m.remaining();
     }
 }

@@ -1,5 +1,7 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import java.util.List;
 import java.util.Optional;
 
@@ -16,19 +18,6 @@ public interface ProcessHost {
     /** The result of a finished process. */
     record Completed(int exit, String stdout, String stderr) { }
 
-    /**
-     * What a run lets its process host see while it waits: whether the run must stop now — cancelled by the host
-     * ({@code Session.cancel}) or past its deadline. Cheap; a host that blocks polls it (every few milliseconds) and
-     * ends its process as soon as it answers.
-     */
-    @FunctionalInterface
-    interface Watch {
-        /** Why the run must stop now, or empty while it may go on. */
-        Optional<String> stop();
-
-        /** A watch that never stops: a process run outside any run's deadline or cancellation. */
-        Watch NONE = Optional::empty;
-    }
 
     /** Runs {@code executable} with {@code arguments} to its end (within the host's own bounds). */
     Completed run(String executable, List<String> arguments) throws HostFailure;
@@ -40,7 +29,7 @@ public interface ProcessHost {
      * always calls this method; the default ignores {@code watch} and calls {@link #run(String, List)}, so such a
      * host keeps the run waiting until its process ends (the run's own deadline still applies afterwards).
      */
-    default Completed run(String executable, List<String> arguments, Watch watch) throws HostFailure {
+    default Completed run(String executable, List<String> arguments, dev.finch.vm.boundary.Watch watch) throws HostFailure {
         return run(executable, arguments);
     }
 }

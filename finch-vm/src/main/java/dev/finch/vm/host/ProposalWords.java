@@ -1,5 +1,7 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.EffectRequest;
+import dev.finch.vm.boundary.HostCode;
 import dev.finch.ir.cap.Capability;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
@@ -29,8 +31,8 @@ public final class ProposalWords {
                     + "(lowercase letters, digits, + _ -), not \"" + (language.length() > 40 ? language.substring(0, 40) + "…" : language) + "\"");
         }
         Capability requirement = Capability.of("program.invoke", "language=" + language);
-        EditorHost editor = ctx.host.config().editor();
-        return ctx.host.await(ctx, "proposal-open", requirement, EffectRequest.inputs(site, language, title, source), site.outs(), o,
+        EditorHost editor = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(EditorHost.class);
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "proposal-open", requirement, EffectRequest.inputs(site, language, title, source), site.outs(), o,
                 editor == null ? null : () -> answer(editor.propose(language, title, source)));
     }
 

@@ -1,48 +1,39 @@
 package dev.finch.vm.host;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.finch.capabilities.ConcretePath;
 import dev.finch.ir.diag.Origin;
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
+import dev.finch.vm.boundary.RunHost;
+import dev.finch.vm.boundary.RunState;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.OptionValue;
-import java.util.ArrayList;
+import dev.finch.vm.value.StreamValue;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * The streams one run holds open ({@code file-lines-open}, {@code csv-open}, {@code workbook-open}, …), by number. A
- * stream is what it reads and how far it has got — its kind, its file (and sheet), the number of items it has given —
- * so a paused run that holds one is saved with it ({@link #saved}) and its restored run opens the file again where the
- * stream had got to ({@link #restore}): the source is reopened on its first read there and the items already given
- * are skipped. Reading the rest of a file the run was allowed to open asks for nothing new.
+ * The streams one run holds open ({@code file-lines-open}, {@code csv-open}, {@code workbook-open}, …), by number: a
+ * {@link RunState} of the run's boundary. A stream is what it reads and how far it has got — its kind, its file (and
+ * sheet), the number of items it has given — so a paused run that holds one is saved with it ({@link #save}) and its
+ * restored run opens the file again where the stream had got to: the source is reopened on its first read there, by the
+ * {@link Opener} of its kind (a word library's extension), and the items already given are skipped. Reading the rest of
+ * a file the run was allowed to open asks for nothing new.
  */
-public final class RunStreams {
-    /** What a stream reads: how its source opens. */
-    public enum Kind {
-        LINES("lines"), CSV("csv"), WORKBOOK("workbook");
+public final class RunStreams implements RunState {
+    /** The run state's kind: every run's streams. */
+    public static final RunState.Kind<RunStreams> KIND = new RunState.Kind<>() {
+        @Override public String name() { return "streams"; }
 
-        private final String spelling;
+        @Override public RunStreams fresh() { return new RunStreams(); }
 
-        Kind(String spelling) { this.spelling = spelling; }
-
-        /** The name a stream value shows ({@code lines#1}). */
-        public String spelling() { return spelling; }
-
-        /** The kind spelled {@code s}. */
-        public static Kind of(String s) {
-            for (Kind k : values()) if (k.spelling.equals(s)) return k;
-            throw new IllegalArgumentException("no stream kind '" + s + "'");
-        }
-
-        Source open(Ctx ctx, ConcretePath path, String sheet) throws HostFailure {
-            return switch (this) {
-                case LINES -> HostWords.linesSource(ctx, path);
-                case CSV -> HostWords.csvSource(ctx, path);
-                case WORKBOOK -> WorkbookWords.rowsSource(ctx, path, sheet);
-            };
-        }
-    }
+        @Override public RunStreams restore(JsonNode saved) { return RunStreams.restore(saved); }
+    };
 
     /** A source of stream items; closed by stream-close or at the end of the run. */
     public interface Source extends AutoCloseable {
@@ -52,18 +43,24 @@ public final class RunStreams {
         @Override void close();
     }
 
-    /** An open stream as a saved run keeps it: its number, what it reads, and how many items it has given. */
-    public record Saved(long id, Kind kind, ConcretePath path, String sheet, long taken) { }
+    /** How one kind of stream opens its source (a word library's extension, named by the kind a stream value shows). */
+    public interface Opener {
+        /** The kind's name ({@code lines}, {@code csv}, {@code workbook}, …): what a stream value shows ({@code lines#1}). */
+        String kind();
+
+        /** A new source reading {@code path} (and {@code sheet}, when the kind has sheets). */
+        Source open(Ctx ctx, ConcretePath path, String sheet) throws HostFailure;
+    }
 
     /** One open stream: its source (null until it is reopened in a restored run) and how far it has got. */
     private static final class Open {
-        final Kind kind;
+        final String kind;
         final ConcretePath path;
         final String sheet;
         Source source;
         long taken;
 
-        Open(Kind kind, ConcretePath path, String sheet, Source source, long taken) {
+        Open(String kind, ConcretePath path, String sheet, Source source, long taken) {
             this.kind = kind;
             this.path = path;
             this.sheet = sheet;
@@ -75,18 +72,22 @@ public final class RunStreams {
     private final Map<Long, Open> open = new LinkedHashMap<>();
     private long last;
 
-    /** Holds {@code source}, just opened on {@code path}, as a new stream; answers its number. */
-    long add(Kind kind, ConcretePath path, String sheet, Source source) {
-        long id = ++last;
-        open.put(id, new Open(kind, path, sheet, source, 0));
-        return id;
+    /** The streams of {@code ctx}'s run. */
+    public static RunStreams of(Ctx ctx) { return RunHost.of(ctx).state(KIND); }
+
+    /** Holds {@code source}, just opened by {@code opener} on {@code path}, as a new stream of {@code ctx}'s run: its value. */
+    public static StreamValue open(Ctx ctx, Opener opener, ConcretePath path, String sheet, Source source) {
+        RunStreams streams = of(ctx);
+        long id = ++streams.last;
+        streams.open.put(id, new Open(opener.kind(), path, sheet, source, 0));
+        return new StreamValue(RunHost.of(ctx).executionId(), id, opener.kind());
     }
 
     /** Whether stream {@code id} is open. */
-    boolean isOpen(long id) { return open.containsKey(id); }
+    public boolean isOpen(long id) { return open.containsKey(id); }
 
     /** The next item of open stream {@code id}, reopening its source first in a restored run. */
-    Object next(Ctx ctx, long id, Origin at) {
+    public Object next(Ctx ctx, long id, Origin at) {
         Open s = open.get(id);
         if (s.source == null) reopen(ctx, s, at);
         Object item = s.source.next(at);
@@ -95,15 +96,14 @@ public final class RunStreams {
     }
 
     /** Closes stream {@code id}; false when it is not open. */
-    boolean close(long id) {
+    public boolean close(long id) {
         Open s = open.remove(id);
         if (s == null) return false;
         if (s.source != null) s.source.close();
         return true;
     }
 
-    /** Closes every stream (at the end of the run). */
-    void closeAll() {
+    @Override public void close() {
         for (Open s : open.values()) {
             if (s.source == null) continue;
             try {
@@ -115,29 +115,42 @@ public final class RunStreams {
         open.clear();
     }
 
-    /** The open streams as a saved run keeps them, in opening order. */
-    public List<Saved> saved() {
-        List<Saved> out = new ArrayList<>();
-        open.forEach((id, s) -> out.add(new Saved(id, s.kind, s.path, s.sheet, s.taken)));
-        return out;
+    /** {@code {"last":n,"open":[{"id","kind","path","sheet"?,"taken"}…]}}: what each reads and how far it has got. */
+    @Override public JsonNode save() {
+        if (last == 0) return null;
+        ObjectNode o = JsonNodeFactory.instance.objectNode().put("last", last);
+        ArrayNode streams = o.putArray("open");
+        open.forEach((id, s) -> {
+            ObjectNode st = streams.addObject().put("id", id).put("kind", s.kind).put("path", s.path.toString()).put("taken", s.taken);
+            if (s.sheet != null) st.put("sheet", s.sheet);
+        });
+        return o;
     }
 
-    /** The number of the last stream opened (0: none). */
-    public long last() { return last; }
-
-    /** Restores the streams of a saved run: each opens its file again at its first read. */
-    public void restore(List<Saved> saved, long lastOpened) {
-        open.clear();
-        for (Saved s : saved) open.put(s.id(), new Open(s.kind(), s.path(), s.sheet(), null, s.taken()));
-        last = lastOpened;
+    private static RunStreams restore(JsonNode saved) {
+        RunStreams r = new RunStreams();
+        r.last = saved.path("last").asLong(0);
+        for (JsonNode o : saved.path("open")) {
+            var path = ConcretePath.parse(o.path("path").asText());
+            if (!path.isOk() || !o.path("kind").isTextual()) throw new IllegalArgumentException("a saved stream has no readable path or kind");
+            r.open.put(o.get("id").asLong(), new Open(o.get("kind").asText(), path.value(), o.has("sheet") ? o.get("sheet").asText() : null, null,
+                    o.path("taken").asLong()));
+        }
+        return r;
     }
 
     private static void reopen(Ctx ctx, Open s, Origin at) {
+        Opener opener = null;
+        for (Opener o : dev.finch.vm.word.Extensions.all(Opener.class)) if (o.kind().equals(s.kind)) opener = o;
+        if (opener == null) {
+            throw new FinchTrap(HostCode.IO, at, "the run was restored and its " + s.kind + " stream of " + s.path
+                    + " cannot be opened again: no word library here reads " + s.kind + " streams");
+        }
         Source source;
         try {
-            source = s.kind.open(ctx, s.path, s.sheet);
+            source = opener.open(ctx, s.path, s.sheet);
         } catch (HostFailure f) {
-            throw new FinchTrap(f.code(), at, "the run was restored and its " + s.kind.spelling() + " stream of " + s.path
+            throw new FinchTrap(f.code(), at, "the run was restored and its " + s.kind + " stream of " + s.path
                     + " could not be opened again: " + f.getMessage());
         }
         try {
@@ -145,7 +158,7 @@ public final class RunStreams {
                 Object skipped = source.next(at);
                 if (!(skipped instanceof OptionValue o && o.isSome())) {
                     throw new FinchTrap(HostCode.IO, at, "the run was restored and " + s.path + " has fewer items than its "
-                            + s.kind.spelling() + " stream had read (" + s.taken + "): the file changed");
+                            + s.kind + " stream had read (" + s.taken + "): the file changed");
                 }
             }
         } catch (RuntimeException e) {

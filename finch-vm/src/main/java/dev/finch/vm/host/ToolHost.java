@@ -1,5 +1,7 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import dev.finch.ir.diag.Origin;
 import java.util.List;
 

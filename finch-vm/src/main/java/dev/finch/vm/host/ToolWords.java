@@ -1,5 +1,8 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.EffectRequest;
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import dev.finch.ir.cap.Capability;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
@@ -34,7 +37,7 @@ public final class ToolWords {
     @Overload(sig = "capability string list<string> string -> result<b,e> ! {tool.call(*,*)}", requires = "tool.call($0,$1)")
     public static Object call(Ctx ctx, Object capability, String op, Object args, String key, Type.Fn site, Origin o) {
         ToolCapability cap = (ToolCapability) capability;
-        ToolHost t = ctx.host.config().tools();
+        ToolHost t = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(ToolHost.class);
         if (t == null) throw new FinchTrap(HostCode.NO_BINDING, o, "no tool host is installed in this run, so `" + cap.grant() + "` cannot be called");
         // A stateful tool serves one step at a time: a second concurrent step reaching the same instance is a checked
         // run-time error, before anything is authorized or sent.
@@ -45,9 +48,9 @@ public final class ToolWords {
         var inputs = EffectRequest.inputs(site, capability, op, args, key);
         List<String> texts = new ArrayList<>();
         for (Object a : (ListValue) args) texts.add((String) a);
-        if (ctx.host.config().deferred()) {
+        if (dev.finch.vm.boundary.RunHost.of(ctx).config().deferred()) {
             // A deferred host answers the call itself, with the result text, which is then read like the tool's.
-            Object result = ctx.host.await(ctx, "tool-call", requirement, inputs, List.of(Type.STRING), o, () -> {
+            Object result = dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "tool-call", requirement, inputs, List.of(Type.STRING), o, () -> {
                 throw new HostFailure(HostCode.NO_BINDING, "a deferred host answers calls itself");
             });
             if (result == null) return null;
@@ -57,7 +60,7 @@ public final class ToolWords {
                 throw new FinchTrap(f.code(), o, f.getMessage());
             }
         }
-        return ctx.host.await(ctx, "tool-call", requirement, inputs, site.outs(), o, () -> dispatch(t, cap, op, List.copyOf(texts), key, o));
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "tool-call", requirement, inputs, site.outs(), o, () -> dispatch(t, cap, op, List.copyOf(texts), key, o));
     }
 
     /** The binding's call: off the baton when the binding allows it, so concurrent steps' calls overlap. */

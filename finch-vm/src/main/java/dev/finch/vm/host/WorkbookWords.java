@@ -1,5 +1,8 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.EffectRequest;
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
 import static dev.finch.vm.host.HostWords.READ;
 import static dev.finch.vm.host.HostWords.available;
 import static dev.finch.vm.host.HostWords.concrete;
@@ -57,7 +60,7 @@ public final class WorkbookWords {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         supported(o);
-        return ctx.host.await(ctx, "workbook-sheets", read(p), EffectRequest.inputs(site, path), site.outs(), o, () -> {
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "workbook-sheets", read(p), EffectRequest.inputs(site, path), site.outs(), o, () -> {
             try (Workbooks.Book b = Workbooks.open(files(ctx).openBytes(p), p.toString())) {
                 return ListValue.from(b.sheets());
             }
@@ -81,9 +84,16 @@ public final class WorkbookWords {
         available(ctx, p, o);
         supported(o);
         var inputs = sheet == null ? EffectRequest.inputs(site, path) : EffectRequest.inputs(site, path, sheet);
-        return ctx.host.await(ctx, word, read(p), inputs, site.outs(), o,
-                () -> ctx.host.openStream(RunStreams.Kind.WORKBOOK, p, sheet, rowsSource(ctx, p, sheet)));
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, word, read(p), inputs, site.outs(), o,
+                () -> RunStreams.open(ctx, WORKBOOK, p, sheet, rowsSource(ctx, p, sheet)));
     }
+
+    /** Workbook streams: {@code workbook-open}'s and {@code workbook-sheet-open}'s, by sheet. */
+    static final RunStreams.Opener WORKBOOK = new RunStreams.Opener() {
+        @Override public String kind() { return "workbook"; }
+
+        @Override public RunStreams.Source open(Ctx ctx, ConcretePath path, String sheet) throws HostFailure { return rowsSource(ctx, path, sheet); }
+    };
 
     /** A source of the rows of {@code p}'s sheet {@code sheet} (the first when null). */
     static RunStreams.Source rowsSource(Ctx ctx, ConcretePath p, String sheet) throws HostFailure {
@@ -126,7 +136,7 @@ public final class WorkbookWords {
         if (rowCount > MAX_RANGE_CELLS || columnCount > MAX_RANGE_CELLS || rowCount * columnCount > MAX_RANGE_CELLS) {
             throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "workbook-range selects " + rowCount + " x " + columnCount + " cells; at most 10000");
         }
-        return ctx.host.await(ctx, "workbook-range", read(p), EffectRequest.inputs(site, path, sheet, startRow, startColumn, rowCount, columnCount),
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "workbook-range", read(p), EffectRequest.inputs(site, path, sheet, startRow, startColumn, rowCount, columnCount),
                 site.outs(), o, () -> {
                     List<Object> out = new ArrayList<>();
                     try (Workbooks.Book b = Workbooks.open(files(ctx).openBytes(p), p.toString()); Workbooks.Rows rows = b.rows(sheet)) {
@@ -150,7 +160,7 @@ public final class WorkbookWords {
         available(ctx, p, o);
         supported(o);
         if (maxRows < 0 || maxRows > MAX_SUMMARY_ROWS) throw new FinchTrap(HostCode.BAD_ARGUMENT, o, "workbook-summary takes 0 to 100000 rows, not " + maxRows);
-        return ctx.host.await(ctx, "workbook-summary", read(p), EffectRequest.inputs(site, path, sheet, maxRows), site.outs(), o, () -> {
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "workbook-summary", read(p), EffectRequest.inputs(site, path, sheet, maxRows), site.outs(), o, () -> {
             try (Workbooks.Book b = Workbooks.open(files(ctx).openBytes(p), p.toString()); Workbooks.Rows rows = b.rows(sheet)) {
                 return HostWords.CsvSummary.of(rows::next, (int) maxRows, rows.sheet());
             }

@@ -1,5 +1,8 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.HostCode;
+import dev.finch.vm.boundary.HostFailure;
+import dev.finch.vm.boundary.HostText;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;

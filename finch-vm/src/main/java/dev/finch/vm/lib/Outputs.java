@@ -35,7 +35,7 @@ public final class Outputs {
         ctx.emit(new OutputEvent.Open(id, label), "output-open", o);
         Long opened = r.open(label);
         if (opened == null || opened != id) throw new FinchTrap(VmCode.INTERNAL, o, "output handle numbering went wrong");
-        return new OutputHandle(ctx.host.executionId(), id);
+        return new OutputHandle(dev.finch.vm.boundary.RunHost.of(ctx).executionId(), id);
     }
 
     @Word(name = "output-replace", category = Category.OUTPUT, doc = "Replace the text of an open output handle (the host redraws it in place); leaves nothing.")
@@ -66,7 +66,7 @@ public final class Outputs {
     /** The number of {@code handle}, open in this run; else {@code E-OUTPUT-001}. */
     private static long open(Ctx ctx, Object handle, String word, Origin o) {
         OutputHandle h = (OutputHandle) handle;
-        if (!h.owner().equals(ctx.host.executionId()) || !ctx.outputs().isOpen(h.id())) {
+        if (!h.owner().equals(dev.finch.vm.boundary.RunHost.of(ctx).executionId()) || !ctx.outputs().isOpen(h.id())) {
             throw new FinchTrap(VmCode.OUTPUT_CLOSED, o, "`" + word + "` was given " + h + ", which is closed or belongs to another run");
         }
         return h.id();

@@ -13,12 +13,12 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.ir.print.CoForthPrinter;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.type.TypeSyntax;
-import dev.finch.vm.host.EffectJournal;
-import dev.finch.vm.host.EffectRequest;
-import dev.finch.vm.host.RunHost;
+import dev.finch.vm.boundary.EffectJournal;
+import dev.finch.vm.boundary.EffectRequest;
+import dev.finch.vm.boundary.RunHost;
 import dev.finch.vm.TypedValue;
 import dev.finch.vm.runtime.Ctx;
-import dev.finch.vm.runtime.Frame;
+import dev.finch.vm.value.Frame;
 import dev.finch.vm.runtime.Strands;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,14 +111,14 @@ public final class Continuations {
         if (ctx.awaiting != null) {
             // Paused at task-join: nothing was published; the join runs again on resume (its task in the frame).
             doc.put("awaiting_task", true);
-        } else if (ctx.host.pending().isEmpty()) {
+        } else if (dev.finch.vm.boundary.RunHost.of(ctx).pending().isEmpty()) {
             doc.put("yielded_type", yieldedType.toString());
             doc.set("yielded", ValueCodec.encode(yieldedType, ctx.yielded, closures));
         }
         List<Frame> rootFrames = new ArrayList<>();
         ctx.frames().descendingIterator().forEachRemaining(rootFrames::add);
         doc.set("frames", encodeFrames(rootFrames, closures));
-        RunHost h = ctx.host;
+        RunHost h = RunHost.of(ctx);
         ObjectNode host = doc.putObject("host");
         host.put("sequence", h.sequence());
         h.waiting().ifPresent(w -> host.put("waiting", w.name()));
@@ -126,13 +126,12 @@ public final class Continuations {
         // No grants: a restored run holds its restoring host's, never authority carried in the image.
         ArrayNode journal = host.putArray("journal");
         for (EffectJournal.Entry e : h.journal().entries()) journal.addObject().put("state", e.state().name()).set("request", RequestJson.encode(e.request(), closures, false));
-        // The streams it holds open: what each reads and how far it has got (the restored run reopens it there).
-        ArrayNode streams = host.putArray("streams");
-        for (dev.finch.vm.host.RunStreams.Saved st : h.streams().saved()) {
-            ObjectNode o = streams.addObject().put("id", st.id()).put("kind", st.kind().spelling()).put("path", st.path().toString()).put("taken", st.taken());
-            if (st.sheet() != null) o.put("sheet", st.sheet());
+        // What the word libraries keep for the run (its open streams, say), each as its kind saves it.
+        ObjectNode states = host.putObject("states");
+        for (var e : h.states().entrySet()) {
+            JsonNode saved = e.getValue().save();
+            if (saved != null) states.set(e.getKey(), saved);
         }
-        host.put("last_stream", h.streams().last());
         if (withSteps) {
             ArrayNode arr = doc.putArray("step_states");
             for (Strands.SavedStep step : steps) {
@@ -181,22 +180,22 @@ public final class Continuations {
     /** A strand's host-private state as its model host saves it; null for none; NotDurable when it cannot be saved. */
     private static JsonNode saveLocal(Ctx ctx, Object local, String whose) {
         if (local == null) return null;
-        dev.finch.vm.host.ModelHost models = ctx.host.config().models();
+        dev.finch.vm.boundary.StrandStates models = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(dev.finch.vm.boundary.StrandStates.class);
         try {
-            if (models == null) throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.NO_BINDING, "no model host keeps it");
+            if (models == null) throw new dev.finch.vm.boundary.HostFailure(dev.finch.vm.boundary.HostCode.NO_BINDING, "no host of the run keeps it");
             return models.saveLocal(local);
-        } catch (dev.finch.vm.host.HostFailure e) {
+        } catch (dev.finch.vm.boundary.HostFailure e) {
             throw new ValueCodec.NotDurable(whose + " holds its host's per-step state (an open budget scope), which cannot be saved: " + e.getMessage());
         }
     }
 
     /** A strand's host-private state rebuilt by the restoring run's model host. */
     private static Object restoreLocal(Ctx ctx, JsonNode saved) {
-        dev.finch.vm.host.ModelHost models = ctx.host.config().models();
+        dev.finch.vm.boundary.StrandStates models = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(dev.finch.vm.boundary.StrandStates.class);
         try {
-            if (models == null) throw new dev.finch.vm.host.HostFailure(dev.finch.vm.host.HostCode.NO_BINDING, "the restoring host has no model host");
+            if (models == null) throw new dev.finch.vm.boundary.HostFailure(dev.finch.vm.boundary.HostCode.NO_BINDING, "the restoring run has no host that keeps it");
             return models.restoreLocal(saved);
-        } catch (dev.finch.vm.host.HostFailure e) {
+        } catch (dev.finch.vm.boundary.HostFailure e) {
             throw new Refused("the continuation holds a budget scope its restoring host cannot rebuild: " + e.getMessage());
         }
     }
@@ -313,14 +312,15 @@ public final class Continuations {
             List<EffectJournal.Entry> journal = new ArrayList<>();
             for (JsonNode e : host.get("journal")) journal.add(new EffectJournal.Entry(RequestJson.decode(e.get("request"), closures), EffectJournal.State.valueOf(e.get("state").asText())));
             RunHost.Waiting waiting = host.has("waiting") ? RunHost.Waiting.valueOf(host.get("waiting").asText()) : null;
-            List<dev.finch.vm.host.RunStreams.Saved> streams = new ArrayList<>();
-            for (JsonNode o : host.path("streams")) {
-                var path = dev.finch.capabilities.ConcretePath.parse(o.path("path").asText());
-                if (!path.isOk()) throw new Refused("the continuation's stream has no readable path");
-                streams.add(new dev.finch.vm.host.RunStreams.Saved(o.get("id").asLong(), dev.finch.vm.host.RunStreams.Kind.of(o.path("kind").asText()),
-                        path.value(), o.has("sheet") ? o.get("sheet").asText() : null, o.path("taken").asLong()));
+            java.util.Map<String, dev.finch.vm.boundary.RunState> runStates = new java.util.LinkedHashMap<>();
+            for (var it = host.path("states").fields(); it.hasNext(); ) {
+                var e = it.next();
+                dev.finch.vm.boundary.RunState.Kind<?> kind = null;
+                for (var k : dev.finch.vm.word.Extensions.all(dev.finch.vm.boundary.RunState.Kind.class)) if (k.name().equals(e.getKey())) kind = k;
+                if (kind == null) throw new Refused("the continuation holds run state '" + e.getKey() + "', which no word library here keeps");
+                runStates.put(e.getKey(), kind.restore(e.getValue()));
             }
-            ctx.host.streams().restore(streams, host.path("last_stream").asLong(0));
+            ((RunHost) ctx.host).restoreStates(runStates);
             if (st != null) {
                 JsonNode states = doc.get("step_states");
                 if (states == null || states.size() != rebuilt.size()) throw new Refused("the continuation's steps do not match their states");

@@ -79,7 +79,7 @@ final class DynamicValues {
             n.set("payload", ValueCodec.encodeChecked(DYNAMIC, vv.payload(), cl));
             return n;
         }
-        if (v instanceof Money || v instanceof Duration || v instanceof dev.finch.vm.host.ToolCapability || v instanceof dev.finch.vm.host.ModelCapability) {
+        if (v instanceof Money || v instanceof Duration) {
             return F.objectNode().set("named", ValueCodec.encodeChecked(new Type.Named("?", java.util.Optional.empty()), v, cl));
         }
         if (v instanceof dev.finch.vm.value.Closure c) {
@@ -88,7 +88,8 @@ final class DynamicValues {
         if (v instanceof dev.finch.vm.value.Fiber f) {
             return F.objectNode().put("fiber_type", f.type().toString()).set("fiber_value", ValueCodec.encodeChecked(f.type(), f, cl));
         }
-        if (v instanceof dev.finch.vm.value.StreamValue || v instanceof dev.finch.vm.value.OutputHandle || v instanceof dev.finch.vm.host.GrantResource) {
+        if (ValueForms.of(v) != null) return F.objectNode().set("hosts", ValueForms.of(v).encode(v));
+        if (v instanceof dev.finch.vm.value.StreamValue || v instanceof dev.finch.vm.value.OutputHandle) {
             Type t = v instanceof dev.finch.vm.value.StreamValue ? new Type.StreamT(DYNAMIC) : new Type.ResourceT(DYNAMIC);
             return F.objectNode().put("handle_kind", t.kind().name()).set("handle", ValueCodec.encodeChecked(t, v, cl));
         }
@@ -133,6 +134,11 @@ final class DynamicValues {
             return new RecordValue(values.toArray());
         }
         if (n.has("variant")) return new VariantValue(n.get("variant").asText(), ValueCodec.decodeChecked(DYNAMIC, n.get("payload"), cl));
+        if (n.has("hosts")) {
+            Object v = ValueForms.decodeAny(n.get("hosts"));
+            if (v == null) throw new ValueCodec.Malformed("a saved value of a polymorphic slot names a form no word library here saves");
+            return v;
+        }
         if (n.has("named")) return ValueCodec.decodeChecked(new Type.Named("?", java.util.Optional.empty()), n.get("named"), cl);
         if (n.has("fn")) return ValueCodec.decodeChecked(dev.finch.ir.type.TypeSyntax.parse(n.path("fn_type").asText()), n.get("fn"), cl);
         if (n.has("fiber_value")) return ValueCodec.decodeChecked(dev.finch.ir.type.TypeSyntax.parse(n.path("fiber_type").asText()), n.get("fiber_value"), cl);

@@ -9,7 +9,7 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.type.TypeSyntax;
 import dev.finch.vm.TypedValue;
-import dev.finch.vm.host.EffectRequest;
+import dev.finch.vm.boundary.EffectRequest;
 import java.util.ArrayList;
 import java.util.List;
 

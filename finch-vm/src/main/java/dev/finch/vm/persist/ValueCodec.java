@@ -172,11 +172,9 @@ public final class ValueCodec {
                 if (((Type.Named) type).isRecursive()) yield encodeChecked(((Type.Named) type).unfold(), v, cl);
                 if (v instanceof Money m) yield F.objectNode().put("money", m.micros()).put("unlimited", m.unlimited());
                 if (v instanceof Duration d) yield F.objectNode().put("duration", d.millis()).put("unlimited", d.unlimited());
-                // A tool capability is plain data: it confers nothing (every call is checked at the host boundary).
-                if (v instanceof dev.finch.vm.host.ToolCapability c) {
-                    yield F.objectNode().put("tool", c.grant()).put("instance", c.instance()).put("stateful", c.stateful());
-                }
-                if (v instanceof dev.finch.vm.host.ModelCapability m) yield F.objectNode().put("model", m.grant());
+                // A host family's value (a capability: plain data, it confers nothing) is saved by its library's form.
+                ValueForms form = ValueForms.of(v);
+                if (form != null) yield form.encode(v);
                 throw new NotDurable("a value of type " + type + " lives only in this process");
             }
             // A type variable's value in a polymorphic word's frame: its runtime shape says what it is.
@@ -238,7 +236,8 @@ public final class ValueCodec {
     /** A child agent's or a CPU task's saved form (the handle's number is added by the caller). */
     private static ObjectNode encodeTask(Type.TaskT type, Object v, Closures cl) {
         // A child agent: its task id, owner, request and (once ended) result.
-        if (v instanceof dev.finch.vm.host.AgentHandle agent) return (ObjectNode) AgentHandleJson.encode(agent);
+        ValueForms form = ValueForms.of(v);
+        if (form != null) return (ObjectNode) form.encode(v);
         // A CPU task: its end once finished; else its (pure, so deterministic) closure, started again on restore.
         if (!(v instanceof dev.finch.vm.runtime.CpuTasks.Task task)) {
             throw new NotDurable("a value of type " + type + " (a task that is not a step of this run) lives only in this process");
@@ -264,7 +263,10 @@ public final class ValueCodec {
 
     /** A child agent, a step of the run or a CPU task, as {@link #encodeTask} (or a step's codec) saved it. */
     private static Object decodeTask(Type.TaskT type, JsonNode n, Closures cl) {
-        if (n.isObject() && n.has("agent_task")) return AgentHandleJson.decode(n);
+        if (n.isObject() && !n.has("cpu_task") && !n.has("step")) {
+            Object hosts = ValueForms.decodeAny(n);
+            if (hosts != null) return hosts;
+        }
         if (!n.has("cpu_task")) {
             // A step of the run itself, by its id.
             Object handle = cl == null ? null : cl.decodeTask(type, n);
@@ -291,30 +293,21 @@ public final class ValueCodec {
     }
 
     /**
-     * A resource: an output handle (which handle of which run; the run saves which are open), or a grant listed by
-     * {@code capability-list} — plain data: holding one confers nothing, {@code agent-spawn-with} revalidates it
-     * against the spawning run's grants (a restored run's are its restoring host's).
+     * A resource: an output handle (which handle of which run; the run saves which are open), or a host family's (a
+     * grant listed by {@code capability-list}: plain data, revalidated wherever it is used), saved by its library's form.
      */
     private static JsonNode encodeResource(Type type, Object v) {
         if (v instanceof dev.finch.vm.value.OutputHandle h) return F.objectNode().put("output", h.id()).put("owner", h.owner());
-        if (v instanceof dev.finch.vm.host.GrantResource g) {
-            return F.objectNode().put("grant", g.grant().id()).put("capability", g.grant().spec().toString())
-                    .put("scope", g.grant().scope().name()).put("issuer", g.issuer());
-        }
+        ValueForms form = ValueForms.of(v);
+        if (form != null) return form.encode(v);
         throw new NotDurable("a value of type " + type + " lives only in this process");
     }
 
     private static Object decodeResource(Type type, JsonNode n) {
         require(n.isObject(), type);
         if (n.has("output")) return new dev.finch.vm.value.OutputHandle(n.path("owner").asText(), n.get("output").asLong());
-        if (n.has("grant")) {
-            var spec = dev.finch.capabilities.CapabilitySpec.parse(n.path("capability").asText());
-            require(spec.isOk(), type);
-            var grant = dev.finch.capabilities.Grant.of(n.get("grant").asText(), spec.value(),
-                    dev.finch.capabilities.Scope.valueOf(n.path("scope").asText()));
-            require(grant.isOk(), type);
-            return dev.finch.vm.host.GrantResource.restored(grant.value(), n.path("issuer").asText());
-        }
+        Object hosts = ValueForms.decodeAny(n);
+        if (hosts != null) return hosts;
         throw new Malformed("no saved form for type " + type);
     }
 
@@ -335,7 +328,7 @@ public final class ValueCodec {
         ObjectNode o = F.objectNode().put("fiber", n).put("status", state.status().name());
         o.set("body", encodeChecked(f.body().type(), f.body(), cl));
         ArrayNode frames = o.putArray("frames");
-        for (dev.finch.vm.runtime.Frame fr : state.frames()) frames.add(encodeFrame(fr, cl));
+        for (dev.finch.vm.value.Frame fr : state.frames()) frames.add(encodeFrame(fr, cl));
         if (state.status() == dev.finch.vm.value.Fiber.Status.DONE) o.set("result", encodeChecked(type.result(), state.result(), cl));
         return o;
     }
@@ -361,17 +354,17 @@ public final class ValueCodec {
         var lit = cl.body(site(body, "closure"));
         require(lit != null, type);
         Object closure = decodeChecked(lit.signature(), body, cl);
-        List<dev.finch.vm.runtime.Frame> frames = new ArrayList<>();
+        List<dev.finch.vm.value.Frame> frames = new ArrayList<>();
         for (JsonNode fr : n.path("frames")) frames.add(decodeFrame(fr, cl));
         Object result = status == dev.finch.vm.value.Fiber.Status.DONE ? decodeChecked(type.result(), n.get("result"), cl) : null;
         var f = dev.finch.vm.value.Fiber.restored((dev.finch.vm.value.Closure) closure, type, status,
-                frames.toArray(new dev.finch.vm.runtime.Frame[0]), result);
+                frames.toArray(new dev.finch.vm.value.Frame[0]), result);
         made.put(number, f);
         return f;
     }
 
     /** One saved activation: which word, which resume point, and its typed slots (a slot not yet stored is null). */
-    public static ObjectNode encodeFrame(dev.finch.vm.runtime.Frame f, Closures closures) {
+    public static ObjectNode encodeFrame(dev.finch.vm.value.Frame f, Closures closures) {
         ObjectNode o = F.objectNode();
         o.put("word", f.word());
         o.put("point", f.point());
@@ -392,7 +385,7 @@ public final class ValueCodec {
     }
 
     /** The activation {@link #encodeFrame} saved. */
-    public static dev.finch.vm.runtime.Frame decodeFrame(JsonNode f, Closures closures) {
+    public static dev.finch.vm.value.Frame decodeFrame(JsonNode f, Closures closures) {
         List<Type> types = new ArrayList<>();
         for (JsonNode t : f.get("types")) types.add(dev.finch.ir.type.TypeSyntax.parse(t.asText()));
         Object[] values = new Object[types.size()];
@@ -401,7 +394,7 @@ public final class ValueCodec {
         java.util.Set<Integer> unset = new java.util.HashSet<>();
         for (JsonNode u : f.path("unset")) unset.add(u.asInt());
         for (int i = 0; i < values.length; i++) values[i] = unset.contains(i) ? null : decode(types.get(i), vs.get(i), closures);
-        return new dev.finch.vm.runtime.Frame(f.get("word").asText(), f.get("point").asInt(), values, types);
+        return new dev.finch.vm.value.Frame(f.get("word").asText(), f.get("point").asInt(), values, types);
     }
 
     public static Object decode(Type type, JsonNode n) { return decode(type, n, null); }
@@ -430,7 +423,7 @@ public final class ValueCodec {
                     case SYMBOL -> { require(n.isTextual(), type); yield new Symbol(n.textValue()); }
                     case JSON -> {
                         require(n.isTextual(), type);
-                        Object parsed = dev.finch.vm.lib.Json.jsonParse(n.textValue());
+                        Object parsed = dev.finch.vm.value.JsonValues.parse(n.textValue());
                         require(parsed instanceof dev.finch.vm.value.ResultValue r && r.isOk(), type);
                         yield ((dev.finch.vm.value.ResultValue) parsed).value();
                     }
@@ -494,8 +487,8 @@ public final class ValueCodec {
                 if (((Type.Named) type).isRecursive()) yield decodeChecked(((Type.Named) type).unfold(), n, cl);
                 if (n.has("money")) yield n.get("unlimited").asBoolean() ? Money.UNLIMITED : Money.ofMicros(n.get("money").longValue());
                 if (n.has("duration")) yield n.get("unlimited").asBoolean() ? Duration.UNLIMITED : Duration.ofMillis(n.get("duration").longValue());
-                if (n.has("tool")) yield new dev.finch.vm.host.ToolCapability(n.get("tool").asText(), n.path("instance").asLong(), n.path("stateful").asBoolean());
-                if (n.has("model") && n.get("model").isTextual()) yield new dev.finch.vm.host.ModelCapability(n.get("model").asText());
+                Object hosts = ValueForms.decodeAny(n);
+                if (hosts != null) yield hosts;
                 throw new Malformed("no saved form for type " + type);
             }
             case VAR -> DynamicValues.decode(n, cl);

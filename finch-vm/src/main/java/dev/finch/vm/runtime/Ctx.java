@@ -1,5 +1,6 @@
 package dev.finch.vm.runtime;
 
+import dev.finch.vm.value.Frame;
 import dev.finch.ir.diag.Origin;
 import dev.finch.vm.CancelToken;
 import dev.finch.vm.Limits;
@@ -131,7 +132,7 @@ public final class Ctx implements Meter {
     /** The vocabulary the run was verified against (vm-vocabulary answers it). */
     public dev.finch.ir.vocab.Vocabulary vocabulary = dev.finch.ir.vocab.Vocabulary.EMPTY;
     /** The run's host boundary (grants, journal, bindings, streams). */
-    public dev.finch.vm.host.RunHost host;
+    public Boundary host;
     /** The run's scheduler of concurrent steps, shared by the root and every child context. */
     public final Strands strands;
     /** The run's root context; this one for the root itself. */

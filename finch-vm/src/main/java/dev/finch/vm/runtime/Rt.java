@@ -54,7 +54,7 @@ public final class Rt {
 
     public static Object recordSet(Object r, Object value, int index) { return ((RecordValue) r).with(index, value); }
 
-    public static JsonNode parseJsonLiteral(String canonicalText) { return dev.finch.vm.lib.Json.parseLiteral(canonicalText); }
+    public static JsonNode parseJsonLiteral(String canonicalText) { return dev.finch.vm.value.JsonValues.parseLiteral(canonicalText); }
 
     // ---- constants ----
 

@@ -1,5 +1,6 @@
 package dev.finch.vm.runtime;
 
+import dev.finch.vm.value.Frame;
 import dev.finch.ir.diag.Origin;
 import dev.finch.vm.VmCode;
 

@@ -1,6 +1,5 @@
 package dev.finch.vm.value;
 
-import dev.finch.vm.runtime.Frame;
 
 /**
  * A fiber: a first-class, checkpointable handle over a closure that yields ({@code fiber<Y,R>}, made by

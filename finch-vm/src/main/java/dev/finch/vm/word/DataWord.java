@@ -1,8 +1,7 @@
 package dev.finch.vm.word;
 
 import dev.finch.ir.type.Type;
-import dev.finch.vm.host.HostFailure;
-import dev.finch.vm.host.ProcessHost;
+import dev.finch.vm.boundary.HostFailure;
 import java.util.Objects;
 
 /**
@@ -38,6 +37,6 @@ public record DataWord(String name, String doc, Type.Fn signature, String overlo
          * {@code watch} and gives up as soon as it answers (the run is cancelled or past its deadline). A
          * {@link HostFailure} fails the call with its code; anything else it throws fails it with {@code E-HOST-017}.
          */
-        Object call(Object[] inputs, ProcessHost.Watch watch) throws HostFailure;
+        Object call(Object[] inputs, dev.finch.vm.boundary.Watch watch) throws HostFailure;
     }
 }

@@ -3,7 +3,7 @@ package dev.finch.vm.word;
 import dev.finch.ir.cap.Capability;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
-import dev.finch.vm.host.HostCode;
+import dev.finch.vm.boundary.HostCode;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.Meter;
@@ -26,7 +26,7 @@ public final class HostCalls {
     public static Object call(Ctx ctx, int depth, Impl impl, Type.Fn site, Origin origin, Object[] args) {
         Optional<Capability> requirement = requirement(impl, args);
         if (requirement.isEmpty()) return run(ctx, depth, impl, site, origin, args);
-        return ctx.host.await(ctx, impl.word().name(), requirement.get(), dev.finch.vm.host.EffectRequest.inputs(site, args), site.outs(), origin,
+        return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, impl.word().name(), requirement.get(), dev.finch.vm.boundary.EffectRequest.inputs(site, args), site.outs(), origin,
                 () -> run(ctx, depth, impl, site, origin, args));
     }
 
@@ -72,11 +72,11 @@ public final class HostCalls {
         } catch (FinchTrap t) {
             throw t;
         } catch (WordFailure f) {
-            throw new FinchTrap(HostCode.WORD_FAILED, origin, "`" + impl.word().name() + "` failed: " + dev.finch.vm.host.HostText.external(f.getMessage()));
+            throw new FinchTrap(HostCode.WORD_FAILED, origin, "`" + impl.word().name() + "` failed: " + dev.finch.vm.boundary.HostText.external(f.getMessage()));
         } catch (RuntimeException | Error e) {
             if (e instanceof VirtualMachineError && !(e instanceof StackOverflowError) && !(e instanceof OutOfMemoryError)) throw e;
             // The exception is the host's: it goes to the host's log, never into the program's diagnostic.
-            dev.finch.vm.host.HostText.log("host word `" + impl.word().name() + "` threw", e);
+            dev.finch.vm.boundary.HostText.log("host word `" + impl.word().name() + "` threw", e);
             throw new FinchTrap(HostCode.WORD_FAILED, origin, "`" + impl.word().name() + "` failed: the host's code stopped with an error (the host's log has it)");
         }
         // The host's code may have taken long: the run stops now if it was cancelled or passed its deadline meanwhile,

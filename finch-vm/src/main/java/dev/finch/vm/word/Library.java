@@ -39,6 +39,11 @@ import java.util.Optional;
 public final class Library {
     private static volatile Library core;
 
+    static {
+        // Until the host words are a library of their own, their extensions are registered with the engine's.
+        for (Object e : dev.finch.vm.host.HostExtensions.all()) Extensions.register(e);
+    }
+
     private final Vocabulary vocabulary;
     private final Map<String, Impl> impls;
 
@@ -204,10 +209,10 @@ public final class Library {
 
     @SuppressWarnings("unused") // called through DataCalls.CALL_DATA
     private static Object callData(DataWord.Body body, Ctx ctx, int depth, Type.Fn site, Origin origin, Object[] inputs) {
-        dev.finch.vm.host.ProcessHost.Watch watch = () -> Optional.ofNullable(ctx.stopNow()).map(RuntimeException::getMessage);
+        dev.finch.vm.boundary.Watch watch = () -> Optional.ofNullable(ctx.stopNow()).map(RuntimeException::getMessage);
         try {
             return body.call(inputs, watch);
-        } catch (dev.finch.vm.host.HostFailure f) {
+        } catch (dev.finch.vm.boundary.HostFailure f) {
             // A stop the run asked for is reported as the run's own (cancelled, past its deadline), not as the host's failure.
             dev.finch.vm.runtime.FinchTrap stop = ctx.stopNow();
             if (stop != null) throw stop;

@@ -2,7 +2,6 @@ package dev.finch.vm.word;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.finch.ir.type.Type;
-import dev.finch.vm.host.ToolCapability;
 import dev.finch.vm.value.Bytes;
 import dev.finch.vm.value.Closure;
 import dev.finch.vm.value.Duration;
@@ -52,11 +51,21 @@ public final class Representation {
             case NAMED -> ((Type.Named) type).isRecursive() ? of(((Type.Named) type).unfold()) : switch (((Type.Named) type).name()) {
                 case "money" -> Money.class;
                 case "duration" -> Duration.class;
-                case "capability" -> ToolCapability.class;
-                default -> Object.class;
+                default -> named(((Type.Named) type).name());
             };
             case TASK, FIBER, RESOURCE, VAR -> Object.class;
         };
+    }
+
+    /**
+     * A named type a word library defines, and the class that holds its values (µNorman's {@code capability}, say): an
+     * extension ({@link Extensions}), so the words that take one are checked against it.
+     */
+    public record Named(String type, Class<?> held) { }
+
+    private static Class<?> named(String name) {
+        for (Named n : Extensions.all(Named.class)) if (n.type().equals(name)) return n.held();
+        return Object.class;
     }
 
     /** Whether a method parameter of class {@code param} can receive a value of {@code type}. */

@@ -1,5 +1,6 @@
 package dev.finch.vm.host;
 
+import dev.finch.vm.boundary.HostFailure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;

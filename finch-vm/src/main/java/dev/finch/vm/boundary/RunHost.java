@@ -1,4 +1,4 @@
-package dev.finch.vm.host;
+package dev.finch.vm.boundary;
 
 import dev.finch.capabilities.GrantSet;
 import dev.finch.capabilities.GrantUse;
@@ -22,7 +22,7 @@ import java.util.Optional;
  * anything is dispatched; so does every approved request in deferred-host mode. When the run resumes, the same
  * request (same sequence) is answered exactly once: approved and dispatched, given its result, denied, or cancelled.
  */
-public final class RunHost {
+public final class RunHost implements dev.finch.vm.runtime.Boundary {
     /** Why the run is paused at the boundary. */
     public enum Waiting { APPROVAL, RESULT }
 
@@ -38,7 +38,8 @@ public final class RunHost {
     private EffectRequest pending;
     private Waiting waiting;
     private HostResponse response;
-    private final RunStreams streams = new RunStreams();
+    /** The states word libraries keep for this run, by kind name, made when first asked for. */
+    private final java.util.Map<String, RunState> states = new java.util.LinkedHashMap<>();
 
     public RunHost(String executionId, HostConfig config) {
         this.executionId = executionId;
@@ -47,6 +48,9 @@ public final class RunHost {
     }
 
     public HostConfig config() { return config; }
+
+    /** The boundary of {@code ctx}'s run. */
+    public static RunHost of(Ctx ctx) { return (RunHost) ctx.host; }
 
     public String executionId() { return executionId; }
 
@@ -208,14 +212,31 @@ public final class RunHost {
         for (EffectObserver o : config.observers()) o.settled(e);
     }
 
-    /** The streams the run holds open. */
-    public RunStreams streams() { return streams; }
-
-    /** Holds {@code source}, just opened on {@code path}, as a new stream of this run: its value. */
-    dev.finch.vm.value.StreamValue openStream(RunStreams.Kind kind, dev.finch.capabilities.ConcretePath path, String sheet, RunStreams.Source source) {
-        return new dev.finch.vm.value.StreamValue(executionId, streams.add(kind, path, sheet, source), kind.spelling());
+    /** This run's state of {@code kind}, made when first asked for. */
+    public <S extends RunState> S state(RunState.Kind<S> kind) {
+        @SuppressWarnings("unchecked")
+        S s = (S) states.computeIfAbsent(kind.name(), n -> kind.fresh());
+        return s;
     }
 
-    /** Closes every stream the run still holds (at the end of the run). */
-    public void closeAll() { streams.closeAll(); }
+    /** This run's states, by kind name (what a saved run keeps of them). */
+    public java.util.Map<String, RunState> states() { return java.util.Collections.unmodifiableMap(states); }
+
+    /** Installs the states of a saved run, by kind name (before anything of it runs again). */
+    public void restoreStates(java.util.Map<String, RunState> saved) {
+        states.clear();
+        states.putAll(saved);
+    }
+
+    /** Closes every state the run still holds (at the end of the run). */
+    public void closeAll() {
+        for (RunState s : states.values()) {
+            try {
+                s.close();
+            } catch (RuntimeException ignored) {
+                // Best effort at the end of a run.
+            }
+        }
+        states.clear();
+    }
 }

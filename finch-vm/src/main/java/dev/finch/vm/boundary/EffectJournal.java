@@ -1,4 +1,4 @@
-package dev.finch.vm.host;
+package dev.finch.vm.boundary;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.finch.vm.host;
+package dev.finch.vm.boundary;
 
 import dev.finch.ir.diag.DiagnosticCode;
 import dev.finch.ir.diag.Phase;

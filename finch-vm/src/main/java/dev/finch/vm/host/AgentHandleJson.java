@@ -1,4 +1,4 @@
-package dev.finch.vm.persist;
+package dev.finch.vm.host;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -10,8 +10,8 @@ import dev.finch.capabilities.Scope;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.diag.Phase;
-import dev.finch.vm.host.AgentHandle;
-import dev.finch.vm.host.AgentHost;
+import dev.finch.vm.persist.ValueCodec;
+import dev.finch.vm.persist.ValueForms;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,10 +20,19 @@ import java.util.List;
  * (so a restoring scheduler that no longer has the task can make it again, within the restored run's grants) and, once
  * the child has ended, its result. A saved handle is no authority: its ceiling is revalidated where it is used again.
  */
-final class AgentHandleJson {
+final class AgentHandleJson implements ValueForms {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
+    /** The form of child agents' handles. */
+    static final AgentHandleJson FORM = new AgentHandleJson();
+
     private AgentHandleJson() { }
+
+    @Override public boolean saves(Object v) { return v instanceof AgentHandle; }
+
+    @Override public JsonNode encode(Object v) { return encode((AgentHandle) v); }
+
+    @Override public Object decode(JsonNode saved) { return saved.isObject() && saved.has("agent_task") ? decodeHandle(saved) : null; }
 
     static JsonNode encode(AgentHandle h) {
         ObjectNode o = F.objectNode().put("agent_task", h.taskId()).put("owner", h.owner());
@@ -45,7 +54,7 @@ final class AgentHandleJson {
         return o;
     }
 
-    static AgentHandle decode(JsonNode n) {
+    static AgentHandle decodeHandle(JsonNode n) {
         JsonNode q = n.get("request");
         require(q != null && q.isObject() && n.hasNonNull("owner"));
         List<AgentHost.ContextRef> refs = new ArrayList<>();

@@ -1,4 +1,4 @@
-package dev.finch.vm.runtime;
+package dev.finch.vm.value;
 
 import dev.finch.ir.type.Type;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.finch.vm.host;
+package dev.finch.vm.boundary;
 
 /** A host binding's structured failure: a code and a message for the program's author. */
 public final class HostFailure extends Exception {

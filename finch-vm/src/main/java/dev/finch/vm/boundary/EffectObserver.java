@@ -1,4 +1,4 @@
-package dev.finch.vm.host;
+package dev.finch.vm.boundary;
 
 /**
  * Receives every awaited request before authorization or dispatch, and every terminal journal state, so a host

@@ -1,4 +1,4 @@
-package dev.finch.vm.host;
+package dev.finch.vm.boundary;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
