@@ -1,5 +1,6 @@
 package dev.finch.norman;
 
+import dev.finch.frontend.types.Scheme;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
@@ -334,14 +335,14 @@ final class Lowerer {
     // ---- words --------------------------------------------------------------------------------------------------
 
     private WordDef define(Ast.Define f) {
-        Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).resolve();
+        Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).prune();
         inf.measure(fun, f.origin());
         return define(f, wordName(f), Names.of(fun), Map.of());
     }
 
     /** The word of {@code f} named {@code name}, its type variables spelled by {@code names} or fixed by {@code subst}. */
     private WordDef define(Ast.Define f, String name, Names names, Map<Ty.Var, Ty> subst) {
-        Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).resolve();
+        Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).prune();
         Type.Fn sig = (Type.Fn) type(fun, names, subst);
         Fn fn = new Fn(fun.eff.isFail(), names, false, subst, new HashMap<>());
         List<Instr> body = new ArrayList<>();
@@ -422,7 +423,7 @@ final class Lowerer {
         if (t == null) return null;
         budget.charge(Phase.LOWER, 1, here);
         if (depth > budget.limits().maxNesting()) throw Budgets.typeTooDeep(Phase.LOWER, budget.limits().maxNesting(), here);
-        t = t.resolve();
+        t = t.prune();
         if (t instanceof Ty.Var v) return fn.subst.containsKey(v) ? close(fn.subst.get(v), fn, depth + 1) : v;
         if (t instanceof Ty.Con c) {
             if (c.args.isEmpty()) return c;
@@ -438,7 +439,7 @@ final class Lowerer {
 
     /** True when {@code t} mentions one of the type parameters {@code names} spells (it is open in this word). */
     private static boolean mentions(Ty t, Names names) {
-        t = t.resolve();
+        t = t.prune();
         if (t instanceof Ty.Var v) return names.vars.containsKey(v);
         if (t instanceof Ty.Con c) {
             for (Ty a : c.args) if (mentions(a, names)) return true;
@@ -596,7 +597,7 @@ final class Lowerer {
                 out.add(new Instr.Call("duration-from-millis", at));
                 return;
             case INFINITY: {
-                Ty t = inf.types.get(e).resolve();
+                Ty t = inf.types.get(e).prune();
                 out.add(new Instr.Call(t instanceof Ty.Con c && c.name.equals("Duration") ? "duration-unlimited" : "money-unlimited", at));
                 return;
             }
@@ -616,7 +617,7 @@ final class Lowerer {
                 Ast.LetStar l = (Ast.LetStar) e;
                 Scope inner = copy(scope);
                 for (Ast.Binding b : l.bindings()) {
-                    Scheme s = inf.letSchemes.get(b);
+                    Scheme<Ty> s = inf.letSchemes.get(b);
                     if (!b.name().equals("_") && s != null && !s.vars().isEmpty()) {
                         // A polymorphic local is a value (the value restriction): rebuild it at each use, at that use's type.
                         inner.inline(b.name(), new Inline(b.value(), s, copy(inner), fn.subst));
@@ -631,7 +632,7 @@ final class Lowerer {
             }
             case LAMBDA: {
                 Ast.Lambda l = (Ast.Lambda) e;
-                Ty.Fun fun = (Ty.Fun) inf.types.get(e).resolve();
+                Ty.Fun fun = (Ty.Fun) inf.types.get(e).prune();
                 Type.Fn type = (Type.Fn) type(fun, fn.names, fn.subst);
                 Fn inner = fn.closure(fun.eff.isFail());
                 Scope s = copy(scope);
@@ -1109,7 +1110,7 @@ final class Lowerer {
             if (target instanceof Ast.Define) {
                 // As a value, a closure that calls the word: its type declares the host effects like every function
                 // value's, whatever the word itself is inferred to do.
-                Type.Fn type = (Type.Fn) type(inf.types.get(v).resolve(), fn.names, fn.subst);
+                Type.Fn type = (Type.Fn) type(inf.types.get(v).prune(), fn.names, fn.subst);
                 Fn inner = fn.closure(false);
                 Scope s = copy(scope);
                 List<Instr> body = new ArrayList<>();
@@ -1137,7 +1138,7 @@ final class Lowerer {
         }
         if (inf.isPrimitive(v.name())) {
             // A primitive as a value: a closure that applies it.
-            Ty.Fun fun = (Ty.Fun) inf.types.get(v).resolve();
+            Ty.Fun fun = (Ty.Fun) inf.types.get(v).prune();
             Type.Fn type = (Type.Fn) type(fun, fn.names, fn.subst);
             List<Instr> body = new ArrayList<>();
             primitive(v.name(), fun, fn, at, body);
@@ -1163,7 +1164,7 @@ final class Lowerer {
 
     private void apply(Ast.Apply a, Fn fn, Scope scope, List<Instr> out) {
         Origin at = a.origin();
-        Ty.Fun fun = (Ty.Fun) inf.types.get(a.fn()).resolve();
+        Ty.Fun fun = (Ty.Fun) inf.types.get(a.fn()).prune();
         for (Exp x : a.args()) exp(x, fn, scope, out);
         boolean called = false;
         if (a.fn() instanceof Ast.Var v && scope.lookup(v.name()) == null) {
@@ -1214,7 +1215,7 @@ final class Lowerer {
         exp(c.scrutinee(), fn, scope, out);
         String s = fn.fresh("scrutinee");
         out.add(new Instr.LocalStore(s, c.origin()));
-        Ty st = inf.types.get(c.scrutinee()).resolve();
+        Ty st = inf.types.get(c.scrutinee()).prune();
         Set<String> all = new HashSet<>();
         if (st instanceof Ty.Con con && inf.decls.types.containsKey(con.name)) {
             for (Decls.ConInfo ci : inf.decls.types.get(con.name).constructors()) all.add(ci.name());
@@ -1331,7 +1332,7 @@ final class Lowerer {
             case LAMBDA: return false;
             case APPLY: {
                 Ast.Apply a = (Ast.Apply) e;
-                if (((Ty.Fun) inf.types.get(a.fn()).resolve()).eff.isFail()) return true;
+                if (((Ty.Fun) inf.types.get(a.fn()).prune()).eff.isFail()) return true;
                 return mayFail(a.fn()) || a.args().stream().anyMatch(this::mayFail);
             }
             default: {
@@ -1413,7 +1414,7 @@ final class Lowerer {
     }
 
     private Type typeHere(Ty t, Names names, Map<Ty.Var, Ty> subst, Set<String> open, Map<Ty.Var, Type> bound) {
-        t = t.resolve();
+        t = t.prune();
         if (t instanceof Ty.Var v) {
             if (bound.containsKey(v)) return bound.get(v);
             if (subst.containsKey(v)) return type(subst.get(v), names, subst, open, bound);
@@ -1499,15 +1500,15 @@ final class Lowerer {
     }
 
     /** Matches a generic type against an instance, recording what each of {@code vars} stands for. */
-    private void match(Ty generic, Ty instance, List<Ty.Var> vars, Map<Ty.Var, Ty> out, int depth) {
+    private void match(Ty generic, Ty instance, List<Ty> vars, Map<Ty.Var, Ty> out, int depth) {
         budget.charge(Phase.LOWER, 1, here);
         if (depth > budget.limits().maxNesting()) throw Budgets.typeTooDeep(Phase.LOWER, budget.limits().maxNesting(), here);
-        generic = generic.resolve();
+        generic = generic.prune();
         if (generic instanceof Ty.Var v) {
             if (vars.contains(v)) out.putIfAbsent(v, instance);
             return;
         }
-        instance = instance.resolve();
+        instance = instance.prune();
         if (generic instanceof Ty.Con g && instance instanceof Ty.Con i) {
             for (int k = 0; k < Math.min(g.args.size(), i.args.size()); k++) match(g.args.get(k), i.args.get(k), vars, out, depth + 1);
         } else if (generic instanceof Ty.Fun g && instance instanceof Ty.Fun i) {
@@ -1626,7 +1627,7 @@ final class Lowerer {
         }
 
         private static void collect(Ty t, Map<Ty.Var, String> m) {
-            t = t.resolve();
+            t = t.prune();
             if (t instanceof Ty.Var v) {
                 if (!v.effect && !m.containsKey(v)) m.put(v, m.size() < 26 ? String.valueOf((char) ('a' + m.size())) : "a" + m.size());
             } else if (t instanceof Ty.Con c) {
@@ -1670,7 +1671,7 @@ final class Lowerer {
     }
 
     /** A polymorphic let-bound value, rebuilt where it is used. */
-    private record Inline(Exp value, Scheme scheme, Scope scope, Map<Ty.Var, Ty> subst) { }
+    private record Inline(Exp value, Scheme<Ty> scheme, Scope scope, Map<Ty.Var, Ty> subst) { }
 
     /** A copy of {@code s} for an inner scope, charged by its size (a scope is copied at every binding form). */
     private Scope copy(Scope s) {
