@@ -2,12 +2,11 @@ package dev.finch.norman;
 
 import dev.finch.frontend.read.DatumReader;
 import dev.finch.frontend.read.Token;
-import dev.finch.frontend.read.TokenSource;
+import dev.finch.frontend.read.LexerTokens;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.limit.CompileBudget;
-import java.util.ArrayDeque;
 import java.util.List;
 import java.util.function.Consumer;
 import org.antlr.v4.runtime.BaseErrorListener;
@@ -54,9 +53,8 @@ public final class Reader {
     }
 
     /** The µNorman lexer's tokens as the kit's reader reads them; the lexer's own complaints come as its messages. */
-    private static final class Tokens implements TokenSource {
+    private static final class Tokens extends LexerTokens {
         private final NormanLexer lexer;
-        private final ArrayDeque<Token> complaints = new ArrayDeque<>();
 
         Tokens(String text, String sourceId) {
             lexer = new NormanLexer(CharStreams.fromString(text, sourceId));
@@ -64,18 +62,12 @@ public final class Reader {
             lexer.addErrorListener(new BaseErrorListener() {
                 @Override
                 public void syntaxError(Recognizer<?, ?> r, Object symbol, int line, int col, String msg, RecognitionException e) {
-                    complaints.add(new Token(Token.Role.LEXER_ERROR, -1, msg, line, col + 1, -1, -2));
+                    complain(line, col + 1, msg);
                 }
             });
         }
 
-        @Override public Token next() {
-            if (!complaints.isEmpty()) return complaints.poll();
-            Token t = token(lexer.nextToken());
-            if (complaints.isEmpty()) return t;
-            complaints.add(t);
-            return complaints.poll();
-        }
+        @Override protected Token lex() { return token(lexer.nextToken()); }
 
         private static Token token(org.antlr.v4.runtime.Token t) {
             Token.Role role = switch (t.getType()) {

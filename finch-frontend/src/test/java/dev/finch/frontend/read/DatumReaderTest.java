@@ -80,6 +80,21 @@ class DatumReaderTest {
     }
 
     @Test
+    void aLexersComplaintsComeBeforeTheTokenTheyAroseIn() {
+        TokenSource inner = Mini.lex("a b");
+        LexerTokens tokens = new LexerTokens() {
+            int made;
+            @Override protected Token lex() {
+                if (made++ == 1) complain(1, 3, "odd b");
+                return inner.next();
+            }
+        };
+        DatumReader.Reading<Mini.D> r = new DatumReader(CompileBudget.standard(), 20).read(tokens, "m", Mini.DIALECT);
+        assertThat(Mini.print(r.datums())).isEqualTo("a b");
+        assertThat(r.badTokens()).extracting(DatumReaderTest::messageOf).containsExactly("1:3 bad odd b");
+    }
+
+    @Test
     void nestingPastTheLimitIsRefusedAtTheFirstLevelPastIt() {
         CompileBudget budget = CompileBudget.of(CompileLimits.DEFAULT.withMaxNesting(10), Long.MAX_VALUE, () -> false);
         // Ten levels read; the eleventh, a quote, is refused where it is.

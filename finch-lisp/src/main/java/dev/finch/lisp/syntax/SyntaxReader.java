@@ -2,7 +2,7 @@ package dev.finch.lisp.syntax;
 
 import dev.finch.frontend.read.DatumReader;
 import dev.finch.frontend.read.Token;
-import dev.finch.frontend.read.TokenSource;
+import dev.finch.frontend.read.LexerTokens;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
@@ -10,7 +10,6 @@ import dev.finch.ir.diag.Phase;
 import dev.finch.ir.limit.CompileBudget;
 import dev.finch.lisp.LispCode;
 import dev.finch.lisp.LispLexer;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -94,27 +93,20 @@ public final class SyntaxReader {
     }
 
     /** The Lisp lexer's tokens as the kit's reader reads them; the lexer's own complaints come as its messages. */
-    private static final class Tokens implements TokenSource {
+    private static final class Tokens extends LexerTokens {
         private final LispLexer lexer;
-        private final ArrayDeque<Token> complaints = new ArrayDeque<>();
 
         Tokens(CharStream input) {
             lexer = new LispLexer(input);
             lexer.removeErrorListeners();
             lexer.addErrorListener(new BaseErrorListener() {
                 @Override public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col, String msg, RecognitionException e) {
-                    complaints.add(new Token(Token.Role.LEXER_ERROR, -1, msg, line, col + 1, -1, -2));
+                    complain(line, col + 1, msg);
                 }
             });
         }
 
-        @Override public Token next() {
-            if (!complaints.isEmpty()) return complaints.poll();
-            Token t = token(lexer.nextToken());
-            if (complaints.isEmpty()) return t;
-            complaints.add(t);
-            return complaints.poll();
-        }
+        @Override protected Token lex() { return token(lexer.nextToken()); }
 
         private static Token token(org.antlr.v4.runtime.Token t) {
             Token.Role role = switch (t.getType()) {
