@@ -40,6 +40,9 @@ final class Decls {
     private final CompileBudget budget;
     private int fields;
 
+    /** The type variables of this submission's inference: the declarations' and, after them, {@link Infer}'s. */
+    final dev.finch.frontend.types.VarSupply vars = new dev.finch.frontend.types.VarSupply();
+
     Decls(CompileBudget budget) { this.budget = budget; }
 
     /** The number of fields of every record declared (what looking a field up among them all costs). */
@@ -100,7 +103,7 @@ final class Decls {
             case LIST: return Ty.list(declared(((Ast.TList) t).element(), owner, params));
             case ANY: {
                 budget.typeSize(Phase.VERIFY, params.size() + 1L, t.origin());
-                Ty.Var v = new Ty.Var(Integer.MAX_VALUE, false);
+                Ty.Var v = new Ty.Var(vars, Integer.MAX_VALUE, false);
                 params.add(v);
                 return v;
             }
@@ -115,7 +118,7 @@ final class Decls {
                 budget.typeSize(Phase.VERIFY, (long) params.size() + other.params().size(), t.origin());
                 List<Ty> args = new ArrayList<>();
                 for (int i = 0; i < other.params().size(); i++) {
-                    Ty.Var v = new Ty.Var(Integer.MAX_VALUE, false);
+                    Ty.Var v = new Ty.Var(vars, Integer.MAX_VALUE, false);
                     params.add(v);
                     args.add(v);
                 }
@@ -156,13 +159,13 @@ final class Decls {
             case BOOL: return Ty.BOOL;
             case SYM: return Ty.SYM;
             case LIST: return Ty.list(written(((Ast.TList) t).element(), level));
-            case ANY: return new Ty.Var(level, false);
+            case ANY: return new Ty.Var(vars, level, false);
             case NAMED:
             default: {
                 TypeInfo info = types.get(((Ast.TNamed) t).name());
                 if (info == null) throw unknown(t.origin(), ((Ast.TNamed) t).name());
                 List<Ty> args = new ArrayList<>();
-                for (int i = 0; i < info.params().size(); i++) args.add(new Ty.Var(level, false));
+                for (int i = 0; i < info.params().size(); i++) args.add(new Ty.Var(vars, level, false));
                 return info.applied(args);
             }
         }

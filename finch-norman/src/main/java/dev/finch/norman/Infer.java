@@ -1,5 +1,9 @@
 package dev.finch.norman;
 
+import dev.finch.frontend.graph.Components;
+import dev.finch.frontend.types.Mismatch;
+import dev.finch.frontend.types.Scheme;
+import dev.finch.frontend.types.Unifier;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
@@ -42,10 +46,10 @@ final class Infer {
     final Set<String> scripts = new LinkedHashSet<>();
     /** Top-level definitions by name (the user's shadow the basis's). */
     final Map<String, Ast.Def> globalDefs = new LinkedHashMap<>();
-    final Map<String, Scheme> globals = new LinkedHashMap<>();
+    final Map<String, Scheme<Ty>> globals = new LinkedHashMap<>();
     final Map<Exp, Ty> types = new IdentityHashMap<>();
     final Map<Exp, Ty> catchEffects = new IdentityHashMap<>();
-    final Map<Ast.Binding, Scheme> letSchemes = new IdentityHashMap<>();
+    final Map<Ast.Binding, Scheme<Ty>> letSchemes = new IdentityHashMap<>();
     /** The definition each global name reference resolved to. */
     final Map<Ast.Var, Ast.Def> varTargets = new IdentityHashMap<>();
     /** A define's or val's own effect, a top-level expression's effect. */
@@ -69,13 +73,19 @@ final class Infer {
      */
     final Map<Exp, Ast.Grant> literalGrants = new IdentityHashMap<>();
 
-    private final Map<String, Scheme> primitives = new HashMap<>();
-    private final List<Runnable> trail = new ArrayList<>();
+    private final Map<String, Scheme<Ty>> primitives = new HashMap<>();
     private final List<Ty[]> implications = new ArrayList<>();
     private final List<Ty.Var> effectVars = new ArrayList<>();
     private final List<Object[]> limits = new ArrayList<>();
     private final Deque<Ty> ctx = new ArrayDeque<>();
-    private int level;
+    /**
+     * The frontend kit's Hindley–Milner core for this inference: its variables (numbered from the declarations' supply),
+     * levels, unification and trail. Its walks are metered at {@link #meterAt}: unification charges each step and bounds
+     * the depth; binding, generalizing (and {@link #measure}) also count the type's parts against the size limit.
+     */
+    private final Unifier<Ty> hm;
+    /** The origin the kit's walks report a crossed limit at (set by each operation that starts one). */
+    private Origin meterAt = Origin.UNKNOWN;
     /**
      * Field selections whose record type was not known where they were typed and that several records could be
      * ({@code (. a name)} with two records having {@code name}): each waits until the record's type is known from how
@@ -100,7 +110,8 @@ final class Infer {
     Infer(Decls decls, dev.finch.ir.vocab.Vocabulary vocabulary, Map<String, dev.finch.ir.type.Type.Fn> session, CompileBudget budget) {
         this.decls = decls;
         this.budget = java.util.Objects.requireNonNull(budget, "budget");
-        Ty.Var a = new Ty.Var(1, false);
+        this.hm = new Unifier<>(decls.vars, this::meter, true);
+        Ty.Var a = new Ty.Var(decls.vars, 1, false);
         for (String op : List.of("+", "-", "*", "/")) primitive(op, List.of(), Ty.NUM, Ty.NUM, Ty.NUM);
         for (String op : List.of("<", ">")) primitive(op, List.of(), Ty.BOOL, Ty.NUM, Ty.NUM);
         primitive("=", List.of(a), Ty.BOOL, a, a);
@@ -171,10 +182,10 @@ final class Infer {
     static final String TEXT_APPEND = "text-append";
 
     private void primitive(String name, List<Ty.Var> vars, Ty ret, Ty... params) {
-        Ty.Var eff = new Ty.Var(1, true);
-        List<Ty.Var> all = new ArrayList<>(vars);
+        Ty.Var eff = new Ty.Var(decls.vars, 1, true);
+        List<Ty> all = new ArrayList<>(vars);
         all.add(eff);
-        primitives.put(name, new Scheme(all, new Ty.Fun(List.of(params), ret, eff)));
+        primitives.put(name, new Scheme<>(all, new Ty.Fun(List.of(params), ret, eff)));
     }
 
     /**
@@ -251,7 +262,7 @@ final class Infer {
     private void resolveSelections(boolean force) {
         for (java.util.Iterator<Selection> it = selections.iterator(); it.hasNext(); ) {
             Selection sel = it.next();
-            Ty r = sel.record().resolve();
+            Ty r = sel.record().prune();
             if (r instanceof Ty.Var && !force) continue;
             it.remove();
             try {
@@ -287,24 +298,24 @@ final class Infer {
         Deque<Ty[]> ready = new ArrayDeque<>();
         for (Ty[] imp : implications) {
             budget.charge(Phase.VERIFY, 1, Origin.UNKNOWN);
-            Ty callee = imp[0].resolve();
+            Ty callee = imp[0].prune();
             if (callee instanceof Ty.Var v) waiting.computeIfAbsent(v, k -> new ArrayList<>()).add(imp);
             else if (callee.isFail()) ready.add(imp);
         }
         while (!ready.isEmpty()) {
             budget.charge(Phase.VERIFY, 1, Origin.UNKNOWN);
-            Ty caller = ready.poll()[1].resolve();
+            Ty caller = ready.poll()[1].prune();
             if (caller.isFail()) continue;
             unifyOrThrow(caller, Ty.FAIL_EFFECT, Origin.UNKNOWN, "effect");
             List<Ty[]> next = caller instanceof Ty.Var v ? waiting.remove(v) : null;
             if (next != null) ready.addAll(next);
         }
-        for (Ty.Var v : effectVars) if (v.resolve() instanceof Ty.Var free) free.ref = Ty.PURE_EFFECT;
+        for (Ty.Var v : effectVars) if (v.prune() instanceof Ty.Var free) hm.assign(free, Ty.PURE_EFFECT);
         // Late bindings can grow a definition's type after it was generalized: every kept type is within the limits.
         for (Map.Entry<Ast.Def, Ty> e : defTypes.entrySet()) measure(e.getValue(), e.getKey().origin());
         for (Object[] l : limits) {
-            Ty t = ((Ty) l[0]).resolve();
-            if (t instanceof Ty.Var v) { v.ref = Ty.MONEY; continue; }
+            Ty t = ((Ty) l[0]).prune();
+            if (t instanceof Ty.Var v) { hm.assign(v, Ty.MONEY); continue; }
             if (t != Ty.MONEY && t != Ty.DURATION && !(t instanceof Ty.Con c && (c.name.equals("Money") || c.name.equals("Duration")))) {
                 diagnostics.add(NormanCode.TYPE_MISMATCH.at((Origin) l[1], "∞ is a limit of money or of time", "Money or Duration", Ty.spelled(t)));
             }
@@ -312,78 +323,25 @@ final class Infer {
     }
 
     /**
-     * Strongly connected components of the reference graph, callees first (Tarjan's algorithm, with an explicit stack
-     * so that a long chain of definitions calling the next does not recurse).
+     * Strongly connected components of the reference graph, callees first (the frontend kit's {@link Components}); each
+     * lists its definitions in the order the search reached them.
      */
     private List<List<Ast.Def>> components(List<Ast.Def> bindings, Map<String, Ast.Def> byName) {
-        Map<Ast.Def, List<Ast.Def>> edges = new IdentityHashMap<>();
-        for (Ast.Def d : bindings) {
+        return Components.of(bindings, d -> {
             List<Ast.Def> out = new ArrayList<>();
             Set<String> free = d instanceof Ast.Define f ? FreeVars.of(new Ast.Lambda(f.formals(), f.body(), f.origin())) : FreeVars.of(((Ast.Val) d).value());
             budget.charge(Phase.VERIFY, free.size() + 1, d.origin());
             for (String n : free) if (byName.containsKey(n)) out.add(byName.get(n));
-            edges.put(d, out);
-        }
-        List<List<Ast.Def>> result = new ArrayList<>();
-        Map<Ast.Def, Integer> index = new IdentityHashMap<>();
-        Map<Ast.Def, Integer> low = new IdentityHashMap<>();
-        Deque<Ast.Def> stack = new ArrayDeque<>();
-        Set<Ast.Def> onStack = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-        // A frame of the depth-first search: a definition and how many of its edges have been followed.
-        record Frame(Ast.Def def, int[] next) { }
-        int counter = 0;
-        for (Ast.Def root : bindings) {
-            if (index.containsKey(root)) continue;
-            Deque<Frame> dfs = new ArrayDeque<>();
-            index.put(root, counter);
-            low.put(root, counter++);
-            stack.push(root);
-            onStack.add(root);
-            dfs.push(new Frame(root, new int[] {0}));
-            while (!dfs.isEmpty()) {
-                Frame f = dfs.peek();
-                Ast.Def v = f.def();
-                List<Ast.Def> out = edges.get(v);
-                if (f.next()[0] < out.size()) {
-                    Ast.Def w = out.get(f.next()[0]++);
-                    if (!index.containsKey(w)) {
-                        index.put(w, counter);
-                        low.put(w, counter++);
-                        stack.push(w);
-                        onStack.add(w);
-                        dfs.push(new Frame(w, new int[] {0}));
-                    } else if (onStack.contains(w)) {
-                        low.put(v, Math.min(low.get(v), index.get(w)));
-                    }
-                    continue;
-                }
-                dfs.pop();
-                if (!dfs.isEmpty()) {
-                    Ast.Def parent = dfs.peek().def();
-                    low.put(parent, Math.min(low.get(parent), low.get(v)));
-                }
-                if (low.get(v).equals(index.get(v))) {
-                    List<Ast.Def> scc = new ArrayList<>();
-                    Ast.Def w;
-                    do {
-                        w = stack.pop();
-                        onStack.remove(w);
-                        scc.add(w);
-                    } while (w != v);
-                    java.util.Collections.reverse(scc);
-                    result.add(scc);
-                }
-            }
-        }
-        return result;
+            return out;
+        });
     }
 
     /** One group of mutually recursive definitions: typed monomorphically together, then generalized. */
     private void group(List<Ast.Def> scc) {
-        level++;
+        hm.enter();
         Map<Ast.Def, Ty> mono = new IdentityHashMap<>();
         for (Ast.Def d : scc) {
-            Ty.Var v = new Ty.Var(level, false);
+            Ty.Var v = new Ty.Var(decls.vars, hm.level(), false);
             mono.put(d, v);
             globals.put(name(d), Scheme.mono(v));
         }
@@ -392,14 +350,14 @@ final class Infer {
                 if (d instanceof Ast.Define f) {
                     Ty.Var eff = effectVar();
                     defEffects.put(d, eff);
-                    Map<String, Scheme> env = new HashMap<>();
+                    Map<String, Scheme<Ty>> env = new HashMap<>();
                     List<Ty> params = new ArrayList<>();
                     for (String p : f.formals()) {
-                        Ty pt = new Ty.Var(level, false);
+                        Ty pt = new Ty.Var(decls.vars, hm.level(), false);
                         params.add(pt);
                         env.put(p, Scheme.mono(pt));
                     }
-                    Ty.Fun fun = new Ty.Fun(params, new Ty.Var(level, false), eff);
+                    Ty.Fun fun = new Ty.Fun(params, new Ty.Var(decls.vars, hm.level(), false), eff);
                     unifyOrThrow(mono.get(d), fun, f.origin(), "`" + f.name() + "`");
                     ctx.push(eff);
                     try {
@@ -425,7 +383,7 @@ final class Infer {
             }
         }
         resolveSelections(false);
-        level--;
+        hm.leave();
         for (Ast.Def d : scc) {
             Ty t = mono.get(d);
             defTypes.put(d, t);
@@ -471,7 +429,7 @@ final class Infer {
     }
 
     private void test(Ast.Test t) {
-        int mark = trail.size();
+        int mark = hm.mark();
         int waiting = selections.size();
         try {
             List<Ty> effects = new ArrayList<>();
@@ -511,7 +469,7 @@ final class Infer {
             Budgets.rethrowCrossed(e);
             if (t.testKind() == Ast.TestKind.CHECK_ERROR) {
                 // D10: a static error inside check-error is the checked run-time error the test expects.
-                undo(mark);
+                hm.undo(mark);
                 while (selections.size() > waiting) selections.remove(selections.size() - 1);
                 staticErrors.put(t, e.diagnostics().get(0));
                 testEffects.putIfAbsent(t, List.of(effectVar()));
@@ -531,12 +489,12 @@ final class Infer {
      */
     private Ty side(Exp e) {
         if (!(e instanceof Ast.Catch c)) return infer(e, new HashMap<>());
-        int mark = trail.size();
+        int mark = hm.mark();
         try {
             return infer(e, new HashMap<>());
         } catch (DiagnosticException mismatch) {
             Budgets.rethrowCrossed(mismatch);
-            undo(mark);
+            hm.undo(mark);
             try {
                 Ty.Var inner = effectVar();
                 catchEffects.put(e, inner);
@@ -547,7 +505,7 @@ final class Infer {
                 } finally {
                     ctx.pop();
                 }
-                Map<String, Scheme> henv = new HashMap<>();
+                Map<String, Scheme<Ty>> henv = new HashMap<>();
                 henv.put(c.name(), Scheme.mono(failure()));
                 infer(c.handler(), henv);
                 testCatches.add(e);
@@ -556,7 +514,7 @@ final class Infer {
             } catch (DiagnosticException elsewhere) {
                 Budgets.rethrowCrossed(elsewhere);
                 // The two parts are wrong on their own too: report what the whole form found.
-                undo(mark);
+                hm.undo(mark);
                 throw mismatch;
             }
         }
@@ -564,14 +522,14 @@ final class Infer {
 
     // ---- expressions --------------------------------------------------------------------------------------------
 
-    Ty infer(Exp e, Map<String, Scheme> env) {
+    Ty infer(Exp e, Map<String, Scheme<Ty>> env) {
         budget.charge(Phase.VERIFY, 1, e.origin());
         Ty t = inferRaw(e, env);
         types.put(e, t);
         return t;
     }
 
-    private Ty inferRaw(Exp e, Map<String, Scheme> env) {
+    private Ty inferRaw(Exp e, Map<String, Scheme<Ty>> env) {
         switch (e.kind()) {
             case NUM: return Ty.NUM;
             case TEXT: return Ty.TEXT;
@@ -595,16 +553,16 @@ final class Infer {
             }
             case LET_STAR: {
                 Ast.LetStar l = (Ast.LetStar) e;
-                Map<String, Scheme> inner = scope(env, e.origin());
+                Map<String, Scheme<Ty>> inner = scope(env, e.origin());
                 for (Ast.Binding b : l.bindings()) {
-                    level++;
+                    hm.enter();
                     Ty t;
                     try {
                         t = infer(b.value(), inner);
                     } finally {
-                        level--;
+                        hm.leave();
                     }
-                    Scheme s = isValue(b.value()) ? generalize(t, b.origin()) : Scheme.mono(t);
+                    Scheme<Ty> s = isValue(b.value()) ? generalize(t, b.origin()) : Scheme.mono(t);
                     letSchemes.put(b, s);
                     if (!b.name().equals("_")) inner.put(b.name(), s);
                 }
@@ -612,7 +570,7 @@ final class Infer {
             }
             case LAMBDA: {
                 Ast.Lambda l = (Ast.Lambda) e;
-                Map<String, Scheme> inner = scope(env, e.origin());
+                Map<String, Scheme<Ty>> inner = scope(env, e.origin());
                 List<Ty> params = new ArrayList<>();
                 for (String p : l.formals()) {
                     Ty pt = fresh();
@@ -634,7 +592,7 @@ final class Infer {
                 Ty scrutinee = infer(c.scrutinee(), env);
                 Ty result = fresh();
                 for (Ast.Branch b : c.branches()) {
-                    Map<String, Scheme> inner = scope(env, e.origin());
+                    Map<String, Scheme<Ty>> inner = scope(env, e.origin());
                     pattern(b.pattern(), scrutinee, inner);
                     expect(result, infer(b.body(), inner), b.body().origin(), "this case branch (every branch has one type)");
                 }
@@ -696,7 +654,7 @@ final class Infer {
                 } finally {
                     ctx.pop();
                 }
-                Map<String, Scheme> henv = scope(env, e.origin());
+                Map<String, Scheme<Ty>> henv = scope(env, e.origin());
                 henv.put(c.name(), Scheme.mono(failure()));
                 expect(body, infer(c.handler(), henv), c.handler().origin(), "the handler of catch (it answers like the expression)");
                 return body;
@@ -706,7 +664,7 @@ final class Infer {
                 expect(Ty.MODEL, infer(a.model(), env), a.model().origin(), "the model of ask");
                 expect(Ty.list(message()), infer(a.context(), env), a.context().origin(), "the context of ask");
                 mayFail(e.origin());
-                return decls.written(a.type(), level);
+                return decls.written(a.type(), hm.level());
             }
             case CALL: return callTool((Ast.CallTool) e, env);
             case BUDGET: {
@@ -719,15 +677,15 @@ final class Infer {
             case WORKFLOW:
             default: {
                 Ast.Workflow w = (Ast.Workflow) e;
-                Map<String, Scheme> inner = scope(env, e.origin());
+                Map<String, Scheme<Ty>> inner = scope(env, e.origin());
                 for (Ast.Binding b : w.steps()) inner.put(b.name(), Scheme.mono(infer(b.value(), inner)));
                 return infer(w.body(), inner);
             }
         }
     }
 
-    private Ty variable(Ast.Var v, Map<String, Scheme> env) {
-        Scheme s = env.get(v.name());
+    private Ty variable(Ast.Var v, Map<String, Scheme<Ty>> env) {
+        Scheme<Ty> s = env.get(v.name());
         if (s != null) return instantiate(s, v.origin());
         s = globals.get(v.name());
         if (s != null) {
@@ -747,7 +705,7 @@ final class Infer {
                 + Names.hint(v.name(), env.keySet(), globals.keySet(), primitives.keySet(), sessionVals.keySet(), grants.keySet())));
     }
 
-    private Ty apply(Ast.Apply a, Map<String, Scheme> env) {
+    private Ty apply(Ast.Apply a, Map<String, Scheme<Ty>> env) {
         if (a.fn() instanceof Ast.Var v && v.name().equals(TEXT_APPEND) && !env.containsKey(v.name()) && !globals.containsKey(v.name())
                 && !globalDefs.containsKey(v.name())) {
             // The primitive text-append, not shadowed: applied, it takes as many texts as it is given.
@@ -763,7 +721,7 @@ final class Infer {
         Ty f = infer(a.fn(), env);
         List<Ty> args = new ArrayList<>();
         for (Exp x : a.args()) args.add(infer(x, env));
-        Ty fr = f.resolve();
+        Ty fr = f.prune();
         String what = a.fn() instanceof Ast.Var v ? "`" + v.name() + "`" : "the function";
         if (fr instanceof Ty.Fun fun) {
             if (fun.params.size() != args.size()) {
@@ -783,8 +741,8 @@ final class Infer {
         return want.ret;
     }
 
-    private Ty dot(Ast.Dot d, Map<String, Scheme> env) {
-        Ty r = infer(d.record(), env).resolve();
+    private Ty dot(Ast.Dot d, Map<String, Scheme<Ty>> env) {
+        Ty r = infer(d.record(), env).prune();
         if (r instanceof Ty.Var v) {
             budget.charge(Phase.VERIFY, decls.fieldCount(), d.origin());
             List<Decls.TypeInfo> candidates = recordsWith(d.field());
@@ -793,7 +751,7 @@ final class Infer {
                 // Several records have the field: the record's type is whatever the program's use of it says. Until it
                 // is known the record and the field's type stay one type each, never generalized (level 0), so every
                 // use of the enclosing definition speaks of the same record.
-                Ty.Var result = new Ty.Var(0, false);
+                Ty.Var result = new Ty.Var(decls.vars, 0, false);
                 lower(v);
                 selections.add(new Selection(d, v, result));
                 return result;
@@ -805,10 +763,7 @@ final class Infer {
 
     /** Keeps {@code v} from being generalized: a selection waits for the one type it stands for. */
     private void lower(Ty.Var v) {
-        if (v.level == 0) return;
-        int old = v.level;
-        v.level = 0;
-        trail.add(() -> v.level = old);
+        hm.lower(v, 0);
     }
 
     /** {@code (. e field)} where e's type {@code r} is known (not a variable). */
@@ -840,8 +795,8 @@ final class Infer {
         return substitute(f.type(), Decls.instance(info, args), d.origin());
     }
 
-    private Ty callTool(Ast.CallTool c, Map<String, Scheme> env) {
-        Ty cap = infer(c.capability(), env).resolve();
+    private Ty callTool(Ast.CallTool c, Map<String, Scheme<Ty>> env) {
+        Ty cap = infer(c.capability(), env).prune();
         for (Exp x : c.args()) expect(Ty.TEXT, infer(x, env), x.origin(), "an argument of call");
         mayFail(c.origin());
         if (cap instanceof Ty.Var) expect(Ty.TOOL, cap, c.capability().origin(), "the capability of call");
@@ -885,13 +840,13 @@ final class Infer {
     private Optional<Ty> answers(Ast.Grant g, String op) {
         if (g.host().equals("kernel") && op.equals("fork")) return Optional.of(Ty.TOOL);
         if (g.entries().isEmpty()) return Optional.of(Ty.TEXT);
-        for (Ast.HostEntry h : g.entries()) if (h.key().equals(op)) return Optional.of(decls.written(h.type().orElseThrow(), level));
+        for (Ast.HostEntry h : g.entries()) if (h.key().equals(op)) return Optional.of(decls.written(h.type().orElseThrow(), hm.level()));
         // An operation a closed grant does not declare is a checked run-time error (the program is wrong, not the world).
         return Optional.empty();
     }
 
     /** Binds a pattern's variables against the scrutinee type. */
-    private void pattern(Ast.Pattern p, Ty scrutinee, Map<String, Scheme> env) {
+    private void pattern(Ast.Pattern p, Ty scrutinee, Map<String, Scheme<Ty>> env) {
         switch (p.kind()) {
             case WILD: return;
             case NIL: expect(scrutinee, Ty.list(fresh()), p.origin(), "the pattern '()"); return;
@@ -943,96 +898,66 @@ final class Infer {
         }
     }
 
-    private Ty.Var fresh() { return new Ty.Var(level, false); }
+    private Ty.Var fresh() { return new Ty.Var(decls.vars, hm.level(), false); }
 
     private Ty.Var effectVar() {
-        Ty.Var v = new Ty.Var(level, true);
+        Ty.Var v = new Ty.Var(decls.vars, hm.level(), true);
         effectVars.add(v);
         return v;
     }
 
     /** A copy of {@code env} for an inner scope, charged by its size (a scope is copied at every binding form). */
-    private Map<String, Scheme> scope(Map<String, Scheme> env, Origin at) {
+    private Map<String, Scheme<Ty>> scope(Map<String, Scheme<Ty>> env, Origin at) {
         budget.charge(Phase.VERIFY, env.size() + 1, at);
         return new HashMap<>(env);
     }
 
     /** Generalizes {@code t} (a definition's or a let-bound value's type) over the variables above the current level. */
-    private Scheme generalize(Ty t, Origin at) {
-        Set<Ty.Var> vars = new LinkedHashSet<>();
-        collect(t, vars, 1, new int[] {0}, at);
-        return new Scheme(new ArrayList<>(vars), t);
+    private Scheme<Ty> generalize(Ty t, Origin at) {
+        meterAt = at;
+        return hm.generalize(t, v -> !((Ty.Var) v).effect);
     }
 
-    private void collect(Ty t, Set<Ty.Var> vars, int depth, int[] size, Origin at) {
-        t = t.resolve();
-        part(depth, size, at);
-        if (t instanceof Ty.Var v) {
-            if (!v.effect && v.level > level) vars.add(v);
-        } else if (t instanceof Ty.Con c) {
-            for (Ty a : c.args) collect(a, vars, depth + 1, size, at);
-        } else {
-            Ty.Fun f = (Ty.Fun) t;
-            for (Ty p : f.params) collect(p, vars, depth + 1, size, at);
-            collect(f.ret, vars, depth + 1, size, at);
-        }
-    }
-
-    /** A fresh instance of {@code s} at the current level. */
-    private Ty instantiate(Scheme s, Origin at) {
-        if (s.vars().isEmpty()) return s.type();
-        Map<Ty.Var, Ty> map = new HashMap<>();
-        for (Ty.Var v : s.vars()) map.put(v, new Ty.Var(level, v.effect));
-        return substitute(s.type(), map, at);
+    /** A fresh instance of {@code s} at the current level (an effect variable stays one). */
+    private Ty instantiate(Scheme<Ty> s, Origin at) {
+        meterAt = at;
+        return hm.instantiate(s, v -> new Ty.Var(decls.vars, hm.level(), ((Ty.Var) v).effect));
     }
 
     /** Replaces the variables of {@code map} inside {@code t}, charged per part and bounded in depth. */
-    Ty substitute(Ty t, Map<Ty.Var, Ty> map, Origin at) { return substitute(t, map, 1, at); }
-
-    private Ty substitute(Ty t, Map<Ty.Var, Ty> map, int depth, Origin at) {
-        t = t.resolve();
-        step(depth, at);
-        if (t instanceof Ty.Var v) return map.getOrDefault(v, v);
-        if (t instanceof Ty.Con c) {
-            if (c.args.isEmpty()) return c;
-            List<Ty> args = new ArrayList<>(c.args.size());
-            for (Ty a : c.args) args.add(substitute(a, map, depth + 1, at));
-            return new Ty.Con(c.name, args);
-        }
-        Ty.Fun f = (Ty.Fun) t;
-        List<Ty> params = new ArrayList<>(f.params.size());
-        for (Ty p : f.params) params.add(substitute(p, map, depth + 1, at));
-        return new Ty.Fun(params, substitute(f.ret, map, depth + 1, at), substitute(f.eff, map, depth + 1, at));
+    Ty substitute(Ty t, Map<Ty.Var, Ty> map, Origin at) {
+        meterAt = at;
+        return hm.substitute(t, map);
     }
 
     /**
      * Refuses {@code t} when, as a tree, it has more than {@code maxTypeSize} parts or nests deeper than
      * {@code maxNesting}; stops counting at the first part past either, so measuring costs at most the limit.
      */
-    void measure(Ty t, Origin at) { measure(t, 1, new int[] {0}, at); }
+    void measure(Ty t, Origin at) {
+        meterAt = at;
+        hm.measure(t);
+    }
 
-    private void measure(Ty t, int depth, int[] size, Origin at) {
-        t = t.resolve();
-        part(depth, size, at);
-        if (t instanceof Ty.Con c) {
-            for (Ty a : c.args) measure(a, depth + 1, size, at);
-        } else if (t instanceof Ty.Fun f) {
-            for (Ty p : f.params) measure(p, depth + 1, size, at);
-            measure(f.ret, depth + 1, size, at);
-            measure(f.eff, depth + 1, size, at);
-        }
+    /**
+     * The meter of one of the kit's walks: unifying and copying charge each step and refuse a type nested past the
+     * limit; binding (the occurs check) and collecting (generalizing, measuring) also count the type's parts, refused
+     * past the size limit — so a type is never bound, generalized or kept when it is too large.
+     */
+    private Unifier.Meter meter(Unifier.Walk walk) {
+        Origin at = meterAt;
+        if (walk == Unifier.Walk.UNIFY || walk == Unifier.Walk.COPY) return depth -> step(depth, at);
+        int[] size = {0};
+        return depth -> {
+            step(depth, at);
+            budget.typeSize(Phase.VERIFY, ++size[0], at);
+        };
     }
 
     /** One step of a walk over a type at {@code depth} (the root is 1): charged as work, refused past the nesting limit. */
     private void step(int depth, Origin at) {
         budget.charge(Phase.VERIFY, 1, at);
         if (depth > budget.limits().maxNesting()) throw Budgets.typeTooDeep(Phase.VERIFY, budget.limits().maxNesting(), at);
-    }
-
-    /** A step that also counts one more part of the type being measured ({@code size[0]}), refused past the size limit. */
-    private void part(int depth, int[] size, Origin at) {
-        step(depth, at);
-        budget.typeSize(Phase.VERIFY, ++size[0], at);
     }
 
     /** {@code found} must unify with {@code expected}; otherwise a type mismatch naming {@code what}. */
@@ -1046,69 +971,25 @@ final class Infer {
 
     private void unifyOrThrow(Ty a, Ty b, Origin at, String what) { expect(a, b, at, what); }
 
-    private boolean unify(Ty a, Ty b, Origin at) { return unify(a, b, 1, at); }
-
-    private boolean unify(Ty a, Ty b, int depth, Origin at) {
-        a = a.resolve();
-        b = b.resolve();
-        step(depth, at);
-        if (a == b) return true;
-        if (a instanceof Ty.Var v) return bind(v, b, at);
-        if (b instanceof Ty.Var v) return bind(v, a, at);
-        if (a instanceof Ty.Con x && b instanceof Ty.Con y) {
-            if (!x.name.equals(y.name) || x.args.size() != y.args.size()) return false;
-            for (int i = 0; i < x.args.size(); i++) if (!unify(x.args.get(i), y.args.get(i), depth + 1, at)) return false;
+    /**
+     * Unifies {@code a} and {@code b} (the kit's occurs check measures each type a variable is bound to); false when they
+     * differ, bindings made before the clash kept; a type that would contain itself is an error of its own.
+     */
+    private boolean unify(Ty a, Ty b, Origin at) {
+        meterAt = at;
+        try {
+            hm.unify(a, b);
             return true;
+        } catch (Mismatch m) {
+            if (!m.infinite()) return false;
+            Ty v = m.expected();
+            Ty t = m.found();
+            throw new DiagnosticException(NormanCode.INFINITE_TYPE.at(at, "this would need a type that contains itself: one equal to " + itself((Ty.Var) v, t)));
         }
-        if (a instanceof Ty.Fun x && b instanceof Ty.Fun y) {
-            if (x.params.size() != y.params.size()) return false;
-            for (int i = 0; i < x.params.size(); i++) if (!unify(x.params.get(i), y.params.get(i), depth + 1, at)) return false;
-            return unify(x.ret, y.ret, depth + 1, at) && unify(x.eff, y.eff, depth + 1, at);
-        }
-        return false;
     }
 
     /** {@code t} spelled with {@code v}, the type it would have to contain, as {@code itself} (any other open type is {@code Any}). */
     private static String itself(Ty.Var v, Ty t) { return Ty.show(t, w -> w == v ? "itself" : "Any"); }
-
-    /** Binds {@code v} to {@code t} after the occurs check, which also measures {@code t} (see {@link #measure}). */
-    private boolean bind(Ty.Var v, Ty t, Origin at) {
-        if (occurs(v, t, 1, new int[] {0}, at)) {
-            throw new DiagnosticException(NormanCode.INFINITE_TYPE.at(at, "this would need a type that contains itself: one equal to " + itself(v, t)));
-        }
-        v.ref = t;
-        trail.add(() -> v.ref = null);
-        return true;
-    }
-
-    /**
-     * Occurs check, which also lowers the levels inside {@code t} to {@code v}'s (so generalization stays sound) and
-     * counts {@code t}'s parts: a type too large or too deep to bind is refused here, before anything holds it.
-     */
-    private boolean occurs(Ty.Var v, Ty t, int depth, int[] size, Origin at) {
-        t = t.resolve();
-        if (t == v) return true;
-        part(depth, size, at);
-        if (t instanceof Ty.Var w) {
-            if (w.level > v.level) {
-                int old = w.level;
-                w.level = v.level;
-                trail.add(() -> w.level = old);
-            }
-            return false;
-        }
-        if (t instanceof Ty.Con c) {
-            for (Ty a : c.args) if (occurs(v, a, depth + 1, size, at)) return true;
-            return false;
-        }
-        Ty.Fun f = (Ty.Fun) t;
-        for (Ty p : f.params) if (occurs(v, p, depth + 1, size, at)) return true;
-        return occurs(v, f.ret, depth + 1, size, at) || occurs(v, f.eff, depth + 1, size, at);
-    }
-
-    private void undo(int mark) {
-        while (trail.size() > mark) trail.remove(trail.size() - 1).run();
-    }
 
     Optional<Ast.Grant> grant(String name) { return Optional.ofNullable(grants.get(name)); }
 }

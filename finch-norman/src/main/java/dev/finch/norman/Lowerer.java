@@ -1,5 +1,6 @@
 package dev.finch.norman;
 
+import dev.finch.frontend.types.Scheme;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
@@ -151,8 +152,8 @@ final class Lowerer {
             Origin at = v.origin();
             Type slot = valSlot(v);
             main.add(new Instr.RecordLit(List.of(new Instr.RecordLit.Field("reason", Block.of(new Instr.Push(new Literal.SymbolLit("unbound"), at)), at)), at));
-            main.add(new Instr.Call("variant", List.of(new Immediate.TypeArg(failure()), new Immediate.NameArg("Raised")), at));
-            main.add(new Instr.Call("err", at));
+            main.add(Word.VARIANT.call(List.of(new Immediate.TypeArg(failure()), new Immediate.NameArg("Raised")), at));
+            main.add(Word.ERR.call(at));
             main.add(new Instr.Constant(constName(v), Optional.of(slot), at));
         }
         int top = 0;
@@ -171,14 +172,14 @@ final class Lowerer {
                             main.add(new Instr.Constant(constName(v), Optional.of(valSlot(v)), at));
                             main.add(new Instr.Call(constName(v), at));
                             List<Instr> report = new ArrayList<>();
-                            report.add(new Instr.Call("show", at));
+                            report.add(Word.SHOW.call(at));
                             report.add(new Instr.Push(new Literal.StringLit(at + ": val " + v.name() + " failed, so it is not bound: "), at));
-                            report.add(new Instr.Call("swap", at));
-                            report.add(new Instr.Call("string-append", at));
+                            report.add(Word.SWAP.call(at));
+                            report.add(Word.STRING_APPEND.call(at));
                             report.add(new Instr.Push(new Literal.StringLit("\n"), at));
-                            report.add(new Instr.Call("string-append", at));
-                            report.add(new Instr.Call("say", at));
-                            main.add(new Instr.IfOk(Block.of(new Instr.Call("drop", at)), new Block(report), at));
+                            report.add(Word.STRING_APPEND.call(at));
+                            report.add(Word.SAY.call(at));
+                            main.add(new Instr.IfOk(Block.of(Word.DROP.call(at)), new Block(report), at));
                         }
                         break;
                     case EXP: {
@@ -188,13 +189,13 @@ final class Lowerer {
                             String name = "nm.top." + (++top);
                             words.put(name, wrapper(name, t.exp(), inf.defEffects.get(d), t.origin(), true));
                             main.add(new Instr.Call(name, t.origin()));
-                            if (!topLevelResults) main.add(new Instr.Call("expect-ok", t.origin()));
+                            if (!topLevelResults) main.add(Word.EXPECT_OK.call(t.origin()));
                         } else {
                             Fn f = new Fn(false, new Names(Map.of()), true);
                             exp(t.exp(), f, new Scope(), main);
                             if (topLevelResults) {
                                 Type value = type(inf.defTypes.get(d), new Names(Map.of()), Map.of());
-                                main.add(new Instr.Call("ok", List.of(new Immediate.TypeArg(Type.result(value, failure()))), t.origin()));
+                                main.add(Word.OK.call(List.of(new Immediate.TypeArg(Type.result(value, failure()))), t.origin()));
                             }
                         }
                         break;
@@ -245,7 +246,7 @@ final class Lowerer {
                 if (staticError != null) {
                     String name = "nm.test." + n + ".1";
                     List<Instr> body = List.of(new Instr.Push(new Literal.StringLit(staticError.message()), t.origin()),
-                            new Instr.Call("program-error", t.origin()));
+                            Word.PROGRAM_ERROR.call(t.origin()));
                     words.put(name, new WordDef(name, Optional.of(fnType(List.of(), List.of(Type.result(Type.UNIT, failure())))), new Block(body), t.origin()));
                     names.add(name);
                 } else {
@@ -334,21 +335,21 @@ final class Lowerer {
     // ---- words --------------------------------------------------------------------------------------------------
 
     private WordDef define(Ast.Define f) {
-        Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).resolve();
+        Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).prune();
         inf.measure(fun, f.origin());
         return define(f, wordName(f), Names.of(fun), Map.of());
     }
 
     /** The word of {@code f} named {@code name}, its type variables spelled by {@code names} or fixed by {@code subst}. */
     private WordDef define(Ast.Define f, String name, Names names, Map<Ty.Var, Ty> subst) {
-        Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).resolve();
+        Ty.Fun fun = (Ty.Fun) inf.defTypes.get(f).prune();
         Type.Fn sig = (Type.Fn) type(fun, names, subst);
         Fn fn = new Fn(fun.eff.isFail(), names, false, subst, new HashMap<>());
         List<Instr> body = new ArrayList<>();
         Scope scope = new Scope();
         params(f.formals(), fn, scope, body, f.origin());
         exp(f.body(), fn, scope, body);
-        if (fn.fallible) body.add(new Instr.Call("ok", f.origin()));
+        if (fn.fallible) body.add(Word.OK.call(f.origin()));
         return new WordDef(name, Optional.of(sig), new Block(body), f.origin());
     }
 
@@ -422,7 +423,7 @@ final class Lowerer {
         if (t == null) return null;
         budget.charge(Phase.LOWER, 1, here);
         if (depth > budget.limits().maxNesting()) throw Budgets.typeTooDeep(Phase.LOWER, budget.limits().maxNesting(), here);
-        t = t.resolve();
+        t = t.prune();
         if (t instanceof Ty.Var v) return fn.subst.containsKey(v) ? close(fn.subst.get(v), fn, depth + 1) : v;
         if (t instanceof Ty.Con c) {
             if (c.args.isEmpty()) return c;
@@ -438,7 +439,7 @@ final class Lowerer {
 
     /** True when {@code t} mentions one of the type parameters {@code names} spells (it is open in this word). */
     private static boolean mentions(Ty t, Names names) {
-        t = t.resolve();
+        t = t.prune();
         if (t instanceof Ty.Var v) return names.vars.containsKey(v);
         if (t instanceof Ty.Con c) {
             for (Ty a : c.args) if (mentions(a, names)) return true;
@@ -502,7 +503,7 @@ final class Lowerer {
         Fn fn = new Fn(fails, names, false);
         List<Instr> body = new ArrayList<>();
         exp(e, fn, new Scope(), body);
-        if (fails) body.add(new Instr.Call("ok", at));
+        if (fails) body.add(Word.OK.call(at));
         return new WordDef(name, Optional.of(sig), new Block(body), at);
     }
 
@@ -515,7 +516,7 @@ final class Lowerer {
         Scope scope = new Scope();
         params(List.of(c.name()), fn, scope, body, c.origin());
         exp(c.handler(), fn, scope, body);
-        body.add(new Instr.Call("ok", c.origin()));
+        body.add(Word.OK.call(c.origin()));
         return new WordDef(name, Optional.of(fnType(List.of(failure()), List.of(Type.result(out, failure())))), new Block(body), c.origin());
     }
 
@@ -525,9 +526,9 @@ final class Lowerer {
         Origin at = p.origin();
         if (p instanceof Ast.PCon c) {
             body.add(variantGet(c.constructor(), at));
-            body.add(new Instr.Call("is-some", at));
+            body.add(Word.IS_SOME.call(at));
         } else {
-            body.add(new Instr.Call("drop", at));
+            body.add(Word.DROP.call(at));
             body.add(new Instr.Push(new Literal.BoolLit(p.kind() == Ast.Pattern.Kind.WILD), at));
         }
         return new WordDef(name, Optional.of(Type.Fn.of(List.of(failure()), List.of(Type.BOOL))), new Block(body), at);
@@ -589,20 +590,20 @@ final class Lowerer {
             case SYM: out.add(new Instr.Push(new Literal.SymbolLit(((Ast.Sym) e).name()), at)); return;
             case MONEY:
                 out.add(new Instr.Push(new Literal.IntLit(((Ast.Money) e).micros()), at));
-                out.add(new Instr.Call("money-from-micros", at));
+                out.add(Word.MONEY_FROM_MICROS.call(at));
                 return;
             case DURATION:
                 out.add(new Instr.Push(new Literal.IntLit(((Ast.Duration) e).millis()), at));
-                out.add(new Instr.Call("duration-from-millis", at));
+                out.add(Word.DURATION_FROM_MILLIS.call(at));
                 return;
             case INFINITY: {
-                Ty t = inf.types.get(e).resolve();
-                out.add(new Instr.Call(t instanceof Ty.Con c && c.name.equals("Duration") ? "duration-unlimited" : "money-unlimited", at));
+                Ty t = inf.types.get(e).prune();
+                out.add((t instanceof Ty.Con c && c.name.equals("Duration") ? Word.DURATION_UNLIMITED : Word.MONEY_UNLIMITED).call(at));
                 return;
             }
             case EMPTY_LIST: {
                 Type list = typeOf(e, fn, scope);
-                out.add(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(((Type.ListT) list).element())), at));
+                out.add(Word.EMPTY_LIST.call(List.of(new Immediate.TypeArg(((Type.ListT) list).element())), at));
                 return;
             }
             case VAR: variable((Ast.Var) e, fn, scope, out); return;
@@ -616,14 +617,14 @@ final class Lowerer {
                 Ast.LetStar l = (Ast.LetStar) e;
                 Scope inner = copy(scope);
                 for (Ast.Binding b : l.bindings()) {
-                    Scheme s = inf.letSchemes.get(b);
+                    Scheme<Ty> s = inf.letSchemes.get(b);
                     if (!b.name().equals("_") && s != null && !s.vars().isEmpty()) {
                         // A polymorphic local is a value (the value restriction): rebuild it at each use, at that use's type.
                         inner.inline(b.name(), new Inline(b.value(), s, copy(inner), fn.subst));
                         continue;
                     }
                     exp(b.value(), fn, inner, out);
-                    if (b.name().equals("_")) out.add(new Instr.Call("drop", b.origin()));
+                    if (b.name().equals("_")) out.add(Word.DROP.call(b.origin()));
                     else out.add(new Instr.LocalStore(inner.bind(b.name(), fn), b.origin()));
                 }
                 exp(l.body(), fn, inner, out);
@@ -631,14 +632,14 @@ final class Lowerer {
             }
             case LAMBDA: {
                 Ast.Lambda l = (Ast.Lambda) e;
-                Ty.Fun fun = (Ty.Fun) inf.types.get(e).resolve();
+                Ty.Fun fun = (Ty.Fun) inf.types.get(e).prune();
                 Type.Fn type = (Type.Fn) type(fun, fn.names, fn.subst);
                 Fn inner = fn.closure(fun.eff.isFail());
                 Scope s = copy(scope);
                 List<Instr> body = new ArrayList<>();
                 params(l.formals(), inner, s, body, at);
                 exp(l.body(), inner, s, body);
-                if (inner.fallible) body.add(new Instr.Call("ok", at));
+                if (inner.fallible) body.add(Word.OK.call(at));
                 out.add(new Instr.Closure(type, new Block(body), at));
                 return;
             }
@@ -646,8 +647,8 @@ final class Lowerer {
             case DOT: {
                 Ast.Dot d = (Ast.Dot) e;
                 exp(d.record(), fn, scope, out);
-                out.add(new Instr.Call("record-get", List.of(new Immediate.NameArg(d.field())), at));
-                out.add(new Instr.Call("unwrap", at));
+                out.add(Word.RECORD_GET.call(List.of(new Immediate.NameArg(d.field())), at));
+                out.add(Word.UNWRAP.call(at));
                 return;
             }
             case CASE: caseOf((Ast.Case) e, fn, scope, out); return;
@@ -659,7 +660,7 @@ final class Lowerer {
                     List<String> names = con.fields().stream().map(Decls.Field::name).toList();
                     record(names, c.args(), fn, scope, out, at);
                 }
-                out.add(new Instr.Call("variant", List.of(new Immediate.TypeArg(t), new Immediate.NameArg(c.constructor())), at));
+                out.add(Word.VARIANT.call(List.of(new Immediate.TypeArg(t), new Immediate.NameArg(c.constructor())), at));
                 return;
             }
             case RECORD_NEW: {
@@ -671,7 +672,7 @@ final class Lowerer {
                 Ast.ListExp l = (Ast.ListExp) e;
                 if (l.items().isEmpty()) {
                     Type list = typeOf(e, fn, scope);
-                    out.add(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(((Type.ListT) list).element())), at));
+                    out.add(Word.EMPTY_LIST.call(List.of(new Immediate.TypeArg(((Type.ListT) list).element())), at));
                     return;
                 }
                 List<Instr> items = new ArrayList<>();
@@ -695,7 +696,7 @@ final class Lowerer {
                 Ast.Cons c = (Ast.Cons) e;
                 exp(c.head(), fn, scope, out);
                 exp(c.tail(), fn, scope, out);
-                out.add(new Instr.Call("list-prepend", at));
+                out.add(Word.LIST_PREPEND.call(at));
                 return;
             }
             case FAIL: {
@@ -703,7 +704,7 @@ final class Lowerer {
                 // sees after ? is that type and not a variable — an overloaded word applied to two fails ((+ (fail 'l)
                 // (fail 'r)), a Num) must choose the overload µNorman chose.
                 exp(((Ast.Fail) e).failure(), fn, scope, out);
-                out.add(new Instr.Call("err", List.of(new Immediate.TypeArg(Type.result(typeOf(e, fn, scope), failure()))), at));
+                out.add(Word.ERR.call(List.of(new Immediate.TypeArg(Type.result(typeOf(e, fn, scope), failure()))), at));
                 out.add(new Instr.Propagate(at));
                 return;
             }
@@ -717,9 +718,9 @@ final class Lowerer {
                 Fn inner = fn.closure(true);
                 List<Instr> body = new ArrayList<>();
                 exp(c.body(), inner, copy(scope), body);
-                body.add(new Instr.Call("ok", at));
+                body.add(Word.OK.call(at));
                 out.add(new Instr.Closure(fnType(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
-                out.add(new Instr.Call("execute", at));
+                out.add(Word.EXECUTE.call(at));
                 Scope hs = copy(scope);
                 List<Instr> handler = new ArrayList<>();
                 handler.add(new Instr.LocalStore(hs.bind(c.name(), fn), at));
@@ -740,7 +741,7 @@ final class Lowerer {
                 Optional<String> shared = sharedStatefulTool(w, scope);
                 if (shared.isPresent()) {
                     out.add(new Instr.Push(new Literal.StringLit(at + ": " + shared.get()), at));
-                    out.add(new Instr.Call("program-error", at));
+                    out.add(Word.PROGRAM_ERROR.call(at));
                     return;
                 }
                 boolean fails = fn.fallible;
@@ -754,17 +755,17 @@ final class Lowerer {
                     for (String n : names) if (deps.contains(n) && tasks.containsKey(n)) join(tasks.get(n), n, fails, inner, ss, b.origin(), step);
                     exp(b.value(), inner, ss, step);
                     if (fails) {
-                        step.add(new Instr.Call("ok", b.origin()));
+                        step.add(Word.OK.call(b.origin()));
                         // [: ( -- result<T,F> ) [: ( -- result<T,F> ) step ;] execute step-fail-siblings ;]: ? inside returns
                         // from the inner closure, so every way the step ends passes the word.
                         Type.Fn answers = fnType(List.of(), List.of(Type.result(st, failure())));
-                        List<Instr> outer = List.of(new Instr.Closure(answers, new Block(step), b.origin()), new Instr.Call("execute", b.origin()),
-                                new Instr.Call("step-fail-siblings", b.origin()));
+                        List<Instr> outer = List.of(new Instr.Closure(answers, new Block(step), b.origin()), Word.EXECUTE.call(b.origin()),
+                                Word.STEP_FAIL_SIBLINGS.call(b.origin()));
                         out.add(new Instr.Closure(answers, new Block(outer), b.origin()));
                     } else {
                         out.add(new Instr.Closure(fnType(List.of(), List.of(st)), new Block(step), b.origin()));
                     }
-                    out.add(new Instr.Call("step-spawn", b.origin()));
+                    out.add(Word.STEP_SPAWN.call(b.origin()));
                     String task = fn.fresh("step-" + b.name().trim());
                     out.add(new Instr.LocalStore(task, b.origin()));
                     tasks.put(b.name(), task);
@@ -782,13 +783,13 @@ final class Lowerer {
                 List<Instr> body = new ArrayList<>();
                 for (Ast.Binding b : w.steps()) join(tasks.get(b.name()), b.name(), true, inner, ws, at, body);
                 exp(w.body(), inner, ws, body);
-                body.add(new Instr.Call("ok", at));
+                body.add(Word.OK.call(at));
                 out.add(new Instr.Closure(fnType(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
-                out.add(new Instr.Call("execute", at));
+                out.add(Word.EXECUTE.call(at));
                 for (Ast.Binding b : w.steps()) {
                     out.add(new Instr.LocalLoad(tasks.get(b.name()), at));
-                    out.add(new Instr.Call("step-join", at));
-                    out.add(new Instr.Call("drop", at));
+                    out.add(Word.STEP_JOIN.call(at));
+                    out.add(Word.DROP.call(at));
                 }
                 out.add(new Instr.Propagate(at));
                 return;
@@ -799,17 +800,17 @@ final class Lowerer {
                 // The limits, then the body as a closure answering a result, so the scope closes whether it failed
                 // or not; the result then propagates. Spending inside is the pool's, so it is charged outside too.
                 Ast.Budget b = (Ast.Budget) e;
-                if (b.cost().isPresent()) exp(b.cost().get(), fn, scope, out); else out.add(new Instr.Call("money-unlimited", at));
-                if (b.time().isPresent()) exp(b.time().get(), fn, scope, out); else out.add(new Instr.Call("duration-unlimited", at));
-                out.add(new Instr.Call("budget-open", at));
+                if (b.cost().isPresent()) exp(b.cost().get(), fn, scope, out); else out.add(Word.MONEY_UNLIMITED.call(at));
+                if (b.time().isPresent()) exp(b.time().get(), fn, scope, out); else out.add(Word.DURATION_UNLIMITED.call(at));
+                out.add(Word.BUDGET_OPEN.call(at));
                 Type t = typeOf(b.body(), fn, scope);
                 Fn inner = fn.closure(true);
                 List<Instr> body = new ArrayList<>();
                 exp(b.body(), inner, copy(scope), body);
-                body.add(new Instr.Call("ok", at));
+                body.add(Word.OK.call(at));
                 out.add(new Instr.Closure(fnType(List.of(), List.of(Type.result(t, failure()))), new Block(body), at));
-                out.add(new Instr.Call("execute", at));
-                out.add(new Instr.Call("budget-close", at));
+                out.add(Word.EXECUTE.call(at));
+                out.add(Word.BUDGET_CLOSE.call(at));
                 out.add(new Instr.Propagate(at));
                 return;
             }
@@ -828,7 +829,7 @@ final class Lowerer {
         if (type.isEmpty()) {
             out.add(new Instr.Push(new Literal.StringLit("the type of the ask at " + at + " is not askable (it must be built from Text, Num, Bool, "
                     + "Sym, List and datatypes or records whose fields are all askable)"), at));
-            out.add(new Instr.Call("program-error", at));
+            out.add(Word.PROGRAM_ERROR.call(at));
             return;
         }
         Type answer = Type.result(typeOf(a, fn, scope), failure());
@@ -844,7 +845,7 @@ final class Lowerer {
         // that grant's literal name and terms — so the preview is the union of those grants, and the host boundary
         // checks the one asked.
         exp(a.model(), fn, scope, out);
-        out.add(new Instr.Call("model-grant", at));
+        out.add(Word.MODEL_GRANT.call(at));
         String grant = fn.fresh("model");
         out.add(new Instr.LocalStore(grant, at));
         exp(a.context(), fn, scope, out);
@@ -857,7 +858,7 @@ final class Lowerer {
             List<Instr> then = new ArrayList<>();
             then.add(new Instr.LocalLoad(context, at));
             modelAsk(g, type.get(), a.site(), answer, at, then);
-            chain = List.of(new Instr.LocalLoad(grant, at), new Instr.Push(new Literal.StringLit(g.name()), at), new Instr.Call("=", at),
+            chain = List.of(new Instr.LocalLoad(grant, at), new Instr.Push(new Literal.StringLit(g.name()), at), Word.EQUALS.call(at),
                     new Instr.If(new Block(then), new Block(chain), at));
         }
         out.addAll(chain);
@@ -872,7 +873,7 @@ final class Lowerer {
         out.add(new Instr.Push(new Literal.StringLit(site), at));
         // model-ask answers result<b,e> for any b: the ascription <result<τ,Failure>> fixes b here, so what follows
         // (a field read, say) knows the answer's type whatever the surrounding function declares.
-        out.add(new Instr.Call("model-ask", List.of(new Immediate.TypeArg(answer)), at));
+        out.add(Word.MODEL_ASK.call(List.of(new Immediate.TypeArg(answer)), at));
     }
 
     /**
@@ -881,9 +882,9 @@ final class Lowerer {
      */
     private static List<Instr> unknownGrant(String kind, String local, Origin at) {
         return List.of(new Instr.Push(new Literal.StringLit(at + ": the " + kind + " `"), at), new Instr.LocalLoad(local, at),
-                new Instr.Call("string-append", at),
-                new Instr.Push(new Literal.StringLit("` is not a " + kind + " grant of this program"), at), new Instr.Call("string-append", at),
-                new Instr.Call("program-error", at));
+                Word.STRING_APPEND.call(at),
+                new Instr.Push(new Literal.StringLit("` is not a " + kind + " grant of this program"), at), Word.STRING_APPEND.call(at),
+                Word.PROGRAM_ERROR.call(at));
     }
 
     /**
@@ -899,7 +900,7 @@ final class Lowerer {
             CallKey k = callKey(literal, c.op());
             if (k.key() == null) {
                 out.add(new Instr.Push(new Literal.StringLit(at + ": " + k.refused()), at));
-                out.add(new Instr.Call("program-error", at));
+                out.add(Word.PROGRAM_ERROR.call(at));
                 return;
             }
         }
@@ -920,7 +921,7 @@ final class Lowerer {
             temps.add(tmp);
         }
         for (String tmp : temps) items.add(new Instr.LocalLoad(tmp, at));
-        if (items.isEmpty()) out.add(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(Type.STRING)), at));
+        if (items.isEmpty()) out.add(Word.EMPTY_LIST.call(List.of(new Immediate.TypeArg(Type.STRING)), at));
         else out.add(new Instr.ListLit(new Block(items), at));
         if (literal != null) out.add(new Instr.Push(new Literal.StringLit(callKey(literal, c.op()).key()), at));
         else {
@@ -939,18 +940,18 @@ final class Lowerer {
                     k = c.op().equals("fork") ? new CallKey(null, "`" + g.name() + "` is not a kernel, so it cannot fork") : callKey(declaring.get(0), c.op());
                 }
                 Block then = k.key() != null ? Block.of(new Instr.Push(new Literal.StringLit(k.key()), at))
-                        : Block.of(new Instr.Push(new Literal.StringLit(at + ": " + k.refused()), at), new Instr.Call("program-error", at));
-                chain = List.of(new Instr.LocalLoad(grant, at), new Instr.Push(new Literal.StringLit(g.name()), at), new Instr.Call("=", at),
+                        : Block.of(new Instr.Push(new Literal.StringLit(at + ": " + k.refused()), at), Word.PROGRAM_ERROR.call(at));
+                chain = List.of(new Instr.LocalLoad(grant, at), new Instr.Push(new Literal.StringLit(g.name()), at), Word.EQUALS.call(at),
                         new Instr.If(then, new Block(chain), at));
             }
             out.add(new Instr.LocalLoad(cap, at));
-            out.add(new Instr.Call("capability-grant", at));
+            out.add(Word.CAPABILITY_GRANT.call(at));
             out.add(new Instr.LocalStore(grant, at));
             out.addAll(chain);
         }
         // tool-call answers result<b,e> for any b: the ascription fixes b to the grant's declared type here.
         Type result = Type.result(type(inf.types.get(c), fn.names, fn.subst), failure());
-        out.add(new Instr.Call("tool-call", List.of(new Immediate.TypeArg(result)), at));
+        out.add(Word.TOOL_CALL.call(List.of(new Immediate.TypeArg(result)), at));
         out.add(new Instr.Propagate(at));
     }
 
@@ -1109,7 +1110,7 @@ final class Lowerer {
             if (target instanceof Ast.Define) {
                 // As a value, a closure that calls the word: its type declares the host effects like every function
                 // value's, whatever the word itself is inferred to do.
-                Type.Fn type = (Type.Fn) type(inf.types.get(v).resolve(), fn.names, fn.subst);
+                Type.Fn type = (Type.Fn) type(inf.types.get(v).prune(), fn.names, fn.subst);
                 Fn inner = fn.closure(false);
                 Scope s = copy(scope);
                 List<Instr> body = new ArrayList<>();
@@ -1125,9 +1126,9 @@ final class Lowerer {
             if (!fallible(target)) { out.add(new Instr.Call(word, at)); return; }
             // A failing val's constant holds its initializer's result; an err means the val bound nothing.
             out.add(new Instr.Call(constName(val), at));
-            out.add(new Instr.IfOk(Block.EMPTY, Block.of(new Instr.Call("drop", at),
+            out.add(new Instr.IfOk(Block.EMPTY, Block.of(Word.DROP.call(at),
                     new Instr.Push(new Literal.StringLit("`" + val.name() + "` is not bound: its val (" + val.origin() + ") failed or has not run yet"), at),
-                    new Instr.Call("program-error", at)), at));
+                    Word.PROGRAM_ERROR.call(at)), at));
             return;
         }
         if (inf.isSessionVal(v.name())) {
@@ -1137,7 +1138,7 @@ final class Lowerer {
         }
         if (inf.isPrimitive(v.name())) {
             // A primitive as a value: a closure that applies it.
-            Ty.Fun fun = (Ty.Fun) inf.types.get(v).resolve();
+            Ty.Fun fun = (Ty.Fun) inf.types.get(v).prune();
             Type.Fn type = (Type.Fn) type(fun, fn.names, fn.subst);
             List<Instr> body = new ArrayList<>();
             primitive(v.name(), fun, fn, at, body);
@@ -1149,13 +1150,13 @@ final class Lowerer {
             // A tool grant's own capability value; it confers nothing by itself (each call is checked by the host).
             out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
             out.add(new Instr.Push(new Literal.BoolLit(g.host().equals("kernel") || g.host().equals("filesystem")), at));
-            out.add(new Instr.Call("tool-capability", at));
+            out.add(Word.TOOL_CAPABILITY.call(at));
             return;
         }
         if (g != null) {
             // A model grant's value: it names the grant and confers nothing by itself (each ask is checked by the host).
             out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
-            out.add(new Instr.Call("model-capability", at));
+            out.add(Word.MODEL_CAPABILITY.call(at));
             return;
         }
         throw agentic(at, "a grant's capability");
@@ -1163,7 +1164,7 @@ final class Lowerer {
 
     private void apply(Ast.Apply a, Fn fn, Scope scope, List<Instr> out) {
         Origin at = a.origin();
-        Ty.Fun fun = (Ty.Fun) inf.types.get(a.fn()).resolve();
+        Ty.Fun fun = (Ty.Fun) inf.types.get(a.fn()).prune();
         for (Exp x : a.args()) exp(x, fn, scope, out);
         boolean called = false;
         if (a.fn() instanceof Ast.Var v && scope.lookup(v.name()) == null) {
@@ -1178,7 +1179,7 @@ final class Lowerer {
         }
         if (!called) {
             exp(a.fn(), fn, scope, out);
-            out.add(new Instr.Call("execute", at));
+            out.add(Word.EXECUTE.call(at));
         }
         if (fun.eff.isFail()) out.add(new Instr.Propagate(at));
     }
@@ -1189,20 +1190,20 @@ final class Lowerer {
         // a float overload: each primitive is one vocabulary word, except Finch's text functions, which are the
         // string words (text-append folds any number of texts, text-length converts the int count to a Num).
         switch (name) {
-            case "remaining" -> out.add(new Instr.Call("budget-remaining", at));
+            case "remaining" -> out.add(Word.BUDGET_REMAINING.call(at));
             case Infer.TEXT_APPEND -> {
                 // (text-append) is "", one text is itself, n texts are n-1 appends.
                 int n = fun.params.size();
                 if (n == 0) out.add(new Instr.Push(new Literal.StringLit(""), at));
-                for (int i = 1; i < n; i++) out.add(new Instr.Call("string-append", at));
+                for (int i = 1; i < n; i++) out.add(Word.STRING_APPEND.call(at));
             }
-            case "text-join" -> out.add(new Instr.Call("string-join", at));
-            case "text-split" -> out.add(new Instr.Call("string-split", at));
-            case "text-contains" -> out.add(new Instr.Call("string-contains", at));
+            case "text-join" -> out.add(Word.STRING_JOIN.call(at));
+            case "text-split" -> out.add(Word.STRING_SPLIT.call(at));
+            case "text-contains" -> out.add(Word.STRING_CONTAINS.call(at));
             case "text-length" -> {
                 // µNorman numbers are floats.
-                out.add(new Instr.Call("string-length", at));
-                out.add(new Instr.Call("int-to-float", at));
+                out.add(Word.STRING_LENGTH.call(at));
+                out.add(Word.INT_TO_FLOAT.call(at));
             }
             default -> out.add(new Instr.Call(inf.sessionWord(name).orElse(name), at));
         }
@@ -1214,7 +1215,7 @@ final class Lowerer {
         exp(c.scrutinee(), fn, scope, out);
         String s = fn.fresh("scrutinee");
         out.add(new Instr.LocalStore(s, c.origin()));
-        Ty st = inf.types.get(c.scrutinee()).resolve();
+        Ty st = inf.types.get(c.scrutinee()).prune();
         Set<String> all = new HashSet<>();
         if (st instanceof Ty.Con con && inf.decls.types.containsKey(con.name)) {
             for (Decls.ConInfo ci : inf.decls.types.get(con.name).constructors()) all.add(ci.name());
@@ -1229,7 +1230,7 @@ final class Lowerer {
         List<Instr> out = new ArrayList<>();
         if (i == c.branches().size()) {
             out.add(new Instr.Push(new Literal.StringLit("no branch of the case at " + c.origin() + " matches"), c.origin()));
-            out.add(new Instr.Call("program-error", c.origin()));
+            out.add(Word.PROGRAM_ERROR.call(c.origin()));
             return out;
         }
         Ast.Branch b = c.branches().get(i);
@@ -1245,9 +1246,9 @@ final class Lowerer {
                 now.add("'()");
                 if (now.containsAll(all)) { exp(b.body(), fn, inner, out); return out; }
                 out.add(new Instr.LocalLoad(s, at));
-                out.add(new Instr.Call("list-length", at));
+                out.add(Word.LIST_LENGTH.call(at));
                 out.add(new Instr.Push(new Literal.IntLit(0), at));
-                out.add(new Instr.Call("=", at));
+                out.add(Word.EQUALS.call(at));
                 out.add(new Instr.If(new Block(bodyOf(b, fn, inner)), new Block(laterBranches(c, i + 1, s, now, all, fn, scope)), at));
                 return out;
             }
@@ -1258,7 +1259,7 @@ final class Lowerer {
                 bindFields(List.of("head", "tail"), List.of(pc.head(), pc.tail()), fn, inner, some, at);
                 some.addAll(bodyOf(b, fn, inner));
                 out.add(new Instr.LocalLoad(s, at));
-                out.add(new Instr.Call("list-uncons", at));
+                out.add(Word.LIST_UNCONS.call(at));
                 finishTest(c, i, s, now, all, fn, scope, out, some, at);
                 return out;
             }
@@ -1268,7 +1269,7 @@ final class Lowerer {
                 now.add(pc.constructor());
                 Decls.ConInfo con = inf.decls.constructors.get(pc.constructor());
                 List<Instr> some = new ArrayList<>();
-                if (con.fields().isEmpty()) some.add(new Instr.Call("drop", at));
+                if (con.fields().isEmpty()) some.add(Word.DROP.call(at));
                 else bindFields(con.fields().stream().map(Decls.Field::name).toList(), pc.vars(), fn, inner, some, at);
                 some.addAll(bodyOf(b, fn, inner));
                 out.add(new Instr.LocalLoad(s, at));
@@ -1293,7 +1294,7 @@ final class Lowerer {
     private void finishTest(Ast.Case c, int i, String s, Set<String> now, Set<String> all, Fn fn, Scope scope, List<Instr> out,
                             List<Instr> some, Origin at) {
         if (now.containsAll(all)) {
-            out.add(new Instr.Call("unwrap", at));
+            out.add(Word.UNWRAP.call(at));
             out.addAll(some);
         } else {
             out.add(new Instr.IfSome(new Block(some), new Block(laterBranches(c, i + 1, s, now, all, fn, scope)), at));
@@ -1310,16 +1311,16 @@ final class Lowerer {
     private void bindFields(List<String> fields, List<Optional<String>> vars, Fn fn, Scope scope, List<Instr> out, Origin at) {
         for (int k = 0; k < fields.size(); k++) {
             if (vars.get(k).isEmpty()) continue;
-            out.add(new Instr.Call("dup", at));
-            out.add(new Instr.Call("record-get", List.of(new Immediate.NameArg(fields.get(k))), at));
-            out.add(new Instr.Call("unwrap", at));
+            out.add(Word.DUP.call(at));
+            out.add(Word.RECORD_GET.call(List.of(new Immediate.NameArg(fields.get(k))), at));
+            out.add(Word.UNWRAP.call(at));
             out.add(new Instr.LocalStore(scope.bind(vars.get(k).get(), fn), at));
         }
-        out.add(new Instr.Call("drop", at));
+        out.add(Word.DROP.call(at));
     }
 
     private static Instr variantGet(String tag, Origin at) {
-        return new Instr.Call("variant-get", List.of(new Immediate.NameArg(tag)), at);
+        return Word.VARIANT_GET.call(List.of(new Immediate.NameArg(tag)), at);
     }
 
     // ---- effects and types --------------------------------------------------------------------------------------
@@ -1331,7 +1332,7 @@ final class Lowerer {
             case LAMBDA: return false;
             case APPLY: {
                 Ast.Apply a = (Ast.Apply) e;
-                if (((Ty.Fun) inf.types.get(a.fn()).resolve()).eff.isFail()) return true;
+                if (((Ty.Fun) inf.types.get(a.fn()).prune()).eff.isFail()) return true;
                 return mayFail(a.fn()) || a.args().stream().anyMatch(this::mayFail);
             }
             default: {
@@ -1413,7 +1414,7 @@ final class Lowerer {
     }
 
     private Type typeHere(Ty t, Names names, Map<Ty.Var, Ty> subst, Set<String> open, Map<Ty.Var, Type> bound) {
-        t = t.resolve();
+        t = t.prune();
         if (t instanceof Ty.Var v) {
             if (bound.containsKey(v)) return bound.get(v);
             if (subst.containsKey(v)) return type(subst.get(v), names, subst, open, bound);
@@ -1499,15 +1500,15 @@ final class Lowerer {
     }
 
     /** Matches a generic type against an instance, recording what each of {@code vars} stands for. */
-    private void match(Ty generic, Ty instance, List<Ty.Var> vars, Map<Ty.Var, Ty> out, int depth) {
+    private void match(Ty generic, Ty instance, List<Ty> vars, Map<Ty.Var, Ty> out, int depth) {
         budget.charge(Phase.LOWER, 1, here);
         if (depth > budget.limits().maxNesting()) throw Budgets.typeTooDeep(Phase.LOWER, budget.limits().maxNesting(), here);
-        generic = generic.resolve();
+        generic = generic.prune();
         if (generic instanceof Ty.Var v) {
             if (vars.contains(v)) out.putIfAbsent(v, instance);
             return;
         }
-        instance = instance.resolve();
+        instance = instance.prune();
         if (generic instanceof Ty.Con g && instance instanceof Ty.Con i) {
             for (int k = 0; k < Math.min(g.args.size(), i.args.size()); k++) match(g.args.get(k), i.args.get(k), vars, out, depth + 1);
         } else if (generic instanceof Ty.Fun g && instance instanceof Ty.Fun i) {
@@ -1535,7 +1536,7 @@ final class Lowerer {
     /** Binds {@code name} to the value of the step {@code task} (waiting for it), propagating its failure if it may fail. */
     private static void join(String task, String name, boolean fails, Fn fn, Scope scope, Origin at, List<Instr> out) {
         out.add(new Instr.LocalLoad(task, at));
-        out.add(new Instr.Call("step-join", at));
+        out.add(Word.STEP_JOIN.call(at));
         if (fails) out.add(new Instr.Propagate(at));
         out.add(new Instr.LocalStore(scope.bind(name, fn), at));
     }
@@ -1626,7 +1627,7 @@ final class Lowerer {
         }
 
         private static void collect(Ty t, Map<Ty.Var, String> m) {
-            t = t.resolve();
+            t = t.prune();
             if (t instanceof Ty.Var v) {
                 if (!v.effect && !m.containsKey(v)) m.put(v, m.size() < 26 ? String.valueOf((char) ('a' + m.size())) : "a" + m.size());
             } else if (t instanceof Ty.Con c) {
@@ -1670,7 +1671,7 @@ final class Lowerer {
     }
 
     /** A polymorphic let-bound value, rebuilt where it is used. */
-    private record Inline(Exp value, Scheme scheme, Scope scope, Map<Ty.Var, Ty> subst) { }
+    private record Inline(Exp value, Scheme<Ty> scheme, Scope scope, Map<Ty.Var, Ty> subst) { }
 
     /** A copy of {@code s} for an inner scope, charged by its size (a scope is copied at every binding form). */
     private Scope copy(Scope s) {

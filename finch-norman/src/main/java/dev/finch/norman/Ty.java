@@ -1,5 +1,8 @@
 package dev.finch.norman;
 
+import dev.finch.frontend.types.Term;
+import dev.finch.frontend.types.VarSupply;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -8,25 +11,50 @@ import java.util.function.Function;
 /**
  * A µNorman static type during inference: a unification variable, a constructor applied to arguments (Text, Num,
  * Bool, Sym, Money, Duration, List, a datatype or record, Model and Tool (what model and tool grants' names are), and the effect constants
- * {@code Fail}/{@code Pure}), or a function with a latent effect (whether calling it may fail).
+ * {@code Fail}/{@code Pure}), or a function with a latent effect (whether calling it may fail). A term of the frontend
+ * kit's Hindley–Milner core ({@link Term}: variables' levels and bindings, {@link #prune()}, are the kit's).
  */
-public abstract sealed class Ty permits Ty.Var, Ty.Con, Ty.Fun {
+public abstract sealed class Ty extends Term<Ty> permits Ty.Var, Ty.Con, Ty.Fun {
     /** The effect of a function that may fail. */
     static final String FAIL = "Fail";
     /** The effect of a function that never fails (the default of an unconstrained effect). */
     static final String PURE = "Pure";
 
+    Ty() { }
+
+    Ty(VarSupply supply, int level) { super(supply, level); }
+
+    /** A constructor's arguments; a function's parameters, result and effect, in that order. */
+    @Override protected List<Ty> parts() {
+        if (this instanceof Con c) return c.args;
+        if (this instanceof Fun f) {
+            List<Ty> all = new ArrayList<>(f.params.size() + 2);
+            all.addAll(f.params);
+            all.add(f.ret);
+            all.add(f.eff);
+            return all;
+        }
+        return List.of();
+    }
+
+    /** Same constructor name and arity, or functions of as many parameters. */
+    @Override protected boolean sameShape(Ty other) {
+        if (this instanceof Con x && other instanceof Con y) return x.name.equals(y.name) && x.args.size() == y.args.size();
+        return this instanceof Fun x && other instanceof Fun y && x.params.size() == y.params.size();
+    }
+
+    @Override protected Ty withParts(List<Ty> parts) {
+        if (this instanceof Con c) return new Con(c.name, parts);
+        int n = ((Fun) this).params.size();
+        return new Fun(parts.subList(0, n), parts.get(n), parts.get(n + 1));
+    }
+
     /** A unification variable; an effect variable is never generalized (top-level effects are monomorphic). */
     public static final class Var extends Ty {
-        private static int counter;
-        final int id;
         final boolean effect;
-        int level;
-        Ty ref;
 
-        Var(int level, boolean effect) {
-            this.id = ++counter;
-            this.level = level;
+        Var(VarSupply supply, int level, boolean effect) {
+            super(supply, level);
             this.effect = effect;
         }
     }
@@ -86,15 +114,8 @@ public abstract sealed class Ty permits Ty.Var, Ty.Con, Ty.Fun {
 
     static Con list(Ty element) { return con("List", element); }
 
-    /** Follows bound variables. */
-    public Ty resolve() {
-        Ty t = this;
-        while (t instanceof Var v && v.ref != null) t = v.ref;
-        return t;
-    }
-
     /** True when this (resolved) is the effect {@code Fail}. */
-    boolean isFail() { return resolve() instanceof Con c && c.name.equals(FAIL); }
+    boolean isFail() { return prune() instanceof Con c && c.name.equals(FAIL); }
 
     /**
      * The µNorman spelling: {@code Num}, {@code (List Text)}, {@code (Option Num)}, {@code (Num Num -> Num)}, {@code 'a}.
@@ -125,7 +146,7 @@ public abstract sealed class Ty permits Ty.Var, Ty.Con, Ty.Fun {
     }
 
     private static void show(Ty t, Function<Var, String> name, StringBuilder b, int depth, int[] left) {
-        t = t.resolve();
+        t = t.prune();
         if (depth > SHOWN_DEPTH || left[0]-- <= 0) { b.append('…'); return; }
         if (t instanceof Var v) {
             b.append(name.apply(v));

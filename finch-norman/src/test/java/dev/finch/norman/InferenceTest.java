@@ -7,6 +7,27 @@ import org.junit.jupiter.api.Test;
 
 class InferenceTest {
     @Test
+    void programsCheckedOnManyThreadsAtOnceGetTheTypesTheyGetAlone() throws Exception {
+        // Each inference numbers its own type variables (the kit's VarSupply): nothing is shared between checks.
+        String program = String.join("\n",
+                "(define twice (f v) (f (f v)))",
+                "(define compose (f g) (lambda (x) (f (g x))))",
+                "(define pair () (let* ([id (lambda (z) z)]) (Pair [fst (id 1)] [snd (id \"a\")])))",
+                "(define even? (n) (if (= n 0) #t (odd? (- n 1))))",
+                "(define odd? (n) (if (= n 0) #f (even? (- n 1))))");
+        java.util.Map<String, String> alone = Support.check(program).types();
+        assertThat(alone).containsEntry("compose", "(('a -> 'b) ('c -> 'a) -> ('c -> 'b))");
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            java.util.List<java.util.concurrent.Future<java.util.Map<String, String>>> runs = new java.util.ArrayList<>();
+            for (int i = 0; i < 64; i++) runs.add(pool.submit(() -> Support.check(program).types()));
+            for (var run : runs) assertThat(run.get()).isEqualTo(alone);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void topLevelFunctionsArePolymorphicAndMutuallyRecursive() {
         NormanProgram p = Support.check(String.join("\n",
                 "(define twice (f v) (f (f v)))",

@@ -1,5 +1,7 @@
 package dev.finch.lisp.lower;
 
+import dev.finch.frontend.graph.Components;
+import dev.finch.frontend.types.Scheme;
 import dev.finch.ir.checked.Environment;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
@@ -42,7 +44,7 @@ final class Analyzer {
         final List<Sx> body;
         final Map<String, Ty> annotationVars = Body.vars();
         Ty.Fn mono;
-        Infer.Scheme scheme;
+        Scheme<Ty> scheme;
         final List<Local> paramLocals = new ArrayList<>();
         Node bodyNode;
         boolean inferring;
@@ -160,7 +162,7 @@ final class Analyzer {
             } catch (DiagnosticException e) {
                 failed(e);
                 pending.clear();
-                for (Object o : group) if (o instanceof FnDef fn && fn.scheme == null) fn.scheme = Infer.Scheme.mono(monoOrFresh(fn));
+                for (Object o : group) if (o instanceof FnDef fn && fn.scheme == null) fn.scheme = Scheme.mono(monoOrFresh(fn));
             }
         }
         for (Object o : program) {
@@ -305,73 +307,34 @@ final class Analyzer {
         program.add(def);
     }
 
-    /** Strongly connected groups of definitions, dependencies first (Tarjan). */
+    /**
+     * Strongly connected groups of definitions, dependencies first (the frontend kit's {@link Components}). A group
+     * lists its definitions last-reached first, the order Lisp has always typed them in.
+     */
     private List<List<Object>> groups() {
         List<Object> defs = new ArrayList<>();
         for (Object o : program) if (!(o instanceof TopExpr)) defs.add(o);
-        Map<Object, List<Object>> deps = new HashMap<>();
-        for (Object d : defs) {
-            Set<String> names = new HashSet<>();
-            if (d instanceof FnDef fn) {
-                for (Sx s : fn.body) symbols(s, names);
-            } else symbols(((ConstDef) d).value, names);
-            List<Object> ds = new ArrayList<>();
-            for (String n : names) {
-                if (functions.containsKey(n)) ds.add(functions.get(n));
-                else if (constants.containsKey(n)) ds.add(constants.get(n));
-            }
-            deps.put(d, ds);
-        }
         List<List<Object>> out = new ArrayList<>();
-        Map<Object, Integer> index = new HashMap<>();
-        Map<Object, Integer> low = new HashMap<>();
-        for (Object d : defs) if (!index.containsKey(d)) tarjan(d, deps, index, low, out);
+        for (List<Object> group : Components.of(defs, this::uses)) {
+            List<Object> reversed = new ArrayList<>(group);
+            java.util.Collections.reverse(reversed);
+            out.add(reversed);
+        }
         return out;
     }
 
-    /**
-     * Tarjan's algorithm from {@code root}, with an explicit stack of frames instead of recursion: a chain of
-     * definitions each using the one before may be as long as the source allows.
-     */
-    private void tarjan(Object root, Map<Object, List<Object>> deps, Map<Object, Integer> index, Map<Object, Integer> low,
-                        List<List<Object>> out) {
-        record Frame(Object v, java.util.Iterator<Object> next) { }
-        Deque<Object> stack = new ArrayDeque<>();
-        Set<Object> onStack = new HashSet<>();
-        Deque<Frame> frames = new ArrayDeque<>();
-        java.util.function.Consumer<Object> open = v -> {
-            index.put(v, index.size());
-            low.put(v, index.get(v));
-            stack.push(v);
-            onStack.add(v);
-            frames.push(new Frame(v, deps.get(v).iterator()));
-        };
-        open.accept(root);
-        while (!frames.isEmpty()) {
-            Frame f = frames.peek();
-            if (f.next().hasNext()) {
-                Object w = f.next().next();
-                if (!index.containsKey(w)) open.accept(w);
-                else if (onStack.contains(w)) low.put(f.v(), Math.min(low.get(f.v()), index.get(w)));
-                continue;
-            }
-            frames.pop();
-            Object v = f.v();
-            if (!frames.isEmpty()) {
-                Object parent = frames.peek().v();
-                low.put(parent, Math.min(low.get(parent), low.get(v)));
-            }
-            if (low.get(v).equals(index.get(v))) {
-                List<Object> group = new ArrayList<>();
-                Object w;
-                do {
-                    w = stack.pop();
-                    onStack.remove(w);
-                    group.add(w);
-                } while (w != v);
-                out.add(group);
-            }
+    /** The definitions of this program a definition names. */
+    private List<Object> uses(Object d) {
+        Set<String> names = new HashSet<>();
+        if (d instanceof FnDef fn) {
+            for (Sx s : fn.body) symbols(s, names);
+        } else symbols(((ConstDef) d).value, names);
+        List<Object> ds = new ArrayList<>();
+        for (String n : names) {
+            if (functions.containsKey(n)) ds.add(functions.get(n));
+            else if (constants.containsKey(n)) ds.add(constants.get(n));
         }
+        return ds;
     }
 
     private static void symbols(Sx s, Set<String> out) {

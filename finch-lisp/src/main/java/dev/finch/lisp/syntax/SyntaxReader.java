@@ -1,5 +1,8 @@
 package dev.finch.lisp.syntax;
 
+import dev.finch.frontend.read.DatumReader;
+import dev.finch.frontend.read.Token;
+import dev.finch.frontend.read.LexerTokens;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
@@ -8,23 +11,27 @@ import dev.finch.ir.limit.CompileBudget;
 import dev.finch.lisp.LispCode;
 import dev.finch.lisp.LispLexer;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
 import org.antlr.v4.runtime.BaseErrorListener;
 import org.antlr.v4.runtime.CharStream;
 import org.antlr.v4.runtime.CharStreams;
 import org.antlr.v4.runtime.RecognitionException;
 import org.antlr.v4.runtime.Recognizer;
-import org.antlr.v4.runtime.Token;
 
 /**
  * Reads Lisp source into datums ({@link Sx}). Delimiter balance and nesting are checked first, in one pass without
  * recursion (so an unclosed form points at its opener, not at the end of the file, and a form nested deeper than the
- * submission's {@link CompileBudget} allows is refused before anything is tokenized); tokens are counted against the
- * budget as the lexer produces them; ANTLR's console listener is replaced by one that collects diagnostics. The datums
- * are then built from the tokens directly — an s-expression needs no parser: an opener starts a datum list, its closer
- * (the scan has matched every one) ends it, a quote applies to the datum after it — recursing once per nesting level,
- * which the scan has bounded (a run of quotes is read without recursion). Datums keep offsets into the shared
- * source, never copies of their text.
+ * submission's {@link CompileBudget} allows is refused before anything is tokenized). The datums are then built by the
+ * frontend kit's one {@link DatumReader} from this lexer's tokens — counted against the budget as they arrive, ANTLR's
+ * console listener replaced by the reader's bad-token diagnostics — with Lisp's own datums and words: the dialect
+ * here. Datums keep offsets into the shared source, never copies of their text.
+ *
+ * <p>What is reported, in order: a delimiter the scan found wrong; then every bad token (at most
+ * {@value #MAX_DIAGNOSTICS}); then the problems inside atoms (a malformed escape, an integer out of range) before the
+ * first structural error the reader met (a quote with nothing to quote), and that error.
  */
 public final class SyntaxReader {
     /** At most this many parse diagnostics are reported. */
@@ -34,8 +41,6 @@ public final class SyntaxReader {
 
     private final String sourceId;
     private final CompileBudget budget;
-    private final List<Diagnostic> diagnostics = new ArrayList<>();
-    private SourceText source;
 
     private SyntaxReader(String sourceId, CompileBudget budget) {
         this.sourceId = sourceId;
@@ -62,37 +67,14 @@ public final class SyntaxReader {
         }
         if (!scan.balanced()) throw new DiagnosticException(balanceDiagnostic(scan));
         CharStream input = CharStreams.fromString(text, sourceId);
-        source = new SourceText(input);
-        // A token's indices count code points: they index the text itself when it has no surrogate pair.
-        this.text = input.size() == text.length() ? text : null;
-        LispLexer lexer = new LispLexer(input);
-        lexer.removeErrorListeners();
-        lexer.addErrorListener(new Collector());
-        List<Token> tokens = new ArrayList<>();
-        int maxTokens = budget.limits().maxTokens();
-        for (Token t = lexer.nextToken(); ; t = lexer.nextToken()) {
-            tokens.add(t);
-            if (t.getType() == Token.EOF) break;
-            if (tokens.size() > maxTokens) budget.tokens(tokens.size(), origin(t)); // refuses; its origin made only then
-            if (t.getType() == LispLexer.BAD) {
-                report(LispCode.BAD_TOKEN.at(origin(t), "unexpected character '" + t.getText() + "'"));
-            }
-        }
-        if (!diagnostics.isEmpty()) throw new DiagnosticException(diagnostics);
+        Dialect dialect = new Dialect(new SourceText(input));
+        DatumReader.Reading<Sx> r = new DatumReader(budget, MAX_DIAGNOSTICS).read(new Tokens(input), sourceId, dialect);
+        if (!r.badTokens().isEmpty()) throw new DiagnosticException(r.badTokens());
         budget.poll(Phase.PARSE, Origin.of(sourceId, 1, 1));
-        this.tokens = tokens;
-        List<Sx> out = new ArrayList<>();
-        while (tokens.get(next).getType() != Token.EOF) {
-            Sx d = datum();
-            if (d == null) break;
-            out.add(d);
-        }
-        if (!diagnostics.isEmpty()) throw new DiagnosticException(diagnostics);
-        return out;
-    }
-
-    private void report(Diagnostic d) {
-        if (diagnostics.size() < MAX_DIAGNOSTICS) diagnostics.add(d);
+        List<Diagnostic> problems = new ArrayList<>(r.problems());
+        r.structure().ifPresent(problems::add);
+        if (!problems.isEmpty()) throw new DiagnosticException(problems.size() > MAX_DIAGNOSTICS ? problems.subList(0, MAX_DIAGNOSTICS) : problems);
+        return r.datums();
     }
 
     private Diagnostic balanceDiagnostic(DelimiterScan.Result scan) {
@@ -110,121 +92,121 @@ public final class SyntaxReader {
         }
     }
 
-    private Origin origin(Token t) { return Origin.of(sourceId, t.getLine(), t.getCharPositionInLine() + 1); }
+    /** The Lisp lexer's tokens as the kit's reader reads them; the lexer's own complaints come as its messages. */
+    private static final class Tokens extends LexerTokens {
+        private final LispLexer lexer;
 
-    /** Turns ANTLR lexer errors into diagnostics. */
-    private final class Collector extends BaseErrorListener {
-        @Override public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col, String msg, RecognitionException e) {
-            report(LispCode.SYNTAX.at(Origin.of(sourceId, line, col + 1), msg.length() > MESSAGE_CHARS ? msg.substring(0, MESSAGE_CHARS) + "…" : msg));
+        Tokens(CharStream input) {
+            lexer = new LispLexer(input);
+            lexer.removeErrorListeners();
+            lexer.addErrorListener(new BaseErrorListener() {
+                @Override public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col, String msg, RecognitionException e) {
+                    complain(line, col + 1, msg);
+                }
+            });
+        }
+
+        @Override protected Token lex() { return token(lexer.nextToken()); }
+
+        private static Token token(org.antlr.v4.runtime.Token t) {
+            Token.Role role = switch (t.getType()) {
+                case org.antlr.v4.runtime.Token.EOF -> Token.Role.END;
+                case LispLexer.LPAREN, LispLexer.LBRACK, LispLexer.LBRACE -> Token.Role.OPEN;
+                case LispLexer.RPAREN, LispLexer.RBRACK, LispLexer.RBRACE -> Token.Role.CLOSE;
+                case LispLexer.QUOTE -> Token.Role.QUOTE;
+                case LispLexer.BAD -> Token.Role.BAD;
+                default -> Token.Role.ATOM;
+            };
+            String text = role == Token.Role.END ? "<EOF>" : t.getText();
+            return new Token(role, t.getType(), text, t.getLine(), t.getCharPositionInLine() + 1, t.getStartIndex(), t.getStopIndex());
         }
     }
 
-    // ---- datums from tokens -----------------------------------------------------------------------------------
+    /** Lisp's datums and words, for the kit's reader. */
+    private final class Dialect implements DatumReader.Dialect<Sx> {
+        private final SourceText source;
+        /** The token of each colon datum read, for the annotation text after a bracket's first colon. */
+        private final Map<Sx, Token> colons = new IdentityHashMap<>();
 
-    /** The text being read when the tokens' indices are its own (no surrogate pair), else null. */
-    private String text;
+        Dialect(SourceText source) { this.source = source; }
 
-    /** The tokens being read (the last is EOF) and the index of the next one. */
-    private List<Token> tokens;
-    private int next;
+        private Origin origin(Token t) { return t.at(sourceId); }
 
-    /**
-     * The datum starting at the next token, or null (with a diagnostic) when there is none: a quote with nothing
-     * after it to quote. The delimiter scan has matched every opener with its closer, so a list always ends.
-     */
-    private Sx datum() {
-        int quotes = 0;
-        int firstQuote = next;
-        while (tokens.get(next).getType() == LispLexer.QUOTE) { quotes++; next++; }
-        Token t = tokens.get(next);
-        if (quotes > 0 && (t.getType() == Token.EOF || closes(t.getType()))) {
-            Token q = tokens.get(next - 1);
-            report(LispCode.SYNTAX.at(origin(q), "a quote (') must be followed by the datum it quotes, but "
-                    + (t.getType() == Token.EOF ? "the text ends" : "'" + t.getText() + "' follows")));
-            return null;
+        @Override public Sx atom(Token t, Consumer<Diagnostic> problems) {
+            switch (t.type()) {
+                case LispLexer.STRING: return new Sx.SString(unescape(t, problems), origin(t));
+                case LispLexer.FLOAT: return new Sx.SFloat(Double.parseDouble(t.text()), origin(t));
+                case LispLexer.INT: return integer(t, problems);
+                case LispLexer.KEYWORD: return new Sx.SKeyword(t.text().substring(1), origin(t));
+                case LispLexer.COLON: {
+                    Sx colon = new Sx.SColon(origin(t));
+                    colons.put(colon, t);
+                    return colon;
+                }
+                default: return new Sx.SSymbol(t.text(), origin(t));
+            }
         }
-        next++;
-        Sx d = switch (t.getType()) {
-            case LispLexer.LPAREN -> {
-                List<Sx> items = items(LispLexer.RPAREN, null);
-                if (items == null) yield null;
-                Token close = tokens.get(next - 1);
-                yield new Sx.SList(items, new Sx.Span(source, t.getStartIndex(), close.getStopIndex() + 1), origin(t));
-            }
-            case LispLexer.LBRACK -> bracket(t);
-            case LispLexer.LBRACE -> {
-                List<Sx> items = items(LispLexer.RBRACE, null);
-                if (items == null) yield null;
-                Token close = tokens.get(next - 1);
-                yield new Sx.SBraces(items, new Sx.Span(source, t.getStartIndex(), close.getStopIndex() + 1), origin(t));
-            }
-            case LispLexer.STRING -> new Sx.SString(unescape(t), origin(t));
-            case LispLexer.FLOAT -> new Sx.SFloat(Double.parseDouble(t.getText()), origin(t));
-            case LispLexer.INT -> integer(t);
-            case LispLexer.KEYWORD -> new Sx.SKeyword(t.getText().substring(1), origin(t));
-            case LispLexer.COLON -> new Sx.SColon(origin(t));
-            case LispLexer.SYMBOL -> new Sx.SSymbol(t.getText(), origin(t));
-            default -> {
-                // A closer the scan did not expect, or a token the lexer already reported: never a datum.
-                report(LispCode.SYNTAX.at(origin(t), "unexpected '" + t.getText() + "'"));
-                yield null;
-            }
-        };
-        if (d == null) return null;
-        // 'x is (quote x); each quote of a run wraps the datum once more, innermost last.
-        for (int i = quotes - 1; i >= 0; i--) d = new Sx.SQuote(d, origin(tokens.get(firstQuote + i)));
-        return d;
-    }
 
-    private static boolean closes(int type) { return type == LispLexer.RPAREN || type == LispLexer.RBRACK || type == LispLexer.RBRACE; }
-
-    /**
-     * The datums up to the closer {@code close} (consumed), or null when one of them could not be read; when
-     * {@code colon} is given, its one slot gets the token of the first colon among them (a bracket's annotation).
-     */
-    private List<Sx> items(int close, Token[] colon) {
-        List<Sx> out = new ArrayList<>();
-        while (true) {
-            int type = tokens.get(next).getType();
-            if (type == close) { next++; return out; }
-            if (type == Token.EOF || closes(type)) {
-                report(LispCode.SYNTAX.at(origin(tokens.get(next)), "unexpected " + (type == Token.EOF ? "end of input" : "'" + tokens.get(next).getText() + "'")));
-                return null;
+        @Override public Sx group(Token open, Token close, List<Sx> items) {
+            switch (open.text()) {
+                case "(": return new Sx.SList(items, new Sx.Span(source, open.start(), close.stop() + 1), origin(open));
+                case "{": return new Sx.SBraces(items, new Sx.Span(source, open.start(), close.stop() + 1), origin(open));
+                default: {
+                    // [ … ]: its datums, and the source after its first top-level colon up to the closer (a type annotation's text).
+                    Token colon = null;
+                    for (Sx d : items) {
+                        if (d.kind() == Sx.Kind.COLON) {
+                            colon = colons.get(d);
+                            break;
+                        }
+                    }
+                    Sx.Span typeSpan = colon == null ? null : new Sx.Span(source, colon.stop() + 1, close.start());
+                    return new Sx.SBracket(items, typeSpan, origin(open));
+                }
             }
-            Token first = tokens.get(next);
-            Sx d = datum();
-            if (d == null) return null;
-            if (colon != null && colon[0] == null && d.kind() == Sx.Kind.COLON) colon[0] = first;
-            out.add(d);
+        }
+
+        @Override public Sx quote(Token quote, Sx datum) { return new Sx.SQuote(datum, origin(quote)); }
+
+        @Override public Diagnostic badToken(Token t) {
+            if (t.role() == Token.Role.LEXER_ERROR) {
+                return LispCode.SYNTAX.at(origin(t), t.text().length() > MESSAGE_CHARS ? t.text().substring(0, MESSAGE_CHARS) + "…" : t.text());
+            }
+            return LispCode.BAD_TOKEN.at(origin(t), "unexpected character '" + t.text() + "'");
+        }
+
+        @Override public Diagnostic strayCloser(Token close) { return unexpected(close); }
+
+        @Override public Diagnostic mismatchedCloser(Token open, Token close) { return unexpected(close); }
+
+        @Override public Diagnostic danglingQuote(Token quote, Token next) {
+            return LispCode.SYNTAX.at(origin(quote), "a quote (') must be followed by the datum it quotes, but "
+                    + (next.role() == Token.Role.END ? "the text ends" : "'" + next.text() + "' follows"));
+        }
+
+        @Override public Diagnostic unclosed(Token open, Token end, int depth) { return unexpected(end); }
+
+        /** A token where none can be (the scan has balanced the delimiters: only a delimiter inside a symbol's braces gets here). */
+        private Diagnostic unexpected(Token t) {
+            return LispCode.SYNTAX.at(origin(t), "unexpected " + (t.role() == Token.Role.END ? "end of input" : "'" + t.text() + "'"));
         }
     }
 
-    /** {@code [ … ]}: its datums, and the source after a top-level colon up to the closer (a type annotation's text). */
-    private Sx bracket(Token open) {
-        Token[] colon = new Token[1];
-        List<Sx> items = items(LispLexer.RBRACK, colon);
-        if (items == null) return null;
-        Token close = tokens.get(next - 1);
-        Sx.Span typeSpan = colon[0] == null ? null : new Sx.Span(source, colon[0].getStopIndex() + 1, close.getStartIndex());
-        return new Sx.SBracket(items, typeSpan, origin(open));
-    }
-
-    private Sx integer(Token t) {
+    private Sx integer(Token t, Consumer<Diagnostic> problems) {
         try {
-            long v = text != null ? Long.parseLong(text, t.getStartIndex(), t.getStopIndex() + 1, 10) : Long.parseLong(t.getText());
-            return new Sx.SInt(v, origin(t));
+            return new Sx.SInt(Long.parseLong(t.text()), t.at(sourceId));
         } catch (NumberFormatException e) {
-            report(LispCode.NUMBER_RANGE.at(origin(t), "integer literal " + Sx.quote(t.getText()) + " does not fit in 64 bits"));
-            return new Sx.SInt(0, origin(t));
+            problems.accept(LispCode.NUMBER_RANGE.at(t.at(sourceId), "integer literal " + Sx.quote(t.text()) + " does not fit in 64 bits"));
+            return new Sx.SInt(0, t.at(sourceId));
         }
     }
 
     /** Decodes \n \t \r \0 \\ \" and \\uXXXX / \\u{X…}; anything else is a parse error at the escape. */
-    private String unescape(Token t) {
-        String raw = t.getText();
+    private String unescape(Token t, Consumer<Diagnostic> problems) {
+        String raw = t.text();
         StringBuilder b = new StringBuilder();
-        int line = t.getLine();
-        int col = t.getCharPositionInLine() + 2;
+        int line = t.line();
+        int col = t.column() + 1;
         for (int i = 1; i < raw.length() - 1; i++) {
             char c = raw.charAt(i);
             if (c != '\\') {
@@ -256,12 +238,12 @@ public final class SyntaxReader {
                         col += end - i + 2;
                         i = end;
                     } catch (IllegalArgumentException ex) {
-                        report(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "malformed \\u escape"));
+                        problems.accept(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "malformed \\u escape"));
                     }
                     continue;
                 }
                 default:
-                    report(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "unknown escape '\\" + e + "' (use \\n \\t \\r \\0 \\\\ \\\" or \\u{…})"));
+                    problems.accept(LispCode.BAD_ESCAPE.at(Origin.of(sourceId, line, col), "unknown escape '\\" + e + "' (use \\n \\t \\r \\0 \\\\ \\\" or \\u{…})"));
             }
             col += 2;
         }

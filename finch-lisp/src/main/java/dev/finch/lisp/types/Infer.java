@@ -1,5 +1,8 @@
 package dev.finch.lisp.types;
 
+import dev.finch.frontend.types.Mismatch;
+import dev.finch.frontend.types.Scheme;
+import dev.finch.frontend.types.Unifier;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.diag.Phase;
 import dev.finch.ir.limit.CompileBudget;
@@ -7,7 +10,6 @@ import dev.finch.ir.type.Type;
 import dev.finch.ir.type.TypeSyntax;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -18,8 +20,9 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Hindley–Milner machinery: fresh variables with levels, unification with an occurs check, generalization and
- * instantiation of schemes, conversion to and from IR types, and the effect fixpoint.
+ * Lisp's inference machinery over the frontend kit's Hindley–Milner core ({@link Unifier}: fresh variables with
+ * levels, unification with an occurs check, generalization and instantiation of schemes): Lisp's clash messages,
+ * conversion to and from IR types, and the effect fixpoint.
  *
  * <p>Every walk over a type is bounded, because a type's tree can be exponentially larger than the program that
  * builds it (let-polymorphism doubling a type per definition, records of records sharing their parts): each walk
@@ -43,14 +46,10 @@ public final class Infer {
         public boolean infinite() { return infinite; }
     }
 
-    /** A generalized type: {@code vars} are instantiated afresh at each use. */
-    public record Scheme(List<Ty.Var> vars, Ty body) {
-        public static Scheme mono(Ty t) { return new Scheme(List.of(), t); }
-    }
-
     private final CompileBudget budget;
     private Origin at;
-    private int level;
+    /** The kit's Hindley–Milner core: this inference's variables, levels and unification, every walk {@link Checked}. */
+    private final Unifier<Ty> hm = new Unifier<>(walk -> new Checked(), false);
     private final List<Eff> effs = new ArrayList<>();
 
     /** Inference metered by {@code budget}; limits are reported at {@code start} until {@link #at} moves on. */
@@ -75,14 +74,18 @@ public final class Infer {
      * A checked walk: every part is charged as work, and a walk of more parts than the type-size limit, or deeper
      * than the nesting limit, is refused. One per top-level operation, so a type is measured by the walk itself.
      */
-    private final class Checked implements Parts {
+    private final class Checked implements Parts, Unifier.Meter {
         private long parts;
 
         @Override public boolean enter(int depth) {
+            visit(depth);
+            return true;
+        }
+
+        @Override public void visit(int depth) {
             if (++parts > budget.limits().maxTypeSize()) budget.typeSize(Phase.VERIFY, parts, at);
             if (depth > budget.limits().maxNesting()) budget.nesting(Phase.VERIFY, depth, at);
             budget.charge(Phase.VERIFY, 1, at);
-            return true;
         }
     }
 
@@ -144,13 +147,13 @@ public final class Infer {
 
     private static Ty prim(String name) { return new Ty.Con(name, List.of()); }
 
-    public int level() { return level; }
+    public int level() { return hm.level(); }
 
-    public void enter() { level++; }
+    public void enter() { hm.enter(); }
 
-    public void leave() { level--; }
+    public void leave() { hm.leave(); }
 
-    public Ty.Var fresh() { return new Ty.Var(level); }
+    public Ty.Var fresh() { return new Ty.Var(hm.supply(), hm.level()); }
 
     public Eff eff() {
         Eff e = new Eff();
@@ -170,116 +173,42 @@ public final class Infer {
     private static String expectedFound(Ty a, Ty b) { return "expected " + show(a) + ", found " + show(b); }
 
     /** Unifies two types; throws {@link Clash} when they cannot be equal. */
-    public void unify(Ty a, Ty b) { unify(a, b, new Checked(), 1); }
-
-    private void unify(Ty a, Ty b, Parts parts, int depth) {
-        a = a.prune();
-        b = b.prune();
-        if (a == b) return;
-        parts.enter(depth);
-        if (a instanceof Ty.Var va) { bind(va, b); return; }
-        if (b instanceof Ty.Var vb) { bind(vb, a); return; }
-        if (a.kind() != b.kind()) throw new Clash(expectedFound(a, b), false);
-        switch (a.kind()) {
-            case CON: {
-                Ty.Con ca = (Ty.Con) a;
-                Ty.Con cb = (Ty.Con) b;
-                if (!ca.name.equals(cb.name) || ca.args.size() != cb.args.size() || !ca.tags.equals(cb.tags) || !ca.payload.equals(cb.payload)) {
-                    throw new Clash(expectedFound(a, b), false);
-                }
-                for (int i = 0; i < ca.args.size(); i++) unify(ca.args.get(i), cb.args.get(i), parts, depth + 1);
-                return;
-            }
-            case REC: {
-                Ty.Rec ra = (Ty.Rec) a;
-                Ty.Rec rb = (Ty.Rec) b;
-                if (!ra.fields.keySet().equals(rb.fields.keySet())) throw new Clash("expected record fields " + ra.fields.keySet() + ", found " + rb.fields.keySet(), false);
-                for (String k : ra.fields.keySet()) unify(ra.fields.get(k), rb.fields.get(k), parts, depth + 1);
-                return;
-            }
-            case FN: {
-                Ty.Fn fa = (Ty.Fn) a;
-                Ty.Fn fb = (Ty.Fn) b;
-                if (fa.ins.size() != fb.ins.size()) throw new Clash("expected a function of " + fa.ins.size() + " argument(s), found one of " + fb.ins.size(), false);
-                if (fa.outs.size() != fb.outs.size()) throw new Clash("expected a function leaving " + fa.outs.size() + " value(s), found one leaving " + fb.outs.size(), false);
-                for (int i = 0; i < fa.ins.size(); i++) unify(fa.ins.get(i), fb.ins.get(i), parts, depth + 1);
-                for (int i = 0; i < fa.outs.size(); i++) unify(fa.outs.get(i), fb.outs.get(i), parts, depth + 1);
-                Eff ea = fa.eff.find();
-                Eff eb = fb.eff.find();
-                if (ea != eb) {
-                    if (ea.yielded != null && eb.yielded != null) unify(ea.yielded, eb.yielded, parts, depth + 1);
-                    ea.mergeInto(eb);
-                }
-                return;
-            }
-            default:
-                throw new Clash(expectedFound(a, b), false);
+    public void unify(Ty a, Ty b) {
+        try {
+            hm.unify(a, b);
+        } catch (Mismatch m) {
+            throw clash(m);
         }
     }
 
-    private void bind(Ty.Var v, Ty t) {
-        if (t instanceof Ty.Var w) {
-            w.level = Math.min(w.level, v.level);
-            v.ref = w;
-            return;
+    /** The clash of a mismatch, worded by what the clashing parts are. */
+    private static Clash clash(Mismatch m) {
+        if (m.infinite()) return new Clash("a type would contain itself", true);
+        Ty a = m.expected();
+        Ty b = m.found();
+        if (a.kind() == b.kind() && a.kind() == Ty.Kind.REC) {
+            return new Clash("expected record fields " + ((Ty.Rec) a).fields.keySet() + ", found " + ((Ty.Rec) b).fields.keySet(), false);
         }
-        adjust(t, v, new Checked(), 1);
-        v.ref = t;
-    }
-
-    /** Occurs check plus level adjustment (variables in t may not be generalized above v's level). */
-    private void adjust(Ty t, Ty.Var v, Parts parts, int depth) {
-        t = t.prune();
-        parts.enter(depth);
-        switch (t.kind()) {
-            case VAR: {
-                Ty.Var w = (Ty.Var) t;
-                if (w == v) throw new Clash("a type would contain itself", true);
-                w.level = Math.min(w.level, v.level);
-                return;
-            }
-            case CON: for (Ty a : ((Ty.Con) t).args) adjust(a, v, parts, depth + 1); return;
-            case REC: for (Ty a : ((Ty.Rec) t).fields.values()) adjust(a, v, parts, depth + 1); return;
-            case FN: {
-                Ty.Fn f = (Ty.Fn) t;
-                for (Ty a : f.ins) adjust(a, v, parts, depth + 1);
-                for (Ty a : f.outs) adjust(a, v, parts, depth + 1);
-                return;
-            }
-            default:
+        if (a.kind() == b.kind() && a.kind() == Ty.Kind.FN) {
+            Ty.Fn fa = (Ty.Fn) a;
+            Ty.Fn fb = (Ty.Fn) b;
+            if (fa.ins.size() != fb.ins.size()) return new Clash("expected a function of " + fa.ins.size() + " argument(s), found one of " + fb.ins.size(), false);
+            return new Clash("expected a function leaving " + fa.outs.size() + " value(s), found one leaving " + fb.outs.size(), false);
         }
+        return new Clash(expectedFound(a, b), false);
     }
 
     /**
      * Generalizes the variables above the current level. The walk measures the type, so a scheme is never larger
      * than the type-size limit: this is where let-polymorphism's doubling stops.
      */
-    public Scheme generalize(Ty t) {
-        Set<Ty.Var> vars = new LinkedHashSet<>();
-        freeVars(t, vars);
-        List<Ty.Var> gen = new ArrayList<>();
-        for (Ty.Var v : vars) if (v.level > level) gen.add(v);
-        return new Scheme(gen, t);
-    }
+    public Scheme<Ty> generalize(Ty t) { return hm.generalize(t, v -> true); }
 
     /** The unbound variables of t, in order of appearance. */
-    public void freeVars(Ty t, Set<Ty.Var> out) { freeVars(t, out, new Checked(), 1); }
-
-    private static void freeVars(Ty t, Set<Ty.Var> out, Parts parts, int depth) {
-        t = t.prune();
-        parts.enter(depth);
-        switch (t.kind()) {
-            case VAR: out.add((Ty.Var) t); return;
-            case CON: for (Ty a : ((Ty.Con) t).args) freeVars(a, out, parts, depth + 1); return;
-            case REC: for (Ty a : ((Ty.Rec) t).fields.values()) freeVars(a, out, parts, depth + 1); return;
-            case FN: {
-                Ty.Fn f = (Ty.Fn) t;
-                for (Ty a : f.ins) freeVars(a, out, parts, depth + 1);
-                for (Ty a : f.outs) freeVars(a, out, parts, depth + 1);
-                return;
-            }
-            default:
-        }
+    public void freeVars(Ty t, Set<Ty.Var> out) {
+        Set<Ty> all = new LinkedHashSet<>();
+        hm.freeVariables(t, all);
+        for (Ty v : all) out.add((Ty.Var) v);
     }
 
     /**
@@ -287,49 +216,7 @@ public final class Infer {
      * sharing (each distinct part is copied once), so an instance costs what the scheme's structure holds, not
      * what its tree would spell out.
      */
-    public Ty instantiate(Scheme s) {
-        if (s.vars().isEmpty()) return s.body();
-        Map<Ty, Ty> copies = new IdentityHashMap<>();
-        for (Ty.Var v : s.vars()) copies.put(v, fresh());
-        return copy(s.body(), copies, new Checked(), 1);
-    }
-
-    /** Copies {@code t}; {@code copies} maps each part already copied (and each generalized variable) to its copy. */
-    private Ty copy(Ty t, Map<Ty, Ty> copies, Parts parts, int depth) {
-        t = t.prune();
-        Ty done = copies.get(t);
-        if (done != null) return done;
-        parts.enter(depth);
-        Ty out;
-        switch (t.kind()) {
-            case CON: {
-                Ty.Con c = (Ty.Con) t;
-                if (c.args.isEmpty()) return c;
-                List<Ty> args = new ArrayList<>();
-                for (Ty a : c.args) args.add(copy(a, copies, parts, depth + 1));
-                out = new Ty.Con(c.name, args, c.tags, c.payload);
-                break;
-            }
-            case REC: {
-                Map<String, Ty> f = new TreeMap<>();
-                for (Map.Entry<String, Ty> e : ((Ty.Rec) t).fields.entrySet()) f.put(e.getKey(), copy(e.getValue(), copies, parts, depth + 1));
-                out = new Ty.Rec(f);
-                break;
-            }
-            case FN: {
-                Ty.Fn f = (Ty.Fn) t;
-                List<Ty> ins = new ArrayList<>();
-                List<Ty> outs = new ArrayList<>();
-                for (Ty a : f.ins) ins.add(copy(a, copies, parts, depth + 1));
-                for (Ty a : f.outs) outs.add(copy(a, copies, parts, depth + 1));
-                out = new Ty.Fn(ins, outs, f.eff);
-                break;
-            }
-            default: return t;
-        }
-        copies.put(t, out);
-        return out;
-    }
+    public Ty instantiate(Scheme<Ty> s) { return hm.instantiate(s, v -> fresh()); }
 
     /** Converts an IR type; its variables map through {@code vars} (fresh ones are added for new names). */
     public Ty fromType(Type t, Map<String, Ty> vars) { return fromType(t, vars, new Checked(), 1); }

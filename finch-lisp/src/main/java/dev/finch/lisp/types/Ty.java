@@ -1,43 +1,92 @@
 package dev.finch.lisp.types;
 
+import dev.finch.frontend.types.Term;
+import dev.finch.frontend.types.Unifier;
+import dev.finch.frontend.types.VarSupply;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * An inference type: the IR's {@link dev.finch.ir.type.Type} plus mutable unification variables. Constructors are
- * applications by name ({@code int}, {@code option}, {@code list}, …); records are closed field maps; functions
- * carry an {@link Eff} so effects and yields flow without being part of type equality.
+ * An inference type: the IR's {@link dev.finch.ir.type.Type} plus unification variables, as a term of the frontend
+ * kit's Hindley–Milner core ({@link Term}: {@link #prune()}, levels and binding are the kit's). Constructors are
+ * applications by name ({@code int}, {@code option}, {@code list}, …); records are closed field maps; functions carry an
+ * {@link Eff} so effects and yields flow without being part of type equality (they are unified beside the parts, in
+ * {@link Fn#unified}).
  */
-public abstract sealed class Ty permits Ty.Var, Ty.Con, Ty.Rec, Ty.Fn {
+public abstract sealed class Ty extends Term<Ty> permits Ty.Var, Ty.Con, Ty.Rec, Ty.Fn {
     /** The discriminator for switches. */
     public enum Kind { VAR, CON, REC, FN }
 
+    Ty() { }
+
+    Ty(VarSupply supply, int level) { super(supply, level); }
+
     public abstract Kind kind();
 
-    /** Follows bound variables to the representative type. */
-    public Ty prune() {
-        Ty t = this;
-        while (t instanceof Var v && v.ref != null) t = v.ref;
-        return t;
+    /** A structure's parts in unification order: a constructor's arguments, a record's fields by name, a function's inputs then outputs. */
+    @Override protected List<Ty> parts() {
+        switch (kind()) {
+            case CON: return ((Con) this).args;
+            case REC: return List.copyOf(((Rec) this).fields.values());
+            case FN: {
+                Fn f = (Fn) this;
+                List<Ty> all = new ArrayList<>(f.ins.size() + f.outs.size());
+                all.addAll(f.ins);
+                all.addAll(f.outs);
+                return all;
+            }
+            default: return List.of();
+        }
     }
 
-    /** A unification variable; {@code level} drives let-generalization. */
+    /** Same constructor: a name with its tags, a record's field names, a function's numbers of inputs and outputs. */
+    @Override protected boolean sameShape(Ty other) {
+        if (kind() != other.kind()) return false;
+        switch (kind()) {
+            case CON: {
+                Con a = (Con) this;
+                Con b = (Con) other;
+                return a.name.equals(b.name) && a.args.size() == b.args.size() && a.tags.equals(b.tags) && a.payload.equals(b.payload);
+            }
+            case REC: return ((Rec) this).fields.keySet().equals(((Rec) other).fields.keySet());
+            case FN: {
+                Fn a = (Fn) this;
+                Fn b = (Fn) other;
+                return a.ins.size() == b.ins.size() && a.outs.size() == b.outs.size();
+            }
+            default: return false;
+        }
+    }
+
+    @Override protected Ty withParts(List<Ty> parts) {
+        switch (kind()) {
+            case CON: {
+                Con c = (Con) this;
+                return new Con(c.name, parts, c.tags, c.payload);
+            }
+            case REC: {
+                java.util.Map<String, Ty> f = new TreeMap<>();
+                int i = 0;
+                for (String k : ((Rec) this).fields.keySet()) f.put(k, parts.get(i++));
+                return new Rec(f);
+            }
+            case FN: {
+                Fn f = (Fn) this;
+                return new Fn(parts.subList(0, f.ins.size()), parts.subList(f.ins.size(), parts.size()), f.eff);
+            }
+            default: throw new IllegalStateException("a variable has no parts");
+        }
+    }
+
+    /** A unification variable; its level (the kit's) drives let-generalization. */
     public static final class Var extends Ty {
-        private static int counter;
-        final int id;
-        int level;
-        Ty ref;
-
-        Var(int level) { this.level = level; this.id = ++counter; }
-
-        public int id() { return id; }
-
-        public int level() { return level; }
+        Var(VarSupply supply, int level) { super(supply, level); }
 
         @Override public Kind kind() { return Kind.VAR; }
 
-        @Override public String toString() { return ref != null ? ref.toString() : "?" + id; }
+        @Override public String toString() { return binding() != null ? binding().toString() : "?" + id(); }
     }
 
     /**
@@ -112,6 +161,16 @@ public abstract sealed class Ty permits Ty.Var, Ty.Con, Ty.Rec, Ty.Fn {
         public Eff eff() { return eff.find(); }
 
         @Override public Kind kind() { return Kind.FN; }
+
+        /** Two functions unified: their effect classes merge, and their yields (when both yield) unify too. */
+        @Override protected void unified(Ty other, Unifier.More<Ty> more) {
+            Eff ea = eff.find();
+            Eff eb = ((Fn) other).eff.find();
+            if (ea != eb) {
+                if (ea.yielded != null && eb.yielded != null) more.unify(ea.yielded, eb.yielded);
+                ea.mergeInto(eb);
+            }
+        }
 
         @Override public String toString() { return ins + "->" + outs; }
     }

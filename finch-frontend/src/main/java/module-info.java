@@ -1,0 +1,10 @@
+/**
+ * The frontend kit: the mechanisms the Lisp and µNorman frontends share — reading datums, ordering definitions by
+ * their strongly connected components, and Hindley–Milner inference's core. It depends on the IR alone (decisions D1).
+ */
+module finch.frontend {
+    requires transitive finch.ir;
+    exports dev.finch.frontend.graph;
+    exports dev.finch.frontend.read;
+    exports dev.finch.frontend.types;
+}
