@@ -1,6 +1,6 @@
 /**
  * The embedding API: {@code Finch}, {@code Session}, {@code Submission}, {@code Outcome}. {@code requires finch.core}
- * gives an application the VM's host types and values ({@code dev.finch.vm.host}, {@code dev.finch.vm.Value}) and the
+ * gives an application the VM's host types and values ({@code dev.finch.host}, {@code dev.finch.vm.Value}) and the
  * capability model as well.
  */
 module finch.core {
@@ -8,6 +8,10 @@ module finch.core {
     requires transitive finch.capabilities;
     requires transitive finch.verifier;
     requires transitive finch.vm;
+    requires transitive finch.host;
+    requires finch.lib;
+    requires transitive finch.automation;
+    requires static finch.workbooks;
     requires transitive finch.norman;
     requires finch.forth;
     requires finch.lisp;

@@ -1,6 +1,6 @@
 /**
- * Build-time only: the annotation processor that writes finch-vm's index of its word declarations
- * ({@code dev.finch.vm.word.CoreIndex}) while finch-vm compiles. No module depends on it at run time.
+ * Build-time only: the annotation processor that writes each word library's index of its word declarations
+ * (a {@code dev.finch.vm.word.WordIndex} named by {@code -Afinch.words.index}) while that module compiles. No module depends on it at run time.
  */
 module finch.word.index {
     requires java.compiler;

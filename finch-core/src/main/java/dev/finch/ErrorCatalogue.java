@@ -29,7 +29,7 @@ public final class ErrorCatalogue {
             dev.finch.norman.NormanCode.values(),
             dev.finch.vm.VmCode.values(),
             dev.finch.vm.boundary.HostCode.values(),
-            dev.finch.vm.host.AgentCode.values(),
+            dev.finch.host.AgentCode.values(),
             SessionCode.values(),
             SubmissionCode.values(),
             EmbedCode.values(),

@@ -6,8 +6,8 @@ import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.vm.Limits;
 import dev.finch.vm.Vm;
 import dev.finch.vm.compile.ModuleCompiler;
-import dev.finch.vm.host.FileHost;
-import dev.finch.vm.host.ProcessHost;
+import dev.finch.host.FileHost;
+import dev.finch.host.ProcessHost;
 import dev.finch.vm.word.Library;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -64,8 +64,8 @@ public final class Finch implements AutoCloseable {
     /** This Finch's µNorman frontend (it holds {@link Builder#normanSources}), made by the first µNorman submission. */
     private volatile Frontend norman;
     private final AtomicLong sessions = new AtomicLong();
-    private final java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
-    private final java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
+    private final java.util.function.Supplier<? extends dev.finch.host.ModelHost> models;
+    private final java.util.function.Supplier<? extends dev.finch.host.ToolHost> tools;
     private final Function<? super SessionOptions, ? extends FileHost> fileHosts;
     private final Function<? super SessionOptions, ? extends ProcessHost> processHosts;
     private final Map<String, String> processEnvironment;
@@ -120,7 +120,7 @@ public final class Finch implements AutoCloseable {
     public java.util.Optional<dev.finch.agent.AgentScheduler> agents() { return java.util.Optional.ofNullable(agents); }
 
     /** The agent host of {@code session}'s runs, or null without a scheduler. */
-    dev.finch.vm.host.AgentHost agentHost(Session session) { return agents == null ? null : agents.hostFor(session); }
+    dev.finch.host.AgentHost agentHost(Session session) { return agents == null ? null : agents.hostFor(session); }
 
     /** A builder with the default limits. */
     public static Builder builder() { return new Builder(); }
@@ -173,10 +173,10 @@ public final class Finch implements AutoCloseable {
     Vm vm() { return vm; }
 
     /** A new model host for one run (a fresh world: pool, deadline, clock), or null when none is installed. */
-    dev.finch.vm.host.ModelHost newModelHost() { return models == null ? null : models.get(); }
+    dev.finch.host.ModelHost newModelHost() { return models == null ? null : models.get(); }
 
     /** A new tool host for one session, or null when none is installed. */
-    dev.finch.vm.host.ToolHost newToolHost() { return tools == null ? null : tools.get(); }
+    dev.finch.host.ToolHost newToolHost() { return tools == null ? null : tools.get(); }
 
     /** A new session's MCP connections, or null when no MCP servers are configured. */
     McpServers.Connection connectMcp(Runnable toolsChanged) {
@@ -376,8 +376,8 @@ public final class Finch implements AutoCloseable {
     public static final class Builder {
         private Limits limits = Limits.DEFAULT;
         private dev.finch.ir.limit.CompileLimits compileLimits = dev.finch.ir.limit.CompileLimits.DEFAULT;
-        private java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> models;
-        private java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> tools;
+        private java.util.function.Supplier<? extends dev.finch.host.ModelHost> models;
+        private java.util.function.Supplier<? extends dev.finch.host.ToolHost> tools;
         private Function<? super SessionOptions, ? extends FileHost> fileHosts;
         private Function<? super SessionOptions, ? extends ProcessHost> processHosts;
         private Map<String, String> processEnvironment = Map.of();
@@ -524,7 +524,7 @@ public final class Finch implements AutoCloseable {
          * new BigDecimal("15"), 8192)).budget(new BigDecimal("0.05")).timeLimit(Duration.ofMinutes(2)).build())}.
          * Without one, an ask stops its run with {@code E-HOST-013}.
          */
-        public Builder models(java.util.function.Supplier<? extends dev.finch.vm.host.ModelHost> perRun) {
+        public Builder models(java.util.function.Supplier<? extends dev.finch.host.ModelHost> perRun) {
             this.models = java.util.Objects.requireNonNull(perRun, "perRun");
             return this;
         }
@@ -537,7 +537,7 @@ public final class Finch implements AutoCloseable {
          * not pass from one session's runs to another's; the embedder closes what it made when the session ends.
          * Without one, a call stops its run with {@code E-HOST-013}.
          */
-        public Builder tools(java.util.function.Supplier<? extends dev.finch.vm.host.ToolHost> perSession) {
+        public Builder tools(java.util.function.Supplier<? extends dev.finch.host.ToolHost> perSession) {
             this.tools = java.util.Objects.requireNonNull(perSession, "perSession");
             return this;
         }
@@ -549,7 +549,7 @@ public final class Finch implements AutoCloseable {
          * that session's options — their roots, typically. For example, every session's files audited:
          * {@code fileHosts(options -> new AuditedFiles(new LocalFileHost(options.roots())))}. The host reports the
          * roots it serves ({@link FileHost#installed}); a word over any other root fails with {@code E-HOST-002}.
-         * Without a factory, a session gets a {@link dev.finch.vm.host.LocalFileHost} over its installed roots.
+         * Without a factory, a session gets a {@link dev.finch.host.LocalFileHost} over its installed roots.
          * A host that throws, or answers null or more than was asked, fails that operation with a {@code host}
          * diagnostic ({@code E-HOST-005}, {@code E-HOST-006}), never the session.
          */
@@ -562,7 +562,7 @@ public final class Finch implements AutoCloseable {
          * Where {@code process-run} goes once authorized, unless the session's options name a process host
          * ({@link SessionOptions#withProcessHost}): {@code perSession} makes each session's process host when it opens
          * (a restored one too), from its options. Without one, a session gets a
-         * {@link dev.finch.vm.host.LocalProcessHost} working in its workspace, killed (with everything it started) at
+         * {@link dev.finch.host.LocalProcessHost} working in its workspace, killed (with everything it started) at
          * the run's timeout, deadline or cancellation, with 8 MiB per captured stream and only the allowlisted
          * environment plus {@link #processEnvironment}. A host that throws or answers null fails the call with {@code E-HOST-010}.
          */
@@ -587,14 +587,14 @@ public final class Finch implements AutoCloseable {
         /**
          * Environment variables every child of the local process host gets, over (or beside) the allowlist Finch sets
          * itself — {@code PATH}, {@code LANG}, {@code LC_ALL}, and {@code HOME}/{@code TMPDIR} in a private scratch
-         * directory per call ({@link dev.finch.vm.host.LocalProcessHost}). Nothing of the JVM's own environment reaches
+         * directory per call ({@link dev.finch.host.LocalProcessHost}). Nothing of the JVM's own environment reaches
          * a child otherwise, so name here exactly what programs' processes may see (never a secret they should not).
          * Replaces what an earlier call gave. Only the local host uses it; a host of your own
          * ({@link #processHosts}) decides its children's environment itself. A malformed name or a value with NUL is an
          * {@code IllegalArgumentException}.
          */
         public Builder processEnvironment(Map<String, String> variables) {
-            this.processEnvironment = dev.finch.vm.host.LocalProcessHost.checkedEnvironment(variables);
+            this.processEnvironment = dev.finch.host.LocalProcessHost.checkedEnvironment(variables);
             return this;
         }
 

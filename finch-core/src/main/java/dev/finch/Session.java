@@ -25,12 +25,12 @@ import dev.finch.capabilities.Grant;
 import dev.finch.capabilities.GrantSet;
 import dev.finch.capabilities.Scope;
 import dev.finch.vm.boundary.EffectRequest;
-import dev.finch.vm.host.FileHost;
+import dev.finch.host.FileHost;
 import dev.finch.vm.boundary.HostConfig;
 import dev.finch.vm.boundary.HostResponse;
-import dev.finch.vm.host.ModelHost;
-import dev.finch.vm.host.ProcessHost;
-import dev.finch.vm.host.ToolHost;
+import dev.finch.host.ModelHost;
+import dev.finch.host.ProcessHost;
+import dev.finch.host.ToolHost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -80,7 +80,7 @@ public final class Session {
     private final FileHost files;
     private final ProcessHost processes;
     /** This session's tool host (µNorman's call), made when it opened; null when Finch has none. */
-    private final dev.finch.vm.host.ToolHost tools;
+    private final dev.finch.host.ToolHost tools;
     private final AtomicLong grantIds = new AtomicLong();
     /** The grants revoked so far: every run of this session consults them at its capability boundaries. */
     private final dev.finch.capabilities.Revocations revocations = new dev.finch.capabilities.Revocations();
@@ -209,7 +209,7 @@ public final class Session {
      */
     private void installMcpWords() {
         mcpStale = false;
-        List<dev.finch.vm.word.DataWord> words = dev.finch.vm.host.McpBindings.words(mcp.tools(), mcp);
+        List<dev.finch.vm.word.DataWord> words = dev.finch.host.McpBindings.words(mcp.tools(), mcp);
         Snapshot s = snapshot;
         var vocabulary = s.state().library().vocabulary();
         boolean changed = false;
@@ -400,7 +400,7 @@ public final class Session {
      * session's. For a host that gives each run a world of its own: the µNorman test harness runs each test against
      * the scripted models and tools of its file. Either may be null: that run has no such host ({@code E-HOST-013}).
      */
-    public Outcome submit(Submission submission, dev.finch.vm.host.ModelHost models, dev.finch.vm.host.ToolHost tools) {
+    public Outcome submit(Submission submission, dev.finch.host.ModelHost models, dev.finch.host.ToolHost tools) {
         return submit(submission, h -> h.with(ModelHost.class, models).with(ToolHost.class, tools));
     }
 
@@ -446,10 +446,10 @@ public final class Session {
     /**
      * As {@link #call(String, List, OutputSink)}, the call's µNorman {@code ask} going to {@code models} and {@code call}
      * to {@code tools} instead of the ones this session's {@link Finch} makes, as {@link #submit(Submission,
-     * dev.finch.vm.host.ModelHost, dev.finch.vm.host.ToolHost)} does for a submission. Either may be null.
+     * dev.finch.host.ModelHost, dev.finch.host.ToolHost)} does for a submission. Either may be null.
      */
-    public Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink, dev.finch.vm.host.ModelHost models,
-                        dev.finch.vm.host.ToolHost tools) {
+    public Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink, dev.finch.host.ModelHost models,
+                        dev.finch.host.ToolHost tools) {
         return call(word, args, sink, h -> h.with(ModelHost.class, models).with(ToolHost.class, tools));
     }
 
@@ -638,13 +638,13 @@ public final class Session {
         HostConfig base = sessionHosts;
         if (base == null) {
             sessionHosts = base = HostConfig.of(GrantSet.EMPTY, options.deferred()).withRevocations(revocations)
-                    .with(FileHost.class, files).with(ProcessHost.class, processes).with(dev.finch.vm.host.ToolHost.class, tools)
-                    .with(dev.finch.vm.host.EditorHost.class, options.editorHost().orElse(null))
-                    .with(dev.finch.vm.host.AutomationHost.class, options.automationHost().orElse(null))
-                    .with(dev.finch.vm.host.McpHost.class, mcp);
+                    .with(FileHost.class, files).with(ProcessHost.class, processes).with(dev.finch.host.ToolHost.class, tools)
+                    .with(dev.finch.host.EditorHost.class, options.editorHost().orElse(null))
+                    .with(dev.finch.automation.AutomationHost.class, options.automationHost().orElse(null))
+                    .with(dev.finch.host.McpHost.class, mcp);
         }
-        return base.withGrants(grants).with(dev.finch.vm.host.ModelHost.class, finch.newModelHost())
-                .with(dev.finch.vm.host.AgentHost.class, finch.agentHost(this));
+        return base.withGrants(grants).with(dev.finch.host.ModelHost.class, finch.newModelHost())
+                .with(dev.finch.host.AgentHost.class, finch.agentHost(this));
     }
 
     /** Installs a restored state, as it was when the image was saved (its history is already read). */

@@ -2,12 +2,12 @@ package dev.finch;
 
 import dev.finch.capabilities.ConcretePath;
 import dev.finch.capabilities.Root;
-import dev.finch.vm.host.FileHost;
+import dev.finch.host.FileHost;
 import dev.finch.vm.boundary.HostCode;
 import dev.finch.vm.boundary.HostFailure;
-import dev.finch.vm.host.LocalFileHost;
-import dev.finch.vm.host.LocalProcessHost;
-import dev.finch.vm.host.ProcessHost;
+import dev.finch.host.LocalFileHost;
+import dev.finch.host.LocalProcessHost;
+import dev.finch.host.ProcessHost;
 import dev.finch.vm.boundary.Watch;
 import java.io.InputStream;
 import java.io.Reader;

@@ -1,8 +1,8 @@
 package dev.finch;
 
 import dev.finch.capabilities.Root;
-import dev.finch.vm.host.FileHost;
-import dev.finch.vm.host.ProcessHost;
+import dev.finch.host.FileHost;
+import dev.finch.host.ProcessHost;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -31,8 +31,8 @@ import java.util.Optional;
  *   <li><b>Bindings</b> ({@link #withFileHost}, {@link #withProcessHost}): the file and process hosts the session's
  *       authorized requests are dispatched to. Without one, the session uses the one {@link Finch.Builder#fileHosts} /
  *       {@link Finch.Builder#processHosts} make from these options, else Finch's local ones: a
- *       {@link dev.finch.vm.host.LocalFileHost} over the installed roots (none when no root is installed: file words
- *       then fail with {@code E-HOST-013}) and a {@link dev.finch.vm.host.LocalProcessHost} working in the workspace.
+ *       {@link dev.finch.host.LocalFileHost} over the installed roots (none when no root is installed: file words
+ *       then fail with {@code E-HOST-013}) and a {@link dev.finch.host.LocalProcessHost} working in the workspace.
  *       A host of your own decides which roots it serves ({@link FileHost#installed}); the roots here are then only
  *       what the workspace-relative defaults (the process host's working directory) and a factory see. The same
  *       instance serves every session opened with these options, so it must be thread-safe when those sessions run
@@ -46,14 +46,14 @@ import java.util.Optional;
  * </ul>
  */
 public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred,
-                             Optional<FileHost> fileHost, Optional<ProcessHost> processHost, Optional<dev.finch.vm.host.EditorHost> editorHost,
-                             Optional<dev.finch.vm.host.AutomationHost> automationHost) {
+                             Optional<FileHost> fileHost, Optional<ProcessHost> processHost, Optional<dev.finch.host.EditorHost> editorHost,
+                             Optional<dev.finch.automation.AutomationHost> automationHost) {
     /** No roots, no grants, local bindings, dispatch in the session. */
     public static final SessionOptions DEFAULT = new SessionOptions(Map.of(), List.of(), false, Optional.empty(), Optional.empty());
 
     /** Options without an automation host. */
     public SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred, Optional<FileHost> fileHost, Optional<ProcessHost> processHost,
-                          Optional<dev.finch.vm.host.EditorHost> editorHost) {
+                          Optional<dev.finch.host.EditorHost> editorHost) {
         this(roots, grants, deferred, fileHost, processHost, editorHost, Optional.empty());
     }
 
@@ -132,16 +132,16 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
     }
 
     /** These options with {@code editor} showing the session's proposals ({@code proposal-open}, after authorization). */
-    public SessionOptions withEditorHost(dev.finch.vm.host.EditorHost editor) {
+    public SessionOptions withEditorHost(dev.finch.host.EditorHost editor) {
         return new SessionOptions(roots, grants, deferred, fileHost, processHost, Optional.of(Objects.requireNonNull(editor, "editor")), automationHost);
     }
 
     /**
      * These options with {@code desktop} as the desktop the {@code automation-*} words observe and drive (each operation
-     * after authorization under its own {@code desktop.automate(OP)}); {@link dev.finch.vm.host.AwtAutomationHost} drives
+     * after authorization under its own {@code desktop.automate(OP)}); {@link dev.finch.automation.AwtAutomationHost} drives
      * this machine's display with {@code java.awt.Robot}. Installing it grants nothing.
      */
-    public SessionOptions withAutomationHost(dev.finch.vm.host.AutomationHost desktop) {
+    public SessionOptions withAutomationHost(dev.finch.automation.AutomationHost desktop) {
         return new SessionOptions(roots, grants, deferred, fileHost, processHost, editorHost, Optional.of(Objects.requireNonNull(desktop, "desktop")));
     }
 }

@@ -19,7 +19,7 @@ import dev.finch.capabilities.ConcretePath;
 import dev.finch.capabilities.Root;
 import dev.finch.capabilities.Scope;
 import dev.finch.vm.Value;
-import dev.finch.vm.host.FileHost;
+import dev.finch.host.FileHost;
 import dev.finch.vm.boundary.HostCode;
 import dev.finch.vm.boundary.HostFailure;
 import java.io.ByteArrayInputStream;
@@ -96,14 +96,17 @@ class EmbeddingTest {
         assertEquals("hello!", new String(files.files.get("out.txt"), StandardCharsets.UTF_8));
     }
 
-    /** This application does not add Apache POI (optional in finch-vm): workbook words say so, before any request. */
-    @Test void workbookWordsNeedApachePoiWhichThisApplicationLeftOut() {
+    /**
+     * This application does not add finch-workbooks (the word library that brings Apache POI): the workbook words are
+     * not in its vocabulary, so a program that uses one is refused before it runs, naming the word.
+     */
+    @Test void workbookWordsAreAbsentWithoutTheirLibrary() {
         MapFiles files = new MapFiles();
         Session session = Finch.create().newSession(SessionOptions.DEFAULT.withFileHost(files).withGrant("fs.read(${workspace}/**)"));
         Outcome o = session.submit(Submission.of("\"sales.xlsx\" path workbook-sheets", "sheets.fth"));
         assertEquals(Outcome.Status.FAILED, o.status(), o.toString());
-        assertEquals(HostCode.NO_BINDING.code(), o.diagnostics().get(0).code());
-        assertTrue(o.diagnostics().get(0).message().contains("org.apache.poi:poi-ooxml"), o.toString());
+        assertEquals("E-VERIFY-003", o.diagnostics().get(0).code());
+        assertTrue(o.diagnostics().get(0).message().contains("workbook-sheets"), o.toString());
     }
 
     @Test void deferredRequestsAreServedOverJson() throws Exception {

@@ -8,7 +8,7 @@ import dev.finch.Language;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.SessionOptions;
-import dev.finch.vm.host.AwtAutomationHost;
+import dev.finch.automation.AwtAutomationHost;
 import dev.finch.SubmissionBuffer;
 import dev.finch.WordInfo;
 import dev.finch.capabilities.Scope;

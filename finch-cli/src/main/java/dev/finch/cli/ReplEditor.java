@@ -1,6 +1,6 @@
 package dev.finch.cli;
 
-import dev.finch.vm.host.EditorHost;
+import dev.finch.host.EditorHost;
 import dev.finch.vm.boundary.HostCode;
 import dev.finch.vm.boundary.HostFailure;
 import java.io.IOException;

@@ -7,7 +7,7 @@ import dev.finch.Language;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.SessionOptions;
-import dev.finch.vm.host.AwtAutomationHost;
+import dev.finch.automation.AwtAutomationHost;
 import dev.finch.Submission;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.vm.OutputSink;
@@ -68,9 +68,9 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** The editor of `finch run`: none; the REPL opens $EDITOR. */
-    private static final class NoEditor implements dev.finch.vm.host.EditorHost {
+    private static final class NoEditor implements dev.finch.host.EditorHost {
         @Override
-        public dev.finch.vm.host.EditorHost.Decision propose(String language, String title, String source) throws dev.finch.vm.boundary.HostFailure {
+        public dev.finch.host.EditorHost.Decision propose(String language, String title, String source) throws dev.finch.vm.boundary.HostFailure {
             throw new dev.finch.vm.boundary.HostFailure(dev.finch.vm.boundary.HostCode.NO_BINDING,
                     "finch run opens no editor for proposal-open: run the program in `finch repl` (with $EDITOR set), or answer it from an embedding");
         }

@@ -445,7 +445,7 @@ class DocsJavaBlocksTest {
                 ```forth
                 1 2 +
                 ```
-                <!-- excerpt-of: finch-vm/src/main/java/dev/finch/vm/lib/Strings.java -->
+                <!-- excerpt-of: finch-vm/src/main/java/dev/finch/lib/Strings.java -->
                 ```java
                 public final class Strings { }
                 ```
@@ -459,7 +459,7 @@ class DocsJavaBlocksTest {
         assertThat(first.check()).extracting(Line::text).containsExactly(" assertThat(xs).hasSize(1); ");
         assertThat(first.runs()).isTrue();
         assertThat(blocks.get(1).mode()).isEqualTo(new Mode.CompileOnly("calls a real model provider"));
-        assertThat(blocks.get(2).mode()).isEqualTo(new Mode.Excerpt("finch-vm/src/main/java/dev/finch/vm/lib/Strings.java"));
+        assertThat(blocks.get(2).mode()).isEqualTo(new Mode.Excerpt("finch-vm/src/main/java/dev/finch/lib/Strings.java"));
         assertThat(blocks.get(2).declares()).contains("Strings");
         assertThat(extract("y.md", "```java\nrecord P(long x) { }\nP p = new P(1);\n```\n").get(0).declares()).isEmpty();
         assertThat(unit(first)).extracting(Line::number).startsWith(2, 3).endsWith(5, 7, 5);

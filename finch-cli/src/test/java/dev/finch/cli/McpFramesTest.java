@@ -172,7 +172,7 @@ class McpFramesTest {
         in.close();
         assertThat(server.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(eventually(() -> withArgument("30.352").isEmpty())).as("its process ended").isTrue();
-        if (dev.finch.vm.host.LocalProcessHost.containment() == dev.finch.vm.host.LocalProcessHost.Containment.PID_NAMESPACE) {
+        if (dev.finch.host.LocalProcessHost.containment() == dev.finch.host.LocalProcessHost.Containment.PID_NAMESPACE) {
             assertThat(eventually(() -> withArgument("30.351").isEmpty())).as("and the one that left its session").isTrue();
         }
     }

@@ -1,6 +1,6 @@
 package dev.finch.agent;
 
-import dev.finch.vm.host.AgentHost;
+import dev.finch.host.AgentHost;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

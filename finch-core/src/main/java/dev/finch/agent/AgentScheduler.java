@@ -2,8 +2,8 @@ package dev.finch.agent;
 
 import dev.finch.Finch;
 import dev.finch.Session;
-import dev.finch.vm.host.AgentCode;
-import dev.finch.vm.host.AgentHost;
+import dev.finch.host.AgentCode;
+import dev.finch.host.AgentHost;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

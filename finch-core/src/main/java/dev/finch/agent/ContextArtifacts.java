@@ -1,7 +1,7 @@
 package dev.finch.agent;
 
-import dev.finch.vm.host.AgentCode;
-import dev.finch.vm.host.AgentHost;
+import dev.finch.host.AgentCode;
+import dev.finch.host.AgentHost;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.finch.capabilities.Grant;
-import dev.finch.vm.host.AgentHost;
+import dev.finch.host.AgentHost;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.TreeSet;

@@ -10,7 +10,7 @@ import dev.finch.SessionOptions;
 import dev.finch.Submission;
 import dev.finch.capabilities.Scope;
 import dev.finch.ir.diag.Diagnostic;
-import dev.finch.vm.host.AgentHost;
+import dev.finch.host.AgentHost;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

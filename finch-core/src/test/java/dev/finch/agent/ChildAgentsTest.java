@@ -14,7 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import dev.finch.vm.host.AgentHost;
+import dev.finch.host.AgentHost;
 
 /** Child agents end to end with the scripted provider: spawn, poll, await, cancel, in Lisp and Co-Forth. */
 class ChildAgentsTest {

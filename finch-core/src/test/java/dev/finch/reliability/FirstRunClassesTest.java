@@ -38,14 +38,14 @@ class FirstRunClassesTest {
             int at = line.indexOf("[class,load] ");
             if (at >= 0) loaded.add(line.substring(at + "[class,load] ".length()).split(" ")[0]);
         }
-        assertThat(loaded).as("classes loaded").hasSizeGreaterThan(500).contains("dev.finch.vm.word.CoreCalls")
+        assertThat(loaded).as("classes loaded").hasSizeGreaterThan(500).contains("dev.finch.lib.LibIndexCalls")
                 .noneMatch(c -> c.startsWith("dev.finch.vm.compile.Specials"))
                 .noneMatch(c -> c.matches("dev\\.finch\\.vm\\.compile\\.Intrinsic\\$\\d+"))
                 .noneMatch(c -> c.startsWith("io.vavr."))
                 .noneMatch(c -> c.equals("java.util.concurrent.ThreadPoolExecutor"))
                 .noneMatch(c -> c.equals("java.util.SplittableRandom"))
                 .noneMatch(c -> c.equals("java.lang.invoke.MethodHandleImpl$ArrayAccessor")) // asSpreader's, the boxed word handle
-                .noneMatch(c -> c.equals("dev.finch.vm.host.LocalProcessHost$Probed"));
+                .noneMatch(c -> c.equals("dev.finch.host.LocalProcessHost$Probed"));
         assertThat(p.exitValue()).as("exit status").isZero();
     }
 

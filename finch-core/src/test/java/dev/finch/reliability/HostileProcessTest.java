@@ -10,7 +10,7 @@ import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.SessionOptions;
 import dev.finch.Submission;
-import dev.finch.vm.host.LocalProcessHost;
+import dev.finch.host.LocalProcessHost;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

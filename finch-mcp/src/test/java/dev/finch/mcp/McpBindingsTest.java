@@ -3,8 +3,8 @@ package dev.finch.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.finch.vm.host.McpBindings;
-import dev.finch.vm.host.McpTool;
+import dev.finch.host.McpBindings;
+import dev.finch.host.McpTool;
 import org.junit.jupiter.api.Test;
 
 /** The one rule from tool names to words, and from schemas to types (docs/mcp.md). */

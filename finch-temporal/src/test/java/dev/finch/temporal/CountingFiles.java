@@ -2,9 +2,9 @@ package dev.finch.temporal;
 
 import dev.finch.capabilities.ConcretePath;
 import dev.finch.capabilities.Root;
-import dev.finch.vm.host.FileHost;
+import dev.finch.host.FileHost;
 import dev.finch.vm.boundary.HostFailure;
-import dev.finch.vm.host.LocalFileHost;
+import dev.finch.host.LocalFileHost;
 import java.io.InputStream;
 import java.io.Reader;
 import java.nio.file.Path;

@@ -40,6 +40,15 @@ public final class Vm implements AutoCloseable {
     private final Workers workers = new Workers();
 
     /**
+     * Every word the engine and the word libraries beside it declare (the libraries found as
+     * {@link dev.finch.vm.word.WordLibrary} services): the vocabulary a frontend resolves names against and a verifier
+     * checks calls with, without reaching into the engine's word package.
+     */
+    public static dev.finch.ir.vocab.Vocabulary vocabulary() {
+        return dev.finch.vm.word.Library.core().vocabulary();
+    }
+
+    /**
      * The big-stack worker pool, made on its first task: a run bounded by its own text runs on the calling thread, so
      * a VM may never need one (and a fresh JVM's first submission then loads no executor's classes).
      */

@@ -32,27 +32,30 @@ import javax.lang.model.type.TypeMirror;
 import javax.tools.Diagnostic;
 
 /**
- * Writes {@code dev.finch.vm.word.CoreIndex} while finch-vm compiles: every member of finch-vm that carries
+ * Writes a word library's index while its module compiles (the class the option {@value #OPTION} names, e.g.
+ * {@code dev.finch.lib.LibIndex}, a {@code dev.finch.vm.word.WordIndex}): every member of the module that carries
  * {@code @Word} or {@code @Overload}, with the annotations' values as written (the signature and requirement template
- * already parsed, by finch-ir's one parser), the member's class, name and the JVM descriptor of each parameter and
- * of its result, and which of the run
- * context, call depth, call site and origin its parameters take. {@code Library.core()} builds Finch's vocabulary
- * from that index in a fresh JVM instead of reading the annotations by reflection; the declarations stay the one
- * definition, the index is derived from them on every build, and finch-vm's {@code CoreIndexTest} fails if the two
- * ever disagree (it builds the library both ways). A malformed signature or template is a compile error here.
+ * already parsed, by finch-ir's one parser), the member's class, name and the JVM descriptor of each parameter and of its
+ * result, and which of the run context, call depth, call site and origin its parameters take; and its calls class, the
+ * interpreter's plain static call of each indexed method by number. {@code Library.of} builds Finch's vocabulary from the
+ * indexes in a fresh JVM instead of reading the annotations by reflection; the declarations stay the one definition, the
+ * index is derived from them on every build, and each module's index test fails if the two ever disagree (it builds the
+ * library both ways). A malformed signature or template is a compile error here.
  *
- * <p>The annotations are read by name (their classes are finch-vm's, compiled in the same round), so this module
- * depends on finch-ir only.
+ * <p>The annotations are read by name (their classes are the engine's word SPI), so this module depends on finch-ir
+ * only.
  */
 @SupportedAnnotationTypes({WordIndexProcessor.WORD, WordIndexProcessor.OVERLOAD})
+@javax.annotation.processing.SupportedOptions(WordIndexProcessor.OPTION)
 public final class WordIndexProcessor extends AbstractProcessor {
     static final String WORD = "dev.finch.vm.word.Word";
     static final String OVERLOAD = "dev.finch.vm.word.Overload";
-    /** The generated class. */
-    static final String INDEX = "dev.finch.vm.word.CoreIndex";
-    /** The generated interpreter calls of the indexed methods. */
-    static final String CALLS = "dev.finch.vm.word.CoreCalls";
-    /** Cases per method of {@link #CALLS}: each small enough for the JIT to compile (it skips methods over 8,000 bytes). */
+    /**
+     * The option naming the index a module's build writes ({@code -Afinch.words.index=dev.finch.lib.LibIndex}): each word
+     * library has its own, a public class implementing {@code dev.finch.vm.word.WordIndex}.
+     */
+    static final String OPTION = "finch.words.index";
+    /** Cases per method of the calls class: each small enough for the JIT to compile (it skips methods over 8,000 bytes). */
     static final int CALLS_PER_METHOD = 16;
 
     private static final String CTX = "dev.finch.vm.runtime.Ctx";
@@ -60,11 +63,22 @@ public final class WordIndexProcessor extends AbstractProcessor {
     private static final String ORIGIN = "dev.finch.ir.diag.Origin";
 
     private boolean written;
+    /** The index class this build writes ({@link #OPTION}). */
+    private String index;
+
+    private String pkg() { return index.substring(0, index.lastIndexOf('.')); }
+
+    private String simple() { return index.substring(index.lastIndexOf('.') + 1); }
 
     @Override public SourceVersion getSupportedSourceVersion() { return SourceVersion.latestSupported(); }
 
     @Override public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
         if (written || annotations.isEmpty()) return false;
+        index = processingEnv.getOptions().get(OPTION);
+        if (index == null || !index.matches("([a-z][a-z0-9_]*\\.)+[A-Z][A-Za-z0-9_]*")) {
+            processingEnv.getMessager().printMessage(Diagnostic.Kind.ERROR, "name the word index to write: -A" + OPTION + "=<package>.<Class>");
+            return false;
+        }
         Set<Element> members = new LinkedHashSet<>();
         for (TypeElement a : annotations) members.addAll(round.getElementsAnnotatedWith(a));
         // By class, then by member name: the order the reflective reading uses.
@@ -76,8 +90,8 @@ public final class WordIndexProcessor extends AbstractProcessor {
         boolean ok = write(byClass, src, calls);
         if (!ok) return false;
         Element[] origins = members.toArray(new Element[0]);
-        writeSource(INDEX, src.toString(), origins);
-        writeSource(CALLS, calls(calls), origins);
+        writeSource(index, src.toString(), origins);
+        writeSource(index + "Calls", calls(calls), origins);
         written = true;
         return false;
     }
@@ -96,18 +110,18 @@ public final class WordIndexProcessor extends AbstractProcessor {
      * adapted to {@code (Ctx, int, Type.Fn, Origin, Object[]) Object} would do, without the classes a fresh JVM spins to
      * adapt one. {@code calls} holds each call's expression (a statement for a void method), by number.
      */
-    private static String calls(List<String> calls) {
+    private String calls(List<String> calls) {
         StringBuilder out = new StringBuilder();
         String params = "dev.finch.vm.runtime.Ctx c, int depth, dev.finch.ir.type.Type.Fn site, dev.finch.ir.diag.Origin at, Object[] in";
-        out.append("package dev.finch.vm.word;\n\n")
+        out.append("package ").append(pkg()).append(";\n\n")
                 .append("/**\n")
                 .append(" * GENERATED by finch-word-index's WordIndexProcessor from the @Word/@Overload declarations; do not edit. The interpreter's\n")
                 .append(" * call of each method the index names, by its call number: the inputs cast (and unboxed) to the method's parameters, a\n")
                 .append(" * primitive result boxed, a void method's answered as null.\n")
                 .append(" */\n")
                 .append("@SuppressWarnings({\"unchecked\", \"rawtypes\", \"deprecation\", \"removal\"})\n")
-                .append("final class CoreCalls {\n")
-                .append("    private CoreCalls() { }\n\n")
+                .append("final class ").append(simple()).append("Calls {\n")
+                .append("    private ").append(simple()).append("Calls() { }\n\n")
                 .append("    /** Calls method {@code n} of the index. */\n")
                 .append("    static Object call(int n, ").append(params).append(") throws Throwable {\n")
                 .append("        switch (n / ").append(CALLS_PER_METHOD).append(") {\n");
@@ -126,27 +140,33 @@ public final class WordIndexProcessor extends AbstractProcessor {
     }
 
     private boolean write(Map<String, List<Element>> byClass, StringBuilder out, List<String> calls) {
-        out.append("package dev.finch.vm.word;\n\n")
+        out.append("package ").append(pkg()).append(";\n\n")
                 .append("import dev.finch.ir.cap.Capability;\n")
                 .append("import dev.finch.ir.type.Type;\n")
                 .append("import dev.finch.ir.vocab.RequirementTemplate;\n")
                 .append("import dev.finch.ir.vocab.Typing;\n")
                 .append("import dev.finch.ir.vocab.WordSpec;\n")
+                .append("import dev.finch.vm.word.Declaration;\n")
                 .append("import dev.finch.vm.word.Intrinsic;\n")
                 .append("import java.util.ArrayList;\n")
                 .append("import java.util.List;\n")
                 .append("import java.util.Optional;\n\n")
                 .append("/** GENERATED by finch-word-index's WordIndexProcessor from the @Word/@Overload declarations; do not edit. */\n")
-                .append("final class CoreIndex {\n")
-                .append("    private CoreIndex() { }\n\n")
-                .append("    /** The classes that declare Finch's own words. */\n")
-                .append("    static final List<String> CLASSES = List.of(");
+                .append("public final class ").append(simple()).append(" implements dev.finch.vm.word.WordIndex {\n")
+                .append("    /** The one index of this module's words. */\n")
+                .append("    public static final ").append(simple()).append(" INSTANCE = new ").append(simple()).append("();\n\n")
+                .append("    private ").append(simple()).append("() { }\n\n")
+                .append("    @Override public Object call(int n, dev.finch.vm.runtime.Ctx c, int depth, dev.finch.ir.type.Type.Fn site, dev.finch.ir.diag.Origin at, Object[] in) throws Throwable {\n")
+                .append("        return ").append(simple()).append("Calls.call(n, c, depth, site, at, in);\n    }\n\n")
+                .append("    @Override public List<String> classes() { return CLASSES; }\n\n")
+                .append("    /** The classes that declare this module's words. */\n")
+                .append("    private static final List<String> CLASSES = List.of(");
         String sep = "";
         for (String c : byClass.keySet()) { out.append(sep).append('\n').append("            ").append(string(c)); sep = ","; }
         out.append(");\n\n");
         int count = byClass.values().stream().mapToInt(List::size).sum();
         out.append("    /** Every declaring member, by class and then by name. */\n")
-                .append("    static List<Declaration> declarations() {\n")
+                .append("    @Override public List<Declaration> declarations() {\n")
                 .append("        List<Declaration> out = new ArrayList<>(").append(count).append(");\n");
         int k = 0;
         for (String c : byClass.keySet()) out.append("        c").append(k++).append("(out); // ").append(c).append('\n');
@@ -154,7 +174,7 @@ public final class WordIndexProcessor extends AbstractProcessor {
         boolean ok = true;
         k = 0;
         for (var e : byClass.entrySet()) {
-            out.append("\n    private static void c").append(k++).append("(List<Declaration> out) {\n");
+            out.append("\n    private void c").append(k++).append("(List<Declaration> out) {\n");
             for (Element m : e.getValue()) ok &= member(e.getKey(), m, out, calls);
             out.append("    }\n");
         }
@@ -226,7 +246,7 @@ public final class WordIndexProcessor extends AbstractProcessor {
                 return false;
             }
             site = "new Declaration.IndexedMethod(" + string(owner) + ", " + string(x.getSimpleName().toString()) + ", " + d
-                    + ", " + ctx + ", " + depth + ", " + callSite + ", " + origin + ", " + (fn == null ? -1 : calls.size()) + ")";
+                    + ", " + ctx + ", " + depth + ", " + callSite + ", " + origin + ", " + (fn == null ? -1 : calls.size()) + ", this)";
             // A @Word without an @Overload is refused when the library is assembled; it has no call.
             if (fn != null) calls.add(call(x, ctx, depth, fn.ins().size(), callSite, origin));
         } else {
@@ -237,7 +257,7 @@ public final class WordIndexProcessor extends AbstractProcessor {
         return true;
     }
 
-    /** The statement of {@code CoreCalls} that calls {@code x} with the interpreter's boxed inputs {@code in}. */
+    /** The statement of the calls class that calls {@code x} with the interpreter's boxed inputs {@code in}. */
     private String call(ExecutableElement x, boolean ctx, boolean depth, int inputs, boolean site, boolean origin) {
         StringBuilder args = new StringBuilder();
         List<? extends VariableElement> ps = x.getParameters();

@@ -32,7 +32,8 @@ class WordIndexProcessorTest {
     private static final List<JavaFileObject> ANNOTATIONS = List.of(
             source("dev.finch.vm.word.Intrinsic", "package dev.finch.vm.word; public enum Intrinsic { NONE, SHUFFLE }"),
             // What the index's method signatures name (javac reads them in the round after it is written).
-            source("dev.finch.vm.word.Declaration", "package dev.finch.vm.word; record Declaration() { }"),
+            source("dev.finch.vm.word.Declaration", "package dev.finch.vm.word; public record Declaration() { }"),
+            source("dev.finch.vm.word.WordIndex", "package dev.finch.vm.word; public interface WordIndex { }"),
             source("dev.finch.vm.runtime.Ctx", "package dev.finch.vm.runtime; public final class Ctx { }"),
             source("dev.finch.vm.word.Word", """
                     package dev.finch.vm.word;
@@ -85,18 +86,21 @@ class WordIndexProcessorTest {
                     public static double half(double x) { return x / 2; }
                 }"""));
         assertThat(problems).isEmpty();
-        String index = Files.readString(out.resolve("dev/finch/vm/word/CoreIndex.java"));
-        assertThat(index).contains("static final List<String> CLASSES = List.of(\n            \"demo.Words\");")
-                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"swap\", List.of(\"Ljava/lang/Object;\", \"Ljava/lang/Object;\"), \"[Ljava/lang/Object;\", false, false, false, false, 4)")
+        String index = Files.readString(out.resolve("demo/DemoIndex.java"));
+        assertThat(index).contains("public final class DemoIndex implements dev.finch.vm.word.WordIndex {")
+                .contains("public static final DemoIndex INSTANCE = new DemoIndex();")
+                .contains("return DemoIndexCalls.call(n, c, depth, site, at, in);")
+                .contains("private static final List<String> CLASSES = List.of(\n            \"demo.Words\");")
+                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"swap\", List.of(\"Ljava/lang/Object;\", \"Ljava/lang/Object;\"), \"[Ljava/lang/Object;\", false, false, false, false, 4, this)")
                 .contains("new Declaration.WordValues(\"swap-ish\", WordSpec.Category.STACK, \"Says \\\"hi\\\".\\nTwice.\", false, false, Typing.ORDINARY, List.of())")
                 .contains("new Declaration.WordValues(\"tally\", WordSpec.Category.HOST, \"Tallies.\", false, false, Typing.ORDINARY, List.of(\"count\", \"\\\"n\\\"\"))")
                 .contains("Intrinsic.SHUFFLE")
-                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"read\", List.of(\"Ljava/lang/Object;\", \"J\", \"Ldev/finch/ir/type/Type$Fn;\"), \"Ljava/lang/Object;\", false, false, true, false, 2)")
+                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"read\", List.of(\"Ljava/lang/Object;\", \"J\", \"Ldev/finch/ir/type/Type$Fn;\"), \"Ljava/lang/Object;\", false, false, true, false, 2, this)")
                 .contains("Optional.of(new RequirementTemplate(\"fs.read\", List.of(new RequirementTemplate.Slot.Arg(0, false))))")
-                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"other\", List.of(), \"[Ljava/util/List;\", false, false, false, false, 1),\n                null,")
+                .contains("new Declaration.IndexedMethod(\"demo.Words\", \"other\", List.of(), \"[Ljava/util/List;\", false, false, false, false, 1, this),\n                null,")
                 .contains("\"read-it-2\", \"read-it\", 1,");
         // The interpreter's calls, by number: the inputs cast or unboxed to the parameters, a primitive result boxed.
-        String calls = Files.readString(out.resolve("dev/finch/vm/word/CoreCalls.java"));
+        String calls = Files.readString(out.resolve("demo/DemoIndexCalls.java"));
         assertThat(calls).contains("case 0: return Double.valueOf(demo.Words.half(((Double) in[0]).doubleValue()));")
                 .contains("case 1: return demo.Words.other();")
                 .contains("case 2: return demo.Words.read(in[0], ((Long) in[1]).longValue(), site);")
@@ -118,7 +122,7 @@ class WordIndexProcessorTest {
         assertThat(problems).extracting(d -> d.getKind() + " " + d.getMessage(Locale.ROOT))
                 .anySatisfy(m -> assertThat(m).startsWith("ERROR malformed signature \"int -> list<\""))
                 .anySatisfy(m -> assertThat(m).startsWith("ERROR malformed requirement template \"fs.read(\""));
-        assertThat(out.resolve("dev/finch/vm/word/CoreIndex.java")).doesNotExist();
+        assertThat(out.resolve("demo/DemoIndex.java")).doesNotExist();
     }
 
     @Test void eachTypeIsWrittenAsTheJavaThatMakesItAgain() {
@@ -138,7 +142,7 @@ class WordIndexProcessorTest {
         List<JavaFileObject> units = new ArrayList<>(ANNOTATIONS);
         units.add(src);
         List<String> options = List.of("-proc:only", "-s", out.toString(), "-d", out.toString(), "-classpath", System.getProperty("java.class.path"),
-                "-processor", WordIndexProcessor.class.getName());
+                "-processor", WordIndexProcessor.class.getName(), "-A" + WordIndexProcessor.OPTION + "=demo.DemoIndex");
         javac.getTask(null, null, diagnostics, options, null, units).call();
         List<Diagnostic<? extends JavaFileObject>> problems = new ArrayList<>();
         for (var d : diagnostics.getDiagnostics()) if (d.getKind() == Diagnostic.Kind.ERROR || d.getKind() == Diagnostic.Kind.WARNING) problems.add(d);

@@ -1,6 +1,6 @@
 package dev.finch.norman.test;
 
-import dev.finch.vm.host.ModelHost;
+import dev.finch.host.ModelHost;
 
 import dev.finch.norman.harness.ScriptedModels;
 import dev.finch.norman.harness.ModelWorld;

@@ -1,6 +1,6 @@
 package dev.finch.norman.test;
 
-import dev.finch.vm.host.ToolHost;
+import dev.finch.host.ToolHost;
 
 import dev.finch.norman.harness.ScriptedModels;
 import static org.assertj.core.api.Assertions.assertThat;

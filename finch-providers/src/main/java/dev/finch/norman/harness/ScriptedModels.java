@@ -8,7 +8,7 @@ import dev.finch.norman.NormanTests;
 import dev.finch.norman.SiteKey;
 import dev.finch.norman.Sx;
 import dev.finch.vm.VmCode;
-import dev.finch.vm.host.ModelHost;
+import dev.finch.host.ModelHost;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.runtime.Strands;
 import dev.finch.vm.value.ListValue;
@@ -46,7 +46,7 @@ import java.util.regex.Pattern;
  * UTF-8 bytes, rounded up, plus 4 per message. Budget scopes are kept per concurrent step (see {@code Strands}).
  * The harness makes the worlds of scripts; {@link ModelWorld} makes those of a real provider for an embedder.
  */
-public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHost {
+public final class ScriptedModels implements ModelHost, dev.finch.host.ToolHost {
     private final ModelProvider provider;
     /** The models a host's world serves, by name; null in a script's world, where the grants' terms are the prices. */
     private final Map<String, Served> served;
@@ -454,16 +454,16 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
      * as JSON ({@code Invalid} with the raw text on failure). A kernel's {@code fork} answers a new capability,
      * consuming a {@code [cap/fork …]} entry only when the script has one.
      */
-    @Override public Object call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin) {
+    @Override public Object call(dev.finch.host.ToolCapability cap, String op, List<String> args, String key, Origin origin) {
         return call(cap, op, args, key, origin, null);
     }
 
     /** A deferred host's answer to a call: the result text, read exactly like a scripted result; no time passes. */
-    @Override public Object answered(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, String result, Origin origin) {
+    @Override public Object answered(dev.finch.host.ToolCapability cap, String op, List<String> args, String key, String result, Origin origin) {
         return call(cap, op, args, key, origin, new ModelProvider.Reply(result, -1, "deferred", 0));
     }
 
-    private Object call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin, ModelProvider.Response deferred) {
+    private Object call(dev.finch.host.ToolCapability cap, String op, List<String> args, String key, Origin origin, ModelProvider.Response deferred) {
         if (deferred == null) Strands.stopIfCancelled();
         long start = now();
         Settled r = call(cap, op, args, key, origin, start, deferred);
@@ -471,7 +471,7 @@ public final class ScriptedModels implements ModelHost, dev.finch.vm.host.ToolHo
         return r.result();
     }
 
-    private Settled call(dev.finch.vm.host.ToolCapability cap, String op, List<String> args, String key, Origin origin, long start,
+    private Settled call(dev.finch.host.ToolCapability cap, String op, List<String> args, String key, Origin origin, long start,
                          ModelProvider.Response deferred) {
         String site = cap.grant() + "/" + op;
         boolean fork = ToolResults.isFork(key);

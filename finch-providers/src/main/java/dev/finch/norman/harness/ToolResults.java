@@ -4,7 +4,7 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.norman.Askable;
 import dev.finch.norman.SiteKey;
 import dev.finch.vm.VmCode;
-import dev.finch.vm.host.ToolCapability;
+import dev.finch.host.ToolCapability;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.RecordValue;
 import dev.finch.vm.value.ResultValue;
@@ -15,7 +15,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The results a tool host answers a µNorman {@code call} with, for anyone writing a {@link dev.finch.vm.host.ToolHost}
+ * The results a tool host answers a µNorman {@code call} with, for anyone writing a {@link dev.finch.host.ToolHost}
  * of their own: the value {@code ToolHost.call} returns is the {@code (Result T Failure)} of the call, in the VM's
  * representation, and these methods build it, so a binding never touches that representation.
  *

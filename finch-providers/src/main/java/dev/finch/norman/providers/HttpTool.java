@@ -2,8 +2,8 @@ package dev.finch.norman.providers;
 
 import dev.finch.ir.diag.Origin;
 import dev.finch.norman.harness.ToolResults;
-import dev.finch.vm.host.ToolCapability;
-import dev.finch.vm.host.ToolHost;
+import dev.finch.host.ToolCapability;
+import dev.finch.host.ToolHost;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

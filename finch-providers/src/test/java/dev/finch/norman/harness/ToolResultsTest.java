@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.finch.ir.diag.Origin;
 import dev.finch.norman.Askable;
 import dev.finch.norman.SiteKey;
-import dev.finch.vm.host.ToolCapability;
+import dev.finch.host.ToolCapability;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.ListValue;
 import dev.finch.vm.value.RecordValue;

@@ -1,6 +1,6 @@
 package dev.finch.norman.harness;
 
-import dev.finch.vm.host.ModelHost;
+import dev.finch.host.ModelHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -7,7 +7,7 @@ import static dev.finch.norman.providers.ToolTesting.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.norman.NormanTests;
-import dev.finch.vm.host.ToolCapability;
+import dev.finch.host.ToolCapability;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -57,7 +57,7 @@ class FileSystemToolTest {
     }
 
     @Test void missingFilesBoundsAndUnknownOperationsAreToolErrors() throws IOException {
-        FileSystemTool t = new FileSystemTool(dev.finch.vm.host.LocalFileHost.workspace(root), dev.finch.capabilities.Root.WORKSPACE, 4, 10);
+        FileSystemTool t = new FileSystemTool(dev.finch.host.LocalFileHost.workspace(root), dev.finch.capabilities.Root.WORKSPACE, 4, 10);
         assertThat(failure(t.call(FS, "read", List.of("nope.txt"), TEXT, O))).startsWith("ToolError: read nope.txt");
         Files.write(root.resolve("big.txt"), "12345".getBytes(StandardCharsets.UTF_8));
         assertThat(failure(t.call(FS, "read", List.of("big.txt"), TEXT, O))).contains("bound");

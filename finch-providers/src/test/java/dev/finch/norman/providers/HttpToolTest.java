@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.finch.vm.host.ToolCapability;
+import dev.finch.host.ToolCapability;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

@@ -7,7 +7,7 @@ import static dev.finch.norman.providers.ToolTesting.ok;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.norman.NormanTests;
-import dev.finch.vm.host.ToolCapability;
+import dev.finch.host.ToolCapability;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;

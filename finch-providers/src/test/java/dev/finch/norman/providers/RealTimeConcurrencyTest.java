@@ -1,8 +1,8 @@
 package dev.finch.norman.providers;
 
-import dev.finch.vm.host.ToolHost;
+import dev.finch.host.ToolHost;
 
-import dev.finch.vm.host.ModelHost;
+import dev.finch.host.ModelHost;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -20,7 +20,7 @@ import dev.finch.vm.RunResult;
 import dev.finch.vm.Vm;
 import dev.finch.vm.VmState;
 import dev.finch.vm.boundary.HostConfig;
-import dev.finch.vm.host.ToolHost;
+import dev.finch.host.ToolHost;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

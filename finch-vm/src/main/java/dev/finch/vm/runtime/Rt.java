@@ -12,7 +12,7 @@ import dev.finch.vm.value.VariantValue;
 /**
  * Run-time support that generated code calls for the IR's own nodes (option and result branches, literals,
  * records, constants) rather than for words: the words themselves are declared beside their implementations in
- * {@code dev.finch.vm.lib} and {@code dev.finch.vm.host}. Small static methods the JIT inlines.
+ * {@code dev.finch.lib} and {@code dev.finch.host}. Small static methods the JIT inlines.
  */
 public final class Rt {
     private Rt() { }

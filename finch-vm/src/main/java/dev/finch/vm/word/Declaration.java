@@ -17,17 +17,17 @@ import java.util.TreeSet;
 /**
  * One member that declares a word or an overload, as {@link Library} assembles words from: the values of its
  * {@link Word} and {@link Overload} (either may be absent), the signature and template already parsed, and where its
- * implementation is. Read from the annotations by reflection for a host's classes, and from {@code CoreIndex} — the
- * same values, written by finch-word-index's annotation processor while finch-vm compiles — for Finch's own.
+ * implementation is. Read from the annotations by reflection for a host's classes, and from a {@link WordIndex} — the
+ * same values, written by finch-word-index's annotation processor while a word library compiles — for Finch's own.
  *
  * @param site the implementing member
  * @param word the member's {@link Word}, or null
  * @param overload the member's {@link Overload}, or null
  */
-record Declaration(Site site, WordValues word, OverloadValues overload) {
+public record Declaration(Site site, WordValues word, OverloadValues overload) {
 
     /** Where an overload's implementation is. */
-    sealed interface Site {
+    public sealed interface Site {
         /** The member's name, for ordering and messages. */
         String name();
 
@@ -36,13 +36,13 @@ record Declaration(Site site, WordValues word, OverloadValues overload) {
     }
 
     /** A method read by reflection. */
-    record Reflected(Method method) implements Site {
+    public record Reflected(Method method) implements Site {
         @Override public String name() { return method.getName(); }
         @Override public String where() { return method.getDeclaringClass().getSimpleName() + "." + method.getName(); }
     }
 
     /** A field read by reflection ({@link SpecialWord} constants). */
-    record ReflectedField(Field field) implements Site {
+    public record ReflectedField(Field field) implements Site {
         @Override public String name() { return field.getName(); }
         @Override public String where() { return field.getDeclaringClass().getSimpleName() + "." + field.getName(); }
     }
@@ -51,33 +51,33 @@ record Declaration(Site site, WordValues word, OverloadValues overload) {
      * A static method named in the index: its class's binary name, its name, the JVM descriptor of each parameter and
      * of its result (one string each, so that a shaded jar's relocation of a library's types reaches them), and what
      * its parameters take besides the signature's inputs (the rule {@link Library} applies to a {@link Method}), and
-     * its number in {@code CoreCalls}, the generated calls the interpreter makes.
+     * its number among its index's calls ({@link WordIndex#call}), the generated calls the interpreter makes, and that index.
      */
-    record IndexedMethod(String owner, String name, List<String> parameters, String result, boolean ctx, boolean depth, boolean site, boolean origin,
-                         int call) implements Site {
+    public record IndexedMethod(String owner, String name, List<String> parameters, String result, boolean ctx, boolean depth, boolean site, boolean origin,
+                         int call, WordIndex index) implements Site {
         @Override public String where() { return simpleName(owner) + "." + name; }
 
         /** The method's JVM descriptor. */
-        String descriptor() { return "(" + String.join("", parameters) + ")" + result; }
+        public String descriptor() { return "(" + String.join("", parameters) + ")" + result; }
     }
 
     /**
      * A {@link SpecialWord} constant named in the index, by name: the constant (and the classes of
      * all seven) is loaded when a call of one of those words is first compiled or run, not with the library.
      */
-    record IndexedConstant(String owner, String name) implements Site {
+    public record IndexedConstant(String owner, String name) implements Site {
         @Override public String where() { return simpleName(owner) + "." + name; }
     }
 
     /** The values of a {@link Word}. */
-    record WordValues(String name, WordSpec.Category category, String doc, boolean foldsLeft, boolean pauses, Typing typing, List<String> aka) {
-        WordValues { aka = List.copyOf(aka); }
+    public record WordValues(String name, WordSpec.Category category, String doc, boolean foldsLeft, boolean pauses, Typing typing, List<String> aka) {
+        public WordValues { aka = List.copyOf(aka); }
 
-        static WordValues of(Word w) { return new WordValues(w.name(), w.category(), w.doc(), w.foldsLeft(), w.pauses(), w.typing(), List.of(w.aka())); }
+        public static WordValues of(Word w) { return new WordValues(w.name(), w.category(), w.doc(), w.foldsLeft(), w.pauses(), w.typing(), List.of(w.aka())); }
     }
 
     /** The values of an {@link Overload}, its signature and requirement template parsed. */
-    record OverloadValues(Type.Fn sig, String id, String word, int order, Optional<RequirementTemplate> requires, boolean refines, Intrinsic intrinsic) { }
+    public record OverloadValues(Type.Fn sig, String id, String word, int order, Optional<RequirementTemplate> requires, boolean refines, Intrinsic intrinsic) { }
 
     private static String simpleName(String binaryName) {
         return binaryName.substring(Math.max(binaryName.lastIndexOf('.'), binaryName.lastIndexOf('$')) + 1);
@@ -86,7 +86,7 @@ record Declaration(Site site, WordValues word, OverloadValues overload) {
     // The index's helpers: what the parser makes of a record, a variant and a set of effects.
 
     /** Record fields from name, type pairs. */
-    static Map<String, Type> fields(Object... pairs) {
+    public static Map<String, Type> fields(Object... pairs) {
         Map<String, Type> m = new LinkedHashMap<>();
         for (int i = 0; i < pairs.length; i += 2) m.put((String) pairs[i], (Type) pairs[i + 1]);
         return m;
@@ -94,14 +94,14 @@ record Declaration(Site site, WordValues word, OverloadValues overload) {
 
     /** Variant tags, in order, from name, optional payload pairs. */
     @SuppressWarnings("unchecked")
-    static Map<String, Optional<Type>> tags(Object... pairs) {
+    public static Map<String, Optional<Type>> tags(Object... pairs) {
         Map<String, Optional<Type>> m = new LinkedHashMap<>();
         for (int i = 0; i < pairs.length; i += 2) m.put((String) pairs[i], (Optional<Type>) pairs[i + 1]);
         return m;
     }
 
     /** A signature's effects. */
-    static SortedSet<Capability> effects(Capability... caps) {
+    public static SortedSet<Capability> effects(Capability... caps) {
         SortedSet<Capability> s = new TreeSet<>();
         for (Capability c : caps) s.add(c);
         return s;

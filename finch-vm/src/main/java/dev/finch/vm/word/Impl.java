@@ -19,7 +19,7 @@ public final class Impl {
     private final dev.finch.ir.vocab.Overload overload;
     private final WordSpec word;
     private final MethodRef method;
-    /** The method's number in {@code CoreCalls} (Finch's own words), or -1: then {@link #invoke} calls {@link #boxed}. */
+    /** The method's number in its library's {@link WordIndex} (Finch's own words), or -1: then {@link #invoke} calls {@link #boxed}. */
     private final int call;
     /** The class and name of the {@link SpecialWord} constant, or null for a method. */
     private final String specialOwner;
@@ -33,7 +33,7 @@ public final class Impl {
     private final boolean origin;
     /**
      * The boxed shape of the method: given when the library is built for a host's or a data word; for Finch's own
-     * made when first asked ({@link #boxed()}), never by the interpreter, which calls them through {@code CoreCalls}
+     * made when first asked ({@link #boxed()}), never by the interpreter, which calls them through its library's {@link WordIndex}
      * (building a handle spins several classes in a fresh JVM).
      */
     private volatile MethodHandle boxed;
@@ -78,7 +78,7 @@ public final class Impl {
     /** The implementing method's JVM descriptor; null for a {@link SpecialWord}. */
     public String methodDescriptor() { return method == null ? null : method.descriptor(); }
 
-    /** The method's number in {@code CoreCalls}, or -1 when it is not called through them. */
+    /** The method's number in its library's {@link WordIndex}, or -1 when it is not called through them. */
     int call() { return call; }
 
     /** The special implementation; null for a method. */
@@ -124,11 +124,11 @@ public final class Impl {
     /**
      * Calls the method with boxed inputs (the interpreter's and {@link HostCalls}' way):
      * {@code (Ctx, int depth, Type.Fn site, Origin, Object[] inputs) Object}. Finch's own words are called through
-     * {@code CoreCalls}, the generated static calls; a host's and a data word through their handle.
+     * its library's {@link WordIndex}, the generated static calls; a host's and a data word through their handle.
      */
     public Object invoke(Ctx c, int callDepth, Type.Fn callSite, Origin at, Object[] inputs) {
         try {
-            if (call >= 0) return CoreCalls.call(call, c, callDepth, callSite, at, inputs);
+            if (call >= 0) return method.indexed.index().call(call, c, callDepth, callSite, at, inputs);
             MethodHandle h = boxed;
             if (h == null) h = boxed();
             return (Object) h.invokeExact(c, callDepth, callSite, at, inputs);
@@ -223,15 +223,21 @@ public final class Impl {
             }
         }
 
+        /** The loader of the index's module (a word library's), or the engine's for a reflected method. */
+        private ClassLoader loader() {
+            ClassLoader l = indexed == null ? null : indexed.index().getClass().getClassLoader();
+            return l != null ? l : Impl.class.getClassLoader();
+        }
+
         private Class<?> ownerClass() {
             try {
-                return Class.forName(owner, false, Impl.class.getClassLoader());
+                return Class.forName(owner, false, loader());
             } catch (ClassNotFoundException e) {
                 throw new IllegalStateException("the index of the word declarations names " + this + ", which is not there", e);
             }
         }
 
-        private MethodType type() { return MethodType.fromMethodDescriptorString(descriptor(), Impl.class.getClassLoader()); }
+        private MethodType type() { return MethodType.fromMethodDescriptorString(descriptor(), loader()); }
 
         @Override public String toString() { return owner + "." + name + descriptor(); }
     }

@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 
 /**
  * The words a Finch runs, read from their declarations ({@link Word} and {@link Overload} on the members that
@@ -33,16 +34,12 @@ import java.util.Optional;
  * refuses, with a message naming the member: a malformed signature or template, a method whose parameters or result
  * disagree with the signature, a word declared twice or not at all, a duplicate overload id, an intrinsic that cannot
  * emit its overload, a word typed by a dedicated rule without an implementation of it. Finch's own are read from the
- * build-time index ({@link #core()}); {@code CoreIndexTest} reads them by reflection with the same checks and
- * requires the same library, so none of these reaches a user's run.
+ * build-time indexes of the engine and its word libraries ({@link #core()}); each index test reads them by
+ * reflection with the same checks ({@link #reflected}) and requires the same words, so none of these reaches a user's run.
  */
 public final class Library {
     private static volatile Library core;
 
-    static {
-        // Until the host words are a library of their own, their extensions are registered with the engine's.
-        for (Object e : dev.finch.vm.host.HostExtensions.all()) Extensions.register(e);
-    }
 
     private final Vocabulary vocabulary;
     private final Map<String, Impl> impls;
@@ -58,13 +55,18 @@ public final class Library {
     private static final long BUILDER_STACK_BYTES = 16L << 20;
 
     /**
-     * Finch's own words (built once per class loader), from the index of their declarations that finch-vm's build
-     * writes ({@code CoreIndex}, by finch-word-index's annotation processor): no reflection over the declaring classes
-     * and no parsing of signatures in a fresh JVM, and each implementing method is looked up when it is first
-     * compiled or called. The index is trusted as it is: {@code CoreIndexTest} builds the same library from the
-     * annotations by reflection, with every check {@link #with} makes, and fails if the two disagree. The first call
-     * builds it on a thread of its own with a large stack and waits for it, so that a caller on a small stack (an
-     * embedder's 128 KiB thread) cannot overflow while the classes it needs load.
+     * Finch's own words (built once per class loader): the engine's ({@code EngineIndex}: the words the compiler types
+     * and emits by a rule of its own) and those of every {@link WordLibrary} found as a service beside it (the standard
+     * library, the hosts, workbooks, …), in the order of their names, each from the index of its declarations that its
+     * build writes (by finch-word-index's annotation processor): no reflection over the declaring classes and no parsing
+     * of signatures in a fresh JVM, and each implementing method is looked up when it is first compiled or called. An
+     * index is trusted as it is: each library's index test builds the same words from the annotations by reflection,
+     * with every check {@link #with} makes, and fails if the two disagree. Each library's extensions are registered
+     * ({@link Extensions}) and the engine is made to read its module, so that compiled code can call its methods. The
+     * first call builds it on a thread of its own with a large stack and waits for it, so that a caller on a small stack
+     * (an embedder's 128 KiB thread) cannot overflow while the classes it needs load.
+     *
+     * @throws IllegalStateException when two libraries take the same name
      */
     public static Library core() {
         Library c = core;
@@ -75,6 +77,26 @@ public final class Library {
             }
         }
         return c;
+    }
+
+    /** The word libraries {@link #core()} is built from, beside the engine's own words: those found, by name. */
+    public static List<WordLibrary> libraries() {
+        List<WordLibrary> out = new ArrayList<>();
+        for (WordLibrary l : ServiceLoader.load(WordLibrary.class, Library.class.getClassLoader())) {
+            for (WordLibrary before : out) {
+                if (before.name().equals(l.name())) {
+                    throw new IllegalStateException("two word libraries are named `" + l.name() + "`: " + before.getClass().getName() + " and " + l.getClass().getName());
+                }
+            }
+            out.add(l);
+        }
+        out.sort(new ByName());
+        return out;
+    }
+
+    /** Libraries by name. */
+    private static final class ByName implements Comparator<WordLibrary> {
+        @Override public int compare(WordLibrary a, WordLibrary b) { return a.name().compareTo(b.name()); }
     }
 
     private static Library buildCore() {
@@ -108,12 +130,45 @@ public final class Library {
         @Override
         public void run() {
             try {
-                built = assemble(CoreIndex.declarations(), WordSpec.Provenance.CORE, EMPTY, false);
+                List<Declaration> all = new ArrayList<>(EngineIndex.INSTANCE.declarations());
+                for (WordLibrary l : libraries()) {
+                    for (Object e : l.extensions()) Extensions.register(e);
+                    Module m = l.index().getClass().getModule();
+                    // Compiled code (a hidden class of this module) calls the library's methods directly.
+                    if (m.isNamed()) Library.class.getModule().addReads(m);
+                    all.addAll(l.index().declarations());
+                }
+                built = assemble(all, WordSpec.Provenance.CORE, EMPTY, false);
             } catch (RuntimeException | Error e) {
                 failed = e;
             }
         }
     }
+
+    /** The words of one index alone, as {@link #core()} reads them (trusting the index): what its index test checks. */
+    public static Library indexed(WordIndex index) {
+        return assemble(index.declarations(), WordSpec.Provenance.CORE, EMPTY, false);
+    }
+
+    /**
+     * The words of one index's classes read from their annotations by reflection, with every check a host's words get:
+     * what {@link #indexed} must agree with.
+     */
+    public static Library reflected(WordIndex index) {
+        List<Class<?>> classes = new ArrayList<>();
+        ClassLoader loader = index.getClass().getClassLoader();
+        for (String name : index.classes()) {
+            try {
+                classes.add(Class.forName(name, false, loader));
+            } catch (ClassNotFoundException e) {
+                throw new IllegalStateException("the index names " + name + ", which is not there", e);
+            }
+        }
+        return build(classes, WordSpec.Provenance.CORE, EMPTY);
+    }
+
+    /** The engine's own index (the words its compiler types by a rule of its own). */
+    public static WordIndex engineIndex() { return EngineIndex.INSTANCE; }
 
     /** A word's overloads in declared order, then by id. */
     private record OverloadOrder(Declaration.WordValues word) implements Comparator<Declaration> {
@@ -242,22 +297,6 @@ public final class Library {
 
     // ------------------------------------------------------------------------------------------------ building
 
-    /**
-     * Finch's own words read from their annotations by reflection, with every check a host's words get: what the
-     * index must agree with ({@code CoreIndexTest}).
-     */
-    static Library readCore() {
-        List<Class<?>> classes = new ArrayList<>();
-        for (String name : CoreIndex.CLASSES) {
-            try {
-                classes.add(Class.forName(name, false, Library.class.getClassLoader()));
-            } catch (ClassNotFoundException e) {
-                throw new IllegalStateException("the index names " + name + ", which is not there", e);
-            }
-        }
-        return build(classes, WordSpec.Provenance.CORE, EMPTY);
-    }
-
     /** The words declared on {@code classes}, read by reflection and checked, after {@code base}'s. */
     private static Library build(List<Class<?>> classes, WordSpec.Provenance provenance, Library base) {
         List<Declaration> found = new ArrayList<>();
@@ -280,7 +319,7 @@ public final class Library {
     /**
      * The words of {@code found} after {@code base}'s: each word with its overloads in order, and the implementation of
      * each. With {@code check}, every declaration is checked against its member and refused with a message naming it;
-     * without, the declarations are the index's, which {@code CoreIndexTest} checks against the annotations.
+     * without, the declarations are the index's, which each index test checks against the annotations.
      */
     private static Library assemble(List<Declaration> found, WordSpec.Provenance provenance, Library base, boolean check) {
         Map<String, Declaration> words = new LinkedHashMap<>();

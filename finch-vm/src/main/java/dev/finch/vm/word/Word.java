@@ -11,7 +11,7 @@ import java.lang.annotation.Target;
 /**
  * Declares a word on the member that implements it (or one of its overloads): its name in every frontend, its
  * category and its documentation. Each word is declared exactly once; every implementing member also carries an
- * {@link Overload}. Finch's own words are declared this way in {@code dev.finch.vm.lib} and {@code dev.finch.vm.host},
+ * {@link Overload}. Finch's own words are declared this way in {@code dev.finch.lib} and {@code dev.finch.host},
  * and a host installs its own the same way ({@code Finch.builder().words(MyWords.class)}):
  *
  * <pre>{@code

@@ -1,0 +1,10 @@
+/**
+ * The desktop-automation words and their SPI ({@code AutomationHost}), with a binding over {@code java.awt.Robot}
+ * (java.desktop is needed only when that binding is used): a {@link dev.finch.vm.word.WordLibrary} of their own.
+ */
+module finch.automation {
+    requires transitive finch.host;
+    requires static java.desktop;
+    exports dev.finch.automation;
+    provides dev.finch.vm.word.WordLibrary with dev.finch.automation.AutomationLibrary;
+}

@@ -1,0 +1,49 @@
+package dev.finch.lib;
+
+import dev.finch.ir.diag.Origin;
+import dev.finch.ir.type.Type;
+import dev.finch.ir.vocab.WordSpec.Category;
+import dev.finch.vm.VmCode;
+import dev.finch.vm.runtime.Ctx;
+import dev.finch.vm.runtime.FinchTrap;
+import dev.finch.vm.runtime.Traps;
+import dev.finch.vm.value.Duration;
+import dev.finch.vm.value.Money;
+import dev.finch.vm.value.Show;
+import dev.finch.vm.word.Overload;
+import dev.finch.vm.word.Word;
+
+/** Words µNorman's lowering needs (written values, exact money and time), usable from every frontend. */
+public final class Norman {
+    private Norman() { }
+
+    @Word(name = "show", category = Category.STRING,
+            doc = "Canonical text of a value: JSON with sorted keys and a tag for variants; money, durations and unlimited in µNorman literal syntax. "
+                    + "E-LIMIT-005 for a text over the memory limit.")
+    @Overload(sig = "a -> string")
+    public static String show(Ctx ctx, Object value, Type.Fn site, Origin o) {
+        try {
+            return Show.show(site.ins().get(0), value, ctx);
+        } catch (Show.Refused r) {
+            throw new FinchTrap(VmCode.SHOW_REFUSED, o, "show: " + r.getMessage());
+        } catch (FinchTrap t) {
+            throw Traps.at(t, "show", o);
+        }
+    }
+
+    @Word(name = "money-from-micros", category = Category.ARITHMETIC, doc = "Exact money from micro-dollars.")
+    @Overload(sig = "int -> money")
+    public static Money moneyFromMicros(long micros) { return Money.ofMicros(micros); }
+
+    @Word(name = "duration-from-millis", category = Category.ARITHMETIC, doc = "An exact duration from milliseconds.")
+    @Overload(sig = "int -> duration")
+    public static Duration durationFromMillis(long millis) { return Duration.ofMillis(millis); }
+
+    @Word(name = "money-unlimited", category = Category.ARITHMETIC, doc = "Unlimited money (written ∞).")
+    @Overload(sig = "-> money")
+    public static Money moneyUnlimited() { return Money.UNLIMITED; }
+
+    @Word(name = "duration-unlimited", category = Category.ARITHMETIC, doc = "An unlimited duration (written ∞).")
+    @Overload(sig = "-> duration")
+    public static Duration durationUnlimited() { return Duration.UNLIMITED; }
+}
