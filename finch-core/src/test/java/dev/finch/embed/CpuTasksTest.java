@@ -12,9 +12,8 @@ import dev.finch.Submission;
 import dev.finch.vm.Value;
 import dev.finch.vm.runtime.CpuTasks;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -135,11 +134,7 @@ class CpuTasksTest {
         // Polled at once, the task has not started (none); the gate opens when the program says so; then polled until
         // done: the value, no pause.
         CountDownLatch polled = new CountDownLatch(1);
-        Future<Outcome> run = Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "poller");
-            t.setDaemon(true);
-            return t;
-        }).submit(() -> s.submit(Submission.of(": wait ( task<int> -- task<int> ) task-poll begin dup \"value\" record-get unwrap is-some not while "
+        CompletableFuture<Outcome> run = CompletableFuture.supplyAsync(() -> s.submit(Submission.of(": wait ( task<int> -- task<int> ) task-poll begin dup \"value\" record-get unwrap is-some not while "
                 + "\"task\" record-get unwrap task-poll repeat \"task\" record-get unwrap ;\n"
                 + SLOW + " defer-cpu task-poll dup \"value\" record-get unwrap is-some swap \"task\" record-get unwrap\n"
                 + "\"polled\" say wait dup task-poll \"value\" record-get unwrap unwrap swap task-join", "p.fth").withSink(chunk -> polled.countDown())));
