@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-@Timeout(30)
+@Timeout(60)   // a hang guard per test (each takes milliseconds); nothing here bounds wall time
 class DiscoveryTest {
     private final Finch finch = Finch.builder().timeout(Duration.ofSeconds(10)).build();
 

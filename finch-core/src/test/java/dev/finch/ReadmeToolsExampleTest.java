@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The README's tool-surface and incremental-submission example is this code, run here and shown there verbatim. */
-@Timeout(30)
+@Timeout(60)   // a hang guard per test (each takes milliseconds); nothing here bounds wall time
 class ReadmeToolsExampleTest {
     @Test
     void theToolExampleRunsAndIsTheOneInTheReadme() throws IOException {

@@ -130,17 +130,17 @@ class SessionTest {
             Future<Outcome> first = pool.submit(() -> s.submit(forth("\"x\" say 1").withSink(chunk -> {
                 inside.countDown();
                 try {
-                    release.await(10, TimeUnit.SECONDS);
+                    release.await(HangGuard.SECONDS, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
             })));
-            assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(HangGuard.await(inside)).isTrue();
             Outcome second = s.submit(forth("2"));
             assertThat(second).isInstanceOf(Outcome.Failed.class);
             assertThat(code(second)).isEqualTo("E-SESSION-003");
             release.countDown();
-            Outcome o = first.get(10, TimeUnit.SECONDS);
+            Outcome o = first.get(HangGuard.SECONDS, TimeUnit.SECONDS);
             assertThat(o).isInstanceOf(Outcome.Completed.class);
             assertThat(displays(o)).containsExactly("1");
             assertThat(s.vmRevision()).isEqualTo(1);
@@ -152,20 +152,16 @@ class SessionTest {
 
     @Test
     void cancellingFromAnotherThreadStopsTheRunAndCommitsNothing() throws Exception {
-        Session s = finch.newSession();
+        // Neither a step limit nor a deadline can end the loop before the cancellation does.
+        Session s = Finch.builder().maxSteps(Long.MAX_VALUE).timeout(HangGuard.LIMIT.multipliedBy(2)).build().newSession();
         s.submit(forth("1"));
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
             Future<Outcome> run = pool.submit(() -> s.submit(forth("2 begin true while repeat")));
-            String id = null;
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (id == null && System.nanoTime() < until) {
-                id = s.runningExecution().orElse(null);
-                Thread.onSpinWait();
-            }
-            assertThat(id).isNotNull();
+            assertThat(HangGuard.await(() -> s.runningExecution().isPresent())).as("the run started").isTrue();
+            String id = s.runningExecution().orElseThrow();
             assertThat(s.cancel(id)).isTrue();
-            Outcome o = run.get(10, TimeUnit.SECONDS);
+            Outcome o = run.get(HangGuard.SECONDS, TimeUnit.SECONDS);
             assertThat(o).isInstanceOf(Outcome.Cancelled.class);
             assertThat(o.executionId()).isEqualTo(id);
             assertThat(displays(o)).containsExactly("1");

@@ -6,7 +6,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-@Timeout(30)
+@Timeout(60)   // a hang guard per test (each takes milliseconds); nothing here bounds wall time
 class SubmissionBufferTest {
     private final Finch finch = Finch.builder().timeout(Duration.ofSeconds(10)).build();
 

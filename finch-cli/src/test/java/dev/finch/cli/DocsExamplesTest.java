@@ -68,7 +68,8 @@ class DocsExamplesTest {
     private static final List<String> KEYS = List.of("output", "status", "code", "stack", "types", "required", "inferred",
             "yielded", "revision", "session", "grant", "file", "approve", "deny", "resume");
 
-    private static final Finch FINCH = Finch.builder().maxSteps(10_000_000).timeout(Duration.ofSeconds(10)).build();
+    /** The step limit is what bounds an example; the deadline is a hang guard (examples take milliseconds). */
+    private static final Finch FINCH = Finch.builder().maxSteps(10_000_000).timeout(Duration.ofSeconds(60)).build();
 
     @TempDir
     Path temp;

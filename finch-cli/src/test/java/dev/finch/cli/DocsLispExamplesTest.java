@@ -29,7 +29,8 @@ import org.junit.jupiter.api.TestFactory;
  */
 class DocsLispExamplesTest {
     private static final Path PAGE = Path.of("..", "docs", "lisp.md");
-    private static final Finch FINCH = Finch.builder().maxSteps(10_000_000).timeout(Duration.ofSeconds(10)).build();
+    /** The step limit is what bounds an example; the deadline is a hang guard (examples take milliseconds). */
+    private static final Finch FINCH = Finch.builder().maxSteps(10_000_000).timeout(Duration.ofSeconds(60)).build();
 
     /** One example: its code, the line it starts on, and its expectation lines without the {@code ; => } prefix. */
     record Example(String code, int line, List<String> expectations) { }

@@ -167,20 +167,26 @@ class McpFramesTest {
         reply();
         send(in, "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}");
         send(in, call(2, "submit_program", JSON.writeValueAsString(java.util.Map.of("language", "lisp", "source",
-                "(process-run \"/bin/sh\" (list \"-c\" \"setsid sleep 30.351 & sleep 30.352\"))"))));
-        assertThat(eventually(() -> !withArgument("30.352").isEmpty())).as("the program's process started").isTrue();
+                "(process-run \"/bin/sh\" (list \"-c\" \"setsid sleep " + OUTER + " & sleep " + INNER + "\"))"))));
+        assertThat(eventually(() -> !withArgument(INNER).isEmpty())).as("the program's process started").isTrue();
         in.close();
         assertThat(server.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(eventually(() -> withArgument("30.352").isEmpty())).as("its process ended").isTrue();
+        // The sleeps outlast every hang guard here: gone means killed, not ended.
+        assertThat(eventually(() -> withArgument(INNER).isEmpty())).as("its process ended").isTrue();
         if (dev.finch.host.LocalProcessHost.containment() == dev.finch.host.LocalProcessHost.Containment.PID_NAMESPACE) {
-            assertThat(eventually(() -> withArgument("30.351").isEmpty())).as("and the one that left its session").isTrue();
+            assertThat(eventually(() -> withArgument(OUTER).isEmpty())).as("and the one that left its session").isTrue();
         }
     }
 
+    /** The sleeps' arguments, unique to this JVM: the same test in another build on the machine starts its own. */
+    private static final String OUTER = "300.351" + ProcessHandle.current().pid();
+    private static final String INNER = "300.352" + ProcessHandle.current().pid();
+
+    /** Waits until {@code condition} holds, or a minute (a hang guard) passes; whether it holds. */
     static boolean eventually(java.util.function.BooleanSupplier condition) throws InterruptedException {
         for (int i = 0; i < 3_000; i++) {
             if (condition.getAsBoolean()) return true;
-            Thread.sleep(10);
+            Thread.sleep(20);
         }
         return condition.getAsBoolean();
     }

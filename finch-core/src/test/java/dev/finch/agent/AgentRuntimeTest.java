@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -228,7 +227,7 @@ class AgentRuntimeTest {
         Session s = session(f, "agent.spawn(max_depth=1,max_children=2)");
         Outcome o = forth(s, "\"wait\" agent-spawn");
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
-        assertThat(entered.await(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(dev.finch.HangGuard.await(entered)).isTrue();
         Outcome poll = forth(s, "dup agent-poll dup \"status\" record-get unwrap swap \"complete\" record-get unwrap");
         assertThat(poll.stack().subList(1, 3)).extracting(e -> e.display()).containsExactly("\"running\"", "false");
         Outcome cancelled = forth(s, "drop drop dup agent-cancel agent-await \"status\" record-get unwrap");

@@ -137,9 +137,7 @@ class ChildAgentsTest {
         // Both ended by their timer (E-AGENT-008): their programs never end by themselves, and the run's deadline is a minute.
         assertThat(ended.values()).as("%s", ended).extracting(Object::toString).containsExactly("\"E-AGENT-008\"", "\"E-AGENT-008\"");
         // The timer cancelled the children's endless programs: no VM thread is left spinning.
-        long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
-        while (busyRunThreads() > 0 && System.nanoTime() < until) Thread.sleep(20);
-        assertThat(busyRunThreads()).as("busy finch-run threads after the children timed out").isZero();
+        assertThat(dev.finch.HangGuard.await(() -> busyRunThreads() == 0)).as("busy finch-run threads after the children timed out").isTrue();
     }
 
     /** The VM's worker threads running Finch code (as HostileRuntimeTest counts them). */
@@ -159,7 +157,7 @@ class ChildAgentsTest {
         }))).build();
         Session s = finch.newSession(new SessionOptions(java.util.Optional.empty(), List.of("agent.spawn(max_depth=1,max_children=1)")));
         assertThat(run(s, "\"x\" agent-spawn drop", Language.FORTH).status()).isEqualTo(Outcome.Status.COMPLETED);
-        assertThat(entered.await(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(dev.finch.HangGuard.await(entered)).isTrue();
         var scheduler = finch.agents().orElseThrow();
         finch.close();
         assertThat(scheduler.snapshot("t1").orElseThrow().status()).isEqualTo(AgentHost.Status.CANCELLED);

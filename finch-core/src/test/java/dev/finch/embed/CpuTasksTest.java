@@ -5,13 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.finch.Finch;
 import dev.finch.FinchJson;
+import dev.finch.HangGuard;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
 import dev.finch.vm.Value;
 import dev.finch.vm.runtime.CpuTasks;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -21,25 +25,56 @@ import org.junit.jupiter.params.provider.EnumSource;
  * tiers: a join of an unfinished task is a scheduler suspension that continues once the task is done; poll never
  * waits; cancel, refusals and the run's limits.
  *
- * <p>No assertion depends on timing: a task is made "not done yet" by giving it far more work (millions of steps)
- * than the few steps between its spawn and the join, and "done" by waiting for it (a poll loop, or the future).
+ * <p>No assertion depends on timing: a task is made "not done yet" by queueing it behind one that occupies the only
+ * worker until the test lets it go ({@link Gate}: a suspended run's task computing forever, ended by cancelling that
+ * run), and "done" by waiting for it (a poll loop, or the future).
  */
 class CpuTasksTest {
     /**
-     * A pure closure that takes millions of steps and answers 42 (Co-Forth). It counts by two: a loop counting by one
-     * is strip-mined (compile/Strip) and can finish before a poll right after it starts.
+     * A pure closure that computes a while (300,000 turns of a loop) and answers 42 (Co-Forth). Whether it has finished
+     * when the program joins it is up to the machine, unless a {@link Gate} holds it back.
      */
-    private static final String SLOW = "[: ( -- int ) 0 begin dup 6000000 < while 2 + repeat drop 42 ;]";
+    private static final String SLOW = "[: ( -- int ) 0 begin dup 600000 < while 2 + repeat drop 42 ;]";
     /** A pure closure that never ends. */
     private static final String FOREVER = "[: ( -- int ) begin true while repeat 0 ;]";
 
     private static Finch finch(Finch.Tier tier) { return Finch.builder().tier(tier).build(); }
 
+    /**
+     * A Finch of one CPU worker that another session's suspended run keeps busy (its task computes forever) until
+     * {@link #open}: a task queued meanwhile certainly has not started, whatever the machine's load, and starts once the
+     * gate opens (the holding run is cancelled, which cancels its task). Runs here have no step limit and a deadline of
+     * two minutes (a hang guard; the holding task shares its run's).
+     */
+    record Gate(Finch finch, Session holder, String held) {
+        /** Every gate made, opened after each test whatever it did (a task computing forever would outlive it). */
+        static final java.util.List<Gate> MADE = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        static Gate closed(Finch.Builder builder) {
+            Finch f = builder.cpuWorkers(1).maxSteps(Long.MAX_VALUE).timeout(HangGuard.LIMIT.multipliedBy(2)).build();
+            Session holder = f.newSession();
+            Outcome held = holder.submit(Submission.of(FOREVER + " defer-cpu unit yield drop", "hold.fth"));
+            assertThat(held).as("%s", held).isInstanceOf(Outcome.Suspended.class);
+            Gate gate = new Gate(f, holder, held.executionId());
+            MADE.add(gate);
+            return gate;
+        }
+
+        Session newSession() { return finch.newSession(); }
+
+        void open() { assertThat(holder.cancel(held)).isTrue(); }
+    }
+
+    @AfterEach void openEveryGate() {
+        for (Gate g : Gate.MADE) g.holder().cancel(g.held());
+        Gate.MADE.clear();
+    }
+
     /** Submits {@code text} and continues it, as the CLI does, while it waits for a task: waits for the task, resumes. */
     static Outcome runThrough(Session s, String text, String sourceId) throws Exception {
         Outcome o = s.submit(Submission.of(text, sourceId));
         for (int i = 0; i < 100 && o.waitingTask().isPresent(); i++) {
-            o.waitingTask().get().done().get(60, TimeUnit.SECONDS);
+            o.waitingTask().get().done().get(HangGuard.SECONDS, TimeUnit.SECONDS);
             o = s.resume(o.executionId());
         }
         return o;
@@ -49,8 +84,9 @@ class CpuTasksTest {
 
     @ParameterizedTest
     @EnumSource(Finch.Tier.class)
-    void aJoinOfARunningTaskSuspendsTheRunAndTheResumeCompletesIt(Finch.Tier tier) throws Exception {
-        Session s = finch(tier).newSession();
+    void aJoinOfAnUnfinishedTaskSuspendsTheRunAndTheResumeCompletesIt(Finch.Tier tier) throws Exception {
+        Gate gate = Gate.closed(Finch.builder().tier(tier));
+        Session s = gate.newSession();
         Outcome first = s.submit(Submission.of("\"a\" say " + SLOW + " defer-cpu task-join \"b\" say 1 +", "j.fth"));
         assertThat(first).as("%s", first).isInstanceOf(Outcome.Suspended.class);
         assertThat(first.waiting()).contains(Outcome.Waiting.TASK);
@@ -58,7 +94,8 @@ class CpuTasksTest {
         assertThat(first.pendingRequest()).isEmpty();
         assertThat(first.output()).isEqualTo("a");
         assertThat(FinchJson.write(first)).contains("\"waiting\":\"task\"").contains("\"yielded\":null");
-        first.waitingTask().orElseThrow().done().get(60, TimeUnit.SECONDS);
+        gate.open();
+        first.waitingTask().orElseThrow().done().get(HangGuard.SECONDS, TimeUnit.SECONDS);
         Outcome done = s.resume(first.executionId());
         assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(done.output()).isEqualTo("ab");
@@ -68,11 +105,13 @@ class CpuTasksTest {
     @ParameterizedTest
     @EnumSource(Finch.Tier.class)
     void aJoinInsideDefinitionsPausesThereAndResumesThere(Finch.Tier tier) throws Exception {
-        Session s = finch(tier).newSession();
+        Gate gate = Gate.closed(Finch.builder().tier(tier));
+        Session s = gate.newSession();
         Outcome first = s.submit(Submission.of(": inner ( -- int ) " + SLOW + " defer-cpu task-join ;\n"
                 + ": go ( -- int ) \"x\" say inner \"y\" say 1 + ;\ngo go +", "w.fth"));
         assertThat(first.waiting()).as("%s", first).contains(Outcome.Waiting.TASK);
         assertThat(first.output()).isEqualTo("x");
+        gate.open();
         Outcome done = s.awaitTasks(first);
         assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(done.output()).isEqualTo("xyxy");
@@ -90,12 +129,18 @@ class CpuTasksTest {
     @ParameterizedTest
     @EnumSource(Finch.Tier.class)
     void aJoinOfAFinishedTaskAnswersAtOnceAndPollNeverWaits(Finch.Tier tier) throws Exception {
-        Session s = finch(tier).newSession();
-        // Polled at once, the slow task is still computing (none); then polled until done: the value, no pause.
-        Outcome o = s.submit(Submission.of(": wait ( task<int> -- task<int> ) task-poll begin dup \"value\" record-get unwrap is-some not while "
+        Gate gate = Gate.closed(Finch.builder().tier(tier));
+        Session s = gate.newSession();
+        // Polled at once, the task has not started (none); the gate opens when the program says so; then polled until
+        // done: the value, no pause.
+        CountDownLatch polled = new CountDownLatch(1);
+        CompletableFuture<Outcome> run = CompletableFuture.supplyAsync(() -> s.submit(Submission.of(": wait ( task<int> -- task<int> ) task-poll begin dup \"value\" record-get unwrap is-some not while "
                 + "\"task\" record-get unwrap task-poll repeat \"task\" record-get unwrap ;\n"
                 + SLOW + " defer-cpu task-poll dup \"value\" record-get unwrap is-some swap \"task\" record-get unwrap\n"
-                + "wait dup task-poll \"value\" record-get unwrap unwrap swap task-join", "p.fth"));
+                + "\"polled\" say wait dup task-poll \"value\" record-get unwrap unwrap swap task-join", "p.fth").withSink(chunk -> polled.countDown())));
+        assertThat(HangGuard.await(polled)).as("polled once").isTrue();
+        gate.open();
+        Outcome o = run.get(HangGuard.SECONDS, TimeUnit.SECONDS);
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(o.values()).containsExactly(Value.of(false), Value.of(42), Value.of(42));
     }
@@ -172,7 +217,13 @@ class CpuTasksTest {
 
     @Test void aTaskThatNeverEndsHitsTheDeadline() throws Exception {
         Session s = Finch.builder().timeout(Duration.ofMillis(300)).maxSteps(Long.MAX_VALUE).build().newSession();
-        Outcome o = runThrough(s, FOREVER + " defer-cpu task-join", "d.fth");
+        Outcome o = HangGuard.ran(() -> {
+            try {
+                return runThrough(s, FOREVER + " defer-cpu task-join", "d.fth");
+            } catch (Exception e) {
+                throw new AssertionError(e);
+            }
+        });
         assertThat(code(o)).isEqualTo("E-LIMIT-002");
         noTaskKeepsRunning();
     }
@@ -228,7 +279,7 @@ class CpuTasksTest {
         Outcome first = s.submit(Submission.of(src, "r.fth"));
         // The join of five may pause too (if five had not finished yet): go on until the run waits for six, task 4.
         while (first.waitingTask().isPresent() && first.waitingTask().get().task() != 4) {
-            first.waitingTask().get().done().get(60, TimeUnit.SECONDS);
+            first.waitingTask().get().done().get(HangGuard.SECONDS, TimeUnit.SECONDS);
             first = s.resume(first.executionId());
         }
         assertThat(first.waitingTask()).as("%s", first).map(Outcome.TaskWait::task).contains(4L);
@@ -252,12 +303,13 @@ class CpuTasksTest {
 
     @Test void aCancelledTaskIsStillCancelledAfterARestore() throws Exception {
         byte[] key = "the host's image key, 32 bytes or more".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        Finch finch = Finch.builder().imageKey(key).build();
-        Session s = finch.newSession();
+        Gate gate = Gate.closed(Finch.builder().imageKey(key));
+        Session s = gate.newSession();
         Outcome first = s.submit(Submission.of(FOREVER + " defer-cpu dup task-cancel " + SLOW + " defer-cpu task-join drop task-join", "c.fth"));
-        assertThat(first.waiting()).contains(Outcome.Waiting.TASK);
+        assertThat(first.waiting()).as("%s", first).contains(Outcome.Waiting.TASK);
         String image = s.save(first.executionId());
         s.cancel(first.executionId());
+        gate.open();
         Session restored = Finch.builder().imageKey(key).build().restore(image, dev.finch.SessionOptions.DEFAULT);
         Outcome o = restored.awaitTasks(restored.resume(first.executionId()));
         assertThat(code(o)).as("%s", o).isEqualTo("E-TASK-001");
@@ -266,12 +318,14 @@ class CpuTasksTest {
 
     @Test void aStepHandleBesideATaskWaitIsSavedAndRestored() throws Exception {
         byte[] key = "the host's image key, 32 bytes or more".getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        Session s = Finch.builder().imageKey(key).build().newSession();
+        Gate gate = Gate.closed(Finch.builder().imageKey(key));
+        Session s = gate.newSession();
         Outcome o = s.submit(Submission.of("[: ( -- int ) 1 ;] step-spawn :> st st step-join drop " + SLOW + " defer-cpu task-join st step-join +", "s.fth"));
         assertThat(o.waiting()).as("%s", o).contains(Outcome.Waiting.TASK);
         // An ended step's handle is saved with its value, the task as its closure, which starts again after the restore.
         String image = s.save(o.executionId());
         assertThat(s.cancel(o.executionId())).isTrue();
+        gate.open();
         Session restored = Finch.builder().imageKey(key).build().restore(image);
         Outcome done = restored.awaitTasks(restored.resume(o.executionId()));
         assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
@@ -280,11 +334,13 @@ class CpuTasksTest {
     }
 
     @Test void awaitTasksAnswersARefusedResumeRatherThanRetryIt() throws Exception {
-        Session s = Finch.create().newSession();
+        Gate gate = Gate.closed(Finch.builder());
+        Session s = gate.newSession();
         Outcome first = s.submit(Submission.of(SLOW + " defer-cpu task-join", "a.fth"));
-        assertThat(first.waiting()).contains(Outcome.Waiting.TASK);
+        assertThat(first.waiting()).as("%s", first).contains(Outcome.Waiting.TASK);
         // The session moves on meanwhile: the paused run could never commit, so its resume is refused.
         assertThat(s.submit(Submission.of("1", "b.fth")).status()).isEqualTo(Outcome.Status.COMPLETED);
+        gate.open();
         Outcome o = s.awaitTasks(first);
         assertThat(o.status()).isEqualTo(Outcome.Status.REFUSED);
         assertThat(code(o)).isEqualTo("E-SESSION-001");
@@ -299,9 +355,7 @@ class CpuTasksTest {
     }
 
     /** Every task has stopped (allowing it a moment to reach its next fuel slice). */
-    static void noTaskKeepsRunning() throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (CpuTasks.running() > 0 && System.nanoTime() < until) Thread.sleep(10);
-        assertThat(CpuTasks.running()).isZero();
+    static void noTaskKeepsRunning() {
+        assertThat(HangGuard.await(() -> CpuTasks.running() == 0)).as("CPU tasks still computing").isTrue();
     }
 }

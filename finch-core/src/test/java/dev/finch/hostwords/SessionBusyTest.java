@@ -36,7 +36,7 @@ class SessionBusyTest {
         @Override public void requested(EffectRequest request) {
             entered.countDown();
             try {
-                release.await(10, TimeUnit.SECONDS);
+                release.await(dev.finch.HangGuard.SECONDS, TimeUnit.SECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -52,7 +52,7 @@ class SessionBusyTest {
             assertThat(paused.status()).isEqualTo(Outcome.Status.SUSPENDED);
             Gate gate = new Gate();
             CompletableFuture<Outcome> first = CompletableFuture.supplyAsync(() -> lisp(s, "(say \"x\") " + readAndSay("a.txt") + " 42", gate));
-            assertThat(gate.entered.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(dev.finch.HangGuard.await(gate.entered)).isTrue();
 
             // Every way into the session from another thread is refused while the first run is inside it.
             assertFailed(lisp(s, "(say \"second\")"), "host", "E-SESSION-003");
@@ -69,7 +69,7 @@ class SessionBusyTest {
             assertThat(s.vmRevision()).isZero();
 
             gate.release.countDown();
-            Outcome o = first.get(10, TimeUnit.SECONDS);
+            Outcome o = first.get(dev.finch.HangGuard.SECONDS, TimeUnit.SECONDS);
             assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
             assertThat(o.output()).isEqualTo("xA");
             assertThat(o.stack()).extracting(e -> e.display()).containsExactly("42");
@@ -87,8 +87,8 @@ class SessionBusyTest {
         int perThread = 200;
         CompletableFuture<int[]> a = CompletableFuture.supplyAsync(() -> submitMany(s, perThread));
         CompletableFuture<int[]> b = CompletableFuture.supplyAsync(() -> submitMany(s, perThread));
-        int[] ra = a.get(30, TimeUnit.SECONDS);
-        int[] rb = b.get(30, TimeUnit.SECONDS);
+        int[] ra = a.get(dev.finch.HangGuard.SECONDS, TimeUnit.SECONDS);
+        int[] rb = b.get(dev.finch.HangGuard.SECONDS, TimeUnit.SECONDS);
         assertThat(ra[0] + ra[1] + rb[0] + rb[1]).isEqualTo(2 * perThread);
         assertThat(ra[2] + rb[2]).as("no other kind of failure").isZero();
         assertThat(s.vmRevision()).isEqualTo(ra[0] + rb[0]);

@@ -7,7 +7,6 @@ import dev.finch.Language;
 import dev.finch.persist.PausingPrograms.Holder;
 import dev.finch.persist.PausingPrograms.Kind;
 import dev.finch.persist.PausingPrograms.Part;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -25,7 +24,7 @@ import net.jqwik.api.Provide;
 class ImageLawProperties {
     static java.util.function.Function<java.nio.file.Path, Finch> finch(Finch.Tier tier) {
         // The compiled tier's worlds verify a restored image's whole history at restore; the others rebuild it as it is used.
-        return ws -> (tier == Finch.Tier.COMPILED ? Finch.builder().verifyRestoredHistory() : Finch.builder()).tier(tier).imageKey(Images.KEY).timeout(Duration.ofSeconds(20)).build();
+        return ws -> (tier == Finch.Tier.COMPILED ? Finch.builder().verifyRestoredHistory() : Finch.builder()).tier(tier).imageKey(Images.KEY).timeout(dev.finch.HangGuard.LIMIT).build();
     }
 
     @Property(tries = 150)

@@ -3,11 +3,13 @@ package dev.finch.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.Finch;
+import dev.finch.HangGuard;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -59,19 +61,20 @@ class BoundedWordsTest {
         String forever = "0 begin true while 1 + repeat";
         assertThat(code(run(Finch.builder().maxSteps(1_000_000).build().newSession(), forever))).isEqualTo("E-LIMIT-001");
         Session late = Finch.builder().maxSteps(Long.MAX_VALUE).timeout(Duration.ofMillis(200)).build().newSession();
-        Outcome o = run(late, "0 begin true while inc2 repeat".replace("inc2", "1 +"));
+        Outcome o = HangGuard.ran(() -> run(late, "0 begin true while 1 + repeat"));
         assertThat(code(o)).isEqualTo("E-LIMIT-002");
     }
 
     /** Cancelling a tight loop that calls only bounded words stops it promptly. */
     @Test void cancellationStopsATightLoopOfBoundedCalls() throws Exception {
-        Session s = Finch.builder().maxSteps(Long.MAX_VALUE).timeout(Duration.ofSeconds(60)).build().newSession();
-        CompletableFuture<Outcome> f = s.submitAsync(Submission.of(HELPERS + " 0 begin true while inc2 repeat", "busy.fth"));
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (s.runningExecution().isEmpty() && System.nanoTime() < until) Thread.sleep(5);
-        Thread.sleep(200);
+        // Neither a step limit nor a deadline can end the loop before the cancellation does.
+        Session s = Finch.builder().maxSteps(Long.MAX_VALUE).timeout(HangGuard.LIMIT.multipliedBy(2)).build().newSession();
+        CountDownLatch looping = new CountDownLatch(1);
+        CompletableFuture<Outcome> f = s.submitAsync(Submission.of(HELPERS + " \"looping\" say 0 begin true while inc2 repeat", "busy.fth")
+                .withSink(chunk -> looping.countDown()));
+        assertThat(HangGuard.await(looping)).as("the loop is running").isTrue();
         assertThat(s.cancel(s.runningExecution().orElseThrow())).isTrue();
-        Outcome o = f.get(60, TimeUnit.SECONDS);
+        Outcome o = f.get(HangGuard.SECONDS, TimeUnit.SECONDS);
         assertThat(code(o)).isEqualTo("E-RUN-001");
     }
 

@@ -3,12 +3,14 @@ package dev.finch.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.Finch;
+import dev.finch.HangGuard;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -98,27 +100,26 @@ class ConcurrentStepsTest {
     }
 
     @Test void theDeadlineHoldsInsideSteps() {
-        Finch quick = Finch.builder().timeout(Duration.ofMillis(300)).build();
-        Outcome o = run(quick.newSession(), "[: ( -- int ) 0 begin true while 1 + repeat ;] step-spawn step-join");
+        Finch quick = Finch.builder().timeout(Duration.ofMillis(300)).maxSteps(Long.MAX_VALUE).build();
+        Session s = quick.newSession();
+        Outcome o = HangGuard.ran(() -> run(s, "[: ( -- int ) 0 begin true while 1 + repeat ;] step-spawn step-join"));
         assertThat(o).isInstanceOf(Outcome.Failed.class);
         assertThat(code(o)).isEqualTo("E-LIMIT-002");
     }
 
     @Test void cancellingARunStopsItsSteps() throws Exception {
-        Session s = FINCH.newSession();
+        // Neither a step limit nor a deadline can end the loop before the cancellation does.
+        Session s = Finch.builder().maxSteps(Long.MAX_VALUE).timeout(HangGuard.LIMIT.multipliedBy(2)).build().newSession();
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
-            Future<Outcome> f = pool.submit(() -> run(s, "[: ( -- int ) 0 begin true while 1 + repeat ;] step-spawn step-join"));
-            String id = null;
-            long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (id == null && System.nanoTime() < until) {
-                id = s.runningExecution().orElse(null);
-                Thread.onSpinWait();
-            }
-            assertThat(id).isNotNull();
-            Thread.sleep(50);
-            assertThat(s.cancel(id)).isTrue();
-            assertThat(f.get(10, TimeUnit.SECONDS)).isInstanceOf(Outcome.Cancelled.class);
+            CountDownLatch stepRuns = new CountDownLatch(1);
+            Future<Outcome> f = pool.submit(() -> s.submit(Submission.of("[: ( -- int ) \"in the step\" say 0 begin true while 1 + repeat ;] step-spawn step-join", "t")
+                    .withSink(chunk -> stepRuns.countDown())));
+            assertThat(HangGuard.await(stepRuns)).as("the step is running").isTrue();
+            assertThat(s.cancel(s.runningExecution().orElseThrow())).isTrue();
+            Outcome o = f.get(HangGuard.SECONDS, TimeUnit.SECONDS);
+            assertThat(o).isInstanceOf(Outcome.Cancelled.class);
+            assertThat(code(o)).isEqualTo("E-RUN-001");
         } finally {
             pool.shutdownNow();
         }
@@ -145,9 +146,7 @@ class ConcurrentStepsTest {
         assertThat(code(yieldingStep)).startsWith("E-VERIFY-");
     }
 
-    @AfterAll static void noStepOutlivesItsRun() throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < until && dev.finch.vm.runtime.Strands.alive() > 0) Thread.sleep(20);
-        assertThat(dev.finch.vm.runtime.Strands.alive()).isZero();
+    @AfterAll static void noStepOutlivesItsRun() {
+        assertThat(HangGuard.await(() -> dev.finch.vm.runtime.Strands.alive() == 0)).as("step threads alive").isTrue();
     }
 }

@@ -3,6 +3,7 @@ package dev.finch.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.Finch;
+import dev.finch.HangGuard;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
@@ -19,10 +20,13 @@ class CpuTasksThreadsTest {
     private static Outcome settle(Session s, String src) { return s.awaitTasks(s.submit(Submission.of(src, "t.fth"))); }
 
     @Test void tasksStopWithTheirRun() {
-        Session s = Finch.builder().timeout(Duration.ofMillis(300)).maxSteps(Long.MAX_VALUE).cpuWorkers(2).build().newSession();
+        // Tasks that never end, left behind by a run that completes (no deadline near: only the run's end can stop them).
+        Session s = Finch.builder().timeout(HangGuard.LIMIT).maxSteps(Long.MAX_VALUE).cpuWorkers(2).build().newSession();
         assertThat(settle(s, FOREVER + " defer-cpu " + FOREVER + " defer-cpu drop drop 1").status()).isEqualTo(Outcome.Status.COMPLETED);
         HostileRuntimeTest.noBusyRunThreads();
-        Outcome late = settle(s, FOREVER + " defer-cpu task-join");
+        // A task the run waits for, past the run's deadline.
+        Session quick = Finch.builder().timeout(Duration.ofMillis(300)).maxSteps(Long.MAX_VALUE).cpuWorkers(2).build().newSession();
+        Outcome late = HangGuard.ran(() -> settle(quick, FOREVER + " defer-cpu task-join"));
         assertThat(late.diagnostics().get(0).code()).isEqualTo("E-LIMIT-002");
         HostileRuntimeTest.noBusyRunThreads();
         Session bounded = Finch.builder().maxSteps(5_000_000).build().newSession();

@@ -3,6 +3,7 @@ package dev.finch.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.Finch;
+import dev.finch.HangGuard;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
@@ -86,22 +87,26 @@ class HostCodeDeadlineTest {
         assertThat(s.stack().get(s.stack().size() - 1).display()).isEqualTo("3");
     }
 
-    static void awaitEntered(int n) throws InterruptedException {
-        for (int i = 0; i < 2_000 && ENTERED.get() < n; i++) Thread.sleep(5);
-        assertThat(ENTERED.get()).as("the host's code was entered").isGreaterThanOrEqualTo(n);
+    static void awaitEntered(int n) {
+        assertThat(HangGuard.await(() -> ENTERED.get() >= n)).as("the host's code was entered").isTrue();
+    }
+
+    /** The host's code, released, has come back (its answer too late for the run that called it). */
+    static void awaitReturned() {
+        assertThat(HangGuard.await(() -> RETURNED.get() > 0)).as("the host's code returned once released").isTrue();
     }
 
     @Test
     void aSpinningPureWordMeetsTheDeadlineAndCommitsNothing() throws Exception {
         Session s = finch(Duration.ofMillis(300)).newSession();
-        Future<Outcome> f = POOL.submit(() -> s.submit(Submission.of("41 spin", "t.fth")));
-        Outcome o = f.get(60, TimeUnit.SECONDS);
+        Future<Outcome> f = POOL.submit(() -> HangGuard.ran(() -> s.submit(Submission.of("41 spin", "t.fth"))));
+        Outcome o = f.get(HangGuard.SECONDS, TimeUnit.SECONDS);
         // The host's code is still spinning: the outcome did not wait for it.
         assertThat(RETURNED.get()).isZero();
         assertThat(code(o)).as("%s", o).isEqualTo("E-LIMIT-002");
         assertThat(s.vmRevision()).isZero();
         release.countDown();
-        for (int i = 0; i < 2_000 && RETURNED.get() == 0; i++) Thread.sleep(5);
+        awaitReturned();
         // Its late answer is discarded: nothing was committed, the stack is as it was.
         assertThat(s.vmRevision()).isZero();
         assertThat(s.stack()).isEmpty();
@@ -115,12 +120,12 @@ class HostCodeDeadlineTest {
         awaitEntered(1);
         String id = s.runningExecution().orElseThrow();
         assertThat(s.cancel(id)).isTrue();
-        Outcome o = f.get(60, TimeUnit.SECONDS);
+        Outcome o = f.get(HangGuard.SECONDS, TimeUnit.SECONDS);
         assertThat(RETURNED.get()).as("the outcome did not wait for the host's code").isZero();
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.CANCELLED);
         assertThat(code(o)).isEqualTo("E-RUN-001");
         release.countDown();
-        for (int i = 0; i < 2_000 && RETURNED.get() == 0; i++) Thread.sleep(5);
+        awaitReturned();
         assertThat(s.vmRevision()).as("the late answer committed nothing").isZero();
         stillAnswers(s);
     }
@@ -129,7 +134,7 @@ class HostCodeDeadlineTest {
     void aLoopOfSlowHostCallsStopsAtTheFirstCheckPastTheDeadline() {
         // Ten calls of 150 ms under a 400 ms deadline: the deadline is checked when each call returns.
         Session s = finch(Duration.ofMillis(400)).newSession();
-        Outcome o = s.submit(Submission.of("0 begin dup 10 < while 150 nap drop 1 + repeat", "t.fth"));
+        Outcome o = HangGuard.ran(() -> s.submit(Submission.of("0 begin dup 10 < while 150 nap drop 1 + repeat", "t.fth")));
         assertThat(code(o)).as("%s", o).isEqualTo("E-LIMIT-002");
         assertThat(ENTERED.get()).as("calls made before the run stopped").isLessThan(10);
         assertThat(s.vmRevision()).isZero();
@@ -153,11 +158,11 @@ class HostCodeDeadlineTest {
         CountDownLatch mine = release;
         Session s = Finch.builder().timeout(Duration.ofMillis(300)).build().newSession();
         CountDownLatch sinkEntered = new CountDownLatch(1);
-        Future<Outcome> f = POOL.submit(() -> s.submit(Submission.of("\"hello\" say", "t.fth").withSink(chunk -> {
+        Future<Outcome> f = POOL.submit(() -> HangGuard.ran(() -> s.submit(Submission.of("\"hello\" say", "t.fth").withSink(chunk -> {
             sinkEntered.countDown();
             while (mine.getCount() > 0) Thread.onSpinWait();
-        })));
-        Outcome o = f.get(60, TimeUnit.SECONDS);
+        }))));
+        Outcome o = f.get(HangGuard.SECONDS, TimeUnit.SECONDS);
         assertThat(sinkEntered.getCount()).isZero();
         assertThat(code(o)).as("%s", o).isEqualTo("E-LIMIT-002");
         assertThat(s.vmRevision()).isZero();
@@ -174,9 +179,9 @@ class HostCodeDeadlineTest {
             sinkEntered.countDown();
             while (mine.getCount() > 0) Thread.onSpinWait();
         })));
-        assertThat(sinkEntered.await(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(HangGuard.await(sinkEntered)).isTrue();
         assertThat(s.cancel(s.runningExecution().orElseThrow())).isTrue();
-        Outcome o = f.get(60, TimeUnit.SECONDS);
+        Outcome o = f.get(HangGuard.SECONDS, TimeUnit.SECONDS);
         assertThat(code(o)).as("%s", o).isEqualTo("E-RUN-001");
         release.countDown();
         stillAnswers(s);
@@ -196,18 +201,18 @@ class HostCodeDeadlineTest {
             sinkEntered.countDown();
             while (mine.getCount() > 0) Thread.onSpinWait();
         });
-        Outcome o = POOL.submit(() -> s.submit(Submission.of("\"hello\" say 41 1 +", "t.fth").withSink(stuck))).get(60, TimeUnit.SECONDS);
+        Outcome o = POOL.submit(() -> s.submit(Submission.of("\"hello\" say 41 1 +", "t.fth").withSink(stuck))).get(HangGuard.SECONDS, TimeUnit.SECONDS);
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(o.output()).isEqualTo("hello");
         assertThat(s.vmRevision()).isEqualTo(1);
-        assertThat(sinkEntered.await(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(HangGuard.await(sinkEntered)).isTrue();
         assertThat(stuck.awaitDelivered(Duration.ofMillis(1))).as("still held by its target").isFalse();
         List<String> later = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
         dev.finch.vm.BufferedSink other = (dev.finch.vm.BufferedSink) dev.finch.vm.BufferedSink.of(later::add);
         assertThat(s.submit(Submission.of("\"next\" say", "t.fth").withSink(other)).status()).isEqualTo(Outcome.Status.COMPLETED);
-        assertThat(other.awaitDelivered(Duration.ofSeconds(60))).isTrue();
+        assertThat(other.awaitDelivered(HangGuard.LIMIT)).isTrue();
         assertThat(later).containsExactly("next");
         release.countDown();
-        assertThat(stuck.awaitDelivered(Duration.ofSeconds(60))).isTrue();
+        assertThat(stuck.awaitDelivered(HangGuard.LIMIT)).isTrue();
     }
 }

@@ -8,7 +8,6 @@ import dev.finch.Session;
 import dev.finch.Submission;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.limit.CompileLimits;
-import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,9 +20,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  * run's deadline and compile budget (the VM decides, no wall-time assertion). Reliability row 23.
  */
 class HostileCoForthTest {
-    private static final Finch FINCH = Finch.builder().timeout(Duration.ofSeconds(20)).build();
+    private static final Finch FINCH = Finch.builder().timeout(dev.finch.HangGuard.LIMIT).build();
     /** Source limit raised, for the literals that must be refused by their own rules, not by size. */
-    private static final Finch LARGE = Finch.builder().timeout(Duration.ofSeconds(20))
+    private static final Finch LARGE = Finch.builder().timeout(dev.finch.HangGuard.LIMIT)
             .compileLimits(CompileLimits.DEFAULT.withMaxSourceChars(40 << 20)).build();
 
     @AfterAll static void close() {
@@ -63,8 +62,10 @@ class HostileCoForthTest {
         assertThat(within.code()).isEqualTo("E-LIMIT-012");
     }
 
-    @Test void twentyThousandLiteralsCompileAndRunWithinTheDeadline() {
-        // Was 18 s and 6 GB (check alone 23 s): the verifier copied the whole operand row at every instruction.
+    @Test void twentyThousandLiteralsCompileAndRun() {
+        // Was 18 s and 6 GB (check alone 23 s): the verifier copied the whole operand row at every instruction. The
+        // deadline is a hang guard; that the work is now linear is asserted where it is charged (finch-verifier's
+        // HostileVerifierTest, CompileBudgetTest here).
         Session s = FINCH.newSession();
         Outcome o = s.submit(Submission.of("1 ".repeat(20_000), "lits.fth"));
         assertThat(o.status()).isEqualTo(Outcome.Status.COMPLETED);

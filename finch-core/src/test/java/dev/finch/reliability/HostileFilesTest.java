@@ -14,7 +14,6 @@ import dev.finch.host.LocalFileHost;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -27,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HostileFilesTest {
     static final ObjectMapper JSON = new ObjectMapper();
-    static final Finch FINCH = Finch.builder().timeout(Duration.ofSeconds(10)).build();
+    static final Finch FINCH = Finch.builder().timeout(dev.finch.HangGuard.LIMIT).build();
     static final String READ = "fs.read(${workspace}/**)";
     static final String WRITE = "fs.write(${workspace}/**)";
 
@@ -101,7 +100,7 @@ class HostileFilesTest {
     @Test
     void aHostThatOptsInServesHardLinkedFiles() throws Exception {
         linkedSecret();
-        Finch trusting = Finch.builder().timeout(Duration.ofSeconds(10))
+        Finch trusting = Finch.builder().timeout(dev.finch.HangGuard.LIMIT)
                 .fileHosts(options -> new LocalFileHost(options.roots()).allowingHardLinks()).build();
         Session s = session(trusting, ws);
         Outcome o = lisp(s, "(say (result-unwrap (bytes-to-string (file-read (path \"linked.csv\")))))");

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class HostileLispTest {
     /** The defaults, but a source limit large enough for a 10^6-deep nesting and a 20 MB string literal. */
-    private static final Finch FINCH = Finch.builder().timeout(Duration.ofSeconds(10))
+    private static final Finch FINCH = Finch.builder().timeout(dev.finch.HangGuard.LIMIT)
             .compileLimits(CompileLimits.DEFAULT.withMaxSourceChars(32 << 20)).build();
 
     @AfterAll static void close() { FINCH.close(); }

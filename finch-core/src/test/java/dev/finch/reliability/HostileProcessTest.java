@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.finch.Finch;
+import dev.finch.HangGuard;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.SessionOptions;
@@ -41,6 +42,11 @@ class HostileProcessTest {
     static final ObjectMapper JSON = new ObjectMapper();
     static final Finch FINCH = Finch.builder().timeout(Duration.ofSeconds(20)).build();
     static final ExecutorService POOL = Executors.newCachedThreadPool();
+    /**
+     * Ends every argument this suite looks processes up by ({@code sleep 300.271…}), so that the same tests running in
+     * another JVM on the machine at the same time (another build, another module) never see each other's processes.
+     */
+    static final String PID = Long.toString(ProcessHandle.current().pid());
 
     @TempDir Path ws;
 
@@ -91,17 +97,9 @@ class HostileProcessTest {
         return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
-    /** How long a killed process may take to disappear: a hang guard, far shorter than the 300 s the processes sleep. */
-    static final long GONE_GUARD_SECONDS = 30;
-
-    /** Waits (a hang guard) until no process with {@code argument} among its arguments is left; true when none is. */
-    static boolean goneSoon(String argument) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(GONE_GUARD_SECONDS);
-        while (System.nanoTime() < until) {
-            if (withArgument(argument).isEmpty()) return true;
-            Thread.sleep(20);
-        }
-        return withArgument(argument).isEmpty();
+    /** Waits (a hang guard, far shorter than the 300 s the processes sleep) until no process with {@code argument} among its arguments is left; true when none is. */
+    static boolean goneSoon(String argument) {
+        return HangGuard.await(() -> withArgument(argument).isEmpty());
     }
 
     static List<Long> withArgument(String argument) {
@@ -110,10 +108,8 @@ class HostileProcessTest {
                 .map(ProcessHandle::pid).filter(HostileProcessTest::running).collect(Collectors.toList());
     }
 
-    static boolean goneSoon(long pid) throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(GONE_GUARD_SECONDS);
-        while (System.nanoTime() < until && running(pid)) Thread.sleep(20);
-        return !running(pid);
+    static boolean goneSoon(long pid) {
+        return HangGuard.await(() -> !running(pid));
     }
 
     // ---- environment ------------------------------------------------------------------------------------------------
@@ -181,10 +177,10 @@ class HostileProcessTest {
         Session s = session(FINCH, ws, "process.run(/bin/sh)");
         // The call does not wait for the background process (which holds its stdout) to end: it completes, where waiting
         // would have passed the 20 s deadline (E-LIMIT-002) long before the 300 s sleep ends.
-        JsonNode r = completed(lisp(s, run("/bin/sh", "-c", "sleep 300.271 & echo $!")));
+        JsonNode r = completed(lisp(s, run("/bin/sh", "-c", "sleep 300.271" + PID + " & echo $!")));
         long pid = Long.parseLong(r.get("stdout").asText().strip());
         if (hostPids()) assertThat(goneSoon(pid)).as("background sleep %s is gone", pid).isTrue();
-        assertThat(goneSoon("300.271")).isTrue();
+        assertThat(goneSoon("300.271" + PID)).isTrue();
         stillWorks(s);
     }
 
@@ -193,10 +189,10 @@ class HostileProcessTest {
         assumeTrue(contained(), "needs setsid and /proc (Linux)");
         // With job control on, the shell puts the background job in a process group of its own (same session).
         Session s = session(FINCH, ws, "process.run(/bin/sh)");
-        JsonNode r = completed(lisp(s, run("/bin/sh", "-c", "set -m; sleep 300.272 & echo $!")));
+        JsonNode r = completed(lisp(s, run("/bin/sh", "-c", "set -m; sleep 300.272" + PID + " & echo $!")));
         long pid = Long.parseLong(r.get("stdout").asText().strip());
         if (hostPids()) assertThat(goneSoon(pid)).as("sleep %s in its own group is gone", pid).isTrue();
-        assertThat(goneSoon("300.272")).isTrue();
+        assertThat(goneSoon("300.272" + PID)).isTrue();
         stillWorks(s);
     }
 
@@ -211,30 +207,29 @@ class HostileProcessTest {
                         + " calls setsid itself escapes, as docs/embedding.md says");
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/setsid")), "needs /usr/bin/setsid for the attack");
         Session s = session(FINCH, ws, "process.run(/bin/sh)", "process.run(/usr/bin/setsid)");
-        completed(lisp(s, run("/bin/sh", "-c", "setsid sleep 300.291 & (setsid sleep 300.292 &) ; echo started")));
-        completed(lisp(s, run("/usr/bin/setsid", "-f", "sleep", "300.293")));
-        for (String mark : List.of("300.291", "300.292", "300.293")) assertThat(goneSoon(mark)).as("sleep %s is gone", mark).isTrue();
+        completed(lisp(s, run("/bin/sh", "-c", "setsid sleep 300.291" + PID + " & (setsid sleep 300.292" + PID + " &) ; echo started")));
+        completed(lisp(s, run("/usr/bin/setsid", "-f", "sleep", "300.293" + PID)));
+        for (String mark : List.of("300.291" + PID, "300.292" + PID, "300.293" + PID)) assertThat(goneSoon(mark)).as("sleep %s is gone", mark).isTrue();
         stillWorks(s);
     }
 
     @Test
     void cancelDuringAProcessReturnsAtOnceAndKillsIt() throws Exception {
         Session s = session(FINCH, ws, "process.run(/bin/sh)");
-        Future<Outcome> f = POOL.submit(() -> lisp(s, run("/bin/sh", "-c", "sleep 300.273 & sleep 300.274")));
+        Future<Outcome> f = POOL.submit(() -> lisp(s, run("/bin/sh", "-c", "sleep 300.273" + PID + " & sleep 300.274" + PID)));
         // Wait until both processes exist, then cancel.
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < until && (withArgument("300.273").isEmpty() || withArgument("300.274").isEmpty())) Thread.sleep(10);
-        assertThat(withArgument("300.274")).as("the child started").isNotEmpty();
+        assertThat(HangGuard.await(() -> !withArgument("300.273" + PID).isEmpty() && !withArgument("300.274" + PID).isEmpty()))
+                .as("the child started").isTrue();
         String id = s.runningExecution().orElseThrow();
         assertThat(s.cancel(id)).isTrue();
-        Outcome o = f.get(60, TimeUnit.SECONDS);
+        Outcome o = f.get(HangGuard.SECONDS, TimeUnit.SECONDS);
         // Cancelled while the process ran, which was killed for it (not waited out: it sleeps 300 s).
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.CANCELLED);
         assertThat(code(o)).isEqualTo("E-RUN-001");
         assertThat(o.diagnostics().get(0).message()).contains("while /bin/sh ran; its processes were killed");
-        assertThat(goneSoon("300.274")).as("the child is killed").isTrue();
+        assertThat(goneSoon("300.274" + PID)).as("the child is killed").isTrue();
         if (contained()) {
-            assertThat(goneSoon("300.273")).as("its background process too").isTrue();
+            assertThat(goneSoon("300.273" + PID)).as("its background process too").isTrue();
         }
         stillWorks(s);
     }
@@ -245,27 +240,27 @@ class HostileProcessTest {
         Finch finch = Finch.builder().timeout(Duration.ofSeconds(20))
                 .processHosts(options -> new LocalProcessHost(options.workspace().orElse(null), Duration.ofSeconds(20), 1 << 20)).build();
         Session s = session(finch, ws, "process.run(/bin/sleep)");
-        Future<Outcome> f = POOL.submit(() -> lisp(s, run("/bin/sleep", "300.279")));
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (System.nanoTime() < until && withArgument("300.279").isEmpty()) Thread.sleep(10);
+        Future<Outcome> f = POOL.submit(() -> lisp(s, run("/bin/sleep", "300.279" + PID)));
+        assertThat(HangGuard.await(() -> !withArgument("300.279" + PID).isEmpty())).as("the process started").isTrue();
         assertThat(s.cancel(s.runningExecution().orElseThrow())).isTrue();
-        Outcome o = f.get(60, TimeUnit.SECONDS);
+        Outcome o = f.get(HangGuard.SECONDS, TimeUnit.SECONDS);
         assertThat(code(o)).isEqualTo("E-RUN-001");
         assertThat(o.diagnostics().get(0).message()).contains("while /bin/sleep ran; its processes were killed");
-        assertThat(goneSoon("300.279")).isTrue();
+        assertThat(goneSoon("300.279" + PID)).isTrue();
         stillWorks(s);
     }
 
     @Test
     void theDeadlineEndsAProcessAndEverythingItStarted() throws Exception {
-        Finch quick = Finch.builder().timeout(Duration.ofMillis(600)).build();
+        // Two seconds: the deadline passes while the process runs (it starts within milliseconds of the run), not before.
+        Finch quick = Finch.builder().timeout(Duration.ofSeconds(2)).build();
         Session s = session(quick, ws, "process.run(/bin/sh)");
-        Outcome o = lisp(s, run("/bin/sh", "-c", "sleep 300.275 & sleep 300.276"));
+        Outcome o = HangGuard.ran(() -> lisp(s, run("/bin/sh", "-c", "sleep 300.275" + PID + " & sleep 300.276" + PID)));
         // It stops at the deadline while the process runs, killing it — not at the process's end.
         assertThat(code(o)).isEqualTo("E-LIMIT-002");
         assertThat(o.diagnostics().get(0).message()).contains("while /bin/sh ran; its processes were killed");
-        assertThat(goneSoon("300.276")).isTrue();
-        if (contained()) assertThat(goneSoon("300.275")).isTrue();
+        assertThat(goneSoon("300.276" + PID)).isTrue();
+        if (contained()) assertThat(goneSoon("300.275" + PID)).isTrue();
         stillWorks(s);
     }
 
@@ -278,9 +273,9 @@ class HostileProcessTest {
         assertThat(code(out)).isEqualTo("E-HOST-010");
         assertThat(out.diagnostics().get(0).message()).contains("more than");
         // Cut as it arrives: the run ends with the cut (E-HOST-010), not at the 20 s deadline the sleep would reach.
-        Outcome err = lisp(s, run("/bin/sh", "-c", "head -c 52428800 /dev/zero >&2; sleep 300.277"));
+        Outcome err = lisp(s, run("/bin/sh", "-c", "head -c 52428800 /dev/zero >&2; sleep 300.277" + PID));
         assertThat(code(err)).isEqualTo("E-HOST-010");
-        assertThat(goneSoon("300.277")).isTrue();
+        assertThat(goneSoon("300.277" + PID)).isTrue();
         stillWorks(s);
     }
 
@@ -288,9 +283,9 @@ class HostileProcessTest {
     void anEndlessWriterIsCutAtTheBound() throws Exception {
         assumeTrue(Files.isExecutable(Path.of("/usr/bin/yes")), "needs /usr/bin/yes");
         Session s = session(FINCH, ws, "process.run(/usr/bin/yes)");
-        Outcome o = lisp(s, run("/usr/bin/yes", "finch-endless-writer"));
+        Outcome o = lisp(s, run("/usr/bin/yes", "finch-endless-writer-" + PID));
         assertThat(code(o)).as("cut at the bound, not stopped by the deadline").isEqualTo("E-HOST-010");
-        assertThat(goneSoon("finch-endless-writer")).isTrue();
+        assertThat(goneSoon("finch-endless-writer-" + PID)).isTrue();
         stillWorks(s);
     }
 
@@ -299,11 +294,9 @@ class HostileProcessTest {
         assumeTrue(contained(), "elsewhere a re-parented background process keeps its stdout open until it ends");
         Session s = session(FINCH, ws, "process.run(/bin/sh)");
         List<Outcome> outcomes = new ArrayList<>();
-        for (int i = 0; i < 3; i++) outcomes.add(lisp(s, run("/bin/sh", "-c", "sleep 300.278 & echo hi")));
+        for (int i = 0; i < 3; i++) outcomes.add(lisp(s, run("/bin/sh", "-c", "sleep 300.278" + PID + " & echo hi")));
         assertThat(outcomes).allMatch(o -> o.status() == Outcome.Status.COMPLETED);
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(GONE_GUARD_SECONDS);
-        while (System.nanoTime() < until && readers() > 0) Thread.sleep(20);
-        assertThat(readers()).isZero();
+        assertThat(HangGuard.await(() -> readers() == 0)).as("finch-process reader threads left").isTrue();
         stillWorks(s);
     }
 

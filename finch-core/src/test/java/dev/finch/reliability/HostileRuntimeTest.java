@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.finch.Finch;
 import dev.finch.FinchJson;
+import dev.finch.HangGuard;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.StackEntry;
@@ -15,6 +16,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -70,15 +72,7 @@ class HostileRuntimeTest {
 
     /** No worker is left busy: a run's thread ends with its run (allowing it a moment to unwind). */
     static void noBusyRunThreads() {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (busyRunThreads() > 0 && System.nanoTime() < until) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
+        HangGuard.await(() -> busyRunThreads() == 0);
         assertThat(busyRunThreads()).as("busy finch-run threads after the run returned: %s", busyStacks()).isZero();
     }
 
@@ -138,21 +132,22 @@ class HostileRuntimeTest {
     }
 
     @Test void theDeadlineStopsARunBusyComparingAndItsThreadEndsWithIt() {
-        Session s = Finch.builder().timeout(Duration.ofMillis(800)).build().newSession();
-        Outcome o = run(s, TWO_LISTS + "begin a b = while repeat");
+        Session s = Finch.builder().timeout(Duration.ofMillis(800)).maxSteps(Long.MAX_VALUE).build().newSession();
+        Outcome o = HangGuard.ran(() -> run(s, TWO_LISTS + "begin a b = while repeat"));
         assertThat(o.status()).isEqualTo(Outcome.Status.FAILED);
         assertThat(code(o)).isEqualTo("E-LIMIT-002");
         healthy(s);
     }
 
     @Test void cancelStopsARunBusyComparingAtOnce() throws Exception {
-        Session s = Finch.create().newSession();
-        CompletableFuture<Outcome> f = s.submitAsync(Submission.of(TWO_LISTS + "begin a b = while repeat", "busy.fth"));
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (s.runningExecution().isEmpty() && System.nanoTime() < until) Thread.sleep(5);
-        Thread.sleep(300);
+        // Neither a step limit nor a deadline can end the loop before the cancellation does.
+        Session s = Finch.builder().maxSteps(Long.MAX_VALUE).timeout(HangGuard.LIMIT.multipliedBy(2)).build().newSession();
+        CountDownLatch comparing = new CountDownLatch(1);
+        CompletableFuture<Outcome> f = s.submitAsync(Submission.of(TWO_LISTS + "\"comparing\" say begin a b = while repeat", "busy.fth")
+                .withSink(chunk -> comparing.countDown()));
+        assertThat(HangGuard.await(comparing)).as("the loop is running").isTrue();
         assertThat(s.cancel(s.runningExecution().orElseThrow())).isTrue();
-        Outcome o = f.get(60, TimeUnit.SECONDS);
+        Outcome o = f.get(HangGuard.SECONDS, TimeUnit.SECONDS);
         assertThat(o.status()).isEqualTo(Outcome.Status.CANCELLED);
         assertThat(code(o)).isEqualTo("E-RUN-001");
         healthy(s);

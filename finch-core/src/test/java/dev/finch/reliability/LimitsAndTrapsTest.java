@@ -3,6 +3,7 @@ package dev.finch.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.Finch;
+import dev.finch.HangGuard;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
@@ -86,11 +87,12 @@ class LimitsAndTrapsTest {
     /** Row 11: a busy loop stops at the deadline; the host thread is never stuck; nothing keeps running. */
     @Test void deadlineStopsBusyLoops() throws Exception {
         Finch finch = Finch.builder().timeout(Duration.ofMillis(300)).maxSteps(Long.MAX_VALUE).build();
-        Outcome o = run(finch.newSession(), "begin true while repeat");
+        Session s = finch.newSession();
+        Outcome o = HangGuard.ran(() -> run(s, "begin true while repeat"));
         assertThat(code(o)).isEqualTo("E-LIMIT-002");
-        Thread.sleep(200);
-        assertThat(Thread.getAllStackTraces().keySet().stream()
-                .filter(th -> th.getName().startsWith("finch-run") && th.getState() == Thread.State.RUNNABLE)).isEmpty();
+        assertThat(HangGuard.await(() -> Thread.getAllStackTraces().keySet().stream()
+                .noneMatch(th -> th.getName().startsWith("finch-run") && th.getState() == Thread.State.RUNNABLE)))
+                .as("a finch-run thread still runnable").isTrue();
     }
 
     /** Row 12: one run exhausting its limits while 20 others run leaves their results identical. */

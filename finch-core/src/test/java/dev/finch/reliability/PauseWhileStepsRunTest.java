@@ -3,6 +3,7 @@ package dev.finch.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.Finch;
+import dev.finch.HangGuard;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.SessionOptions;
@@ -19,7 +20,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
@@ -317,9 +317,7 @@ class PauseWhileStepsRunTest {
 
     /** While a run is suspended none of its steps has a thread (a step's thread ends as it unwinds). */
     private static void assertNoStepThreadRuns() {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (System.nanoTime() < until && dev.finch.vm.runtime.Strands.alive() > 0) Thread.onSpinWait();
-        assertThat(dev.finch.vm.runtime.Strands.alive()).isZero();
+        assertThat(HangGuard.await(() -> dev.finch.vm.runtime.Strands.alive() == 0)).as("step threads alive").isTrue();
     }
 
     @ParameterizedTest
@@ -333,9 +331,7 @@ class PauseWhileStepsRunTest {
         assertThat(s.suspendedExecutions()).isEmpty();
     }
 
-    @AfterAll static void noStepOutlivesItsRun() throws InterruptedException {
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (System.nanoTime() < until && dev.finch.vm.runtime.Strands.alive() > 0) Thread.sleep(20);
-        assertThat(dev.finch.vm.runtime.Strands.alive()).isZero();
+    @AfterAll static void noStepOutlivesItsRun() {
+        assertThat(HangGuard.await(() -> dev.finch.vm.runtime.Strands.alive() == 0)).as("step threads alive").isTrue();
     }
 }

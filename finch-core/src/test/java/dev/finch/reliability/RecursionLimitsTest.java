@@ -3,12 +3,14 @@ package dev.finch.reliability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.Finch;
+import dev.finch.HangGuard;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
 import dev.finch.vm.Value;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -70,23 +72,22 @@ class RecursionLimitsTest {
     @Test void theDeadlineStopsARecursionPromptly() {
         Session s = Finch.builder().maxSteps(Long.MAX_VALUE).timeout(Duration.ofMillis(200)).build().newSession();
         // fib(60) makes some 10^12 calls and no step limit holds it: only the deadline can have ended it.
-        Outcome o = run(s, FIB + " 60 fib");
+        Outcome o = HangGuard.ran(() -> run(s, FIB + " 60 fib"));
         assertThat(code(o)).isEqualTo("E-LIMIT-002");
-        assertThat(run(s, FIB)).isInstanceOf(Outcome.Completed.class);
-        assertThat(code(s.call("fib", Value.of(60)))).isEqualTo("E-LIMIT-002");
+        assertThat(HangGuard.ran(() -> run(s, FIB))).isInstanceOf(Outcome.Completed.class);
+        assertThat(code(HangGuard.ran(() -> s.call("fib", Value.of(60))))).isEqualTo("E-LIMIT-002");
     }
 
     @Test void cancellationStopsARecursionPromptly() throws Exception {
-        Session s = Finch.builder().maxSteps(Long.MAX_VALUE).timeout(Duration.ofSeconds(60)).build().newSession();
+        Session s = Finch.builder().maxSteps(Long.MAX_VALUE).timeout(HangGuard.LIMIT.multipliedBy(2)).build().newSession();
         // Defined first, so that the cancelled submission is running fib, not being compiled.
         assertThat(run(s, FIB + " 10 fib")).isInstanceOf(Outcome.Completed.class);
-        CompletableFuture<Outcome> f = s.submitAsync(Submission.of("60 fib", "busy.fth"));
-        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (s.runningExecution().isEmpty() && System.nanoTime() < until) Thread.sleep(5);
-        Thread.sleep(500);
+        CountDownLatch recursing = new CountDownLatch(1);
+        CompletableFuture<Outcome> f = s.submitAsync(Submission.of("\"recursing\" say 60 fib", "busy.fth").withSink(chunk -> recursing.countDown()));
+        assertThat(HangGuard.await(recursing)).as("fib is running").isTrue();
         assertThat(s.cancel(s.runningExecution().orElseThrow())).isTrue();
-        // The deadline is a minute and fib(60) never ends by itself: E-RUN-001 is the cancellation, not the clock.
-        Outcome o = f.get(60, TimeUnit.SECONDS);
+        // The deadline is two minutes and fib(60) never ends by itself: E-RUN-001 is the cancellation, not the clock.
+        Outcome o = f.get(HangGuard.SECONDS, TimeUnit.SECONDS);
         assertThat(code(o)).isEqualTo("E-RUN-001");
     }
 

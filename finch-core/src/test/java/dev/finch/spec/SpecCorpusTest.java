@@ -26,7 +26,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -65,8 +64,8 @@ class SpecCorpusTest {
     /** The child agents every corpus case's Finch runs (the image law over the corpus uses them too). */
     static final dev.finch.agent.AgentOptions AGENTS = dev.finch.agent.AgentOptions.of(
             new dev.finch.agent.AgentProfile("script", "scripted", dev.finch.agent.ScriptedProvider.parse(SCRIPT)));
-    private static final Finch INTERPRETED = Finch.builder().tier(Finch.Tier.INTERPRETED).timeout(Duration.ofSeconds(20)).agents(AGENTS).build();
-    private static final Finch COMPILED = Finch.builder().tier(Finch.Tier.COMPILED).timeout(Duration.ofSeconds(20)).agents(AGENTS).build();
+    private static final Finch INTERPRETED = Finch.builder().tier(Finch.Tier.INTERPRETED).timeout(dev.finch.HangGuard.LIMIT).agents(AGENTS).build();
+    private static final Finch COMPILED = Finch.builder().tier(Finch.Tier.COMPILED).timeout(dev.finch.HangGuard.LIMIT).agents(AGENTS).build();
     private static final List<Path> WORKSPACES = new ArrayList<>();
 
     @AfterAll static void removeWorkspaces() throws IOException {

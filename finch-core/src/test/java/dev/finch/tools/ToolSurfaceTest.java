@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-@Timeout(30)
+@Timeout(60)   // a hang guard per test (each takes milliseconds); nothing here bounds wall time
 class ToolSurfaceTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Finch finch = Finch.builder().timeout(Duration.ofSeconds(10)).build();

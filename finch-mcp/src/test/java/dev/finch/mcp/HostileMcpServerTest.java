@@ -135,21 +135,14 @@ class HostileMcpServerTest {
         StringBuilder java = new StringBuilder("'" + liar.command() + "'");
         for (String a : liar.args()) java.append(" '").append(a).append("'");
         var spec = new McpServerSpec.Stdio("stubborn", "/bin/sh", List.of("-c",
-                "trap '' TERM; (trap '' TERM; exec sleep 30.361) & " + java + "; sleep 30.362"), Map.of());
+                "trap '' TERM; (trap '' TERM; exec sleep 300.361" + Toys.PID + ") & " + java + "; sleep 300.362" + Toys.PID), Map.of());
         try (Finch f = finch(spec)) {
             Session s = guarded(f::newSession);
-            assertThat(eventually(() -> !Toys.withArgument("30.361").isEmpty())).as("its child started").isTrue();
+            assertThat(Toys.eventually(() -> !Toys.withArgument("300.361" + Toys.PID).isEmpty())).as("its child started").isTrue();
             s.close();
-            assertThat(eventually(() -> Toys.withArgument("30.361").isEmpty() && Toys.withArgument("30.362").isEmpty()))
+            // The sleeps outlast the hang guard: gone means killed, not ended.
+            assertThat(Toys.eventually(() -> Toys.withArgument("300.361" + Toys.PID).isEmpty() && Toys.withArgument("300.362" + Toys.PID).isEmpty()))
                     .as("the server and its child are gone (containment %s)", LocalProcessHost.containment()).isTrue();
         }
-    }
-
-    static boolean eventually(java.util.function.BooleanSupplier condition) throws InterruptedException {
-        for (int i = 0; i < 3_000; i++) {
-            if (condition.getAsBoolean()) return true;
-            Thread.sleep(10);
-        }
-        return condition.getAsBoolean();
     }
 }

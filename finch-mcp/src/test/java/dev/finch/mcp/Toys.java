@@ -56,10 +56,19 @@ final class Toys {
         }
     }
 
-    /** Waits up to {@code millis} for {@code condition}. */
-    static boolean eventually(long millis, BooleanSupplier condition) throws InterruptedException {
-        long end = System.nanoTime() + millis * 1_000_000;
-        while (System.nanoTime() < end) {
+    /**
+     * Ends every argument a test looks processes up by ({@code sleep 300.361…}), so that the same tests running in another
+     * JVM on the machine at the same time (another build) never see each other's processes.
+     */
+    static final String PID = Long.toString(ProcessHandle.current().pid());
+
+    /** The hang guard of every wait here: a minute, for what takes milliseconds when all is well (never an assertion about speed). */
+    static final long HANG_GUARD_MILLIS = 60_000;
+
+    /** Waits until {@code condition} holds, or the hang guard passes; whether it holds. */
+    static boolean eventually(BooleanSupplier condition) throws InterruptedException {
+        long end = System.nanoTime() + HANG_GUARD_MILLIS * 1_000_000;
+        while (System.nanoTime() - end < 0) {
             if (condition.getAsBoolean()) return true;
             Thread.sleep(20);
         }

@@ -74,9 +74,12 @@ class CompileLimitsTest {
     // ---- at the bound, every later phase's recursion is safe -----------------------------------------------------
 
     @Test
-    void aProgramNestedExactlyToTheLimitChecksAndLowersOnASmallStack() {
+    void aProgramNestedExactlyToTheLimitChecksAndLowersOnAnOrdinaryStack() {
+        // A thread of the JVM's default stack (1 MiB). Measured: lowering this program takes 530–590 KiB of stack with the
+        // code interpreted or compiled by C1, and 250 KiB once C2 has compiled it — so 512 KiB passed or failed with the
+        // JIT's state, that is with which tests ran before it.
         String deepest = atDepth(LIMITS.maxNesting());
-        Lowering ok = onStack(512, () -> Support.lower(deepest));
+        Lowering ok = onStack(1024, () -> Support.lower(deepest));
         assertThat(ok.diagnostics()).isEmpty();
         assertThat(ok.module()).isPresent();
         Lowering over = Support.lower(atDepth(LIMITS.maxNesting() + 1));

@@ -44,12 +44,13 @@ import org.junit.jupiter.api.Test;
 /**
  * Workflow, par and best-of with real (non-simulated) bindings: the steps' requests are in flight at the same time,
  * so a workflow takes its longest path in real time too, not the sum of its steps' latencies. Nothing here is timed:
- * each request holds on until as many requests as the test expects are in flight at once (or 5 s pass), so a
- * sequential implementation shows as fewer requests ever in flight together, on any machine.
+ * each request holds on until as many requests as the test expects are in flight at once (or a minute, a hang guard,
+ * passes), so a sequential implementation shows as fewer requests ever in flight together (or as a run past its
+ * deadline), on any machine.
  */
 class RealTimeConcurrencyTest {
     private static final long LATENCY_MS = 100;
-    private static final long PATIENCE_MS = 5_000;
+    private static final long PATIENCE_MS = 60_000;
 
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger mostInFlight = new AtomicInteger();
@@ -174,7 +175,7 @@ class RealTimeConcurrencyTest {
             assertThat(v.diagnostics()).isEmpty();
             String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
             GrantSet grants = GrantSet.of(List.of(Grant.of("g", "tool.call(web,*)", Scope.TASK).value())).value();
-            try (Tools tools = Tools.of(Map.of("web", HttpTool.builder(base).get("count", "/count/{0}").timeout(Duration.ofSeconds(5))
+            try (Tools tools = Tools.of(Map.of("web", HttpTool.builder(base).get("count", "/count/{0}").timeout(Duration.ofMillis(2 * PATIENCE_MS))
                     .build()))) {
                 RunResult r = vm.run("agent", v.module().get(), VmState.EMPTY, WorldRuns.LIMITS, OutputSink.NONE, new CancelToken(),
                         HostConfig.NONE.withGrants(grants).with(ToolHost.class, tools));

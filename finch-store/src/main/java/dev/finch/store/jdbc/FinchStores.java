@@ -65,20 +65,23 @@ public final class FinchStores {
         pool.setMinimumIdle(1);
         pool.setConnectionTimeout(BUSY_TIMEOUT_MS);
         pool.setInitializationFailTimeout(1);
-        HikariDataSource ds = open(pool, Dialect.SQLITE, "open the store in " + dir);
-        try {
-            synchronized (MIGRATING) {
-                try (FileChannel lock = FileChannel.open(dir.resolve(DATABASE_FILE + ".migrating"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                     FileLock held = lock.lock()) {
+        // The first connection to a new file turns its journal to write-ahead, which needs the file to itself: the pool is
+        // made and the schema brought up to date holding the directory's lock (and this JVM's), so stores opened together
+        // on one new directory, in this process or others, take turns instead of finding the file busy.
+        HikariDataSource ds;
+        synchronized (MIGRATING) {
+            try (FileChannel lock = FileChannel.open(dir.resolve(DATABASE_FILE + ".migrating"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock held = lock.lock()) {
+                ds = open(pool, Dialect.SQLITE, "open the store in " + dir);
+                try {
                     Schema.migrate(ds, Dialect.SQLITE);
+                } catch (RuntimeException e) {
+                    ds.close();
+                    throw Failures.of(Dialect.SQLITE, "bring the store's schema up to date", e);
                 }
+            } catch (IOException e) {
+                throw new StoreException(StoreCode.UNAVAILABLE, "could not lock the state directory " + dir + " to bring its schema up to date", e);
             }
-        } catch (IOException e) {
-            ds.close();
-            throw new StoreException(StoreCode.UNAVAILABLE, "could not lock the state directory " + dir + " to bring its schema up to date", e);
-        } catch (RuntimeException e) {
-            ds.close();
-            throw Failures.of(Dialect.SQLITE, "bring the store's schema up to date", e);
         }
         return new JdbcStore(ds, ds, Dialect.SQLITE, limits, "sqlite " + file);
     }
