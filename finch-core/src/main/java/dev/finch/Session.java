@@ -1,15 +1,12 @@
 package dev.finch;
 
-import dev.finch.ir.Frontend;
 import dev.finch.ir.Lowering;
-import dev.finch.ir.cap.Capability;
 import dev.finch.ir.checked.Checked.CheckedModule;
 import dev.finch.ir.checked.Checked.CheckedWord;
 import dev.finch.ir.checked.Environment;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.instr.Module;
-import dev.finch.ir.limit.CompileBudget;
 import dev.finch.ir.instr.WordDef;
 import dev.finch.ir.print.CoForthPrinter;
 import dev.finch.verifier.Verification;
@@ -20,7 +17,6 @@ import dev.finch.vm.RunResult;
 import dev.finch.vm.Suspension;
 import dev.finch.vm.TypedValue;
 import dev.finch.vm.VmState;
-import dev.finch.capabilities.CapabilitySpec;
 import dev.finch.capabilities.Grant;
 import dev.finch.capabilities.GrantSet;
 import dev.finch.capabilities.Scope;
@@ -72,72 +68,46 @@ public final class Session {
     private static final int INSTALLING = 2;
     private final AtomicLong executions = new AtomicLong();
     private final ConcurrentHashMap<String, CancelToken> running = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, Paused> paused = new ConcurrentHashMap<>();
-    /** Replaced whole on commit, so a reader on another thread never sees half a commit. */
-    private volatile Snapshot snapshot;
-    /** The grants of session scope and wider; approvals with such a scope add to it, revocation removes. */
-    private volatile GrantSet grants;
+    /** The committed state and its transaction. */
+    private final SessionState state;
+    /** The grants in force, the ids given, the revocations. */
+    private final SessionGrants grants;
+    /** The executions not yet committed: running, suspended, saved; their continue-once claims. */
+    private final Suspensions suspensions = new Suspensions();
     private final FileHost files;
     private final ProcessHost processes;
     /** This session's tool host (µNorman's call), made when it opened; null when Finch has none. */
     private final dev.finch.host.ToolHost tools;
-    private final AtomicLong grantIds = new AtomicLong();
-    /** The grants revoked so far: every run of this session consults them at its capability boundaries. */
-    private final dev.finch.capabilities.Revocations revocations = new dev.finch.capabilities.Revocations();
     /** The committed submissions the dictionary was built from, as images need them ({@link SessionImage}). */
     private final SessionHistory history;
-    /** What each execution not yet committed (running or suspended) was made from. */
-    private final ConcurrentHashMap<String, SessionHistory.Submitted> inFlight = new ConcurrentHashMap<>();
     /** The calls prepared on the current state ({@link #call}); used only while the session is busy with a call. */
     private final CallPlans callPlans = new CallPlans();
-    /** How many times each unfinished execution has paused: the pause a {@link ContinuationLedger} claim names. */
-    private final ConcurrentHashMap<String, Long> pauses = new ConcurrentHashMap<>();
-    /** The suspended executions whose pause exists as an image (saved here or restored from one): they claim before continuing. */
-    private final java.util.Set<String> durable = ConcurrentHashMap.newKeySet();
-
-    /** This session's MCP connections, made when it opened; null when its Finch configures no MCP servers. */
-    private final McpServers.Connection mcp;
-    /** Set when a server's tools changed while a submission ran: the words are reinstalled before the next one. */
-    private volatile boolean mcpStale;
-
-    /** The committed state: what runs start from and what outcomes report when nothing was committed. */
-    private record Snapshot(VmState state, long revision, long generation) { }
-
-    /** A suspended run waiting for {@link #resume}, with what its final outcome must still report. */
-    private record Paused(Suspension suspension, String sourceId, String language, List<String> inferred,
-                          long baseRevision, CharSequence output, OutputSink sink, dev.finch.vm.OutputLog log) {
-        Paused(Suspension suspension, String sourceId, String language, List<String> inferred, long baseRevision, CharSequence output, OutputSink sink) {
-            this(suspension, sourceId, language, inferred, baseRevision, output, sink, dev.finch.vm.OutputLog.EMPTY);
-        }
-    }
+    /** Lowering and verifying a submission against the committed state. */
+    private final Compilation compilation;
+    /** This session's MCP words, installed when it opened; null when its Finch configures no MCP servers. */
+    private final McpWords mcp;
 
     Session(Finch finch, String id, SessionOptions options) {
         this.finch = finch;
         this.id = id;
         this.options = options;
-        this.snapshot = new Snapshot(finch.emptyState(), 0, 1);
+        this.state = new SessionState(finch.emptyState());
+        this.compilation = new Compilation(finch);
         this.history = new SessionHistory(finch, this);
-        GrantSet g = GrantSet.EMPTY;
-        for (String spec : options.grants()) {
-            var parsed = CapabilitySpec.parse(spec);
-            if (!parsed.isOk()) throw new IllegalArgumentException("malformed grant '" + spec + "': " + parsed.refusal().orElseThrow().message());
-            var added = g.add(Grant.of("g" + grantIds.incrementAndGet(), parsed.value(), Scope.SESSION).value());
-            if (!added.isOk()) throw new IllegalArgumentException("grant '" + spec + "' refused: " + added.refusal().orElseThrow().message());
-            g = added.value();
-        }
-        this.grants = g;
+        this.grants = new SessionGrants(options.grants());
         this.files = finch.fileHost(options);
         this.tools = finch.newToolHost();
         this.processes = finch.processHost(options);
-        this.mcp = finch.connectMcp(new McpToolsChanged(this));
+        McpServers.Connection connection = finch.connectMcp(new McpToolsChanged(this));
+        this.mcp = connection == null ? null : new McpWords(connection);
         if (mcp != null) {
-            installMcpWords();
+            mcp.install(state);
             finch.opened(this);
         }
     }
 
     /** The grants in force for new runs (session scope and wider). */
-    public GrantSet grants() { return grants; }
+    public GrantSet grants() { return grants.current(); }
 
     /**
      * Revokes a grant by id: new runs do not have it, and a run that holds it — running, or paused at a yield or for an
@@ -146,16 +116,7 @@ public final class Session {
      * it opened, or by an approval) that was not revoked before.
      */
     public boolean revoke(String grantId) {
-        arg(grantId, "grantId");
-        var r = grants.revoke(grantId);
-        if (r.isOk()) grants = r.value();
-        return issued(grantId) && revocations.revoke(grantId);
-    }
-
-    /** Whether {@code grantId} is an id this session gave a grant ({@code g1}, {@code g2}, … in order). */
-    private boolean issued(String grantId) {
-        if (!grantId.matches("g[1-9][0-9]{0,17}")) return false;
-        return Long.parseLong(grantId.substring(1)) <= grantIds.get();
+        return grants.revoke(arg(grantId, "grantId"));
     }
 
     private HostConfig host(Submission s) {
@@ -171,13 +132,13 @@ public final class Session {
     public SessionOptions options() { return options; }
 
     /** The number of committed runs so far. */
-    public long vmRevision() { return snapshot.revision(); }
+    public long vmRevision() { return state.current().revision(); }
 
     /** The manifest generation submissions are checked against; it goes up each time words are installed. */
-    public long manifestGeneration() { return snapshot.generation(); }
+    public long manifestGeneration() { return state.current().generation(); }
 
     /** The words this session's submissions may call: its Finch's, and those installed with {@link #installWords}. */
-    public dev.finch.ir.vocab.Vocabulary vocabulary() { return snapshot.state().library().vocabulary(); }
+    public dev.finch.ir.vocab.Vocabulary vocabulary() { return state.current().state().library().vocabulary(); }
 
     /**
      * Installs the words declared on {@code classes} (see {@link Finch.Builder#words}) into this session only. The
@@ -192,39 +153,16 @@ public final class Session {
         arg(classes, "classes").forEach(c -> arg(c, "a word class"));
         if (!enter()) throw new IllegalStateException("session " + id + " is running a submission");
         try {
-            Snapshot s = snapshot;
-            var library = s.state().library().with(classes);
-            snapshot = new Snapshot(s.state().withLibrary(library), s.revision(), s.generation() + 1);
-            return s.generation() + 1;
+            return state.installWords(library -> library.with(classes));
         } finally {
             leave();
         }
     }
 
-    /**
-     * The words of the MCP servers' tools ({@code mcp.<server>.<tool>}), installed or reinstalled from what the servers
-     * list now: when any binding is new or its schema hash changed, the manifest generation goes up by one. A tool a
-     * server stopped listing keeps its word (a definition may call it); the server refuses such a call.
-     * Called with the session idle (when it opens, or holding the session).
-     */
-    private void installMcpWords() {
-        mcpStale = false;
-        List<dev.finch.vm.word.DataWord> words = dev.finch.host.McpBindings.words(mcp.tools(), mcp);
-        Snapshot s = snapshot;
-        var vocabulary = s.state().library().vocabulary();
-        boolean changed = false;
-        for (var w : words) {
-            var now = vocabulary.word(w.name());
-            if (now.isEmpty() || now.get().overload(w.overloadId()).isEmpty()) changed = true;
-        }
-        if (!changed) return;
-        snapshot = new Snapshot(s.state().withLibrary(s.state().library().withWords(words)), s.revision(), s.generation() + 1);
-    }
-
-    /** A server announced {@code tools/list_changed}: reinstall now if the session is idle, else before the next submission. */
     /*
-     * McpToolsChanged, Nothing and NotCancelled are named classes, not lambdas, and the submit and call paths below
-     * use loops, not streams: a fresh JVM's first submission makes them, where linking each lambda costs ~0.7 ms.
+     * McpToolsChanged and Nothing (and Compilation's NotCancelled) are named classes, not lambdas, and the submit and
+     * call paths below use loops, not streams: a fresh JVM's first submission makes them, where linking each lambda
+     * costs ~0.7 ms.
      */
 
     /** Tells the session that its MCP servers' tools changed. */
@@ -239,27 +177,15 @@ public final class Session {
         public void run() { }
     }
 
-    /** A compile that only its deadline stops. */
-    private static final class NotCancelled implements java.util.function.BooleanSupplier {
-        @Override
-        public boolean getAsBoolean() { return false; }
-    }
-
-    /** A compile that stops when its submission is cancelled. */
-    private record CancelledBy(CancelToken token) implements java.util.function.BooleanSupplier {
-        @Override
-        public boolean getAsBoolean() { return token.isCancelled(); }
-    }
-
-    private static final java.util.function.BooleanSupplier NOT_CANCELLED = new NotCancelled();
-
+    /** A server announced {@code tools/list_changed}: reinstall now if the session is idle, else before the next submission. */
     private void mcpToolsChanged() {
-        mcpStale = true;
-        if (mcp == null || !holder.compareAndSet(FREE, INSTALLING)) return;
+        if (mcp == null) return;
+        mcp.markStale();
+        if (!holder.compareAndSet(FREE, INSTALLING)) return;
         try {
-            installMcpWords();
+            mcp.install(state);
         } catch (RuntimeException e) {
-            mcpStale = true;
+            mcp.markStale();
         } finally {
             holder.set(FREE);
         }
@@ -294,12 +220,12 @@ public final class Session {
     private void leave() {
         finch.left(this);
         holder.set(FREE);
-        if (mcpStale) mcpToolsChanged();
+        if (mcp != null && mcp.stale()) mcpToolsChanged();
     }
 
     /** Reinstalls the MCP words if a server's tools changed while this session was busy (called holding the session). */
     private void refreshMcp() {
-        if (mcp != null && mcpStale) installMcpWords();
+        if (mcp != null && mcp.stale()) mcp.install(state);
     }
 
     /**
@@ -308,7 +234,7 @@ public final class Session {
      * session's.
      */
     public void close() {
-        if (mcp != null) mcp.close();
+        if (mcp != null) mcp.connection().close();
     }
 
     /**
@@ -341,28 +267,26 @@ public final class Session {
         }
         if (!enter()) throw new IllegalStateException("session " + id + " is running a submission");
         try {
-            Snapshot s = snapshot;
-            VmState state = s.state();
-            if (state.library().vocabulary().word(name).isPresent() || state.words().containsKey(name)) {
+            VmState now = state.current().state();
+            if (now.library().vocabulary().word(name).isPresent() || now.words().containsKey(name)) {
                 throw new IllegalArgumentException("'" + name + "' names a word of this session; a constant needs a name of its own");
             }
             TypedValue typed = TypedValue.of(value);
-            TypedValue old = state.constants().get(name);
+            TypedValue old = now.constants().get(name);
             if (old != null && !old.type().equals(typed.type())) {
                 throw new IllegalArgumentException("constant '" + name + "' is a " + old.type() + "; it cannot become a " + typed.type()
                         + " (definitions were verified against its type)");
             }
-            java.util.Map<String, TypedValue> constants = new java.util.LinkedHashMap<>(state.constants());
+            java.util.Map<String, TypedValue> constants = new java.util.LinkedHashMap<>(now.constants());
             constants.put(name, typed);
-            snapshot = new Snapshot(new VmState(state.library(), state.stack(), state.words(), constants), s.revision() + 1, s.generation());
-            return s.revision() + 1;
+            return state.commitHostChange(at -> new VmState(at.library(), at.stack(), at.words(), constants));
         } finally {
             leave();
         }
     }
 
     /** The committed persistent stack, bottom to top. */
-    public List<StackEntry> stack() { return StackDisplay.entries(snapshot.state()); }
+    public List<StackEntry> stack() { return StackDisplay.entries(state.current().state()); }
 
     /**
      * The signatures of the persisted definitions, by name, in the compact spelling — the program's own, never the words
@@ -370,7 +294,7 @@ public final class Session {
      */
     public java.util.SortedMap<String, String> definitions() {
         java.util.SortedMap<String, String> out = new java.util.TreeMap<>();
-        snapshot.state().words().forEach((n, w) -> {
+        state.current().state().words().forEach((n, w) -> {
             if (!WordDef.isInternal(n)) out.put(n, w.signature().toString());
         });
         return out;
@@ -380,7 +304,7 @@ public final class Session {
     public Optional<String> runningExecution() { return running.keySet().stream().findFirst(); }
 
     /** The ids of the executions suspended and waiting for {@link #resume}. */
-    public java.util.Set<String> suspendedExecutions() { return java.util.Set.copyOf(paused.keySet()); }
+    public java.util.Set<String> suspendedExecutions() { return java.util.Set.copyOf(suspensions.ids()); }
 
     /** Lowers, verifies and runs {@code submission}; never throws for anything a program can contain. */
     public Outcome submit(Submission submission) { return submit(submission, SESSION_HOSTS); }
@@ -466,7 +390,7 @@ public final class Session {
             return runCall(executionId, word, sourceId, arguments, sink == null ? OutputSink.NONE : sink, hosts);
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             running.remove(executionId);
-            inFlight.remove(executionId);
+            suspensions.ended(executionId);
             return failed(executionId, sourceId, null, "", List.of(), internal(sourceId, e));
         } finally {
             leave();
@@ -475,7 +399,7 @@ public final class Session {
 
     private Outcome runCall(String executionId, String word, String sourceId, List<dev.finch.vm.Value> args, OutputSink out,
                             java.util.function.UnaryOperator<HostConfig> hosts) {
-        Snapshot base = snapshot;
+        SessionState.Snapshot base = state.current();
         List<TypedValue> inputs = new ArrayList<>(args.size());
         List<dev.finch.ir.type.Type> inputTypes = new ArrayList<>(args.size());
         for (dev.finch.vm.Value v : args) {
@@ -489,19 +413,19 @@ public final class Session {
             Optional<Diagnostic> refused = callable(base.state(), word, args.size(), at);
             if (refused.isPresent()) return failed(executionId, sourceId, null, "", List.of(), refused.get());
             Environment env = base.state().environment().withStack(List.copyOf(inputTypes))
-                    .withBudget(compileBudget(deadline(), NOT_CANCELLED));
+                    .withBudget(compilation.budget(deadline(), Compilation.NOT_CANCELLED));
             Module module = new Module(sourceId, Language.FORTH.spelling(), List.of(),
                     dev.finch.ir.instr.Block.of(new dev.finch.ir.instr.Instr.Call(word, List.of(), at)));
             Verification v = Verifier.verify(module, env);
             if (v.module().isEmpty() || !v.diagnostics().isEmpty()) {
-                return failed(executionId, sourceId, null, "", List.of(), nonEmpty(v.diagnostics(), sourceId, "the verifier produced no module"));
+                return failed(executionId, sourceId, null, "", List.of(), Compilation.nonEmpty(v.diagnostics(), sourceId, "the verifier produced no module"));
             }
             CheckedModule checked = v.module().get();
-            plan = new CallPlans.Plan(finch.vm().prepare(checked, base.state()), capabilities(checked),
+            plan = new CallPlans.Plan(finch.vm().prepare(checked, base.state()), Compilation.capabilities(checked),
                     new SessionHistory.Submitted(CoForthPrinter.print(module), Language.FORTH.spelling(), sourceId, env, true, checked));
             callPlans.put(base.state(), word, inputTypes, plan);
         }
-        inFlight.put(executionId, plan.entry());
+        suspensions.started(executionId, plan.entry());
         OutputSink sink = guarded(out);
         CancelToken token = new CancelToken();
         running.put(executionId, token);
@@ -594,7 +518,7 @@ public final class Session {
     public String save(String executionId) {
         arg(executionId, "executionId");
         String image = SessionImage.save(this, executionId);
-        durable.add(executionId);
+        suspensions.saved(executionId);
         return image;
     }
 
@@ -608,25 +532,19 @@ public final class Session {
     public String save() { return SessionImage.save(this, null); }
 
     /** The number of the pause execution {@code executionId} is at (1 for its first). */
-    long pause(String executionId) { return pauses.getOrDefault(executionId, 1L); }
+    long pause(String executionId) { return suspensions.pause(executionId); }
 
     // ---- package-private access for SessionImage ----
 
     SessionHistory history() { return history; }
 
-    Optional<SessionHistory.Submitted> inFlight(String executionId) { return Optional.ofNullable(inFlight.get(executionId)); }
+    Optional<SessionHistory.Submitted> inFlight(String executionId) { return suspensions.inFlight(executionId); }
 
-    Optional<Suspension> suspension(String executionId) {
-        Paused p = paused.get(executionId);
-        return p == null ? Optional.empty() : Optional.of(p.suspension());
-    }
+    Optional<Suspension> suspension(String executionId) { return suspensions.paused(executionId).map(Suspensions.Paused::suspension); }
 
-    Optional<Long> baseRevision(String executionId) {
-        Paused p = paused.get(executionId);
-        return p == null ? Optional.empty() : Optional.of(p.baseRevision());
-    }
+    Optional<Long> baseRevision(String executionId) { return suspensions.paused(executionId).map(Suspensions.Paused::baseRevision); }
 
-    VmState committedState() { return snapshot.state(); }
+    VmState committedState() { return state.current().state(); }
 
     Finch finch() { return finch; }
 
@@ -637,26 +555,23 @@ public final class Session {
     HostConfig hostConfig() {
         HostConfig base = sessionHosts;
         if (base == null) {
-            sessionHosts = base = HostConfig.of(GrantSet.EMPTY, options.deferred()).withRevocations(revocations)
+            sessionHosts = base = HostConfig.of(GrantSet.EMPTY, options.deferred()).withRevocations(grants.revocations())
                     .with(FileHost.class, files).with(ProcessHost.class, processes).with(dev.finch.host.ToolHost.class, tools)
                     .with(dev.finch.host.EditorHost.class, options.editorHost().orElse(null))
                     .with(dev.finch.automation.AutomationHost.class, options.automationHost().orElse(null))
-                    .with(dev.finch.host.McpHost.class, mcp);
+                    .with(dev.finch.host.McpHost.class, mcp == null ? null : mcp.connection());
         }
-        return base.withGrants(grants).with(dev.finch.host.ModelHost.class, finch.newModelHost())
+        return base.withGrants(grants.current()).with(dev.finch.host.ModelHost.class, finch.newModelHost())
                 .with(dev.finch.host.AgentHost.class, finch.agentHost(this));
     }
 
     /** Installs a restored state, as it was when the image was saved (its history is already read). */
-    void install(VmState state, long revision, long generation) { snapshot = new Snapshot(state, revision, generation); }
+    void install(VmState restored, long revision, long generation) { state.restore(restored, revision, generation); }
 
     /** Installs a restored suspended execution at its {@code pause}-th pause; it claims that pause before it continues. */
     void installSuspended(String executionId, Suspension suspension, SessionHistory.Submitted entry, List<String> inferred, long baseRevision, long pause) {
-        inFlight.put(executionId, entry);
-        pauses.put(executionId, pause);
-        durable.add(executionId);
-        paused.put(executionId, new Paused(suspension, entry.sourceId(), entry.call() ? null : entry.language(), inferred, baseRevision,
-                "", OutputSink.NONE));
+        suspensions.restored(executionId, new Suspensions.Paused(suspension, entry.sourceId(), entry.call() ? null : entry.language(), inferred,
+                baseRevision, "", OutputSink.NONE), entry, pause);
     }
 
     /**
@@ -700,34 +615,14 @@ public final class Session {
     public Outcome approve(String executionId, Scope scope) {
         arg(executionId, "executionId");
         arg(scope, "scope");
-        Paused p = paused.get(executionId);
+        Suspensions.Paused p = suspensions.paused(executionId).orElse(null);
         if (p == null) return unknown(executionId);
         Optional<EffectRequest> req = p.suspension().pendingRequest();
         if (req.isEmpty()) return refused(executionId, p, notAtBoundary(executionId, "approved"));
-        var spec = CapabilitySpec.of(req.get().requirement());
-        if (!spec.isOk()) {
-            return refused(executionId, p, dev.finch.vm.boundary.HostCode.STALE_RESUME.at(req.get().origin(), "request " + req.get().sequence()
-                    + " needs " + req.get().requirement() + ", which no grant can name; deny or cancel it"));
-        }
-        if (isPattern(spec.value())) {
-            // A concrete call's approval is concrete: approving would otherwise write a pattern grant no host wrote.
-            return refused(executionId, p, dev.finch.vm.boundary.HostCode.STALE_RESUME.at(req.get().origin(), "request " + req.get().sequence()
-                    + " needs " + req.get().requirement() + ", which is a pattern; an approval never grants a pattern (only the host's"
-                    + " grants do), so deny or cancel it"));
-        }
-        Grant grant = Grant.of("g" + grantIds.incrementAndGet(), spec.value(), scope).value();
-        return continueWith(executionId, new HostResponse.Approved(req.get().sequence(), grant), () -> {
-            if (scope.compareTo(Scope.SESSION) >= 0) grants.add(grant).toOptional().ifPresent(g -> grants = g);
-        });
-    }
-
-    /** Whether {@code spec} names more than one thing (a glob or a wildcard): what only a host's grant may do. */
-    private static boolean isPattern(CapabilitySpec spec) {
-        String text = spec.toString().replace("${", "");
-        // A subtree a word declares (fs.read($0/**) of tree-list) is the word's shape, not a pattern its caller chose.
-        if (text.endsWith("/**)")) text = text.substring(0, text.length() - 4);
-        for (char c : new char[] {'*', '?', '[', '{'}) if (text.indexOf(c) >= 0) return true;
-        return false;
+        SessionGrants.Approval approval = grants.approval(req.get(), scope);
+        if (approval instanceof SessionGrants.Approval.Refused no) return refused(executionId, p, no.why());
+        Grant grant = ((SessionGrants.Approval.Granted) approval).grant();
+        return continueWith(executionId, new HostResponse.Approved(req.get().sequence(), grant), () -> grants.accepted(grant));
     }
 
     /**
@@ -736,7 +631,7 @@ public final class Session {
      */
     public Outcome deny(String executionId, String reason) {
         arg(executionId, "executionId");
-        Paused p = paused.get(executionId);
+        Suspensions.Paused p = suspensions.paused(executionId).orElse(null);
         if (p == null) return unknown(executionId);
         Optional<EffectRequest> req = p.suspension().pendingRequest();
         if (req.isEmpty()) return refused(executionId, p, notAtBoundary(executionId, "denied"));
@@ -760,7 +655,7 @@ public final class Session {
      */
     public Outcome respond(VmResume resume) {
         arg(resume, "resume");
-        Paused p = paused.get(resume.executionId());
+        Suspensions.Paused p = suspensions.paused(resume.executionId()).orElse(null);
         if (p == null) return unknown(resume.executionId());
         Optional<EffectRequest> pending = p.suspension().pendingRequest();
         HostResponse response;
@@ -786,7 +681,7 @@ public final class Session {
         if (parsed.resume().isOk()) return respond(parsed.resume().value());
         Diagnostic why = parsed.resume().refusal().orElseThrow();
         String executionId = parsed.executionId().orElse("");
-        Paused p = executionId.isEmpty() ? null : paused.get(executionId);
+        Suspensions.Paused p = executionId.isEmpty() ? null : suspensions.paused(executionId).orElse(null);
         if (p != null) return refused(executionId, p, why);
         return failed(executionId, "<session>", null, "", List.of(), at(why, "<session>"));
     }
@@ -794,7 +689,7 @@ public final class Session {
     /** The request a suspended execution waits for, if it waits at the host boundary. */
     public Optional<EffectRequest> pendingRequest(String executionId) {
         arg(executionId, "executionId");
-        Paused p = paused.get(executionId);
+        Suspensions.Paused p = suspensions.paused(executionId).orElse(null);
         return p == null ? Optional.empty() : p.suspension().pendingRequest();
     }
 
@@ -816,11 +711,11 @@ public final class Session {
      * effect is dispatched for nothing (a denial or cancellation, which only end it, still may). Then the answer
      * itself: sequence, kind and result type ({@link Suspension#refusal}).
      */
-    private Optional<Diagnostic> refusal(String executionId, Paused p, HostResponse response) {
+    private Optional<Diagnostic> refusal(String executionId, Suspensions.Paused p, HostResponse response) {
         boolean continues = response == null || response instanceof HostResponse.Approved || response instanceof HostResponse.Result;
-        long now = snapshot.revision();
+        long now = state.current().revision();
         // A call commits nothing, so a session that moved on does not make it stale.
-        boolean call = java.util.Optional.ofNullable(inFlight.get(executionId)).map(SessionHistory.Submitted::call).orElse(false);
+        boolean call = suspensions.isCall(executionId);
         if (continues && !call && p.baseRevision() != now) {
             return Optional.of(SessionCode.STALE_REVISION.at(Origin.of(p.sourceId(), 0, 0), "the session moved on (to revision " + now
                     + ") since this execution was suspended at revision " + p.baseRevision() + ", so it could never commit; it was not "
@@ -836,38 +731,10 @@ public final class Session {
     }
 
     /** The answer was refused: the execution is still suspended, waiting as before. */
-    private Outcome refused(String executionId, Paused p, Diagnostic why) {
-        Waiting w = waitingOf(p.suspension());
-        return Outcome.withLog(new Outcome.Refused(fields(executionId, p.sourceId(), p.language(), p.output(), snapshot, p.inferred(), w.required(),
+    private Outcome refused(String executionId, Suspensions.Paused p, Diagnostic why) {
+        Suspensions.Waiting w = Suspensions.Waiting.of(p.suspension());
+        return Outcome.withLog(new Outcome.Refused(fields(executionId, p.sourceId(), p.language(), p.output(), state.current(), p.inferred(), w.required(),
                 List.of(at(why, p.sourceId()))), w.yielded(), w.request(), w.task()), p.log());
-    }
-
-    /** What a suspended execution waits for, as its outcomes report it. */
-    private record Waiting(List<String> required, Optional<StackEntry> yielded, Optional<Outcome.PendingRequest> request,
-                           Optional<Outcome.TaskWait> task) {
-        Waiting(List<String> required, Optional<StackEntry> yielded, Optional<Outcome.PendingRequest> request) {
-            this(required, yielded, request, Optional.empty());
-        }
-    }
-
-    private static Waiting waitingOf(Suspension s) {
-        Optional<EffectRequest> request = s.pendingRequest();
-        if (request.isPresent()) {
-            // Paused at the host boundary: required_capabilities is the concrete request, not a yield.
-            // Only a missing grant is "required"; an approved request waiting for a deferred host's result is not.
-            boolean missing = s.waiting().orElse(null) == dev.finch.vm.boundary.RunHost.Waiting.APPROVAL;
-            List<String> required = !missing || request.get().requirement().equals(Capability.SESSION_EMIT) ? List.of()
-                    : List.of(request.get().requirement().toString());
-            Outcome.Awaiting awaiting = missing ? Outcome.Awaiting.APPROVAL : Outcome.Awaiting.RESULT;
-            return new Waiting(required, Optional.empty(), Optional.of(new Outcome.PendingRequest(request.get(), awaiting)));
-        }
-        Optional<dev.finch.vm.Suspension.TaskWait> task = s.awaitedTask();
-        if (task.isPresent()) {
-            // Paused at task-join: nothing was published; a plain resume continues once the task is done.
-            return new Waiting(List.of(), Optional.empty(), Optional.empty(), Optional.of(new Outcome.TaskWait(task.get().task(), task.get().done())));
-        }
-        TypedValue payload = s.payload();
-        return new Waiting(List.of(), payload == null ? Optional.empty() : Optional.of(StackDisplay.entries(List.of(payload)).get(0)), Optional.empty());
     }
 
     /**
@@ -876,7 +743,7 @@ public final class Session {
      */
     private Outcome continueWith(String executionId, HostResponse response, Runnable accepted) {
         if (!dev.finch.vm.CallerThread.roomy()) return finch.vm().onWorker(() -> continueWith(executionId, response, accepted));
-        Paused p = paused.get(executionId);
+        Suspensions.Paused p = suspensions.paused(executionId).orElse(null);
         String sourceId = p == null ? "<session>" : p.sourceId();
         String language = p == null ? null : p.language();
         if (finch.isClosed()) return failed(executionId, sourceId, language, "", List.of(), closedDiagnostic(sourceId));
@@ -888,10 +755,9 @@ public final class Session {
             // Refused here, before the continuation is taken: it keeps waiting for the right answer.
             Optional<Diagnostic> why = refusal(executionId, p, response);
             if (why.isPresent()) return refused(executionId, p, why.get());
-            if (!paused.remove(executionId, p)) return unknown(executionId);
-            if (durable.contains(executionId) && !finch.ledger().claim(executionId, pause(executionId))) {
+            if (!suspensions.take(executionId, p)) return unknown(executionId);
+            if (!suspensions.claim(executionId, finch.ledger())) {
                 // Another copy of this pause's image continued (or cancelled) it first: this copy is discarded, unrun.
-                forget(executionId);
                 return failed(executionId, p.sourceId(), p.language(), p.output(), p.inferred(), SessionCode.ALREADY_CONTINUED.at(
                         Origin.of(p.sourceId(), 0, 0), "execution " + executionId + " was already continued or cancelled from another copy of its image; "
                                 + "this copy is discarded and nothing was dispatched"));
@@ -926,20 +792,7 @@ public final class Session {
             token.cancel("cancelled by the host");
             return true;
         }
-        Paused dropped = paused.remove(executionId);
-        if (dropped == null) return false;
-        dropped.suspension().abandon();
-        // A cancelled saved execution is claimed, so no copy of its image continues after it.
-        if (durable.contains(executionId)) finch.ledger().claim(executionId, pause(executionId));
-        forget(executionId);
-        return true;
-    }
-
-    /** Drops what this session keeps about an execution that will not continue here. */
-    private void forget(String executionId) {
-        inFlight.remove(executionId);
-        pauses.remove(executionId);
-        durable.remove(executionId);
+        return suspensions.drop(executionId, finch.ledger());
     }
 
     /** Parses, lowers and verifies {@code submission} against the committed state, without running it. */
@@ -947,17 +800,17 @@ public final class Session {
         arg(submission, "submission");
         String language = submission.resolvedLanguage().spelling();
         try {
-            Environment at = snapshot.state().environment();
+            Environment at = state.current().state().environment();
             long deadline = deadline();
-            Prepared prep = prepare(submission, at, deadline, NOT_CANCELLED);
+            Compilation.Prepared prep = compilation.prepare(submission, at, deadline, Compilation.NOT_CANCELLED);
             if (prep.module() == null) {
                 return new CheckResult(CheckResult.Status.FAILED, language, List.of(), List.of(), prep.diagnostics(), Optional.empty());
             }
             CheckedModule m = prep.module();
             List<CheckResult.Definition> defs = new ArrayList<>();
             for (CheckedWord w : m.words()) defs.add(new CheckResult.Definition(w.name(), w.signature().toString()));
-            return new CheckResult(CheckResult.Status.OK, language, defs, capabilities(m), List.of(),
-                    Optional.of(CoForthPrinter.print(withSignatures(m))));
+            return new CheckResult(CheckResult.Status.OK, language, defs, Compilation.capabilities(m), List.of(),
+                    Optional.of(CoForthPrinter.print(Compilation.withSignatures(m))));
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
             return new CheckResult(CheckResult.Status.FAILED, language, List.of(), List.of(),
                     List.of(internal(submission.sourceId(), e)), Optional.empty());
@@ -1008,16 +861,16 @@ public final class Session {
 
     /** The committed state, read once. */
     Discovery.View view() {
-        Snapshot s = snapshot;
+        SessionState.Snapshot s = state.current();
         return new Discovery.View(id, s.state(), s.revision(), s.generation());
     }
 
     // ---------------------------------------------------------------------------------------------------------
 
     private Outcome run(String executionId, Submission s, String language, java.util.function.UnaryOperator<HostConfig> hosts) {
-        Snapshot base = snapshot;
+        SessionState.Snapshot base = state.current();
         String sourceId = s.sourceId();
-        Optional<Diagnostic> stale = staleness(s, base);
+        Optional<Diagnostic> stale = state.staleness(s);
         if (stale.isPresent()) return failed(executionId, sourceId, language, "", List.of(), stale.get());
         // One deadline and one cancellation for the whole submission: compiling it, then running it.
         long deadline = deadline();
@@ -1028,13 +881,13 @@ public final class Session {
         OutputSink sink = guarded(s.sink());
         try {
             Environment at = base.state().environment();
-            Prepared prep = prepare(s, at, deadline, new CancelledBy(token));
+            Compilation.Prepared prep = compilation.prepare(s, at, deadline, new Compilation.CancelledBy(token));
             if (prep.module() == null) {
-                if (token.isCancelled()) return new Outcome.Cancelled(fields(executionId, sourceId, language, "", snapshot, List.of(), List.of(), prep.diagnostics()));
+                if (token.isCancelled()) return new Outcome.Cancelled(fields(executionId, sourceId, language, "", state.current(), List.of(), List.of(), prep.diagnostics()));
                 return failed(executionId, sourceId, language, "", List.of(), prep.diagnostics());
             }
-            inferred = capabilities(prep.module());
-            inFlight.put(executionId, new SessionHistory.Submitted(s.text(), language, sourceId, at, false, prep.module()));
+            inferred = Compilation.capabilities(prep.module());
+            suspensions.started(executionId, new SessionHistory.Submitted(s.text(), language, sourceId, at, false, prep.module()));
             r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits().withTimeout(remaining(deadline)), sink, token, hosts.apply(host(s)));
         } finally {
             running.remove(executionId);
@@ -1042,89 +895,11 @@ public final class Session {
         return settle(executionId, sourceId, language, inferred, base.revision(), sink, r);
     }
 
-    /** Whether a committed state may hold a value that a program's closure literal made (its type holds a function or fiber). */
-    private static boolean leavesLiteralValues(VmState state) {
-        if (state.stackHoldsFunction()) return true;
-        for (TypedValue v : state.constants().values()) if (dev.finch.vm.CallerThread.holdsFunction(v.type())) return true;
-        return false;
-    }
-
     /** The deadline of work starting now: the run's timeout from now ({@link System#nanoTime()}). */
     private long deadline() { return System.nanoTime() + finch.limits().timeout().toNanos(); }
 
-    /** One submission's meter of the compile phases: this Finch's compile limits, {@code deadline}, {@code cancelled}. */
-    private CompileBudget compileBudget(long deadline, java.util.function.BooleanSupplier cancelled) {
-        return CompileBudget.of(finch.compileLimits(), deadline, cancelled);
-    }
-
     /** What is left of a submission's deadline for its run (at least a nanosecond: a run past it stops at once). */
     private static java.time.Duration remaining(long deadline) { return java.time.Duration.ofNanos(Math.max(1, deadline - System.nanoTime())); }
-
-    /** The lowered and verified module, or the diagnostics that stopped it. */
-    private record Prepared(CheckedModule module, List<Diagnostic> diagnostics) { }
-
-    /**
-     * Lowers and verifies on the calling thread when this Finch's nesting limit is one a default thread stack holds
-     * many times over ({@link dev.finch.vm.CallerThread#MAX_NESTING}: the frontends and the verifier recurse over
-     * nesting, and nothing else in them is deep) and the calling thread has room on its stack
-     * ({@link dev.finch.vm.CallerThread#roomy}). Compiling has no effect, so a caller whose stack still runs out (the
-     * frontends and the verifier report that as their internal or nesting code) starts again on a big-stack worker, with
-     * a fresh budget on {@code at}; every other submission compiles on a worker. Each attempt's budget meters
-     * {@code deadline} and {@code cancelled}.
-     */
-    private Prepared prepare(Submission s, Environment at, long deadline, java.util.function.BooleanSupplier cancelled) {
-        if (finch.compileLimits().maxNesting() <= dev.finch.vm.CallerThread.MAX_NESTING && dev.finch.vm.CallerThread.roomy()) {
-            try {
-                Prepared here = prepareHere(s, at.withBudget(compileBudget(deadline, cancelled)));
-                if (!mayBeOutOfStack(here)) return here;
-            } catch (StackOverflowError smallStack) {
-                // Fall through: the same work on a thread with room for it.
-            }
-        }
-        return finch.vm().onWorker(() -> prepareHere(s, at.withBudget(compileBudget(deadline, cancelled))));
-    }
-
-    /** The codes a frontend or the verifier reports when it ran out of stack (they catch it themselves). */
-    private static final java.util.Set<String> OUT_OF_STACK = java.util.Set.of(dev.finch.lisp.LispCode.INTERNAL.code(),
-            dev.finch.forth.ForthCode.INTERNAL.code(), dev.finch.verifier.VerifyCode.VERIFIER_LIMIT.code());
-
-    /** Whether a failed preparation may have failed for want of the caller's stack (then a worker tries again). */
-    private static boolean mayBeOutOfStack(Prepared p) {
-        if (p.module() != null) return false;
-        for (Diagnostic d : p.diagnostics()) if (OUT_OF_STACK.contains(d.code())) return true;
-        return false;
-    }
-
-    private Prepared prepareHere(Submission s, Environment env) {
-        Optional<Frontend> frontend = finch.frontend(s.resolvedLanguage());
-        if (frontend.isEmpty()) {
-            return new Prepared(null, List.of(SessionCode.LANGUAGE_UNAVAILABLE.at(Origin.of(s.sourceId(), 0, 0),
-                    s.resolvedLanguage().spelling() + " is not available in this build of Finch yet; submit Lisp or Co-Forth")));
-        }
-        Diagnostic fenced = SubmissionCode.fenced(s.text(), s.sourceId());
-        if (fenced != null) return new Prepared(null, List.of(fenced));
-        try {
-            Origin whole = Origin.of(s.sourceId(), 1, 1);
-            env.budget().source(s.text(), whole);
-            Lowering lowering = frontend.get().lower(s.text(), s.sourceId(), env);
-            if (lowering.module().isEmpty() || !lowering.diagnostics().isEmpty()) {
-                return new Prepared(null, nonEmpty(lowering.diagnostics(), s.sourceId(), "the frontend produced no module"));
-            }
-            env.budget().poll(dev.finch.ir.diag.Phase.LOWER, whole);
-            Module module = lowering.module().get();
-            Verification v = Verifier.verify(module, env);
-            if (v.module().isEmpty() || !v.diagnostics().isEmpty()) {
-                // µNorman's checks accept only programs that verify: a rejection is Finch's defect, said in µNorman terms
-                List<Diagnostic> ds = s.resolvedLanguage() == Language.NORMAN ? dev.finch.norman.NormanCode.fromVerifier(v.diagnostics()) : v.diagnostics();
-                return new Prepared(null, nonEmpty(ds, s.sourceId(), "the verifier produced no module"));
-            }
-            env.budget().poll(dev.finch.ir.diag.Phase.VERIFY, whole);
-            return new Prepared(v.module().get(), List.of());
-        } catch (dev.finch.ir.diag.DiagnosticException limit) {
-            // A compile limit (or the deadline, or a cancellation) crossed inside a phase that did not catch it itself.
-            return new Prepared(null, limit.diagnostics());
-        }
-    }
 
     /** Applies a run's result: only {@code Completed} commits, and only onto the snapshot it started from. */
     private Outcome settle(String executionId, String sourceId, String language, List<String> inferred, long baseRevision,
@@ -1138,65 +913,33 @@ public final class Session {
         // The VM reports all say text of the execution, across its resumes: the outcome's output is exactly that, as a
         // snapshot joined only when read (a pause must not cost the text said before it).
         CharSequence output = r.text();
-        if (r instanceof RunResult.Suspended) pauses.merge(executionId, 1L, Long::sum);
-        else {
-            pauses.remove(executionId);
-            durable.remove(executionId);
-        }
         if (r instanceof RunResult.Completed c) {
-            Snapshot now = snapshot;
-            SessionHistory.Submitted running = inFlight.get(executionId);
-            if (running != null && running.call()) {
+            SessionHistory.Submitted entry = suspensions.ended(executionId).orElse(null);
+            suspensions.stopped(executionId, null);
+            if (entry != null && entry.call()) {
                 // A call commits nothing: its outputs are the outcome's values, the session's state is as it was.
-                inFlight.remove(executionId);
-                return new Outcome.Completed(fields(executionId, sourceId, language, output, c.state(), now, inferred, List.of(), List.of()));
+                return new Outcome.Completed(fields(executionId, sourceId, language, output, c.state(), state.current(), inferred, List.of(), List.of()));
             }
-            if (now.revision() != baseRevision) {
-                c.discardChanges();
+            Optional<SessionState.Snapshot> next = state.commit(c, baseRevision, entry, history);
+            if (next.isEmpty()) {
                 return failed(executionId, sourceId, language, output, inferred, SessionCode.STALE_REVISION.at(Origin.of(sourceId, 0, 0),
                         "the session moved on while this execution was suspended; its changes were not committed",
-                        Long.toString(baseRevision), Long.toString(now.revision())));
+                        Long.toString(baseRevision), Long.toString(state.current().revision())));
             }
-            // Words installed while this run was suspended stay installed: the run commits its stack and dictionary only.
-            Snapshot next = new Snapshot(c.state().withLibrary(now.state().library()), now.revision() + 1, now.generation());
-            SessionHistory.Submitted entry = inFlight.remove(executionId);
-            // Only submissions that change the dictionary are needed to rebuild it, and those that may leave a value made
-            // by one of their closure literals (a closure, a fiber) on the stack or in a constant; values are saved as values.
-            if (entry != null && (!c.state().words().equals(now.state().words()) || leavesLiteralValues(c.state()))) history.commit(entry, c.state().words());
-            snapshot = next;
-            return new Outcome.Completed(fields(executionId, sourceId, language, output, next, inferred, List.of(), List.of()));
-        }
-        if (r instanceof RunResult.Failed f) {
-            inFlight.remove(executionId);
-            return failed(executionId, sourceId, language, output, inferred, f.diagnostics());
+            return new Outcome.Completed(fields(executionId, sourceId, language, output, next.get(), inferred, List.of(), List.of()));
         }
         if (r instanceof RunResult.Suspended su) {
-            paused.put(executionId, new Paused(su.suspension(), sourceId, language, inferred, baseRevision, output, sink, su.log()));
-            Waiting w = waitingOf(su.suspension());
-            return new Outcome.Suspended(fields(executionId, sourceId, language, output, snapshot, inferred, w.required(), List.of()),
+            suspensions.stopped(executionId, new Suspensions.Paused(su.suspension(), sourceId, language, inferred, baseRevision, output, sink, su.log()));
+            Suspensions.Waiting w = Suspensions.Waiting.of(su.suspension());
+            return new Outcome.Suspended(fields(executionId, sourceId, language, output, state.current(), inferred, w.required(), List.of()),
                     w.yielded(), w.request(), w.task());
         }
-        inFlight.remove(executionId);
+        suspensions.ended(executionId);
+        suspensions.stopped(executionId, null);
+        if (r instanceof RunResult.Failed f) return failed(executionId, sourceId, language, output, inferred, f.diagnostics());
         RunResult.Cancelled x = (RunResult.Cancelled) r;
         List<Diagnostic> why = x.reason() == null ? List.of() : List.of(x.reason());
-        return new Outcome.Cancelled(fields(executionId, sourceId, language, output, snapshot, inferred, List.of(), why));
-    }
-
-    private static Optional<Diagnostic> staleness(Submission s, Snapshot at) {
-        Origin whole = Origin.of(s.sourceId(), 0, 0);
-        if (s.expectedRevision().isPresent() && s.expectedRevision().getAsLong() != at.revision()) {
-            return Optional.of(SessionCode.STALE_REVISION.at(whole,
-                    "the program was composed against VM revision " + s.expectedRevision().getAsLong()
-                            + " but the session is at revision " + at.revision() + "; re-read the VM state",
-                    Long.toString(at.revision()), Long.toString(s.expectedRevision().getAsLong())));
-        }
-        if (s.expectedGeneration().isPresent() && s.expectedGeneration().getAsLong() != at.generation()) {
-            return Optional.of(SessionCode.STALE_GENERATION.at(whole,
-                    "the program was composed against manifest generation " + s.expectedGeneration().getAsLong()
-                            + " but the session is at generation " + at.generation() + "; re-read the vocabulary",
-                    Long.toString(at.generation()), Long.toString(s.expectedGeneration().getAsLong())));
-        }
-        return Optional.empty();
+        return new Outcome.Cancelled(fields(executionId, sourceId, language, output, state.current(), inferred, List.of(), why));
     }
 
     private Outcome failed(String executionId, String sourceId, String language, CharSequence output, List<String> inferred,
@@ -1206,10 +949,10 @@ public final class Session {
 
     private Outcome failed(String executionId, String sourceId, String language, CharSequence output, List<String> inferred,
                            List<Diagnostic> diagnostics) {
-        return new Outcome.Failed(fields(executionId, sourceId, language, output, snapshot, inferred, List.of(), diagnostics));
+        return new Outcome.Failed(fields(executionId, sourceId, language, output, state.current(), inferred, List.of(), diagnostics));
     }
 
-    private static Outcome.Fields fields(String executionId, String sourceId, String language, CharSequence output, Snapshot at,
+    private static Outcome.Fields fields(String executionId, String sourceId, String language, CharSequence output, SessionState.Snapshot at,
                                          List<String> inferred, List<String> required, List<Diagnostic> diagnostics) {
         return fields(executionId, sourceId, language, output, at.state(), at, inferred, required, diagnostics);
     }
@@ -1219,7 +962,7 @@ public final class Session {
      * bounded as a whole ({@link StackDisplay}).
      */
     private static Outcome.Fields fields(String executionId, String sourceId, String language, CharSequence output, VmState state,
-                                         Snapshot at, List<String> inferred, List<String> required, List<Diagnostic> diagnostics) {
+                                         SessionState.Snapshot at, List<String> inferred, List<String> required, List<Diagnostic> diagnostics) {
         return new Outcome.Fields(executionId, sourceId, language, output, StackDisplay.lazy(state), new LazyValues(state.stack()), inferred,
                 required, diagnostics, at.revision(), at.generation());
     }
@@ -1255,35 +998,6 @@ public final class Session {
     private static Diagnostic internal(String sourceId, Throwable e) {
         String what = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
         return SessionCode.INTERNAL.at(Origin.of(sourceId, 0, 0), "internal error (" + what + "); nothing was committed");
-    }
-
-    private static List<Diagnostic> nonEmpty(List<Diagnostic> diagnostics, String sourceId, String fallback) {
-        // A phase that returns neither a module nor a diagnostic is a defect; never report a silent failure.
-        return diagnostics.isEmpty()
-                ? List.of(SessionCode.INTERNAL.at(Origin.of(sourceId, 0, 0), "internal error: " + fallback))
-                : diagnostics;
-    }
-
-    /**
-     * The source module with every definition's verified signature spelled out, so the canonical Co-Forth also
-     * runs where Co-Forth needs a declaration that Lisp could infer (recursive words).
-     */
-    private static Module withSignatures(CheckedModule m) {
-        java.util.Map<String, dev.finch.ir.type.Type.Fn> verified = new java.util.HashMap<>();
-        for (CheckedWord w : m.words()) verified.put(w.name(), w.signature());
-        List<WordDef> words = new ArrayList<>();
-        for (WordDef d : m.source().words()) {
-            words.add(d.declared().isPresent() || !verified.containsKey(d.name()) ? d
-                    : new WordDef(d.name(), Optional.of(verified.get(d.name())), d.body(), d.origin()));
-        }
-        return new Module(m.source().source(), m.source().language(), words, m.source().main());
-    }
-
-    private static List<String> capabilities(CheckedModule m) {
-        if (m.inferredCapabilities().isEmpty()) return List.of();
-        List<String> out = new ArrayList<>();
-        for (Capability c : m.inferredCapabilities()) out.add(c.toString());
-        return out;
     }
 
     /**
