@@ -78,6 +78,10 @@ public final class Finch implements AutoCloseable {
     private final boolean unkeyedImages;
     private final boolean verifyRestoredHistory;
     private final ContinuationLedger ledger;
+    /** Project and global grants and the memory trees: in the store when there is one, else in this Finch. */
+    private final Remembering remembering;
+    private final dev.finch.store.FinchStore store;
+    private final String project;
     private volatile boolean closed;
     private final dev.finch.vm.VmState emptyState;
     /**
@@ -99,7 +103,10 @@ public final class Finch implements AutoCloseable {
         this.imageKey = b.imageKey;
         this.unkeyedImages = b.unkeyedImages;
         this.verifyRestoredHistory = b.verifyRestoredHistory;
-        this.ledger = b.ledger != null ? b.ledger : ContinuationLedger.inMemory();
+        this.store = b.store;
+        this.project = b.project;
+        this.ledger = b.ledger != null ? b.ledger : store != null ? store.claims().ledger() : ContinuationLedger.inMemory();
+        this.remembering = store != null ? new Remembering.Stored(store) : new Remembering.Local();
         this.limits = b.limits;
         this.compileLimits = b.compileLimits;
         this.models = b.models;
@@ -237,6 +244,17 @@ public final class Finch implements AutoCloseable {
     boolean verifiesRestoredHistory() { return verifyRestoredHistory; }
 
     ContinuationLedger ledger() { return ledger; }
+
+    Remembering remembering() { return remembering; }
+
+    /**
+     * The store this Finch keeps what outlives a process in ({@link Builder#store}): continue-once claims, remembered
+     * grants, memory. Empty when it keeps them in memory only.
+     */
+    public java.util.Optional<dev.finch.store.FinchStore> store() { return java.util.Optional.ofNullable(store); }
+
+    /** The project its sessions belong to ({@link Builder#project}): whose {@code project} grants and memory they have. */
+    public java.util.Optional<String> project() { return java.util.Optional.ofNullable(project); }
 
     /**
      * Restores a session saved with {@link Session#save} — in this process or another — with its suspended execution
@@ -391,6 +409,8 @@ public final class Finch implements AutoCloseable {
         private boolean unkeyedImages;
         private boolean verifyRestoredHistory;
         private ContinuationLedger ledger;
+        private dev.finch.store.FinchStore store;
+        private String project;
         /** Null for {@code SourceLoader.none()}, made with the µNorman frontend (a Finch that runs none loads no loader). */
         private dev.finch.norman.SourceLoader normanSources;
         private final Map<Language, Frontend> frontends = new EnumMap<>(Language.class);
@@ -470,7 +490,33 @@ public final class Finch implements AutoCloseable {
             return this;
         }
 
-        /** Where continuing a saved suspension at most once is enforced; the default holds for this Finch only. */
+        /**
+         * Keeps what should outlive this process in {@code store} (module finch-store: {@code FinchStores.embedded(dir)},
+         * SQLite in a state directory, or {@code FinchStores.postgres(…)} for many processes): continue-once claims (so
+         * two processes restoring one image never both continue it, unless {@link #continuations} names another
+         * ledger), {@code project} and {@code global} grants and their revocations, and the memory trees. The store
+         * stays the caller's: closing the Finch does not close it. Without a store they live in this Finch only.
+         */
+        public Builder store(dev.finch.store.FinchStore store) {
+            this.store = java.util.Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * The project this Finch's sessions belong to: {@code project}-scoped grants are remembered for it and its
+         * {@code project} memory tree is theirs (1 to 64 of {@code A-Z a-z 0-9 _ . -}; the CLI derives one from the
+         * workspace). Without a project, a {@code project} approval lasts the session and the project tree is refused.
+         */
+        public Builder project(String projectId) {
+            java.util.Objects.requireNonNull(projectId, "projectId");
+            if (!projectId.matches("[A-Za-z0-9_.-]{1,64}")) {
+                throw new IllegalArgumentException("a project id is 1 to 64 of A-Z a-z 0-9 _ . -, not \"" + projectId + "\"");
+            }
+            this.project = projectId;
+            return this;
+        }
+
+        /** Where continuing a saved suspension at most once is enforced; the default holds for this Finch only (or its store's). */
         public Builder continuations(ContinuationLedger ledger) {
             this.ledger = java.util.Objects.requireNonNull(ledger, "ledger");
             return this;

@@ -72,6 +72,8 @@ public final class Session {
     private final SessionState state;
     /** The grants in force, the ids given, the revocations. */
     private final SessionGrants grants;
+    /** The memory trees this session's runs read, and where a committing run's staged writes go. */
+    private final SessionMemory memory;
     /** The executions not yet committed: running, suspended, saved; their continue-once claims. */
     private final Suspensions suspensions = new Suspensions();
     private final FileHost files;
@@ -94,7 +96,8 @@ public final class Session {
         this.state = new SessionState(finch.emptyState());
         this.compilation = new Compilation(finch);
         this.history = new SessionHistory(finch, this);
-        this.grants = new SessionGrants(options.grants());
+        this.grants = new SessionGrants(options.grants(), finch.remembering(), finch.project().orElse(null));
+        this.memory = new SessionMemory(finch.remembering(), id, finch.project().orElse(null));
         this.files = finch.fileHost(options);
         this.tools = finch.newToolHost();
         this.processes = finch.processHost(options);
@@ -559,7 +562,8 @@ public final class Session {
                     .with(FileHost.class, files).with(ProcessHost.class, processes).with(dev.finch.host.ToolHost.class, tools)
                     .with(dev.finch.host.EditorHost.class, options.editorHost().orElse(null))
                     .with(dev.finch.automation.AutomationHost.class, options.automationHost().orElse(null))
-                    .with(dev.finch.host.McpHost.class, mcp == null ? null : mcp.connection());
+                    .with(dev.finch.host.McpHost.class, mcp == null ? null : mcp.connection())
+                    .with(dev.finch.host.MemoryHost.class, memory);
         }
         return base.withGrants(grants.current()).with(dev.finch.host.ModelHost.class, finch.newModelHost())
                 .with(dev.finch.host.AgentHost.class, finch.agentHost(this));
@@ -916,6 +920,11 @@ public final class Session {
         if (r instanceof RunResult.Completed c) {
             SessionHistory.Submitted entry = suspensions.ended(executionId).orElse(null);
             suspensions.stopped(executionId, null);
+            Optional<Diagnostic> unwritten = writeMemory(c, entry != null && entry.call(), baseRevision, sourceId);
+            if (unwritten.isPresent()) {
+                c.discardChanges();
+                return failed(executionId, sourceId, language, output, inferred, unwritten.get());
+            }
             if (entry != null && entry.call()) {
                 // A call commits nothing: its outputs are the outcome's values, the session's state is as it was.
                 return new Outcome.Completed(fields(executionId, sourceId, language, output, c.state(), state.current(), inferred, List.of(), List.of()));
@@ -940,6 +949,22 @@ public final class Session {
         RunResult.Cancelled x = (RunResult.Cancelled) r;
         List<Diagnostic> why = x.reason() == null ? List.of() : List.of(x.reason());
         return new Outcome.Cancelled(fields(executionId, sourceId, language, output, state.current(), inferred, List.of(), why));
+    }
+
+    /**
+     * Applies the memory writes a completed run staged, when it will commit (a call always does; a submission when the
+     * session did not move on): all or none, before the commit. Why they could not be written, if they could not — then
+     * nothing of the run is committed.
+     */
+    private Optional<Diagnostic> writeMemory(RunResult.Completed run, boolean call, long baseRevision, String sourceId) {
+        com.fasterxml.jackson.databind.JsonNode staged = run.staged().get(dev.finch.host.MemoryWrites.KIND.name());
+        if (staged == null || (!call && state.current().revision() != baseRevision)) return Optional.empty();
+        try {
+            memory.apply(dev.finch.host.MemoryWrites.parse(staged));
+            return Optional.empty();
+        } catch (dev.finch.vm.boundary.HostFailure f) {
+            return Optional.of(f.code().at(Origin.of(sourceId, 0, 0), f.getMessage() + "; nothing of the run was committed"));
+        }
     }
 
     private Outcome failed(String executionId, String sourceId, String language, CharSequence output, List<String> inferred,

@@ -19,14 +19,20 @@ import java.util.concurrent.atomic.AtomicLong;
 final class SessionGrants {
     private final AtomicLong ids = new AtomicLong();
     private final Revocations revocations = new Revocations();
+    private final Remembering remembering;
+    private final String project;
     private volatile GrantSet current;
 
     /**
-     * The grants {@code specs} name, each of session scope.
+     * The grants {@code specs} name, each of session scope, and those {@code remembering} keeps for every session
+     * ({@code global}) and for {@code project}'s (null: none). A store that cannot be read leaves the remembered ones
+     * out: the session opens, and a person is asked again.
      *
      * @throws IllegalArgumentException when a spec is malformed or the set refuses it
      */
-    SessionGrants(List<String> specs) {
+    SessionGrants(List<String> specs, Remembering remembering, String project) {
+        this.remembering = remembering;
+        this.project = project;
         GrantSet g = GrantSet.EMPTY;
         for (String spec : specs) {
             var parsed = CapabilitySpec.parse(spec);
@@ -35,6 +41,13 @@ final class SessionGrants {
             if (!added.isOk()) throw new IllegalArgumentException("grant '" + spec + "' refused: " + added.refusal().orElseThrow().message());
             g = added.value();
         }
+        List<Grant> remembered;
+        try {
+            remembered = remembering.grants(project);
+        } catch (RuntimeException storeFailed) {
+            remembered = List.of();
+        }
+        for (Grant r : remembered) g = g.add(r).toOptional().orElse(g);
         this.current = g;
     }
 
@@ -44,12 +57,26 @@ final class SessionGrants {
     /** The grants revoked so far: every run of the session consults them at its capability boundaries. */
     Revocations revocations() { return revocations; }
 
-    /** Revokes {@code grantId}: true when it names a grant this session gave that was not revoked before. */
+    /**
+     * Revokes {@code grantId}: true when it names a grant this session gave, or a remembered one, that was not revoked
+     * before. A remembered grant's revocation is remembered too: no later session has it.
+     */
     boolean revoke(String grantId) {
         var r = current.revoke(grantId);
         if (r.isOk()) current = r.value();
-        return issued(grantId) && revocations.revoke(grantId);
+        boolean forgotten = false;
+        if (REMEMBERED_ID.matcher(grantId).matches()) {
+            try {
+                forgotten = remembering.revoke(project, grantId);
+            } catch (RuntimeException storeFailed) {
+                forgotten = false;
+            }
+        }
+        return (issued(grantId) || forgotten) && revocations.revoke(grantId) || forgotten;
     }
+
+    /** The ids of remembered grants: {@code r-} and a random UUID, unique across sessions and processes. */
+    private static final java.util.regex.Pattern REMEMBERED_ID = java.util.regex.Pattern.compile("r-[0-9a-f-]{36}");
 
     /** An approval's answer: the grant that approves {@code request} with {@code scope}, or why none can. */
     sealed interface Approval permits Approval.Granted, Approval.Refused {
@@ -76,12 +103,24 @@ final class SessionGrants {
                     + " needs " + request.requirement() + ", which is a pattern; an approval never grants a pattern (only the host's"
                     + " grants do), so deny or cancel it"));
         }
-        return new Approval.Granted(Grant.of(nextId(), spec.value(), scope).value());
+        String id = scope.compareTo(Scope.PROJECT) >= 0 && (scope == Scope.GLOBAL || project != null) ? "r-" + java.util.UUID.randomUUID() : nextId();
+        return new Approval.Granted(Grant.of(id, spec.value(), scope).value());
     }
 
-    /** An approval was taken by its run: a grant of session scope or wider is in force for every later run too. */
+    /**
+     * An approval was taken by its run: a grant of session scope or wider is in force for every later run too; a
+     * {@code project} grant (with a project) and a {@code global} one are remembered for later sessions, in this process
+     * or — with a store — any other. A store that cannot be written leaves it in force for this session only.
+     */
     void accepted(Grant grant) {
         if (grant.scope().compareTo(Scope.SESSION) >= 0) current.add(grant).toOptional().ifPresent(g -> current = g);
+        if (REMEMBERED_ID.matcher(grant.id()).matches()) {
+            try {
+                remembering.remember(project, grant);
+            } catch (RuntimeException storeFailed) {
+                // Still in force for this session; the next one asks again.
+            }
+        }
     }
 
     private String nextId() { return "g" + ids.incrementAndGet(); }

@@ -9,6 +9,7 @@ public enum CapabilityKind {
     PROCESS_RUN("process.run"),
     SESSION_EMIT("session.emit"),
     MEMORY_READ("memory.read"),
+    MEMORY_WRITE("memory.write"),
     AGENT_SPAWN("agent.spawn"),
     SCHEDULE_CREATE("schedule.create"),
     PROGRAM_INVOKE("program.invoke"),

@@ -89,6 +89,20 @@ public sealed interface CapabilitySpec {
         @Override public String toString() { return kind() + "(tree=" + tree + ",path=" + path + ")"; }
     }
 
+    /**
+     * {@code memory.write(tree=…,path=…)}: writing (or deleting) the entries the path selects in the memory tree. It
+     * confers no read, as {@code fs.write} confers none.
+     */
+    record MemoryWrite(NamePattern tree, SegmentPattern path) implements CapabilitySpec {
+        @Override public CapabilityKind kind() { return CapabilityKind.MEMORY_WRITE; }
+
+        @Override public boolean contains(CapabilitySpec inner) {
+            return inner instanceof MemoryWrite m && tree.contains(m.tree) && path.contains(m.path);
+        }
+
+        @Override public String toString() { return kind() + "(tree=" + tree + ",path=" + path + ")"; }
+    }
+
     /** {@code agent.spawn(max_depth=…,max_children=…)}: a grant covers requirements with smaller or equal bounds. */
     record AgentSpawn(int maxDepth, int maxChildren) implements CapabilitySpec {
         public AgentSpawn {

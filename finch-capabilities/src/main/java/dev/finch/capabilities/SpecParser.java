@@ -40,6 +40,9 @@ final class SpecParser {
             case MEMORY_READ:
                 return keyed(c, origin, "tree", "path").flatMap(m -> NamePattern.parse(m.get("tree"), "tree", origin)
                         .flatMap(tree -> SegmentPattern.parse(m.get("path"), origin).map(p -> new CapabilitySpec.MemoryRead(tree, p))));
+            case MEMORY_WRITE:
+                return keyed(c, origin, "tree", "path").flatMap(m -> NamePattern.parse(m.get("tree"), "tree", origin)
+                        .flatMap(tree -> SegmentPattern.parse(m.get("path"), origin).map(p -> new CapabilitySpec.MemoryWrite(tree, p))));
             case AGENT_SPAWN:
                 return keyed(c, origin, "max_depth", "max_children").flatMap(m -> count(m.get("max_depth"), "max_depth", origin)
                         .flatMap(d -> count(m.get("max_children"), "max_children", origin).map(k -> new CapabilitySpec.AgentSpawn(d, k))));

@@ -39,6 +39,7 @@ class SpecSyntaxTest {
             "process.run(/usr/bin/*)                      | process.run(/usr/bin/*)                      | PROCESS_RUN",
             "session.emit                                 | session.emit                                 | SESSION_EMIT",
             "memory.read(tree=session,path=**)            | memory.read(tree=session,path=**)            | MEMORY_READ",
+            "memory.write(tree=project,path=notes/**)     | memory.write(tree=project,path=notes/**)     | MEMORY_WRITE",
             "memory.read(path=notes/*,tree=*)             | memory.read(tree=*,path=notes/*)             | MEMORY_READ",
             "agent.spawn(max_depth=2,max_children=4)      | agent.spawn(max_depth=2,max_children=4)      | AGENT_SPAWN",
             "agent.spawn(max_children=4, max_depth=0)     | agent.spawn(max_depth=0,max_children=4)      | AGENT_SPAWN",

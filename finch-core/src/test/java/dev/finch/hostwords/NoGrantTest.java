@@ -68,6 +68,15 @@ class NoGrantTest {
         c.put("file-size", new Case("(say (int-to-string (file-size (path \"a.txt\"))))", "fs.read(" + WS + "/a.txt)", "before5", null, none));
         c.put("file-slice", new Case("(match-result (bytes-to-string (file-slice (path \"a.txt\") 1 3)) (ok s (say s)) (err e (say \"bad\")))",
                 "fs.read(" + WS + "/a.txt)", "beforeell", null, none));
+        // Memory: the session's own tree (a session has one without a store); a put is staged and written at commit.
+        c.put("memory-put", new Case("(memory-put \"session\" \"notes/a\" (json-of-string \"hi\")) (say \"!\")",
+                "memory.write(tree=session,path=notes/a)", "before!", null, none));
+        c.put("memory-delete", new Case("(memory-delete \"session\" \"notes/a\") (say \"!\")",
+                "memory.write(tree=session,path=notes/a)", "before!", null, none));
+        c.put("memory-get", new Case("(say (show (memory-get \"session\" \"notes/a\")))",
+                "memory.read(tree=session,path=notes/a)", "before{\"tag\":\"none\"}", null, none));
+        c.put("memory-list", new Case("(say (show (memory-list \"session\" \"notes\")))",
+                "memory.read(tree=session,path=notes/**)", "before[]", null, none));
         c.put("tree-list", new Case("(say (show (tree-list (path \"sub\") 10)))", "fs.read(" + WS + "/sub/**)",
                 "before{\"entries\":[{\"kind\":\"file\",\"path\":\"sub/x.txt\",\"size\":1}],\"truncated\":false}", null, none));
         c.put("file-lines-open", new Case("(say (show (stream-next (file-lines-open (path \"a.txt\")))))", "fs.read(" + WS + "/a.txt)",

@@ -16,12 +16,13 @@ public final class HostLibrary implements WordLibrary {
     @Override public WordIndex index() { return HostIndex.INSTANCE; }
 
     /**
-     * The per-run state of open streams and the openers that reopen them after a restore, the saved forms of the host
+     * The per-run state of open streams and of staged memory writes, the openers that reopen them after a restore, the saved forms of the host
      * values (capabilities, grant resources, agent handles), and the class a {@code capability} holds.
      */
     @Override public List<Object> extensions() {
         List<Object> out = new ArrayList<>();
         out.add(RunStreams.KIND);
+        out.add(MemoryWrites.KIND);
         out.add(HostWords.LINES);
         out.add(HostWords.CSV);
         out.addAll(List.of(HostForms.values()));

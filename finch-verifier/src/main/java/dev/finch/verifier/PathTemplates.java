@@ -141,7 +141,7 @@ final class PathTemplates {
             } else if (s instanceof RequirementTemplate.Slot.Keyed k) {
                 String a = name(arg(args, k.index()));
                 if (a == null) return Optional.empty();
-                v = k.key() + "=" + a;
+                v = k.key() + "=" + (!k.subtree() ? a : a.isEmpty() ? "**" : subtree(a));
             } else if (s instanceof RequirementTemplate.Slot.Under u) {
                 String a = under(u.root(), arg(args, u.index()));
                 if (a == null) return Optional.empty();

@@ -22,12 +22,19 @@ public sealed interface RunResult {
 
     /**
      * The run finished; {@code state} is the state to commit. A caller that does not commit it (the session moved on)
-     * calls {@link #discard}: what the run did to fibers it shares with its base state is undone.
+     * calls {@link #discard}: what the run did to fibers it shares with its base state is undone. {@code staged} is what
+     * the run's states staged for its commit, by state kind ({@code RunState#staged}): the caller applies it only if it
+     * commits the run.
      */
-    record Completed(VmState state, String output, Runnable discard, OutputLog log) implements RunResult {
-        public Completed(VmState state, String output) { this(state, output, () -> { }, OutputLog.EMPTY); }
+    record Completed(VmState state, String output, Runnable discard, OutputLog log,
+                     java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> staged) implements RunResult {
+        public Completed {
+            staged = java.util.Map.copyOf(staged);
+        }
 
-        public Completed(VmState state, String output, Runnable discard) { this(state, output, discard, OutputLog.EMPTY); }
+        public Completed(VmState state, String output) { this(state, output, () -> { }, OutputLog.EMPTY, java.util.Map.of()); }
+
+        public Completed(VmState state, String output, Runnable discard) { this(state, output, discard, OutputLog.EMPTY, java.util.Map.of()); }
 
         /** Undoes the run's changes to fibers of its base state, when its state is not committed. */
         public void discardChanges() { discard.run(); }

@@ -386,6 +386,8 @@ public final class Vm implements AutoCloseable {
             Type payloadType = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
             return new RunResult.Suspended(new Suspension(executionId, new TypedValue(payloadType, ctx.yielded), p), ctx.text(), ctx.log());
         }
+        // What the run's states staged for its commit (memory writes), taken before they close.
+        java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> staged = ctx.host.staged();
         ctx.host.closeAll();
         ctx.closeOutputs();
         VmState committed = commit(p, ctx);
@@ -396,7 +398,7 @@ public final class Vm implements AutoCloseable {
                     "internal error: the run left a value that cannot be read; nothing was committed")), ctx.output(), ctx.log());
         }
         // Kept until the caller commits: a run it does not commit has consumed nothing.
-        return new RunResult.Completed(committed, ctx.output(), new Rollback(ctx), ctx.log());
+        return new RunResult.Completed(committed, ctx.output(), new Rollback(ctx), ctx.log(), staged);
     }
 
     /** A run's root: main (or the steps it paused with), then every step it left; answers what it threw, or null. */

@@ -386,7 +386,7 @@ public final class WordIndexProcessor extends AbstractProcessor {
         for (RequirementTemplate.Slot s : t.args()) {
             if (s instanceof RequirementTemplate.Slot.Text x) b.append(sep).append("new RequirementTemplate.Slot.Text(").append(string(x.text())).append(')');
             else if (s instanceof RequirementTemplate.Slot.Arg x) b.append(sep).append("new RequirementTemplate.Slot.Arg(").append(x.index()).append(", ").append(x.subtree()).append(')');
-            else if (s instanceof RequirementTemplate.Slot.Keyed x) b.append(sep).append("new RequirementTemplate.Slot.Keyed(").append(string(x.key())).append(", ").append(x.index()).append(')');
+            else if (s instanceof RequirementTemplate.Slot.Keyed x) b.append(sep).append("new RequirementTemplate.Slot.Keyed(").append(string(x.key())).append(", ").append(x.index()).append(", ").append(x.subtree()).append(')');
             sep = ", ";
         }
         return b.append("))").toString();

@@ -35,8 +35,11 @@ public record RequirementTemplate(String name, List<Slot> args) {
         /** What is known of argument {@code index}; with {@code subtree}, everything below that path. */
         record Arg(int index, boolean subtree) implements Slot { }
 
-        /** A keyed parameter {@code key=…} whose value is what is known of argument {@code index}. */
-        record Keyed(String key, int index) implements Slot { }
+        /**
+         * A keyed parameter {@code key=…} whose value is what is known of argument {@code index}; with {@code subtree}
+         * ({@code path=$1/**}), everything at or below that path.
+         */
+        record Keyed(String key, int index, boolean subtree) implements Slot { }
 
         /** Argument {@code index} refined as a path under {@code root} ({@code ${root}/$N}); with {@code subtree}, all below it. */
         record Under(String root, int index, boolean subtree) implements Slot { }
@@ -44,7 +47,7 @@ public record RequirementTemplate(String name, List<Slot> args) {
 
     private static final class Syntax {
         static final java.util.regex.Pattern ARG = java.util.regex.Pattern.compile("\\$([0-9]{1,4})(/\\*\\*)?");
-        static final java.util.regex.Pattern KEYED = java.util.regex.Pattern.compile("([a-z_]+)=\\$([0-9]{1,4})");
+        static final java.util.regex.Pattern KEYED = java.util.regex.Pattern.compile("([a-z_]+)=\\$([0-9]{1,4})(/\\*\\*)?");
         static final java.util.regex.Pattern UNDER = java.util.regex.Pattern.compile("\\$\\{([a-z][a-z0-9._-]*)\\}/\\$([0-9]{1,4})(/\\*\\*)?");
         static final java.util.regex.Pattern SLOT = java.util.regex.Pattern.compile("\\$[0-9]");
     }
@@ -69,7 +72,7 @@ public record RequirementTemplate(String name, List<Slot> args) {
                 slots.add(new Slot.Arg(Integer.parseInt(m.group(1)), m.group(2) != null));
                 any = true;
             } else if ((m = Syntax.KEYED.matcher(s)).matches()) {
-                slots.add(new Slot.Keyed(m.group(1), Integer.parseInt(m.group(2))));
+                slots.add(new Slot.Keyed(m.group(1), Integer.parseInt(m.group(2)), m.group(3) != null));
                 any = true;
             } else if ((m = Syntax.UNDER.matcher(s)).matches()) {
                 slots.add(new Slot.Under(m.group(1), Integer.parseInt(m.group(2)), m.group(3) != null));
@@ -105,7 +108,7 @@ public record RequirementTemplate(String name, List<Slot> args) {
         List<String> out = new ArrayList<>();
         for (Slot s : args) {
             if (s instanceof Slot.Text t) out.add(t.text());
-            else if (s instanceof Slot.Keyed k) out.add(k.key() + "=*");
+            else if (s instanceof Slot.Keyed k) out.add(k.key() + (k.key().equals("path") ? "=**" : "=*"));
             else if (s instanceof Slot.Under u) out.add("${" + u.root() + "}/**");
             else out.add(name.startsWith("fs.") ? "${workspace}/**" : widest(name));
         }
@@ -159,7 +162,7 @@ public record RequirementTemplate(String name, List<Slot> args) {
             } else if (s instanceof Slot.Keyed k) {
                 String v = known.apply(k.index());
                 if (v == null) return Optional.empty();
-                out.add(k.key() + "=" + v);
+                out.add(k.key() + "=" + (k.subtree() ? subtreeOf(v) : v));
             } else if (s instanceof Slot.Under u) {
                 // The argument's canonical path (its root already in it): the verifier refines it before it asks.
                 String v = known.apply(u.index());
@@ -175,11 +178,14 @@ public record RequirementTemplate(String name, List<Slot> args) {
         return Optional.of(new Capability(name, out));
     }
 
+    /** Everything at or below {@code path} ({@code **} for the empty path: a whole tree). */
+    private static String subtreeOf(String path) { return path.isEmpty() ? "**" : path.endsWith("/") ? path + "**" : path + "/**"; }
+
     @Override public String toString() {
         List<String> out = new ArrayList<>();
         for (Slot s : args) {
             if (s instanceof Slot.Text t) out.add(t.text());
-            else if (s instanceof Slot.Keyed k) out.add(k.key() + "=$" + k.index());
+            else if (s instanceof Slot.Keyed k) out.add(k.key() + "=$" + k.index() + (k.subtree() ? "/**" : ""));
             else if (s instanceof Slot.Under u) out.add("${" + u.root() + "}/$" + u.index() + (u.subtree() ? "/**" : ""));
             else out.add("$" + ((Slot.Arg) s).index() + (((Slot.Arg) s).subtree() ? "/**" : ""));
         }

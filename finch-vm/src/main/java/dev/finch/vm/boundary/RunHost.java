@@ -228,6 +228,16 @@ public final class RunHost implements dev.finch.vm.runtime.Boundary {
         states.putAll(saved);
     }
 
+    @Override
+    public java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> staged() {
+        java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> out = new java.util.TreeMap<>();
+        for (var e : states.entrySet()) {
+            com.fasterxml.jackson.databind.JsonNode staged = e.getValue().staged();
+            if (staged != null) out.put(e.getKey(), staged);
+        }
+        return out;
+    }
+
     /** Closes every state the run still holds (at the end of the run). */
     public void closeAll() {
         for (RunState s : states.values()) {

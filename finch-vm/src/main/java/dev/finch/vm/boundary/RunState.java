@@ -15,6 +15,13 @@ public interface RunState {
     /** Closes what the state holds (the run ended: completed, failed, cancelled or dropped). */
     void close();
 
+    /**
+     * What this state staged for the run's commit (a JSON value), or null when nothing: taken when the run completes,
+     * before the state is closed, and handed to whoever commits the run ({@code RunResult.Completed#staged}) — writes a
+     * run makes only if it commits (memory writes) stage here, so a failed or cancelled run writes nothing.
+     */
+    default JsonNode staged() { return null; }
+
     /** How a library makes one kind of run state: new, or as a saved run had it. */
     interface Kind<S extends RunState> {
         /** The kind's stable name (what a saved run names it by). */

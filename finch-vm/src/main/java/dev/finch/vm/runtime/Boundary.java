@@ -9,4 +9,7 @@ package dev.finch.vm.runtime;
 public interface Boundary {
     /** Closes everything the run still holds (the run ended: completed, failed or cancelled). */
     void closeAll();
+
+    /** What the run's states staged for its commit, by state kind (taken when the run completes, before {@link #closeAll}). */
+    default java.util.Map<String, com.fasterxml.jackson.databind.JsonNode> staged() { return java.util.Map.of(); }
 }
