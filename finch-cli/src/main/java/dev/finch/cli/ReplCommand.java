@@ -70,6 +70,9 @@ final class ReplCommand implements Callable<Integer> {
     @Mixin
     RootOptions roots = new RootOptions();
 
+    @Mixin
+    StateOptions state = new StateOptions();
+
     @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability up front, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
 
@@ -106,20 +109,22 @@ final class ReplCommand implements Callable<Integer> {
         options = options.withEditorHost(editor);
         var world = providers.world(io.env());
         var agents = providers.agents(io.env());
+        var store = state.open(io.env());
         Session session;
         Finch finch = null;
         try {
             Finch.Builder builder = Finch.builder();
             world.ifPresent(builder::models);
             agents.ifPresent(builder::agents);
-            finch = mcp.install(builder).build();
+            finch = mcp.install(StateOptions.configure(builder, store, roots)).build();
             session = finch.newSession(options);
         } catch (IllegalArgumentException e) {
             if (finch != null) finch.close();
+            store.ifPresent(dev.finch.store.FinchStore::close);
             throw new UsageException(e.getMessage());
         }
-        // Closing the Finch stops the MCP servers the session started and the child agents still running.
-        try (Finch owned = finch; Terminal terminal = terminal()) {
+        // Closing the Finch stops the MCP servers the session started and the child agents still running; then the store.
+        try (java.io.Closeable stored = () -> store.ifPresent(dev.finch.store.FinchStore::close); Finch owned = finch; Terminal terminal = terminal()) {
             LineReader reader = reader(terminal);
             editor.attach(reader, terminal.writer());
             // Ctrl-C while a program runs cancels that run (nothing is committed); the REPL and its session go on. While
@@ -379,7 +384,7 @@ final class ReplCommand implements Callable<Integer> {
                 while (true) {
                     String answer;
                     try {
-                        answer = reader.readLine("allow " + capability + "? [o]nce/[s]ession/[n]o ");
+                        answer = reader.readLine("allow " + capability + "? [o]nce/[s]ession/[p]roject/[a]lways/[n]o ");
                     } catch (UserInterruptException e) {
                         answer = "n";
                     } catch (EndOfFileException e) {
@@ -388,8 +393,11 @@ final class ReplCommand implements Callable<Integer> {
                     String a = answer == null ? "" : answer.strip().toLowerCase(Locale.ROOT);
                     if (a.equals("o") || a.equals("once")) return Optional.of(session.approve(o.executionId(), Scope.ONCE));
                     if (a.equals("s") || a.equals("session")) return Optional.of(session.approve(o.executionId(), Scope.SESSION));
+                    // Remembered for this project (every later run in it), or for every project: in the state store.
+                    if (a.equals("p") || a.equals("project")) return Optional.of(session.approve(o.executionId(), Scope.PROJECT));
+                    if (a.equals("a") || a.equals("always")) return Optional.of(session.approve(o.executionId(), Scope.GLOBAL));
                     if (a.equals("n") || a.equals("no")) return Optional.of(session.deny(o.executionId(), "denied by the person at the REPL"));
-                    print("answer o (once), s (this session) or n (no)\n");
+                    print("answer o (once), s (this session), p (this project, remembered), a (always, remembered) or n (no)\n");
                 }
             } finally {
                 reader.setVariable(LineReader.DISABLE_HISTORY, false);

@@ -2,6 +2,7 @@ package dev.finch.cli;
 
 import dev.finch.DiagnosticText;
 import dev.finch.Finch;
+import dev.finch.store.FinchStore;
 import dev.finch.FinchJson;
 import dev.finch.Language;
 import dev.finch.Outcome;
@@ -41,6 +42,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Mixin
     RootOptions roots = new RootOptions();
+
+    @Mixin
+    StateOptions state = new StateOptions();
 
     @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
@@ -98,6 +102,7 @@ final class RunCommand implements Callable<Integer> {
         var world = providers.world(io.env());
         var agents = providers.agents(io.env());
 
+        var store = state.open(io.env());
         Session session;
         Finch finch = null;
         try {
@@ -105,10 +110,11 @@ final class RunCommand implements Callable<Integer> {
             Finch.Builder builder = Finch.builder().normanSources(dev.finch.norman.SourceLoader.under(java.nio.file.Path.of("").toAbsolutePath()));
             if (world.isPresent()) builder.models(world.get());
             if (agents.isPresent()) builder.agents(agents.get());
-            finch = mcp.install(builder).build();
+            finch = mcp.install(StateOptions.configure(builder, store, roots)).build();
             session = finch.newSession(options);
         } catch (IllegalArgumentException e) {
             if (finch != null) finch.close();
+            store.ifPresent(FinchStore::close);
             throw new UsageException(e.getMessage());
         }
         try {
@@ -116,6 +122,7 @@ final class RunCommand implements Callable<Integer> {
         } finally {
             // Stops the MCP servers the session started.
             finch.close();
+            store.ifPresent(FinchStore::close);
         }
     }
 

@@ -125,10 +125,31 @@ class ReplTest {
                 ":quit", ""), "--workspace", dir.toString());
         assertThat(r.exit()).isZero();
         String out = r.out();
-        assertThat(out.split("allow fs\\.read\\(\\$\\{workspace}/n\\.txt\\)\\? \\[o]nce/\\[s]ession/\\[n]o", -1)).hasSize(5);
-        assertThat(out).contains("answer o (once), s (this session) or n (no)");
+        assertThat(out.split("allow fs\\.read\\(\\$\\{workspace}/n\\.txt\\)\\? \\[o]nce/\\[s]ession/\\[p]roject/\\[a]lways/\\[n]o", -1)).hasSize(5);
+        assertThat(out).contains("answer o (once), s (this session), p (this project, remembered), a (always, remembered) or n (no)");
         assertThat(out).contains("error[E-HOST-001]");
         assertThat(out.split("note\n", -1)).hasSize(4);
+    }
+
+    /** Issue 37: a project approval is remembered in the state directory, so the next REPL of the project does not ask. */
+    @Test
+    void aProjectApprovalIsNotAskedForAgainInTheNextSessionOfTheProject() throws IOException {
+        Files.writeString(dir.resolve("n.txt"), "note");
+        Path state = Files.createDirectories(dir.resolve("state"));
+        String read = "\"n.txt\" path file-read bytes-to-string if-ok say else say then";
+        String ask = "allow fs.read(${workspace}/n.txt)?";
+        ConformanceTest.Run first = repl(String.join("\n", read, "p", ":quit", ""), "--workspace", dir.toString(), "--state", state.toString());
+        assertThat(first.exit()).as(first.err()).isZero();
+        assertThat(first.out()).contains(ask).contains("note");
+        ConformanceTest.Run second = repl(String.join("\n", read, ":quit", ""), "--workspace", dir.toString(), "--state", state.toString());
+        assertThat(second.out()).doesNotContain(ask).contains("note");
+        // Another project is asked; so is a REPL that keeps no state.
+        Path other = Files.createDirectories(dir.resolve("other"));
+        Files.writeString(other.resolve("n.txt"), "other");
+        ConformanceTest.Run elsewhere = repl(String.join("\n", read, "n", ":quit", ""), "--workspace", other.toString(), "--state", state.toString());
+        assertThat(elsewhere.out()).contains("allow fs.read(${workspace}/n.txt)?");
+        ConformanceTest.Run stateless = repl(String.join("\n", read, "n", ":quit", ""), "--workspace", dir.toString(), "--no-state");
+        assertThat(stateless.out()).contains(ask);
     }
 
     /** Issue 35 item 7: the approval prompt shows what it approves — the path, the first bytes of a write, the command and its arguments. */
@@ -142,7 +163,7 @@ class ReplTest {
         assertThat(r.exit()).isZero();
         String out = r.out();
         assertThat(out).contains("the program asks: file-write (path \"out.txt\") <19 bytes: \"hello\\nworld \\u{1b}[2J\\u{202e}\">\n"
-                + "allow fs.write(${workspace}/out.txt)? [o]nce/[s]ession/[n]o");
+                + "allow fs.write(${workspace}/out.txt)? [o]nce/[s]ession/[p]roject/[a]lways/[n]o");
         assertThat(out).contains("the program asks: file-write (path \"big.txt\") <6000 bytes, starting \"" + "ab".repeat(32) + "\"…>\n"
                 + "allow fs.write(${workspace}/big.txt)?");
         assertThat(out).contains("the program asks: process-run \"/usr/bin/id\" [\"-u\" \"\\u001B]0;owned\\u0007\"]\n"
