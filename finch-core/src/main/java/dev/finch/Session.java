@@ -564,6 +564,9 @@ public final class Session {
                     .with(dev.finch.automation.AutomationHost.class, options.automationHost().orElse(null))
                     .with(dev.finch.host.McpHost.class, mcp == null ? null : mcp.connection())
                     .with(dev.finch.host.MemoryHost.class, memory);
+            // With a store, every effect's intent is journaled there before it is performed, and its receipt after.
+            if (finch.store().isPresent()) base = base.withObserver(new StoreJournal(finch.store().get().journal()));
+            sessionHosts = base;
         }
         return base.withGrants(grants.current()).with(dev.finch.host.ModelHost.class, finch.newModelHost())
                 .with(dev.finch.host.AgentHost.class, finch.agentHost(this));

@@ -27,7 +27,8 @@ public enum StoreCode implements DiagnosticCode {
     /** A transaction was started inside another on the same thread. */
     NESTED("E-STORE-009", "A store transaction was started inside another one on the same thread (it could wait forever for the outer one's lock); nothing ran. Do the work in the outer transaction."),
     /** The database failed the operation for another reason. */
-    FAILED("E-STORE-010", "The database failed the operation for a reason Finch does not classify (the host has the cause); nothing of the call was written.");
+    FAILED("E-STORE-010", "The database failed the operation for a reason Finch does not classify (the host has the cause); nothing of the call was written."),
+    EFFECT_RECORDED("E-STORE-011", "The effect journal already holds this request of this execution: another copy of the run performed it, or began to and stopped before its receipt (a crash); it is not performed again, and the run fails.");
 
     private final String code;
     private final String meaning;

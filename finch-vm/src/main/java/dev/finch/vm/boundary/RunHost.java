@@ -185,6 +185,12 @@ public final class RunHost implements dev.finch.vm.runtime.Boundary {
         grants = use.value().remaining();
         // A null dispatch is an operation only the host can answer (an editor proposal without an editor host).
         if (config.deferred() || dispatch == null) return suspend(ctx, request, Waiting.RESULT);
+        try {
+            for (EffectObserver o : config.observers()) o.dispatching(request);
+        } catch (HostFailure refused) {
+            settle(request, EffectJournal.State.CANCELLED);
+            throw new FinchTrap(refused.code(), origin, refused.getMessage());
+        }
         journal.record(request, EffectJournal.State.DISPATCHED);
         try {
             Object value = dispatch.run();
