@@ -15,6 +15,13 @@ public interface Claims {
      */
     boolean claim(String executionId, long pause);
 
+    /**
+     * Claims the pair for {@code claimant} (1 to 200 characters): true for the one claimant whose claim was first, and
+     * again for that claimant whenever it asks — a retry of the very step that claimed it (a Temporal activity's next
+     * attempt) — and false for every other. A claim made by {@link #claim(String, long)} has no claimant: nobody's.
+     */
+    boolean claim(String executionId, long pause, String claimant);
+
     /** Whether the pair was claimed. */
     boolean isClaimed(String executionId, long pause);
 

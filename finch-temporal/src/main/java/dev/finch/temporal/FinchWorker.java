@@ -42,6 +42,18 @@ public final class FinchWorker implements AutoCloseable {
                 FinchSessionWorkflowImpl.Limits.DEFAULT, ImageStore.inline());
     }
 
+    /**
+     * A worker whose sessions' images, continue-once claims and performed effects are in {@code store} (a PostgreSQL
+     * store every worker of the task queue shares): the workflow history carries image references only, whatever the
+     * image's size, and a request is performed once however many workers retry it.
+     */
+    public static FinchWorker of(Finch.Builder finch, SessionOptions options, dev.finch.store.FinchStore store) {
+        java.util.Objects.requireNonNull(store, "store");
+        Finch built = finch.continuations(StepLedger.over(store.claims())).build();
+        return new FinchWorker(built, options, RequestPerformer.throughFinch(built, options), PerformedEffects.of(store.journal()),
+                FinchSessionWorkflowImpl.Limits.DEFAULT, ImageStore.of(store));
+    }
+
     /** This worker with effects performed by {@code performer}. */
     public FinchWorker withPerformer(RequestPerformer performer) {
         return new FinchWorker(finch, options, java.util.Objects.requireNonNull(performer, "performer"), performed, limits, images);

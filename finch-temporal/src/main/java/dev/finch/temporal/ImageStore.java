@@ -44,6 +44,27 @@ public interface ImageStore {
         };
     }
 
+    /**
+     * Images in a Finch store's images ({@code store.images()}, under {@code sha256:<hex>} content addresses): every
+     * worker on the store reaches them, whatever their size — no payload limit; the workflow carries the reference.
+     */
+    static ImageStore of(dev.finch.store.FinchStore store) {
+        java.util.Objects.requireNonNull(store, "store");
+        return new ImageStore() {
+            @Override public String put(String image) {
+                String reference = "sha256:" + sha256(image);
+                // Content-addressed: an image already kept under its address is the same image.
+                if (store.images().get(reference).isEmpty()) store.images().replace(reference, 0, image);
+                return reference;
+            }
+
+            @Override public String get(String reference) {
+                return store.images().get(reference).map(dev.finch.store.Images.Stored::image)
+                        .orElseThrow(() -> new IllegalArgumentException("no image " + reference + " in the store"));
+            }
+        };
+    }
+
     /** The SHA-256 of {@code text}'s UTF-8 bytes, in lowercase hex: a content address. */
     static String sha256(String text) { return dev.finch.ir.Sha256.hex(text); }
 }

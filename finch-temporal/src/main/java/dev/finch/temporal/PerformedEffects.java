@@ -26,6 +26,34 @@ public interface PerformedEffects {
     /** The key of request {@code sequence} of {@code executionId}. */
     static String key(String executionId, long sequence) { return executionId + "#" + sequence; }
 
+    /**
+     * A Finch store's effect journal ({@code store.journal()}), which every worker on the store shares: a key's intent
+     * is recorded before it is performed and its answer after, so a retry anywhere gets the recorded answer, and a key
+     * that was begun and never answered (a worker died between) is not performed again — the activity fails instead.
+     */
+    static PerformedEffects of(dev.finch.store.Journal journal) {
+        java.util.Objects.requireNonNull(journal, "journal");
+        return (key, perform) -> {
+            int hash = key.lastIndexOf('#');
+            String executionId = "temporal." + key.substring(0, hash);
+            long sequence = Long.parseLong(key.substring(hash + 1));
+            var recording = journal.record(new dev.finch.store.Journal.Intent(executionId, sequence, "temporal", "perform",
+                    dev.finch.store.Journal.digest(key)));
+            if (recording instanceof dev.finch.store.Journal.Recording.Recorded) {
+                String answer = perform.get();
+                journal.settle(executionId, sequence, new dev.finch.store.Journal.Receipt.Acknowledged(answer));
+                return answer;
+            }
+            dev.finch.store.Journal.Status status = recording instanceof dev.finch.store.Journal.Recording.Duplicate d ? d.status()
+                    : ((dev.finch.store.Journal.Recording.Conflict) recording).status();
+            if (status instanceof dev.finch.store.Journal.Status.Settled settled
+                    && settled.receipt() instanceof dev.finch.store.Journal.Receipt.Acknowledged a) {
+                return a.result();
+            }
+            throw new IllegalStateException("request " + key + " was begun by a worker that never recorded its answer; it is not performed again");
+        };
+    }
+
     /** A store in this process's memory; different keys are performed concurrently. */
     static PerformedEffects inMemory() {
         ConcurrentHashMap<String, CompletableFuture<String>> answers = new ConcurrentHashMap<>();

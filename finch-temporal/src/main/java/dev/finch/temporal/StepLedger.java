@@ -15,11 +15,29 @@ import java.util.function.Supplier;
  */
 public final class StepLedger implements ContinuationLedger {
     private static final ThreadLocal<String> CLAIMANT = new ThreadLocal<>();
-    private final ConcurrentHashMap<String, String> claims = new ConcurrentHashMap<>();
+    /** The claims of this worker process alone, or null when a store keeps them. */
+    private final ConcurrentHashMap<String, String> claims;
+    /** The store's claims, shared by every worker on it, or null. */
+    private final dev.finch.store.Claims stored;
+
+    /** Claims this worker process keeps itself: enough for one worker, not for several on a task queue. */
+    public StepLedger() {
+        this.claims = new ConcurrentHashMap<>();
+        this.stored = null;
+    }
+
+    private StepLedger(dev.finch.store.Claims stored) {
+        this.claims = null;
+        this.stored = stored;
+    }
+
+    /** Claims kept in a Finch store's claims, which every worker on the store shares (the claimant recorded with each). */
+    public static StepLedger over(dev.finch.store.Claims claims) { return new StepLedger(java.util.Objects.requireNonNull(claims, "claims")); }
 
     @Override public boolean claim(String executionId, long pause) {
         String who = CLAIMANT.get();
         String claimant = who != null ? who : UUID.randomUUID().toString();
+        if (stored != null) return stored.claim(executionId, pause, claimant);
         String first = claims.putIfAbsent(pause + "@" + executionId, claimant);
         return first == null || (who != null && first.equals(who));
     }

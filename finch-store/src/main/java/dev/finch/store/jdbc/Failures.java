@@ -48,7 +48,7 @@ final class Failures {
             case CORRUPT -> "the database reports that its data is damaged";
             case SCHEMA -> "the store's schema cannot be used";
             case CLOSED -> "the store is closed";
-            case TOO_LARGE, BAD_KEY, UNKNOWN_EFFECT, NESTED -> "refused";
+            case TOO_LARGE, BAD_KEY, UNKNOWN_EFFECT, NESTED, EFFECT_RECORDED -> "refused";
             case FAILED -> "the database failed the operation (the host has the cause); nothing was written";
         };
     }

@@ -22,6 +22,17 @@ final class SqlClaims implements Claims {
                 executionId, pause, now) == 1);
     }
 
+    @Override public boolean claim(String executionId, long pause, String claimant) {
+        check(executionId, pause);
+        StoreChecks.id("a claimant", claimant);
+        long now = clock.millis();
+        return sql.run("claim pause " + pause + " of execution " + executionId, c -> Sql.update(c,
+                "INSERT INTO finch_claims (execution_id, pause, claimed_at, claimant) VALUES (?, ?, ?, ?) ON CONFLICT (execution_id, pause) DO NOTHING",
+                executionId, pause, now, claimant) == 1
+                || Sql.first(c, rs -> true, "SELECT 1 FROM finch_claims WHERE execution_id = ? AND pause = ? AND claimant = ?",
+                        executionId, pause, claimant).isPresent());
+    }
+
     @Override public boolean isClaimed(String executionId, long pause) {
         check(executionId, pause);
         return sql.run("read the claim of pause " + pause + " of execution " + executionId, c -> Sql.first(c, rs -> true,

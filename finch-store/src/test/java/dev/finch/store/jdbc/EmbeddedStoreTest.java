@@ -81,6 +81,23 @@ class EmbeddedStoreTest extends StoreContract {
         assertThat(e.getMessage()).contains("newer build of Finch");
     }
 
+    @Test void aVersionOneDatabaseIsBroughtUpToDateAndKeepsItsClaims() throws Exception {
+        Path dir = stateDir.resolve("v1");
+        FinchStores.embedded(dir).close();
+        // Back to version 1, as a first build of the store left it, with a claim of its own.
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(FinchStores.DATABASE_FILE)); Statement st = c.createStatement()) {
+            st.executeUpdate("DELETE FROM finch_schema_history WHERE version = '2'");
+            st.executeUpdate("ALTER TABLE finch_claims DROP COLUMN claimant");
+            st.executeUpdate("INSERT INTO finch_claims (execution_id, pause, claimed_at) VALUES ('old', 1, 0)");
+        }
+        try (FinchStore store = FinchStores.embedded(dir)) {
+            assertThat(store.claims().isClaimed("old", 1)).isTrue();
+            assertThat(store.claims().claim("old", 1, "anyone")).as("a version-1 claim has no claimant").isFalse();
+            assertThat(store.claims().claim("new", 1, "step-a")).isTrue();
+            assertThat(store.claims().claim("new", 1, "step-a")).isTrue();
+        }
+    }
+
     @Test void storesOpenedTogetherOnOneNewDirectoryMigrateItOnce() throws Exception {
         Path dir = stateDir.resolve("together");
         List<FinchStore> opened = java.util.Collections.synchronizedList(new ArrayList<>());

@@ -165,6 +165,15 @@ abstract class StoreContract {
         assertCode(() -> store.claims().claim("", 1), StoreCode.BAD_KEY);
     }
 
+    @Test void aClaimantsRetryHoldsItsClaimAndNobodyElseGetsIt() {
+        assertThat(store.claims().claim("step", 1, "activity-a")).isTrue();
+        assertThat(store.claims().claim("step", 1, "activity-a")).as("the same claimant's retry").isTrue();
+        assertThat(store.claims().claim("step", 1, "activity-b")).isFalse();
+        assertThat(store.claims().claim("step", 1)).isFalse();
+        assertThat(store.claims().claim("plain", 1)).isTrue();
+        assertCode(() -> store.claims().claim("plain", 2, ""), StoreCode.BAD_KEY);
+    }
+
     @Test void theLedgerOfTwoStoresOnOneDatabaseLetsOneCopyContinue() {
         try (FinchStore other = open(StoreLimits.DEFAULTS)) {
             ContinuationLedger mine = store.claims().ledger(), theirs = other.claims().ledger();
