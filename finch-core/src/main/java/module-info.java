@@ -21,4 +21,5 @@ module finch.core {
     exports dev.finch.tools;
     exports dev.finch.agent;
     exports dev.finch.store;
+    uses dev.finch.store.StoreFactory;
 }

@@ -81,6 +81,8 @@ public final class Finch implements AutoCloseable {
     /** Project and global grants and the memory trees: in the store when there is one, else in this Finch. */
     private final Remembering remembering;
     private final dev.finch.store.FinchStore store;
+    /** Whether this Finch opened its store ({@link Builder#stateDirectory}) and closes it. */
+    private final boolean ownsStore;
     private final String project;
     private volatile boolean closed;
     private final dev.finch.vm.VmState emptyState;
@@ -103,7 +105,8 @@ public final class Finch implements AutoCloseable {
         this.imageKey = b.imageKey;
         this.unkeyedImages = b.unkeyedImages;
         this.verifyRestoredHistory = b.verifyRestoredHistory;
-        this.store = b.store;
+        this.ownsStore = b.store == null && b.stateDirectory != null;
+        this.store = ownsStore ? openStateDirectory(b.stateDirectory) : b.store;
         this.project = b.project;
         this.ledger = b.ledger != null ? b.ledger : store != null ? store.claims().ledger() : ContinuationLedger.inMemory();
         this.remembering = store != null ? new Remembering.Stored(store) : new Remembering.Local();
@@ -247,6 +250,14 @@ public final class Finch implements AutoCloseable {
 
     Remembering remembering() { return remembering; }
 
+    /** The embedded store of {@code dir}, through the {@link dev.finch.store.StoreFactory} service (finch-store). */
+    private static dev.finch.store.FinchStore openStateDirectory(java.nio.file.Path dir) {
+        for (dev.finch.store.StoreFactory f : java.util.ServiceLoader.load(dev.finch.store.StoreFactory.class, Finch.class.getClassLoader())) {
+            return f.embedded(dir);
+        }
+        throw new IllegalStateException("a state directory needs the embedded store: add dev.finch:finch-store to the application");
+    }
+
     /**
      * The store this Finch keeps what outlives a process in ({@link Builder#store}): continue-once claims, remembered
      * grants, memory. Empty when it keeps them in memory only.
@@ -331,6 +342,7 @@ public final class Finch implements AutoCloseable {
         for (Session s : holding) s.close();
         if (agents != null) agents.close();
         vm.close();
+        if (ownsStore) store.close();
         if (e != null) e.shutdownNow();
     }
 
@@ -410,6 +422,7 @@ public final class Finch implements AutoCloseable {
         private boolean verifyRestoredHistory;
         private ContinuationLedger ledger;
         private dev.finch.store.FinchStore store;
+        private java.nio.file.Path stateDirectory;
         private String project;
         /** Null for {@code SourceLoader.none()}, made with the µNorman frontend (a Finch that runs none loads no loader). */
         private dev.finch.norman.SourceLoader normanSources;
@@ -499,6 +512,17 @@ public final class Finch implements AutoCloseable {
          */
         public Builder store(dev.finch.store.FinchStore store) {
             this.store = java.util.Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * Keeps what should outlive this process in the embedded store of {@code dir} (SQLite, {@code dir/finch.db},
+         * created if absent), as {@link #store} does; this Finch opens it when built and closes it when closed. Needs
+         * {@code dev.finch:finch-store} on the class or module path ({@link IllegalStateException} at {@link #build}
+         * otherwise; a directory that cannot be used is a {@link dev.finch.store.StoreException}).
+         */
+        public Builder stateDirectory(java.nio.file.Path dir) {
+            this.stateDirectory = java.util.Objects.requireNonNull(dir, "dir");
             return this;
         }
 

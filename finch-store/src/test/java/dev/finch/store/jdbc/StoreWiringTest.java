@@ -54,6 +54,22 @@ class StoreWiringTest {
         }
     }
 
+    @Test void aStateDirectoryIsTheEmbeddedStoreWhichTheFinchOpensAndCloses() {
+        Path state = dir.resolve("by-directory");
+        try (Finch f = Finch.builder().stateDirectory(state).project("demo").build()) {
+            assertThat(f.store()).isPresent();
+            Outcome wrote = f.newSession(SessionOptions.DEFAULT.withGrant("memory.write(tree=global,path=**)"))
+                    .submit(Submission.of("(memory-put \"global\" \"k\" (json-of-int 42))", "w.lisp"));
+            assertThat(wrote.status()).as(wrote.toString()).isEqualTo(Outcome.Status.COMPLETED);
+        }
+        assertThat(Files.exists(state.resolve(FinchStores.DATABASE_FILE))).isTrue();
+        try (Finch f = Finch.builder().stateDirectory(state).build()) {
+            Outcome read = f.newSession(SessionOptions.DEFAULT.withGrant("memory.read(tree=global,path=**)"))
+                    .submit(Submission.of("(say (show (memory-get \"global\" \"k\")))", "r.lisp"));
+            assertThat(read.output()).isEqualTo("{\"tag\":\"some\",\"value\":42}");
+        }
+    }
+
     @Test void memoryAndProjectGrantsOutliveTheFinch() {
         Path state = dir.resolve("state");
         try (FinchStore store = FinchStores.embedded(state);
