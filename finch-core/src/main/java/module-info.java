@@ -20,6 +20,7 @@ module finch.core {
     exports dev.finch;
     exports dev.finch.tools;
     exports dev.finch.agent;
+    exports dev.finch.conversation;
     exports dev.finch.store;
     uses dev.finch.store.StoreFactory;
 }

@@ -35,6 +35,7 @@ public final class ErrorCatalogue {
             SubmissionCode.values(),
             EmbedCode.values(),
             dev.finch.tools.ToolCode.values(),
+            dev.finch.conversation.ConversationCode.values(),
             dev.finch.store.StoreCode.values());
 
     /** Every code, sorted by its spelling (stable for codes that collide, so a duplicate stays visible). */
