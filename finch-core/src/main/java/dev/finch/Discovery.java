@@ -91,6 +91,27 @@ public final class Discovery {
         return only == null ? languageDefinition(vocabulary) : buildLanguageDefinition(vocabulary, only);
     }
 
+    /** The primer of Finch's own words for Lisp and Co-Forth: what {@code finch language --primer} prints. */
+    public static LanguageDefinition primer() { return primer(VmState.EMPTY.library().vocabulary(), null); }
+
+    /** One language's primer of Finch's own words: what {@code finch language --primer --lang L} prints. */
+    public static LanguageDefinition primer(Language language) { return primer(VmState.EMPTY.library().vocabulary(), language); }
+
+    /**
+     * The primer over {@code vocabulary}: the part of the definition a model needs on every turn, selected from the
+     * same grammar text, syntax table and vocabulary as the full definition ({@link Primer}); for {@code only} one
+     * language ({@code null}: Lisp and Co-Forth together; µNorman has a primer of its own).
+     */
+    public static LanguageDefinition primer(Vocabulary vocabulary, Language only) {
+        String grammar = grammarText().replace(VARIADIC, variadic(vocabulary));
+        return Primer.build(vocabulary, grammar, only);
+    }
+
+    /** The definition over {@code vocabulary} at {@code detail}, for {@code only} one language ({@code null}: all it covers). */
+    public static LanguageDefinition languageDefinition(Vocabulary vocabulary, Language only, LanguageDefinition.Detail detail) {
+        return detail == LanguageDefinition.Detail.PRIMER ? primer(vocabulary, only) : languageDefinition(vocabulary, only);
+    }
+
     /**
      * The sections of the grammar text (its {@code ## } headings, by their first word) and the languages each serves:
      * a section for every language is shared. A heading missing here fails the build of the definition.
@@ -104,7 +125,7 @@ public final class Discovery {
 
     private static LanguageDefinition buildLanguageDefinition(Vocabulary vocabulary, Language only) {
         List<Language> languages = only == null ? List.of(Language.FORTH, Language.LISP, Language.NORMAN) : List.of(only);
-        String grammar = grammarSections(grammarText(), languages).replace(VARIADIC, variadic(vocabulary));
+        String grammar = grammarSections(Primer.unmarked(grammarText()), languages).replace(VARIADIC, variadic(vocabulary));
         List<SyntaxSpec> syntax = new ArrayList<>();
         for (Language lang : languages) syntax.addAll(SourceSyntax.of(lang.spelling()));
         boolean words = languages.contains(Language.FORTH) || languages.contains(Language.LISP);
@@ -136,7 +157,7 @@ public final class Discovery {
             b.append('\n');
         }
         b.append("Use search_word and inspect_word (`finch inspect NAME`) for one word or form, get_vm_state for the session's own definitions.\n");
-        return new LanguageDefinition(Outcome.PROTOCOL, grammar, syntax, categories, b.toString());
+        return new LanguageDefinition(Outcome.PROTOCOL, LanguageDefinition.Detail.FULL, grammar, syntax, categories, b.toString());
     }
 
     /** Where the grammar text names the words Lisp folds over any number of arguments. */
@@ -175,9 +196,13 @@ public final class Discovery {
         return out.toString().strip() + "\n";
     }
 
-    private static String grammarText() {
-        try (InputStream in = Discovery.class.getResourceAsStream(GRAMMAR_RESOURCE)) {
-            if (in == null) throw new IllegalStateException("resource dev/finch/" + GRAMMAR_RESOURCE + " is missing from the jar");
+    /** The grammar text with its «primer» marks (the full definition drops them, the primer selects by them). */
+    private static String grammarText() { return resource(GRAMMAR_RESOURCE); }
+
+    /** A text resource of this package, read whole. */
+    static String resource(String name) {
+        try (InputStream in = Discovery.class.getResourceAsStream(name)) {
+            if (in == null) throw new IllegalStateException("resource dev/finch/" + name + " is missing from the jar");
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -311,7 +336,7 @@ public final class Discovery {
         return dev.finch.ir.type.TypeNames.in(types);
     }
 
-    private static WordSummary summary(WordSpec w) { return new WordSummary(w.name(), WordKind.CORE_WORD, w.signatureText(), w.doc()); }
+    static WordSummary summary(WordSpec w) { return new WordSummary(w.name(), WordKind.CORE_WORD, w.signatureText(), w.doc()); }
 
     /**
      * Up to {@code max} names close to a name that denotes nothing — definitions, constants, core words and syntax
