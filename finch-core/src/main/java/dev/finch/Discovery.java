@@ -265,41 +265,25 @@ public final class Discovery {
     // ------------------------------------------------------------------------------------------- search
 
     /**
-     * Every name whose name or documentation matches {@code query} (case-insensitive): ranked by how the name
-     * matches (equal, prefix, contains, every term in it), then documentation matches; within a rank, session
-     * definitions and constants first, then core words, then syntax, then shorter names.
+     * Every name that matches {@code query} by name or by meaning, best first ({@link WordSearch}): name matches
+     * (equal, prefix, contains, every term in it) above matches by meaning over names, the names other languages give
+     * a word or form, docs and signatures; ties go to session definitions and constants, then core words, then
+     * syntax, then shorter names.
      */
     static List<WordSummary> search(View v, String query) {
-        String q = query == null ? "" : query.strip().toLowerCase(Locale.ROOT);
-        if (q.isEmpty()) return List.of();
-        String[] terms = q.split("\\s+");
-        List<Ranked> hits = new ArrayList<>();
+        List<WordSearch.Entry> entries = new ArrayList<>();
+        Map<String, List<String>> wordAka = new java.util.HashMap<>();
+        for (WordSpec w : v.state().library().vocabulary().words()) wordAka.put(w.name(), w.aka());
+        Map<String, List<String>> formAka = new java.util.HashMap<>();
+        for (SyntaxSpec s : SourceSyntax.all()) formAka.put(s.form(), s.aka());   // a form is one language's
         for (WordSummary s : everything(v)) {
-            int rank = rank(s, q, terms);
-            if (rank >= 0) hits.add(new Ranked(rank, s));
+            List<String> aka = s.kind() == WordKind.CORE_WORD ? wordAka.getOrDefault(s.name(), List.of())
+                    : s.kind() == WordKind.SYNTAX ? formAka.getOrDefault(s.summary(), List.of()) : List.of();
+            entries.add(new WordSearch.Entry(s, aka));
         }
-        hits.sort(Comparator.comparingInt(Ranked::rank)
-                .thenComparingInt(r -> kindOrder(r.summary().kind()))
-                .thenComparingInt(r -> r.summary().name().length())
-                .thenComparing(r -> r.summary().name()));
-        return hits.stream().map(Ranked::summary).toList();
-    }
-
-    private record Ranked(int rank, WordSummary summary) { }
-
-    private static int rank(WordSummary s, String q, String[] terms) {
-        String name = s.name().toLowerCase(Locale.ROOT);
-        if (name.equals(q)) return 0;
-        if (name.startsWith(q)) return 1;
-        if (name.contains(q)) return 2;
-        if (terms.length > 1 && allIn(terms, name)) return 3;
-        String text = name + " " + s.doc().toLowerCase(Locale.ROOT) + " " + s.summary().toLowerCase(Locale.ROOT);
-        return allIn(terms, text) ? 4 : -1;
-    }
-
-    private static boolean allIn(String[] terms, String text) {
-        for (String t : terms) if (!text.contains(t)) return false;
-        return true;
+        return WordSearch.rank(entries, query, Comparator.<WordSummary>comparingInt(s -> kindOrder(s.kind()))
+                .thenComparingInt(s -> s.name().length())
+                .thenComparing(WordSummary::name));
     }
 
     private static int kindOrder(WordKind k) {
