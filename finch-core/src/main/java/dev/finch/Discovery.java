@@ -37,6 +37,8 @@ public final class Discovery {
     private static final String GRAMMAR_RESOURCE = "language-grammar.md";
     /** The last definition built, with the vocabulary it describes (a Finch's sessions share one vocabulary). */
     private static volatile Object[] language;
+    /** The last primer built: the vocabulary, the language (null: Lisp and Co-Forth) and the primer (asked for on every turn). */
+    private static volatile Object[] primer;
 
     private Discovery() { }
 
@@ -103,8 +105,11 @@ public final class Discovery {
      * language ({@code null}: Lisp and Co-Forth together; µNorman has a primer of its own).
      */
     public static LanguageDefinition primer(Vocabulary vocabulary, Language only) {
-        String grammar = grammarText().replace(VARIADIC, variadic(vocabulary));
-        return Primer.build(vocabulary, grammar, only);
+        Object[] p = primer;
+        if (p != null && p[0] == vocabulary && p[1] == only) return (LanguageDefinition) p[2];
+        LanguageDefinition built = Primer.build(vocabulary, grammarText().replace(VARIADIC, variadic(vocabulary)), only);
+        primer = new Object[] {vocabulary, only, built};
+        return built;
     }
 
     /** The definition over {@code vocabulary} at {@code detail}, for {@code only} one language ({@code null}: all it covers). */

@@ -218,8 +218,9 @@ public final class ToolSurface {
                 this::language));
         add(m, new Tool("search_word",
                 "Search core words, this session's definitions and constants, and source syntax (such as while or "
-                        + "define) by name and documentation, best match first. Follow with inspect_word.",
-                List.of(Param.string("query", true, "Words to look for, e.g. 'string length' or 'record'.", 1, 200),
+                        + "define) by name or by what they do (e.g. 'uppercase', 'split string', 'sort by key', 'read csv'), "
+                        + "best match first; each hit has its signature (or form) and doc. Follow with inspect_word.",
+                List.of(Param.string("query", true, "A name or a few words of what you need, e.g. 'string length' or 'read csv'.", 1, 200),
                         Param.integer("limit", false, "The most hits to return (default 20).", 1, 200)),
                 this::search));
         add(m, new Tool("inspect_word",
