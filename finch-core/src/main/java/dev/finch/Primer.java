@@ -154,7 +154,41 @@ final class Primer {
             end = m.end();
         }
         if (end < 0) throw new IllegalStateException("the grammar section " + section.lines().findFirst().orElse("") + " marks no «primer» span");
-        return b.toString();
+        return reflow(b.toString());
+    }
+
+    /** The width prose is wrapped to, as the grammar text wraps it. */
+    static final int WIDTH = 116;
+
+    /**
+     * Each prose paragraph (not a code block, not a list) wrapped again to {@link #WIDTH}, so that spans joined within a
+     * paragraph read as one; code and lists keep their lines.
+     */
+    static String reflow(String text) {
+        StringBuilder out = new StringBuilder();
+        boolean code = false;
+        for (String paragraph : text.split("\n\n", -1)) {
+            if (out.length() > 0) out.append("\n\n");
+            boolean fenced = paragraph.startsWith("```");
+            if (fenced || code || paragraph.startsWith("- ")) {
+                out.append(paragraph);
+                // A code block with a blank line inside stays open across paragraphs.
+                long fences = paragraph.lines().filter(l -> l.startsWith("```")).count();
+                if (fences % 2 == 1) code = !code;
+                continue;
+            }
+            StringBuilder line = new StringBuilder();
+            for (String word : paragraph.strip().split("\\s+")) {
+                if (line.length() > 0 && line.length() + 1 + word.length() > WIDTH) {
+                    out.append(line).append('\n');
+                    line.setLength(0);
+                }
+                if (line.length() > 0) line.append(' ');
+                line.append(word);
+            }
+            out.append(line);
+        }
+        return out.toString();
     }
 
     /** The grammar text without its primer marks: what the full definition shows. */

@@ -126,6 +126,7 @@ class PrimerTest {
         }
         // A quote the grammar does not hold, or a word the vocabulary does not, fails the build of the primer.
         assertThatThrownBy(() -> Primer.spans("## Types\nno marks here\n")).isInstanceOf(IllegalStateException.class);
+        assertThat(Primer.reflow("a\nb\n\n```\nx\ny\n```\n\n- c\n  d")).isEqualTo("a b\n\n```\nx\ny\n```\n\n- c\n  d");
         assertThat(Primer.shortDoc("First clause; second.")).isEqualTo("First clause");
         assertThat(Primer.shortDoc("Exactly (no space; none). Then more.")).isEqualTo("Exactly (no space; none).");
     }
