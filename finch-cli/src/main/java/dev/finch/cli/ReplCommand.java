@@ -56,7 +56,7 @@ final class ReplCommand implements Callable<Integer> {
             "committed); Ctrl-D or :quit leaves.",
             "  :state            the stack (bottom to top), revisions, definitions and constants",
             "  :vocabulary       core words by category, this session's definitions, syntax",
-            "  :search QUERY     core words, definitions and syntax by name and documentation",
+            "  :search QUERY     core words, definitions and syntax by name or by what they do",
             "  :inspect WORD     one word's signature and doc, a definition's Co-Forth, syntax's form",
             "  :language         the grammar of Lisp and Co-Forth and the type spelling",
             "  :help             this text",
