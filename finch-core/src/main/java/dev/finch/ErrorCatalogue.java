@@ -30,6 +30,7 @@ public final class ErrorCatalogue {
             dev.finch.vm.VmCode.values(),
             dev.finch.vm.boundary.HostCode.values(),
             dev.finch.host.AgentCode.values(),
+            dev.finch.net.NetCode.values(),
             SessionCode.values(),
             SubmissionCode.values(),
             EmbedCode.values(),

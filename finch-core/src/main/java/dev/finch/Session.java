@@ -641,6 +641,7 @@ public final class Session {
                     .with(FileHost.class, files).with(ProcessHost.class, processes).with(dev.finch.host.ToolHost.class, tools)
                     .with(dev.finch.host.EditorHost.class, options.editorHost().orElse(null))
                     .with(dev.finch.automation.AutomationHost.class, options.automationHost().orElse(null))
+                    .with(dev.finch.net.NetHost.class, options.netHost().orElse(null))
                     .with(dev.finch.host.McpHost.class, mcp);
         }
         return base.withGrants(grants).with(dev.finch.host.ModelHost.class, finch.newModelHost())
