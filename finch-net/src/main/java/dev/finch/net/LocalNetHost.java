@@ -197,8 +197,10 @@ public final class LocalNetHost implements NetHost {
         }
         if (all == null || all.isEmpty()) throw new NetFailure(NetCode.UNREACHABLE, "the host name " + shown + " does not resolve");
         for (InetAddress a : all) if (anyAddress || !Addresses.special(a)) return a;
-        throw new NetFailure(NetCode.PRIVATE_ADDRESS, shown + " resolves to a loopback, link-local or private address ("
-                + all.get(0).getHostAddress() + "), which only a grant naming " + shown + " exactly may reach; nothing was sent");
+        boolean literal = host.equalsIgnoreCase(all.get(0).getHostAddress()) || host.contains(":");
+        throw new NetFailure(NetCode.PRIVATE_ADDRESS, shown + (literal ? " is a loopback, link-local or private address"
+                : " resolves to a loopback, link-local or private address (" + all.get(0).getHostAddress() + ")")
+                + ", which only a grant naming " + shown + " exactly may reach; nothing was sent");
     }
 
     private SSLSocket tls(Socket plain, String host, int port) throws IOException {
