@@ -34,6 +34,12 @@ class NetCliTest {
     @BeforeEach
     void start() throws IOException {
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/release.json", e -> {
+            byte[] b = "{\"version\": \"1.2.3\"}".getBytes(StandardCharsets.UTF_8);
+            e.sendResponseHeaders(200, b.length);
+            e.getResponseBody().write(b);
+            e.close();
+        });
         server.createContext("/greeting", e -> {
             hits.incrementAndGet();
             byte[] b = "hello from the server".getBytes(StandardCharsets.UTF_8);
@@ -80,5 +86,18 @@ class NetCliTest {
     void noNetLeavesTheRunWithoutANetwork() throws IOException {
         assertThat(run("--no-net", "--grant", "net.http(http://127.0.0.1:" + port + "/**)")).startsWith("1 ").contains("E-HOST-013");
         assertThat(hits).hasValue(0);
+    }
+
+    @Test
+    void theWorkedExampleFetchesAndReadsItsJson() throws IOException {
+        // docs/examples/fetch.lisp names port 8000; here it is this test's server's port.
+        String example = Files.readString(Path.of("..", "docs", "examples", "fetch.lisp"), StandardCharsets.UTF_8);
+        assertThat(example).contains("http://127.0.0.1:8000/release.json");
+        Path p = dir.resolve("fetch.lisp");
+        Files.writeString(p, example.replace(":8000", ":" + port));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Main.execute(new String[] {"run", "--grant", "net.http(http://127.0.0.1:" + port + "/**)", p.toString()},
+                new ByteArrayInputStream(new byte[0]), out, new ByteArrayOutputStream(), Map.of(), false);
+        assertThat(exit + " " + out.toString(StandardCharsets.UTF_8)).isEqualTo("0 version 1.2.3");
     }
 }

@@ -54,7 +54,7 @@ public final class NetWords {
     static final Set<String> FORBIDDEN = Set.of("host", "content-length", "connection", "keep-alive", "proxy-connection",
             "proxy-authorization", "proxy-authenticate", "te", "trailer", "transfer-encoding", "upgrade", "expect");
 
-    @Word(name = "http-get", category = Category.PROCESS,
+    @Word(name = "http-get", category = Category.NETWORK,
             doc = "GET a URL under net.http(URL,method=GET): ok with the response record {body, headers, status, url} "
                     + "(any status), or err {code, message} when the network failed; https only unless the grant names http://.")
     @Overload(sig = "string -> result<" + RESPONSE + "," + FAILURE + "> ! {net.http(**,method=GET)}", requires = "net.http($0,method=GET)")
@@ -63,7 +63,7 @@ public final class NetWords {
         return exchange(ctx, "http-get", r, EffectRequest.inputs(site, url), site, o);
     }
 
-    @Word(name = "http-request", category = Category.PROCESS,
+    @Word(name = "http-request", category = Category.NETWORK,
             doc = "Send a request record {body, headers, method, url} under net.http(URL,method=METHOD): the same result as http-get; "
                     + "Host, Content-Length and hop-by-hop headers are refused.")
     @Overload(sig = "record{body:bytes,headers:list<record{name:string,value:string}>,method:string,url:string} -> result<"
