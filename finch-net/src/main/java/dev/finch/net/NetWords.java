@@ -55,8 +55,7 @@ public final class NetWords {
             "proxy-authorization", "proxy-authenticate", "te", "trailer", "transfer-encoding", "upgrade", "expect");
 
     @Word(name = "http-get", category = Category.NETWORK,
-            doc = "GET a URL under net.http(URL,method=GET): ok with the response record {body, headers, status, url} "
-                    + "(any status), or err {code, message} when the network failed; https only unless the grant names http://.")
+            doc = "GET a URL: ok response (any status) or err (the network failed); needs net.http(URL,method=GET).")
     @Overload(sig = "string -> result<" + RESPONSE + "," + FAILURE + "> ! {net.http(**,method=GET)}", requires = "net.http($0,method=GET)")
     public static Object get(Ctx ctx, String url, Type.Fn site, Origin o) {
         NetHost.Request r = request("http-get", "GET", url, List.of(), new byte[0], o);
@@ -64,8 +63,7 @@ public final class NetWords {
     }
 
     @Word(name = "http-request", category = Category.NETWORK,
-            doc = "Send a request record {body, headers, method, url} under net.http(URL,method=METHOD): the same result as http-get; "
-                    + "Host, Content-Length and hop-by-hop headers are refused.")
+            doc = "Send a request (no Host, Content-Length or hop-by-hop header); as http-get.")
     @Overload(sig = "record{body:bytes,headers:list<record{name:string,value:string}>,method:string,url:string} -> result<"
             + RESPONSE + "," + FAILURE + "> ! {net.http(**)}")
     public static Object request(Ctx ctx, Object record, Type.Fn site, Origin o) {
@@ -126,12 +124,15 @@ public final class NetWords {
             if (host == null) throw new dev.finch.vm.boundary.HostFailure(HostCode.NO_BINDING, "no net host is installed in this session");
             Grant authorizing = boundary.authorizing().orElse(null);
             List<Grant> inForce = boundary.grants().grants();
-            try {
-                return response(host.exchange(r, (url, method) -> verdict(authorizing, inForce, url, method)));
-            } catch (NetFailure f) {
-                if (f.code().refusal()) return new Refusal(f.code(), f.getMessage());
-                return ResultValue.err(new RecordValue(new Object[] {f.code().code(), f.getMessage()}));
-            }
+            // The exchange touches none of the run's state (the grants are read above), so other steps go on meanwhile.
+            return dev.finch.vm.runtime.Strands.offBaton(() -> {
+                try {
+                    return response(host.exchange(r, (url, method) -> verdict(authorizing, inForce, url, method)));
+                } catch (NetFailure f) {
+                    if (f.code().refusal()) return new Refusal(f.code(), f.getMessage());
+                    return ResultValue.err(new RecordValue(new Object[] {f.code().code(), f.getMessage()}));
+                }
+            });
         });
         if (v instanceof Refusal refused) throw new FinchTrap(refused.code(), o, refused.message());
         return v;
