@@ -141,8 +141,11 @@ public final class UrlPattern {
 
     private static final Pattern AUTHORITY = Pattern.compile("(?i)(https?://)([^/?#@]*@)?([^/?#:\\[]+)(.*)", Pattern.DOTALL);
 
-    /** {@code url} with an international host name spelled in ASCII ({@code java.net.URI} reads no other); as given otherwise. */
-    private static String asciiHost(String url) {
+    /**
+     * {@code url} with an international host name spelled in ASCII ({@code java.net.URI} reads no other), as it is sent;
+     * as given otherwise.
+     */
+    public static String asciiHost(String url) {
         Matcher m = AUTHORITY.matcher(url);
         if (!m.matches() || m.group(3).chars().allMatch(c -> c < 0x80)) return url;
         try {

@@ -210,4 +210,31 @@ class NetTest {
         assertThat(done.status()).as("%s", done).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(done.output()).isEqualTo("200 [1,2]");
     }
+
+    @Test
+    void theRequestIsJournaledWithItsConcreteRequirement() {
+        Session s = session("net.http(http://127.0.0.1:" + port + "/**)");
+        HostFixture.Recorder rec = new HostFixture.Recorder();
+        Outcome o = s.submit(Submission.of(fetch("(http-get \"" + url("/hello?page=2") + "\")"), "get.lisp").withObserver(rec));
+        assertThat(o.output()).as("%s", o).isEqualTo("200 hello GET");
+        assertThat(rec.requests).singleElement().satisfies(r -> {
+            assertThat(r.operation()).isEqualTo("http-get");
+            assertThat(r.requirement().toString()).isEqualTo("net.http(http://127.0.0.1:" + port + "/hello,method=GET)");
+        });
+        assertThat(rec.states()).containsExactly(dev.finch.vm.boundary.EffectJournal.State.ACKNOWLEDGED);
+    }
+
+    @Test
+    void anInternationalHostIsRequiredAndSentInAscii() {
+        java.util.List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Session s = Finch.builder().build().newSession(new SessionOptions(Optional.empty(), List.of("net.http(https://xn--bcher-kva.example/**)"))
+                .withNetHost(LocalNetHost.builder().resolver(host -> {
+                    asked.add(host);
+                    throw new java.net.UnknownHostException(host);
+                }).build()));
+        Outcome o = lisp(s, fetch("(http-get \"https://Bücher.example/x\")"));
+        assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(o.output()).isEqualTo("E-NET-005");
+        assertThat(asked).containsExactly("xn--bcher-kva.example");
+    }
 }

@@ -147,7 +147,7 @@ public final class LocalNetHost implements NetHost {
             }
             UrlPattern to = UrlPattern.concrete(next.toString(), Origin.UNKNOWN).toOptional().orElse(null);
             if (to == null || !sameOrigin(at, to)) headers = withoutCredentials(headers);
-            url = next.getRawFragment() == null ? next : stripFragment(next);
+            url = URI.create(UrlPattern.asciiHost((next.getRawFragment() == null ? next : stripFragment(next)).toString()));
         }
     }
 
@@ -155,7 +155,8 @@ public final class LocalNetHost implements NetHost {
 
     /** One request on a fresh connection to the one checked address. */
     private Hop hop(String method, URI url, UrlPattern at, List<Header> headers, byte[] body, boolean anyAddress, long deadline) throws NetFailure {
-        String host = url.getHost();
+        // The canonical host (lower-case, ASCII), never the raw URI's: a redirect's Location may spell it otherwise.
+        String host = at.host();
         String bare = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
         InetAddress address = address(bare, at.host(), anyAddress);
         int port = at.port();

@@ -101,7 +101,8 @@ public final class NetWords {
             if (body.length > 0) throw new FinchTrap(NetCode.BAD_REQUEST, o, "a " + method + " request has no body");
         }
         String text = url.indexOf('#') >= 0 ? url.substring(0, url.indexOf('#')) : url;
-        return new NetHost.Request(method, URI.create(text), headers, body);
+        // The URL as it is sent: an international host in ASCII (it parsed so above, or E-NET-001 stopped the run).
+        return new NetHost.Request(method, URI.create(UrlPattern.asciiHost(text)), headers, body);
     }
 
     /** The concrete requirement of {@code r}: {@code net.http(URL,method=M)}. */
