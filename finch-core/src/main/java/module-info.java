@@ -11,6 +11,7 @@ module finch.core {
     requires transitive finch.host;
     requires finch.lib;
     requires transitive finch.automation;
+    requires transitive finch.net;
     requires static finch.workbooks;
     requires transitive finch.norman;
     requires finch.forth;

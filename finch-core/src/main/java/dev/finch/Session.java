@@ -562,6 +562,7 @@ public final class Session {
                     .with(FileHost.class, files).with(ProcessHost.class, processes).with(dev.finch.host.ToolHost.class, tools)
                     .with(dev.finch.host.EditorHost.class, options.editorHost().orElse(null))
                     .with(dev.finch.automation.AutomationHost.class, options.automationHost().orElse(null))
+                    .with(dev.finch.net.NetHost.class, options.netHost().orElse(null))
                     .with(dev.finch.host.McpHost.class, mcp == null ? null : mcp.connection())
                     .with(dev.finch.host.MemoryHost.class, memory);
             // With a store, every effect's intent is journaled there before it is performed, and its receipt after.
