@@ -45,6 +45,34 @@ class PrimerValidationTest {
         }
     }
 
+    /**
+     * The blind comparison of docs/primer.md: the same tasks, written once each by a fresh model given only the primer
+     * ({@code fresh-primer/}) and by one given only the full text ({@code fresh-full/}): every program runs as its task
+     * asks, the first time.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"fresh-primer/", "fresh-full/"})
+    void freshModelsWroteEveryTaskRightTheFirstTime(String dir) throws IOException {
+        Files.writeString(workspace.resolve("people.csv"), resource("people.csv"));
+        Files.writeString(workspace.resolve("app.log"), resource("app.log"));
+        List<String> failures = new ArrayList<>();
+        for (Task t : tasks()) failures.addAll(run(t, dir + t.file()));
+        assertThat(failures).isEmpty();
+    }
+
+    /** Runs task {@code t} with the program in resource {@code program}; what went wrong, if anything. */
+    private List<String> run(Task t, String program) throws IOException {
+        Path file = workspace.resolve(t.file());
+        Files.writeString(file, resource(program));
+        ConformanceTest.Run r = t.file().endsWith(".nm")
+                ? ConformanceTest.invoke(List.of("test", file.toString()), "")
+                : ConformanceTest.invoke(List.of("run", "--no-state", "--workspace", workspace.toString(), "--grant", "fs.read(${workspace}/**)",
+                        "--grant", "fs.write(${workspace}/**)", file.toString()), "");
+        String out = r.out().strip();
+        boolean ok = r.exit() == 0 && (t.file().endsWith(".nm") ? out.contains(t.expected()) : out.equals(t.expected()));
+        return ok ? List.of() : List.of(program + ": exit " + r.exit() + ", out '" + out + "', err '" + r.err() + "' (wanted '" + t.expected() + "')");
+    }
+
     @Test
     void everyHeldOutProgramWrittenFromThePrimerRunsAsItsTaskAsks() throws IOException {
         Files.writeString(workspace.resolve("people.csv"), resource("people.csv"));
