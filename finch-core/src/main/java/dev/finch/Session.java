@@ -89,14 +89,15 @@ public final class Session {
     /** This session's MCP words, installed when it opened; null when its Finch configures no MCP servers. */
     private final McpWords mcp;
 
-    Session(Finch finch, String id, SessionOptions options) {
+    /** With {@code remembered}, the Finch's remembered project and global grants join {@code options}' (not for a delegated session). */
+    Session(Finch finch, String id, SessionOptions options, boolean remembered) {
         this.finch = finch;
         this.id = id;
         this.options = options;
         this.state = new SessionState(finch.emptyState());
         this.compilation = new Compilation(finch);
         this.history = new SessionHistory(finch, this);
-        this.grants = new SessionGrants(options.grants(), finch.remembering(), finch.project().orElse(null));
+        this.grants = new SessionGrants(options.grants(), finch.remembering(), finch.project().orElse(null), remembered);
         this.memory = new SessionMemory(finch.remembering(), id, finch.project().orElse(null));
         this.files = finch.fileHost(options);
         this.tools = finch.newToolHost();

@@ -170,7 +170,7 @@ final class ChildRun implements AgentHost.Child, Runnable {
         List<String> specs = new ArrayList<>();
         for (Grant g : request.ceiling().grants()) specs.add(g.spec().toString());
         SessionOptions po = parentSession.options();
-        Session child = scheduler.finch().newSession(new SessionOptions(po.roots(), specs, false, po.fileHost(), po.processHost()));
+        Session child = scheduler.finch().newDelegatedSession(new SessionOptions(po.roots(), specs, false, po.fileHost(), po.processHost()));
         session = child;
         following = follow(child);
         agentId = child.id();
