@@ -72,8 +72,8 @@ public final class Session {
     private final SessionState state;
     /** The grants in force, the ids given, the revocations. */
     private final SessionGrants grants;
-    /** The memory trees this session's runs read, and where a committing run's staged writes go. */
-    private final SessionMemory memory;
+    /** The memory trees this session's runs read, and where a committing run's staged writes go (its session tree survives an image). */
+    private volatile SessionMemory memory;
     /** The executions not yet committed: running, suspended, saved; their continue-once claims. */
     private final Suspensions suspensions = new Suspensions();
     private final FileHost files;
@@ -551,6 +551,15 @@ public final class Session {
     VmState committedState() { return state.current().state(); }
 
     Finch finch() { return finch; }
+
+    /** Whose session memory tree this session reads and writes: its own id, or the saved session's it was restored from. */
+    String memoryOwner() { return memory.sessionId(); }
+
+    /** Restoring: the session memory tree is the saved session's (set before any run). */
+    void memoryOwner(String owner) {
+        memory = new SessionMemory(finch.remembering(), owner, finch.project().orElse(null));
+        sessionHosts = null;
+    }
 
     /** The session's bindings that every run shares (made when first needed): its files, processes, tools, editor, desktop and MCP servers. */
     private volatile HostConfig sessionHosts;

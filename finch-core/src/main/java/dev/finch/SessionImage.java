@@ -108,6 +108,8 @@ public final class SessionImage {
         doc.put("format", FORMAT);
         doc.put("engine", EngineFingerprint.of());
         doc.put("session_id", session.id());
+        // Whose session memory tree the session reads: its own id, or the first saved session's when it was restored.
+        doc.put("memory_owner", session.memoryOwner());
         doc.put("vm_revision", session.vmRevision());
         doc.put("manifest_generation", session.manifestGeneration());
         doc.put("vocabulary", session.vocabulary().fingerprint());
@@ -162,6 +164,9 @@ public final class SessionImage {
         authenticate(finch, (ObjectNode) doc);
         try {
             Session session = new Session(finch, finch.newSessionId(), options, true);
+            // The restored session keeps the session memory tree of the one saved (an older image: its saving session's).
+            JsonNode owner = doc.has("memory_owner") ? doc.get("memory_owner") : doc.get("session_id");
+            if (owner != null && owner.isTextual() && !owner.asText().isEmpty()) session.memoryOwner(owner.asText());
             if (!sessionWords.isEmpty()) session.installWords(sessionWords);
             dev.finch.ir.vocab.Vocabulary vocabulary = session.vocabulary();
             if (!vocabulary.fingerprint().equals(doc.path("vocabulary").asText())) {

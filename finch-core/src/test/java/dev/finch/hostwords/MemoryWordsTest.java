@@ -103,4 +103,16 @@ class MemoryWordsTest {
         assertThat(child.grants().grants()).isEmpty();
         assertThat(lisp(child, "(memory-put \"global\" \"k\" (json-of-int 2))").status()).isEqualTo(Outcome.Status.SUSPENDED);
     }
+
+    @Test void aRestoredSessionKeepsItsSessionTree() {
+        byte[] key = "memory-words-test-image-key-0123".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        Finch f = Finch.builder().imageKey(key).build();
+        Session s = session(f);
+        lisp(s, "(memory-put \"session\" \"mine\" (json-of-string \"kept\"))");
+        Session back = f.restore(s.save(), SessionOptions.DEFAULT.withGrant(ALL));
+        assertThat(lisp(back, "(say (show (memory-get \"session\" \"mine\")))").output()).isEqualTo("{\"tag\":\"some\",\"value\":\"kept\"}");
+        Session again = f.restore(back.save(), SessionOptions.DEFAULT.withGrant(ALL));
+        assertThat(lisp(again, "(say (show (memory-get \"session\" \"mine\")))").output()).as("and across a second image").contains("kept");
+        assertThat(lisp(session(f), "(say (show (memory-get \"session\" \"mine\")))").output()).as("another session's tree").isEqualTo("{\"tag\":\"none\"}");
+    }
 }
