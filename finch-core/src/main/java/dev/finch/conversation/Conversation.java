@@ -358,6 +358,27 @@ public final class Conversation {
         return c;
     }
 
+    /**
+     * Saves this conversation ({@link #save}) in {@code store} under {@code id} (its images, key {@code conversation:ID}):
+     * every process on the store can {@link #restoreFrom} it. A new version each time.
+     */
+    public void saveTo(dev.finch.store.FinchStore store, String id) {
+        java.util.Objects.requireNonNull(store, "store");
+        store.images().put(storeKey(id), save());
+    }
+
+    /**
+     * The conversation saved in {@code store} under {@code id} ({@link #saveTo}), restored as {@link #restore} does; empty
+     * when the store holds none under that id.
+     */
+    public static Optional<Conversation> restoreFrom(dev.finch.Finch finch, dev.finch.store.FinchStore store, String id,
+                                                     dev.finch.SessionOptions options, AgentProvider provider, OutputSink sink) {
+        java.util.Objects.requireNonNull(store, "store");
+        return store.images().get(storeKey(id)).map(s -> restore(finch, s.image(), options, provider, sink));
+    }
+
+    private static String storeKey(String id) { return "conversation:" + java.util.Objects.requireNonNull(id, "id"); }
+
     /** A saved conversation that cannot be read. */
     public static final class ConversationException extends RuntimeException {
         private static final long serialVersionUID = 1L;

@@ -93,4 +93,37 @@ class StoreWiringTest {
             assertThat(asked.status()).as("another project was never granted").isEqualTo(Outcome.Status.SUSPENDED);
         }
     }
+
+    @Test void aConversationSavedInTheStoreIsRestoredByAnotherFinchAndItsPausedTurnGoesOnOnce() throws Exception {
+        Path ws = Files.createDirectories(dir.resolve("chat-ws"));
+        String script = """
+                >>> program lisp
+                (file-write (path "n.txt") (string-to-bytes "kept"))
+                >>> final
+                (say "{{status}}")
+                """;
+        try (FinchStore store = FinchStores.embedded(dir.resolve("chat-state"))) {
+            try (Finch first = Finch.builder().store(store).imageKey(KEY).build()) {
+                var c = dev.finch.conversation.Conversation.builder(first.newSession(SessionOptions.DEFAULT.withWorkspace(ws)),
+                        dev.finch.agent.ScriptedProvider.parse(script)).build();
+                assertThat(c.turn("write it")).isInstanceOf(dev.finch.conversation.Step.AwaitingApproval.class);
+                c.saveTo(store, "ada-1");
+            }
+            try (Finch second = Finch.builder().store(store).imageKey(KEY).build()) {
+                var c = dev.finch.conversation.Conversation.restoreFrom(second, store, "ada-1", SessionOptions.DEFAULT.withWorkspace(ws),
+                        dev.finch.agent.ScriptedProvider.parse(script), null).orElseThrow();
+                assertThat(c.approve(Scope.ONCE).output()).isEqualTo("completed");
+                assertThat(dev.finch.conversation.Conversation.restoreFrom(second, store, "nobody", SessionOptions.DEFAULT,
+                        dev.finch.agent.ScriptedProvider.parse(script), null)).isEmpty();
+            }
+            try (Finch third = Finch.builder().store(store).imageKey(KEY).build()) {
+                // The same saved turn again: its pause was continued once, in the second process's Finch.
+                var c = dev.finch.conversation.Conversation.restoreFrom(third, store, "ada-1", SessionOptions.DEFAULT.withWorkspace(ws),
+                        dev.finch.agent.ScriptedProvider.parse(script), null).orElseThrow();
+                var again = c.approve(Scope.ONCE);
+                assertThat(again.outcomes().get(0).diagnostics().get(0).code()).isEqualTo("E-SESSION-008");
+            }
+            assertThat(Files.readString(ws.resolve("n.txt"))).isEqualTo("kept");
+        }
+    }
 }
