@@ -12,7 +12,8 @@ public enum EmbedCode implements DiagnosticCode {
     BINDING_CLASH("E-EMBED-002", "A script binding cannot become a session constant: its name is not a constant name, names a word of the session, or the constant already holds a value of another type; nothing ran."),
     UNANSWERED_YIELD("E-EMBED-003", "The script yielded a value, which an engine does not answer (it resumes only unit yields); the run was cancelled and nothing was committed."),
     UNREADABLE_SCRIPT("E-EMBED-004", "The script's text could not be read from the reader the host gave; nothing ran (the host's exception is the cause)."),
-    NO_ANSWER("E-EMBED-005", "A word called through an interface proxy answered nothing, or a value the interface method's return type cannot hold.");
+    NO_ANSWER("E-EMBED-005", "A word called through an interface proxy answered nothing, or a value the interface method's return type cannot hold."),
+    ENGINE_SETTINGS("E-EMBED-006", "A script engine's finch.workspace or finch.grants is malformed (not a directory, not a path; a grant that does not parse), or was changed after the engine's session began at its first script; nothing ran.");
 
     private final String code;
     private final String meaning;

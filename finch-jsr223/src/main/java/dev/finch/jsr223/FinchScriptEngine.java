@@ -44,6 +44,12 @@ import javax.script.SimpleBindings;
  *       own code, source, line and column; a pause for a capability the session was not granted {@code E-CAP-014}; a
  *       yield of a value {@code E-EMBED-003}; a binding or argument Finch cannot hold {@code E-EMBED-001}/{@code -002}.
  *       Nothing is committed and a paused run is cancelled.</li>
+ *   <li>A script's <b>workspace and grants</b> come from the context (engine or global scope) when the engine's session
+ *       begins, at its first script: {@value #WORKSPACE} (a directory: a {@link java.nio.file.Path}, a {@link java.io.File}
+ *       or a path string) installs the workspace root, and {@value #GRANTS} (one grant string, or a collection of them)
+ *       adds grants, to the factory's {@link dev.finch.SessionOptions}. So a script found through {@code ScriptEngineManager}
+ *       can read its files: {@code engine.put("finch.workspace", dir); engine.put("finch.grants", "fs.read(${workspace}/**)")}.
+ *       They are fixed from then on: changing them later, or giving a malformed one, is {@code E-EMBED-006}.</li>
  *   <li>{@link Invocable}: {@code invokeFunction("sq", 7)} calls the session's word {@code sq} ({@link Session#call});
  *       {@code getInterface(Type.class)} answers a proxy whose methods call the words of their names. Finch has no
  *       objects, so the {@code invokeMethod} and {@code getInterface(thiz, …)} forms are refused.</li>
@@ -52,18 +58,82 @@ import javax.script.SimpleBindings;
  * an engine runs one script at a time.
  */
 public final class FinchScriptEngine extends AbstractScriptEngine implements Invocable {
+    /** The context attribute naming the workspace directory of the engine's session (read at its first script). */
+    public static final String WORKSPACE = "finch.workspace";
+    /** The context attribute naming the grants of the engine's session: one string or a collection (read at its first script). */
+    public static final String GRANTS = "finch.grants";
+
     private final FinchScriptEngineFactory factory;
-    private final Session session;
+    /** Made at the first script (or {@link #session()}), from the factory's options and the context's settings. */
+    private Session session;
+    /** The settings the session began with, so a later change is refused rather than ignored. */
+    private List<Object> settings;
     /** What each binding was when last made a constant, so an unchanged binding is not defined again. */
     private final Map<String, Value> defined = new HashMap<>();
 
     FinchScriptEngine(FinchScriptEngineFactory factory) {
         this.factory = factory;
-        this.session = factory.finch().newSession(factory.options());
     }
 
-    /** The session this engine evaluates in (its stack, dictionary, grants and pending executions). */
-    public Session session() { return session; }
+    /**
+     * The session this engine evaluates in (its stack, dictionary, grants and pending executions); begun now, with the
+     * current context's {@value #WORKSPACE} and {@value #GRANTS}, if no script began it yet.
+     *
+     * @throws IllegalStateException when those settings are malformed ({@code E-EMBED-006})
+     */
+    public synchronized Session session() {
+        try {
+            return session(context);
+        } catch (FinchScriptException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** The session, begun with {@code context}'s settings if it was not; the settings must not have changed since. */
+    private synchronized Session session(ScriptContext context) throws FinchScriptException {
+        Object workspace = context.getAttribute(WORKSPACE);
+        Object grants = context.getAttribute(GRANTS);
+        List<Object> now = java.util.Arrays.asList(workspace, grants);
+        if (session != null) {
+            if (!now.equals(settings)) {
+                throw new FinchScriptException(EmbedCode.ENGINE_SETTINGS.at(SCRIPT, "finch.workspace and finch.grants are fixed when the engine's "
+                        + "session begins (its first script); they changed since, so nothing ran (use a new engine for other settings)"));
+            }
+            return session;
+        }
+        dev.finch.SessionOptions options = factory.options();
+        if (workspace != null) {
+            java.nio.file.Path dir;
+            try {
+                dir = workspace instanceof java.nio.file.Path p ? p : workspace instanceof java.io.File f ? f.toPath()
+                        : workspace instanceof String s ? java.nio.file.Path.of(s) : null;
+            } catch (java.nio.file.InvalidPathException bad) {
+                dir = null;
+            }
+            if (dir == null || !java.nio.file.Files.isDirectory(dir)) {
+                throw new FinchScriptException(EmbedCode.ENGINE_SETTINGS.at(SCRIPT, "finch.workspace must be a directory (a Path, a File or a path "
+                        + "string); it is " + what(workspace) + ", so nothing ran"));
+            }
+            options = options.withWorkspace(dir);
+        }
+        if (grants != null) {
+            Iterable<?> all = grants instanceof Iterable<?> it ? it : List.of(grants);
+            for (Object g : all) {
+                if (!(g instanceof String spec)) {
+                    throw new FinchScriptException(EmbedCode.ENGINE_SETTINGS.at(SCRIPT, "finch.grants holds " + what(g) + "; a grant is a string such as "
+                            + "fs.read(${workspace}/**), so nothing ran"));
+                }
+                options = options.withGrant(spec);
+            }
+        }
+        try {
+            session = factory.finch().newSession(options);
+        } catch (IllegalArgumentException malformed) {
+            throw new FinchScriptException(EmbedCode.ENGINE_SETTINGS.at(SCRIPT, "finch.grants: " + malformed.getMessage() + "; nothing ran"));
+        }
+        settings = now;
+        return session;
+    }
 
     @Override public Object eval(Reader reader, ScriptContext context) throws ScriptException {
         StringBuilder b = new StringBuilder();
@@ -78,7 +148,8 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
 
     @Override public Object eval(String script, ScriptContext context) throws ScriptException {
         if (script == null) throw new NullPointerException("script");
-        bind(context.getBindings(ScriptContext.ENGINE_SCOPE));
+        Session session = session(context);
+        bind(session, context.getBindings(ScriptContext.ENGINE_SCOPE));
         Object name = context.getAttribute(ScriptEngine.FILENAME);
         String sourceId = name == null ? "script" : name.toString();
         Writer out = context.getWriter();
@@ -97,11 +168,11 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
     }
 
     /** Makes each engine-scope binding that Finch can name a session constant, unless it is unchanged. */
-    private void bind(Bindings bindings) throws ScriptException {
+    private void bind(Session session, Bindings bindings) throws ScriptException {
         if (bindings == null) return;
         for (Map.Entry<String, Object> e : bindings.entrySet()) {
             String key = e.getKey();
-            if (key == null || key.startsWith("javax.script.") || !Session.isConstantName(key)) continue;
+            if (key == null || key.startsWith("javax.script.") || key.equals(WORKSPACE) || key.equals(GRANTS) || !Session.isConstantName(key)) continue;
             Value v;
             try {
                 v = e.getValue() instanceof Value given ? given : Value.of(e.getValue());
@@ -173,6 +244,7 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
 
     private Value call(String name, Object... args) throws ScriptException, NoSuchMethodException {
         if (name == null) throw new NullPointerException("name");
+        Session session = session(context);
         if (!session.definitions().containsKey(name) && session.vocabulary().word(name).isEmpty()) {
             throw new NoSuchMethodException("no word or definition named '" + name + "' in this engine's session");
         }

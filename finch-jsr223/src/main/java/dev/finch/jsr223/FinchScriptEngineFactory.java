@@ -48,8 +48,10 @@ public class FinchScriptEngineFactory implements ScriptEngineFactory {
 
     /** {@code finch-lisp}: every script is Lisp. */
     public static final class Lisp extends FinchScriptEngineFactory {
+        /** The factory {@code ScriptEngineManager} finds: a Finch of its own, no roots or grants (give them through the context: {@link FinchScriptEngine#WORKSPACE}). */
         public Lisp() { super(null, SessionOptions.DEFAULT, Optional.of(Language.LISP), List.of("finch-lisp"), List.of("lisp")); }
 
+        /** Engines over sessions of {@code finch}, each opened with {@code options} (roots, grants, bindings). */
         public Lisp(Finch finch, SessionOptions options) {
             super(Objects.requireNonNull(finch, "finch"), Objects.requireNonNull(options, "options"), Optional.of(Language.LISP), List.of("finch-lisp"), List.of("lisp"));
         }
@@ -57,8 +59,10 @@ public class FinchScriptEngineFactory implements ScriptEngineFactory {
 
     /** {@code finch-forth}: every script is Co-Forth. */
     public static final class Forth extends FinchScriptEngineFactory {
+        /** The factory {@code ScriptEngineManager} finds: a Finch of its own, no roots or grants (give them through the context: {@link FinchScriptEngine#WORKSPACE}). */
         public Forth() { super(null, SessionOptions.DEFAULT, Optional.of(Language.FORTH), List.of("finch-forth"), List.of("fth", "forth")); }
 
+        /** Engines over sessions of {@code finch}, each opened with {@code options} (roots, grants, bindings). */
         public Forth(Finch finch, SessionOptions options) {
             super(Objects.requireNonNull(finch, "finch"), Objects.requireNonNull(options, "options"), Optional.of(Language.FORTH), List.of("finch-forth"),
                     List.of("fth", "forth"));
@@ -67,8 +71,10 @@ public class FinchScriptEngineFactory implements ScriptEngineFactory {
 
     /** {@code finch-norman}: every script is µNorman. */
     public static final class Norman extends FinchScriptEngineFactory {
+        /** The factory {@code ScriptEngineManager} finds: a Finch of its own, no roots or grants (give them through the context: {@link FinchScriptEngine#WORKSPACE}). */
         public Norman() { super(null, SessionOptions.DEFAULT, Optional.of(Language.NORMAN), List.of("finch-norman"), List.of("nm", "norman")); }
 
+        /** Engines over sessions of {@code finch}, each opened with {@code options} (roots, grants, bindings). */
         public Norman(Finch finch, SessionOptions options) {
             super(Objects.requireNonNull(finch, "finch"), Objects.requireNonNull(options, "options"), Optional.of(Language.NORMAN), List.of("finch-norman"),
                     List.of("nm", "norman"));

@@ -198,4 +198,27 @@ class ScriptEngineTest {
                 List.of("fs.read(${workspace}/**)"))).getScriptEngine();
         assertThat(e.eval("(match-result (bytes-to-string (file-read (path \"a.txt\"))) (ok t t) (err e \"bad\"))")).isEqualTo("hello");
     }
+
+    /** Issue 42: a script found through ScriptEngineManager gets a workspace and grants from its context. */
+    @org.junit.jupiter.api.Test
+    void aScriptGetsItsWorkspaceAndGrantsFromTheContext(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        java.nio.file.Files.writeString(dir.resolve("in.txt"), "from the workspace");
+        javax.script.ScriptEngine e = new javax.script.ScriptEngineManager().getEngineByName("finch-lisp");
+        e.put(FinchScriptEngine.WORKSPACE, dir);
+        e.put(FinchScriptEngine.GRANTS, java.util.List.of("fs.read(${workspace}/**)"));
+        org.assertj.core.api.Assertions.assertThat(e.eval("(expect-ok (bytes-to-string (file-read (path \"in.txt\"))))"))
+                .isEqualTo("from the workspace");
+        // Fixed once the session began; a changed or malformed setting is refused with its code.
+        e.put(FinchScriptEngine.GRANTS, "fs.write(${workspace}/**)");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> e.eval("1"))
+                .isInstanceOfSatisfying(FinchScriptException.class, x -> org.assertj.core.api.Assertions.assertThat(x.code()).isEqualTo("E-EMBED-006"));
+        javax.script.ScriptEngine bad = new javax.script.ScriptEngineManager().getEngineByName("finch-lisp");
+        bad.put(FinchScriptEngine.WORKSPACE, dir.resolve("in.txt"));
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> bad.eval("1"))
+                .isInstanceOfSatisfying(FinchScriptException.class, x -> org.assertj.core.api.Assertions.assertThat(x.code()).isEqualTo("E-EMBED-006"));
+        javax.script.ScriptEngine malformed = new javax.script.ScriptEngineManager().getEngineByName("finch-lisp");
+        malformed.put(FinchScriptEngine.GRANTS, "fs.read(");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> malformed.eval("1"))
+                .isInstanceOfSatisfying(FinchScriptException.class, x -> org.assertj.core.api.Assertions.assertThat(x.code()).isEqualTo("E-EMBED-006"));
+    }
 }
