@@ -261,6 +261,20 @@ public sealed interface Value {
     /** A list of {@code items}, each of type {@code element} (the compact spelling, e.g. {@code "int"}). */
     static Value list(String element, java.util.List<Value> items) { return new List(TypeSyntax.parse(element), items); }
 
+    /**
+     * An empty list whose elements are of the Finch type of Java {@code element} ({@code Long}/{@code long} int,
+     * {@code Double}/{@code double} float, {@code Boolean}/{@code boolean} bool, {@code String} string, {@code byte[]}
+     * bytes, {@link JsonNode} json): no type syntax needed. For other element types, {@link #list(String, java.util.List)}.
+     *
+     * @throws IllegalArgumentException for any other class
+     */
+    static Value emptyList(Class<?> element) { return new List(ValueConversion.typeOf(element), java.util.List.of()); }
+
+    /** An empty map with keys and values of the Finch types of Java {@code key} and {@code value} (as {@link #emptyList}). */
+    static Value emptyMap(Class<?> key, Class<?> value) {
+        return new Map(ValueConversion.typeOf(key), ValueConversion.typeOf(value), java.util.Map.of());
+    }
+
     /** A non-empty list; its element type is the first item's. */
     static Value list(Value first, Value... rest) {
         java.util.List<Value> items = new ArrayList<>();
@@ -322,11 +336,25 @@ public sealed interface Value {
     /** This option's payload. @throws IllegalStateException when this is not an option */
     default Optional<Value> asOptional() { return ValueConversion.cast(this, Option.class).value(); }
 
-    /** The field {@code name} of this record. @throws IllegalStateException when this is not a record or has no such field */
+    /**
+     * The field {@code name} of this record, or the value under the key {@code name} of this map with string keys.
+     *
+     * @throws IllegalStateException when this is neither, or has no such field or key
+     */
     default Value get(String name) {
-        Value v = ValueConversion.cast(this, Record.class).fields().get(name);
-        if (v == null) throw new IllegalStateException("the record " + display() + " has no field " + name);
-        return v;
+        return find(name).orElseThrow(() -> new IllegalStateException((this instanceof Map ? "the map " : "the record ") + display()
+                + " has no " + (this instanceof Map ? "key \"" + name + "\"" : "field " + name)));
+    }
+
+    /**
+     * The field {@code name} of this record, or the value under the key {@code name} of this map with string keys; empty
+     * when there is none.
+     *
+     * @throws IllegalStateException when this is neither a record nor a map with string keys
+     */
+    default Optional<Value> find(String name) {
+        if (this instanceof Map m && m.key().equals(Type.STRING)) return Optional.ofNullable(m.entries().get(of(name)));
+        return Optional.ofNullable(ValueConversion.cast(this, Record.class).fields().get(name));
     }
 
     /**

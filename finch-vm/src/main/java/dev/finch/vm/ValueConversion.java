@@ -306,4 +306,16 @@ final class ValueConversion {
         if (v instanceof Value.Option o) return o.value().map(ValueConversion::natural);
         return v;
     }
+
+    /** The Finch type of a Java class a host names for an empty collection's elements ({@link Value#emptyList}). */
+    static Type typeOf(Class<?> c) {
+        if (c == Long.class || c == long.class || c == Integer.class || c == int.class) return Type.INT;
+        if (c == Double.class || c == double.class) return Type.FLOAT;
+        if (c == Boolean.class || c == boolean.class) return Type.BOOL;
+        if (c == String.class) return Type.STRING;
+        if (c == byte[].class) return Type.BYTES;
+        if (c != null && JsonNode.class.isAssignableFrom(c)) return Type.JSON;
+        throw new IllegalArgumentException("no Finch type for the Java class " + (c == null ? "null" : c.getName())
+                + " (long, double, boolean, String, byte[] or JsonNode; else Value.list(\"type\", List.of()))");
+    }
 }
