@@ -256,18 +256,35 @@ public final class Conversation {
         return null;
     }
 
-    /** A tool call that submits a program: {@code submit_program} with a source (anything else is the surface's). */
+    /** The arguments {@code submit_program} takes (what the tool surface's schema declares). */
+    private static final java.util.Set<String> PROGRAM_ARGUMENTS = java.util.Set.of("source", "language", "expected_vm_revision",
+            "expected_manifest_generation");
+
+    /**
+     * A tool call that submits a program: {@code submit_program} with well-formed arguments. Anything else — another
+     * tool, arguments the schema refuses — is the tool surface's to answer (it names what is wrong, and runs nothing).
+     */
     private static Optional<Submission> program(AgentProvider.ToolCall call) {
         if (!call.name().equals("submit_program")) return Optional.empty();
         try {
             JsonNode args = JSON.readTree(call.argumentsJson());
-            if (args == null || !args.isObject() || args.size() > 2 || !args.path("source").isTextual()) return Optional.empty();
+            if (args == null || !args.isObject() || !args.path("source").isTextual() || args.get("source").asText().isEmpty()) return Optional.empty();
+            for (var it = args.fieldNames(); it.hasNext(); ) if (!PROGRAM_ARGUMENTS.contains(it.next())) return Optional.empty();
             JsonNode lang = args.get("language");
             if (lang != null && !lang.isTextual()) return Optional.empty();
             Optional<Language> language = lang == null ? Optional.empty() : Language.named(lang.asText());
             if (lang != null && language.isEmpty()) return Optional.empty();
+            JsonNode revision = args.get("expected_vm_revision");
+            JsonNode generation = args.get("expected_manifest_generation");
+            if ((revision != null && !revision.canConvertToLong()) || (generation != null && !generation.canConvertToLong())) return Optional.empty();
             Submission s = Submission.of(args.get("source").asText(), call.id());
-            return Optional.of(language.map(s::withLanguage).orElse(s));
+            s = language.map(s::withLanguage).orElse(s);
+            if (revision != null || generation != null) {
+                s = new Submission(s.text(), s.language(), s.sourceId(),
+                        revision == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(revision.asLong()),
+                        generation == null ? java.util.OptionalLong.empty() : java.util.OptionalLong.of(generation.asLong()), s.sink());
+            }
+            return Optional.of(s);
         } catch (java.io.IOException e) {
             return Optional.empty();   // the surface answers malformed arguments with its own error
         }

@@ -138,4 +138,17 @@ I think the answer is four.
                 script(script), null)).isInstanceOfSatisfying(Conversation.ConversationException.class,
                 e -> assertThat(e.diagnostic().code()).isEqualTo("E-CONVERSATION-006"));
     }
+
+    @Test void aProgramCallStatingAStaleRevisionIsRefusedAndTheModelHearsWhy() {
+        Session s = Finch.create().newSession();
+        Conversation c = Conversation.builder(s, script("""
+                >>> tool submit_program
+                {"source": "(say \\"late\\")", "language": "lisp", "expected_vm_revision": 7}
+                >>> final
+                (say "{{codes}}")
+                """)).build();
+        Step step = c.turn("go");
+        assertThat(step.outcomes().get(0).diagnostics().get(0).code()).isEqualTo("E-SESSION-001");
+        assertThat(step.output()).isEqualTo("E-SESSION-001");
+    }
 }
