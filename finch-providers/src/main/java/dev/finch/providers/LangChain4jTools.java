@@ -23,9 +23,9 @@ import java.util.Objects;
  *
  * <p>Executing a request is {@link ToolSurface#handle(String, String, String)}: its answer is the JSON text the
  * surface returns (the program's outcome, its {@code say} output and diagnostics; a tool error as
- * {@code {"status":"error",…}} — never an exception), and each submitted program's source identity is
+ * {@code {"error":{"code":"E-TOOL-…",…}}} — never an exception), and each submitted program's source identity is
  * {@code langchain4j:CALL-ID}. A program that needs a grant the session lacks comes back {@code suspended} with its
- * pending request: the application approves or denies it on the session ({@code session.approve(executionId)}), as
+ * pending request: the application approves or denies it on the session ({@code session.approve(executionId, scope)} or {@code deny}), as
  * with any submission. Safe to use from several threads as far as the session is (one submission runs at a time).
  */
 public final class LangChain4jTools {
