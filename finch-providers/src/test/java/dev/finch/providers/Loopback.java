@@ -17,40 +17,40 @@ import java.util.function.Function;
  * A loopback HTTP server (the JDK's) standing in for a provider: it answers each POST to {@code path} with the next
  * canned reply (or a function of the request body), and keeps every request it saw — the attempts a test counts.
  */
-final class Loopback implements AutoCloseable {
-    static final ObjectMapper JSON = new ObjectMapper();
+public final class Loopback implements AutoCloseable {
+    public static final ObjectMapper JSON = new ObjectMapper();
 
     /** One reply: the HTTP status and the JSON body. */
-    record Reply(int status, String body) { }
+    public record Reply(int status, String body) { }
 
     private final HttpServer server;
     private final Deque<Reply> replies = new ArrayDeque<>();
     private volatile Function<JsonNode, Reply> answer;
     /** Every request body, in order. */
-    final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+    public final List<JsonNode> requests = new CopyOnWriteArrayList<>();
     /** Every request's method, path and the headers a test checks. */
-    final List<String> lines = new CopyOnWriteArrayList<>();
+    public final List<String> lines = new CopyOnWriteArrayList<>();
 
-    Loopback(String path) throws IOException {
+    public Loopback(String path) throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext(path, this::handle);
         server.start();
     }
 
     /** The server's base URL ({@code http://127.0.0.1:PORT}). */
-    String base() { return "http://127.0.0.1:" + server.getAddress().getPort(); }
+    public String base() { return "http://127.0.0.1:" + server.getAddress().getPort(); }
 
     /** Queues replies, answered in order. */
-    Loopback reply(int status, String body) {
+    public Loopback reply(int status, String body) {
         synchronized (replies) { replies.add(new Reply(status, body)); }
         return this;
     }
 
     /** Answers every request (once the queue is empty) by {@code f} of its body. */
-    Loopback answer(Function<JsonNode, Reply> f) { answer = f; return this; }
+    public Loopback answer(Function<JsonNode, Reply> f) { answer = f; return this; }
 
     /** How many requests (attempts) the server saw. */
-    int attempts() { return requests.size(); }
+    public int attempts() { return requests.size(); }
 
     private void handle(HttpExchange x) throws IOException {
         JsonNode body = JSON.readTree(x.getRequestBody().readAllBytes());
