@@ -11,6 +11,7 @@ module finch.core {
     requires transitive finch.host;
     requires finch.lib;
     requires transitive finch.automation;
+    requires transitive finch.net;
     requires static finch.workbooks;
     requires transitive finch.norman;
     requires finch.forth;
@@ -19,6 +20,7 @@ module finch.core {
     exports dev.finch;
     exports dev.finch.tools;
     exports dev.finch.agent;
+    exports dev.finch.conversation;
     exports dev.finch.store;
     uses dev.finch.store.StoreFactory;
 }

@@ -22,11 +22,11 @@ module finch.vm {
     exports dev.finch.vm.boundary;
     exports dev.finch.vm.compile to finch.core;
     exports dev.finch.vm.persist to finch.core, finch.host;
-    exports dev.finch.vm.runtime to finch.core, finch.lib, finch.host, finch.workbooks, finch.automation,
+    exports dev.finch.vm.runtime to finch.core, finch.lib, finch.host, finch.workbooks, finch.automation, finch.net,
             finch.providers, finch.bench;
-    exports dev.finch.vm.value to finch.core, finch.lib, finch.host, finch.workbooks, finch.automation,
+    exports dev.finch.vm.value to finch.core, finch.lib, finch.host, finch.workbooks, finch.automation, finch.net,
             finch.providers, finch.cli, finch.bench, finch.norman.test;
-    exports dev.finch.vm.word to finch.core, finch.lib, finch.host, finch.workbooks, finch.automation,
+    exports dev.finch.vm.word to finch.core, finch.lib, finch.host, finch.workbooks, finch.automation, finch.net,
             finch.cli, finch.bench;
     uses dev.finch.vm.word.WordLibrary;
 }

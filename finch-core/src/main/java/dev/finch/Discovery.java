@@ -37,6 +37,8 @@ public final class Discovery {
     private static final String GRAMMAR_RESOURCE = "language-grammar.md";
     /** The last definition built, with the vocabulary it describes (a Finch's sessions share one vocabulary). */
     private static volatile Object[] language;
+    /** The last primer built: the vocabulary, the language (null: Lisp and Co-Forth) and the primer (asked for on every turn). */
+    private static volatile Object[] primer;
 
     private Discovery() { }
 
@@ -91,6 +93,30 @@ public final class Discovery {
         return only == null ? languageDefinition(vocabulary) : buildLanguageDefinition(vocabulary, only);
     }
 
+    /** The primer of Finch's own words for Lisp and Co-Forth: what {@code finch language --primer} prints. */
+    public static LanguageDefinition primer() { return primer(VmState.EMPTY.library().vocabulary(), null); }
+
+    /** One language's primer of Finch's own words: what {@code finch language --primer --lang L} prints. */
+    public static LanguageDefinition primer(Language language) { return primer(VmState.EMPTY.library().vocabulary(), language); }
+
+    /**
+     * The primer over {@code vocabulary}: the part of the definition a model needs on every turn, selected from the
+     * same grammar text, syntax table and vocabulary as the full definition ({@link Primer}); for {@code only} one
+     * language ({@code null}: Lisp and Co-Forth together; µNorman has a primer of its own).
+     */
+    public static LanguageDefinition primer(Vocabulary vocabulary, Language only) {
+        Object[] p = primer;
+        if (p != null && p[0] == vocabulary && p[1] == only) return (LanguageDefinition) p[2];
+        LanguageDefinition built = Primer.build(vocabulary, grammarText().replace(VARIADIC, variadic(vocabulary)), only);
+        primer = new Object[] {vocabulary, only, built};
+        return built;
+    }
+
+    /** The definition over {@code vocabulary} at {@code detail}, for {@code only} one language ({@code null}: all it covers). */
+    public static LanguageDefinition languageDefinition(Vocabulary vocabulary, Language only, LanguageDefinition.Detail detail) {
+        return detail == LanguageDefinition.Detail.PRIMER ? primer(vocabulary, only) : languageDefinition(vocabulary, only);
+    }
+
     /**
      * The sections of the grammar text (its {@code ## } headings, by their first word) and the languages each serves:
      * a section for every language is shared. A heading missing here fails the build of the definition.
@@ -104,7 +130,7 @@ public final class Discovery {
 
     private static LanguageDefinition buildLanguageDefinition(Vocabulary vocabulary, Language only) {
         List<Language> languages = only == null ? List.of(Language.FORTH, Language.LISP, Language.NORMAN) : List.of(only);
-        String grammar = grammarSections(grammarText(), languages).replace(VARIADIC, variadic(vocabulary));
+        String grammar = grammarSections(Primer.unmarked(grammarText()), languages).replace(VARIADIC, variadic(vocabulary));
         List<SyntaxSpec> syntax = new ArrayList<>();
         for (Language lang : languages) syntax.addAll(SourceSyntax.of(lang.spelling()));
         boolean words = languages.contains(Language.FORTH) || languages.contains(Language.LISP);
@@ -136,7 +162,7 @@ public final class Discovery {
             b.append('\n');
         }
         b.append("Use search_word and inspect_word (`finch inspect NAME`) for one word or form, get_vm_state for the session's own definitions.\n");
-        return new LanguageDefinition(Outcome.PROTOCOL, grammar, syntax, categories, b.toString());
+        return new LanguageDefinition(Outcome.PROTOCOL, LanguageDefinition.Detail.FULL, grammar, syntax, categories, b.toString());
     }
 
     /** Where the grammar text names the words Lisp folds over any number of arguments. */
@@ -175,9 +201,13 @@ public final class Discovery {
         return out.toString().strip() + "\n";
     }
 
-    private static String grammarText() {
-        try (InputStream in = Discovery.class.getResourceAsStream(GRAMMAR_RESOURCE)) {
-            if (in == null) throw new IllegalStateException("resource dev/finch/" + GRAMMAR_RESOURCE + " is missing from the jar");
+    /** The grammar text with its «primer» marks (the full definition drops them, the primer selects by them). */
+    private static String grammarText() { return resource(GRAMMAR_RESOURCE); }
+
+    /** A text resource of this package, read whole. */
+    static String resource(String name) {
+        try (InputStream in = Discovery.class.getResourceAsStream(name)) {
+            if (in == null) throw new IllegalStateException("resource dev/finch/" + name + " is missing from the jar");
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -240,41 +270,25 @@ public final class Discovery {
     // ------------------------------------------------------------------------------------------- search
 
     /**
-     * Every name whose name or documentation matches {@code query} (case-insensitive): ranked by how the name
-     * matches (equal, prefix, contains, every term in it), then documentation matches; within a rank, session
-     * definitions and constants first, then core words, then syntax, then shorter names.
+     * Every name that matches {@code query} by name or by meaning, best first ({@link WordSearch}): name matches
+     * (equal, prefix, contains, every term in it) above matches by meaning over names, the names other languages give
+     * a word or form, docs and signatures; ties go to session definitions and constants, then core words, then
+     * syntax, then shorter names.
      */
     static List<WordSummary> search(View v, String query) {
-        String q = query == null ? "" : query.strip().toLowerCase(Locale.ROOT);
-        if (q.isEmpty()) return List.of();
-        String[] terms = q.split("\\s+");
-        List<Ranked> hits = new ArrayList<>();
+        List<WordSearch.Entry> entries = new ArrayList<>();
+        Map<String, List<String>> wordAka = new java.util.HashMap<>();
+        for (WordSpec w : v.state().library().vocabulary().words()) wordAka.put(w.name(), w.aka());
+        Map<String, List<String>> formAka = new java.util.HashMap<>();
+        for (SyntaxSpec s : SourceSyntax.all()) formAka.put(s.form(), s.aka());   // a form is one language's
         for (WordSummary s : everything(v)) {
-            int rank = rank(s, q, terms);
-            if (rank >= 0) hits.add(new Ranked(rank, s));
+            List<String> aka = s.kind() == WordKind.CORE_WORD ? wordAka.getOrDefault(s.name(), List.of())
+                    : s.kind() == WordKind.SYNTAX ? formAka.getOrDefault(s.summary(), List.of()) : List.of();
+            entries.add(new WordSearch.Entry(s, aka));
         }
-        hits.sort(Comparator.comparingInt(Ranked::rank)
-                .thenComparingInt(r -> kindOrder(r.summary().kind()))
-                .thenComparingInt(r -> r.summary().name().length())
-                .thenComparing(r -> r.summary().name()));
-        return hits.stream().map(Ranked::summary).toList();
-    }
-
-    private record Ranked(int rank, WordSummary summary) { }
-
-    private static int rank(WordSummary s, String q, String[] terms) {
-        String name = s.name().toLowerCase(Locale.ROOT);
-        if (name.equals(q)) return 0;
-        if (name.startsWith(q)) return 1;
-        if (name.contains(q)) return 2;
-        if (terms.length > 1 && allIn(terms, name)) return 3;
-        String text = name + " " + s.doc().toLowerCase(Locale.ROOT) + " " + s.summary().toLowerCase(Locale.ROOT);
-        return allIn(terms, text) ? 4 : -1;
-    }
-
-    private static boolean allIn(String[] terms, String text) {
-        for (String t : terms) if (!text.contains(t)) return false;
-        return true;
+        return WordSearch.rank(entries, query, Comparator.<WordSummary>comparingInt(s -> kindOrder(s.kind()))
+                .thenComparingInt(s -> s.name().length())
+                .thenComparing(WordSummary::name));
     }
 
     private static int kindOrder(WordKind k) {
@@ -311,7 +325,7 @@ public final class Discovery {
         return dev.finch.ir.type.TypeNames.in(types);
     }
 
-    private static WordSummary summary(WordSpec w) { return new WordSummary(w.name(), WordKind.CORE_WORD, w.signatureText(), w.doc()); }
+    static WordSummary summary(WordSpec w) { return new WordSummary(w.name(), WordKind.CORE_WORD, w.signatureText(), w.doc()); }
 
     /**
      * Up to {@code max} names close to a name that denotes nothing — definitions, constants, core words and syntax

@@ -102,10 +102,11 @@ public final class DiscoveryJson {
         return o;
     }
 
-    /** {@code get_language_definition}: the protocol and the whole definition as one text. */
+    /** {@code get_language_definition}: the protocol, the detail ({@code primer} or {@code full}) and the definition as one text. */
     public static ObjectNode tree(LanguageDefinition d) {
         ObjectNode o = F.objectNode();
         o.put("protocol", d.protocol());
+        o.put("detail", d.detail().spelling());
         o.put("text", d.text());
         return o;
     }

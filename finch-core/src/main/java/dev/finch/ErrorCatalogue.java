@@ -31,10 +31,12 @@ public final class ErrorCatalogue {
             dev.finch.vm.boundary.HostCode.values(),
             dev.finch.host.AgentCode.values(),
             dev.finch.host.MemoryCode.values(),
+            dev.finch.net.NetCode.values(),
             SessionCode.values(),
             SubmissionCode.values(),
             EmbedCode.values(),
             dev.finch.tools.ToolCode.values(),
+            dev.finch.conversation.ConversationCode.values(),
             dev.finch.store.StoreCode.values());
 
     /** Every code, sorted by its spelling (stable for codes that collide, so a duplicate stays visible). */

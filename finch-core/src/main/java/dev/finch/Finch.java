@@ -141,8 +141,17 @@ public final class Finch implements AutoCloseable {
     /** A new, empty session with no workspace and no grants. */
     public Session newSession() { return newSession(SessionOptions.DEFAULT); }
 
-    /** A new, empty session with {@code options}. */
-    public Session newSession(SessionOptions options) { return new Session(this, newSessionId(), options); }
+    /**
+     * A new, empty session with {@code options}. Its grants are {@code options}' and the {@code project} and
+     * {@code global} grants this Finch remembers ({@link Builder#store}, {@link Builder#project}).
+     */
+    public Session newSession(SessionOptions options) { return new Session(this, newSessionId(), options, true); }
+
+    /**
+     * A new, empty session whose authority is exactly {@code options}' grants — no remembered {@code project} or
+     * {@code global} grant joins them: a delegated session's (a child agent's ceiling is all it may hold).
+     */
+    public Session newDelegatedSession(SessionOptions options) { return new Session(this, newSessionId(), options, false); }
 
     /** Records a session that opened (new or restored) holding something to close, for {@link #close}. */
     void opened(Session session) { live.add(session); }

@@ -89,14 +89,15 @@ public final class Session {
     /** This session's MCP words, installed when it opened; null when its Finch configures no MCP servers. */
     private final McpWords mcp;
 
-    Session(Finch finch, String id, SessionOptions options) {
+    /** With {@code remembered}, the Finch's remembered project and global grants join {@code options}' (not for a delegated session). */
+    Session(Finch finch, String id, SessionOptions options, boolean remembered) {
         this.finch = finch;
         this.id = id;
         this.options = options;
         this.state = new SessionState(finch.emptyState());
         this.compilation = new Compilation(finch);
         this.history = new SessionHistory(finch, this);
-        this.grants = new SessionGrants(options.grants(), finch.remembering(), finch.project().orElse(null));
+        this.grants = new SessionGrants(options.grants(), finch.remembering(), finch.project().orElse(null), remembered);
         this.memory = new SessionMemory(finch.remembering(), id, finch.project().orElse(null));
         this.files = finch.fileHost(options);
         this.tools = finch.newToolHost();
@@ -562,6 +563,7 @@ public final class Session {
                     .with(FileHost.class, files).with(ProcessHost.class, processes).with(dev.finch.host.ToolHost.class, tools)
                     .with(dev.finch.host.EditorHost.class, options.editorHost().orElse(null))
                     .with(dev.finch.automation.AutomationHost.class, options.automationHost().orElse(null))
+                    .with(dev.finch.net.NetHost.class, options.netHost().orElse(null))
                     .with(dev.finch.host.McpHost.class, mcp == null ? null : mcp.connection())
                     .with(dev.finch.host.MemoryHost.class, memory);
             // With a store, every effect's intent is journaled there before it is performed, and its receipt after.

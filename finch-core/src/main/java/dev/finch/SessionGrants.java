@@ -24,13 +24,13 @@ final class SessionGrants {
     private volatile GrantSet current;
 
     /**
-     * The grants {@code specs} name, each of session scope, and those {@code remembering} keeps for every session
-     * ({@code global}) and for {@code project}'s (null: none). A store that cannot be read leaves the remembered ones
+     * The grants {@code specs} name, each of session scope, and — with {@code remembered} — those {@code remembering}
+     * keeps for every session ({@code global}) and for {@code project}'s (null: none). A store that cannot be read leaves the remembered ones
      * out: the session opens, and a person is asked again.
      *
      * @throws IllegalArgumentException when a spec is malformed or the set refuses it
      */
-    SessionGrants(List<String> specs, Remembering remembering, String project) {
+    SessionGrants(List<String> specs, Remembering remembering, String project, boolean remembered) {
         this.remembering = remembering;
         this.project = project;
         GrantSet g = GrantSet.EMPTY;
@@ -41,13 +41,13 @@ final class SessionGrants {
             if (!added.isOk()) throw new IllegalArgumentException("grant '" + spec + "' refused: " + added.refusal().orElseThrow().message());
             g = added.value();
         }
-        List<Grant> remembered;
+        List<Grant> kept;
         try {
-            remembered = remembering.grants(project);
+            kept = remembered ? remembering.grants(project) : List.of();
         } catch (RuntimeException storeFailed) {
-            remembered = List.of();
+            kept = List.of();
         }
-        for (Grant r : remembered) g = g.add(r).toOptional().orElse(g);
+        for (Grant r : kept) g = g.add(r).toOptional().orElse(g);
         this.current = g;
     }
 

@@ -161,7 +161,7 @@ public final class SessionImage {
         }
         authenticate(finch, (ObjectNode) doc);
         try {
-            Session session = new Session(finch, finch.newSessionId(), options);
+            Session session = new Session(finch, finch.newSessionId(), options, true);
             if (!sessionWords.isEmpty()) session.installWords(sessionWords);
             dev.finch.ir.vocab.Vocabulary vocabulary = session.vocabulary();
             if (!vocabulary.fingerprint().equals(doc.path("vocabulary").asText())) {

@@ -43,13 +43,22 @@ import java.util.Optional;
  *   <li><b>Desktop</b> ({@link #withAutomationHost}): what the {@code automation-*} words drive. Without one there is
  *       no desktop: {@code automation-availability} answers {@code {"available":false,…}} and the other automation words
  *       fail with {@code E-HOST-013} before anything is asked (in deferred-host mode the embedder answers them).</li>
+ *   <li><b>Network</b> ({@link #withNetHost}): what {@code http-get} and {@code http-request} send through. Without one
+ *       there is no network (the HTTP words fail with {@code E-HOST-013}); with one, each request still needs its
+ *       {@code net.http(URL)} grant or an approval.</li>
  * </ul>
  */
 public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred,
                              Optional<FileHost> fileHost, Optional<ProcessHost> processHost, Optional<dev.finch.host.EditorHost> editorHost,
-                             Optional<dev.finch.automation.AutomationHost> automationHost) {
+                             Optional<dev.finch.automation.AutomationHost> automationHost, Optional<dev.finch.net.NetHost> netHost) {
     /** No roots, no grants, local bindings, dispatch in the session. */
     public static final SessionOptions DEFAULT = new SessionOptions(Map.of(), List.of(), false, Optional.empty(), Optional.empty());
+
+    /** Options without a net host. */
+    public SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred, Optional<FileHost> fileHost, Optional<ProcessHost> processHost,
+                          Optional<dev.finch.host.EditorHost> editorHost, Optional<dev.finch.automation.AutomationHost> automationHost) {
+        this(roots, grants, deferred, fileHost, processHost, editorHost, automationHost, Optional.empty());
+    }
 
     /** Options without an automation host. */
     public SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred, Optional<FileHost> fileHost, Optional<ProcessHost> processHost,
@@ -85,6 +94,7 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
         Objects.requireNonNull(processHost, "processHost");
         Objects.requireNonNull(editorHost, "editorHost");
         Objects.requireNonNull(automationHost, "automationHost");
+        Objects.requireNonNull(netHost, "netHost");
     }
 
     /** The workspace root that {@code path} values resolve against, if one is installed. */
@@ -105,17 +115,17 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
         Map<Root, Path> r = new EnumMap<>(Root.class);
         r.putAll(roots);
         r.put(Objects.requireNonNull(root, "root"), Objects.requireNonNull(dir, "dir"));
-        return new SessionOptions(r, grants, deferred, fileHost, processHost, editorHost, automationHost);
+        return new SessionOptions(r, grants, deferred, fileHost, processHost, editorHost, automationHost, netHost);
     }
 
     /** These options in deferred-host mode (or not). */
-    public SessionOptions withDeferredHost(boolean on) { return new SessionOptions(roots, grants, on, fileHost, processHost, editorHost, automationHost); }
+    public SessionOptions withDeferredHost(boolean on) { return new SessionOptions(roots, grants, on, fileHost, processHost, editorHost, automationHost, netHost); }
 
     /** These options with one more grant. */
     public SessionOptions withGrant(String grant) {
         List<String> g = new ArrayList<>(grants);
         g.add(Objects.requireNonNull(grant, "grant"));
-        return new SessionOptions(roots, g, deferred, fileHost, processHost, editorHost, automationHost);
+        return new SessionOptions(roots, g, deferred, fileHost, processHost, editorHost, automationHost, netHost);
     }
 
     /**
@@ -123,17 +133,17 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
      * the builder's or the local file host. It reports the roots it serves itself ({@link FileHost#installed}).
      */
     public SessionOptions withFileHost(FileHost files) {
-        return new SessionOptions(roots, grants, deferred, Optional.of(Objects.requireNonNull(files, "files")), processHost, editorHost, automationHost);
+        return new SessionOptions(roots, grants, deferred, Optional.of(Objects.requireNonNull(files, "files")), processHost, editorHost, automationHost, netHost);
     }
 
     /** These options with {@code processes} running the session's {@code process-run} calls (after authorization). */
     public SessionOptions withProcessHost(ProcessHost processes) {
-        return new SessionOptions(roots, grants, deferred, fileHost, Optional.of(Objects.requireNonNull(processes, "processes")), editorHost, automationHost);
+        return new SessionOptions(roots, grants, deferred, fileHost, Optional.of(Objects.requireNonNull(processes, "processes")), editorHost, automationHost, netHost);
     }
 
     /** These options with {@code editor} showing the session's proposals ({@code proposal-open}, after authorization). */
     public SessionOptions withEditorHost(dev.finch.host.EditorHost editor) {
-        return new SessionOptions(roots, grants, deferred, fileHost, processHost, Optional.of(Objects.requireNonNull(editor, "editor")), automationHost);
+        return new SessionOptions(roots, grants, deferred, fileHost, processHost, Optional.of(Objects.requireNonNull(editor, "editor")), automationHost, netHost);
     }
 
     /**
@@ -142,6 +152,16 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
      * this machine's display with {@code java.awt.Robot}. Installing it grants nothing.
      */
     public SessionOptions withAutomationHost(dev.finch.automation.AutomationHost desktop) {
-        return new SessionOptions(roots, grants, deferred, fileHost, processHost, editorHost, Optional.of(Objects.requireNonNull(desktop, "desktop")));
+        return new SessionOptions(roots, grants, deferred, fileHost, processHost, editorHost, Optional.of(Objects.requireNonNull(desktop, "desktop")), netHost);
+    }
+
+    /**
+     * These options with {@code net} sending the session's {@code http-get} and {@code http-request} calls (each after
+     * authorization under its concrete {@code net.http(URL,method=M)}); {@link dev.finch.net.LocalNetHost} is Finch's own.
+     * Without one the HTTP words fail with {@code E-HOST-013} before anything is asked (in deferred-host mode the
+     * embedder answers them). Installing it grants nothing.
+     */
+    public SessionOptions withNetHost(dev.finch.net.NetHost net) {
+        return new SessionOptions(roots, grants, deferred, fileHost, processHost, editorHost, automationHost, Optional.of(Objects.requireNonNull(net, "net")));
     }
 }

@@ -17,7 +17,8 @@ public enum CapabilityKind {
     MODEL_ASK("model.ask"),
     TOOL_CALL("tool.call"),
     HOST_CALL("host.call"),
-    DESKTOP_AUTOMATE("desktop.automate");
+    DESKTOP_AUTOMATE("desktop.automate"),
+    NET_HTTP("net.http");
 
     private final String canonicalName;
 

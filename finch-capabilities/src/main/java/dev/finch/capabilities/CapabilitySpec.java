@@ -192,4 +192,27 @@ public sealed interface CapabilitySpec {
 
         @Override public String toString() { return kind() + "(" + operation + ")"; }
     }
+
+    /**
+     * {@code net.http(URL-SELECTOR)} or {@code net.http(URL-SELECTOR,method=METHOD)}: HTTP requests to the URLs the
+     * selector names ({@link UrlPattern}), with any method or only the one named ({@link #METHODS}). A requirement
+     * always names its method; a grant without one permits every method.
+     */
+    record NetHttp(UrlPattern url, NamePattern method) implements CapabilitySpec {
+        /** The methods a grant or request can name. */
+        public static final java.util.List<String> METHODS = java.util.List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
+
+        public NetHttp {
+            java.util.Objects.requireNonNull(url, "url");
+            java.util.Objects.requireNonNull(method, "method");
+        }
+
+        @Override public CapabilityKind kind() { return CapabilityKind.NET_HTTP; }
+
+        @Override public boolean contains(CapabilitySpec inner) {
+            return inner instanceof NetHttp n && url.contains(n.url) && method.contains(n.method);
+        }
+
+        @Override public String toString() { return kind() + "(" + url + (method.isAny() ? "" : ",method=" + method) + ")"; }
+    }
 }

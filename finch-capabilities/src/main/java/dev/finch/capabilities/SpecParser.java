@@ -64,6 +64,8 @@ final class SpecParser {
                 return arity(c, 1, origin).flatMap(x -> NamePattern.parse(a.get(0), "word", origin)).map(CapabilitySpec.HostCall::new);
             case DESKTOP_AUTOMATE:
                 return arity(c, 1, origin).flatMap(x -> automationOperation(a.get(0), origin)).map(CapabilitySpec.DesktopAutomate::new);
+            case NET_HTTP:
+                return netHttp(c, origin);
             default:
                 throw new AssertionError(kind);
         }
@@ -109,6 +111,24 @@ final class SpecParser {
                     "desktop.automate takes one of " + CapabilitySpec.DesktopAutomate.OPERATIONS + " or *",
                     String.join("|", CapabilitySpec.DesktopAutomate.OPERATIONS) + "|*", raw));
         return NamePattern.parse(raw, "operation", origin);
+    }
+
+    /** {@code net.http(URL)} or {@code net.http(URL,method=M)}. */
+    private static Attempt<CapabilitySpec> netHttp(Capability c, Origin origin) {
+        List<String> a = c.args();
+        if (a.size() != 1 && a.size() != 2)
+            return Attempt.refused(CapabilityCode.BAD_PARAMETER.at(origin, "net.http takes a URL selector and optionally method=METHOD",
+                    "1 or 2", String.valueOf(a.size())));
+        NamePattern method = NamePattern.ANY;
+        if (a.size() == 2) {
+            String m = a.get(1).startsWith("method=") ? a.get(1).substring("method=".length()).strip() : null;
+            if (m == null || !(m.equals("*") || CapabilitySpec.NetHttp.METHODS.contains(m)))
+                return Attempt.refused(CapabilityCode.BAD_PARAMETER.at(origin, "net.http's second parameter is method=one of "
+                        + CapabilitySpec.NetHttp.METHODS + " or method=*", "method=GET", a.get(1)));
+            method = m.equals("*") ? NamePattern.ANY : new NamePattern(m);
+        }
+        NamePattern chosen = method;
+        return UrlPattern.parse(a.get(0), origin).map(u -> new CapabilitySpec.NetHttp(u, chosen));
     }
 
     /** An absolute executable selector; {@code **} alone means any executable. Never a bare name: no PATH search. */

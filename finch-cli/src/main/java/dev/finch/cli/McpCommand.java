@@ -27,6 +27,9 @@ final class McpCommand implements Callable<Integer> {
     @Mixin
     RootOptions roots = new RootOptions();
 
+    @Mixin
+    NetOptions net = new NetOptions();
+
     @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability to the session, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
 
@@ -47,7 +50,7 @@ final class McpCommand implements Callable<Integer> {
     }
 
     private int serve() throws UsageException {
-        SessionOptions options = roots.install(SessionOptions.DEFAULT);
+        SessionOptions options = net.install(roots.install(SessionOptions.DEFAULT));
         for (String g : grants) {
             // Checked now, so a malformed grant is a usage error rather than a failure at the client's first call.
             var parsed = dev.finch.capabilities.CapabilitySpec.parse(g);

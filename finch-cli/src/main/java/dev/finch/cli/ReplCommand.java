@@ -56,7 +56,7 @@ final class ReplCommand implements Callable<Integer> {
             "committed); Ctrl-D or :quit leaves.",
             "  :state            the stack (bottom to top), revisions, definitions and constants",
             "  :vocabulary       core words by category, this session's definitions, syntax",
-            "  :search QUERY     core words, definitions and syntax by name and documentation",
+            "  :search QUERY     core words, definitions and syntax by name or by what they do",
             "  :inspect WORD     one word's signature and doc, a definition's Co-Forth, syntax's form",
             "  :language         the grammar of Lisp and Co-Forth and the type spelling",
             "  :help             this text",
@@ -72,6 +72,9 @@ final class ReplCommand implements Callable<Integer> {
 
     @Mixin
     StateOptions state = new StateOptions();
+
+    @Mixin
+    NetOptions net = new NetOptions();
 
     @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability up front, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
@@ -100,7 +103,7 @@ final class ReplCommand implements Callable<Integer> {
 
     private int repl() throws UsageException {
         Language language = Source.parseLanguage(lang);
-        SessionOptions options = roots.install(SessionOptions.DEFAULT);
+        SessionOptions options = net.install(roots.install(SessionOptions.DEFAULT));
         for (String g : grants) options = options.withGrant(g);
         // A display this process can reach is a desktop the automation words may drive (each operation still needs its grant).
         if (AwtAutomationHost.displayLikely(io.env())) options = options.withAutomationHost(new AwtAutomationHost());

@@ -46,6 +46,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     StateOptions state = new StateOptions();
 
+    @Mixin
+    NetOptions net = new NetOptions();
+
     @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
 
@@ -86,7 +89,7 @@ final class RunCommand implements Callable<Integer> {
         int stdin = 0;
         for (String f : files) if (Source.STDIN.equals(f)) stdin++;
         if (stdin > 1) throw new UsageException("standard input (-) can be given only once");
-        SessionOptions options = roots.install(SessionOptions.DEFAULT);
+        SessionOptions options = net.install(roots.install(SessionOptions.DEFAULT));
         for (String g : grants) options = options.withGrant(g);
         // A display this process can reach is a desktop the automation words may drive (each operation still needs its grant).
         if (AwtAutomationHost.displayLikely(io.env())) options = options.withAutomationHost(new AwtAutomationHost());

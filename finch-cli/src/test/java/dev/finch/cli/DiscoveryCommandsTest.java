@@ -98,6 +98,39 @@ class DiscoveryCommandsTest {
     }
 
     @Test
+    void languagePrimerPrintsThePrimerWithinItsBounds() throws IOException {
+        ConformanceTest.Run r = finch("language", "--primer");
+        assertThat(r.exit()).isZero();
+        assertThat(r.out()).startsWith("# Finch primer (FINCH-VM-TYPED/1)").contains("## Lisp", "## Co-Forth", "## Rules that surprise")
+                .isEqualTo(dev.finch.Discovery.primer().text());
+        assertThat(r.out().length()).isLessThanOrEqualTo(12_000);
+        ConformanceTest.Run norman = finch("language", "--primer", "--lang", "norman");
+        assertThat(norman.exit()).isZero();
+        assertThat(norman.out().length()).isLessThanOrEqualTo(6_000);
+        assertThat(norman.out()).contains("## µNorman").doesNotContain("## Co-Forth");
+        JsonNode j = JSON.readTree(finch("language", "--primer", "--json").out());
+        assertThat(j.get("detail").asText()).isEqualTo("primer");
+        assertThat(j.get("text").asText()).isEqualTo(r.out());
+        assertThat(JSON.readTree(finch("language", "--json").out()).get("detail").asText()).isEqualTo("full");
+        assertThat(finch("language", "--primer", "--lang", "cobol").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void everyNormanExampleOfThePrimerPassesFinchTest() throws IOException {
+        String primer = finch("language", "--primer", "--lang", "norman").out();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("```norman\n(.*?)```", java.util.regex.Pattern.DOTALL).matcher(primer);
+        int files = 0;
+        while (m.find()) {
+            Path f = dir.resolve("example" + files++ + ".nm");
+            Files.writeString(f, m.group(1));
+            ConformanceTest.Run r = finch("test", f.toString());
+            assertThat(r.exit()).as(m.group(1) + r.out() + r.err()).isZero();
+            assertThat(r.out()).contains("passed, 0 failed");
+        }
+        assertThat(files).isEqualTo(2);
+    }
+
+    @Test
     void helpListsTheDiscoveryCommandsAsAvailable() {
         ConformanceTest.Run r = finch("--help");
         assertThat(r.out()).contains("repl").contains("vocabulary").contains("inspect").contains("language")

@@ -43,7 +43,7 @@ class MainTest {
             assertThat(Main.commandLine(new Io(System.in, System.out, System.err), new String[] {command}).getSubcommands()).containsOnlyKeys(command);
         }
         for (String[] args : List.of(new String[] {"--help"}, new String[] {}, new String[] {"rn", "x.fth"}, new String[] {"--version"})) {
-            assertThat(Main.commandLine(new Io(System.in, System.out, System.err), args).getSubcommands()).hasSize(8);
+            assertThat(Main.commandLine(new Io(System.in, System.out, System.err), args).getSubcommands()).hasSize(9);
             assertThat(through(io -> Main.commandLine(io, args), args)).isEqualTo(through(Main::commandLine, args));
         }
     }

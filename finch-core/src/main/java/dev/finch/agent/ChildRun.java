@@ -173,7 +173,7 @@ final class ChildRun implements AgentHost.Child, Runnable {
         List<String> specs = new ArrayList<>();
         for (Grant g : request.ceiling().grants()) specs.add(g.spec().toString());
         SessionOptions po = parentSession.options();
-        Session child = scheduler.finch().newSession(new SessionOptions(po.roots(), specs, false, po.fileHost(), po.processHost()));
+        Session child = scheduler.finch().newDelegatedSession(new SessionOptions(po.roots(), specs, false, po.fileHost(), po.processHost()));
         session = child;
         following = follow(child);
         agentId = child.id();
@@ -272,7 +272,8 @@ final class ChildRun implements AgentHost.Child, Runnable {
         var ceiling = request.ceiling().capabilities();
         return "You are a child agent of a Finch runtime, at depth " + depth + " of its agent tree. You act only through your tools: "
                 + "submit_program runs a Lisp or Co-Forth program in your own Finch session (its say output and outcome come back), and "
-                + "get_language_definition, search_word, inspect_word and get_vm_state describe the language and your VM. Your authority is "
+                + "get_language_definition (the primer of Lisp and Co-Forth; detail full for everything), search_word (finds words by "
+                + "what they do), inspect_word and get_vm_state describe the language and your VM. Your authority is "
                 + "your grant ceiling: " + (ceiling.isEmpty() ? "nothing (pure computation only)" : ceiling.toString())
                 + "; a program that needs anything else fails. When the task is done, answer with your final message as plain text and "
                 + "no tool call: that text is your result."

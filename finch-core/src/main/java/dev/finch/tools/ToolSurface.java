@@ -9,9 +9,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.finch.Discovery;
 import dev.finch.DiscoveryJson;
 import dev.finch.FinchJson;
 import dev.finch.Language;
+import dev.finch.LanguageDefinition;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
@@ -67,14 +69,18 @@ public final class ToolSurface {
     private final Supplier<String> sourceIds;
     private final int maxUnitYieldResumes;
     private final boolean vmResume;
+    /** What {@code get_language_definition} answers when the call names no detail. */
+    private final LanguageDefinition.Detail languageDetail;
     private final Map<String, Tool> tools;
 
-    private ToolSurface(Session session, OutputSink sink, Supplier<String> sourceIds, int maxUnitYieldResumes, boolean vmResume) {
+    private ToolSurface(Session session, OutputSink sink, Supplier<String> sourceIds, int maxUnitYieldResumes, boolean vmResume,
+                        LanguageDefinition.Detail languageDetail) {
         this.session = Objects.requireNonNull(session, "session");
         this.sink = sink == null ? OutputSink.NONE : sink;
         this.sourceIds = Objects.requireNonNull(sourceIds, "sourceIds");
         this.maxUnitYieldResumes = maxUnitYieldResumes;
         this.vmResume = vmResume;
+        this.languageDetail = Objects.requireNonNull(languageDetail, "languageDetail");
         this.tools = declare();
     }
 
@@ -85,19 +91,20 @@ public final class ToolSurface {
      */
     public static ToolSurface of(Session session) {
         AtomicLong n = new AtomicLong();
-        return new ToolSurface(session, OutputSink.NONE, () -> "tool:submit_program#" + n.incrementAndGet(), 10_000, false);
+        return new ToolSurface(session, OutputSink.NONE, () -> "tool:submit_program#" + n.incrementAndGet(), 10_000, false,
+                LanguageDefinition.Detail.PRIMER);
     }
 
     /** This surface, streaming the {@code say} chunks of submitted programs to {@code out} as they run. */
-    public ToolSurface withSink(OutputSink out) { return new ToolSurface(session, out, sourceIds, maxUnitYieldResumes, vmResume); }
+    public ToolSurface withSink(OutputSink out) { return new ToolSurface(session, out, sourceIds, maxUnitYieldResumes, vmResume, languageDetail); }
 
     /** This surface, taking the source identity of calls that state none from {@code ids}. */
-    public ToolSurface withSourceIds(Supplier<String> ids) { return new ToolSurface(session, sink, ids, maxUnitYieldResumes, vmResume); }
+    public ToolSurface withSourceIds(Supplier<String> ids) { return new ToolSurface(session, sink, ids, maxUnitYieldResumes, vmResume, languageDetail); }
 
     /** This surface, resuming at most {@code max} unit yields per call (0: report every yield as suspended). */
     public ToolSurface withUnitYieldResumes(int max) {
         if (max < 0) throw new IllegalArgumentException("max must not be negative");
-        return new ToolSurface(session, sink, sourceIds, max, vmResume);
+        return new ToolSurface(session, sink, sourceIds, max, vmResume, languageDetail);
     }
 
     /**
@@ -106,7 +113,16 @@ public final class ToolSurface {
      * these tools (the {@code pending_request} of a suspended outcome says what to perform). Not offered by default:
      * a model that could answer its own program's effect requests would stand in for the host that performs them.
      */
-    public ToolSurface withVmResume() { return new ToolSurface(session, sink, sourceIds, maxUnitYieldResumes, true); }
+    public ToolSurface withVmResume() { return new ToolSurface(session, sink, sourceIds, maxUnitYieldResumes, true, languageDetail); }
+
+    /**
+     * This surface, answering {@code get_language_definition} calls that name no {@code detail} at {@code detail}
+     * (by default {@link LanguageDefinition.Detail#PRIMER}: the primer, a quarter of the full text, is what a model
+     * needs on every turn; {@code search_word} and {@code inspect_word} answer the rest).
+     */
+    public ToolSurface withLanguageDetail(LanguageDefinition.Detail detail) {
+        return new ToolSurface(session, sink, sourceIds, maxUnitYieldResumes, vmResume, detail);
+    }
 
     /** The session the tools act on. */
     public Session session() { return session; }
@@ -192,17 +208,19 @@ public final class ToolSurface {
                         + "vm_revision and manifest_generation when you submit.",
                 List.of(), (a, id) -> DiscoveryJson.write(DiscoveryJson.tree(session.getVmState()))));
         add(m, new Tool("get_language_definition",
-                "The complete grammar of Lisp, Co-Forth and µNorman, the compact type spelling, every source syntax form "
-                        + "and every core word with its signature; language narrows it to one language.",
+                "The language: by default (detail primer) the essentials of Lisp and Co-Forth — grammar in brief, types, "
+                        + "idioms, the rules that surprise, the words to start with; language norman gives µNorman's primer. "
+                        + "detail full gives the complete grammar of all three languages, every syntax form and every core "
+                        + "word. Look up anything else with search_word and inspect_word.",
                 List.of(Param.string("language", false, "lisp, forth or norman: only that language's part (and the shared parts).",
-                        1, 16, "lisp", "forth", "norman")),
-                (a, id) -> DiscoveryJson.write(DiscoveryJson.tree(a.hasNonNull("language")
-                        ? session.getLanguageDefinition(Language.named(a.get("language").textValue()).orElseThrow())
-                        : session.getLanguageDefinition()))));
+                        1, 16, "lisp", "forth", "norman"),
+                        Param.string("detail", false, "primer (the default: the essentials) or full (everything).", 1, 16, "primer", "full")),
+                this::language));
         add(m, new Tool("search_word",
                 "Search core words, this session's definitions and constants, and source syntax (such as while or "
-                        + "define) by name and documentation, best match first. Follow with inspect_word.",
-                List.of(Param.string("query", true, "Words to look for, e.g. 'string length' or 'record'.", 1, 200),
+                        + "define) by name or by what they do (e.g. 'uppercase', 'split string', 'sort by key', 'read csv'), "
+                        + "best match first; each hit has its signature (or form) and doc. Follow with inspect_word.",
+                List.of(Param.string("query", true, "A name or a few words of what you need, e.g. 'string length' or 'read csv'.", 1, 200),
                         Param.integer("limit", false, "The most hits to return (default 20).", 1, 200)),
                 this::search));
         add(m, new Tool("inspect_word",
@@ -243,6 +261,13 @@ public final class ToolSurface {
     }
 
     private static void add(Map<String, Tool> m, Tool t) { m.put(t.name(), t); }
+
+    private String language(ObjectNode args, String sourceId) {
+        Language language = args.hasNonNull("language") ? Language.named(args.get("language").textValue()).orElseThrow() : null;
+        LanguageDefinition.Detail detail = args.hasNonNull("detail")
+                ? LanguageDefinition.Detail.named(args.get("detail").textValue()).orElseThrow() : languageDetail;
+        return DiscoveryJson.write(DiscoveryJson.tree(Discovery.languageDefinition(session.vocabulary(), language, detail)));
+    }
 
     private String search(ObjectNode args, String sourceId) {
         String query = args.get("query").textValue();

@@ -91,4 +91,16 @@ class MemoryWordsTest {
         assertThat(lisp(f.newSession(), "(memory-put \"project\" \"n\" (json-of-int 3))").status())
                 .as("a revoked project grant is gone for later sessions").isEqualTo(Outcome.Status.SUSPENDED);
     }
+
+    @Test void aDelegatedSessionHoldsOnlyItsOwnGrantsNeverTheRememberedOnes() {
+        Finch f = Finch.builder().project("demo").build();
+        Session first = f.newSession();
+        Outcome asked = lisp(first, "(memory-put \"global\" \"k\" (json-of-int 1))");
+        assertThat(first.approve(asked.executionId(), Scope.GLOBAL).status()).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(f.newSession().grants().grants()).extracting(g -> g.scope()).contains(Scope.GLOBAL);
+        // A child agent's session (ChildRun opens it this way): its ceiling is all it holds.
+        Session child = f.newDelegatedSession(SessionOptions.DEFAULT);
+        assertThat(child.grants().grants()).isEmpty();
+        assertThat(lisp(child, "(memory-put \"global\" \"k\" (json-of-int 2))").status()).isEqualTo(Outcome.Status.SUSPENDED);
+    }
 }

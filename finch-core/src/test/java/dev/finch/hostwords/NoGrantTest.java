@@ -140,6 +140,9 @@ class NoGrantTest {
             Map.entry("automation-windows", "finch-core dev.finch.hostwords.AutomationTest"),
             Map.entry("automation-click", "finch-core dev.finch.hostwords.AutomationTest"),
             Map.entry("automation-type", "finch-core dev.finch.hostwords.AutomationTest"),
+            // The sessions here install no net host; the HTTP words' pairings run against a real local server.
+            Map.entry("http-get", "finch-core dev.finch.hostwords.NetTest"),
+            Map.entry("http-request", "finch-core dev.finch.hostwords.NetTest"),
             // A child needs the scheduler's profiles, which these sessions do not configure.
             Map.entry("agent-spawn", "finch-core dev.finch.agent.AgentRuntimeTest"),
             Map.entry("agent-spawn-with", "finch-core dev.finch.agent.AgentRuntimeTest"));

@@ -63,7 +63,7 @@ class ToolSurfaceTest {
         ToolSurface t = ToolSurface.of(finch.newSession());
         String norman = json(t.handle("get_language_definition", "{\"language\":\"norman\"}")).get("text").asText();
         assertThat(norman).contains("## µNorman", "(check-expect e expected)").doesNotContain("## Co-Forth");
-        assertThat(json(t.handle("get_language_definition", "{}")).get("text").asText()).contains("## Co-Forth", "## µNorman");
+        assertThat(json(t.handle("get_language_definition", "{\"detail\":\"full\"}")).get("text").asText()).contains("## Co-Forth", "## µNorman");
         JsonNode define = json(t.handle("inspect_word", "{\"name\":\"define\",\"language\":\"norman\"}"));
         assertThat(define.get("kind").asText()).isEqualTo("syntax");
         assertThat(define.get("form").asText()).isEqualTo("(define f (x …) body)");
@@ -127,6 +127,24 @@ class ToolSurfaceTest {
 
         JsonNode lang = json(t.handle("get_language_definition", null));
         assertThat(lang.get("text").asText()).contains("## Co-Forth").contains("## Lisp");
+    }
+
+    @Test
+    void theLanguageDefinitionIsThePrimerUnlessTheCallOrTheHostAsksForTheFullText() {
+        ToolSurface t = ToolSurface.of(finch.newSession());
+        JsonNode primer = json(t.handle("get_language_definition", "{}"));
+        assertThat(primer.get("detail").asText()).isEqualTo("primer");
+        assertThat(primer.get("text").asText()).isEqualTo(dev.finch.Discovery.primer().text()).hasSizeLessThanOrEqualTo(12_000);
+        JsonNode full = json(t.handle("get_language_definition", "{\"detail\":\"full\"}"));
+        assertThat(full.get("detail").asText()).isEqualTo("full");
+        assertThat(full.get("text").asText()).isEqualTo(dev.finch.Discovery.languageDefinition().text());
+        JsonNode norman = json(t.handle("get_language_definition", "{\"language\":\"norman\",\"detail\":\"primer\"}"));
+        assertThat(norman.get("text").asText()).isEqualTo(dev.finch.Discovery.primer(dev.finch.Language.NORMAN).text()).hasSizeLessThanOrEqualTo(6_000);
+        assertThat(errorCode(t.handle("get_language_definition", "{\"detail\":\"brief\"}"))).isEqualTo("E-TOOL-003");
+        JsonNode detail = json(t.toolsJson()).get(1).get("input_schema").get("properties").get("detail");
+        assertThat(detail.get("enum").toString()).isEqualTo("[\"primer\",\"full\"]");
+        ToolSurface fullByDefault = t.withLanguageDetail(dev.finch.LanguageDefinition.Detail.FULL);
+        assertThat(json(fullByDefault.handle("get_language_definition", "{}")).get("detail").asText()).isEqualTo("full");
     }
 
     @Test

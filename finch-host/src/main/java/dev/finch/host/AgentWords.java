@@ -50,8 +50,8 @@ public final class AgentWords {
             + "elapsed-ms:int,final-message:string,provider-model:string,starting-context-hash:string,status:string,task-id:string,turns:int}";
 
     @Word(name = "capability-list", category = Category.HOST,
-            doc = "The reusable grants of this run's ceiling (once grants excluded), each as metadata with an opaque grant resource; put the "
-                    + "resources a child should have in agent-spawn-with's capabilities. Printed ids confer nothing.")
+            doc = "The reusable grants of this run's ceiling (no once grants) as metadata with an opaque grant resource, for "
+                    + "agent-spawn-with's capabilities. Printed ids confer nothing.")
     @Overload(sig = "-> list<" + GRANT + ">")
     public static Object capabilityList(Ctx ctx, Origin o) {
         String issuer = dev.finch.vm.boundary.RunHost.of(ctx).config().binding(AgentHost.class) == null ? "" : dev.finch.vm.boundary.RunHost.of(ctx).config().binding(AgentHost.class).node();
@@ -70,8 +70,8 @@ public final class AgentWords {
     }
 
     @Word(name = "agent-spawn", category = Category.HOST,
-            doc = "Start a child agent on this task text with the scheduler's default profile and budgets; the child inherits this run's whole "
-                    + "ceiling (its reusable grants). Answers the child's handle; needs agent.spawn(max_depth=D,max_children=N).")
+            doc = "Start a child agent on this task text with the default profile and budgets; it inherits this run's whole ceiling "
+                    + "(its reusable grants). Answers its handle; needs agent.spawn(max_depth=D,max_children=N).")
     @Overload(sig = "string -> task<agent-result> ! {" + SPAWN_BOUND + "}")
     public static Object agentSpawn(Ctx ctx, String task, Type.Fn site, Origin o) {
         AgentHost agents = scheduler(ctx, o);
@@ -84,9 +84,8 @@ public final class AgentWords {
     }
 
     @Word(name = "agent-spawn-with", category = Category.HOST,
-            doc = "Start a child agent from one exact record: task, role, background, provider, model (empty strings: no override), context-refs "
-                    + "({kind,id,sha256}, at most 64, verified before anything is allocated), capabilities (grant resources from capability-list: "
-                    + "the child's whole ceiling; empty delegates nothing), max-turns, timeout-ms, max-output-bytes (positive, host-bounded).")
+            doc = "Start a child agent from one exact record (empty provider or model: no override; at most 64 context-refs, verified first; "
+                    + "capabilities from capability-list are its whole ceiling, empty delegates nothing; budgets positive, host-bounded).")
     @Overload(sig = SPEC + " -> task<agent-result> ! {" + SPAWN_BOUND + "}")
     public static Object agentSpawnWith(Ctx ctx, Object spec, Type.Fn site, Origin o) {
         AgentHost agents = scheduler(ctx, o);

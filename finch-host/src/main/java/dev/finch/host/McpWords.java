@@ -24,7 +24,7 @@ public final class McpWords {
     private McpWords() { }
 
     @Word(name = "mcp-call", category = Category.HOST,
-            doc = "Call a tool of a configured MCP server with a JSON object of arguments (server, tool, arguments): the tool's output as json — its structuredContent, else its content array. A tool error (isError) fails the run with E-HOST-028; the typed mcp.<server>.<tool> word answers it as err.")
+            doc = "Call a configured MCP server's tool with a JSON object of arguments: its structuredContent (else its content array) as json. A tool error fails the run (E-HOST-028); the typed mcp.<server>.<tool> word answers err.")
     @Overload(sig = "string string json -> json ! {mcp.call(*,*)}", requires = "mcp.call($0,$1)")
     public static Object call(Ctx ctx, String server, String tool, JsonNode arguments, Type.Fn site, Origin o) {
         // The prompt shows the requirement: a name no grant can spell is refused before anything is asked.

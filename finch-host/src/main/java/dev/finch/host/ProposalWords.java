@@ -21,9 +21,8 @@ public final class ProposalWords {
     private static final java.util.regex.Pattern LANGUAGE = java.util.regex.Pattern.compile("[a-z][a-z0-9+_-]{0,31}");
 
     @Word(name = "proposal-open", category = Category.PROCESS,
-            doc = "Propose a program (language, title, source) for the person to edit: some(ok source) when they accept it — returned as data, "
-                    + "never run —, some(err buffer) when they would rather talk about it, none when they cancel. Needs "
-                    + "program.invoke(language=L) for exactly its language; without an editor host the run waits for the host's answer.")
+            doc = "Propose a program (language, title, source) for the person to edit: some(ok source) if accepted (data, never run), "
+                    + "some(err buffer) to talk instead, none if cancelled; needs program.invoke(language=L). Without an editor host the host answers.")
     @Overload(sig = "string string string -> option<result<string,string>> ! {program.invoke(language=*)}", requires = "program.invoke(language=$0)")
     public static Object proposalOpen(Ctx ctx, String language, String title, String source, Type.Fn site, Origin o) {
         if (!LANGUAGE.matcher(language).matches()) {

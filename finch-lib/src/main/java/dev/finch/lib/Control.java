@@ -45,9 +45,8 @@ public final class Control {
     public static Object programError(String message, Origin o) { throw new FinchTrap(VmCode.PROGRAM_ERROR, o, message); }
 
     @Word(name = "step-spawn", category = Category.CONTROL, typing = Typing.STEP_SPAWN,
-            doc = "Start a closure that does not yield as a concurrent step of the run, on its deterministic scheduler; "
-                    + "answers the handle to join. The step's effects are the spawn's; a step that needs approval or a deferred answer "
-                    + "pauses the run, its frames kept, and resumes with it.")
+            doc = "Start a non-yielding closure as a concurrent step of the run (deterministic scheduler); answers its handle to join. "
+                    + "Its effects are the spawn's; its pauses (approval, a deferred answer) pause the run, which resumes with it.")
     @Overload(sig = "( -> a) -> task<a>")
     public static Object stepSpawn(Ctx ctx, Object closure, Origin o) {
         dev.finch.vm.runtime.CpuTasks.refuse(ctx, "start a step", o);

@@ -65,8 +65,8 @@ public final class Json {
     private Json() { }
 
     @Word(name = "json-parse", aka = {"parse-json", "json-read", "json-decode"}, category = Category.JSON,
-            doc = "Parse strict JSON; err with a message for malformed text, trailing tokens, a duplicate key, a lone surrogate (raw or escaped), "
-                    + "nesting deeper than 512 levels, a number longer than 1000 characters or beyond 1e±1000, or empty input.")
+            doc = "Parse strict JSON; err for malformed text, trailing tokens, a duplicate key, a lone surrogate (raw or escaped), "
+                    + "nesting over 512 levels, a number over 1000 characters or beyond 1e±1000, or empty input.")
     @Overload(sig = "string -> result<json,string>")
     public static Object jsonParse(Ctx ctx, String text) { return JsonValues.parse(text, ctx); }
 
@@ -227,8 +227,8 @@ public final class Json {
     }
 
     @Word(name = "json-of-map", category = Category.JSON,
-            doc = "A JSON object with the map's entries as members in the map's insertion order; stops the run for a key with a lone surrogate (E-JSON-001), "
-                    + "nesting deeper than 512 levels (E-JSON-002) or the memory limit (E-LIMIT-005).")
+            doc = "A JSON object with the map's entries as members in insertion order; stops the run for a key with a lone surrogate (E-JSON-001), "
+                    + "nesting over 512 levels (E-JSON-002) or the memory limit (E-LIMIT-005).")
     @Overload(sig = "map<string,json> -> json")
     public static JsonNode jsonOfMap(Ctx ctx, Map<Object, Object> m, Origin o) {
         reserve(ctx, Sizes.plus(JsonValues.NODE_BYTES, m.size() * 2L * JsonValues.NODE_BYTES), "json-of-map", o);

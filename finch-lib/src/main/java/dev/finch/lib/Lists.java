@@ -139,8 +139,8 @@ public final class Lists {
     }
 
     @Word(name = "list-range", aka = {"range", "iota"}, category = Category.LIST,
-            doc = "The ints from the first (inclusive) up to the second (exclusive); the empty list when the end is not above "
-                    + "the start; E-LIMIT-005 for a range over the memory limit, refused before it is built.")
+            doc = "The ints from the first (inclusive) to the second (exclusive); empty when the end is not above "
+                    + "the start; E-LIMIT-005, before it is built, for a range over the memory limit.")
     @Overload(sig = "int int -> list<int>")
     public static Object listRange(Ctx ctx, long start, long end, Origin o) {
         if (end <= start) return ListValue.empty();

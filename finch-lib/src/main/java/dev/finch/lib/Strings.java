@@ -115,8 +115,8 @@ public final class Strings {
     }
 
     @Word(name = "string-split", aka = {"split", "string-tokenize"}, category = Category.STRING,
-            doc = "The pieces of the text (first) between occurrences of a literal separator (second, no patterns), empty pieces kept "
-                    + "(\"a,,b\" gives [\"a\" \"\" \"b\"], \"\" gives [\"\"]); an empty separator splits into code points like string-chars.")
+            doc = "The pieces of the text (first) between occurrences of a literal separator (second), empty pieces kept "
+                    + "(\"a,,b\" gives [\"a\" \"\" \"b\"], \"\" gives [\"\"]); an empty separator splits into code points.")
     @Overload(sig = "string string -> list<string>")
     public static ListValue stringSplit(Ctx ctx, String s, String sep, Origin o) {
         if (sep.isEmpty()) return chars(ctx, s, "string-split", o);
@@ -215,9 +215,8 @@ public final class Strings {
     }
 
     @Word(name = "string-to-float", category = Category.STRING,
-            doc = "Parse a decimal float (surrounding whitespace allowed): optional sign, digits, optional .digits and e/E exponent, or exactly "
-                    + "nan, inf or -inf as float-to-string writes them; none for anything else (\"NaN\", \".5\", hex, \"\") "
-                    + "or a value beyond the float range.")
+            doc = "Parse a decimal float (whitespace around allowed): sign, digits, .digits, e/E exponent, or nan, inf, -inf as "
+                    + "float-to-string writes them; none otherwise (\"NaN\", \".5\", hex, \"\") or beyond the float range.")
     @Overload(sig = "string -> option<float>")
     public static Object stringToFloat(Ctx ctx, String s) {
         ctx.charge(s.length() / 64);

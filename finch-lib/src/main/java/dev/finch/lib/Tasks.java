@@ -18,8 +18,8 @@ public final class Tasks {
     private Tasks() { }
 
     @Word(name = "defer-cpu", category = Category.CONTROL, typing = Typing.DEFER_CPU,
-            doc = "Start a pure closure (no capability, no say, no yield) as a CPU task on the worker pool; "
-                    + "answers its handle (owner kind cpu_fiber). Its steps and memory count against the run's limits; it is cancelled when the run ends.")
+            doc = "Start a pure closure (no capability, say or yield) as a CPU task on the worker pool; "
+                    + "answers its handle (owner kind cpu_fiber). Its steps and memory count against the run's limits; cancelled when the run ends.")
     @Overload(sig = "( -> a) -> task<a>")
     public static Object deferCpu(Ctx ctx, Object closure, Origin o) { return CpuTasks.spawn(ctx, closure, o); }
 

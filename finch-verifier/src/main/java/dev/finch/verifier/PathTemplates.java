@@ -152,13 +152,21 @@ final class PathTemplates {
                 String text = known instanceof ConcretePath p ? p.toString()
                         : known instanceof Param p && p.root() != null ? "${" + p.root() + "}/$" + p.index()
                         // A bare parameter of a path capability has no root to stand under: the bound stays.
-                        : t.name().startsWith("fs.") ? null : name(known);
+                        : t.name().startsWith("fs.") ? null
+                        // A literal URL is read as the boundary reads it (its query dropped, its host lower-cased…).
+                        : t.name().equals("net.http") && known instanceof String url ? url(url) : name(known);
                 if (text == null) return Optional.empty();
                 v = a.subtree() ? subtree(text) : text;
             }
             out.add(v);
         }
         return Optional.of(new Capability(t.name(), out));
+    }
+
+    /** A literal URL as {@code net.http} names it, or null (the bound stays) when it is not one the boundary accepts. */
+    private static String url(String literal) {
+        var u = dev.finch.capabilities.UrlPattern.concrete(literal, dev.finch.ir.diag.Origin.UNKNOWN);
+        return u.isOk() ? u.value().toString() : null;
     }
 
     private static Object arg(Object[] args, int i) { return i >= 0 && i < args.length ? args[i] : null; }

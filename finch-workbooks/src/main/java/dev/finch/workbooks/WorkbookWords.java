@@ -125,7 +125,7 @@ public final class WorkbookWords {
     }
 
     @Word(name = "workbook-range", category = Category.FILE,
-            doc = "The cells of row_count rows by column_count columns from (start_row, start_column), zero-based, at most 10,000 cells; rows past the sheet's end are left out, each row returned has column_count cells.")
+            doc = "The cells of row_count × column_count from (start_row, start_column), zero-based, at most 10,000; rows past the sheet's end are left out, each row has column_count cells.")
     @Overload(sig = "path string int int int int -> list<list<string>> ! {fs.read(${workspace}/**)}", requires = READ)
     public static Object workbookRange(Ctx ctx, Object path, String sheet, long startRow, long startColumn, long rowCount, long columnCount,
                                        Type.Fn site, Origin o) {

@@ -48,7 +48,7 @@ class WordIndexTest {
     }
 
     @Test void theCoreIsTheEnginesWordsAndEveryLibrarysFoundBeside() {
-        assertThat(Library.libraries()).extracting(WordLibrary::name).containsExactly("automation", "host", "lib", "workbooks");
+        assertThat(Library.libraries()).extracting(WordLibrary::name).containsExactly("automation", "host", "lib", "net", "workbooks");
         int words = Library.indexed(Library.engineIndex()).vocabulary().words().size();
         for (WordLibrary l : Library.libraries()) words += Library.indexed(l.index()).vocabulary().words().size();
         assertThat(Library.core().vocabulary().words()).hasSize(words);

@@ -18,7 +18,7 @@ import java.util.function.IntFunction;
  * may hold one among its effects ({@code : load-doc ( string -- bytes ! {fs.read(${workspace}/$0)} )}, inferred or
  * written), over the definition's own parameters: a call site where they are known requires the concrete
  * instantiation, anywhere else its {@link #bound()} — {@code ${root}/**} for a path slot, {@code *} for a name,
- * {@code **} for {@code process.run}'s executable. Function values' types never hold one ({@link #bounded}).
+ * {@code **} for {@code process.run}'s executable and {@code net.http}'s URL. Function values' types never hold one ({@link #bounded}).
  * Where every slot's argument is known, a template is instantiated from what is known of each ({@link #instantiate}).
  *
  * @param name the capability's canonical name
@@ -95,12 +95,12 @@ public record RequirementTemplate(String name, List<Slot> args) {
         return false;
     }
 
-    /** What each kind of slot widens to where its argument is not known: a name any name, an executable any. */
-    private static String widest(String capability) { return capability.equals("process.run") ? "**" : "*"; }
+    /** What each kind of slot widens to where its argument is not known: a name any name, an executable or a URL any. */
+    private static String widest(String capability) { return capability.equals("process.run") || capability.equals("net.http") ? "**" : "*"; }
 
     /**
      * The conservative requirement that stands for this template wherever its arguments are not known: each path slot
-     * {@code ${root}/**}, each other slot {@code *} ({@code **} for {@code process.run}). A bare path slot of {@code
+     * {@code ${root}/**}, each other slot {@code *} ({@code **} for {@code process.run} and {@code net.http}). A bare path slot of {@code
      * fs.read}/{@code fs.write} ({@code fs.read($0)}, a vocabulary word's) has no root to widen to: its bound is the
      * word's signature's, and this answers {@code ${workspace}/**}.
      */

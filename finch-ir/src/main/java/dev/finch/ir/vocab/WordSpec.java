@@ -41,7 +41,7 @@ public record WordSpec(String name, Category category, String doc, Typing typing
     }
 
     /** Groups for discovery and documentation. */
-    public enum Category { STACK, ARITHMETIC, COMPARISON, LOGIC, STRING, BYTES, OUTPUT, CONTROL, OPTION, RESULT, VARIANT, LIST, MAP, RECORD, JSON, SYMBOL, INSPECTION, FILE, PROCESS, HOST }
+    public enum Category { STACK, ARITHMETIC, COMPARISON, LOGIC, STRING, BYTES, OUTPUT, CONTROL, OPTION, RESULT, VARIANT, LIST, MAP, RECORD, JSON, SYMBOL, INSPECTION, FILE, PROCESS, NETWORK, HOST }
 
     /** Who installed a word. */
     public enum Provenance { CORE, HOST }

@@ -46,7 +46,8 @@ class EmbeddedStoreTest extends StoreContract {
              ResultSet rs = st.executeQuery("SELECT version, description, success FROM finch_schema_history WHERE version IS NOT NULL ORDER BY installed_rank")) {
             List<String> applied = new ArrayList<>();
             while (rs.next()) applied.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getBoolean(3));
-            assertThat(applied).as("each version applied once, however often the store opens").containsExactly("1 store true");
+            assertThat(applied).as("each version applied once, however often the store opens").containsExactlyElementsOf(Schema.VERSIONS.stream()
+                    .map(v -> v.substring(1).replace("__", " ") + " true").toList());
         }
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + nested.resolve("finch.db"));
              Statement st = c.createStatement(); ResultSet rs = st.executeQuery("PRAGMA journal_mode")) {

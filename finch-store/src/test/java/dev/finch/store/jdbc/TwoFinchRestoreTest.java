@@ -8,16 +8,11 @@ import dev.finch.Session;
 import dev.finch.SessionOptions;
 import dev.finch.Submission;
 import dev.finch.store.FinchStore;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -63,49 +58,15 @@ class TwoFinchRestoreTest {
         }
         Path imageFile = dir.resolve("image.json");
         Files.writeString(imageFile, image);
-        Path go = dir.resolve("go");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        CountDownLatch ready = new CountDownLatch(2);
-        List<Process> processes = new ArrayList<>();
-        List<CompletableFuture<List<String>>> outputs = new ArrayList<>();
-        try {
-            for (int n = 0; n < 2; n++) {
-                List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classPath,
-                        FinchRestorer.class.getName()));
-                command.addAll(target);
-                command.addAll(List.of(imageFile.toString(), ws.toString(), go.toString()));
-                Process p = new ProcessBuilder(command).redirectError(dir.resolve("restorer-" + n + ".err").toFile()).start();
-                processes.add(p);
-                outputs.add(CompletableFuture.supplyAsync(() -> lines(p, ready)));
-            }
-            assertThat(ready.await(3, TimeUnit.MINUTES)).as("both processes restored the image (a hang guard)").isTrue();
-            Files.writeString(go, "go");
-            List<String> results = new ArrayList<>();
-            for (int n = 0; n < 2; n++) {
-                List<String> lines = outputs.get(n).get(3, TimeUnit.MINUTES);
-                assertThat(processes.get(n).waitFor(1, TimeUnit.MINUTES)).isTrue();
-                assertThat(processes.get(n).exitValue()).as("restorer %d (stderr in %s)", n, dir.resolve("restorer-" + n + ".err")).isZero();
-                assertThat(lines).hasSize(2).first().isEqualTo("ready");
+        List<String> results = new ArrayList<>();
+        try (Racers racers = Racers.start(dir, FinchRestorer.class, "restorer", java.util.stream.Stream.concat(target.stream(),
+                java.util.stream.Stream.of(imageFile.toString(), ws.toString())).toList())) {
+            for (List<String> lines : racers.go()) {
+                assertThat(lines).hasSize(2);
                 results.add(lines.get(1));
             }
-            assertThat(results).containsExactlyInAnyOrder("completed -", "failed E-SESSION-008");
-            assertThat(Files.readAllLines(ws.resolve("log.txt"))).as("the effect happened once").containsExactly("ran");
-        } finally {
-            for (Process p : processes) p.destroyForcibly();
         }
-    }
-
-    private static List<String> lines(Process p, CountDownLatch ready) {
-        List<String> out = new ArrayList<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = r.readLine()) != null; ) {
-                out.add(line);
-                if (line.equals("ready")) ready.countDown();
-            }
-        } catch (java.io.IOException e) {
-            out.add("unreadable: " + e);
-        }
-        return out;
+        assertThat(results).containsExactlyInAnyOrder("completed -", "failed E-SESSION-008");
+        assertThat(Files.readAllLines(ws.resolve("log.txt"))).as("the effect happened once").containsExactly("ran");
     }
 }

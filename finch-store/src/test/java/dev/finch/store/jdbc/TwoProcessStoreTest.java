@@ -4,18 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.store.FinchStore;
 import dev.finch.store.Journal;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -52,57 +46,23 @@ class TwoProcessStoreTest {
     }
 
     private void race(List<String> target) throws Exception {
-        Path go = dir.resolve("go");
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        String classPath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        CountDownLatch ready = new CountDownLatch(2);
-        List<Process> processes = new ArrayList<>();
-        List<CompletableFuture<List<String>>> outputs = new ArrayList<>();
-        try {
-            for (int n = 0; n < 2; n++) {
-                List<String> command = new ArrayList<>(List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", classPath,
-                        ClaimRacer.class.getName()));
-                command.addAll(target);
-                command.addAll(List.of("exec-race", Integer.toString(PAUSES), Integer.toString(n), go.toString()));
-                Process p = new ProcessBuilder(command).redirectError(dir.resolve("racer-" + n + ".err").toFile()).start();
-                processes.add(p);
-                outputs.add(CompletableFuture.supplyAsync(() -> lines(p, ready)));
-            }
-            assertThat(ready.await(3, TimeUnit.MINUTES)).as("both racers opened the store (a hang guard)").isTrue();
-            Files.writeString(go, "go");
-            Map<String, Integer> winners = new HashMap<>();
-            List<Long> claimsWon = new ArrayList<>();
-            for (int n = 0; n < 2; n++) {
-                List<String> lines = outputs.get(n).get(3, TimeUnit.MINUTES);
-                assertThat(processes.get(n).waitFor(1, TimeUnit.MINUTES)).isTrue();
-                assertThat(processes.get(n).exitValue()).as("racer %d (stderr in %s)", n, dir.resolve("racer-" + n + ".err")).isZero();
-                assertThat(lines).first().isEqualTo("ready");
+        List<String> args = new ArrayList<>(target);
+        args.addAll(List.of("exec-race", Integer.toString(PAUSES), "{n}"));   // {n}: each racer's seed, its own order
+        Map<String, Integer> winners = new HashMap<>();
+        List<Long> claimsWon = new ArrayList<>();
+        try (Racers racers = Racers.start(dir, ClaimRacer.class, "racer", args)) {
+            for (List<String> lines : racers.go()) {
                 assertThat(lines).last().isEqualTo("done");
                 for (String line : lines) if (line.startsWith("claim ") || line.startsWith("record ")) winners.merge(line, 1, Integer::sum);
                 claimsWon.add(lines.stream().filter(l -> l.startsWith("claim ")).count());
             }
-            // How the pauses split between the racers varies from run to run; it is shown, not asserted.
-            System.out.println("TwoProcessStoreTest " + target.get(0) + ": pauses won by each racer " + claimsWon);
-            for (int p = 1; p <= PAUSES; p++) {
-                assertThat(winners.get("claim " + p)).as("winners of pause %d", p).isEqualTo(1);
-                assertThat(winners.get("record " + p)).as("dispatchers of request %d", p).isEqualTo(1);
-            }
-        } finally {
-            for (Process p : processes) p.destroyForcibly();
         }
-    }
-
-    private static List<String> lines(Process p, CountDownLatch ready) {
-        List<String> out = new ArrayList<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line; (line = r.readLine()) != null; ) {
-                out.add(line);
-                if (line.equals("ready")) ready.countDown();
-            }
-        } catch (java.io.IOException e) {
-            out.add("unreadable: " + e);
+        // How the pauses split between the racers varies from run to run; it is shown, not asserted.
+        System.out.println("TwoProcessStoreTest " + target.get(0) + ": pauses won by each racer " + claimsWon);
+        for (int p = 1; p <= PAUSES; p++) {
+            assertThat(winners.get("claim " + p)).as("winners of pause %d", p).isEqualTo(1);
+            assertThat(winners.get("record " + p)).as("dispatchers of request %d", p).isEqualTo(1);
         }
-        return out;
     }
 
     private static void assertEverythingSettledOnce(FinchStore store) {

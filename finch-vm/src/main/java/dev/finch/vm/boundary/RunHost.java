@@ -38,6 +38,8 @@ public final class RunHost implements dev.finch.vm.runtime.Boundary {
     private EffectRequest pending;
     private Waiting waiting;
     private HostResponse response;
+    /** The grant that authorized the dispatch running now, if one runs. */
+    private dev.finch.capabilities.Grant authorizing;
     /** The states word libraries keep for this run, by kind name, made when first asked for. */
     private final java.util.Map<String, RunState> states = new java.util.LinkedHashMap<>();
 
@@ -192,6 +194,7 @@ public final class RunHost implements dev.finch.vm.runtime.Boundary {
             throw new FinchTrap(refused.code(), origin, refused.getMessage());
         }
         journal.record(request, EffectJournal.State.DISPATCHED);
+        authorizing = use.value().grant();
         try {
             Object value = dispatch.run();
             settle(request, EffectJournal.State.ACKNOWLEDGED);
@@ -199,8 +202,17 @@ public final class RunHost implements dev.finch.vm.runtime.Boundary {
         } catch (HostFailure f) {
             settle(request, EffectJournal.State.ACKNOWLEDGED);
             throw new FinchTrap(f.code(), origin, f.getMessage());
+        } finally {
+            authorizing = null;
         }
     }
+
+    /**
+     * The grant that authorized the dispatch running now (a once-grant included, though it is no longer in
+     * {@link #grants()}); empty outside a dispatch. A binding whose safety depends on how the grant was spelled reads it
+     * here: the net host lets only a grant naming a host exactly reach a private address, and re-checks redirects.
+     */
+    public Optional<dev.finch.capabilities.Grant> authorizing() { return Optional.ofNullable(authorizing); }
 
     private Object suspend(Ctx ctx, EffectRequest request, Waiting why) {
         if (!dev.finch.vm.runtime.Strands.claimPause(ctx, request.origin())) {

@@ -1,0 +1,5 @@
+(define (safe-div [a : int] [b : int]) : result<int,string> (if (= b 0) (err "division by zero") (ok (/ a b))))
+(define (ratio [a : int] [b : int] [c : int]) : result<int,string> (safe-div (try (safe-div a b)) c))
+(match-result (ratio 100 5 2) (ok v (say (int-to-string v))) (err e (say e)))
+(say " ")
+(match-result (ratio 1 0 2) (ok v (say (int-to-string v))) (err e (say e)))

@@ -1,0 +1,2 @@
+(file-write (path "out.txt") (string-to-bytes "saved"))
+(match-result (bytes-to-string (file-read (path "out.txt"))) (ok t (say t)) (err e (say e)))

@@ -1,0 +1,7 @@
+(define (safe-div [a : int] [b : int]) : result<int,string>
+  (if (= b 0) (err "division by zero") (ok (/ a b))))
+(define (chain [a : int] [b : int] [c : int]) : result<int,string>
+  (ok (try (safe-div (try (safe-div a b)) c))))
+(define (describe [r : result<int,string>]) : string
+  (match-result r (ok v (int-to-string v)) (err e e)))
+(say (string-append (describe (chain 100 5 2)) " " (describe (chain 100 0 2))))

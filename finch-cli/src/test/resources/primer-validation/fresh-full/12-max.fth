@@ -1,0 +1,3 @@
+[3, 17, 5, 9, 12]
+0 [: ( int int -- int ) max ;] list-fold
+int-to-string say

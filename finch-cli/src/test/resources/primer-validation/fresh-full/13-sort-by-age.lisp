@@ -1,0 +1,6 @@
+(define-type person record{age:int,name:string})
+(define people (list { :name "Ada" :age 36 } { :name "Grace" :age 45 } { :name "Linus" :age 27 }))
+(define (age-of [p : person]) : int (match-option (record-get p "age") (some a a) (none 0)))
+(define (name-of [p : person]) : string (match-option (record-get p "name") (some n n) (none "?")))
+(define sorted (list-sort-by people (lambda ([a : person] [b : person]) (- (age-of a) (age-of b)))))
+(say (string-join (list-map sorted (lambda ([p : person]) (name-of p))) ","))

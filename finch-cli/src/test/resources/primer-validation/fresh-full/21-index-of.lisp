@@ -1,0 +1,1 @@
+(say (match-option (string-index-of "ab=cd" "=") (some i (int-to-string i)) (none "none")))

@@ -1,0 +1,4 @@
+: day-name ( int -- string )
+  case 1 of "Mon" endof 2 of "Tue" endof 3 of "Wed" endof otherwise "?" endcase ;
+2 day-name say
+9 day-name say

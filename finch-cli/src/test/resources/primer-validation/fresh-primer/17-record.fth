@@ -1,0 +1,3 @@
+{ name: "Ada" age: 36 } :> p
+p "name" record-get unwrap " is " string-append
+p "age" record-get unwrap int-to-string string-append say
