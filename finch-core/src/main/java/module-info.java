@@ -17,7 +17,6 @@ module finch.core {
     requires finch.forth;
     requires finch.lisp;
     requires transitive com.fasterxml.jackson.databind;
-    requires java.net.http;
     exports dev.finch;
     exports dev.finch.tools;
     exports dev.finch.agent;

@@ -123,6 +123,66 @@ class ProviderCommandTest {
         assertThat(bodies).as("an ask the budget cannot cover is never sent").isEmpty();
     }
 
+    /** Issue 38: a child's tokens are charged at its model's --model prices against --budget; past it the child stops (E-AGENT-013). */
+    @Test void aChildWhoseTokensPassTheBudgetStops() throws IOException {
+        synchronized (replies) { replies.add(message("the child's answer", 4)); }
+        Path p = Files.writeString(dir.resolve("parent.fth"), "\"answer\" agent-spawn agent-await \"diagnostics\" record-get unwrap 0 list-get unwrap \"code\" record-get unwrap");
+        // 9 input tokens at $3000 and 4 output tokens at $15000 a million: $0.087, past a budget of $0.05.
+        Ran r = finch(Map.of("ANTHROPIC_API_KEY", "sk-test-cli", "ANTHROPIC_BASE_URL", url()), "run", "--provider", "anthropic",
+                "--model", "claude-test-1=3000,15000,4096", "--budget", "0.05", "--grant", "agent.spawn(max_depth=1,max_children=1)", "--json", p.toString());
+        assertThat(r.status()).as(r.err() + r.out()).isZero();
+        assertThat(JSON.readTree(r.out()).get("stack").get(0).get("display").asText()).isEqualTo("\"E-AGENT-013\"");
+        assertThat(bodies).hasSize(1);
+    }
+
+    private static String completion(String text) throws IOException {
+        return "{\"id\":\"chatcmpl-1\",\"object\":\"chat.completion\",\"created\":1,\"model\":\"gpt-test-1\",\"choices\":[{\"index\":0,"
+                + "\"message\":{\"role\":\"assistant\",\"content\":" + JSON.writeValueAsString(text) + "},\"finish_reason\":\"stop\"}],"
+                + "\"usage\":{\"prompt_tokens\":9,\"completion_tokens\":6,\"total_tokens\":15}}";
+    }
+
+    /** Issue 38: --provider openai serves asks and child agents through OpenAI-compatible chat completions (OPENAI_API_KEY). */
+    @Test void openAiCompatibleServersServeAsksAndChildren() throws IOException {
+        synchronized (replies) { replies.add(completion("{\"value\":4}")); }
+        Ran ask = finch(Map.of("OPENAI_API_KEY", "sk-openai"), "run", "--provider", "openai", "--provider-url", url() + "/v1",
+                "--model", "claude-test-1=3,15,4096", "--grant", "model.ask(claude)", "--json", program().toString());
+        assertThat(ask.status()).as(ask.err() + ask.out()).isZero();
+        assertThat(JSON.readTree(ask.out()).get("stack").get(0).get("display").asText()).isEqualTo("\"4\"");
+        synchronized (replies) { replies.add(completion("the child's answer")); }
+        Path p = Files.writeString(dir.resolve("parent.fth"), "\"answer\" agent-spawn agent-await dup \"final-message\" record-get unwrap say \"provider-model\" record-get unwrap");
+        Ran child = finch(Map.of("OPENAI_API_KEY", "sk-openai", "OPENAI_BASE_URL", url() + "/v1"), "run", "--provider", "openai",
+                "--model", "gpt-test-1=3,15,4096", "--grant", "agent.spawn(max_depth=1,max_children=1)", "--json", p.toString());
+        assertThat(child.status()).as(child.err() + child.out()).isZero();
+        assertThat(JSON.readTree(child.out()).get("output").asText()).isEqualTo("the child's answer");
+        assertThat(JSON.readTree(child.out()).get("stack").get(0).get("display").asText()).isEqualTo("\"openai/gpt-test-1\"");
+        assertThat(bodies.get(1).get("model").asText()).isEqualTo("gpt-test-1");
+        assertThat(bodies.get(1).get("tools").size()).isEqualTo(5);
+        assertThat(keys).containsOnlyNulls();
+        Ran noKey = finch(Map.of(), "run", "--provider", "openai", "--model", "m=1,2,3", program().toString());
+        assertThat(noKey.status()).isEqualTo(2);
+        assertThat(noKey.err()).contains("OPENAI_API_KEY");
+    }
+
+    /** The conversation provider: the network provider, a script, or none; a script that cannot be read is a usage error. */
+    @Test void theConversationProviderIsTheSameProviderOrTheScript() throws Exception {
+        ProviderOptions none = new ProviderOptions();
+        assertThat(none.conversationProvider(Map.of())).isEmpty();
+        ProviderOptions anthropic = new ProviderOptions();
+        anthropic.provider = "anthropic";
+        anthropic.models.add("claude-test-1=3,15,4096");
+        assertThat(anthropic.conversationProvider(Map.of("ANTHROPIC_API_KEY", "k"))).get().isInstanceOf(dev.finch.agent.Retrying.class);
+        assertThat(anthropic.agents(Map.of("ANTHROPIC_API_KEY", "k")).get().profiles().get("anthropic").provider())
+                .as("one provider for conversations, children and asks").isSameAs(anthropic.conversationProvider(Map.of("ANTHROPIC_API_KEY", "k")).get());
+        Path script = Files.writeString(dir.resolve("chat.script"), "## role *\n>>> final\nhello\n");
+        ProviderOptions scripted = new ProviderOptions();
+        scripted.provider = "script:" + script;
+        assertThat(scripted.conversationProvider(Map.of())).get().isInstanceOf(dev.finch.agent.ScriptedProvider.class);
+        ProviderOptions missing = new ProviderOptions();
+        missing.provider = "script:" + dir.resolve("absent.script");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> missing.conversationProvider(Map.of()))
+                .isInstanceOf(UsageException.class).hasMessageContaining("cannot read the agent script");
+    }
+
     @Test void misuseIsAUsageError() throws IOException {
         String file = program().toString();
         Ran noKey = finch(Map.of(), "run", "--provider", "anthropic", "--model", "m=1,2,3", file);

@@ -1,8 +1,10 @@
 package dev.finch.agent;
 
 import dev.finch.tools.ToolSpec;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A model provider driving a child agent: given the conversation so far and the tools it may call, the next assistant
@@ -21,9 +23,10 @@ public interface AgentProvider {
 
     /**
      * One request: the model, the child's role (for providers that route by it, such as scripts), the system text, the
-     * messages oldest first, the tools, and the most output tokens of one turn.
+     * messages oldest first, the tools, the most output tokens of one turn, and the instant by which the answer is
+     * needed (null: none), which a provider's retries ({@link Retrying}) do not wait past.
      */
-    record Conversation(String model, String role, String system, List<Message> messages, List<ToolSpec> tools, int maxTokens) {
+    record Conversation(String model, String role, String system, List<Message> messages, List<ToolSpec> tools, int maxTokens, Instant deadline) {
         public Conversation {
             Objects.requireNonNull(model, "model");
             Objects.requireNonNull(role, "role");
@@ -31,6 +34,19 @@ public interface AgentProvider {
             messages = List.copyOf(messages);
             tools = List.copyOf(tools);
         }
+
+        /** A request without a deadline. */
+        public Conversation(String model, String role, String system, List<Message> messages, List<ToolSpec> tools, int maxTokens) {
+            this(model, role, system, messages, tools, maxTokens, null);
+        }
+
+        /** This request, answered by {@code deadline} at the latest. */
+        public Conversation withDeadline(Instant deadline) {
+            return new Conversation(model, role, system, messages, tools, maxTokens, Objects.requireNonNull(deadline, "deadline"));
+        }
+
+        /** The instant by which the answer is needed, if any. */
+        public Optional<Instant> due() { return Optional.ofNullable(deadline); }
     }
 
     /** A message of the conversation. */
@@ -59,22 +75,60 @@ public interface AgentProvider {
     /** The answer to one tool call: the JSON text the tool surface returned. */
     record ToolResult(String callId, String content) { }
 
-    /** An assistant turn: its text (may be empty), its tool calls (none: the final message) and the stop reason. */
-    record Turn(String text, List<ToolCall> calls, String stopReason) {
+    /**
+     * The tokens one turn used, as the provider reported them: input (the prompt) and output (the answer); -1 where it
+     * reported none.
+     */
+    record Usage(long inputTokens, long outputTokens) {
+        /** A turn whose provider reported no usage (a script). */
+        public static final Usage UNKNOWN = new Usage(-1, -1);
+
+        public Usage {
+            if (inputTokens < -1 || outputTokens < -1) throw new IllegalArgumentException("token counts are -1 (unknown) or more");
+        }
+
+        /** The tokens of both directions that were reported (an unknown count is 0 here). */
+        public long total() { return Math.max(0, inputTokens) + Math.max(0, outputTokens); }
+    }
+
+    /**
+     * An assistant turn: its text (may be empty), its tool calls (none: the final message), the stop reason, the tokens
+     * it used ({@link Usage#UNKNOWN} when not reported) and the provider's id of the response (empty when it has none).
+     */
+    record Turn(String text, List<ToolCall> calls, String stopReason, Usage usage, String responseId) {
         public Turn {
             Objects.requireNonNull(text, "text");
             calls = List.copyOf(calls);
             Objects.requireNonNull(stopReason, "stopReason");
+            Objects.requireNonNull(usage, "usage");
+            Objects.requireNonNull(responseId, "responseId");
         }
+
+        /** A turn without reported usage or response id. */
+        public Turn(String text, List<ToolCall> calls, String stopReason) { this(text, calls, stopReason, Usage.UNKNOWN, ""); }
 
         /** A final answer. */
         public static Turn finalMessage(String text) { return new Turn(text, List.of(), "end_turn"); }
     }
 
-    /** Why a provider could not answer. */
+    /**
+     * Why a provider could not answer. An {@linkplain #overloaded() overloaded} failure (HTTP 429 or 529, an
+     * "overloaded" error) is one the provider may answer if asked again later: {@link Retrying} asks again.
+     */
     final class Failure extends Exception {
-        public Failure(String message) { super(message, null, false, false); }
+        private final boolean overloaded;
 
-        public Failure(String message, Throwable cause) { super(message, cause, false, false); }
+        public Failure(String message) { this(message, null, false); }
+
+        public Failure(String message, Throwable cause) { this(message, cause, false); }
+
+        /** A failure, {@code overloaded} when asking again later may succeed. */
+        public Failure(String message, Throwable cause, boolean overloaded) {
+            super(message, cause, false, false);
+            this.overloaded = overloaded;
+        }
+
+        /** True when the provider was rate-limited or overloaded (429, 529, "overloaded"): asking again later may succeed. */
+        public boolean overloaded() { return overloaded; }
     }
 }

@@ -59,6 +59,8 @@ final class ChildRun implements AgentHost.Child, Runnable {
     private volatile Thread thread;
     private volatile int turns;
     private volatile long startNanos = System.nanoTime();
+    /** When the child's timeout-ms ends: its provider's retries do not wait past it. */
+    private volatile java.time.Instant deadline = java.time.Instant.MAX;
 
     ChildRun(AgentScheduler scheduler, String taskId, String owner, AgentHost.SpawnRequest request, AgentProfile profile, String model,
              List<ContextArtifacts.Verified> context, int depth, List<String> lineage, String hash, Session parent,
@@ -105,6 +107,7 @@ final class ChildRun implements AgentHost.Child, Runnable {
         if (!status.compareAndSet(AgentHost.Status.QUEUED, AgentHost.Status.RUNNING)) return;
         thread = Thread.currentThread();
         startNanos = System.nanoTime();
+        deadline = java.time.Instant.now().plusMillis(request.timeoutMs());
         var timeout = scheduler.timer().schedule(() -> stop(AgentHost.Status.FAILED, AgentCode.TIMEOUT,
                 "the child ran past its timeout-ms of " + request.timeoutMs() + " ms and was stopped"), request.timeoutMs(), TimeUnit.MILLISECONDS);
         try {
@@ -189,8 +192,13 @@ final class ChildRun implements AgentHost.Child, Runnable {
                 return;
             }
             AgentProvider.Turn t = profile.provider().next(new AgentProvider.Conversation(model, request.role(), system(), messages, tools.tools(),
-                    scheduler.options().maxTokens()));
+                    scheduler.options().maxTokens()).withDeadline(deadline));
             turns++;
+            Optional<String> refused = scheduler.options().meter().charge(profile.name(), model, t.usage());
+            if (refused.isPresent()) {
+                finish(AgentHost.Status.FAILED, "", AgentCode.BUDGET.at(Origin.UNKNOWN, "the child's tokens were refused by the run's budget: " + refused.get()));
+                return;
+            }
             messages.add(new AgentProvider.AssistantTurn(t));
             if (t.calls().isEmpty()) {
                 outputBytes += t.text().getBytes(StandardCharsets.UTF_8).length;

@@ -16,7 +16,8 @@ public enum AgentCode implements DiagnosticCode {
     OUTPUT("E-AGENT-009", "The child's output (what its programs said plus its final message) passed its max-output-bytes and it was stopped."),
     PROVIDER("E-AGENT-010", "The child's provider failed: an HTTP or protocol error, a malformed reply, or a scripted provider with no reply left."),
     CANCELLED("E-AGENT-011", "The child was cancelled (agent-cancel, or its scheduler closed) before it answered."),
-    LOST("E-AGENT-012", "A restored agent handle names a task this scheduler neither has nor can make again (its delegated ceiling is not within the restored run's grants).");
+    LOST("E-AGENT-012", "A restored agent handle names a task this scheduler neither has nor can make again (its delegated ceiling is not within the restored run's grants)."),
+    BUDGET("E-AGENT-013", "The run's token budget refused the tokens a child's turn used (the host's usage meter, such as finch's --budget): the child was stopped.");
 
     private final String code;
     private final String meaning;

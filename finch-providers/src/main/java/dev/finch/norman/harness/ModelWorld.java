@@ -13,8 +13,8 @@ import java.util.function.Supplier;
 /**
  * The world µNorman's asks run in over a real model provider, as a factory of fresh worlds: each {@link #get} is one
  * run's model host — its own pool of money, its own deadline on the wall clock, its own trace — over the models the
- * host serves, each with its prices, its output ceiling and its {@link ModelProvider} (an {@code AnthropicProvider},
- * say). It is what {@code Finch.builder().models(…)} takes:
+ * host serves, each with its prices, its output ceiling and its {@link ModelProvider} (an {@code AgentModelProvider} over
+ * {@code AgentProviders.anthropic(key)}, say). It is what {@code Finch.builder().models(…)} takes:
  *
  * <pre>{@code
  * Finch finch = Finch.builder()

@@ -76,7 +76,7 @@ class LangChain4jProviderTest {
                 + "\"usage\":{\"prompt_tokens\":21,\"completion_tokens\":" + completionTokens + ",\"total_tokens\":" + (21 + completionTokens) + "}}");
     }
 
-    private LangChain4jProvider provider() {
+    private ModelProvider provider() {
         OpenAiChatModel model = OpenAiChatModel.builder().baseUrl("http://127.0.0.1:" + server.getAddress().getPort() + "/v1")
                 .apiKey("sk-test-not-a-real-key").modelName("gpt-default-9").maxRetries(0).timeout(Duration.ofSeconds(10)).build();
         return LangChain4jProvider.of(model);
@@ -95,7 +95,7 @@ class LangChain4jProviderTest {
         ModelProvider.Reply reply = (ModelProvider.Reply) r;
         assertThat(reply.text()).isEqualTo("{\"value\":4}");
         assertThat(reply.outputTokens()).isEqualTo(6);
-        assertThat(reply.finishReason()).isEqualTo("stop");
+        assertThat(reply.finishReason()).as("the provider layer's stop reasons").isEqualTo("end_turn");
         assertThat(paths).containsExactly("/v1/chat/completions");
         JsonNode body = JSON.readTree(seen.get(0));
         assertThat(body.get("model").asText()).isEqualTo("gpt-test-1");
