@@ -50,6 +50,9 @@ final class ChatCommand implements Callable<Integer> {
     @Option(names = "--max-model-calls", paramLabel = "N", description = "The most model calls of one turn (default 16).")
     int maxModelCalls = 16;
 
+    @Option(names = "--max-turn-tokens", paramLabel = "N", description = "The most tokens one turn's model calls may use (as the provider reports them).")
+    long maxTurnTokens;
+
     @Mixin
     RootOptions roots = new RootOptions();
 
@@ -72,9 +75,9 @@ final class ChatCommand implements Callable<Integer> {
     private int chat() throws UsageException, IOException {
         SessionOptions options = roots.install(SessionOptions.DEFAULT);
         for (String g : grants) options = options.withGrant(g);
-        if (providers.provider == null) throw new UsageException("chat needs --provider anthropic (with --model) or --provider script:FILE");
+        if (providers.provider == null) throw new UsageException("chat needs --provider anthropic|openai (with --model) or --provider script:FILE");
         AgentProfile profile = providers.agents(io.env()).flatMap(a -> a.profiles().values().stream().findFirst())
-                .orElseThrow(() -> new UsageException("chat needs --provider anthropic (with --model) or --provider script:FILE"));
+                .orElseThrow(() -> new UsageException("chat needs --provider anthropic|openai (with --model) or --provider script:FILE"));
         Optional<FinchStore> store = state.open(io.env());
         Finch finch;
         Session session;
@@ -86,7 +89,9 @@ final class ChatCommand implements Callable<Integer> {
             throw new UsageException(e.getMessage());
         }
         try (java.io.Closeable stored = () -> store.ifPresent(FinchStore::close); Finch owned = finch) {
-            Conversation c = Conversation.builder(session, profile.provider()).model(profile.model()).maxModelCalls(maxModelCalls)
+            Conversation.Builder builder = Conversation.builder(session, profile.provider()).model(profile.model()).maxModelCalls(maxModelCalls);
+            if (maxTurnTokens > 0) builder.maxTurnTokens(maxTurnTokens);
+            Conversation c = builder
                     .sink(json ? new EventSink() : chunk -> { io.out().print(chunk); io.out().flush(); }).build();
             BufferedReader in = new BufferedReader(new InputStreamReader(io.in(), StandardCharsets.UTF_8));
             boolean failed = false;

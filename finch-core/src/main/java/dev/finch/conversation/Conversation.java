@@ -56,6 +56,10 @@ public final class Conversation {
     private final ToolSurface surface;
     private final List<AgentProvider.Message> transcript = new ArrayList<>();
     private int responses;
+    /** The tokens the current turn's model calls used, as the provider reported them. */
+    private long turnTokens;
+    /** The most tokens one turn's model calls may use (0: no bound). */
+    private final long maxTurnTokens;
     /** The turn in progress while it waits for an approval; null otherwise. */
     private Paused paused;
 
@@ -70,6 +74,7 @@ public final class Conversation {
         this.system = b.system != null ? b.system : SystemPrompt.of(b.session);
         this.maxTokens = b.maxTokens;
         this.maxModelCalls = b.maxModelCalls;
+        this.maxTurnTokens = b.maxTurnTokens;
         this.timeout = b.timeout;
         this.sink = b.sink;
         this.surface = ToolSurface.of(session).withSink(sink).withUnitYieldResumes(UNIT_YIELD_RESUMES);
@@ -88,6 +93,7 @@ public final class Conversation {
         private String system;
         private int maxTokens = 4096;
         private int maxModelCalls = 16;
+        private long maxTurnTokens;
         private Duration timeout = Duration.ofMinutes(10);
         private OutputSink sink = OutputSink.NONE;
 
@@ -107,6 +113,16 @@ public final class Conversation {
 
         /** The most model calls of one turn (default 16): past them the turn stops with {@code E-CONVERSATION-001}. */
         public Builder maxModelCalls(int calls) { this.maxModelCalls = positive(calls, "maxModelCalls"); return this; }
+
+        /**
+         * The most tokens one turn's model calls may use, input and output together as the provider reports them
+         * ({@code E-CONVERSATION-007}); a provider that reports none (a script) is not bounded by it. Default: no bound.
+         */
+        public Builder maxTurnTokens(long tokens) {
+            if (tokens <= 0) throw new IllegalArgumentException("maxTurnTokens must be positive");
+            this.maxTurnTokens = tokens;
+            return this;
+        }
 
         /** The time one turn may take, model calls and programs together (default 10 minutes; {@code E-CONVERSATION-002}). */
         public Builder timeout(Duration timeout) {
@@ -146,6 +162,7 @@ public final class Conversation {
                     + paused.executionId() + "; approve or deny it first"));
         }
         user(humanInput);
+        turnTokens = 0;
         return drive(new ArrayList<>(), System.nanoTime() + timeout.toNanos(), 0);
     }
 
@@ -180,7 +197,8 @@ public final class Conversation {
             if (System.nanoTime() - deadline > 0) return timedOut(outcomes);
             AgentProvider.Turn t;
             try {
-                t = provider.next(new AgentProvider.Conversation(model, "conversation", system, transcript, surface.tools(), maxTokens));
+                t = provider.next(new AgentProvider.Conversation(model, "conversation", system, transcript, surface.tools(), maxTokens)
+                        .withDeadline(java.time.Instant.now().plusNanos(Math.max(0, deadline - System.nanoTime()))));
             } catch (AgentProvider.Failure f) {
                 return new Step.Stopped(outcomes, ConversationCode.PROVIDER.at(Origin.UNKNOWN, "the provider could not answer: " + f.getMessage()));
             } catch (InterruptedException e) {
@@ -192,12 +210,17 @@ public final class Conversation {
             }
             modelCalls++;
             responses++;
+            turnTokens += t.usage().total();
             transcript.add(new AgentProvider.AssistantTurn(t));
+            if (maxTurnTokens > 0 && turnTokens > maxTurnTokens) {
+                return new Step.Stopped(outcomes, ConversationCode.TURN_TOKENS.at(Origin.UNKNOWN, "the turn's model calls used "
+                        + turnTokens + " tokens, past its budget of " + maxTurnTokens + " (as the provider reported them)"));
+            }
             if (!t.calls().isEmpty()) return calls(new Paused(null, false, t.calls(), 0, new ArrayList<>(), outcomes, deadline, modelCalls));
             String text = t.text().strip();
             if (text.isEmpty()) return new Step.Answered(outcomes, Optional.empty());
-            // The response-wire boundary: a text answer is source.
-            Outcome o = settle(session.submit(Submission.of(text, "response-" + responses).withSink(sink)));
+            // The response-wire boundary: a text answer is source, its identity the provider's response id.
+            Outcome o = settle(session.submit(Submission.of(text, t.responseId().isEmpty() ? "response-" + responses : t.responseId()).withSink(sink)));
             Step s = afterProgram(new Paused(null, true, List.of(), 0, List.of(), outcomes, deadline, modelCalls), o);
             if (s != null) return s;
         }

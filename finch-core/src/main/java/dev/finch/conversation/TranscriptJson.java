@@ -16,7 +16,9 @@ final class TranscriptJson {
         ObjectNode o = JsonNodeFactory.instance.objectNode();
         if (m instanceof AgentProvider.UserText u) return o.put("role", "user").put("text", u.text());
         if (m instanceof AgentProvider.AssistantTurn a) {
-            o.put("role", "assistant").put("text", a.turn().text()).put("stop_reason", a.turn().stopReason());
+            o.put("role", "assistant").put("text", a.turn().text()).put("stop_reason", a.turn().stopReason())
+                    .put("response_id", a.turn().responseId()).put("input_tokens", a.turn().usage().inputTokens())
+                    .put("output_tokens", a.turn().usage().outputTokens());
             ArrayNode calls = o.putArray("calls");
             for (AgentProvider.ToolCall c : a.turn().calls()) calls.add(call(c));
             return o;
@@ -43,7 +45,10 @@ final class TranscriptJson {
             case "assistant": {
                 List<AgentProvider.ToolCall> calls = new ArrayList<>();
                 for (JsonNode c : o.path("calls")) calls.add(readCall(c));
-                return new AgentProvider.AssistantTurn(new AgentProvider.Turn(text(o, "text"), calls, o.path("stop_reason").asText("end_turn")));
+                AgentProvider.Usage usage = new AgentProvider.Usage(Math.max(-1, o.path("input_tokens").asLong(-1)),
+                        Math.max(-1, o.path("output_tokens").asLong(-1)));
+                return new AgentProvider.AssistantTurn(new AgentProvider.Turn(text(o, "text"), calls, o.path("stop_reason").asText("end_turn"),
+                        usage, o.path("response_id").asText("")));
             }
             case "tool_results": {
                 List<AgentProvider.ToolResult> results = new ArrayList<>();

@@ -151,4 +151,22 @@ I think the answer is four.
         assertThat(step.outcomes().get(0).diagnostics().get(0).code()).isEqualTo("E-SESSION-001");
         assertThat(step.output()).isEqualTo("E-SESSION-001");
     }
+
+    /** A provider answering each call with prose that is no program, reporting 400 tokens and a response id. */
+    private static AgentProvider wordy() {
+        int[] n = {0};
+        return c -> new AgentProvider.Turn(n[0] == 0 ? "" + ++n[0] + " is not a program" : "(say \"ok\")", List.of(), "end_turn",
+                new AgentProvider.Usage(300, 100), "msg_" + (n[0]++));
+    }
+
+    @Test void aTokenBudgetEndsATurnAndTextAnswersCarryTheProvidersResponseId() {
+        Conversation bounded = Conversation.builder(Finch.create().newSession(), wordy()).maxTurnTokens(700).build();
+        Step stopped = bounded.turn("hi");
+        assertThat(((Step.Stopped) stopped).why().code()).isEqualTo("E-CONVERSATION-007");
+        Conversation roomy = Conversation.builder(Finch.create().newSession(), wordy()).maxTurnTokens(10_000).build();
+        Step answered = roomy.turn("hi");
+        assertThat(answered.output()).isEqualTo("ok");
+        assertThat(((Step.Answered) answered).answer().orElseThrow().sourceId()).isEqualTo("msg_2");
+        assertThat(roomy.save()).contains("\"response_id\":\"msg_2\"").contains("\"input_tokens\":300");
+    }
 }
