@@ -598,7 +598,7 @@ public final class Finch implements AutoCloseable {
          * Where µNorman's {@code ask} goes once a grant or an approval allows {@code model.ask(NAME)}: {@code perRun}
          * makes the model host of each run — typically a {@code dev.finch.norman.harness.ModelWorld}: the models the
          * host serves with its own prices and ceilings, and a fresh budget pool and deadline per run over one provider
-         * (an {@code AnthropicProvider}, say):
+         * (an {@code AgentModelProvider} over {@code AgentProviders.anthropic(…)}, say):
          * {@code models(ModelWorld.over(provider).model("claude", HostModel.perMillionTokens(new BigDecimal("3"),
          * new BigDecimal("15"), 8192)).budget(new BigDecimal("0.05")).timeLimit(Duration.ofMinutes(2)).build())}.
          * Without one, an ask stops its run with {@code E-HOST-013}.
