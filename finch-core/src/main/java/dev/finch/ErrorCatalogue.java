@@ -31,6 +31,7 @@ public final class ErrorCatalogue {
             dev.finch.vm.boundary.HostCode.values(),
             dev.finch.host.AgentCode.values(),
             dev.finch.host.MemoryCode.values(),
+            dev.finch.host.ScheduleCode.values(),
             SessionCode.values(),
             SubmissionCode.values(),
             EmbedCode.values(),
