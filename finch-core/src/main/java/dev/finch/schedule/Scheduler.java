@@ -72,7 +72,7 @@ public final class Scheduler implements ScheduleHost, AutoCloseable {
                     arm(s.id(), now, true);
                     continue;
                 }
-                due = next(s, when.get(), p, now);
+                due = next(s, when.get(), p, now).filter(t -> !t.isBefore(now));
             }
             if (due.isEmpty()) book.remove(s.id());
             else arm(s.id(), due.get(), false);
@@ -96,6 +96,11 @@ public final class Scheduler implements ScheduleHost, AutoCloseable {
             }
             try {
                 book.add(s);
+            } catch (dev.finch.store.StoreException e) {
+                if (e.code() == dev.finch.store.StoreCode.TOO_LARGE) {
+                    throw new HostFailure(ScheduleCode.TOO_MANY, "the store keeps its most schedules; cancel one first", e);
+                }
+                throw new HostFailure(ScheduleCode.UNAVAILABLE, "the schedule could not be kept (the host has the cause); nothing was scheduled", e);
             } catch (RuntimeException e) {
                 throw new HostFailure(ScheduleCode.UNAVAILABLE, "the schedule could not be kept (the host has the cause); nothing was scheduled", e);
             }

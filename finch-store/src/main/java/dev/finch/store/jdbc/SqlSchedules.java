@@ -33,8 +33,14 @@ final class SqlSchedules implements Schedules {
             if (count >= limits.maxSchedules()) {
                 throw new StoreException(StoreCode.TOO_LARGE, "the store already keeps " + count + " schedules; at most " + limits.maxSchedules());
             }
-            Sql.update(c, "INSERT INTO finch_schedules (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)", s.id(), s.policy(), s.when(), s.program(),
-                    s.created().toEpochMilli(), s.runs(), s.lastRun().map(Instant::toEpochMilli).orElse(null));
+            // A missing last run is the literal NULL: a parameter bound as null has a text type, which PostgreSQL will not put in a BIGINT.
+            if (s.lastRun().isPresent()) {
+                Sql.update(c, "INSERT INTO finch_schedules (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)", s.id(), s.policy(), s.when(), s.program(),
+                        s.created().toEpochMilli(), s.runs(), s.lastRun().get().toEpochMilli());
+            } else {
+                Sql.update(c, "INSERT INTO finch_schedules (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, NULL)", s.id(), s.policy(), s.when(), s.program(),
+                        s.created().toEpochMilli(), s.runs());
+            }
             return null;
         });
     }
