@@ -9,9 +9,14 @@ import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.SessionOptions;
 import dev.finch.Submission;
+import dev.finch.capabilities.Scope;
+import dev.finch.vm.Value;
+import dev.finch.vm.boundary.HostResponse;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -143,6 +148,44 @@ class ScheduleWordsTest {
             // A grant of another policy is not enough.
             Outcome other = lisp(f.newSession(SessionOptions.DEFAULT.withGrant("schedule.create(policy=other)")), src);
             assertThat(other.status()).isEqualTo(Outcome.Status.SUSPENDED);
+        }
+    }
+
+    /**
+     * The paired no-grant cases of the three words (NoGrantTest's sessions define no policy): without a grant each
+     * pauses at the word with its concrete requirement and the output before it, dispatching nothing; approved once it
+     * completes; denied it fails with E-HOST-001, still dispatching nothing. In deferred-host mode the embedder answers.
+     */
+    @Test void eachWordPausesWithoutAGrantCompletesApprovedAndDispatchesNothingDenied() {
+        try (Finch f = finch(report())) {
+            Map<String, String> cases = new LinkedHashMap<>();
+            cases.put("schedule-create", "(say (schedule-create \"report\" \"PT1M\" \"(say 1)\"))");
+            cases.put("schedule-list", "(say (show (list-length (schedule-list \"report\"))))");
+            cases.put("schedule-cancel", "(say (show (schedule-cancel \"report\" \"sch-none\")))");
+            for (var c : cases.entrySet()) {
+                Session s = f.newSession();
+                List<Instant> armed = timer.pending();
+                Outcome paused = lisp(s, "(say \"before\") " + c.getValue());
+                assertThat(paused.status()).as(c.getKey()).isEqualTo(Outcome.Status.SUSPENDED);
+                assertThat(paused.requiredCapabilities()).as(c.getKey()).containsExactly(GRANT);
+                assertThat(paused.output()).isEqualTo("before");
+                assertThat(timer.pending()).as("nothing dispatched before approval").isEqualTo(armed);
+                Outcome denied = s.deny(paused.executionId(), "no");
+                assertThat(denied.diagnostics().get(0).code()).isEqualTo("E-HOST-001");
+                assertThat(timer.pending()).isEqualTo(armed);
+                Outcome again = lisp(s, "(say \"before\") " + c.getValue());
+                Outcome approved = s.approve(again.executionId(), Scope.ONCE);
+                assertThat(approved.status()).as(approved.toString()).isEqualTo(Outcome.Status.COMPLETED);
+            }
+            assertThat(timer.pending()).hasSize(1);
+            // Deferred: the embedder answers the request, and nothing is scheduled here.
+            Session deferred = f.newSession(SessionOptions.DEFAULT.withDeferredHost(true).withGrant(GRANT));
+            Outcome asked = lisp(deferred, cases.get("schedule-create"));
+            var pending = deferred.pendingRequest(asked.executionId()).orElseThrow();
+            assertThat(pending.operation()).isEqualTo("schedule-create");
+            Outcome answered = deferred.respond(asked.executionId(), HostResponse.result(pending.sequence(), Value.of("sch-elsewhere")));
+            assertThat(answered.output()).isEqualTo("sch-elsewhere");
+            assertThat(timer.pending()).hasSize(1);
         }
     }
 
