@@ -27,10 +27,9 @@ public final class ScheduleWords {
     /** The largest scheduled program, in UTF-8 bytes. */
     public static final int MAX_PROGRAM_BYTES = 64 * 1024;
 
-    @Word(name = "schedule-create", category = Category.HOST, doc = "Schedule a program (source text, Lisp when it starts with '(' else Co-Forth) "
-            + "to run under a policy the host defined (policy, when, program): when is an ISO-8601 instant (2026-12-08T09:00:00Z), "
-            + "an ISO-8601 delay (PT10S) or a five-field cron expression in UTC (0 9 * * 1-5). The run is a new session with the policy's "
-            + "grants, its source schedule:<id>; its outcome goes to the host. Answers the schedule's id. Needs schedule.create(policy=P).")
+    @Word(name = "schedule-create", category = Category.HOST, doc = "Schedule a program (source text: Lisp if it starts with '(', else Co-Forth) "
+            + "under a host policy (policy, when, program); when is an ISO instant, an ISO delay (PT10S) or a 5-field UTC cron. "
+            + "It runs in a new session with the policy's grants. Answers the id. Needs schedule.create(policy=P).")
     @Overload(sig = "string string string -> string ! {schedule.create(policy=*)}", requires = "schedule.create(policy=$0)")
     public static Object scheduleCreate(Ctx ctx, String policy, String when, String program, Type.Fn site, Origin o) {
         ScheduleWhen w = ScheduleWhen.parse(when).orElseThrow(() -> new FinchTrap(ScheduleCode.BAD_WHEN, o, "\"" + abbreviate(when)
@@ -46,8 +45,8 @@ public final class ScheduleWords {
                 host == null ? null : () -> host.create(policy, w, program));
     }
 
-    @Word(name = "schedule-list", category = Category.HOST, doc = "The live schedules of a policy, in id order: each one's id, policy, when, "
-            + "program, the runs it made and when it runs next (an ISO-8601 instant). Needs schedule.create(policy=P).")
+    @Word(name = "schedule-list", category = Category.HOST, doc = "A policy's live schedules in id order: id, policy, when, program, "
+            + "runs made, next run (an ISO instant). Needs schedule.create(policy=P).")
     @Overload(sig = "string -> list<record{id:string,next:string,policy:string,program:string,runs:int,when:string}> ! {schedule.create(policy=*)}",
             requires = "schedule.create(policy=$0)")
     public static Object scheduleList(Ctx ctx, String policy, Type.Fn site, Origin o) {
@@ -62,8 +61,8 @@ public final class ScheduleWords {
         });
     }
 
-    @Word(name = "schedule-cancel", category = Category.HOST, doc = "Cancel a schedule of a policy by its id (policy, id): true when it was live, "
-            + "false when there is no such schedule of that policy. Needs schedule.create(policy=P).")
+    @Word(name = "schedule-cancel", category = Category.HOST, doc = "Cancel a policy's schedule by id (policy, id): true when it was live. "
+            + "Needs schedule.create(policy=P).")
     @Overload(sig = "string string -> bool ! {schedule.create(policy=*)}", requires = "schedule.create(policy=$0)")
     public static Object scheduleCancel(Ctx ctx, String policy, String id, Type.Fn site, Origin o) {
         RunHost run = RunHost.of(ctx);
