@@ -64,11 +64,12 @@ public final class ScheduleWords {
     @Word(name = "schedule-cancel", category = Category.HOST, doc = "Cancel a policy's schedule by id (policy, id): true when it was live. "
             + "Needs schedule.create(policy=P).")
     @Overload(sig = "string string -> bool ! {schedule.create(policy=*)}", requires = "schedule.create(policy=$0)")
-    public static Object scheduleCancel(Ctx ctx, String policy, String id, Type.Fn site, Origin o) {
+    public static boolean scheduleCancel(Ctx ctx, String policy, String id, Type.Fn site, Origin o) {
         RunHost run = RunHost.of(ctx);
         ScheduleHost host = run.config().binding(ScheduleHost.class);
-        return run.await(ctx, "schedule-cancel", capability(policy), EffectRequest.inputs(site, policy, id), site.outs(), o,
+        Object cancelled = run.await(ctx, "schedule-cancel", capability(policy), EffectRequest.inputs(site, policy, id), site.outs(), o,
                 host == null ? null : () -> host.cancel(policy, id));
+        return cancelled instanceof Boolean b && b; // null while the run pauses: the value is not used then
     }
 
     private static Capability capability(String policy) { return Capability.of("schedule.create", "policy=" + policy); }
