@@ -22,5 +22,6 @@ module finch.core {
     exports dev.finch.agent;
     exports dev.finch.conversation;
     exports dev.finch.store;
+    exports dev.finch.schedule;
     uses dev.finch.store.StoreFactory;
 }

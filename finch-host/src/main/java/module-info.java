@@ -5,6 +5,7 @@
 module finch.host {
     requires transitive finch.vm;
     requires de.siegmar.fastcsv;
+    requires com.cronutils;
     exports dev.finch.host;
     provides dev.finch.vm.word.WordLibrary with dev.finch.host.HostLibrary;
 }

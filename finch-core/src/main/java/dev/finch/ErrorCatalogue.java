@@ -32,6 +32,7 @@ public final class ErrorCatalogue {
             dev.finch.host.AgentCode.values(),
             dev.finch.host.MemoryCode.values(),
             dev.finch.net.NetCode.values(),
+            dev.finch.host.ScheduleCode.values(),
             SessionCode.values(),
             SubmissionCode.values(),
             EmbedCode.values(),

@@ -96,6 +96,8 @@ public final class Finch implements AutoCloseable {
     private volatile java.util.concurrent.ExecutorService async;
     /** The scheduler of child agents; null when the builder configured no agent profile. */
     private final dev.finch.agent.AgentScheduler agents;
+    /** The scheduler of the schedules programs make under the host's policies (in the store when there is one). */
+    private final dev.finch.schedule.Scheduler scheduler;
 
     private Finch(Builder b, Library library) {
         this.vm = new Vm(b.tier.tiering, b.cpuWorkers);
@@ -121,7 +123,12 @@ public final class Finch implements AutoCloseable {
         this.frontends = b.frontends.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new EnumMap<>(b.frontends));
         this.normanSources = b.normanSources;
         this.agents = b.agents == null ? null : new dev.finch.agent.AgentScheduler(this, b.agents);
+        this.scheduler = new dev.finch.schedule.Scheduler(b.schedulePolicies, b.scheduleTimer != null ? b.scheduleTimer
+                : dev.finch.schedule.ScheduleTimer.system(), store, this::newSession);
     }
+
+    /** The scheduler of this Finch's schedules (what the schedule words reach). */
+    dev.finch.schedule.Scheduler scheduler() { return scheduler; }
 
     /**
      * The scheduler of child agents ({@code agent-spawn}, {@code agent-await}, …) and its context artifacts, when the
@@ -350,6 +357,7 @@ public final class Finch implements AutoCloseable {
         for (Session s : holding) s.runningExecution().ifPresent(id -> s.cancel(id));
         for (Session s : holding) s.close();
         if (agents != null) agents.close();
+        scheduler.close();
         vm.close();
         if (ownsStore) store.close();
         if (e != null) e.shutdownNow();
@@ -425,6 +433,8 @@ public final class Finch implements AutoCloseable {
         private Tier tier = Tier.AUTO;
         private int cpuWorkers = Runtime.getRuntime().availableProcessors();
         private dev.finch.agent.AgentOptions agents;
+        private final List<dev.finch.schedule.SchedulePolicy> schedulePolicies = new java.util.ArrayList<>();
+        private dev.finch.schedule.ScheduleTimer scheduleTimer;
         private String instance;
         private byte[] imageKey;
         private boolean unkeyedImages;
@@ -546,6 +556,31 @@ public final class Finch implements AutoCloseable {
                 throw new IllegalArgumentException("a project id is 1 to 64 of A-Z a-z 0-9 _ . -, not \"" + projectId + "\"");
             }
             this.project = projectId;
+            return this;
+        }
+
+        /**
+         * Defines a schedule policy: programs may schedule work under it by name ({@code schedule-create}, needing
+         * {@code schedule.create(policy=NAME)}), and it says what each scheduled run may do (its session's grants), how
+         * many runs and how long a schedule lasts, what happens to runs missed while no Finch ran, and who receives each
+         * run's outcome. A program naming a policy not defined here is refused ({@code E-SCHEDULE-002}). With a store
+         * ({@link #store}, {@link #stateDirectory}), schedules are kept there and armed again by the next Finch built on it.
+         */
+        public Builder schedulePolicy(dev.finch.schedule.SchedulePolicy policy) {
+            java.util.Objects.requireNonNull(policy, "policy");
+            for (var p : schedulePolicies) {
+                if (p.name().equals(policy.name())) throw new IllegalArgumentException("a schedule policy named " + policy.name() + " is already defined");
+            }
+            schedulePolicies.add(policy);
+            return this;
+        }
+
+        /**
+         * The clock and alarm of this Finch's scheduler; the default is the system clock with one daemon thread. A
+         * {@link dev.finch.schedule.ManualScheduleTimer} lets a test move time by hand. The Finch closes it.
+         */
+        public Builder scheduleTimer(dev.finch.schedule.ScheduleTimer timer) {
+            this.scheduleTimer = java.util.Objects.requireNonNull(timer, "timer");
             return this;
         }
 
@@ -722,7 +757,16 @@ public final class Finch implements AutoCloseable {
         public Builder maxDepth(int depth) { limits = limits.withMaxDepth((int) positive(depth, "maxDepth")); return this; }
 
         /** The configured Finch. */
-        public Finch build() { return new Finch(this, Library.core().with(words)); }
+        public Finch build() {
+            Finch f = new Finch(this, Library.core().with(words));
+            try {
+                f.scheduler.start();
+            } catch (RuntimeException e) {
+                f.close();
+                throw e;
+            }
+            return f;
+        }
 
         private static long positive(long v, String what) {
             if (v <= 0) throw new IllegalArgumentException(what + " must be positive, was " + v);

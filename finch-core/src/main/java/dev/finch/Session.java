@@ -574,7 +574,8 @@ public final class Session {
                     .with(dev.finch.automation.AutomationHost.class, options.automationHost().orElse(null))
                     .with(dev.finch.net.NetHost.class, options.netHost().orElse(null))
                     .with(dev.finch.host.McpHost.class, mcp == null ? null : mcp.connection())
-                    .with(dev.finch.host.MemoryHost.class, memory);
+                    .with(dev.finch.host.MemoryHost.class, memory)
+                    .with(dev.finch.host.ScheduleHost.class, finch.scheduler());
             // With a store, every effect's intent is journaled there before it is performed, and its receipt after.
             if (finch.store().isPresent()) base = base.withObserver(new StoreJournal(finch.store().get().journal()));
             sessionHosts = base;

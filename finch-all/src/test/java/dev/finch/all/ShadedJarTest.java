@@ -43,13 +43,14 @@ class ShadedJarTest {
     @Test
     void theLibrariesAreInsideUnderDevFinchShaded() throws ClassNotFoundException {
         for (String name : new String[] {"com.fasterxml.jackson.databind.ObjectMapper", "org.antlr.v4.runtime.Lexer",
-                "org.objectweb.asm.ClassWriter", "io.vavr.collection.Vector"}) {
+                "org.objectweb.asm.ClassWriter", "io.vavr.collection.Vector", "com.cronutils.parser.CronParser"}) {
             assertThatThrownBy(() -> Class.forName(name)).as(name).isInstanceOf(ClassNotFoundException.class);
         }
         Class.forName("dev.finch.shaded.jackson.databind.ObjectMapper");
         Class.forName("dev.finch.shaded.asm.ClassWriter");
         Class.forName("dev.finch.shaded.antlr.v4.runtime.Lexer");
         Class.forName("dev.finch.shaded.vavr.collection.Vector");
+        Class.forName("dev.finch.shaded.cronutils.parser.CronParser");
         assertThat(Finch.class.getProtectionDomain().getCodeSource().getLocation().getPath()).contains("finch-all");
     }
 }

@@ -19,4 +19,7 @@ public interface StoreAccess {
 
     /** Memory trees. */
     Memory memory();
+
+    /** Schedules, and how far each got. */
+    Schedules schedules();
 }

@@ -11,9 +11,10 @@ package dev.finch.store;
  * @param maxImageChars     a session image's text, in characters
  * @param maxResultChars    the encoding of an acknowledged effect's result, in characters
  * @param maxGrantsPerScope the grants remembered for one project, or globally (revoked ones included)
+ * @param maxSchedules      the schedules the store keeps
  */
 public record StoreLimits(int maxValueBytes, int maxEntriesPerTree, int maxListing, long maxImageChars, long maxResultChars,
-                          int maxGrantsPerScope) {
+                          int maxGrantsPerScope, int maxSchedules) {
     /** The longest id (a session, execution or project id, a memory tree's owner), in characters. */
     public static final int MAX_ID_CHARS = 200;
     /** The longest memory path, in UTF-8 bytes. */
@@ -21,42 +22,48 @@ public record StoreLimits(int maxValueBytes, int maxEntriesPerTree, int maxListi
     /** The longest text of a journal entry other than a result: a requirement, an operation, a reason, a failure's message. */
     public static final int MAX_NOTE_CHARS = 8192;
 
-    /** 64 KiB values, 10,000 entries a tree, listings of 1,000, 64 Mi-character images, 16 Mi-character results, 1,000 grants. */
-    public static final StoreLimits DEFAULTS = new StoreLimits(64 * 1024, 10_000, 1_000, 64L << 20, 16L << 20, 1_000);
+    /** 64 KiB values, 10,000 entries a tree, listings of 1,000, 64 Mi-character images, 16 Mi-character results, 1,000 grants, 1,000 schedules. */
+    public static final StoreLimits DEFAULTS = new StoreLimits(64 * 1024, 10_000, 1_000, 64L << 20, 16L << 20, 1_000, 1_000);
 
     public StoreLimits {
-        if (maxValueBytes < 1 || maxEntriesPerTree < 1 || maxListing < 1 || maxImageChars < 1 || maxResultChars < 1 || maxGrantsPerScope < 1) {
+        if (maxValueBytes < 1 || maxEntriesPerTree < 1 || maxListing < 1 || maxImageChars < 1 || maxResultChars < 1 || maxGrantsPerScope < 1
+                || maxSchedules < 1) {
             throw new IllegalArgumentException("every store limit is at least 1");
         }
     }
 
     /** These limits with another bound on a memory value. */
     public StoreLimits withMaxValueBytes(int bytes) {
-        return new StoreLimits(bytes, maxEntriesPerTree, maxListing, maxImageChars, maxResultChars, maxGrantsPerScope);
+        return new StoreLimits(bytes, maxEntriesPerTree, maxListing, maxImageChars, maxResultChars, maxGrantsPerScope, maxSchedules);
     }
 
     /** These limits with another bound on the entries of one memory tree. */
     public StoreLimits withMaxEntriesPerTree(int entries) {
-        return new StoreLimits(maxValueBytes, entries, maxListing, maxImageChars, maxResultChars, maxGrantsPerScope);
+        return new StoreLimits(maxValueBytes, entries, maxListing, maxImageChars, maxResultChars, maxGrantsPerScope, maxSchedules);
     }
 
     /** These limits with another bound on a listing. */
     public StoreLimits withMaxListing(int paths) {
-        return new StoreLimits(maxValueBytes, maxEntriesPerTree, paths, maxImageChars, maxResultChars, maxGrantsPerScope);
+        return new StoreLimits(maxValueBytes, maxEntriesPerTree, paths, maxImageChars, maxResultChars, maxGrantsPerScope, maxSchedules);
     }
 
     /** These limits with another bound on a session image. */
     public StoreLimits withMaxImageChars(long chars) {
-        return new StoreLimits(maxValueBytes, maxEntriesPerTree, maxListing, chars, maxResultChars, maxGrantsPerScope);
+        return new StoreLimits(maxValueBytes, maxEntriesPerTree, maxListing, chars, maxResultChars, maxGrantsPerScope, maxSchedules);
     }
 
     /** These limits with another bound on an effect's result. */
     public StoreLimits withMaxResultChars(long chars) {
-        return new StoreLimits(maxValueBytes, maxEntriesPerTree, maxListing, maxImageChars, chars, maxGrantsPerScope);
+        return new StoreLimits(maxValueBytes, maxEntriesPerTree, maxListing, maxImageChars, chars, maxGrantsPerScope, maxSchedules);
     }
 
     /** These limits with another bound on the grants of one scope. */
     public StoreLimits withMaxGrantsPerScope(int grants) {
-        return new StoreLimits(maxValueBytes, maxEntriesPerTree, maxListing, maxImageChars, maxResultChars, grants);
+        return new StoreLimits(maxValueBytes, maxEntriesPerTree, maxListing, maxImageChars, maxResultChars, grants, maxSchedules);
+    }
+
+    /** These limits with another bound on the schedules a store keeps. */
+    public StoreLimits withMaxSchedules(int schedules) {
+        return new StoreLimits(maxValueBytes, maxEntriesPerTree, maxListing, maxImageChars, maxResultChars, maxGrantsPerScope, schedules);
     }
 }

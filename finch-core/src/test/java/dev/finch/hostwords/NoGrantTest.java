@@ -145,7 +145,11 @@ class NoGrantTest {
             Map.entry("http-request", "finch-core dev.finch.hostwords.NetTest"),
             // A child needs the scheduler's profiles, which these sessions do not configure.
             Map.entry("agent-spawn", "finch-core dev.finch.agent.AgentRuntimeTest"),
-            Map.entry("agent-spawn-with", "finch-core dev.finch.agent.AgentRuntimeTest"));
+            Map.entry("agent-spawn-with", "finch-core dev.finch.agent.AgentRuntimeTest"),
+            // A schedule needs a policy the host defined, which these sessions' Finch does not.
+            Map.entry("schedule-create", "finch-core dev.finch.schedule.ScheduleWordsTest"),
+            Map.entry("schedule-list", "finch-core dev.finch.schedule.ScheduleWordsTest"),
+            Map.entry("schedule-cancel", "finch-core dev.finch.schedule.ScheduleWordsTest"));
 
     @Test
     void everyHostWordHasACase() {

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.TestFactory;
 class ImageLawCorpusTest {
     static java.util.function.Function<java.nio.file.Path, Finch> finch(Finch.Tier tier) {
         // The compiled tier's worlds verify a restored image's whole history at restore; the others rebuild it as it is used.
-        return ws -> (tier == Finch.Tier.COMPILED ? Finch.builder().verifyRestoredHistory() : Finch.builder()).tier(tier).imageKey(Images.KEY).timeout(dev.finch.HangGuard.LIMIT).agents(SpecCorpusTest.AGENTS).build();
+        return ws -> SpecCorpusTest.schedules(tier == Finch.Tier.COMPILED ? Finch.builder().verifyRestoredHistory() : Finch.builder()).tier(tier).imageKey(Images.KEY).timeout(dev.finch.HangGuard.LIMIT).agents(SpecCorpusTest.AGENTS).build();
     }
 
     @TestFactory

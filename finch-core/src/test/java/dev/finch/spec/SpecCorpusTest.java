@@ -64,8 +64,13 @@ class SpecCorpusTest {
     /** The child agents every corpus case's Finch runs (the image law over the corpus uses them too). */
     static final dev.finch.agent.AgentOptions AGENTS = dev.finch.agent.AgentOptions.of(
             new dev.finch.agent.AgentProfile("script", "scripted", dev.finch.agent.ScriptedProvider.parse(SCRIPT)));
-    private static final Finch INTERPRETED = Finch.builder().tier(Finch.Tier.INTERPRETED).timeout(dev.finch.HangGuard.LIMIT).agents(AGENTS).build();
-    private static final Finch COMPILED = Finch.builder().tier(Finch.Tier.COMPILED).timeout(dev.finch.HangGuard.LIMIT).agents(AGENTS).build();
+    /** The schedule policy every corpus case's Finch defines, on a timer that never moves: nothing scheduled runs. */
+    static Finch.Builder schedules(Finch.Builder b) {
+        return b.schedulePolicy(dev.finch.schedule.SchedulePolicy.named("spec"))
+                .scheduleTimer(new dev.finch.schedule.ManualScheduleTimer(java.time.Instant.parse("2026-12-07T10:00:00Z")));
+    }
+    private static final Finch INTERPRETED = schedules(Finch.builder()).tier(Finch.Tier.INTERPRETED).timeout(dev.finch.HangGuard.LIMIT).agents(AGENTS).build();
+    private static final Finch COMPILED = schedules(Finch.builder()).tier(Finch.Tier.COMPILED).timeout(dev.finch.HangGuard.LIMIT).agents(AGENTS).build();
     private static final List<Path> WORKSPACES = new ArrayList<>();
 
     @AfterAll static void removeWorkspaces() throws IOException {

@@ -6,6 +6,7 @@ import dev.finch.store.Images;
 import dev.finch.store.Journal;
 import dev.finch.store.Memory;
 import dev.finch.store.RememberedGrants;
+import dev.finch.store.Schedules;
 import dev.finch.store.StoreAccess;
 import dev.finch.store.StoreCode;
 import dev.finch.store.StoreException;
@@ -22,10 +23,11 @@ import javax.sql.DataSource;
  */
 final class JdbcStore implements FinchStore {
     /** The parts of a store over one {@link Sql}. */
-    private record Parts(Images images, Claims claims, Journal journal, RememberedGrants grants, Memory memory) implements StoreAccess {
+    private record Parts(Images images, Claims claims, Journal journal, RememberedGrants grants, Memory memory, Schedules schedules)
+            implements StoreAccess {
         static Parts over(Sql sql, StoreLimits limits, Clock clock) {
             return new Parts(new SqlImages(sql, limits, clock), new SqlClaims(sql, clock), new SqlJournal(sql, limits, clock),
-                    new SqlGrants(sql, limits), new SqlMemory(sql, limits, clock));
+                    new SqlGrants(sql, limits), new SqlMemory(sql, limits, clock), new SqlSchedules(sql, limits));
         }
     }
 
@@ -58,6 +60,8 @@ final class JdbcStore implements FinchStore {
     @Override public RememberedGrants grants() { return parts.grants(); }
 
     @Override public Memory memory() { return parts.memory(); }
+
+    @Override public Schedules schedules() { return parts.schedules(); }
 
     @Override public StoreLimits limits() { return limits; }
 

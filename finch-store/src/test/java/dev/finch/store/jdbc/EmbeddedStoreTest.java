@@ -26,7 +26,7 @@ class EmbeddedStoreTest extends StoreContract {
     @Override protected void wipe() throws Exception {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + stateDir.resolve(FinchStores.DATABASE_FILE));
              Statement s = c.createStatement()) {
-            for (String table : List.of("finch_images", "finch_claims", "finch_effects", "finch_grants", "finch_memory")) {
+            for (String table : List.of("finch_images", "finch_claims", "finch_effects", "finch_grants", "finch_memory", "finch_schedules")) {
                 s.executeUpdate("DELETE FROM " + table);
             }
         }
@@ -87,7 +87,8 @@ class EmbeddedStoreTest extends StoreContract {
         FinchStores.embedded(dir).close();
         // Back to version 1, as a first build of the store left it, with a claim of its own.
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(FinchStores.DATABASE_FILE)); Statement st = c.createStatement()) {
-            st.executeUpdate("DELETE FROM finch_schema_history WHERE version = '2'");
+            st.executeUpdate("DELETE FROM finch_schema_history WHERE version IN ('2', '3')");
+            st.executeUpdate("DROP TABLE finch_schedules");
             st.executeUpdate("ALTER TABLE finch_claims DROP COLUMN claimant");
             st.executeUpdate("INSERT INTO finch_claims (execution_id, pause, claimed_at) VALUES ('old', 1, 0)");
         }

@@ -44,7 +44,7 @@ class PostgresStoreTest extends StoreContract {
     @Override protected void wipe() throws Exception {
         database();
         try (Connection c = DriverManager.getConnection(url, server.user(), null); Statement s = c.createStatement()) {
-            s.executeUpdate("TRUNCATE finch_images, finch_claims, finch_effects, finch_grants, finch_memory");
+            s.executeUpdate("TRUNCATE finch_images, finch_claims, finch_effects, finch_grants, finch_memory, finch_schedules");
         }
     }
 
@@ -85,6 +85,6 @@ class PostgresStoreTest extends StoreContract {
                     + "execution_time, success) VALUES (99, '" + (Schema.latest() + 1) + "', 'from the future', 'SQL', 'V2__future.sql', 0, 'test', 0, true)");
         }
         assertCode(() -> FinchStores.postgres(newer, server.user(), null), StoreCode.SCHEMA);
-        assertThat(Schema.VERSIONS).containsExactly("V1__store", "V2__claimants");
+        assertThat(Schema.VERSIONS).containsExactly("V1__store", "V2__claimants", "V3__schedules");
     }
 }

@@ -18,6 +18,7 @@ import dev.finch.store.Journal.Recording;
 import dev.finch.store.Journal.Status;
 import dev.finch.store.Memory;
 import dev.finch.store.RememberedGrants;
+import dev.finch.store.Schedules;
 import dev.finch.store.StoreCode;
 import dev.finch.store.StoreException;
 import dev.finch.store.StoreLimits;
@@ -28,6 +29,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -392,6 +394,67 @@ abstract class StoreContract {
     }
 
     // ------------------------------------------------------------------------------------------------ memory
+
+    // ------------------------------------------------------------------------------------------------ schedules
+
+    private static Schedules.Schedule schedule(String id, String policy, String when) {
+        return new Schedules.Schedule(id, policy, when, "(say \"tick é\uD834\uDD1E\")", Instant.parse("2026-12-07T10:00:00.250Z"), 0, Optional.empty());
+    }
+
+    @Test void schedulesAreKeptListedInIdOrderRunAndRemoved() {
+        Schedules sch = store.schedules();
+        assertThat(sch.all()).isEmpty();
+        Schedules.Schedule b = schedule("sch-b", "daily-report", "0 9 * * 1-5");
+        Schedules.Schedule a = schedule("sch-a", "report", "PT10S");
+        sch.add(b);
+        sch.add(a);
+        assertThat(sch.all()).containsExactly(a, b);
+        assertThat(sch.find("sch-b")).contains(b);
+        assertThat(sch.find("sch-c")).isEmpty();
+        Instant at = Instant.parse("2026-12-08T09:00:00Z");
+        assertThat(sch.ran("sch-b", 1, at)).isTrue();
+        assertThat(sch.find("sch-b")).contains(b.ran(at));
+        assertThat(sch.ran("sch-c", 1, at)).isFalse();
+        assertThat(sch.remove("sch-a")).isTrue();
+        assertThat(sch.remove("sch-a")).isFalse();
+        assertThat(sch.all()).containsExactly(b.ran(at));
+        // Another store on the same database sees them: they outlive whoever wrote them.
+        try (FinchStore other = open(StoreLimits.DEFAULTS)) {
+            assertThat(other.schedules().find("sch-b")).contains(b.ran(at));
+        }
+    }
+
+    @Test void schedulesRefuseATakenIdBadKeysAndMoreThanTheStoreKeeps() {
+        Schedules sch = store.schedules();
+        sch.add(schedule("sch-a", "report", "PT10S"));
+        assertCode(() -> sch.add(schedule("sch-a", "other", "PT1M")), StoreCode.BAD_KEY);
+        assertThat(sch.find("sch-a").orElseThrow().policy()).isEqualTo("report");
+        assertCode(() -> schedule("", "report", "PT1S"), StoreCode.BAD_KEY);
+        assertCode(() -> schedule("sch-z", "x".repeat(201), "PT1S"), StoreCode.BAD_KEY);
+        assertCode(() -> new Schedules.Schedule("s", "p", "PT1S", "x".repeat(Schedules.Schedule.MAX_PROGRAM_CHARS + 1), Instant.now(), 0,
+                Optional.empty()), StoreCode.TOO_LARGE);
+        assertCode(() -> sch.ran("sch-a", 0, Instant.now()), StoreCode.BAD_KEY);
+        try (FinchStore small = open(StoreLimits.DEFAULTS.withMaxSchedules(2))) {
+            small.schedules().add(schedule("sch-b", "report", "PT10S"));
+            assertCode(() -> small.schedules().add(schedule("sch-c", "report", "PT10S")), StoreCode.TOO_LARGE);
+            small.schedules().remove("sch-b");
+            small.schedules().add(schedule("sch-c", "report", "PT10S"));
+        }
+        assertThat(sch.all()).extracting(Schedules.Schedule::id).containsExactly("sch-a", "sch-c");
+    }
+
+    @Test void aTransactionKeepsASchedulesWithItsOtherWritesOrNone() {
+        assertThatThrownBy(() -> store.transaction(tx -> {
+            tx.schedules().add(schedule("sch-t", "report", "PT10S"));
+            throw new IllegalStateException("the work failed");
+        })).isInstanceOf(IllegalStateException.class);
+        assertThat(store.schedules().find("sch-t")).isEmpty();
+        store.transaction(tx -> {
+            tx.schedules().add(schedule("sch-t", "report", "PT10S"));
+            return null;
+        });
+        assertThat(store.schedules().find("sch-t")).isPresent();
+    }
 
     @Test void memoryKeepsJsonValuesPerTreeAndOwner() throws Exception {
         Memory m = store.memory();
