@@ -53,6 +53,12 @@ class FuelTiersTest {
             // The increment in a leaf word, and a leaf word that keeps its input in a local of its own.
             LEAVES + ": s ( int -- int ) :> n 0 0 begin dup n < while tuck k-add swap k-inc repeat drop ; 30000 s",
             ": k-inc ( int -- int ) :> x x 1 + ; : s ( int -- int ) :> n 0 0 begin dup n < while tuck + swap k-inc repeat drop ; 30000 s",
+            // The counter in a named local the body stores (the shape Lisp's named let lowers to): a local bound, the
+            // increment first, a literal bound with leaf calls, and a counter stepped twice (no strip: the same budget).
+            ": s ( int -- int ) :> n 0 :> i 0 :> t begin i n < while t i + :> t i 1 + :> i repeat t ; 40000 s",
+            ": s ( int -- int ) :> n 0 :> i 0 :> t begin i n < while i 1 + :> i t i + :> t repeat t ; 40000 s",
+            LEAVES + ": s ( int -- int ) :> n n :> i 0 :> t begin i 30000 < while t i k-add :> t i k-inc :> i repeat t ; 0 s",
+            ": s ( int -- int ) :> n 0 :> i 0 :> t begin i n < while t i + :> t i 1 + 1 + :> i repeat t ; 40000 s",
             // A loop that starts far below zero and ends just below the largest int.
             "9223372036854735807 begin dup 9223372036854775807 < while 1 + repeat",
             // Loops nested in loops, and a loop whose body calls a word that loops (it charges the context).
@@ -110,6 +116,7 @@ class FuelTiersTest {
     @ValueSource(strings = {
             ": s ( int -- int ) :> n 9223372036854000000 0 begin dup n < while tuck + swap 1 + repeat drop ; 5000000 s",
             "9223372036854775000 0 begin dup 2000 < while swap 1 + swap 1 + repeat",
+            ": s ( int -- int ) :> n 0 :> i 9223372036854000000 :> t begin i n < while t i + :> t i 1 + :> i repeat t ; 5000000 s",
             // A branch's bound proves only what it bounds: these stay checked.
             ": f ( int -- int ) dup 2 < if 1 - then ; -9223372036854775808 f",
             ": g ( int -- int ) dup 0 > if 1 + then ; 9223372036854775807 g",
