@@ -67,6 +67,7 @@ class FuelTiersTest {
                     + ": t ( int -- int ) :> m 0 0 begin dup m < while 100 s drop 1 + repeat drop ; 300 t",
             // Recursion: a recursive word, mutual recursion, recursion through a loop.
             ": fib ( int -- int ) dup 2 < if else dup 1 - fib swap 2 - fib + then ; 18 fib",
+            ": fib ( int -- int ) :> n n 2 < if n else n 1 - fib n 2 - fib + then ; 18 fib",
             ": ping ( int -- int ) dup 0 = if else 1 - pong then ; : pong ( int -- int ) dup 0 = if else 1 - ping then ; 20000 ping",
             ": down ( int -- int ) dup 0 > if 1 - 0 begin dup 10 < while 1 + repeat drop down then ; 2000 down",
             // Recursion with a float, a bool, a reference and two results, and with an err propagated up by `?`.
@@ -122,6 +123,8 @@ class FuelTiersTest {
             ": g ( int -- int ) dup 0 > if 1 + then ; 9223372036854775807 g",
             ": h ( int -- int ) 5 over < if else 1 - then ; -9223372036854775808 h",
             ": k ( int -- int ) dup 100 < if else 1 + then ; 9223372036854775807 k",
+            ": n ( int -- int ) :> x x 2 < if x 1 - else x then ; -9223372036854775808 n",
+            ": m ( int -- int ) :> x x 2 < if 0 else x 5 < if -9223372036854775808 :> x then x 1 - then ; 3 m",
             // In a twinned recursion, in one copy and in the other (the overflowing frame is 12 and 13 levels down).
             ": up ( int -- int ) dup 0 = if drop 9223372036854775800 else 1 - up 1 + then ; 20 up",
             ": up ( int -- int ) dup 0 = if drop 9223372036854775800 else 1 - up 1 + then ; 21 up"})
