@@ -28,7 +28,9 @@ import dev.finch.host.ModelHost;
 import dev.finch.host.ProcessHost;
 import dev.finch.host.ToolHost;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -568,20 +570,26 @@ public final class Session {
     HostConfig hostConfig() {
         HostConfig base = sessionHosts;
         if (base == null) {
-            sessionHosts = base = HostConfig.of(GrantSet.EMPTY, options.deferred()).withRevocations(grants.revocations())
-                    .with(FileHost.class, files).with(ProcessHost.class, processes).with(dev.finch.host.ToolHost.class, tools)
-                    .with(dev.finch.host.EditorHost.class, options.editorHost().orElse(null))
-                    .with(dev.finch.automation.AutomationHost.class, options.automationHost().orElse(null))
-                    .with(dev.finch.net.NetHost.class, options.netHost().orElse(null))
-                    .with(dev.finch.host.McpHost.class, mcp == null ? null : mcp.connection())
-                    .with(dev.finch.host.MemoryHost.class, memory)
-                    .with(dev.finch.host.ScheduleHost.class, finch.scheduler());
+            // One copy of the bindings, not one per family: a new session per submission pays this each time.
+            Map<Class<?>, Object> hosts = new IdentityHashMap<>();
+            hosts.put(FileHost.class, files);
+            hosts.put(ProcessHost.class, processes);
+            hosts.put(dev.finch.host.ToolHost.class, tools);
+            hosts.put(dev.finch.host.EditorHost.class, options.editorHost().orElse(null));
+            hosts.put(dev.finch.automation.AutomationHost.class, options.automationHost().orElse(null));
+            hosts.put(dev.finch.net.NetHost.class, options.netHost().orElse(null));
+            hosts.put(dev.finch.host.McpHost.class, mcp == null ? null : mcp.connection());
+            hosts.put(dev.finch.host.MemoryHost.class, memory);
+            hosts.put(dev.finch.host.ScheduleHost.class, finch.scheduler());
+            base = HostConfig.of(GrantSet.EMPTY, options.deferred()).withRevocations(grants.revocations()).withAll(hosts);
             // With a store, every effect's intent is journaled there before it is performed, and its receipt after.
             if (finch.store().isPresent()) base = base.withObserver(new StoreJournal(finch.store().get().journal()));
             sessionHosts = base;
         }
-        return base.withGrants(grants.current()).with(dev.finch.host.ModelHost.class, finch.newModelHost())
-                .with(dev.finch.host.AgentHost.class, finch.agentHost(this));
+        Map<Class<?>, Object> perRun = new IdentityHashMap<>(4);
+        perRun.put(dev.finch.host.ModelHost.class, finch.newModelHost());
+        perRun.put(dev.finch.host.AgentHost.class, finch.agentHost(this));
+        return base.withGrants(grants.current()).withAll(perRun);
     }
 
     /** Installs a restored state, as it was when the image was saved (its history is already read). */

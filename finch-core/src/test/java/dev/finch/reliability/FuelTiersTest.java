@@ -53,6 +53,12 @@ class FuelTiersTest {
             // The increment in a leaf word, and a leaf word that keeps its input in a local of its own.
             LEAVES + ": s ( int -- int ) :> n 0 0 begin dup n < while tuck k-add swap k-inc repeat drop ; 30000 s",
             ": k-inc ( int -- int ) :> x x 1 + ; : s ( int -- int ) :> n 0 0 begin dup n < while tuck + swap k-inc repeat drop ; 30000 s",
+            // The counter in a named local the body stores (the shape Lisp's named let lowers to): a local bound, the
+            // increment first, a literal bound with leaf calls, and a counter stepped twice (no strip: the same budget).
+            ": s ( int -- int ) :> n 0 :> i 0 :> t begin i n < while t i + :> t i 1 + :> i repeat t ; 40000 s",
+            ": s ( int -- int ) :> n 0 :> i 0 :> t begin i n < while i 1 + :> i t i + :> t repeat t ; 40000 s",
+            LEAVES + ": s ( int -- int ) :> n n :> i 0 :> t begin i 30000 < while t i k-add :> t i k-inc :> i repeat t ; 0 s",
+            ": s ( int -- int ) :> n 0 :> i 0 :> t begin i n < while t i + :> t i 1 + 1 + :> i repeat t ; 40000 s",
             // A loop that starts far below zero and ends just below the largest int.
             "9223372036854735807 begin dup 9223372036854775807 < while 1 + repeat",
             // Loops nested in loops, and a loop whose body calls a word that loops (it charges the context).
@@ -61,6 +67,7 @@ class FuelTiersTest {
                     + ": t ( int -- int ) :> m 0 0 begin dup m < while 100 s drop 1 + repeat drop ; 300 t",
             // Recursion: a recursive word, mutual recursion, recursion through a loop.
             ": fib ( int -- int ) dup 2 < if else dup 1 - fib swap 2 - fib + then ; 18 fib",
+            ": fib ( int -- int ) :> n n 2 < if n else n 1 - fib n 2 - fib + then ; 18 fib",
             ": ping ( int -- int ) dup 0 = if else 1 - pong then ; : pong ( int -- int ) dup 0 = if else 1 - ping then ; 20000 ping",
             ": down ( int -- int ) dup 0 > if 1 - 0 begin dup 10 < while 1 + repeat drop down then ; 2000 down",
             // Recursion with a float, a bool, a reference and two results, and with an err propagated up by `?`.
@@ -110,11 +117,14 @@ class FuelTiersTest {
     @ValueSource(strings = {
             ": s ( int -- int ) :> n 9223372036854000000 0 begin dup n < while tuck + swap 1 + repeat drop ; 5000000 s",
             "9223372036854775000 0 begin dup 2000 < while swap 1 + swap 1 + repeat",
+            ": s ( int -- int ) :> n 0 :> i 9223372036854000000 :> t begin i n < while t i + :> t i 1 + :> i repeat t ; 5000000 s",
             // A branch's bound proves only what it bounds: these stay checked.
             ": f ( int -- int ) dup 2 < if 1 - then ; -9223372036854775808 f",
             ": g ( int -- int ) dup 0 > if 1 + then ; 9223372036854775807 g",
             ": h ( int -- int ) 5 over < if else 1 - then ; -9223372036854775808 h",
             ": k ( int -- int ) dup 100 < if else 1 + then ; 9223372036854775807 k",
+            ": n ( int -- int ) :> x x 2 < if x 1 - else x then ; -9223372036854775808 n",
+            ": m ( int -- int ) :> x x 2 < if 0 else x 5 < if -9223372036854775808 :> x then x 1 - then ; 3 m",
             // In a twinned recursion, in one copy and in the other (the overflowing frame is 12 and 13 levels down).
             ": up ( int -- int ) dup 0 = if drop 9223372036854775800 else 1 - up 1 + then ; 20 up",
             ": up ( int -- int ) dup 0 = if drop 9223372036854775800 else 1 - up 1 + then ; 21 up"})

@@ -49,9 +49,13 @@ class CompletionFormsTest {
 
     @Test
     void namedLetIsALoopOverItsParameters() {
-        assertThat(ir("(let loop ((i 0)) (if (< i 3) (loop (+ i 1)) i))")).isEqualTo(
-                "0 :> i true :> again none :> result begin @again while @i 3 < if @i 1 + :> i else @i some :> result false :> again then repeat "
+        // (if test (loop …) result), the loop called nowhere else: Co-Forth's begin … while … repeat, the result after it.
+        assertThat(ir("(let loop ((i 0)) (if (< i 3) (loop (+ i 1)) i))")).isEqualTo("0 :> i begin @i 3 < while @i 1 + :> i repeat @i");
+        // Any other shape: a flag says whether to go round again, and the result is kept as an option until the loop ends.
+        assertThat(ir("(let loop ((i 0)) (if (>= i 3) i (loop (+ i 1))))")).isEqualTo(
+                "0 :> i true :> again none :> result begin @again while @i 3 >= if @i some :> result false :> again else @i 1 + :> i then repeat "
                         + "@result unwrap");
+        assertThat(ir("(let loop ((i 0)) (if (< i 3) (loop (+ i 1)) (if (= i 7) (loop 0) i)))")).startsWith("0 :> i true :> again none :> result");
         assertThat(fails("(let loop ((i 0)) (+ 1 (loop i)))").code()).isEqualTo("E-LISP-108");
         assertThat(fails("(let loop ((i 0)) (let ((f (lambda () (loop 1)))) 0))").code()).isEqualTo("E-LISP-108");
         assertThat(fails("(let loop ((i 0)) loop)").code()).isEqualTo("E-LISP-108");

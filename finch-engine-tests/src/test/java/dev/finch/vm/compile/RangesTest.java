@@ -73,6 +73,23 @@ class RangesTest {
         assertThat(plain(": f ( int -- int ) dup 10 < if begin dup 0 > while 1 + repeat then ;", "+")).containsExactly(false);
     }
 
+    @Test void aLocalHoldsTheValueStoredInIt() {
+        // Lisp's fib: (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))).
+        assertThat(plain(": f ( int -- int ) :> n n 2 < if n else n 1 - n 2 - + then ;", "-")).containsExactly(true, true);
+        // The else branch stores another value into n: its n is not the one compared.
+        assertThat(plain(": f ( int -- int ) :> n n 2 < if n else 0 :> n n 1 - then ;", "-")).containsExactly(false);
+        // Stored in one branch only: after the branch, n is not known to be either value (here n >= 2 held before it).
+        assertThat(plain(": f ( int -- int ) :> n n 2 < if 0 else n 5 < if -9223372036854775808 :> n then n 1 - then ;", "-"))
+                .containsExactly(false);
+        assertThat(plain(": f ( int -- int ) :> n n 2 < if 0 else n 5 < if n :> n then n 1 - then ;", "-"))
+                .as("both branches leave n the value compared").containsExactly(true);
+    }
+
+    @Test void aLoopForgetsTheLocals() {
+        assertThat(plain(": f ( int -- int ) :> n n 10 < if 0 else begin n 20 < while -9223372036854775808 :> n repeat n 1 - then ;", "-"))
+                .containsExactly(false);
+    }
+
     @Test void twoLiteralsAreLeftToTheAdditionItself() {
         assertThat(plain(": f ( -- int ) 1 2 + ;", "+")).containsExactly(false);
     }

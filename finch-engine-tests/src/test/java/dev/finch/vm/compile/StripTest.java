@@ -18,7 +18,7 @@ class StripTest {
     @Test void aLiteralBound() {
         Strip.Plan p = plan(": count ( int -- int ) begin dup 1000 < while 1 + repeat ;", "count");
         assertThat(p).isNotNull();
-        assertThat(p.position()).isZero();
+        assertThat(p.induction()).isEqualTo(new Strip.In(0));
         assertThat(p.bound()).isEqualTo(new Strip.Const(1000));
         assertThat(p.steps()).as("the back-edge alone").isEqualTo(1);
         assertThat(p.increments()).as("the 1 + of the compared value").hasSize(1);
@@ -27,7 +27,7 @@ class StripTest {
     @Test void aBoundOnTheStackTheBodyLeavesInPlace() {
         Strip.Plan p = plan(": upto ( int int -- int ) begin over over > while 1 + repeat nip ;", "upto");
         assertThat(p).isNotNull();
-        assertThat(p.position()).isEqualTo(1);
+        assertThat(p.induction()).isEqualTo(new Strip.In(1));
         assertThat(p.bound()).isEqualTo(new Strip.In(0));
     }
 
@@ -35,7 +35,26 @@ class StripTest {
         Strip.Plan p = plan(": sum ( int -- int ) :> n 0 0 begin dup n < while swap over + swap 1 + repeat drop ;", "sum");
         assertThat(p).isNotNull();
         assertThat(p.bound()).isEqualTo(new Strip.Local("n"));
-        assertThat(p.position()).isEqualTo(1);
+        assertThat(p.induction()).isEqualTo(new Strip.In(1));
+    }
+
+    @Test void aCounterInALocalTheBodyStores() {
+        // Lisp's named let: (let loop ((i 0) (t 0)) (if (< i n) (loop (+ i 1) (+ t i)) t)).
+        Strip.Plan p = plan(": sum ( int -- int ) :> n 0 0 :> t :> i begin i n < while i 1 + t i + :> t :> i repeat t ;", "sum");
+        assertThat(p).isNotNull();
+        assertThat(p.induction()).isEqualTo(new Strip.Var("i"));
+        assertThat(p.bound()).isEqualTo(new Strip.Local("n"));
+        assertThat(p.steps()).isEqualTo(1);
+        assertThat(p.increments()).as("the i + 1 of the value the test compared").hasSize(1);
+        assertThat(plan(": sum ( int -- int ) drop 0 :> i begin i 10 < while i 1 + :> i repeat i ;", "sum").bound()).isEqualTo(new Strip.Const(10));
+    }
+
+    @Test void refusedWhenTheLocalCounterIsNotSteppedByOne() {
+        assertThat(plan(": sum ( int -- int ) :> n 0 :> i begin i n < while i 1 + 1 + :> i repeat i ;", "sum")).isNull();
+        assertThat(plan(": sum ( int -- int ) :> n 0 :> i begin i n < while i 1 + :> i i 1 + :> i repeat i ;", "sum")).isNull();
+        assertThat(plan(": sum ( int -- int ) :> n 0 :> i begin i n < while 5 :> i repeat i ;", "sum")).isNull();
+        // The bound a stored local: it may change.
+        assertThat(plan(": sum ( int -- int ) :> n 0 :> i begin i n < while i 1 + :> i n 1 + :> n repeat i ;", "sum")).isNull();
     }
 
     @Test void theIncrementMayBeWrittenOneFirst() {

@@ -227,6 +227,15 @@ final class Emitter {
                 // Initial values first (a parallel binding), then stored right to left off the stack.
                 for (int i = 0; i < n.params.size(); i++) emit(n.kid(i), true, out);
                 for (int i = n.params.size() - 1; i >= 0; i--) out.add(new Instr.LocalStore(n.params.get(i).ir, n.origin));
+                Node guarded = whileLoop(n);
+                if (guarded != null) {
+                    // (if test (loop …) result): the test is the loop's own test and the result follows the loop, as
+                    // Co-Forth's begin … while … repeat — no flag, no optional result.
+                    Block test = nested(n.origin, t -> emit(guarded.kid(0), true, t));
+                    Block body = nested(n.origin, b -> tail(guarded.kid(1), n, b));
+                    out.add(new Instr.Loop(test, body, n.origin));
+                    yield form(guarded.kid(2), want, out);
+                }
                 out.add(new Instr.Push(new Literal.BoolLit(true), n.origin));
                 out.add(new Instr.LocalStore(n.local.ir, n.origin));
                 out.add(new Instr.Call("none", n.origin));
@@ -249,6 +258,29 @@ final class Emitter {
             // The chain's previous link already pushed this value.
             case STACKED -> true;
         };
+    }
+
+    /**
+     * The named let's body when it is {@code (if test (name …) result)} with {@code name} called nowhere else: a plain
+     * while loop, its test the {@code if}'s; otherwise null (the general lowering, with a flag and an optional result).
+     */
+    private static Node whileLoop(Node namedLet) {
+        Node body = namedLet.kid(namedLet.kids.size() - 1);
+        while (body.kind == Node.Kind.SEQ && body.kids.size() == 1) body = body.kid(0);
+        if (body.kind != Node.Kind.IF || body.kids.size() != 3) return null;
+        Node again = body.kid(1);
+        while (again.kind == Node.Kind.SEQ && again.kids.size() == 1) again = again.kid(0);
+        if (again.kind != Node.Kind.LOOP_CALL || again.local.loop != namedLet) return null;
+        if (callsLoop(body.kid(0), namedLet) || callsLoop(body.kid(2), namedLet)) return null;
+        for (Node k : again.kids) if (callsLoop(k, namedLet)) return null;
+        return body;
+    }
+
+    /** Whether {@code n} calls named let {@code loop} anywhere inside it. */
+    private static boolean callsLoop(Node n, Node loop) {
+        if (n.kind == Node.Kind.LOOP_CALL && n.local != null && n.local.loop == loop) return true;
+        for (Node k : n.kids) if (callsLoop(k, loop)) return true;
+        return false;
     }
 
     /**

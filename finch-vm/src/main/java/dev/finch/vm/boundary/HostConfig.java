@@ -76,6 +76,19 @@ public final class HostConfig {
         return new HostConfig(grants, deferred, observers, maxFileReadBytes, revocations, next);
     }
 
+    /**
+     * This configuration with each family of {@code hosts} bound to its host (a null host: unbound), as a chain of
+     * {@link #with} would bind them, with the bindings copied once.
+     */
+    public HostConfig withAll(Map<Class<?>, ?> hosts) {
+        Map<Class<?>, Object> next = new IdentityHashMap<>(bindings);
+        for (Map.Entry<Class<?>, ?> e : hosts.entrySet()) {
+            if (e.getValue() == null) next.remove(e.getKey());
+            else next.put(e.getKey(), e.getKey().cast(e.getValue()));
+        }
+        return new HostConfig(grants, deferred, observers, maxFileReadBytes, revocations, next);
+    }
+
     public HostConfig withGrants(GrantSet g) { return new HostConfig(g, deferred, observers, maxFileReadBytes, revocations, bindings); }
 
     public HostConfig withDeferred(boolean d) { return new HostConfig(grants, d, observers, maxFileReadBytes, revocations, bindings); }

@@ -277,7 +277,7 @@ final class NodeEmitter {
     private static void strip(MethodCompiler mc, Checked.LoopNode n, Strip.Plan plan) {
         MethodVisitor mv = mc.mv;
         int fuel = mc.fuelLocal();
-        int i = mc.slot(plan.position(), Kind.J);
+        int i = plan.induction() instanceof Strip.In p ? mc.slot(p.p(), Kind.J) : mc.namedLocal(((Strip.Var) plan.induction()).name());
         int limit = mc.temp(Kind.J);
         int count = mc.temp(Kind.Z);
         int k = mc.temp(Kind.Z);

@@ -19,15 +19,18 @@ import java.util.Set;
  * {@code 2 -} of it need no overflow check (fib's two subtractions). A symbolic run of a word's body gives each
  * stack value an identity (values are immutable, so a fact about one holds wherever it is moved by shuffles); an
  * {@code if} whose flag is a comparison of such a value with an int literal bounds it in each branch; {@code x c +}
- * and {@code x c -} with a literal {@code c} are plain when the bound keeps the result in range. Anything the walk
- * does not follow (loops, locals, other branches) gets fresh identities without facts, so it only ever proves less.
+ * and {@code x c -} with a literal {@code c} are plain when the bound keeps the result in range. A named local holds
+ * the identity last stored into it, so {@code :> n n 2 < if n else n 1 - …} (Lisp's fib) is proved as the stack
+ * form is; after a branch a local keeps its identity only when both branches leave it the same. Anything the walk
+ * does not follow (loops, other branches) gets fresh identities without facts, and forgets every local (it may
+ * store them), so it only ever proves less.
  */
 final class Ranges {
     private Ranges() { }
 
     /** The additions and subtractions in {@code body} that cannot overflow. */
     static void find(CheckedBlock body, Library library, Set<Node> plain) {
-        new Walk(library, plain).block(body, fresh(body.in().size()), new HashMap<>());
+        new Walk(library, plain).block(body, fresh(body.in().size()), new HashMap<>(), new HashMap<>());
     }
 
     /** A stack value's identity. */
@@ -73,12 +76,15 @@ final class Ranges {
             this.plain = plain;
         }
 
-        /** Walks {@code b} from {@code row} under {@code facts}; leaves {@code row} as b's out row. */
-        void block(CheckedBlock b, List<Sym> row, Map<Sym, Bounds> facts) {
-            for (Node n : b.nodes()) node(n, row, facts);
+        /**
+         * Walks {@code b} from {@code row} under {@code facts}, with {@code locals} the identity each named local holds;
+         * leaves {@code row} as b's out row and {@code locals} as b leaves them.
+         */
+        void block(CheckedBlock b, List<Sym> row, Map<Sym, Bounds> facts, Map<String, Sym> locals) {
+            for (Node n : b.nodes()) node(n, row, facts, locals);
         }
 
-        private void node(Node n, List<Sym> row, Map<Sym, Bounds> facts) {
+        private void node(Node n, List<Sym> row, Map<Sym, Bounds> facts, Map<String, Sym> locals) {
             if (row.size() != n.before().size()) replace(row, fresh(n.before().size()));
             switch (n.kind()) {
                 case PUSH -> {
@@ -86,6 +92,13 @@ final class Ranges {
                     row.add(lit instanceof Literal.IntLit i ? new Const(i.value()) : new Sym());
                 }
                 case CALL -> call((CallNode) n, row, facts);
+                case LOCAL_STORE -> locals.put(((Checked.LocalStoreNode) n).instr().name(), row.remove(row.size() - 1));
+                case LOCAL_LOAD -> {
+                    String name = ((Checked.LocalLoadNode) n).instr().name();
+                    Sym held = locals.get(name);
+                    if (held == null) locals.put(name, held = new Sym());
+                    row.add(held);
+                }
                 case IF -> {
                     Checked.IfNode x = (Checked.IfNode) n;
                     Sym flag = row.remove(row.size() - 1);
@@ -104,14 +117,21 @@ final class Ranges {
                     }
                     List<Sym> then = new ArrayList<>(row);
                     List<Sym> otherwise = new ArrayList<>(row);
-                    block(x.then(), then, yes);
-                    block(x.otherwise(), otherwise, no);
+                    Map<String, Sym> thenLocals = new HashMap<>(locals);
+                    Map<String, Sym> otherwiseLocals = new HashMap<>(locals);
+                    block(x.then(), then, yes, thenLocals);
+                    block(x.otherwise(), otherwise, no, otherwiseLocals);
                     replace(row, merge(then, otherwise));
+                    locals.clear();
+                    for (Map.Entry<String, Sym> e : thenLocals.entrySet()) {
+                        if (otherwiseLocals.get(e.getKey()) == e.getValue()) locals.put(e.getKey(), e.getValue());
+                    }
                 }
                 default -> {
                     // Not followed: the children start from values without facts, and so does what follows.
-                    for (CheckedBlock inner : Checked.children(n)) block(inner, fresh(inner.in().size()), new HashMap<>());
+                    for (CheckedBlock inner : Checked.children(n)) block(inner, fresh(inner.in().size()), new HashMap<>(), new HashMap<>());
                     replace(row, fresh(n.after().size()));
+                    locals.clear();
                 }
             }
         }

@@ -17,8 +17,9 @@ import java.util.Set;
 
 /**
  * Counted loops whose fuel can be paid per strip of iterations instead of per iteration. A {@code begin … while …
- * repeat} loop qualifies when its test is {@code i < bound} on a stack value {@code i} (and changes nothing else),
- * its body ends with {@code i + 1} in i's place (added there or by a leaf word it calls), the bound is the same on every iteration (a literal, a named local
+ * repeat} loop qualifies when its test is {@code i < bound} on a stack value {@code i} or on a named local {@code i}
+ * the body stores (and changes nothing else), its body ends with {@code i + 1} in i's place — the stack position,
+ * or the local (added there or by a leaf word it calls) — the bound is the same on every iteration (a literal, a named local
  * the loop never stores, or a stack value the body leaves in place), and nothing in the test or body can reach the
  * context: only stack shuffles, literals, local loads and stores, pure builtins, and calls of leaf words that can
  * neither loop nor recurse ({@link Bounded}). Every iteration then costs the same number of steps — the back-edge
@@ -36,12 +37,13 @@ final class Strip {
     /**
      * A loop that can run in strips.
      *
-     * @param position the induction variable's position in the loop's row (an int)
+     * @param induction where the induction variable lives: an {@link In} (its position in the loop's row) or a
+     *                  {@link Var} (a named local the loop stores)
      * @param bound the exclusive upper bound: a {@link Const}, a {@link Local} or an {@link In}
      * @param steps the steps one iteration costs (its back-edge and its leaf calls)
      * @param increments the additions {@code i + 1} of the compared value (they cannot overflow)
      */
-    record Plan(int position, Sym bound, int steps, Set<Node> increments) { }
+    record Plan(Sym induction, Sym bound, int steps, Set<Node> increments) { }
 
     /** What a stack value is known to be, in terms of the values at the loop's head. */
     sealed interface Sym { }
@@ -52,11 +54,14 @@ final class Strip {
     /** The value of a named local the loop never stores. */
     record Local(String name) implements Sym { }
 
+    /** The value a named local the loop stores holds at the loop's head. */
+    record Var(String name) implements Sym { }
+
     /** An int literal. */
     record Const(long value) implements Sym { }
 
-    /** {@code In(p) + 1}. */
-    record Inc(int p) implements Sym { }
+    /** {@code of + 1}, {@code of} an {@link In} or a {@link Var}. */
+    record Inc(Sym of) implements Sym { }
 
     /** {@code a < b} (ints). */
     record Less(Sym a, Sym b) implements Sym { }
@@ -76,20 +81,23 @@ final class Strip {
         if (!test.block(loop.test(), row)) return null;
         if (row.size() != head.size() + 1 || !(row.get(row.size() - 1) instanceof Less less)) return null;
         if (!row.subList(0, head.size()).equals(start(head.size()))) return null;
-        if (!(less.a() instanceof In iv) || Kind.of(head.get(iv.p())) != Kind.J) return null;
+        Sym iv = less.a();
+        boolean counter = iv instanceof In p && Kind.of(head.get(p.p())) == Kind.J || iv instanceof Var v && mc.namedKind(v.name()) == Kind.J;
+        if (!counter) return null;
         Walk body = new Walk(mc, stored);
-        body.compared = iv.p();
+        body.compared = iv;
         List<Sym> after = start(head.size());
         if (!body.block(loop.body(), after) || after.size() != head.size()) return null;
-        if (!after.get(iv.p()).equals(new Inc(iv.p()))) return null;
+        Sym last = iv instanceof In p ? after.get(p.p()) : body.vars.get(((Var) iv).name());
+        if (!new Inc(iv).equals(last)) return null;
         Sym bound = less.b();
         boolean invariant = bound instanceof Const
                 || bound instanceof Local l && mc.namedKind(l.name()) == Kind.J
-                || bound instanceof In q && q.p() != iv.p() && Kind.of(head.get(q.p())) == Kind.J && after.get(q.p()).equals(q);
+                || bound instanceof In q && !q.equals(iv) && Kind.of(head.get(q.p())) == Kind.J && after.get(q.p()).equals(q);
         if (!invariant) return null;
         Set<Node> increments = Collections.newSetFromMap(new IdentityHashMap<>());
         increments.addAll(body.increments);
-        return new Plan(iv.p(), bound, 1 + body.calls, increments);
+        return new Plan(iv, bound, 1 + body.calls, increments);
     }
 
     private static List<Sym> start(int size) {
@@ -122,8 +130,10 @@ final class Strip {
          * the comparison) is allowed there.
          */
         boolean inTest;
-        /** The head position the test compared (in the body), else -1. */
-        int compared = -1;
+        /** The induction variable the test compared (in the body), else null. */
+        Sym compared;
+        /** What each local the loop stores holds so far ({@link Var} until the walk stores it). */
+        final java.util.Map<String, Sym> vars = new java.util.HashMap<>();
         final List<Node> increments = new ArrayList<>();
 
         Walk(MethodCompiler mc, Set<String> stored) {
@@ -145,11 +155,14 @@ final class Strip {
                 }
                 case LOCAL_LOAD -> {
                     String name = ((Checked.LocalLoadNode) n).instr().name();
-                    row.add(stored == null || stored.contains(name) ? new Opaque() : new Local(name));
+                    if (stored == null) row.add(new Opaque());
+                    else if (stored.contains(name)) row.add(vars.getOrDefault(name, new Var(name)));
+                    else row.add(new Local(name));
                     return true;
                 }
                 case LOCAL_STORE -> {
-                    row.remove(row.size() - 1);
+                    Sym value = row.remove(row.size() - 1);
+                    if (stored != null) vars.put(((Checked.LocalStoreNode) n).instr().name(), value);
                     return true;
                 }
                 case CALL -> { return call((CallNode) n, row); }
@@ -199,10 +212,10 @@ final class Strip {
                     if (impl.overload().id().equals(ADD_INT)) {
                         Sym a = args.get(0);
                         Sym b = args.get(1);
-                        int p = a instanceof In in && b.equals(ONE) ? in.p() : b instanceof In in && a.equals(ONE) ? in.p() : -1;
-                        if (p >= 0) {
-                            if (p == compared) increments.add(c);
-                            return result(row, base, new Inc(p));
+                        Sym of = counter(a) && b.equals(ONE) ? a : counter(b) && a.equals(ONE) ? b : null;
+                        if (of != null) {
+                            if (of.equals(compared)) increments.add(c);
+                            return result(row, base, new Inc(of));
                         }
                     }
                     return opaque(row, base, sig.outs().size());
@@ -211,6 +224,9 @@ final class Strip {
             }
             return false;
         }
+
+        /** Whether {@code s} is a value at the loop's head that a counter may be: a row position or a stored local. */
+        private static boolean counter(Sym s) { return s instanceof In || s instanceof Var; }
 
         private static boolean result(List<Sym> row, int base, Sym s) {
             row.subList(base, row.size()).clear();
