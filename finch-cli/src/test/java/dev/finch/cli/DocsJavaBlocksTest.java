@@ -12,7 +12,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -33,7 +32,6 @@ import javax.tools.JavaFileObject;
 import javax.tools.SimpleJavaFileObject;
 import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
-import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.DynamicTest;
@@ -88,7 +86,6 @@ class DocsJavaBlocksTest {
     private static final Pattern DECLARATION = Pattern.compile(
             "\\A\\s*(?:@[\\w.]+(?:\\([^)]*\\))?\\s*)*(?:(?:public|protected|private|abstract|final|sealed|non-sealed|strictfp|static)\\s+)*"
                     + "(?:class|record|interface|enum|@interface)\\s+(\\w+)");
-    private static final Duration RUN_LIMIT = Duration.ofSeconds(60);
 
     // ------------------------------------------------------------------------------------------------ blocks
 
@@ -262,7 +259,7 @@ class DocsJavaBlocksTest {
     private static void run(Block b, ClassLoader loader) throws Throwable {
         Class<?> unit = Class.forName(packageOf(b.file()) + "." + b.unitName(), true, loader);
         Throwable[] failure = new Throwable[1];
-        Assertions.assertTimeoutPreemptively(RUN_LIMIT, () -> {
+        HangGuard.run(b.name(), () -> {
             Thread me = Thread.currentThread();
             ClassLoader before = me.getContextClassLoader();
             me.setContextClassLoader(loader);
@@ -273,7 +270,7 @@ class DocsJavaBlocksTest {
             } finally {
                 me.setContextClassLoader(before);
             }
-        }, b.name() + " ran longer than " + RUN_LIMIT);
+        });
         if (failure[0] instanceof AssertionError a) throw new AssertionError(b.name() + ": " + a.getMessage(), a);
         if (failure[0] != null) throw new AssertionError(b.name() + " threw " + failure[0], failure[0]);
     }
