@@ -91,9 +91,11 @@ final class ChatCommand implements Callable<Integer> {
         try (java.io.Closeable stored = () -> store.ifPresent(FinchStore::close); Finch owned = finch) {
             Conversation.Builder builder = Conversation.builder(session, profile.provider()).model(profile.model()).maxModelCalls(maxModelCalls);
             if (maxTurnTokens > 0) builder.maxTurnTokens(maxTurnTokens);
+            spend(builder);
             Conversation c = builder
                     .sink(json ? new EventSink() : chunk -> { io.out().print(chunk); io.out().flush(); }).build();
             BufferedReader in = new BufferedReader(new InputStreamReader(io.in(), StandardCharsets.UTF_8));
+            interruptible(session);
             boolean failed = false;
             for (String line; (line = prompt(in, "you> ")) != null; ) {
                 String text = line.strip();
@@ -103,12 +105,59 @@ final class ChatCommand implements Callable<Integer> {
                     io.out().println(DiscoveryJson.write(DiscoveryJson.tree(session.getVmState())));
                     continue;
                 }
-                Step step = c.turn(text);
-                while (step instanceof Step.AwaitingApproval a) step = ask(in, c, a);
+                turn = Thread.currentThread();
+                Step step;
+                try {
+                    step = c.turn(text);
+                    while (step instanceof Step.AwaitingApproval a) step = ask(in, c, a);
+                } finally {
+                    turn = null;
+                    Thread.interrupted();   // a Ctrl-C that ended this turn does not reach the next
+                }
                 failed |= report(step);
             }
             io.out().flush();
             return failed ? Main.EXIT_FAILED : 0;
+        }
+    }
+
+    /** The thread running a turn right now, if one runs (what Ctrl-C interrupts). */
+    private volatile Thread turn;
+
+    /**
+     * On a terminal, Ctrl-C during a turn cancels it — the running program (nothing of it is committed) and the model
+     * call in progress — and the chat goes on; between turns it ends the chat, as usual.
+     */
+    private void interruptible(Session session) {
+        if (io.in() != System.in || System.console() == null) return;
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("INT"), signal -> {
+                Thread t = turn;
+                if (t == null) {
+                    System.exit(130);
+                    return;
+                }
+                session.runningExecution().ifPresent(session::cancel);
+                t.interrupt();
+            });
+        } catch (IllegalArgumentException | UnsupportedOperationException noSignals) {
+            // No INT signal here: Ctrl-C ends the process, as it would without this handler.
+        }
+    }
+
+    /** With a --budget and a --model's prices, each turn's model calls may spend at most the budget at those prices. */
+    private void spend(Conversation.Builder builder) throws UsageException {
+        if (providers.budget == null || providers.models.isEmpty()) return;
+        String m = providers.models.get(0);
+        String[] terms = m.indexOf('=') < 0 ? new String[0] : m.substring(m.indexOf('=') + 1).split(",", -1);
+        try {
+            if (terms.length != 3) throw new NumberFormatException();
+            builder.maxTurnSpend(new java.math.BigDecimal(providers.budget.strip()), new java.math.BigDecimal(terms[0].strip()),
+                    new java.math.BigDecimal(terms[1].strip()));
+        } catch (NumberFormatException e) {
+            throw new UsageException("--budget and --model ID=IN,OUT,MAX are decimal US dollars (a turn's budget at the model's prices)");
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
         }
     }
 

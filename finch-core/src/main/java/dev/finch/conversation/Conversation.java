@@ -60,6 +60,10 @@ public final class Conversation {
     private long turnTokens;
     /** The most tokens one turn's model calls may use (0: no bound). */
     private final long maxTurnTokens;
+    /** The most one turn's model calls may cost in US dollars at {@link #pricePerMillion} (null: no bound), and what it cost so far. */
+    private final java.math.BigDecimal maxTurnSpend;
+    private final java.math.BigDecimal[] pricePerMillion;
+    private java.math.BigDecimal turnSpend = java.math.BigDecimal.ZERO;
     /** The turn in progress while it waits for an approval; null otherwise. */
     private Paused paused;
 
@@ -75,6 +79,8 @@ public final class Conversation {
         this.maxTokens = b.maxTokens;
         this.maxModelCalls = b.maxModelCalls;
         this.maxTurnTokens = b.maxTurnTokens;
+        this.maxTurnSpend = b.maxTurnSpend;
+        this.pricePerMillion = b.pricePerMillion;
         this.timeout = b.timeout;
         this.sink = b.sink;
         this.surface = ToolSurface.of(session).withSink(sink).withUnitYieldResumes(UNIT_YIELD_RESUMES);
@@ -94,6 +100,8 @@ public final class Conversation {
         private int maxTokens = 4096;
         private int maxModelCalls = 16;
         private long maxTurnTokens;
+        private java.math.BigDecimal maxTurnSpend;
+        private java.math.BigDecimal[] pricePerMillion;
         private Duration timeout = Duration.ofMinutes(10);
         private OutputSink sink = OutputSink.NONE;
 
@@ -121,6 +129,20 @@ public final class Conversation {
         public Builder maxTurnTokens(long tokens) {
             if (tokens <= 0) throw new IllegalArgumentException("maxTurnTokens must be positive");
             this.maxTurnTokens = tokens;
+            return this;
+        }
+
+        /**
+         * The most one turn's model calls may cost, in US dollars, at the prices the host states (per million input and
+         * output tokens; the provider reports no prices): past it the turn stops with {@code E-CONVERSATION-008}. Tokens
+         * a provider does not report cost nothing here.
+         */
+        public Builder maxTurnSpend(java.math.BigDecimal dollars, java.math.BigDecimal inputPerMillion, java.math.BigDecimal outputPerMillion) {
+            for (java.math.BigDecimal d : new java.math.BigDecimal[] {dollars, inputPerMillion, outputPerMillion}) {
+                if (d == null || d.signum() < 0) throw new IllegalArgumentException("a spend budget and its prices are dollars, 0 or more");
+            }
+            this.maxTurnSpend = dollars;
+            this.pricePerMillion = new java.math.BigDecimal[] {inputPerMillion, outputPerMillion};
             return this;
         }
 
@@ -163,6 +185,7 @@ public final class Conversation {
         }
         user(humanInput);
         turnTokens = 0;
+        turnSpend = java.math.BigDecimal.ZERO;
         return drive(new ArrayList<>(), System.nanoTime() + timeout.toNanos(), 0);
     }
 
@@ -212,6 +235,14 @@ public final class Conversation {
             responses++;
             turnTokens += t.usage().total();
             transcript.add(new AgentProvider.AssistantTurn(t));
+            if (maxTurnSpend != null) {
+                turnSpend = turnSpend.add(cost(t.usage()));
+                if (turnSpend.compareTo(maxTurnSpend) > 0) {
+                    return new Step.Stopped(outcomes, ConversationCode.TURN_SPEND.at(Origin.UNKNOWN, "the turn's model calls cost $"
+                            + turnSpend.stripTrailingZeros().toPlainString() + " at the prices the host stated, past its budget of $"
+                            + maxTurnSpend.stripTrailingZeros().toPlainString()));
+                }
+            }
             if (maxTurnTokens > 0 && turnTokens > maxTurnTokens) {
                 return new Step.Stopped(outcomes, ConversationCode.TURN_TOKENS.at(Origin.UNKNOWN, "the turn's model calls used "
                         + turnTokens + " tokens, past its budget of " + maxTurnTokens + " (as the provider reported them)"));
@@ -326,6 +357,14 @@ public final class Conversation {
         }
         if (o instanceof Outcome.Suspended && !waitsForApproval(o)) session.cancel(o.executionId());
         return o;
+    }
+
+    /** What {@code usage} costs at the host's prices (an unreported count costs nothing). */
+    private java.math.BigDecimal cost(AgentProvider.Usage usage) {
+        java.math.BigDecimal million = java.math.BigDecimal.valueOf(1_000_000);
+        return pricePerMillion[0].multiply(java.math.BigDecimal.valueOf(Math.max(0, usage.inputTokens())))
+                .add(pricePerMillion[1].multiply(java.math.BigDecimal.valueOf(Math.max(0, usage.outputTokens()))))
+                .divide(million, 12, java.math.RoundingMode.HALF_UP);
     }
 
     private Step timedOut(List<Outcome> outcomes) {

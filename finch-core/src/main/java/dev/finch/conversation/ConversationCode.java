@@ -11,7 +11,8 @@ public enum ConversationCode implements DiagnosticCode {
     NOT_PAUSED("E-CONVERSATION-004", "approve or deny was called while the turn was not waiting for an approval."),
     PAUSED("E-CONVERSATION-005", "A new turn was started while the last one still waits for an approval; approve or deny it first."),
     BAD_SAVE("E-CONVERSATION-006", "A saved conversation is not one this build reads (malformed JSON, another format, a missing part)."),
-    TURN_TOKENS("E-CONVERSATION-007", "The turn's model calls used more tokens than its budget (max-turn-tokens, as the provider reported them); the turn ended.");
+    TURN_TOKENS("E-CONVERSATION-007", "The turn's model calls used more tokens than its budget (max-turn-tokens, as the provider reported them); the turn ended."),
+    TURN_SPEND("E-CONVERSATION-008", "The turn's model calls cost more than its money budget, at the prices the host stated per million tokens; the turn ended.");
 
     private final String code;
     private final String meaning;

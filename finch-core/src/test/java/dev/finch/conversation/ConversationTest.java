@@ -169,4 +169,16 @@ I think the answer is four.
         assertThat(((Step.Answered) answered).answer().orElseThrow().sourceId()).isEqualTo("msg_2");
         assertThat(roomy.save()).contains("\"response_id\":\"msg_2\"").contains("\"input_tokens\":300");
     }
+
+    @Test void aMoneyBudgetAtTheHostsPricesEndsATurn() {
+        // 300 input and 100 output tokens a call at $3 and $15 per million: $0.0024 a call.
+        Conversation bounded = Conversation.builder(Finch.create().newSession(), wordy())
+                .maxTurnSpend(new java.math.BigDecimal("0.004"), new java.math.BigDecimal("3"), new java.math.BigDecimal("15")).build();
+        Step stopped = bounded.turn("hi");
+        assertThat(((Step.Stopped) stopped).why().code()).isEqualTo("E-CONVERSATION-008");
+        assertThat(((Step.Stopped) stopped).why().message()).contains("$0.0048");
+        Conversation roomy = Conversation.builder(Finch.create().newSession(), wordy())
+                .maxTurnSpend(new java.math.BigDecimal("0.01"), new java.math.BigDecimal("3"), new java.math.BigDecimal("15")).build();
+        assertThat(roomy.turn("hi").output()).isEqualTo("ok");
+    }
 }
