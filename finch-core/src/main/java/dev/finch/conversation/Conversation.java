@@ -213,6 +213,7 @@ public final class Conversation {
     /** Asks the model until the turn ends, pauses or a budget stops it. */
     private Step drive(List<Outcome> outcomes, long deadline, int modelCalls) {
         while (true) {
+            if (Thread.currentThread().isInterrupted()) return cancelled(outcomes);
             if (modelCalls >= maxModelCalls) {
                 return new Step.Stopped(outcomes, ConversationCode.TURN_MODEL_CALLS.at(Origin.UNKNOWN, "the turn used all of its "
                         + maxModelCalls + " model calls without a final answer"));
@@ -226,7 +227,7 @@ public final class Conversation {
                 return new Step.Stopped(outcomes, ConversationCode.PROVIDER.at(Origin.UNKNOWN, "the provider could not answer: " + f.getMessage()));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                return new Step.Stopped(outcomes, ConversationCode.PROVIDER.at(Origin.UNKNOWN, "the turn was interrupted while the provider answered"));
+                return cancelled(outcomes);
             } catch (RuntimeException e) {
                 dev.finch.vm.boundary.HostText.log("a conversation's provider failed", e);
                 return new Step.Stopped(outcomes, ConversationCode.PROVIDER.at(Origin.UNKNOWN, "the provider failed (the host's log has the cause)"));
@@ -269,6 +270,7 @@ public final class Conversation {
             }
             Outcome o = settle(session.submit(program.get().withSink(sink)));
             p.outcomes().add(o);
+            if (Thread.currentThread().isInterrupted()) return cancelled(p.outcomes());
             if (waitsForApproval(o)) {
                 paused = new Paused(o.executionId(), false, p.calls(), i, results, p.outcomes(), p.deadline(), p.modelCalls());
                 return new Step.AwaitingApproval(p.outcomes(), (Outcome.Suspended) o);
@@ -365,6 +367,11 @@ public final class Conversation {
         return pricePerMillion[0].multiply(java.math.BigDecimal.valueOf(Math.max(0, usage.inputTokens())))
                 .add(pricePerMillion[1].multiply(java.math.BigDecimal.valueOf(Math.max(0, usage.outputTokens()))))
                 .divide(million, 12, java.math.RoundingMode.HALF_UP);
+    }
+
+    /** The host interrupted the turn's thread: the turn ends here (a program running then was cancelled by the host). */
+    private static Step cancelled(List<Outcome> outcomes) {
+        return new Step.Stopped(outcomes, ConversationCode.CANCELLED.at(Origin.UNKNOWN, "the turn was cancelled"));
     }
 
     private Step timedOut(List<Outcome> outcomes) {

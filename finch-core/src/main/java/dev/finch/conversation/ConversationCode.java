@@ -12,7 +12,8 @@ public enum ConversationCode implements DiagnosticCode {
     PAUSED("E-CONVERSATION-005", "A new turn was started while the last one still waits for an approval; approve or deny it first."),
     BAD_SAVE("E-CONVERSATION-006", "A saved conversation is not one this build reads (malformed JSON, another format, a missing part)."),
     TURN_TOKENS("E-CONVERSATION-007", "The turn's model calls used more tokens than its budget (max-turn-tokens, as the provider reported them); the turn ended."),
-    TURN_SPEND("E-CONVERSATION-008", "The turn's model calls cost more than its money budget, at the prices the host stated per million tokens; the turn ended.");
+    TURN_SPEND("E-CONVERSATION-008", "The turn's model calls cost more than its money budget, at the prices the host stated per million tokens; the turn ended."),
+    CANCELLED("E-CONVERSATION-009", "The host cancelled the turn (its thread was interrupted: Ctrl-C in finch chat); the program running then was cancelled and committed nothing.");
 
     private final String code;
     private final String meaning;

@@ -181,4 +181,17 @@ I think the answer is four.
                 .maxTurnSpend(new java.math.BigDecimal("0.01"), new java.math.BigDecimal("3"), new java.math.BigDecimal("15")).build();
         assertThat(roomy.turn("hi").output()).isEqualTo("ok");
     }
+
+    @Test void aTurnWhoseThreadTheHostInterruptsIsCancelled() {
+        Conversation c = Conversation.builder(Finch.create().newSession(), script(">>> final\n(say \"never\")\n>>> final\n(say \"next\")\n")).build();
+        Thread.currentThread().interrupt();
+        Step step;
+        try {
+            step = c.turn("go");
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(((Step.Stopped) step).why().code()).isEqualTo("E-CONVERSATION-009");
+        assertThat(c.turn("again").output()).as("the conversation goes on; the model was not asked during the cancelled turn").isEqualTo("never");
+    }
 }
