@@ -33,8 +33,8 @@ import java.util.Optional;
  * (its {@code say} output is what the person reads) or the model answers with nothing, or when a budget ends it
  * (model calls, time). {@code say} streams to the sink as programs run; a unit {@code yield} is resumed at once; a
  * request the session's grants do not cover pauses the turn ({@link Step.AwaitingApproval}) until the host
- * {@link #approve}s or {@link #deny}s it. Each program's source identity is the provider's tool-call id, or
- * {@code response-N} for a text answer.
+ * {@link #approve}s or {@link #deny}s it. Each program's source identity is the provider's response id (when the
+ * provider gives none: the tool call's id, or {@code response-N} for a text answer).
  *
  * <p>{@link #save} writes the transcript and the session's image together; {@link #restore} reads them back.
  * A conversation is used by one thread at a time.
@@ -56,6 +56,8 @@ public final class Conversation {
     private final ToolSurface surface;
     private final List<AgentProvider.Message> transcript = new ArrayList<>();
     private int responses;
+    /** The provider's id of the response whose tool calls are being answered (empty when it gives none). */
+    private String responseId = "";
     /** The tokens the current turn's model calls used, as the provider reported them. */
     private long turnTokens;
     /** The most tokens one turn's model calls may use (0: no bound). */
@@ -248,6 +250,7 @@ public final class Conversation {
                 return new Step.Stopped(outcomes, ConversationCode.TURN_TOKENS.at(Origin.UNKNOWN, "the turn's model calls used "
                         + turnTokens + " tokens, past its budget of " + maxTurnTokens + " (as the provider reported them)"));
             }
+            responseId = t.responseId();
             if (!t.calls().isEmpty()) return calls(new Paused(null, false, t.calls(), 0, new ArrayList<>(), outcomes, deadline, modelCalls));
             String text = t.text().strip();
             if (text.isEmpty()) return new Step.Answered(outcomes, Optional.empty());
@@ -263,7 +266,7 @@ public final class Conversation {
         List<AgentProvider.ToolResult> results = new ArrayList<>(p.results());
         for (int i = p.index(); i < p.calls().size(); i++) {
             AgentProvider.ToolCall call = p.calls().get(i);
-            Optional<Submission> program = program(call);
+            Optional<Submission> program = program(call, responseId);
             if (program.isEmpty()) {
                 results.add(new AgentProvider.ToolResult(call.id(), surface.handle(call.name(), call.argumentsJson(), call.id())));
                 continue;
@@ -320,7 +323,7 @@ public final class Conversation {
      * A tool call that submits a program: {@code submit_program} with well-formed arguments. Anything else — another
      * tool, arguments the schema refuses — is the tool surface's to answer (it names what is wrong, and runs nothing).
      */
-    private static Optional<Submission> program(AgentProvider.ToolCall call) {
+    private static Optional<Submission> program(AgentProvider.ToolCall call, String responseId) {
         if (!call.name().equals("submit_program")) return Optional.empty();
         try {
             JsonNode args = JSON.readTree(call.argumentsJson());
@@ -333,7 +336,8 @@ public final class Conversation {
             JsonNode revision = args.get("expected_vm_revision");
             JsonNode generation = args.get("expected_manifest_generation");
             if ((revision != null && !revision.canConvertToLong()) || (generation != null && !generation.canConvertToLong())) return Optional.empty();
-            Submission s = Submission.of(args.get("source").asText(), call.id());
+            // The source identity is the provider's response id; a provider that gives none: the call's id.
+            Submission s = Submission.of(args.get("source").asText(), responseId == null || responseId.isEmpty() ? call.id() : responseId);
             s = language.map(s::withLanguage).orElse(s);
             if (revision != null || generation != null) {
                 s = new Submission(s.text(), s.language(), s.sourceId(),
