@@ -194,4 +194,15 @@ I think the answer is four.
         assertThat(((Step.Stopped) step).why().code()).isEqualTo("E-CONVERSATION-009");
         assertThat(c.turn("again").output()).as("the conversation goes on; the model was not asked during the cancelled turn").isEqualTo("never");
     }
+
+    @Test void aToolCallsProgramTakesTheProvidersResponseIdAsItsSourceIdentity() {
+        int[] n = {0};
+        AgentProvider provider = c -> n[0]++ == 0
+                ? new AgentProvider.Turn("", List.of(new AgentProvider.ToolCall("call_1", "submit_program", "{\"source\":\"(say \\\"x\\\")\"}")),
+                        "tool_use", AgentProvider.Usage.UNKNOWN, "msg_A")
+                : AgentProvider.Turn.finalMessage("");
+        Step step = Conversation.builder(Finch.create().newSession(), provider).build().turn("go");
+        assertThat(step.outcomes()).singleElement().satisfies(o -> assertThat(o.sourceId()).isEqualTo("msg_A"));
+        assertThat(step.output()).isEqualTo("x");
+    }
 }
