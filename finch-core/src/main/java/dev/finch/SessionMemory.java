@@ -49,14 +49,14 @@ record SessionMemory(Remembering remembering, String sessionId, String projectId
     }
 
     private Memory.Space space(MemoryWrites.Tree tree) throws HostFailure {
-        return switch (tree) {
-            case SESSION -> Memory.Space.session(sessionId);
-            case PROJECT -> {
-                if (projectId == null) throw new HostFailure(MemoryCode.NO_PROJECT, "this session has no project, so it has no project memory tree");
-                yield Memory.Space.project(projectId);
-            }
-            case GLOBAL -> Memory.Space.global();
-        };
+        if (tree == MemoryWrites.Tree.PROJECT && projectId == null) {
+            throw new HostFailure(MemoryCode.NO_PROJECT, "this session has no project, so it has no project memory tree");
+        }
+        return new Memory.Space(tree, switch (tree) {
+            case SESSION -> sessionId;
+            case PROJECT -> projectId;
+            case GLOBAL -> "";
+        });
     }
 
     private static HostFailure unavailable(String what, RuntimeException cause) {

@@ -2,9 +2,9 @@ package dev.finch.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.finch.capabilities.SegmentPattern;
+import dev.finch.host.MemoryWrites.Tree;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -17,25 +17,10 @@ import java.util.Optional;
  * {@link StoreLimits#maxEntriesPerTree()} entries.
  */
 public interface Memory {
-    /** The memory trees. */
-    enum Tree {
-        SESSION, PROJECT, GLOBAL;
-
-        /** The lowercase spelling a capability uses. */
-        public String spelling() { return name().toLowerCase(Locale.ROOT); }
-
-        /** The tree with this lowercase spelling. */
-        public static Optional<Tree> bySpelling(String s) {
-            for (Tree t : values()) if (t.spelling().equals(s)) return Optional.of(t);
-            return Optional.empty();
-        }
-
-        @Override public String toString() { return spelling(); }
-    }
-
     /**
      * One owner's tree: a session's ({@code owner} its session id), a project's (its project id) or the global one
-     * ({@code owner} empty).
+     * ({@code owner} empty). The trees are the host words' {@link Tree}: one definition for programs, capabilities and
+     * stores.
      */
     record Space(Tree tree, String owner) {
         public Space {

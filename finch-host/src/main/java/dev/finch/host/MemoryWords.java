@@ -123,7 +123,7 @@ public final class MemoryWords {
     }
 
     private static MemoryWrites.Tree tree(String tree, Origin o) {
-        return MemoryWrites.Tree.of(tree).orElseThrow(() -> new FinchTrap(MemoryCode.BAD_TREE, o,
+        return MemoryWrites.Tree.bySpelling(tree).orElseThrow(() -> new FinchTrap(MemoryCode.BAD_TREE, o,
                 "\"" + abbreviate(tree) + "\" is not a memory tree; name \"session\", \"project\" or \"global\""));
     }
 

@@ -21,7 +21,10 @@ public final class MemoryWrites implements RunState {
     /** The most writes one run may stage. */
     public static final int MAX_WRITES = 1_000;
 
-    /** The memory trees a program names. */
+    /**
+     * The memory trees: a session's, a project's and the global one — what programs and capabilities name, and what the
+     * store keeps entries under ({@code dev.finch.store.Memory.Space}): the one definition of them.
+     */
     public enum Tree {
         SESSION, PROJECT, GLOBAL;
 
@@ -29,10 +32,12 @@ public final class MemoryWrites implements RunState {
         public String spelling() { return name().toLowerCase(Locale.ROOT); }
 
         /** The tree spelled {@code s}, if it is one. */
-        public static Optional<Tree> of(String s) {
+        public static Optional<Tree> bySpelling(String s) {
             for (Tree t : values()) if (t.spelling().equals(s)) return Optional.of(t);
             return Optional.empty();
         }
+
+        @Override public String toString() { return spelling(); }
     }
 
     /** One staged write: a value, or a deletion ({@code value} null). */
@@ -98,7 +103,7 @@ public final class MemoryWrites implements RunState {
         if (staged == null || !staged.isArray()) throw new IllegalArgumentException("staged memory writes are a JSON array");
         List<Write> out = new ArrayList<>();
         for (JsonNode n : staged) {
-            Tree tree = Tree.of(n.path("tree").asText()).orElseThrow(() -> new IllegalArgumentException("a staged write names no tree"));
+            Tree tree = Tree.bySpelling(n.path("tree").asText()).orElseThrow(() -> new IllegalArgumentException("a staged write names no tree"));
             String path = n.path("path").asText();
             if (path.isEmpty()) throw new IllegalArgumentException("a staged write names no path");
             boolean deleted = n.path("deleted").asBoolean(false);

@@ -483,10 +483,10 @@ abstract class StoreContract {
             assertCode(() -> Memory.Space.global().at(bad), StoreCode.BAD_KEY);
         }
         assertCode(() -> Memory.Space.global().at("x".repeat(StoreLimits.MAX_PATH_BYTES + 1)), StoreCode.TOO_LARGE);
-        assertCode(() -> new Memory.Space(Memory.Tree.GLOBAL, "owner"), StoreCode.BAD_KEY);
+        assertCode(() -> new Memory.Space(dev.finch.host.MemoryWrites.Tree.GLOBAL, "owner"), StoreCode.BAD_KEY);
         assertCode(() -> Memory.Space.session(""), StoreCode.BAD_KEY);
         assertCode(() -> Memory.Space.project(null), StoreCode.BAD_KEY);
-        assertThat(Memory.Tree.bySpelling("project")).contains(Memory.Tree.PROJECT);
+        assertThat(dev.finch.host.MemoryWrites.Tree.bySpelling("project")).contains(dev.finch.host.MemoryWrites.Tree.PROJECT);
     }
 
     @Test void aListingIsThePrefixAndWhatContinuesItWithASlash() throws Exception {
