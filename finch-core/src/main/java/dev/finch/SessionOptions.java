@@ -1,10 +1,14 @@
 package dev.finch;
 
+import dev.finch.automation.AutomationHost;
 import dev.finch.capabilities.Root;
+import dev.finch.host.EditorHost;
 import dev.finch.host.FileHost;
 import dev.finch.host.ProcessHost;
+import dev.finch.net.NetHost;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -13,8 +17,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * What a host fixes when it opens a session: an immutable value, built from {@link #DEFAULT} with the {@code with…}
- * methods.
+ * What a host fixes when it opens a session: an immutable value, made with {@link #builder()} (or from {@link #DEFAULT}
+ * with the {@code with…} methods, each a copy with one thing changed). Its constructor is not public, so a later
+ * version can add an option without breaking a caller; {@link #toBuilder()} starts a builder from these options.
  *
  * <ul>
  *   <li><b>Roots</b> ({@link #withWorkspace}, {@link #withRoot}): the directories the refined path types resolve in —
@@ -48,54 +53,72 @@ import java.util.Optional;
  *       {@code net.http(URL)} grant or an approval.</li>
  * </ul>
  */
-public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred,
-                             Optional<FileHost> fileHost, Optional<ProcessHost> processHost, Optional<dev.finch.host.EditorHost> editorHost,
-                             Optional<dev.finch.automation.AutomationHost> automationHost, Optional<dev.finch.net.NetHost> netHost) {
+public final class SessionOptions {
     /** No roots, no grants, local bindings, dispatch in the session. */
-    public static final SessionOptions DEFAULT = new SessionOptions(Map.of(), List.of(), false, Optional.empty(), Optional.empty());
+    public static final SessionOptions DEFAULT = builder().build();
 
-    /** Options without a net host. */
-    public SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred, Optional<FileHost> fileHost, Optional<ProcessHost> processHost,
-                          Optional<dev.finch.host.EditorHost> editorHost, Optional<dev.finch.automation.AutomationHost> automationHost) {
-        this(roots, grants, deferred, fileHost, processHost, editorHost, automationHost, Optional.empty());
-    }
+    private final Map<Root, Path> roots;
+    private final List<String> grants;
+    private final boolean deferred;
+    private final Optional<FileHost> fileHost;
+    private final Optional<ProcessHost> processHost;
+    private final Optional<EditorHost> editorHost;
+    private final Optional<AutomationHost> automationHost;
+    private final Optional<NetHost> netHost;
 
-    /** Options without an automation host. */
-    public SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred, Optional<FileHost> fileHost, Optional<ProcessHost> processHost,
-                          Optional<dev.finch.host.EditorHost> editorHost) {
-        this(roots, grants, deferred, fileHost, processHost, editorHost, Optional.empty());
-    }
-
-    /** Options without an editor host. */
-    public SessionOptions(Map<Root, Path> roots, List<String> grants, boolean deferred, Optional<FileHost> fileHost, Optional<ProcessHost> processHost) {
-        this(roots, grants, deferred, fileHost, processHost, Optional.empty());
-    }
-
-    /** A workspace (or none) and grants, with local bindings; {@code deferred} selects deferred-host mode. */
-    public SessionOptions(Optional<Path> workspace, List<String> grants, boolean deferred) {
-        this(workspace.map(w -> Map.of(Root.WORKSPACE, w)).orElse(Map.of()), grants, deferred, Optional.empty(), Optional.empty());
-    }
-
-    /** A workspace (or none) and grants, with local bindings, dispatching in the session. */
-    public SessionOptions(Optional<Path> workspace, List<String> grants) { this(workspace, grants, false); }
-
-    public SessionOptions {
-        Objects.requireNonNull(roots, "roots");
+    private SessionOptions(Builder b) {
         Map<Root, Path> r = new EnumMap<>(Root.class);
-        // A loop, not forEach with a lambda: every session's options pass here, the first in a fresh JVM too.
-        for (var e : roots.entrySet()) {
-            Root root = Objects.requireNonNull(e.getKey(), "root");
-            if (e.getValue() == null) throw new NullPointerException("directory of " + root);
-            r.put(root, e.getValue());
-        }
-        roots = Collections.unmodifiableMap(r);
-        grants = List.copyOf(grants);
-        Objects.requireNonNull(fileHost, "fileHost");
-        Objects.requireNonNull(processHost, "processHost");
-        Objects.requireNonNull(editorHost, "editorHost");
-        Objects.requireNonNull(automationHost, "automationHost");
-        Objects.requireNonNull(netHost, "netHost");
+        r.putAll(b.roots);
+        this.roots = Collections.unmodifiableMap(r);
+        this.grants = List.copyOf(b.grants);
+        this.deferred = b.deferred;
+        this.fileHost = Optional.ofNullable(b.fileHost);
+        this.processHost = Optional.ofNullable(b.processHost);
+        this.editorHost = Optional.ofNullable(b.editorHost);
+        this.automationHost = Optional.ofNullable(b.automationHost);
+        this.netHost = Optional.ofNullable(b.netHost);
     }
+
+    /** A builder of options: no roots, no grants, no hosts of your own, dispatch in the session. */
+    public static Builder builder() { return new Builder(); }
+
+    /** A builder that starts from these options. */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.roots.putAll(roots);
+        b.grants.addAll(grants);
+        b.deferred = deferred;
+        b.fileHost = fileHost.orElse(null);
+        b.processHost = processHost.orElse(null);
+        b.editorHost = editorHost.orElse(null);
+        b.automationHost = automationHost.orElse(null);
+        b.netHost = netHost.orElse(null);
+        return b;
+    }
+
+    /** The installed roots, each with its directory. */
+    public Map<Root, Path> roots() { return roots; }
+
+    /** The session-scoped grants, in the order given. */
+    public List<String> grants() { return grants; }
+
+    /** Whether approved host requests wait for {@link Session#respond} (deferred-host mode). */
+    public boolean deferred() { return deferred; }
+
+    /** The file host of these options, if one was given. */
+    public Optional<FileHost> fileHost() { return fileHost; }
+
+    /** The process host of these options, if one was given. */
+    public Optional<ProcessHost> processHost() { return processHost; }
+
+    /** The editor host of these options, if one was given. */
+    public Optional<EditorHost> editorHost() { return editorHost; }
+
+    /** The desktop of these options, if one was given. */
+    public Optional<AutomationHost> automationHost() { return automationHost; }
+
+    /** The network host of these options, if one was given. */
+    public Optional<NetHost> netHost() { return netHost; }
 
     /** The workspace root that {@code path} values resolve against, if one is installed. */
     public Optional<Path> workspace() { return root(Root.WORKSPACE); }
@@ -104,56 +127,39 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
     public Optional<Path> root(Root root) { return Optional.ofNullable(roots.get(root)); }
 
     /** These options with {@code dir} as the workspace root (the same as {@code withRoot(Root.WORKSPACE, dir)}). */
-    public SessionOptions withWorkspace(Path dir) { return withRoot(Root.WORKSPACE, dir); }
+    public SessionOptions withWorkspace(Path dir) { return toBuilder().workspace(dir).build(); }
 
     /**
      * These options with {@code dir} installed as {@code root} (replacing the directory installed before, if any), for
      * example {@code withRoot(Root.PROJECT, repo).withRoot(Root.TASK_OUTPUT, out).withGrant("fs.read(${project}/**)")}.
      * Availability only: it grants nothing.
      */
-    public SessionOptions withRoot(Root root, Path dir) {
-        Map<Root, Path> r = new EnumMap<>(Root.class);
-        r.putAll(roots);
-        r.put(Objects.requireNonNull(root, "root"), Objects.requireNonNull(dir, "dir"));
-        return new SessionOptions(r, grants, deferred, fileHost, processHost, editorHost, automationHost, netHost);
-    }
+    public SessionOptions withRoot(Root root, Path dir) { return toBuilder().root(root, dir).build(); }
 
     /** These options in deferred-host mode (or not). */
-    public SessionOptions withDeferredHost(boolean on) { return new SessionOptions(roots, grants, on, fileHost, processHost, editorHost, automationHost, netHost); }
+    public SessionOptions withDeferredHost(boolean on) { return toBuilder().deferred(on).build(); }
 
     /** These options with one more grant. */
-    public SessionOptions withGrant(String grant) {
-        List<String> g = new ArrayList<>(grants);
-        g.add(Objects.requireNonNull(grant, "grant"));
-        return new SessionOptions(roots, g, deferred, fileHost, processHost, editorHost, automationHost, netHost);
-    }
+    public SessionOptions withGrant(String grant) { return toBuilder().grant(grant).build(); }
 
     /**
      * These options with {@code files} serving the session's file words (after authorization, as always) instead of
      * the builder's or the local file host. It reports the roots it serves itself ({@link FileHost#installed}).
      */
-    public SessionOptions withFileHost(FileHost files) {
-        return new SessionOptions(roots, grants, deferred, Optional.of(Objects.requireNonNull(files, "files")), processHost, editorHost, automationHost, netHost);
-    }
+    public SessionOptions withFileHost(FileHost files) { return toBuilder().fileHost(files).build(); }
 
     /** These options with {@code processes} running the session's {@code process-run} calls (after authorization). */
-    public SessionOptions withProcessHost(ProcessHost processes) {
-        return new SessionOptions(roots, grants, deferred, fileHost, Optional.of(Objects.requireNonNull(processes, "processes")), editorHost, automationHost, netHost);
-    }
+    public SessionOptions withProcessHost(ProcessHost processes) { return toBuilder().processHost(processes).build(); }
 
     /** These options with {@code editor} showing the session's proposals ({@code proposal-open}, after authorization). */
-    public SessionOptions withEditorHost(dev.finch.host.EditorHost editor) {
-        return new SessionOptions(roots, grants, deferred, fileHost, processHost, Optional.of(Objects.requireNonNull(editor, "editor")), automationHost, netHost);
-    }
+    public SessionOptions withEditorHost(EditorHost editor) { return toBuilder().editorHost(editor).build(); }
 
     /**
      * These options with {@code desktop} as the desktop the {@code automation-*} words observe and drive (each operation
      * after authorization under its own {@code desktop.automate(OP)}); {@link dev.finch.automation.AwtAutomationHost} drives
      * this machine's display with {@code java.awt.Robot}. Installing it grants nothing.
      */
-    public SessionOptions withAutomationHost(dev.finch.automation.AutomationHost desktop) {
-        return new SessionOptions(roots, grants, deferred, fileHost, processHost, editorHost, Optional.of(Objects.requireNonNull(desktop, "desktop")), netHost);
-    }
+    public SessionOptions withAutomationHost(AutomationHost desktop) { return toBuilder().automationHost(desktop).build(); }
 
     /**
      * These options with {@code net} sending the session's {@code http-get} and {@code http-request} calls (each after
@@ -161,7 +167,95 @@ public record SessionOptions(Map<Root, Path> roots, List<String> grants, boolean
      * Without one the HTTP words fail with {@code E-HOST-013} before anything is asked (in deferred-host mode the
      * embedder answers them). Installing it grants nothing.
      */
-    public SessionOptions withNetHost(dev.finch.net.NetHost net) {
-        return new SessionOptions(roots, grants, deferred, fileHost, processHost, editorHost, automationHost, Optional.of(Objects.requireNonNull(net, "net")));
+    public SessionOptions withNetHost(NetHost net) { return toBuilder().netHost(net).build(); }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SessionOptions s && roots.equals(s.roots) && grants.equals(s.grants) && deferred == s.deferred
+                && fileHost.equals(s.fileHost) && processHost.equals(s.processHost) && editorHost.equals(s.editorHost)
+                && automationHost.equals(s.automationHost) && netHost.equals(s.netHost);
+    }
+
+    @Override
+    public int hashCode() { return Objects.hash(roots, grants, deferred, fileHost, processHost, editorHost, automationHost, netHost); }
+
+    @Override
+    public String toString() {
+        return "SessionOptions[roots=" + roots + ", grants=" + grants + ", deferred=" + deferred + ", fileHost=" + fileHost
+                + ", processHost=" + processHost + ", editorHost=" + editorHost + ", automationHost=" + automationHost + ", netHost=" + netHost + "]";
+    }
+
+    /** Builds {@link SessionOptions}; every setter replaces what was set before, {@link #grant} adds one. Not thread-safe. */
+    public static final class Builder {
+        private final Map<Root, Path> roots = new EnumMap<>(Root.class);
+        private final List<String> grants = new ArrayList<>();
+        private boolean deferred;
+        private FileHost fileHost;
+        private ProcessHost processHost;
+        private EditorHost editorHost;
+        private AutomationHost automationHost;
+        private NetHost netHost;
+
+        private Builder() { }
+
+        /** {@code dir} as the workspace root ({@code root(Root.WORKSPACE, dir)}). */
+        public Builder workspace(Path dir) { return root(Root.WORKSPACE, dir); }
+
+        /** {@code dir} installed as {@code root}: availability only, it grants nothing. */
+        public Builder root(Root root, Path dir) {
+            roots.put(Objects.requireNonNull(root, "root"), Objects.requireNonNull(dir, "dir"));
+            return this;
+        }
+
+        /** One more session-scoped grant, in canonical spelling (parsed when the session opens). */
+        public Builder grant(String grant) {
+            grants.add(Objects.requireNonNull(grant, "grant"));
+            return this;
+        }
+
+        /** These grants added, in order. */
+        public Builder grants(Collection<String> more) {
+            for (String g : Objects.requireNonNull(more, "grants")) grant(g);
+            return this;
+        }
+
+        /** Deferred-host mode: every approved host request waits for {@link Session#respond}. */
+        public Builder deferred(boolean on) {
+            deferred = on;
+            return this;
+        }
+
+        /** The file host serving the session's file words. */
+        public Builder fileHost(FileHost files) {
+            fileHost = Objects.requireNonNull(files, "files");
+            return this;
+        }
+
+        /** The process host running the session's {@code process-run} calls. */
+        public Builder processHost(ProcessHost processes) {
+            processHost = Objects.requireNonNull(processes, "processes");
+            return this;
+        }
+
+        /** The editor host showing the session's proposals. */
+        public Builder editorHost(EditorHost editor) {
+            editorHost = Objects.requireNonNull(editor, "editor");
+            return this;
+        }
+
+        /** The desktop the {@code automation-*} words drive. */
+        public Builder automationHost(AutomationHost desktop) {
+            automationHost = Objects.requireNonNull(desktop, "desktop");
+            return this;
+        }
+
+        /** The network host the HTTP words send through. */
+        public Builder netHost(NetHost net) {
+            netHost = Objects.requireNonNull(net, "net");
+            return this;
+        }
+
+        /** The options. */
+        public SessionOptions build() { return new SessionOptions(this); }
     }
 }

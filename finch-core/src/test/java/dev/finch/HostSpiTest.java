@@ -403,13 +403,16 @@ class HostSpiTest {
     // ---- the options value ------------------------------------------------------------------------------------
 
     @Test
-    void optionsAreAnImmutableValueAndTheOldConstructorsStillWork() {
+    void optionsAreAnImmutableValueFromABuilderOrWithers() {
         Path ws = Path.of("/srv/ws");
-        SessionOptions old = new SessionOptions(java.util.Optional.of(ws), List.of("fs.read(${workspace}/**)"), true);
+        SessionOptions old = SessionOptions.builder().workspace(ws).grants(List.of("fs.read(${workspace}/**)")).deferred(true).build();
         SessionOptions built = SessionOptions.DEFAULT.withWorkspace(ws).withGrant("fs.read(${workspace}/**)").withDeferredHost(true);
         assertThat(old).isEqualTo(built);
         assertThat(old.roots()).containsExactly(Map.entry(Root.WORKSPACE, ws));
-        assertThat(new SessionOptions(java.util.Optional.empty(), List.of())).isEqualTo(SessionOptions.DEFAULT);
+        assertThat(SessionOptions.builder().build()).isEqualTo(SessionOptions.DEFAULT);
+        assertThat(old.toBuilder().build()).isEqualTo(old).hasSameHashCodeAs(old);
+        assertThat(old.toBuilder().deferred(false).build()).isNotEqualTo(old);
+        assertThat(java.util.Arrays.stream(SessionOptions.class.getConstructors())).as("no public constructor: a builder only").isEmpty();
         SessionOptions more = built.withRoot(Root.TASK_OUTPUT, Path.of("/srv/out")).withRoot(Root.PROJECT, Path.of("/srv/repo"));
         assertThat(more.roots().keySet()).containsExactly(Root.WORKSPACE, Root.PROJECT, Root.TASK_OUTPUT);
         assertThat(built.roots()).hasSize(1);

@@ -45,7 +45,7 @@ public class AgentBenchmark {
     @Setup public void setup() {
         finch = Finch.builder().agents(AgentOptions.of(new AgentProfile("script", "scripted",
                 ScriptedProvider.parse(">>> program forth\n2 3 + int-to-string say\n>>> final\n{{output}}\n")))).build();
-        session = finch.newSession(new SessionOptions(Optional.empty(), List.of("agent.spawn(max_depth=1,max_children=999999)")));
+        session = finch.newSession(SessionOptions.builder().grants(List.of("agent.spawn(max_depth=1,max_children=999999)")).build());
     }
 
     @TearDown public void tearDown() { finch.close(); }

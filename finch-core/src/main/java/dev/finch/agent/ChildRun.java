@@ -173,7 +173,11 @@ final class ChildRun implements AgentHost.Child, Runnable {
         List<String> specs = new ArrayList<>();
         for (Grant g : request.ceiling().grants()) specs.add(g.spec().toString());
         SessionOptions po = parentSession.options();
-        Session child = scheduler.finch().newDelegatedSession(new SessionOptions(po.roots(), specs, false, po.fileHost(), po.processHost()));
+        SessionOptions.Builder options = SessionOptions.builder().grants(specs);
+        po.roots().forEach(options::root);
+        po.fileHost().ifPresent(options::fileHost);
+        po.processHost().ifPresent(options::processHost);
+        Session child = scheduler.finch().newDelegatedSession(options.build());
         session = child;
         following = follow(child);
         agentId = child.id();

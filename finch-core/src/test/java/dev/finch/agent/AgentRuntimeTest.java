@@ -46,7 +46,7 @@ class AgentRuntimeTest {
         Files.createDirectories(ws.resolve("public"));
         Files.writeString(ws.resolve("public/a.txt"), "hello");
         Files.writeString(ws.resolve("secret.txt"), "k");
-        return f.newSession(new SessionOptions(Optional.of(ws), List.of(grants)));
+        return f.newSession(SessionOptions.builder().workspace(ws).grants(List.of(grants)).build());
     }
 
     private static Outcome lisp(Session s, String src) { return s.awaitTasks(s.submit(Submission.of(src, "t.lisp").withLanguage(Language.LISP))); }
@@ -285,7 +285,7 @@ class AgentRuntimeTest {
         String id = first.executionId();
 
         // Restored beside the same scheduler: the restoring session adopts the running child; nothing runs twice.
-        Session restored = f.restore(image, new SessionOptions(Optional.of(ws), List.of("agent.spawn(max_depth=1,max_children=1)")));
+        Session restored = f.restore(image, SessionOptions.builder().workspace(ws).grants(List.of("agent.spawn(max_depth=1,max_children=1)")).build());
         Outcome waiting = restored.resume(id);
         assertThat(waiting.waiting()).as("%s", waiting).contains(Outcome.Waiting.TASK);
         release.countDown();
@@ -309,14 +309,14 @@ class AgentRuntimeTest {
 
         // Another process (another Finch): the scheduler has no t1, so the child is made again from its saved request.
         Finch other = finch(">>> final\nmade again");
-        Session again = other.restore(image, new SessionOptions(Optional.of(ws), List.of("agent.spawn(max_depth=1,max_children=1)",
-                "fs.read(${workspace}/public/**)")));
+        Session again = other.restore(image, SessionOptions.builder().workspace(ws).grants(List.of("agent.spawn(max_depth=1,max_children=1)",
+                "fs.read(${workspace}/public/**)")).build());
         Outcome done = again.awaitTasks(again.resume(first.executionId()));
         assertThat(done.values()).as("%s", done).containsExactly(dev.finch.vm.Value.of("made again"));
 
         // Restored without the delegated grant, it cannot be made again: E-AGENT-012, a structured failure.
         Finch third = finch(">>> final\nmade again");
-        Session lost = third.restore(image, new SessionOptions(Optional.of(ws), List.of()));
+        Session lost = third.restore(image, SessionOptions.builder().workspace(ws).build());
         Outcome failed = lost.awaitTasks(lost.resume(first.executionId()));
         assertThat(code(failed)).as("%s", failed).isEqualTo("E-AGENT-012");
         never.countDown();

@@ -50,7 +50,7 @@ class ChildAgentsTest {
         Files.writeString(ws.resolve("public/a.txt"), "hello");
         Files.writeString(ws.resolve("secret/key.txt"), "k");
         finch = Finch.builder().agents(AgentOptions.of(new AgentProfile("script", "scripted", ScriptedProvider.parse(SCRIPT)))).build();
-        return finch.newSession(new SessionOptions(java.util.Optional.of(ws), List.of(grants)));
+        return finch.newSession(SessionOptions.builder().workspace(ws).grants(List.of(grants)).build());
     }
 
     @AfterEach void close() { if (finch != null) finch.close(); }
@@ -108,7 +108,7 @@ class ChildAgentsTest {
                 >>> final
                 leaf here
                 """)))).build();
-        Session s = finch.newSession(new SessionOptions(java.util.Optional.empty(), List.of("agent.spawn(max_depth=2,max_children=1)")));
+        Session s = finch.newSession(SessionOptions.builder().grants(List.of("agent.spawn(max_depth=2,max_children=1)")).build());
         Outcome o = run(s, "\"go\" agent-spawn drop { task: \"go\" role: \"middle\" background: \"\" provider: \"\" model: \"\" "
                 + "context-refs: empty-list<record{id:string,kind:string,sha256:string}> capabilities: capability-list [: ( record{capability:string,grant:resource<capability-grant>,id:string,kind:string,scope:string} -- resource<capability-grant> ) \"grant\" record-get unwrap ;] list-map "
                 + "max-turns: 3 timeout-ms: 20000 max-output-bytes: 1000 } agent-spawn-with agent-await \"final-message\" record-get unwrap", Language.FORTH);
@@ -127,7 +127,7 @@ class ChildAgentsTest {
                 >>> final
                 never
                 """))).withConcurrency(1)).build();
-        Session s = finch.newSession(new SessionOptions(java.util.Optional.empty(), List.of("agent.spawn(max_depth=1,max_children=2)")));
+        Session s = finch.newSession(SessionOptions.builder().grants(List.of("agent.spawn(max_depth=1,max_children=2)")).build());
         String spec = "{ task: \"spin\" role: \"\" background: \"\" provider: \"\" model: \"\" context-refs: empty-list<record{id:string,kind:string,sha256:string}> "
                 + "capabilities: empty-list<resource<capability-grant>> max-turns: 2 timeout-ms: 700 max-output-bytes: 100 } agent-spawn-with";
         Outcome started = run(s, spec + " " + spec + " dup agent-poll \"status\" record-get unwrap", Language.FORTH);
@@ -155,7 +155,7 @@ class ChildAgentsTest {
             new java.util.concurrent.CountDownLatch(1).await();
             return AgentProvider.Turn.finalMessage("never");
         }))).build();
-        Session s = finch.newSession(new SessionOptions(java.util.Optional.empty(), List.of("agent.spawn(max_depth=1,max_children=1)")));
+        Session s = finch.newSession(SessionOptions.builder().grants(List.of("agent.spawn(max_depth=1,max_children=1)")).build());
         assertThat(run(s, "\"x\" agent-spawn drop", Language.FORTH).status()).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(dev.finch.HangGuard.await(entered)).isTrue();
         var scheduler = finch.agents().orElseThrow();

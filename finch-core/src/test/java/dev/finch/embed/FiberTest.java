@@ -104,7 +104,7 @@ class FiberTest {
     @EnumSource(Finch.Tier.class)
     void aRunPausesForApprovalInsideAFiberBodyAndResumesThere(Finch.Tier tier) throws Exception {
         Files.writeString(ws.resolve("a.txt"), "hello");
-        Session s = Finch.builder().tier(tier).build().newSession(new SessionOptions(Optional.of(ws), List.of()));
+        Session s = Finch.builder().tier(tier).build().newSession(SessionOptions.builder().workspace(ws).build());
         String program = "(define f (fiber-new (lambda () (yield 1) (match-result (bytes-to-string (file-read (path \"a.txt\")))"
                 + " (ok t (say t)) (err e (say \"bad\"))) (yield 2) 3)))\n"
                 + "(say \"[\") (define a (fiber-next f)) (define b (fiber-next f)) (say \"]\") (list a b (fiber-next f) (fiber-next f))";
@@ -122,7 +122,7 @@ class FiberTest {
     @EnumSource(Finch.Tier.class)
     void aPauseInsideAFunctionValueThatListMapRunsIsRefused(Finch.Tier tier) throws Exception {
         Files.writeString(ws.resolve("a.txt"), "hello");
-        Session s = Finch.builder().tier(tier).build().newSession(new SessionOptions(Optional.of(ws), List.of()));
+        Session s = Finch.builder().tier(tier).build().newSession(SessionOptions.builder().workspace(ws).build());
         Outcome o = s.submit(Submission.of("(define f (fiber-new (lambda () (yield (file-size (path \"a.txt\"))))))\n"
                 + "(list-map (list f) (lambda (x) (fiber-next x)))", "m.lisp"));
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.FAILED);
@@ -133,7 +133,7 @@ class FiberTest {
     void aLiveFiberSurvivesSaveAndRestoreOfAPausedRun() throws Exception {
         Files.writeString(ws.resolve("a.txt"), "hello");
         Finch finch = Finch.builder().imageKey(KEY).build();
-        SessionOptions options = new SessionOptions(Optional.of(ws), List.of());
+        SessionOptions options = SessionOptions.builder().workspace(ws).build();
         Session s = finch.newSession(options);
         // The fiber has yielded once and sits in a local; the run pauses at a yield; a copy of the fiber is on the stack.
         String program = "[: ( -- string ! {fs.read(${workspace}/**)} yields<int,unit> ) 1 yield 2 yield \"a.txt\" path file-size drop 3 yield \"end\" ;] fiber-new\n"

@@ -57,7 +57,7 @@ class AutomationTest {
     }
 
     private static Session session(Finch.Tier tier, AutomationHost host, String... grants) {
-        SessionOptions o = new SessionOptions(Optional.empty(), List.of(grants));
+        SessionOptions o = SessionOptions.builder().grants(List.of(grants)).build();
         return Finch.builder().tier(tier).build().newSession(host == null ? o : o.withAutomationHost(host));
     }
 
@@ -173,7 +173,7 @@ class AutomationTest {
 
     @Test
     void aDeferredHostAnswersTheRequestItself() {
-        Session s = Finch.create().newSession(new SessionOptions(Optional.empty(), List.of("desktop.automate(click)"), true));
+        Session s = Finch.create().newSession(SessionOptions.builder().grants(List.of("desktop.automate(click)")).deferred(true).build());
         Outcome o = lisp(s, "(automation-click 3 4 \"middle\")");
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.SUSPENDED);
         var pending = s.pendingRequest(o.executionId()).orElseThrow();

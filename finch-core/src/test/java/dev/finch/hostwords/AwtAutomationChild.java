@@ -27,7 +27,7 @@ public final class AwtAutomationChild {
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].equals("no-server")) {
             // DISPLAY names no server: AWT fails to initialize once, and must keep answering the same way.
-            Session s = Finch.create().newSession(new SessionOptions(Optional.empty(), List.of("desktop.automate(*)"))
+            Session s = Finch.create().newSession(SessionOptions.builder().grants(List.of("desktop.automate(*)")).build()
                     .withAutomationHost(new AwtAutomationHost()));
             for (String program : List.of("(automation-availability)", "(automation-displays)", "(string-append (automation-availability) \"\")")) {
                 Outcome o = s.submit(Submission.of(program, "p.lisp"));
@@ -55,7 +55,7 @@ public final class AwtAutomationChild {
             field[0] = t;
         });
         Thread.sleep(500);
-        Session s = Finch.create().newSession(new SessionOptions(Optional.empty(), List.of("desktop.automate(*)"))
+        Session s = Finch.create().newSession(SessionOptions.builder().grants(List.of("desktop.automate(*)")).build()
                 .withAutomationHost(new AwtAutomationHost()));
         for (String program : List.of("(automation-availability)", "(automation-displays)", "(automation-click 300 200 \"left\")",
                 "(automation-type \"Hi there!\")", "(automation-type \"caf\\u00e9\")", "(automation-click 5000 5000 \"left\")", "(automation-windows)")) {

@@ -351,7 +351,7 @@ class DeferredJsonTest {
         EffectRequest before = s.pendingRequest(o.executionId()).orElseThrow();
         String image = s.save(o.executionId());
 
-        Session restored = FINCH.restore(image, new dev.finch.SessionOptions(java.util.Optional.of(ws), List.of(WRITE_ALL)).withDeferredHost(true));
+        Session restored = FINCH.restore(image, dev.finch.SessionOptions.builder().workspace(ws).grant(WRITE_ALL).build().withDeferredHost(true));
         EffectRequest after = restored.pendingRequest(o.executionId()).orElseThrow();
         assertThat(after.values()).extracting(v -> v.type().toString()).containsExactly("path", "bytes");
         assertThat(((Bytes) after.values().get(1).value()).toArray()).isEqualTo("\u00ff bytes".getBytes(StandardCharsets.UTF_8));

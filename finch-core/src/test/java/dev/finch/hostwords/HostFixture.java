@@ -36,12 +36,12 @@ final class HostFixture {
     static final String WRITE_ALL = "fs.write(${workspace}/**)";
 
     static Session session(Path workspace, String... grants) {
-        SessionOptions o = new SessionOptions(java.util.Optional.of(workspace), List.of(grants));
+        SessionOptions o = SessionOptions.builder().workspace(workspace).grants(List.of(grants)).build();
         return FINCH.newSession(o);
     }
 
     static Session deferredSession(Path workspace, String... grants) {
-        return FINCH.newSession(new SessionOptions(java.util.Optional.of(workspace), List.of(grants)).withDeferredHost(true));
+        return FINCH.newSession(SessionOptions.builder().workspace(workspace).grants(List.of(grants)).build().withDeferredHost(true));
     }
 
     static Outcome lisp(Session s, String program) {

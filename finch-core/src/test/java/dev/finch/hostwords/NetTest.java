@@ -75,7 +75,7 @@ class NetTest {
     private static String url(String path) { return "http://127.0.0.1:" + port + path; }
 
     private static Session session(Finch.Tier tier, String... grants) {
-        return Finch.builder().tier(tier).build().newSession(new SessionOptions(Optional.empty(), List.of(grants))
+        return Finch.builder().tier(tier).build().newSession(SessionOptions.builder().grants(List.of(grants)).build()
                 .withNetHost(LocalNetHost.builder().maxResponseBytes(1000).build()));
     }
 
@@ -180,7 +180,7 @@ class NetTest {
 
     @Test
     void withoutANetHostTheWordsFailBeforeAnythingIsAsked() {
-        Session s = Finch.builder().build().newSession(new SessionOptions(Optional.empty(), List.of()));
+        Session s = Finch.builder().build().newSession(SessionOptions.builder().build());
         Outcome o = lisp(s, fetch("(http-get \"" + url("/hello") + "\")"));
         assertFailed(o, "host", "E-HOST-013");
         assertThat(o.requiredCapabilities()).isEmpty();
@@ -197,7 +197,7 @@ class NetTest {
 
     @Test
     void deferredModeCarriesTheRequestAndTakesATypedResult() {
-        Session s = Finch.builder().build().newSession(new SessionOptions(Optional.empty(), List.of("net.http(https://api.example.com/**)")).withDeferredHost(true));
+        Session s = Finch.builder().build().newSession(SessionOptions.builder().grants(List.of("net.http(https://api.example.com/**)")).build().withDeferredHost(true));
         Outcome o = lisp(s, fetch("(http-get \"https://api.example.com/v1/items\")"));
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.SUSPENDED);
         assertThat(o.requiredCapabilities()).isEmpty();
@@ -227,7 +227,7 @@ class NetTest {
     @Test
     void anInternationalHostIsRequiredAndSentInAscii() {
         java.util.List<String> asked = new java.util.concurrent.CopyOnWriteArrayList<>();
-        Session s = Finch.builder().build().newSession(new SessionOptions(Optional.empty(), List.of("net.http(https://xn--bcher-kva.example/**)"))
+        Session s = Finch.builder().build().newSession(SessionOptions.builder().grants(List.of("net.http(https://xn--bcher-kva.example/**)")).build()
                 .withNetHost(LocalNetHost.builder().resolver(host -> {
                     asked.add(host);
                     throw new java.net.UnknownHostException(host);

@@ -137,7 +137,7 @@ class ProcessTest {
     @Test
     void aProcessPastTheTimeoutIsKilled() throws Exception {
         Finch quick = Finch.builder().timeout(Duration.ofMillis(700)).build();
-        Session s = quick.newSession(new SessionOptions(Optional.of(ws), List.of("process.run(/bin/sleep)")));
+        Session s = quick.newSession(SessionOptions.builder().workspace(ws).grants(List.of("process.run(/bin/sleep)")).build());
         // Unique to this JVM: the same test in another build on the machine starts its own sleep.
         String unique = "314.159" + ProcessHandle.current().pid();
         Outcome o = dev.finch.HangGuard.ran(() -> lisp(s, "(say \"before\") " + run("/bin/sleep", List.of(unique))));

@@ -39,7 +39,7 @@ class ProposalTest {
     }
 
     private static Session session(EditorHost editor, String... grants) {
-        SessionOptions o = new SessionOptions(Optional.empty(), List.of(grants));
+        SessionOptions o = SessionOptions.builder().grants(List.of(grants)).build();
         return Finch.create().newSession(editor == null ? o : o.withEditorHost(editor));
     }
 
@@ -47,7 +47,7 @@ class ProposalTest {
     @EnumSource(Finch.Tier.class)
     void executeChatAndCancelAreDataForTheProgram(Finch.Tier tier) {
         Recording execute = new Recording(new EditorHost.Decision.Execute("print(2)"));
-        Session s = Finch.builder().tier(tier).build().newSession(new SessionOptions(Optional.empty(), List.of("program.invoke(language=python)"))
+        Session s = Finch.builder().tier(tier).build().newSession(SessionOptions.builder().grants(List.of("program.invoke(language=python)")).build()
                 .withEditorHost(execute));
         Outcome o = s.submit(Submission.of(PROPOSE, "p.lisp"));
         assertThat(o.status()).as("%s", o).isEqualTo(Outcome.Status.COMPLETED);

@@ -54,7 +54,7 @@ class CrashResumeTest {
         for (int crashAt = 1; crashAt <= effects; crashAt++) {
             Host host = new Host();
             Finch finch = Images.keyed();
-            SessionOptions options = new SessionOptions(Optional.empty(), List.of("fs.read(${workspace}/**)", "fs.write(${workspace}/**)"), true);
+            SessionOptions options = SessionOptions.builder().grants(List.of("fs.read(${workspace}/**)", "fs.write(${workspace}/**)")).deferred(true).build();
             Session s = finch.newSession(options);
             Outcome o = s.submit(Submission.of(PROGRAM, "crash"));
             String executionId = o.fields().executionId();

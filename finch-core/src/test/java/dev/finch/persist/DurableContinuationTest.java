@@ -32,8 +32,7 @@ class DurableContinuationTest {
     /** Defines a word in one submission, then suspends inside it (at file-read, after an effect) in the next. */
     private Session suspended(Finch finch, List<String> streamed) throws Exception {
         Files.writeString(ws.resolve("b.txt"), "B");
-        Session s = finch.newSession(new SessionOptions(java.util.Optional.of(ws),
-                List.of("process.run(/bin/sh)", "fs.write(${workspace}/**)")));
+        Session s = finch.newSession(SessionOptions.builder().workspace(ws).grants(List.of("process.run(/bin/sh)", "fs.write(${workspace}/**)")).build());
         Outcome def = s.submit(Submission.of(
                 ": log ( -- ! {process.run(**)} ) \"/bin/sh\" [ \"-c\" \"echo ran >> log.txt\" ] process-run drop ;\n"
                         + ": step ( int -- int ! {fs.read(${workspace}/**)} ) \"mid \" say \"b.txt\" path file-read bytes-to-string if-ok say else drop then 1 + ;", "defs"));
@@ -70,7 +69,7 @@ class DurableContinuationTest {
     @Test void aLocalNotStoredYetWhenTheRunPausedIsSavedAsUnset() throws Exception {
         // `text` and `rec` are stored only after the read the run pauses at: their slots hold nothing yet.
         Files.writeString(ws.resolve("b.txt"), "B");
-        Session s = Images.keyed().newSession(new SessionOptions(java.util.Optional.of(ws), List.of()));
+        Session s = Images.keyed().newSession(SessionOptions.builder().workspace(ws).build());
         Outcome def = s.submit(Submission.of(": later ( -- string ! {fs.read(${workspace}/**)} ) \"b.txt\" path file-read "
                 + "bytes-to-string if-ok else drop \"?\" then :> text { t: text } :> rec rec \"t\" record-get unwrap ;", "defs"));
         assertThat(def).as("%s", def).isInstanceOf(Outcome.Completed.class);
@@ -88,7 +87,7 @@ class DurableContinuationTest {
                 + "if-ok else drop \"?\" then n int-to-string string-append ;] execute";
         // compiled: the closure literal is inside a word; interpreted: inside the top-level program
         for (String src : List.of(": go ( -- string ! {fs.read(${workspace}/**)} ) " + closure + " ; go", closure)) {
-            Session s = Images.keyed().newSession(new SessionOptions(java.util.Optional.of(ws), List.of()));
+            Session s = Images.keyed().newSession(SessionOptions.builder().workspace(ws).build());
             Outcome o = s.submit(Submission.of(src, "main"));
             assertThat(o).as(src).isInstanceOf(Outcome.Suspended.class);
             Session restored = Images.keyed().restore(s.save(o.executionId()), SessionOptions.DEFAULT.withWorkspace(ws));

@@ -62,7 +62,7 @@ class NamedTypesTest {
     @Test
     void aNamedTypeSurvivesASavedImageAndARestoreThatReverifiesTheHistory() throws Exception {
         Files.writeString(ws.resolve("b.txt"), "B");
-        Session s = Images.keyed().newSession(new SessionOptions(java.util.Optional.of(ws), List.of()));
+        Session s = Images.keyed().newSession(SessionOptions.builder().workspace(ws).build());
         ok(s, lisp("(define-type shape " + SHAPE + ")"));
         ok(s, forth(": later ( -- shape ! {fs.read(${workspace}/**)} ) \"b.txt\" path file-read drop 5 variant<shape,circle> ;"));
         Outcome o = s.submit(forth("later"));

@@ -36,7 +36,7 @@ class HostileFilesTest {
     static Outcome lisp(Session s, String program) { return s.submit(Submission.of(program, "t").withLanguage(Language.LISP)); }
 
     static Session session(Finch finch, Path ws) {
-        return finch.newSession(new SessionOptions(Optional.of(ws), List.of(READ, WRITE)));
+        return finch.newSession(SessionOptions.builder().workspace(ws).grants(List.of(READ, WRITE)).build());
     }
 
     static void stillWorks(Session s) {

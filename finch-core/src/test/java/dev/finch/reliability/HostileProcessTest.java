@@ -66,7 +66,7 @@ class HostileProcessTest {
     static Outcome lisp(Session s, String program) { return s.submit(Submission.of(program, "t").withLanguage(dev.finch.Language.LISP)); }
 
     static Session session(Finch finch, Path ws, String... grants) {
-        return finch.newSession(new SessionOptions(Optional.of(ws), List.of(grants)));
+        return finch.newSession(SessionOptions.builder().workspace(ws).grants(List.of(grants)).build());
     }
 
     static JsonNode completed(Outcome o) throws Exception {

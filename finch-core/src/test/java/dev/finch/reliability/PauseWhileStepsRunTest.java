@@ -253,7 +253,7 @@ class PauseWhileStepsRunTest {
     @ParameterizedTest
     @EnumSource(value = Finch.Tier.class, names = {"INTERPRETED", "COMPILED"})
     void deferredAnswersReachTheStepsThatAskedInTurn(Finch.Tier tier) {
-        Session s = FINCHES.get(tier).newSession(new SessionOptions(java.util.Optional.of(ws), List.of("fs.read(${workspace}/**)")).withDeferredHost(true));
+        Session s = FINCHES.get(tier).newSession(SessionOptions.builder().workspace(ws).grants(List.of("fs.read(${workspace}/**)")).build().withDeferredHost(true));
         Recorder rec = new Recorder();
         Outcome o = run(s, TWO_READS, rec);
         assertSuspendedAt(s, o, 1, "fs.read(${workspace}/a.txt)");

@@ -76,7 +76,7 @@ class RevocationReachesDelegationTest {
                 >>> final
                 reader saw: {{output}}
                 """)))).build();
-        return finch.newSession(new SessionOptions(Optional.of(ws), List.of("agent.spawn(max_depth=1,max_children=4)", "fs.read(${workspace}/public/**)")));
+        return finch.newSession(SessionOptions.builder().workspace(ws).grants(List.of("agent.spawn(max_depth=1,max_children=4)", "fs.read(${workspace}/public/**)")).build());
     }
 
     private static String fileGrant(Session s) {
@@ -184,7 +184,7 @@ class RevocationReachesDelegationTest {
             return scripted.next(c);
         };
         finch = Finch.builder().agents(AgentOptions.of(new AgentProfile("script", "scripted", waits))).build();
-        Session s = finch.newSession(new SessionOptions(Optional.of(ws), List.of("agent.spawn(max_depth=1,max_children=4)", "fs.read(${workspace}/public/**)")));
+        Session s = finch.newSession(SessionOptions.builder().workspace(ws).grants(List.of("agent.spawn(max_depth=1,max_children=4)", "fs.read(${workspace}/public/**)")).build());
         Future<Outcome> f = POOL.submit(() -> s.awaitTasks(lisp(s, """
                 (define listed (list-map (list-filter (capability-list) (lambda (g) (match g (record ((kind k)) (= k "fs.read")))))
                                          (lambda (g) (match g (record ((grant r)) r)))))

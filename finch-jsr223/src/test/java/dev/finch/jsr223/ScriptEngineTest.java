@@ -87,7 +87,7 @@ class ScriptEngineTest {
 
     @Test void aScriptThatNeedsACapabilityIsRefusedAndNothingHappens() throws Exception {
         Files.writeString(dir.resolve("a.txt"), "secret");
-        ScriptEngine e = new FinchScriptEngineFactory.Lisp(Finch.builder().build(), new SessionOptions(java.util.Optional.of(dir), List.of()))
+        ScriptEngine e = new FinchScriptEngineFactory.Lisp(Finch.builder().build(), SessionOptions.builder().workspace(dir).build())
                 .getScriptEngine();
         assertThatThrownBy(() -> e.eval("(file-read (path \"a.txt\"))")).isInstanceOf(ScriptException.class)
                 .hasMessageContaining("fs.read");
@@ -105,7 +105,7 @@ class ScriptEngineTest {
     /** Issue 35 item 8: every refusal carries a stable code (first in its message, and code()); no Java internals in it. */
     @Test void everyRefusalCarriesAStableCodeAndNoJavaInternals() throws Exception {
         Files.writeString(dir.resolve("a.txt"), "secret");
-        ScriptEngine e = new FinchScriptEngineFactory.Lisp(Finch.builder().build(), new SessionOptions(java.util.Optional.of(dir), List.of()))
+        ScriptEngine e = new FinchScriptEngineFactory.Lisp(Finch.builder().build(), SessionOptions.builder().workspace(dir).build())
                 .getScriptEngine();
         Map<String, String> seen = new java.util.LinkedHashMap<>();
         java.util.function.BiConsumer<String, org.assertj.core.api.ThrowableAssert.ThrowingCallable> refused = (expected, call) ->
@@ -194,8 +194,7 @@ class ScriptEngineTest {
 
     @Test void aConfiguredFactoryGivesItsSessionsTheirAuthority() throws Exception {
         Files.writeString(dir.resolve("a.txt"), "hello");
-        ScriptEngine e = new FinchScriptEngineFactory(Finch.builder().build(), new SessionOptions(java.util.Optional.of(dir),
-                List.of("fs.read(${workspace}/**)"))).getScriptEngine();
+        ScriptEngine e = new FinchScriptEngineFactory(Finch.builder().build(), SessionOptions.builder().workspace(dir).grants(List.of("fs.read(${workspace}/**)")).build()).getScriptEngine();
         assertThat(e.eval("(match-result (bytes-to-string (file-read (path \"a.txt\"))) (ok t t) (err e \"bad\"))")).isEqualTo("hello");
     }
 

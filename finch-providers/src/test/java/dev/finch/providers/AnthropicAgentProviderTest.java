@@ -104,7 +104,7 @@ class AnthropicAgentProviderTest {
 
     private Session childSession(UsageMeter meter) {
         finch = Finch.builder().agents(AgentOptions.of(new AgentProfile("anthropic", "claude-test-1", provider())).withMeter(meter)).build();
-        return finch.newSession(new SessionOptions(Optional.empty(), List.of("agent.spawn(max_depth=1,max_children=1)")));
+        return finch.newSession(SessionOptions.builder().grants(List.of("agent.spawn(max_depth=1,max_children=1)")).build());
     }
 
     @Test void aChildAgentRunsTheProgramItsToolUseCarriesAndItsTokensAreCharged() throws Exception {

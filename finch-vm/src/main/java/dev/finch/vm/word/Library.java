@@ -502,6 +502,7 @@ public final class Library {
                         + Representation.of(sig.ins().get(k)).getSimpleName() + ", but the parameter is " + p[i + k].getSimpleName());
             }
         }
+        int firstIn = i;
         i += n;
         boolean site = i < p.length && p[i] == Type.Fn.class;
         if (site) i++;
@@ -528,6 +529,11 @@ public final class Library {
                 throw new IllegalArgumentException(where + ": a host's word may require at most one capability (and cannot say or yield)");
             }
         }
+        boolean[] valueIns = new boolean[n];
+        for (int k = 0; k < n; k++) valueIns[k] = p[firstIn + k] == dev.finch.vm.Value.class;
+        if (provenance != WordSpec.Provenance.HOST && PublicValues.any(valueIns, r)) {
+            throw new IllegalArgumentException(where + ": only a host's word takes or answers Value (Finch's own take the VM's representation)");
+        }
         String problem = intrinsic.refuses(decl);
         if (problem != null) throw new IllegalArgumentException(where + ": intrinsic " + intrinsic + " " + problem);
         // A host's handle is made now, so that a method the public lookup cannot reach is refused at build; Finch's
@@ -536,6 +542,9 @@ public final class Library {
         if (provenance == WordSpec.Provenance.HOST) {
             try {
                 boxed = boxed(MethodHandles.publicLookup().unreflect(m), ctx, depth, n, site, origin);
+                if (PublicValues.any(valueIns, r)) {
+                    boxed = PublicValues.adapting(boxed, valueIns, r == dev.finch.vm.Value.class);
+                }
             } catch (IllegalAccessException e) {
                 throw new IllegalArgumentException(where + " is not accessible: " + e.getMessage(), e);
             }

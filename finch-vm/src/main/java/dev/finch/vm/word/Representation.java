@@ -70,6 +70,7 @@ public final class Representation {
 
     /** Whether a method parameter of class {@code param} can receive a value of {@code type}. */
     static boolean accepts(Class<?> param, Type type) {
+        if (param == dev.finch.vm.Value.class) return true; // a host's word: converted at the call (PublicValues)
         Class<?> rep = of(type);
         if (rep.isPrimitive() || param.isPrimitive()) return rep == param;
         return param.isAssignableFrom(rep);
@@ -77,6 +78,7 @@ public final class Representation {
 
     /** Whether a method returning {@code ret} can produce a value of {@code type} (Object is trusted). */
     static boolean produces(Class<?> ret, Type type) {
+        if (ret == dev.finch.vm.Value.class) return true; // a host's word: converted and checked at the call (PublicValues)
         Class<?> rep = of(type);
         if (rep.isPrimitive() || ret.isPrimitive()) return rep == ret;
         return ret == Object.class || rep.isAssignableFrom(ret);
