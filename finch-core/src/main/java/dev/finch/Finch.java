@@ -592,7 +592,7 @@ public final class Finch implements AutoCloseable {
 
         /**
          * Installs the words declared on {@code classes} in every session: public static methods annotated with
-         * {@link dev.finch.vm.word.Word} and {@link dev.finch.vm.word.Overload}, callable from Lisp and Co-Forth (and from
+         * {@link dev.finch.vm.declare.Word} and {@link dev.finch.vm.declare.Overload}, callable from Lisp and Co-Forth (and from
          * µNorman where it can spell their types) and listed by discovery. A word whose signature names a capability passes the host boundary
          * like Finch's own host words (approval, journal, deferred mode) before its method runs.
          *

@@ -70,7 +70,11 @@ class ApiBaselineTest {
 
     @Test
     void noPublicSignatureNamesAnInternalType() throws IOException {
-        assertThat(ApiSurface.of(published()).leaks())
+        var leaks = ApiSurface.of(published()).leaks();
+        StringBuilder report = new StringBuilder();
+        leaks.forEach((type, where) -> report.append(type).append(" <- ").append(where).append('\n'));
+        Files.writeString(Path.of("target/api-leaks.txt"), report.toString(), StandardCharsets.UTF_8);
+        assertThat(leaks)
                 .as("Finch types that public signatures name but no package exported to everyone holds").isEmpty();
     }
 

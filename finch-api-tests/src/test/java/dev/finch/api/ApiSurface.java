@@ -13,7 +13,6 @@ import java.lang.reflect.Modifier;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
-import java.lang.reflect.TypeVariable;
 import java.lang.reflect.WildcardType;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -191,9 +190,8 @@ final class ApiSurface {
         } else if (t instanceof WildcardType w) {
             for (Type b : w.getUpperBounds()) note(where, b);
             for (Type b : w.getLowerBounds()) note(where, b);
-        } else if (t instanceof TypeVariable<?> v) {
-            for (Type b : v.getBounds()) if (!(b instanceof TypeVariable<?>)) note(where, b);
         }
+        // A type variable names no type of its own; its bounds are written on its declaration.
     }
 
     static List<String> lines(Set<String> of) { return new ArrayList<>(of); }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.ir.instr.Literal;
 import dev.finch.ir.type.Type;
-import dev.finch.vm.word.Intrinsic;
+import dev.finch.vm.declare.Intrinsic;
 import dev.finch.vm.compile.ModuleCompiler;
 import dev.finch.vm.word.Impl;
 import dev.finch.vm.word.Library;

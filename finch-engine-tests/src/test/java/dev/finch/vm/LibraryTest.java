@@ -9,7 +9,7 @@ import dev.finch.ir.vocab.WordSpec;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.word.Impl;
 import dev.finch.vm.word.Library;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Word;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -88,97 +88,97 @@ class LibraryTest {
 
     public static final class Good {
         @Word(name = "greet", doc = "A greeting.")
-        @dev.finch.vm.word.Overload(sig = "string -> string")
+        @dev.finch.vm.declare.Overload(sig = "string -> string")
         public static String greet(String name) { return "hi " + name; }
     }
 
     public static final class WrongParameter {
         @Word(name = "w1", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "int -> int")
+        @dev.finch.vm.declare.Overload(sig = "int -> int")
         public static long w1(String s) { return 0; }
     }
 
     public static final class WrongReturn {
         @Word(name = "w2", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "string -> string")
+        @dev.finch.vm.declare.Overload(sig = "string -> string")
         public static long w2(String s) { return 0; }
     }
 
     public static final class TooManyParameters {
         @Word(name = "w3", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "string -> string")
+        @dev.finch.vm.declare.Overload(sig = "string -> string")
         public static String w3(String s, String t) { return s; }
     }
 
     public static final class Malformed {
         @Word(name = "w4", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "string -> list<")
+        @dev.finch.vm.declare.Overload(sig = "string -> list<")
         public static Object w4(String s) { return s; }
     }
 
     public static final class Duplicate {
         @Word(name = "twice", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "int -> int")
+        @dev.finch.vm.declare.Overload(sig = "int -> int")
         public static long a(long x) { return x; }
 
         @Word(name = "twice", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "int -> int", id = "twice-2")
+        @dev.finch.vm.declare.Overload(sig = "int -> int", id = "twice-2")
         public static long b(long x) { return x; }
     }
 
     public static final class TakesCore {
         @Word(name = "dup", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "int -> int", id = "my-dup")
+        @dev.finch.vm.declare.Overload(sig = "int -> int", id = "my-dup")
         public static long dup(long x) { return x; }
     }
 
     public static final class Orphan {
-        @dev.finch.vm.word.Overload(word = "nobody", sig = "int -> int")
+        @dev.finch.vm.declare.Overload(word = "nobody", sig = "int -> int")
         public static long orphan(long x) { return x; }
     }
 
     public static final class TwoOverloadsOneId {
         @Word(name = "both", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "int -> int")
+        @dev.finch.vm.declare.Overload(sig = "int -> int")
         public static long a(long x) { return x; }
 
-        @dev.finch.vm.word.Overload(word = "both", sig = "float -> float", order = 1)
+        @dev.finch.vm.declare.Overload(word = "both", sig = "float -> float", order = 1)
         public static double b(double x) { return x; }
     }
 
     public static final class TakesContext {
         @Word(name = "ctx-word", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "int -> int")
+        @dev.finch.vm.declare.Overload(sig = "int -> int")
         public static long w(Ctx ctx, long x) { return x; }
     }
 
     public static final class TwoCapabilities {
         @Word(name = "two-caps", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "int -> int ! {host.call(a),host.call(b)}")
+        @dev.finch.vm.declare.Overload(sig = "int -> int ! {host.call(a),host.call(b)}")
         public static long w(long x) { return x; }
     }
 
     public static final class UnknownCapability {
         @Word(name = "odd-cap", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "int -> int ! {net.teleport(x)}")
+        @dev.finch.vm.declare.Overload(sig = "int -> int ! {net.teleport(x)}")
         public static long w(long x) { return x; }
     }
 
     public static final class NotPublic {
         @Word(name = "hidden", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "int -> int")
+        @dev.finch.vm.declare.Overload(sig = "int -> int")
         static long w(long x) { return x; }
     }
 
     public static final class TemplateWithoutBound {
         @Word(name = "t1", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "string -> int ! {host.call(t1)}", requires = "fs.read($0)")
+        @dev.finch.vm.declare.Overload(sig = "string -> int ! {host.call(t1)}", requires = "fs.read($0)")
         public static long w(String s) { return 0; }
     }
 
     public static final class TemplateBeyondArguments {
         @Word(name = "t2", doc = "x")
-        @dev.finch.vm.word.Overload(sig = "string -> int ! {host.call(*)}", requires = "host.call($3)")
+        @dev.finch.vm.declare.Overload(sig = "string -> int ! {host.call(*)}", requires = "host.call($3)")
         public static long w(String s, Origin o) { return 0; }
     }
 }

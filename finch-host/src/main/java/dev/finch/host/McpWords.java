@@ -11,8 +11,8 @@ import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.WordSpec.Category;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 
 /**
  * {@code mcp-call}, the explicit managed-JSON fallback for a host-configured MCP tool (contract "mcp-call is the

@@ -10,8 +10,8 @@ import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.ResultValue;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 
 /** Editor-backed proposals: a program proposes a program for the person to edit and decide about ({@link EditorHost}). */
 public final class ProposalWords {

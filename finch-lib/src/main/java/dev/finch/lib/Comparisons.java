@@ -1,11 +1,11 @@
 package dev.finch.lib;
 
 import dev.finch.ir.vocab.WordSpec.Category;
-import dev.finch.vm.word.Intrinsic;
+import dev.finch.vm.declare.Intrinsic;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.value.Values;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 
 /**
  * Equality and order. Both are defined once, in {@link Values#equal} and {@link Values#compareFloats} /

@@ -7,8 +7,8 @@ import dev.finch.ir.vocab.WordSpec.Category;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.value.Closure;
 import dev.finch.vm.value.Fiber;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 
 /**
  * Fibers: user-defined lazy producers over the typed yield effect (contract "fiber&lt;Y,R&gt; is a first-class,

@@ -11,8 +11,8 @@ import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.RecordValue;
 import dev.finch.vm.value.Sizes;
 import dev.finch.vm.value.Values;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 import java.util.ArrayList;
 import java.util.List;
 

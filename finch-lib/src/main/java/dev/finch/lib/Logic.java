@@ -1,9 +1,9 @@
 package dev.finch.lib;
 
 import dev.finch.ir.vocab.WordSpec.Category;
-import dev.finch.vm.word.Intrinsic;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Intrinsic;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 
 /** Boolean logic; both operands are already evaluated (Lisp's {@code and}/{@code or} forms short-circuit instead). */
 public final class Logic {

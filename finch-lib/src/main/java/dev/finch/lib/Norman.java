@@ -10,8 +10,8 @@ import dev.finch.vm.runtime.Traps;
 import dev.finch.vm.value.Duration;
 import dev.finch.vm.value.Money;
 import dev.finch.vm.value.Show;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 
 /** Words µNorman's lowering needs (written values, exact money and time), usable from every frontend. */
 public final class Norman {

@@ -3,12 +3,12 @@ package dev.finch.lib;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.vocab.WordSpec.Category;
 import dev.finch.vm.VmCode;
-import dev.finch.vm.word.Intrinsic;
+import dev.finch.vm.declare.Intrinsic;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.Values;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 
 /**
  * Arithmetic on int (64-bit, checked: overflow and division by zero are execute errors, never wrap-around, D5) and

@@ -8,8 +8,8 @@ import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.ResultValue;
 import dev.finch.vm.value.Values;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 
 /** Options and results (contract: structured values are part of the shared ABI). */
 public final class Options {

@@ -8,8 +8,8 @@ import dev.finch.vm.VmCode;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.OutputHandle;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 
 /**
  * Replaceable and progress output through host-issued opaque handles (the contract: "rich replaceable/progress output

@@ -6,8 +6,8 @@ import dev.finch.ir.vocab.WordSpec.Category;
 import dev.finch.vm.runtime.CpuTasks;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.value.RecordValue;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 
 /**
  * CPU tasks (the contract's {@code defer :cpu}): a pure closure computed on the VM's bounded worker pool beside the

@@ -48,8 +48,8 @@ import javax.tools.Diagnostic;
 @SupportedAnnotationTypes({WordIndexProcessor.WORD, WordIndexProcessor.OVERLOAD})
 @javax.annotation.processing.SupportedOptions(WordIndexProcessor.OPTION)
 public final class WordIndexProcessor extends AbstractProcessor {
-    static final String WORD = "dev.finch.vm.word.Word";
-    static final String OVERLOAD = "dev.finch.vm.word.Overload";
+    static final String WORD = "dev.finch.vm.declare.Word";
+    static final String OVERLOAD = "dev.finch.vm.declare.Overload";
     /**
      * The option naming the index a module's build writes ({@code -Afinch.words.index=dev.finch.lib.LibIndex}): each word
      * library has its own, a public class implementing {@code dev.finch.vm.word.WordIndex}.
@@ -147,7 +147,7 @@ public final class WordIndexProcessor extends AbstractProcessor {
                 .append("import dev.finch.ir.vocab.Typing;\n")
                 .append("import dev.finch.ir.vocab.WordSpec;\n")
                 .append("import dev.finch.vm.word.Declaration;\n")
-                .append("import dev.finch.vm.word.Intrinsic;\n")
+                .append("import dev.finch.vm.declare.Intrinsic;\n")
                 .append("import java.util.ArrayList;\n")
                 .append("import java.util.List;\n")
                 .append("import java.util.Optional;\n\n")

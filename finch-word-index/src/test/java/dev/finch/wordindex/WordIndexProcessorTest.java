@@ -30,12 +30,12 @@ class WordIndexProcessorTest {
 
     /** The annotations' shape, as finch-vm declares them (only what the processor reads). */
     private static final List<JavaFileObject> ANNOTATIONS = List.of(
-            source("dev.finch.vm.word.Intrinsic", "package dev.finch.vm.word; public enum Intrinsic { NONE, SHUFFLE }"),
+            source("dev.finch.vm.declare.Intrinsic", "package dev.finch.vm.word; public enum Intrinsic { NONE, SHUFFLE }"),
             // What the index's method signatures name (javac reads them in the round after it is written).
             source("dev.finch.vm.word.Declaration", "package dev.finch.vm.word; public record Declaration() { }"),
             source("dev.finch.vm.word.WordIndex", "package dev.finch.vm.word; public interface WordIndex { }"),
             source("dev.finch.vm.runtime.Ctx", "package dev.finch.vm.runtime; public final class Ctx { }"),
-            source("dev.finch.vm.word.Word", """
+            source("dev.finch.vm.declare.Word", """
                     package dev.finch.vm.word;
                     @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
                     public @interface Word {
@@ -47,7 +47,7 @@ class WordIndexProcessorTest {
                         dev.finch.ir.vocab.Typing typing() default dev.finch.ir.vocab.Typing.ORDINARY;
                         String[] aka() default {};
                     }"""),
-            source("dev.finch.vm.word.Overload", """
+            source("dev.finch.vm.declare.Overload", """
                     package dev.finch.vm.word;
                     @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
                     public @interface Overload {
@@ -57,7 +57,7 @@ class WordIndexProcessorTest {
                         int order() default 0;
                         String requires() default "";
                         boolean refines() default false;
-                        dev.finch.vm.word.Intrinsic intrinsic() default dev.finch.vm.word.Intrinsic.NONE;
+                        dev.finch.vm.declare.Intrinsic intrinsic() default dev.finch.vm.declare.Intrinsic.NONE;
                     }"""));
 
     @Test void theIndexHoldsEachMembersValuesParsedSignatureAndDescriptor() throws IOException {
@@ -66,7 +66,7 @@ class WordIndexProcessorTest {
                 import dev.finch.vm.word.*;
                 public final class Words {
                     @Word(name = "swap-ish", category = dev.finch.ir.vocab.WordSpec.Category.STACK, doc = "Says \\"hi\\".\\nTwice.")
-                    @Overload(sig = "a b -> b a", intrinsic = dev.finch.vm.word.Intrinsic.SHUFFLE)
+                    @Overload(sig = "a b -> b a", intrinsic = dev.finch.vm.declare.Intrinsic.SHUFFLE)
                     public static Object[] swap(Object a, Object b) { return new Object[] {b, a}; }
 
                     @Word(name = "read-it", doc = "Reads.")

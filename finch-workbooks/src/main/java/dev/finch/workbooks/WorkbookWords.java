@@ -20,8 +20,8 @@ import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.ListValue;
 import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.StreamValue;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -3,6 +3,8 @@ package dev.finch.vm.word;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.ir.vocab.WordSpec;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -6,7 +6,7 @@ import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.CallNode;
 import dev.finch.ir.type.Type;
 import dev.finch.vm.word.Impl;
-import dev.finch.vm.word.Intrinsic;
+import dev.finch.vm.declare.Intrinsic;
 import org.objectweb.asm.MethodVisitor;
 
 /**

@@ -5,7 +5,7 @@ import static org.objectweb.asm.Opcodes.*;
 import dev.finch.ir.checked.Checked.CallNode;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.Overload;
-import dev.finch.vm.word.Intrinsic;
+import dev.finch.vm.declare.Intrinsic;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 

@@ -11,8 +11,8 @@ import dev.finch.vm.runtime.Calls;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.Rt;
 import dev.finch.vm.value.Unit;
-import dev.finch.vm.word.Overload;
-import dev.finch.vm.word.Word;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 import java.util.List;
 import org.objectweb.asm.MethodVisitor;
 

@@ -3,6 +3,7 @@ package dev.finch.vm.word;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.WordSpec;
+import dev.finch.vm.declare.Intrinsic;
 import dev.finch.vm.runtime.Ctx;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

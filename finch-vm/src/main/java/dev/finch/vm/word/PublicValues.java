@@ -4,6 +4,7 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.vm.TypedValue;
 import dev.finch.vm.Value;
+import dev.finch.vm.declare.WordFailure;
 import dev.finch.vm.runtime.Ctx;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

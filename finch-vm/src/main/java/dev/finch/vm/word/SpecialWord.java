@@ -1,6 +1,8 @@
 package dev.finch.vm.word;
 
 import dev.finch.ir.vocab.Typing;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 
 /**
  * A word typed by a dedicated verifier rule that needs its immediates (a type, a tag, a field) or the call site's whole

@@ -2,6 +2,8 @@ package dev.finch.vm.word;
 
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
+import dev.finch.vm.declare.Overload;
+import dev.finch.vm.declare.Word;
 import dev.finch.vm.runtime.Ctx;
 import java.util.List;
 

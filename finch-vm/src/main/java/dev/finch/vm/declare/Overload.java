@@ -1,4 +1,4 @@
-package dev.finch.vm.word;
+package dev.finch.vm.declare;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -9,10 +9,10 @@ import java.lang.annotation.Target;
 /**
  * One overload of a {@link Word}, on the static method that implements it. The method's parameters follow the
  * signature's inputs in order — {@code long} for int, {@code double} for float, {@code boolean} for bool,
- * {@code String} for string, and {@code Object} (or the value's class) for everything else — and its return type
+ * {@code String} for string, and {@code Object} (or the value's class) for everything else — or, in a host's word, {@link dev.finch.vm.Value} for any type — and its return type
  * the single output ({@code void} for none). Finch's own words may also take, in this order, the run context
  * ({@code Ctx}) and the call depth ({@code int}) before the inputs, and the call site's instantiated signature
- * ({@code Type.Fn}) and origin ({@code Origin}) after them. {@link Library} refuses a method whose shape disagrees
+ * ({@code Type.Fn}) and origin ({@code Origin}) after them. Finch refuses a method whose shape disagrees
  * with its signature.
  */
 @Documented

@@ -1,4 +1,4 @@
-package dev.finch.vm.word;
+package dev.finch.vm.declare;
 
 import dev.finch.ir.vocab.Typing;
 import dev.finch.ir.vocab.WordSpec;
@@ -22,7 +22,7 @@ import java.lang.annotation.Target;
  * }
  * }</pre>
  *
- * {@link Library} reads the declarations, checks each against its implementing method (a signature that disagrees
+ * Finch reads the declarations, checks each against its implementing method (a signature that disagrees
  * with the method, a missing implementation, a duplicate name or id are refused when the library is built) and
  * produces the vocabulary that the frontends and the verifier see.
  */

@@ -1,4 +1,4 @@
-package dev.finch.vm.word;
+package dev.finch.vm.declare;
 
 import dev.finch.ir.vocab.Overload;
 

@@ -1,4 +1,4 @@
-package dev.finch.vm.word;
+package dev.finch.vm.declare;
 
 /**
  * Thrown by a host-installed word's implementation to fail the call with a message of its own: the run stops with
