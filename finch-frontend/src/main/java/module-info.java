@@ -4,7 +4,7 @@
  */
 module finch.frontend {
     requires transitive finch.ir;
-    exports dev.finch.frontend.graph;
-    exports dev.finch.frontend.read;
-    exports dev.finch.frontend.types;
+    exports dev.finch.frontend.graph to finch.lisp, finch.norman;
+    exports dev.finch.frontend.read to finch.lisp, finch.norman;
+    exports dev.finch.frontend.types to finch.lisp, finch.norman;
 }

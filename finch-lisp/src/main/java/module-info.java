@@ -1,11 +1,9 @@
 /** The Lisp frontend. */
+@SuppressWarnings("module") // names modules absent when this one compiles (automatic modules, later in the build)
 module finch.lisp {
     requires transitive finch.ir;
     requires finch.frontend;
     requires org.antlr.antlr4.runtime;
-    exports dev.finch.lisp;
-    exports dev.finch.lisp.expand;
-    exports dev.finch.lisp.lower;
-    exports dev.finch.lisp.syntax;
-    exports dev.finch.lisp.types;
+    exports dev.finch.lisp to finch.core, finch.bench;
+    exports dev.finch.lisp.lower to finch.core;
 }

@@ -22,6 +22,7 @@ module finch.vm {
     exports dev.finch.vm.boundary;
     exports dev.finch.vm.declare;
     exports dev.finch.vm.compile to finch.core;
+    exports dev.finch.vm.engine to finch.core, finch.norman, finch.lib, finch.host, finch.providers, finch.bench;
     exports dev.finch.vm.persist to finch.core, finch.host;
     exports dev.finch.vm.runtime to finch.core, finch.lib, finch.host, finch.workbooks, finch.automation, finch.net,
             finch.providers, finch.bench;

@@ -1,8 +1,8 @@
 package dev.finch;
 
 import dev.finch.ir.type.Type;
-import dev.finch.vm.Vm;
-import dev.finch.vm.VmState;
+import dev.finch.vm.engine.Vm;
+import dev.finch.vm.engine.VmState;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

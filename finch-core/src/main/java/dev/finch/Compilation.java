@@ -13,7 +13,7 @@ import dev.finch.ir.instr.WordDef;
 import dev.finch.ir.limit.CompileBudget;
 import dev.finch.verifier.Verification;
 import dev.finch.verifier.Verifier;
-import dev.finch.vm.CancelToken;
+import dev.finch.vm.engine.CancelToken;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -47,15 +47,15 @@ final class Compilation {
 
     /**
      * Lowers and verifies on the calling thread when this Finch's nesting limit is one a default thread stack holds
-     * many times over ({@link dev.finch.vm.CallerThread#MAX_NESTING}: the frontends and the verifier recurse over
+     * many times over ({@link dev.finch.vm.engine.CallerThread#MAX_NESTING}: the frontends and the verifier recurse over
      * nesting, and nothing else in them is deep) and the calling thread has room on its stack
-     * ({@link dev.finch.vm.CallerThread#roomy}). Compiling has no effect, so a caller whose stack still runs out (the
+     * ({@link dev.finch.vm.engine.CallerThread#roomy}). Compiling has no effect, so a caller whose stack still runs out (the
      * frontends and the verifier report that as their internal or nesting code) starts again on a big-stack worker, with
      * a fresh budget on {@code at}; every other submission compiles on a worker. Each attempt's budget meters
      * {@code deadline} and {@code cancelled}.
      */
     Prepared prepare(Submission s, Environment at, long deadline, java.util.function.BooleanSupplier cancelled) {
-        if (finch.compileLimits().maxNesting() <= dev.finch.vm.CallerThread.MAX_NESTING && dev.finch.vm.CallerThread.roomy()) {
+        if (finch.compileLimits().maxNesting() <= dev.finch.vm.engine.CallerThread.MAX_NESTING && dev.finch.vm.engine.CallerThread.roomy()) {
             try {
                 Prepared here = prepareHere(s, at.withBudget(budget(deadline, cancelled)));
                 if (!mayBeOutOfStack(here)) return here;

@@ -28,7 +28,7 @@ final class EngineFingerprint {
 
     /** A class of each module whose classes make the fingerprint. */
     private static final List<Class<?>> MODULES = List.of(dev.finch.ir.instr.Module.class, dev.finch.lisp.Lisp.class, dev.finch.forth.CoForth.class,
-            dev.finch.norman.NormanCode.class, dev.finch.verifier.Verifier.class, dev.finch.vm.Vm.class, EngineFingerprint.class);
+            dev.finch.norman.NormanCode.class, dev.finch.verifier.Verifier.class, dev.finch.vm.engine.Vm.class, EngineFingerprint.class);
 
     /** What {@link #of()} answers when the classes cannot be read: no image is ever taken for this build's. */
     static final String UNKNOWN = "unknown";

@@ -27,7 +27,7 @@ public final class ErrorCatalogue {
             dev.finch.forth.ForthCode.values(),
             dev.finch.lisp.LispCode.values(),
             dev.finch.norman.NormanCode.values(),
-            dev.finch.vm.VmCode.values(),
+            dev.finch.vm.engine.VmCode.values(),
             dev.finch.vm.boundary.HostCode.values(),
             dev.finch.host.AgentCode.values(),
             dev.finch.host.MemoryCode.values(),

@@ -4,7 +4,7 @@ import dev.finch.forth.CoForth;
 import dev.finch.ir.Frontend;
 import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.vm.Limits;
-import dev.finch.vm.Vm;
+import dev.finch.vm.engine.Vm;
 import dev.finch.vm.compile.ModuleCompiler;
 import dev.finch.host.FileHost;
 import dev.finch.host.ProcessHost;
@@ -85,7 +85,7 @@ public final class Finch implements AutoCloseable {
     private final boolean ownsStore;
     private final String project;
     private volatile boolean closed;
-    private final dev.finch.vm.VmState emptyState;
+    private final dev.finch.vm.engine.VmState emptyState;
     /**
      * The reachable sessions that hold something {@link #close} must close (connections to MCP servers); most
      * sessions hold nothing, and a weak registration of every one cost each fresh session more than its first run.
@@ -102,7 +102,7 @@ public final class Finch implements AutoCloseable {
     private Finch(Builder b, Library library) {
         this.vm = new Vm(b.tier.tiering, b.cpuWorkers);
         this.library = library;
-        this.emptyState = dev.finch.vm.VmState.empty(library);
+        this.emptyState = dev.finch.vm.engine.VmState.empty(library);
         this.instance = b.instance != null ? b.instance : randomTag();
         this.imageKey = b.imageKey;
         this.unkeyedImages = b.unkeyedImages;
@@ -194,7 +194,7 @@ public final class Finch implements AutoCloseable {
      * The state every new session starts from, shared (a state is immutable): its environment — the vocabulary and
      * an empty dictionary, what a submission is checked against — is then built once per Finch, not once per session.
      */
-    dev.finch.vm.VmState emptyState() { return emptyState; }
+    dev.finch.vm.engine.VmState emptyState() { return emptyState; }
 
     Vm vm() { return vm; }
 

@@ -78,13 +78,13 @@ public sealed interface Outcome {
     /**
      * The checked run-time error this outcome failed with, if it did: an execute-phase diagnostic raised because the
      * program is wrong (program-error, unwrap of none, arithmetic, show refusing, an uncaught failure at the top
-     * level) — not a resource limit, a cancellation or a defect of Finch ({@link dev.finch.vm.VmCode#programFault}).
+     * level) — not a resource limit, a cancellation or a defect of Finch ({@link dev.finch.vm.engine.VmCode#programFault}).
      * Empty for any other outcome, and for a failure before the run (parse, lower, verify) or at the host boundary.
      */
     default Optional<Diagnostic> checkedRuntimeError() {
         if (!(this instanceof Failed)) return Optional.empty();
         return diagnostics().stream().filter(d -> d.phase() == dev.finch.ir.diag.Phase.EXECUTE
-                && dev.finch.vm.VmCode.of(d.code()).map(dev.finch.vm.VmCode::programFault).orElse(true)).findFirst();
+                && dev.finch.vm.engine.VmCode.of(d.code()).map(dev.finch.vm.engine.VmCode::programFault).orElse(true)).findFirst();
     }
 
     default long vmRevision() { return fields().vmRevision(); }

@@ -1,7 +1,7 @@
 package dev.finch;
 
 import dev.finch.ir.checked.Checked.CheckedModule;
-import dev.finch.vm.CompiledWord;
+import dev.finch.vm.engine.CompiledWord;
 import dev.finch.vm.persist.Continuations;
 import java.lang.ref.SoftReference;
 import java.util.LinkedHashMap;

@@ -11,12 +11,12 @@ import dev.finch.ir.instr.WordDef;
 import dev.finch.ir.print.CoForthPrinter;
 import dev.finch.verifier.Verification;
 import dev.finch.verifier.Verifier;
-import dev.finch.vm.CancelToken;
+import dev.finch.vm.engine.CancelToken;
 import dev.finch.vm.OutputSink;
-import dev.finch.vm.RunResult;
-import dev.finch.vm.Suspension;
+import dev.finch.vm.engine.RunResult;
+import dev.finch.vm.engine.Suspension;
 import dev.finch.vm.TypedValue;
-import dev.finch.vm.VmState;
+import dev.finch.vm.engine.VmState;
 import dev.finch.capabilities.Grant;
 import dev.finch.capabilities.GrantSet;
 import dev.finch.capabilities.Scope;
@@ -336,7 +336,7 @@ public final class Session {
 
     private Outcome submit(Submission submission, java.util.function.UnaryOperator<HostConfig> hosts) {
         arg(submission, "submission");
-        if (!dev.finch.vm.CallerThread.roomy()) return finch.vm().onWorker(() -> submit(submission, hosts));
+        if (!dev.finch.vm.engine.CallerThread.roomy()) return finch.vm().onWorker(() -> submit(submission, hosts));
         String executionId = nextExecutionId();
         String language = submission.resolvedLanguage().spelling();
         if (finch.isClosed()) return failed(executionId, submission.sourceId(), language, "", List.of(), closedDiagnostic(submission.sourceId()));
@@ -386,7 +386,7 @@ public final class Session {
     private Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink, java.util.function.UnaryOperator<HostConfig> hosts) {
         arg(word, "word");
         for (dev.finch.vm.Value v : arg(args, "args")) arg(v, "an argument");
-        if (!dev.finch.vm.CallerThread.roomy()) return finch.vm().onWorker(() -> call(word, args, sink, hosts));
+        if (!dev.finch.vm.engine.CallerThread.roomy()) return finch.vm().onWorker(() -> call(word, args, sink, hosts));
         List<dev.finch.vm.Value> arguments = List.copyOf(args);
         String executionId = nextExecutionId();
         String sourceId = "call:" + word;
@@ -769,7 +769,7 @@ public final class Session {
      * {@code accepted} runs once the answer is taken, before the run continues.
      */
     private Outcome continueWith(String executionId, HostResponse response, Runnable accepted) {
-        if (!dev.finch.vm.CallerThread.roomy()) return finch.vm().onWorker(() -> continueWith(executionId, response, accepted));
+        if (!dev.finch.vm.engine.CallerThread.roomy()) return finch.vm().onWorker(() -> continueWith(executionId, response, accepted));
         Suspensions.Paused p = suspensions.paused(executionId).orElse(null);
         String sourceId = p == null ? "<session>" : p.sourceId();
         String language = p == null ? null : p.language();

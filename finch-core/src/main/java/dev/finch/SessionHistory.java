@@ -19,9 +19,9 @@ import dev.finch.ir.type.TypeSyntax;
 import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.verifier.Verification;
 import dev.finch.verifier.Verifier;
-import dev.finch.vm.CompiledWord;
-import dev.finch.vm.Vm;
-import dev.finch.vm.VmState;
+import dev.finch.vm.engine.CompiledWord;
+import dev.finch.vm.engine.Vm;
+import dev.finch.vm.engine.VmState;
 import dev.finch.vm.persist.Continuations;
 import dev.finch.vm.persist.Programs;
 import java.util.ArrayDeque;
@@ -447,7 +447,7 @@ final class SessionHistory {
      * of a thousand definitions is rebuilt by a loop, not a recursion), filling their deferred words.
      */
     private void rebuild(Definition d) {
-        if (!dev.finch.vm.CallerThread.roomy()) {
+        if (!dev.finch.vm.engine.CallerThread.roomy()) {
             finch.vm().onWorker(() -> {
                 rebuild(d);
                 return null;

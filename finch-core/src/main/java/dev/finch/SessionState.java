@@ -2,9 +2,9 @@ package dev.finch;
 
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
-import dev.finch.vm.RunResult;
+import dev.finch.vm.engine.RunResult;
 import dev.finch.vm.TypedValue;
-import dev.finch.vm.VmState;
+import dev.finch.vm.engine.VmState;
 import dev.finch.vm.word.Library;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -83,7 +83,7 @@ final class SessionState {
     /** Whether a committed state may hold a value that a program's closure literal made (its type holds a function or fiber). */
     private static boolean leavesLiteralValues(VmState state) {
         if (state.stackHoldsFunction()) return true;
-        for (TypedValue v : state.constants().values()) if (dev.finch.vm.CallerThread.holdsFunction(v.type())) return true;
+        for (TypedValue v : state.constants().values()) if (dev.finch.vm.engine.CallerThread.holdsFunction(v.type())) return true;
         return false;
     }
 }

@@ -1,7 +1,7 @@
 package dev.finch;
 
 import dev.finch.vm.TypedValue;
-import dev.finch.vm.VmState;
+import dev.finch.vm.engine.VmState;
 import dev.finch.vm.value.Values;
 import java.util.Arrays;
 import java.util.Collections;

@@ -3,7 +3,7 @@ package dev.finch;
 import dev.finch.ir.cap.Capability;
 import dev.finch.vm.OutputLog;
 import dev.finch.vm.OutputSink;
-import dev.finch.vm.Suspension;
+import dev.finch.vm.engine.Suspension;
 import dev.finch.vm.TypedValue;
 import dev.finch.vm.boundary.EffectRequest;
 import dev.finch.vm.boundary.RunHost;

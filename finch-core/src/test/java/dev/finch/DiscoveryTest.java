@@ -52,7 +52,7 @@ class DiscoveryTest {
         WordInfo.CoreWord w = (WordInfo.CoreWord) info;
         assertThat(w.signature()).isEqualTo("list<a> int -> option<a>");
         assertThat(w.category()).isEqualTo("list");
-        assertThat(w.doc()).isEqualTo(dev.finch.vm.VmState.EMPTY.library().vocabulary().word("list-get").orElseThrow().doc());
+        assertThat(w.doc()).isEqualTo(dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().word("list-get").orElseThrow().doc());
         WordInfo.CoreWord plus = (WordInfo.CoreWord) finch.newSession().inspectWord("+").orElseThrow();
         assertThat(plus.overloads()).containsExactly("int int -> int", "float float -> float");
     }
@@ -137,11 +137,11 @@ class DiscoveryTest {
         LanguageDefinition d = finch.newSession().getLanguageDefinition();
         assertThat(d.protocol()).isEqualTo("FINCH-VM-TYPED/1");
         assertThat(d.text()).contains("## Co-Forth", "## Lisp", "## Types");
-        for (var w : dev.finch.vm.VmState.EMPTY.library().vocabulary().words()) assertThat(d.text()).contains("`" + w.name() + " : " + w.signatureText() + "`");
+        for (var w : dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().words()) assertThat(d.text()).contains("`" + w.name() + " : " + w.signatureText() + "`");
         for (var x : dev.finch.ir.vocab.SourceSyntax.all()) assertThat(d.text()).contains("`" + x.form() + "`");
         assertThat(d.syntax()).isEqualTo(dev.finch.ir.vocab.SourceSyntax.all());
         int words = d.categories().stream().mapToInt(c -> c.words().size()).sum();
-        assertThat(words).isEqualTo(dev.finch.vm.VmState.EMPTY.library().vocabulary().words().size());
+        assertThat(words).isEqualTo(dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().words().size());
         assertThat(Discovery.languageDefinition()).isSameAs(d);
     }
 
@@ -185,7 +185,7 @@ class DiscoveryTest {
         String all = Discovery.languageDefinition().text();
         // Which Lisp words are variadic, from the words that fold.
         StringBuilder folds = new StringBuilder();
-        for (var w : dev.finch.vm.VmState.EMPTY.library().vocabulary().words()) if (w.foldsLeft()) folds.append(folds.length() == 0 ? "`" : " ").append(w.name());
+        for (var w : dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().words()) if (w.foldsLeft()) folds.append(folds.length() == 0 ? "`" : " ").append(w.name());
         assertThat(folds.toString()).contains("+", "string-append");
         assertThat(all).contains(folds + "` take any number of arguments");
         // Lisp's match on closed variants, its string escapes, the streams' edges.

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)   // a hang guard; nothing here bounds wall time
 class PrimerTest {
     static final int LISP_FORTH_MAX = 12_000, NORMAN_MAX = 6_000;
-    private static final Vocabulary VOCABULARY = dev.finch.vm.VmState.EMPTY.library().vocabulary();
+    private static final Vocabulary VOCABULARY = dev.finch.vm.engine.VmState.EMPTY.library().vocabulary();
     private final Finch finch = Finch.builder().timeout(Duration.ofSeconds(10)).build();
 
     @TempDir

@@ -7,7 +7,7 @@ import dev.finch.ir.Frontend;
 import dev.finch.ir.Lowering;
 import dev.finch.ir.checked.Environment;
 import dev.finch.vm.Value;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;

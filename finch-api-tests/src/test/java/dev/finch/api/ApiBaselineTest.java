@@ -68,14 +68,26 @@ class ApiBaselineTest {
         assertThat(removed).as("signatures in docs/api.txt the code no longer has (a breaking change: regenerate and review)").isEmpty();
     }
 
+    /**
+     * Public signatures may name a Finch type that no package exported to everyone holds only where known-leaks.txt
+     * lists it (each with the reason): the list may only shrink. A new leak fails; so does a listed one that is gone
+     * (take it off the list).
+     */
     @Test
-    void noPublicSignatureNamesAnInternalType() throws IOException {
+    void noPublicSignatureNamesAnInternalTypeBeyondTheKnownOnes() throws IOException {
         var leaks = ApiSurface.of(published()).leaks();
         StringBuilder report = new StringBuilder();
         leaks.forEach((type, where) -> report.append(type).append(" <- ").append(where).append('\n'));
         Files.writeString(Path.of("target/api-leaks.txt"), report.toString(), StandardCharsets.UTF_8);
-        assertThat(leaks)
-                .as("Finch types that public signatures name but no package exported to everyone holds").isEmpty();
+        SortedSet<String> known = new TreeSet<>();
+        try (var in = ApiBaselineTest.class.getResourceAsStream("/known-leaks.txt")) {
+            for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+                String t = line.strip();
+                if (!t.isEmpty() && !t.startsWith("#")) known.add(t.split("\\s+")[0]);
+            }
+        }
+        assertThat(new TreeSet<>(leaks.keySet())).as("internal types named by public signatures (target/api-leaks.txt says where)")
+                .isEqualTo(known);
     }
 
     @Test

@@ -5,7 +5,7 @@ import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
 import dev.finch.vm.Value;
-import dev.finch.vm.Vm;
+import dev.finch.vm.engine.Vm;
 import dev.finch.vm.runtime.Ctx;
 import java.lang.invoke.MethodHandle;
 import java.lang.management.ManagementFactory;

@@ -1,6 +1,6 @@
 package dev.finch.bench;
 
-import dev.finch.vm.Vm;
+import dev.finch.vm.engine.Vm;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.Strands;
 import java.lang.invoke.MethodHandle;

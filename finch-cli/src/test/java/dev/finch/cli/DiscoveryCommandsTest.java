@@ -26,7 +26,7 @@ class DiscoveryCommandsTest {
     void vocabularyListsEveryCoreWordBySignatureAndTheSyntax() {
         ConformanceTest.Run r = finch("vocabulary");
         assertThat(r.exit()).isZero();
-        for (var w : dev.finch.vm.VmState.EMPTY.library().vocabulary().words()) assertThat(r.out()).contains("  " + w.name() + " : " + w.signatureText() + "\n");
+        for (var w : dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().words()) assertThat(r.out()).contains("  " + w.name() + " : " + w.signatureText() + "\n");
         assertThat(r.out()).contains("syntax (forms, no runtime signature").contains("  while    ").contains("  datatype    (datatype T");
     }
 
@@ -35,7 +35,7 @@ class DiscoveryCommandsTest {
         ConformanceTest.Run r = finch("vocabulary", "--json");
         assertThat(r.exit()).isZero();
         JsonNode j = JSON.readTree(r.out());
-        assertThat(j.get("words")).hasSize(dev.finch.vm.VmState.EMPTY.library().vocabulary().words().size());
+        assertThat(j.get("words")).hasSize(dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().words().size());
         assertThat(j.get("words").get(0).fieldNames()).toIterable().containsExactly("name", "signature", "category", "doc");
         assertThat(j.get("definitions")).isEmpty();
         assertThat(j.get("syntax")).hasSize(dev.finch.ir.vocab.SourceSyntax.all().size());

@@ -252,7 +252,7 @@ class DocsExamplesTest {
         b.append("<!-- Generated from the word declarations (dev.finch.vm.word.Library.core()) by DocsExamplesTest; do not edit by hand. Regenerate with\n")
                 .append("     mvn -o -q -pl finch-cli test -Dtest=DocsExamplesTest -Dfinch.regenerate=true -->\n");
         Map<WordSpec.Category, List<WordSpec>> byCategory = new java.util.EnumMap<>(WordSpec.Category.class);
-        for (WordSpec w : dev.finch.vm.VmState.EMPTY.library().vocabulary().words()) byCategory.computeIfAbsent(w.category(), c -> new ArrayList<>()).add(w);
+        for (WordSpec w : dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().words()) byCategory.computeIfAbsent(w.category(), c -> new ArrayList<>()).add(w);
         for (var entry : byCategory.entrySet()) {
             b.append("\n#### ").append(title(entry.getKey())).append("\n\n");
             b.append("| Word | Signature | What it does |\n|---|---|---|\n");
@@ -294,6 +294,6 @@ class DocsExamplesTest {
             current = generated;
         }
         assertThat(current).as("docs/forth.md vocabulary table (regenerate: -Dfinch.regenerate=true)").isEqualTo(generated);
-        for (WordSpec w : dev.finch.vm.VmState.EMPTY.library().vocabulary().words()) assertThat(current).contains("| `" + cell(w.name()) + "` |");
+        for (WordSpec w : dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().words()) assertThat(current).contains("| `" + cell(w.name()) + "` |");
     }
 }

@@ -115,7 +115,7 @@ class NoGrantTest {
     /** Every vocabulary word with a capability other than session.emit, in any overload. */
     static Set<String> hostWords() {
         Set<String> out = new TreeSet<>();
-        for (WordSpec w : dev.finch.vm.VmState.EMPTY.library().vocabulary().words()) {
+        for (WordSpec w : dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().words()) {
             for (Type.Fn f : w.signatures()) {
                 if (f.effects().stream().anyMatch(cap -> !cap.equals(Capability.SESSION_EMIT))) out.add(w.name());
             }
@@ -201,7 +201,7 @@ class NoGrantTest {
         assertThat(r.sequence()).isEqualTo(1);
         assertThat(r.protocol()).isEqualTo("FINCH-VM-TYPED/1");
         assertThat(r.executionId()).isEqualTo(o.executionId());
-        assertThat(r.expectedResult()).isEqualTo(dev.finch.vm.VmState.EMPTY.library().vocabulary().word(word).orElseThrow().overloads().get(0).signature().outs());
+        assertThat(r.expectedResult()).isEqualTo(dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().word(word).orElseThrow().overloads().get(0).signature().outs());
         assertThat(r.origin().line()).isEqualTo(1);
         assertThat(rec.settled).as("journal not acknowledged while suspended").isEmpty();
         assertThat(c.effect().happened(ws)).as("%s dispatched nothing", word).isFalse();

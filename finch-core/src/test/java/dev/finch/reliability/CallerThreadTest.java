@@ -133,7 +133,7 @@ class CallerThreadTest {
         String down = ": down ( int -- int ) dup 0 > if 1 - down 1 + then ;";
         Session s = FINCH.newSession();
         assertThat(s.submit(Submission.of(down, "t.fth")).diagnostics()).isEmpty();
-        for (long n : new long[] {10, dev.finch.vm.CallerThread.REPLAYABLE_DEPTH - 2, dev.finch.vm.CallerThread.REPLAYABLE_DEPTH + 2, 5_000}) {
+        for (long n : new long[] {10, dev.finch.vm.engine.CallerThread.REPLAYABLE_DEPTH - 2, dev.finch.vm.engine.CallerThread.REPLAYABLE_DEPTH + 2, 5_000}) {
             assertThat(s.call("down", dev.finch.vm.Value.of(n)).values()).as("depth %d", n).containsExactly(dev.finch.vm.Value.of(n));
             assertThat(display(s.submit(Submission.of(n + " down", "t.fth")))).as("depth %d", n).containsExactly(String.valueOf(n));
             s.submit(Submission.of("drop", "t.fth"));
@@ -169,11 +169,11 @@ class CallerThreadTest {
     /** A thread of the JVM's default stack has room to compile and run on; a 128 KiB one does not, and hands off. */
     @Test void onlyAThreadWithRoomRunsWork() throws Exception {
         AtomicReference<Boolean> roomy = new AtomicReference<>();
-        Thread small = new Thread(null, () -> roomy.set(dev.finch.vm.CallerThread.roomy()), "small", 128 * 1024);
+        Thread small = new Thread(null, () -> roomy.set(dev.finch.vm.engine.CallerThread.roomy()), "small", 128 * 1024);
         small.start();
         small.join();
         assertThat(roomy.get()).isFalse();
-        Thread normal = new Thread(() -> roomy.set(dev.finch.vm.CallerThread.roomy()), "normal");
+        Thread normal = new Thread(() -> roomy.set(dev.finch.vm.engine.CallerThread.roomy()), "normal");
         normal.start();
         normal.join();
         assertThat(roomy.get()).isTrue();

@@ -15,6 +15,7 @@ import dev.finch.ir.type.Type;
 import dev.finch.ir.type.TypeSyntax;
 import dev.finch.ir.vocab.Vocabulary;
 import dev.finch.ir.vocab.WordSpec;
+import dev.finch.vm.engine.VmState;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

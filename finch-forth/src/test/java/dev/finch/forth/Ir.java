@@ -16,7 +16,7 @@ final class Ir {
     private Ir() { }
 
     /** An empty session over Finch's real vocabulary (the frontend reads which words take parameters from it). */
-    static final dev.finch.ir.checked.Environment ENV = dev.finch.ir.checked.Environment.of(dev.finch.vm.Vm.vocabulary());
+    static final dev.finch.ir.checked.Environment ENV = dev.finch.ir.checked.Environment.of(dev.finch.vm.engine.Vm.vocabulary());
 
     /** One line per node, children indented, origins as {@code @line:column}. */
     static String dump(Module m) {

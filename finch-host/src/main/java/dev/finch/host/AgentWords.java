@@ -156,7 +156,7 @@ public final class AgentWords {
         AgentHost.Child c = bound(ctx, handle, o);
         AgentHandle h = (AgentHandle) handle;
         if (c != null && c.result().isEmpty() && Awaitable.pauseOrWait(ctx, h, o)) return null;
-        return result(h.result().orElseThrow(() -> new FinchTrap(dev.finch.vm.VmCode.INTERNAL, o, h + " has not ended")));
+        return result(h.result().orElseThrow(() -> new FinchTrap(dev.finch.vm.engine.VmCode.INTERNAL, o, h + " has not ended")));
     }
 
     @Word(name = "agent-cancel", category = Category.HOST,

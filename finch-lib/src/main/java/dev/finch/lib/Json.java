@@ -20,7 +20,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.databind.node.ValueNode;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.vocab.WordSpec.Category;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.JsonValues;

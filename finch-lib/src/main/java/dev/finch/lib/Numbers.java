@@ -2,7 +2,7 @@ package dev.finch.lib;
 
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.vocab.WordSpec.Category;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import dev.finch.vm.declare.Intrinsic;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.OptionValue;

@@ -4,7 +4,7 @@ import dev.finch.ir.diag.Origin;
 import dev.finch.ir.vocab.WordSpec.Category;
 import dev.finch.vm.OutputEvent;
 import dev.finch.vm.OutputRecorder;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.OutputHandle;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.finch.ir.diag.Origin;
-import dev.finch.vm.CancelToken;
+import dev.finch.vm.engine.CancelToken;
 import dev.finch.vm.Limits;
 import dev.finch.vm.OutputSink;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.ListValue;

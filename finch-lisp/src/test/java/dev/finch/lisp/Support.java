@@ -12,7 +12,7 @@ final class Support {
     private Support() { }
 
     /** Finch's real vocabulary. */
-    static final dev.finch.ir.vocab.Vocabulary VOCABULARY = dev.finch.vm.Vm.vocabulary();
+    static final dev.finch.ir.vocab.Vocabulary VOCABULARY = dev.finch.vm.engine.Vm.vocabulary();
     /** An empty session over it. */
     static final Environment EMPTY = Environment.of(VOCABULARY);
 

@@ -97,7 +97,7 @@ class FuzzProperties {
 
     private static List<String> vocabulary() {
         List<String> out = new ArrayList<>();
-        for (WordSpec w : dev.finch.vm.VmState.EMPTY.library().vocabulary().words()) out.add(w.name());
+        for (WordSpec w : dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().words()) out.add(w.name());
         return out;
     }
 

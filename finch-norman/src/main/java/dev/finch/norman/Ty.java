@@ -14,7 +14,7 @@ import java.util.function.Function;
  * {@code Fail}/{@code Pure}), or a function with a latent effect (whether calling it may fail). A term of the frontend
  * kit's Hindley–Milner core ({@link Term}: variables' levels and bindings, {@link #prune()}, are the kit's).
  */
-public abstract sealed class Ty extends Term<Ty> permits Ty.Var, Ty.Con, Ty.Fun {
+abstract sealed class Ty extends Term<Ty> permits Ty.Var, Ty.Con, Ty.Fun {
     /** The effect of a function that may fail. */
     static final String FAIL = "Fail";
     /** The effect of a function that never fails (the default of an unconstrained effect). */

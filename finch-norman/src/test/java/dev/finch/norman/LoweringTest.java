@@ -44,7 +44,7 @@ class LoweringTest {
     @Test
     void normanBasicsTestsLowerToResultWords() {
         Norman n = new Norman(SourceLoader.inMemory(Map.of()));
-        NormanTests t = n.lowerTests(n.check(Support.resource("norman-basics.nm"), "norman-basics.nm"), dev.finch.vm.VmState.EMPTY.library().vocabulary());
+        NormanTests t = n.lowerTests(n.check(Support.resource("norman-basics.nm"), "norman-basics.nm"), dev.finch.vm.engine.VmState.EMPTY.library().vocabulary());
         assertThat(t.diagnostics()).isEmpty();
         assertThat(t.tests()).hasSize(4);
         Module m = t.module().orElseThrow();
@@ -73,7 +73,7 @@ class LoweringTest {
     @Test
     void normanFailingCheckLowersBothSides() {
         Norman n = new Norman(SourceLoader.inMemory(Map.of()));
-        NormanTests t = n.lowerTests(n.check(Support.resource("norman-failing-check.nm"), "norman-failing-check.nm"), dev.finch.vm.VmState.EMPTY.library().vocabulary());
+        NormanTests t = n.lowerTests(n.check(Support.resource("norman-failing-check.nm"), "norman-failing-check.nm"), dev.finch.vm.engine.VmState.EMPTY.library().vocabulary());
         Module m = t.module().orElseThrow();
         WordDef e = word(m, t.tests().get(0).words().get(0));
         assertThat(e.body().instrs()).extracting(Instr::kind).containsExactly(Instr.Kind.PUSH, Instr.Kind.PUSH, Instr.Kind.CALL, Instr.Kind.CALL);
@@ -160,13 +160,13 @@ class LoweringTest {
     @Test
     void everyCalledWordIsSharedVocabularyOrAModuleWord() {
         Norman n = new Norman(SourceLoader.inMemory(Map.of()));
-        NormanTests t = n.lowerTests(n.check(Support.resource("norman-basics.nm") + "\n(check-expect (length (append (list 1) '())) 1)", "x.nm"), dev.finch.vm.VmState.EMPTY.library().vocabulary());
+        NormanTests t = n.lowerTests(n.check(Support.resource("norman-basics.nm") + "\n(check-expect (length (append (list 1) '())) 1)", "x.nm"), dev.finch.vm.engine.VmState.EMPTY.library().vocabulary());
         Module m = t.module().orElseThrow();
         java.util.Set<String> names = new java.util.HashSet<>();
         m.words().forEach(w -> names.add(w.name()));
         for (WordDef w : m.words()) {
             for (String c : Support.calls(w.body())) {
-                assertThat(dev.finch.vm.VmState.EMPTY.library().vocabulary().word(c).isPresent() || names.contains(c))
+                assertThat(dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().word(c).isPresent() || names.contains(c))
                         .as(w.name() + " calls " + c).isTrue();
             }
         }

@@ -17,7 +17,7 @@ final class Support {
 
     static NormanProgram check(String text) { return new Norman(SourceLoader.inMemory(Map.of())).check(text, "t.nm"); }
 
-    static Lowering lower(String text) { return new Norman(SourceLoader.inMemory(Map.of())).lower(text, "t.nm", dev.finch.vm.VmState.EMPTY.environment()); }
+    static Lowering lower(String text) { return new Norman(SourceLoader.inMemory(Map.of())).lower(text, "t.nm", dev.finch.ir.checked.Environment.of(dev.finch.vm.engine.VmState.EMPTY.library().vocabulary())); }
 
     static String resource(String name) {
         try (InputStream in = Support.class.getResourceAsStream(name)) {

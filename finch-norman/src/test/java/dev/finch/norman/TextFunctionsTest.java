@@ -93,7 +93,7 @@ class TextFunctionsTest {
         assertThat(Support.calls(word(m, "f").body())).containsExactly("string-append");
         assertThat(Support.calls(word(m, "all").body())).containsExactly("string-split", "string-join", "string-contains");
         assertThat(Support.calls(word(m, "size").body())).containsExactly("string-length", "int-to-float");
-        var vocabulary = dev.finch.vm.VmState.EMPTY.library().vocabulary();
+        var vocabulary = dev.finch.vm.engine.VmState.EMPTY.library().vocabulary();
         for (WordDef w : m.words()) {
             for (String c : Support.calls(w.body())) assertThat(vocabulary.word(c)).as(w.name() + " calls " + c).isPresent();
         }

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /** The words µNorman's lowering calls by itself are Finch's core words, named through {@link Word}, never by strings. */
 class WordsTest {
-    private static final Vocabulary CORE = dev.finch.vm.VmState.EMPTY.library().vocabulary();
+    private static final Vocabulary CORE = dev.finch.vm.engine.VmState.EMPTY.library().vocabulary();
 
     @Test
     void everyWordTheLoweringCallsIsACoreWord() {

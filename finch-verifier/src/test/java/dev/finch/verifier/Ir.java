@@ -49,7 +49,7 @@ final class Ir {
     }
 
     /** Finch's real vocabulary, as a session over it sees it. */
-    static final dev.finch.ir.vocab.Vocabulary VOCABULARY = dev.finch.vm.Vm.vocabulary();
+    static final dev.finch.ir.vocab.Vocabulary VOCABULARY = dev.finch.vm.engine.Vm.vocabulary();
     /** An empty session over Finch's words. */
     static final Environment EMPTY = Environment.of(VOCABULARY);
 

@@ -1,5 +1,6 @@
 package dev.finch.vm;
 
+import dev.finch.vm.engine.CallerThread;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;

@@ -15,7 +15,7 @@ import dev.finch.ir.instr.Instr;
 import dev.finch.ir.type.Type;
 import dev.finch.verifier.Verification;
 import dev.finch.verifier.Verifier;
-import dev.finch.vm.VmState;
+import dev.finch.vm.engine.VmState;
 import dev.finch.vm.word.Library;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.Field;

@@ -3,13 +3,13 @@ package dev.finch.vm.compile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.finch.ir.checked.Checked.CheckedModule;
-import dev.finch.vm.CancelToken;
+import dev.finch.vm.engine.CancelToken;
 import dev.finch.vm.Limits;
 import dev.finch.vm.OutputSink;
-import dev.finch.vm.RunResult;
+import dev.finch.vm.engine.RunResult;
 import dev.finch.vm.TypedValue;
-import dev.finch.vm.Vm;
-import dev.finch.vm.VmState;
+import dev.finch.vm.engine.Vm;
+import dev.finch.vm.engine.VmState;
 import dev.finch.vm.boundary.HostConfig;
 import java.util.List;
 

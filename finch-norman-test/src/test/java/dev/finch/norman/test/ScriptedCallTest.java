@@ -15,11 +15,11 @@ import dev.finch.norman.NormanTests;
 import dev.finch.norman.SourceLoader;
 import dev.finch.verifier.Verification;
 import dev.finch.verifier.Verifier;
-import dev.finch.vm.CancelToken;
+import dev.finch.vm.engine.CancelToken;
 import dev.finch.vm.OutputSink;
-import dev.finch.vm.RunResult;
-import dev.finch.vm.Vm;
-import dev.finch.vm.VmState;
+import dev.finch.vm.engine.RunResult;
+import dev.finch.vm.engine.Vm;
+import dev.finch.vm.engine.VmState;
 import dev.finch.vm.boundary.HostConfig;
 import java.util.List;
 import java.util.Map;
@@ -121,9 +121,9 @@ class ScriptedCallTest extends HarnessTestSupport {
     private static Object[] runWith(GrantSet grants, java.util.function.Function<EffectRequest, HostResponse> answer, boolean deferred) {
         Norman frontend = new Norman(SourceLoader.inMemory(Map.of()));
         NormanProgram p = frontend.check(FILE, "t.nm");
-        NormanTests t = frontend.lowerTests(p, dev.finch.vm.VmState.EMPTY.library().vocabulary());
+        NormanTests t = frontend.lowerTests(p, dev.finch.vm.engine.VmState.EMPTY.library().vocabulary());
         assertThat(t.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(t.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
+        Verification v = Verifier.verify(t.module().orElseThrow(), dev.finch.vm.engine.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
         ScriptedModels world = new ScriptedModels(new ScriptedModels.Script(t.agents().scripts().get("s")), -1, -1);
         try (Vm vm = new Vm()) {

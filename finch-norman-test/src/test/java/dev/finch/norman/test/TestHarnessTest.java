@@ -137,16 +137,16 @@ class TestHarnessTest {
         // vocabulary name, so its word is renamed) is bound, and a function reading the failing val compiles (it is a
         // checked error only when called).
         String text = "(val bad (fail 'broken))\n(define use-bad () (+ bad 1))\n(val ok (catch (fail 'x) e 7))\n(+ ok 1)";
-        var lowering = new dev.finch.norman.Norman(SourceLoader.inMemory(Map.of())).lower(text, "s.nm", dev.finch.vm.VmState.EMPTY.environment());
+        var lowering = new dev.finch.norman.Norman(SourceLoader.inMemory(Map.of())).lower(text, "s.nm", dev.finch.vm.engine.VmState.EMPTY.environment());
         assertThat(lowering.diagnostics()).isEmpty();
-        var v = dev.finch.verifier.Verifier.verify(lowering.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
+        var v = dev.finch.verifier.Verifier.verify(lowering.module().orElseThrow(), dev.finch.vm.engine.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
-        try (dev.finch.vm.Vm vm = new dev.finch.vm.Vm()) {
-            var r = vm.run("x", v.module().orElseThrow(), dev.finch.vm.VmState.EMPTY, TestHarness.LIMITS, dev.finch.vm.OutputSink.NONE,
-                    new dev.finch.vm.CancelToken());
-            assertThat(r).as("%s", r).isInstanceOf(dev.finch.vm.RunResult.Completed.class);
+        try (dev.finch.vm.engine.Vm vm = new dev.finch.vm.engine.Vm()) {
+            var r = vm.run("x", v.module().orElseThrow(), dev.finch.vm.engine.VmState.EMPTY, TestHarness.LIMITS, dev.finch.vm.OutputSink.NONE,
+                    new dev.finch.vm.engine.CancelToken());
+            assertThat(r).as("%s", r).isInstanceOf(dev.finch.vm.engine.RunResult.Completed.class);
             assertThat(r.output()).isEqualTo("s.nm:1:1: val bad failed, so it is not bound: {\"reason\":\"broken\",\"tag\":\"Raised\"}\n");
-            var c = (dev.finch.vm.RunResult.Completed) r;
+            var c = (dev.finch.vm.engine.RunResult.Completed) r;
             assertThat(c.state().stack()).singleElement().satisfies(t -> assertThat(t.value()).isEqualTo(8.0));
             assertThat(c.state().words()).containsKey("use-bad");
         }

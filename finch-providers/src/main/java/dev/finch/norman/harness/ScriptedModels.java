@@ -7,7 +7,7 @@ import dev.finch.norman.NormanCode;
 import dev.finch.norman.NormanTests;
 import dev.finch.norman.SiteKey;
 import dev.finch.norman.Sx;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import dev.finch.host.ModelHost;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.runtime.Strands;

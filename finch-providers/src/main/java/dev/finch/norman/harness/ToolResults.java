@@ -3,7 +3,7 @@ package dev.finch.norman.harness;
 import dev.finch.ir.diag.Origin;
 import dev.finch.norman.Askable;
 import dev.finch.norman.SiteKey;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import dev.finch.host.ToolCapability;
 import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.value.RecordValue;

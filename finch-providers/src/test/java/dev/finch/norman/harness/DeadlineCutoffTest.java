@@ -2,7 +2,7 @@ package dev.finch.norman.harness;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.finch.vm.RunResult;
+import dev.finch.vm.engine.RunResult;
 import java.math.BigDecimal;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

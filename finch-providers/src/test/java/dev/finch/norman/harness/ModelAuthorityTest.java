@@ -14,11 +14,11 @@ import dev.finch.norman.NormanTests;
 import dev.finch.norman.SourceLoader;
 import dev.finch.verifier.Verification;
 import dev.finch.verifier.Verifier;
-import dev.finch.vm.CancelToken;
+import dev.finch.vm.engine.CancelToken;
 import dev.finch.vm.OutputSink;
-import dev.finch.vm.RunResult;
-import dev.finch.vm.Vm;
-import dev.finch.vm.VmState;
+import dev.finch.vm.engine.RunResult;
+import dev.finch.vm.engine.Vm;
+import dev.finch.vm.engine.VmState;
 import dev.finch.vm.boundary.HostConfig;
 import java.util.List;
 import java.util.Map;
@@ -51,9 +51,9 @@ class ModelAuthorityTest {
     private RunResult run(GrantSet grants, boolean deferred) {
         Norman frontend = new Norman(SourceLoader.inMemory(Map.of()));
         NormanProgram p = frontend.check(FILE, "t.nm");
-        NormanTests t = frontend.lowerTests(p, dev.finch.vm.VmState.EMPTY.library().vocabulary());
+        NormanTests t = frontend.lowerTests(p, dev.finch.vm.engine.VmState.EMPTY.library().vocabulary());
         assertThat(t.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(t.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
+        Verification v = Verifier.verify(t.module().orElseThrow(), dev.finch.vm.engine.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
         ModelProvider script = new ScriptedModels.Script(t.agents().scripts().get("s"));
         ModelProvider counting = new ModelProvider() {

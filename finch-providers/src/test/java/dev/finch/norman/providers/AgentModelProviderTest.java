@@ -15,7 +15,7 @@ import dev.finch.norman.harness.ModelWorld;
 import dev.finch.norman.harness.ScriptedModels;
 import dev.finch.providers.AgentProviders;
 import dev.finch.providers.Loopback;
-import dev.finch.vm.RunResult;
+import dev.finch.vm.engine.RunResult;
 import dev.finch.vm.value.Money;
 import java.io.IOException;
 import java.math.BigDecimal;

@@ -12,7 +12,7 @@ import dev.finch.norman.harness.ModelProvider;
 import dev.finch.norman.harness.ModelProvider.Message;
 import dev.finch.norman.harness.ModelWorld;
 import dev.finch.norman.harness.ScriptedModels;
-import dev.finch.vm.RunResult;
+import dev.finch.vm.engine.RunResult;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import java.io.IOException;
 import java.io.OutputStream;

@@ -22,11 +22,11 @@ import dev.finch.norman.harness.ModelWorld;
 import dev.finch.norman.harness.ScriptedModels;
 import dev.finch.verifier.Verification;
 import dev.finch.verifier.Verifier;
-import dev.finch.vm.CancelToken;
+import dev.finch.vm.engine.CancelToken;
 import dev.finch.vm.OutputSink;
-import dev.finch.vm.RunResult;
-import dev.finch.vm.Vm;
-import dev.finch.vm.VmState;
+import dev.finch.vm.engine.RunResult;
+import dev.finch.vm.engine.Vm;
+import dev.finch.vm.engine.VmState;
 import dev.finch.vm.boundary.HostConfig;
 import dev.finch.vm.value.Money;
 import java.io.IOException;
@@ -92,9 +92,9 @@ class RealTimeConcurrencyTest {
         this.together = together;
         Norman norman = new Norman(SourceLoader.inMemory(Map.of()));
         NormanProgram p = norman.check(GRANTS + expression, "agent.nm");
-        NormanTests lowered = norman.lowerTests(p, dev.finch.vm.VmState.EMPTY.library().vocabulary());
+        NormanTests lowered = norman.lowerTests(p, dev.finch.vm.engine.VmState.EMPTY.library().vocabulary());
         assertThat(lowered.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(lowered.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
+        Verification v = Verifier.verify(lowered.module().orElseThrow(), dev.finch.vm.engine.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
         // the host's terms: 1 µ$ a token in and out, at most 10 output tokens an ask (the grant states the same)
         ScriptedModels world = ModelWorld.over(slow).model("gpt", HostModel.perToken(Money.ofMicros(1), Money.ofMicros(1), 10))
@@ -170,8 +170,8 @@ class RealTimeConcurrencyTest {
                     (let* ([p (par (call web count "a") (call web count "b"))]) (+ (. p fst) (. p snd)))
                     """;
             Norman norman = new Norman(SourceLoader.inMemory(Map.of()));
-            NormanTests lowered = norman.lowerTests(norman.check(file, "agent.nm"), dev.finch.vm.VmState.EMPTY.library().vocabulary());
-            Verification v = Verifier.verify(lowered.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
+            NormanTests lowered = norman.lowerTests(norman.check(file, "agent.nm"), dev.finch.vm.engine.VmState.EMPTY.library().vocabulary());
+            Verification v = Verifier.verify(lowered.module().orElseThrow(), dev.finch.vm.engine.VmState.EMPTY.environment());
             assertThat(v.diagnostics()).isEmpty();
             String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
             GrantSet grants = GrantSet.of(List.of(Grant.of("g", "tool.call(web,*)", Scope.TASK).value())).value();

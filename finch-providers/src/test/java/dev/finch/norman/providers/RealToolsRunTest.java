@@ -14,11 +14,11 @@ import dev.finch.norman.NormanTests;
 import dev.finch.norman.SourceLoader;
 import dev.finch.verifier.Verification;
 import dev.finch.verifier.Verifier;
-import dev.finch.vm.CancelToken;
+import dev.finch.vm.engine.CancelToken;
 import dev.finch.vm.OutputSink;
-import dev.finch.vm.RunResult;
-import dev.finch.vm.Vm;
-import dev.finch.vm.VmState;
+import dev.finch.vm.engine.RunResult;
+import dev.finch.vm.engine.Vm;
+import dev.finch.vm.engine.VmState;
 import dev.finch.vm.boundary.HostConfig;
 import dev.finch.host.ToolHost;
 import java.io.IOException;
@@ -43,9 +43,9 @@ class RealToolsRunTest {
     private static RunResult run(String file, List<String> tools, java.util.function.Supplier<Map<String, ToolHost>> bindings) {
         Norman norman = new Norman(SourceLoader.inMemory(Map.of()));
         NormanProgram p = norman.check(file, "agent.nm");
-        NormanTests lowered = norman.lowerTests(p, dev.finch.vm.VmState.EMPTY.library().vocabulary());
+        NormanTests lowered = norman.lowerTests(p, dev.finch.vm.engine.VmState.EMPTY.library().vocabulary());
         assertThat(lowered.diagnostics()).isEmpty();
-        Verification v = Verifier.verify(lowered.module().orElseThrow(), dev.finch.vm.VmState.EMPTY.environment());
+        Verification v = Verifier.verify(lowered.module().orElseThrow(), dev.finch.vm.engine.VmState.EMPTY.environment());
         assertThat(v.diagnostics()).isEmpty();
         List<Grant> gs = new ArrayList<>();
         for (String t : tools) gs.add(Grant.of("g-" + t, "tool.call(" + t + ",*)", Scope.TASK).value());

@@ -8,7 +8,7 @@ import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.vm.TypedValue;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import dev.finch.vm.runtime.Ctx;
 import dev.finch.vm.runtime.FinchTrap;
 import java.util.HashMap;

@@ -9,7 +9,7 @@ import dev.finch.ir.checked.Checked.Node;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.instr.Literal;
 import dev.finch.ir.type.Type;
-import dev.finch.vm.CompiledWord;
+import dev.finch.vm.engine.CompiledWord;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

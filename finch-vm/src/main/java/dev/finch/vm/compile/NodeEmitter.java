@@ -8,7 +8,7 @@ import dev.finch.ir.checked.Checked.CheckedWord;
 import dev.finch.ir.checked.Checked.Node;
 import dev.finch.ir.instr.Instr;
 import dev.finch.ir.type.Type;
-import dev.finch.vm.CompiledWord;
+import dev.finch.vm.engine.CompiledWord;
 import java.util.List;
 import java.util.Map;
 import org.objectweb.asm.Label;

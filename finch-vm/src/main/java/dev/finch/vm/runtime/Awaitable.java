@@ -36,7 +36,7 @@ public interface Awaitable {
                     // Check the stop conditions again, then keep waiting.
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new FinchTrap(dev.finch.vm.VmCode.CANCELLED, origin, "the run was interrupted while it waited");
+                    throw new FinchTrap(dev.finch.vm.engine.VmCode.CANCELLED, origin, "the run was interrupted while it waited");
                 }
             }
             return null;

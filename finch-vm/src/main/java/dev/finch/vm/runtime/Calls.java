@@ -22,7 +22,7 @@ public final class Calls {
             ctx.noPause--;
         }
         if (ctx.suspending) {
-            throw new dev.finch.vm.runtime.FinchTrap(dev.finch.vm.VmCode.STEP_PAUSED, dev.finch.ir.diag.Origin.UNKNOWN,
+            throw new dev.finch.vm.runtime.FinchTrap(dev.finch.vm.engine.VmCode.STEP_PAUSED, dev.finch.ir.diag.Origin.UNKNOWN,
                     "the run tried to pause (for approval, a deferred answer or a yield) inside a function value run where it cannot be "
                             + "resumed (by list-map, list-filter, list-fold, sorting, or an execute of a function whose type shows no pause); "
                             + "call it directly, or give it a type that says it needs a capability");

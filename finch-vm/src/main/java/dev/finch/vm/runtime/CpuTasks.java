@@ -1,7 +1,7 @@
 package dev.finch.vm.runtime;
 
 import dev.finch.ir.diag.Origin;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import dev.finch.vm.value.Meter;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,14 +2,14 @@ package dev.finch.vm.runtime;
 
 import dev.finch.vm.value.Frame;
 import dev.finch.ir.diag.Origin;
-import dev.finch.vm.CancelToken;
+import dev.finch.vm.engine.CancelToken;
 import dev.finch.vm.Limits;
 import dev.finch.vm.Output;
 import dev.finch.vm.OutputEvent;
 import dev.finch.vm.OutputLog;
 import dev.finch.vm.OutputRecorder;
 import dev.finch.vm.OutputSink;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import dev.finch.vm.value.Meter;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -106,7 +106,7 @@ public final class Ctx implements Meter {
     private long stepsLeft;
     private long deadlineNanos;
     /**
-     * The embedder's thread this run runs on instead of a worker ({@link dev.finch.vm.CallerThread}), or null: the run
+     * The embedder's thread this run runs on instead of a worker ({@link dev.finch.vm.engine.CallerThread}), or null: the run
      * checks its interrupt once per slice.
      */
     private Thread caller;

@@ -2,7 +2,7 @@ package dev.finch.vm.runtime;
 
 import dev.finch.vm.value.Frame;
 import dev.finch.ir.diag.Origin;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import dev.finch.vm.value.Fiber;
 import dev.finch.vm.value.ResultValue;
 import dev.finch.vm.value.Unit;

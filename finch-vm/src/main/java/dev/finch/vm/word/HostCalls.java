@@ -87,7 +87,7 @@ public final class HostCalls {
         // A host's answer is a value like any other: bounded by the run's value limit, refused before it is kept.
         long bytes = Sizes.of(value);
         if (bytes > ctx.maxMemoryBytes()) {
-            throw new FinchTrap(dev.finch.vm.VmCode.MEMORY_LIMIT, origin, "`" + impl.word().name() + "` answered a value of about " + bytes
+            throw new FinchTrap(dev.finch.vm.engine.VmCode.MEMORY_LIMIT, origin, "`" + impl.word().name() + "` answered a value of about " + bytes
                     + " bytes, more than the run's limit of " + ctx.maxMemoryBytes());
         }
         charge(ctx, value);

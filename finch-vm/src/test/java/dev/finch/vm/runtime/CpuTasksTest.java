@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
-import dev.finch.vm.CancelToken;
+import dev.finch.vm.engine.CancelToken;
 import dev.finch.vm.Limits;
 import dev.finch.vm.OutputSink;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import dev.finch.vm.persist.ValueCodec;
 import dev.finch.vm.value.Closure;
 import dev.finch.vm.value.OptionValue;

@@ -2,10 +2,10 @@ package dev.finch.vm.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.finch.vm.CancelToken;
+import dev.finch.vm.engine.CancelToken;
 import dev.finch.vm.Limits;
 import dev.finch.vm.OutputSink;
-import dev.finch.vm.VmCode;
+import dev.finch.vm.engine.VmCode;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

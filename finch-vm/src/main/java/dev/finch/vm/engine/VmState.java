@@ -1,8 +1,9 @@
-package dev.finch.vm;
+package dev.finch.vm.engine;
 
 import dev.finch.ir.checked.Environment;
 import dev.finch.ir.checked.Row;
 import dev.finch.ir.type.Type;
+import dev.finch.vm.TypedValue;
 import dev.finch.vm.word.Library;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,10 +1,14 @@
-package dev.finch.vm;
+package dev.finch.vm.engine;
 
 import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.CheckedBlock;
 import dev.finch.ir.checked.Checked.CheckedModule;
 import dev.finch.ir.checked.Checked.Node;
 import dev.finch.ir.type.Type;
+import dev.finch.vm.BufferedSink;
+import dev.finch.vm.Limits;
+import dev.finch.vm.OutputSink;
+import dev.finch.vm.TypedValue;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package dev.finch.vm;
+package dev.finch.vm.engine;
 
 /**
  * Cancels a run from another thread; the run stops at its next call, loop back-edge or charged step of work. It

@@ -1,4 +1,4 @@
-package dev.finch.vm;
+package dev.finch.vm.engine;
 
 import dev.finch.ir.diag.DiagnosticCode;
 import dev.finch.ir.diag.Phase;

@@ -1,5 +1,6 @@
-package dev.finch.vm;
+package dev.finch.vm.engine;
 
+import dev.finch.vm.TypedValue;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 

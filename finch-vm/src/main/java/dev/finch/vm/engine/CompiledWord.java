@@ -1,4 +1,4 @@
-package dev.finch.vm;
+package dev.finch.vm.engine;
 
 import dev.finch.ir.checked.Checked.CheckedWord;
 import dev.finch.ir.diag.Diagnostic;

@@ -1,10 +1,14 @@
-package dev.finch.vm;
+package dev.finch.vm.engine;
 
 import dev.finch.ir.checked.Checked.CheckedModule;
 import dev.finch.ir.checked.Row;
 import dev.finch.ir.diag.Diagnostic;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
+import dev.finch.vm.BufferedSink;
+import dev.finch.vm.Limits;
+import dev.finch.vm.OutputSink;
+import dev.finch.vm.TypedValue;
 import dev.finch.vm.compile.ModuleCompiler;
 import dev.finch.vm.persist.Continuations;
 import dev.finch.vm.persist.Programs;

@@ -1,6 +1,9 @@
-package dev.finch.vm;
+package dev.finch.vm.engine;
 
 import dev.finch.ir.diag.Diagnostic;
+import dev.finch.vm.Output;
+import dev.finch.vm.OutputEvent;
+import dev.finch.vm.OutputLog;
 import java.util.List;
 
 /** How a run ended. Only {@link Completed} carries a new state: the others leave the session's state as it was. */
