@@ -77,6 +77,19 @@ public final class FinchWorker implements AutoCloseable {
         return new FinchWorker(finch, options, performer, performed, limits, java.util.Objects.requireNonNull(store, "store"));
     }
 
+    /**
+     * Worker options under which a session fails over at once when its worker dies: no sticky task queue
+     * ({@code stickyQueueScheduleToStartTimeout} zero, so the worker sends no sticky attributes). Every workflow task of
+     * a session then goes to the shared task queue, which every live worker polls, and whichever takes it replays the
+     * session's history (activities are not run again: their results are in it). With a sticky queue, a killed worker's
+     * next task waits on its sticky queue until the server gives up on it — after the sticky schedule-to-start timeout
+     * on a Temporal server, never on the SDK's test server (docs/temporal.md, "On a cluster"). Add options of your own
+     * to the builder.
+     */
+    public static io.temporal.worker.WorkerOptions.Builder workerOptions() {
+        return io.temporal.worker.WorkerOptions.newBuilder().setStickyQueueScheduleToStartTimeout(java.time.Duration.ZERO);
+    }
+
     /** The Finch the activities run in. */
     public Finch finch() { return finch; }
 
