@@ -82,7 +82,7 @@ class ClusterFailoverTest {
     }
 
     @Test void thePageQuotesTheProcessesOfThisTest() throws Exception {
-        DocsExampleTest.assertQuoted("## On a cluster", Path.of("src/test/java/dev/finch/temporal/ClusterNode.java"));
+        DocsExampleTest.assertQuoted("## On a cluster", Path.of("src/test/java/dev/finch/temporal/ClusterNode.java"), 10);
     }
 
     /** Starts a worker process and waits until it polls (it prints "ready"); its output goes to {@code run/name.out|err}. */
