@@ -96,8 +96,13 @@ public final class Finch implements AutoCloseable {
     private volatile java.util.concurrent.ExecutorService async;
     /** The scheduler of child agents; null when the builder configured no agent profile. */
     private final dev.finch.agent.AgentScheduler agents;
-    /** The scheduler of the schedules programs make under the host's policies (in the store when there is one). */
+    /**
+     * The scheduler of the schedules programs make under the host's policies (in the store when there is one); null when
+     * the builder gave a schedule host of its own ({@link Builder#scheduleHost}).
+     */
     private final dev.finch.schedule.Scheduler scheduler;
+    /** What the schedule words reach: the builder's schedule host, else {@link #scheduler}. */
+    private final dev.finch.host.ScheduleHost scheduleHost;
 
     private Finch(Builder b, Library library) {
         this.vm = new Vm(b.tier.tiering, b.cpuWorkers);
@@ -123,12 +128,13 @@ public final class Finch implements AutoCloseable {
         this.frontends = b.frontends.isEmpty() ? Map.of() : java.util.Collections.unmodifiableMap(new EnumMap<>(b.frontends));
         this.normanSources = b.normanSources;
         this.agents = b.agents == null ? null : new dev.finch.agent.AgentScheduler(this, b.agents);
-        this.scheduler = new dev.finch.schedule.Scheduler(b.schedulePolicies, b.scheduleTimer != null ? b.scheduleTimer
-                : dev.finch.schedule.ScheduleTimer.system(), store, this::newSession);
+        this.scheduler = b.scheduleHost != null ? null : new dev.finch.schedule.Scheduler(b.schedulePolicies,
+                b.scheduleTimer != null ? b.scheduleTimer : dev.finch.schedule.ScheduleTimer.system(), store, this::newSession);
+        this.scheduleHost = b.scheduleHost != null ? b.scheduleHost : scheduler;
     }
 
-    /** The scheduler of this Finch's schedules (what the schedule words reach). */
-    dev.finch.schedule.Scheduler scheduler() { return scheduler; }
+    /** What this Finch's schedule words reach: its own scheduler, or the builder's schedule host. */
+    dev.finch.host.ScheduleHost scheduleHost() { return scheduleHost; }
 
     /**
      * The scheduler of child agents ({@code agent-spawn}, {@code agent-await}, …) and its context artifacts, when the
@@ -357,7 +363,7 @@ public final class Finch implements AutoCloseable {
         for (Session s : holding) s.runningExecution().ifPresent(id -> s.cancel(id));
         for (Session s : holding) s.close();
         if (agents != null) agents.close();
-        scheduler.close();
+        if (scheduler != null) scheduler.close();
         vm.close();
         if (ownsStore) store.close();
         if (e != null) e.shutdownNow();
@@ -435,6 +441,7 @@ public final class Finch implements AutoCloseable {
         private dev.finch.agent.AgentOptions agents;
         private final List<dev.finch.schedule.SchedulePolicy> schedulePolicies = new java.util.ArrayList<>();
         private dev.finch.schedule.ScheduleTimer scheduleTimer;
+        private dev.finch.host.ScheduleHost scheduleHost;
         private String instance;
         private byte[] imageKey;
         private boolean unkeyedImages;
@@ -581,6 +588,18 @@ public final class Finch implements AutoCloseable {
          */
         public Builder scheduleTimer(dev.finch.schedule.ScheduleTimer timer) {
             this.scheduleTimer = java.util.Objects.requireNonNull(timer, "timer");
+            return this;
+        }
+
+        /**
+         * Hands the schedule words ({@code schedule-create}, {@code schedule-list}, {@code schedule-cancel}) to
+         * {@code host} instead of this Finch's own scheduler: schedules that live elsewhere, such as finch-temporal's
+         * {@code TemporalSchedules} (Temporal Schedules, run by whichever worker of a cluster is free). The host then
+         * holds the policies; a builder that also defines a {@link #schedulePolicy} or a {@link #scheduleTimer} fails
+         * at {@link #build}, since this Finch would use neither.
+         */
+        public Builder scheduleHost(dev.finch.host.ScheduleHost host) {
+            this.scheduleHost = java.util.Objects.requireNonNull(host, "host");
             return this;
         }
 
@@ -758,9 +777,12 @@ public final class Finch implements AutoCloseable {
 
         /** The configured Finch. */
         public Finch build() {
+            if (scheduleHost != null && (!schedulePolicies.isEmpty() || scheduleTimer != null)) {
+                throw new IllegalStateException("a Finch with a schedule host has no scheduler of its own: define the schedule policies on the host");
+            }
             Finch f = new Finch(this, Library.core().with(words));
             try {
-                f.scheduler.start();
+                if (f.scheduler != null) f.scheduler.start();
             } catch (RuntimeException e) {
                 f.close();
                 throw e;

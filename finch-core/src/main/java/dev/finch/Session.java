@@ -580,7 +580,7 @@ public final class Session {
             hosts.put(dev.finch.net.NetHost.class, options.netHost().orElse(null));
             hosts.put(dev.finch.host.McpHost.class, mcp == null ? null : mcp.connection());
             hosts.put(dev.finch.host.MemoryHost.class, memory);
-            hosts.put(dev.finch.host.ScheduleHost.class, finch.scheduler());
+            hosts.put(dev.finch.host.ScheduleHost.class, finch.scheduleHost());
             base = HostConfig.of(GrantSet.EMPTY, options.deferred()).withRevocations(grants.revocations()).withAll(hosts);
             // With a store, every effect's intent is journaled there before it is performed, and its receipt after.
             if (finch.store().isPresent()) base = base.withObserver(new StoreJournal(finch.store().get().journal()));

@@ -1,7 +1,11 @@
 package dev.finch.schedule;
 
 import dev.finch.SessionOptions;
+import dev.finch.host.ScheduleCode;
+import dev.finch.host.ScheduleWhen;
+import dev.finch.vm.boundary.HostFailure;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -59,6 +63,22 @@ public record SchedulePolicy(String name, SessionOptions session, long maxRuns, 
 
     /** This policy, missed runs handled as {@code missed} says. */
     public SchedulePolicy withMissed(MissedRuns missed) { return new SchedulePolicy(name, session, maxRuns, lifetime, missed, onOutcome); }
+
+    /**
+     * When a schedule of this policy made at {@code created} runs first: {@code when}'s first time, which must be after
+     * {@code created} and within the policy's lifetime.
+     *
+     * @throws HostFailure {@code E-SCHEDULE-001} when there is no such time
+     */
+    public Instant firstRun(ScheduleWhen when, Instant created) throws HostFailure {
+        Optional<Instant> at = when.due(created, 0, created);
+        if (at.isPresent() && lifetime.isPresent() && at.get().isAfter(created.plus(lifetime.get()))) at = Optional.empty();
+        if (at.isEmpty() || !at.get().isAfter(created)) {
+            throw new HostFailure(ScheduleCode.BAD_WHEN, "\"" + when.spelling() + "\" is not in the future"
+                    + (lifetime.isPresent() ? " within the policy's lifetime of " + lifetime.get() : ""));
+        }
+        return at.get();
+    }
 
     /** This policy, each run's outcome handed to {@code callback}. */
     public SchedulePolicy onOutcome(Consumer<ScheduledRun> callback) { return new SchedulePolicy(name, session, maxRuns, lifetime, missed, callback); }

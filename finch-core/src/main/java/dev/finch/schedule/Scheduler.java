@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 
 /**
@@ -31,7 +30,7 @@ public final class Scheduler implements ScheduleHost, AutoCloseable {
     /** The most schedules one scheduler keeps. */
     public static final int MAX_SCHEDULES = 1_000;
 
-    private final Map<String, SchedulePolicy> policies;
+    private final SchedulePolicies policies;
     private final ScheduleTimer timer;
     private final ScheduleBook book;
     private final Function<SessionOptions, Session> sessions;
@@ -46,11 +45,7 @@ public final class Scheduler implements ScheduleHost, AutoCloseable {
      * each run's session with {@code sessions}.
      */
     public Scheduler(List<SchedulePolicy> policies, ScheduleTimer timer, FinchStore store, Function<SessionOptions, Session> sessions) {
-        Map<String, SchedulePolicy> byName = new HashMap<>();
-        for (SchedulePolicy p : policies) {
-            if (byName.putIfAbsent(p.name(), p) != null) throw new IllegalArgumentException("two schedule policies are named " + p.name());
-        }
-        this.policies = Map.copyOf(byName);
+        this.policies = SchedulePolicies.of(policies);
         this.timer = timer;
         this.book = store == null ? new ScheduleBook.Local() : new ScheduleBook.Stored(store);
         this.sessions = sessions;
@@ -63,7 +58,7 @@ public final class Scheduler implements ScheduleHost, AutoCloseable {
     public void start() {
         Instant now = timer.now();
         for (Schedule s : book.all()) {
-            SchedulePolicy p = policies.get(s.policy());
+            SchedulePolicy p = policies.find(s.policy()).orElse(null);
             Optional<ScheduleWhen> when = ScheduleWhen.parse(s.when());
             if (p == null || when.isEmpty()) continue;
             Optional<Instant> due = due(s, when.get(), p);
@@ -80,15 +75,10 @@ public final class Scheduler implements ScheduleHost, AutoCloseable {
     }
 
     @Override public String create(String policy, ScheduleWhen when, String program) throws HostFailure {
-        SchedulePolicy p = policy(policy);
+        SchedulePolicy p = policies.get(policy);
         Instant now = timer.now();
-        Schedule s = new Schedule("sch-" + Long.toString(ThreadLocalRandom.current().nextLong() >>> 1, 36), p.name(), when.spelling(),
-                program, now, 0, Optional.empty());
-        Optional<Instant> due = due(s, when, p);
-        if (due.isEmpty() || !due.get().isAfter(now)) {
-            throw new HostFailure(ScheduleCode.BAD_WHEN, "\"" + when.spelling() + "\" is not in the future" + (p.lifetime().isPresent()
-                    ? " within the policy's lifetime of " + p.lifetime().get() : ""));
-        }
+        Schedule s = new Schedule(SchedulePolicies.newId(), p.name(), when.spelling(), program, now, 0, Optional.empty());
+        Instant first = p.firstRun(when, now);
         synchronized (this) {
             if (closed) throw new HostFailure(ScheduleCode.UNAVAILABLE, "the scheduler is closed; nothing was scheduled");
             if (armed.size() >= MAX_SCHEDULES) {
@@ -104,13 +94,13 @@ public final class Scheduler implements ScheduleHost, AutoCloseable {
             } catch (RuntimeException e) {
                 throw new HostFailure(ScheduleCode.UNAVAILABLE, "the schedule could not be kept (the host has the cause); nothing was scheduled", e);
             }
-            arm(s.id(), due.get(), false);
+            arm(s.id(), first, false);
         }
         return s.id();
     }
 
     @Override public List<Listed> list(String policy) throws HostFailure {
-        SchedulePolicy p = policy(policy);
+        SchedulePolicy p = policies.get(policy);
         List<Listed> out = new ArrayList<>();
         try {
             for (Schedule s : book.all()) {
@@ -128,7 +118,7 @@ public final class Scheduler implements ScheduleHost, AutoCloseable {
     }
 
     @Override public boolean cancel(String policy, String id) throws HostFailure {
-        SchedulePolicy p = policy(policy);
+        SchedulePolicy p = policies.get(policy);
         try {
             Optional<Schedule> s = id.isEmpty() || id.length() > 200 ? Optional.empty() : book.find(id);
             if (s.isEmpty() || !s.get().policy().equals(p.name())) return false;
@@ -150,12 +140,6 @@ public final class Scheduler implements ScheduleHost, AutoCloseable {
             armed.clear();
         }
         timer.close();
-    }
-
-    private SchedulePolicy policy(String name) throws HostFailure {
-        SchedulePolicy p = policies.get(name);
-        if (p == null) throw new HostFailure(ScheduleCode.UNKNOWN_POLICY, "the host defined no schedule policy named \"" + abbreviate(name) + "\"");
-        return p;
     }
 
     /** When {@code s} runs next after its last run (or its creation), within its policy's limits. */
@@ -196,7 +180,8 @@ public final class Scheduler implements ScheduleHost, AutoCloseable {
             Optional<Schedule> kept = book.find(id);
             if (kept.isEmpty()) return;
             s = kept.get();
-            p = policies.get(s.policy());
+            p = policies.find(s.policy()).orElse(null);
+            if (p == null) return;
             now = timer.now();
             book.ran(id, s.runs() + 1, now);
         } catch (RuntimeException storeFailed) {
@@ -225,6 +210,4 @@ public final class Scheduler implements ScheduleHost, AutoCloseable {
             // Kept as it is: the next Finch on the store arms it again.
         }
     }
-
-    private static String abbreviate(String s) { return s.length() <= 60 ? s : s.substring(0, 60) + "…"; }
 }

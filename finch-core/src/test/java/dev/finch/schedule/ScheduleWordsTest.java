@@ -223,4 +223,34 @@ class ScheduleWordsTest {
     }
 
     private static Outcome forth(Session s, String src) { return s.submit(Submission.of(src, "p.fs").withLanguage(Language.FORTH)); }
+
+    @Test void aScheduleHostOfTheBuildersTakesTheWordsInsteadOfTheFinchsScheduler() {
+        List<String> asked = new CopyOnWriteArrayList<>();
+        dev.finch.host.ScheduleHost elsewhere = new dev.finch.host.ScheduleHost() {
+            @Override public String create(String policy, dev.finch.host.ScheduleWhen when, String program) {
+                asked.add("create " + policy + " " + when.spelling() + " " + program);
+                return "sch-elsewhere";
+            }
+
+            @Override public List<Listed> list(String policy) {
+                asked.add("list " + policy);
+                return List.of(new Listed("sch-elsewhere", policy, "PT1M", "(say 1)", 0, T0));
+            }
+
+            @Override public boolean cancel(String policy, String id) {
+                asked.add("cancel " + policy + " " + id);
+                return true;
+            }
+        };
+        try (Finch f = Finch.builder().scheduleHost(elsewhere).build()) {
+            Session s = granted(f);
+            assertThat(lisp(s, "(say (schedule-create \"report\" \"PT1M\" \"(say 1)\"))").output()).isEqualTo("sch-elsewhere");
+            assertThat(lisp(s, "(say (show (schedule-list \"report\")))").output()).contains("\"id\":\"sch-elsewhere\"", "\"next\":\"" + T0 + "\"");
+            assertThat(lisp(s, "(say (show (schedule-cancel \"report\" \"sch-elsewhere\")))").output()).isEqualTo("true");
+        }
+        assertThat(asked).containsExactly("create report PT1M (say 1)", "list report", "cancel report sch-elsewhere");
+        // Its policies live on the host: a builder that also defines one (or a timer) is refused.
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Finch.builder().scheduleHost(elsewhere).schedulePolicy(report()).build())
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("schedule host");
+    }
 }

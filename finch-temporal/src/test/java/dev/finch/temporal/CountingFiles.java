@@ -10,16 +10,35 @@ import java.io.Reader;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The local file host of a workspace, counting the reads it actually performs. */
+/**
+ * The local file host of a workspace, counting the reads it actually performs — in memory, and with a log file also on
+ * disk (one line per read, naming the process), so that the worker processes of {@link ClusterFailoverTest} count into
+ * one place.
+ */
 final class CountingFiles implements FileHost {
     private final LocalFileHost files;
+    private final Path log;
     final AtomicInteger reads = new AtomicInteger();
 
-    CountingFiles(Path workspace) { this.files = LocalFileHost.workspace(workspace); }
+    CountingFiles(Path workspace) { this(workspace, null); }
+
+    /** Counting into {@code log} too: each read appends {@code read <path> by <pid>}. */
+    CountingFiles(Path workspace, Path log) {
+        this.files = LocalFileHost.workspace(workspace);
+        this.log = log;
+    }
 
     @Override public boolean installed(Root root) { return files.installed(root); }
     @Override public byte[] read(ConcretePath path, long maxBytes) throws HostFailure {
         reads.incrementAndGet();
+        if (log != null) {
+            try {
+                java.nio.file.Files.writeString(log, "read " + path + " by " + ProcessHandle.current().pid() + "\n",
+                        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND, java.nio.file.StandardOpenOption.SYNC);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
         return files.read(path, maxBytes);
     }
     @Override public void write(ConcretePath path, byte[] data) throws HostFailure { files.write(path, data); }

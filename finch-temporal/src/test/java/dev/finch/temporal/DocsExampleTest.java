@@ -59,11 +59,17 @@ class DocsExampleTest {
         }
     }
 
-    @Test void thePageQuotesThisTest() throws Exception {
+    @Test void thePageQuotesThisTest() throws Exception { assertQuoted("## Running it", SOURCE, 10); }
+
+    /**
+     * Every line of the code blocks under {@code heading} of docs/temporal.md is a line of {@code source}, in order, and
+     * there are more than {@code atLeast} of them.
+     */
+    static void assertQuoted(String heading, Path source, int atLeast) throws Exception {
         List<String> page = Files.readAllLines(PAGE);
-        List<String> source = Files.readAllLines(SOURCE).stream().map(String::trim).toList();
-        int start = page.indexOf("## Running it");
-        assertThat(start).isPositive();
+        List<String> lines = Files.readAllLines(source).stream().map(String::trim).toList();
+        int start = page.indexOf(heading);
+        assertThat(start).as("docs/temporal.md has %s", heading).isPositive();
         List<String> quoted = new ArrayList<>();
         boolean inBlock = false;
         for (String line : page.subList(start + 1, page.size())) {
@@ -74,11 +80,11 @@ class DocsExampleTest {
             }
             if (inBlock && !line.isBlank()) quoted.add(line.trim());
         }
-        assertThat(quoted).hasSizeGreaterThan(10);
+        assertThat(quoted).hasSizeGreaterThan(atLeast);
         int at = 0;
         for (String line : quoted) {
-            int found = source.subList(at, source.size()).indexOf(line);
-            assertThat(found).as("docs/temporal.md quotes a line this test does not have (in order): %s", line).isNotNegative();
+            int found = lines.subList(at, lines.size()).indexOf(line);
+            assertThat(found).as("docs/temporal.md quotes a line %s does not have (in order): %s", source.getFileName(), line).isNotNegative();
             at += found + 1;
         }
     }

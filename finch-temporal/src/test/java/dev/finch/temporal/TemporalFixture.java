@@ -9,7 +9,6 @@ import io.temporal.testing.TestWorkflowEnvironment;
 import io.temporal.worker.Worker;
 import io.temporal.worker.WorkerFactory;
 import io.temporal.worker.WorkerFactoryOptions;
-import io.temporal.worker.WorkerOptions;
 import java.time.Duration;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -37,14 +36,14 @@ final class TemporalFixture implements AutoCloseable {
 
         Node(FinchWorker finch, UnaryOperator<Worker> more) {
             this.finch = finch;
-            // No workflow cache and no sticky task queue (a zero schedule-to-start timeout): every workflow task replays the
-            // session's history from the start (a stricter test of determinism), and a stopped node leaves no sticky queue
-            // behind. A real server moves a dead worker's sticky tasks back to the task queue after that timeout (and at once
-            // when the SDK reports its shutdown); the SDK's test server does neither, so its next task would wait forever.
+            // No workflow cache and no sticky task queue (FinchWorker.workerOptions: a zero sticky schedule-to-start timeout):
+            // every workflow task replays the session's history from the start (a stricter test of determinism), and a
+            // stopped node leaves no sticky queue behind. A real server moves a dead worker's sticky tasks back to the task
+            // queue after that timeout; the SDK's test server never does, so its next task would wait forever.
             WorkflowClient own = WorkflowClient.newInstance(env.getWorkflowServiceStubs(), io.temporal.client.WorkflowClientOptions.newBuilder()
                     .setNamespace(env.getNamespace()).setIdentity("node-" + UUID.randomUUID()).build());
             this.factory = WorkerFactory.newInstance(own, WorkerFactoryOptions.newBuilder().setWorkflowCacheSize(0).build());
-            Worker worker = factory.newWorker(QUEUE, WorkerOptions.newBuilder().setStickyQueueScheduleToStartTimeout(Duration.ZERO).build());
+            Worker worker = factory.newWorker(QUEUE, FinchWorker.workerOptions().build());
             more.apply(worker);
             factory.start();
         }
