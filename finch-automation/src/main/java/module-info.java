@@ -6,5 +6,7 @@ module finch.automation {
     requires transitive finch.host;
     requires static java.desktop;
     exports dev.finch.automation;
-    provides dev.finch.vm.word.WordLibrary with dev.finch.automation.AutomationLibrary;
+    // The word classes: the engine reads their declarations and its generated code calls them.
+    exports dev.finch.automation.words to finch.vm, finch.core;
+    provides dev.finch.vm.word.WordLibrary with dev.finch.automation.words.AutomationLibrary;
 }

@@ -6,5 +6,7 @@
 module finch.net {
     requires transitive finch.host;
     exports dev.finch.net;
-    provides dev.finch.vm.word.WordLibrary with dev.finch.net.NetLibrary;
+    // The word classes: the engine reads their declarations and its generated code calls them.
+    exports dev.finch.net.words to finch.vm, finch.core;
+    provides dev.finch.vm.word.WordLibrary with dev.finch.net.words.NetLibrary;
 }

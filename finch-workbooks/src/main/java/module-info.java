@@ -5,6 +5,7 @@ module finch.workbooks {
     requires org.apache.poi.poi;
     requires org.apache.poi.ooxml;
     requires org.apache.commons.compress;
-    exports dev.finch.workbooks;
-    provides dev.finch.vm.word.WordLibrary with dev.finch.workbooks.WorkbookLibrary;
+    // The word classes: the engine reads their declarations and its generated code calls them.
+    exports dev.finch.workbooks.words to finch.vm, finch.core;
+    provides dev.finch.vm.word.WordLibrary with dev.finch.workbooks.words.WorkbookLibrary;
 }

@@ -8,7 +8,7 @@ import java.util.Objects;
  * Where the {@code automation-*} words go (contract: "When desktop automation is enabled…"): a desktop the host lets
  * programs observe and drive. Each operation is authorized at the boundary under its own
  * {@code desktop.automate(OP)} before the host is called, at most once per request; the words turn the answers here
- * into the JSON text programs receive ({@link AutomationWords} documents the shapes), so every host answers in the
+ * into the JSON text programs receive (the automation words document the shapes: {@code finch inspect automation-windows}), so every host answers in the
  * same shapes.
  *
  * <p>A session without an automation host has no desktop: {@code automation-availability} answers

@@ -1,5 +1,6 @@
-package dev.finch.automation;
+package dev.finch.automation.words;
 
+import dev.finch.automation.AutomationHost;
 import dev.finch.vm.boundary.EffectRequest;
 import dev.finch.vm.boundary.HostCode;
 import dev.finch.vm.boundary.HostFailure;

@@ -1,4 +1,4 @@
-package dev.finch.workbooks;
+package dev.finch.workbooks.words;
 
 import dev.finch.vm.boundary.EffectRequest;
 import dev.finch.vm.boundary.HostCode;

@@ -1,4 +1,4 @@
-package dev.finch.net;
+package dev.finch.net.words;
 
 import dev.finch.vm.word.WordIndex;
 import dev.finch.vm.word.WordLibrary;

@@ -1,4 +1,4 @@
-package dev.finch.automation;
+package dev.finch.automation.words;
 
 import dev.finch.vm.word.WordIndex;
 import dev.finch.vm.word.WordLibrary;

@@ -1,4 +1,4 @@
-package dev.finch.net;
+package dev.finch.net.words;
 
 import dev.finch.capabilities.CapabilitySpec;
 import dev.finch.capabilities.Grant;
@@ -8,6 +8,9 @@ import dev.finch.ir.cap.Capability;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.WordSpec.Category;
+import dev.finch.net.NetCode;
+import dev.finch.net.NetFailure;
+import dev.finch.net.NetHost;
 import dev.finch.vm.boundary.EffectRequest;
 import dev.finch.vm.boundary.HostCode;
 import dev.finch.vm.boundary.RunHost;
