@@ -124,7 +124,7 @@ public final class Finch implements AutoCloseable {
         this.normanSources = b.normanSources;
         this.agents = b.agents == null ? null : new dev.finch.agent.AgentScheduler(this, b.agents);
         this.scheduler = new dev.finch.schedule.Scheduler(b.schedulePolicies, b.scheduleTimer != null ? b.scheduleTimer
-                : dev.finch.schedule.ScheduleTimer.system(), store, this::newSession);
+                : dev.finch.schedule.ScheduleTimer.system(), store, this::newSession, b.scheduleSettings);
     }
 
     /** The scheduler of this Finch's schedules (what the schedule words reach). */
@@ -435,6 +435,7 @@ public final class Finch implements AutoCloseable {
         private dev.finch.agent.AgentOptions agents;
         private final List<dev.finch.schedule.SchedulePolicy> schedulePolicies = new java.util.ArrayList<>();
         private dev.finch.schedule.ScheduleTimer scheduleTimer;
+        private dev.finch.schedule.Scheduler.Settings scheduleSettings = dev.finch.schedule.Scheduler.Settings.DEFAULT;
         private String instance;
         private byte[] imageKey;
         private boolean unkeyedImages;
@@ -581,6 +582,28 @@ public final class Finch implements AutoCloseable {
          */
         public Builder scheduleTimer(dev.finch.schedule.ScheduleTimer timer) {
             this.scheduleTimer = java.util.Objects.requireNonNull(timer, "timer");
+            return this;
+        }
+
+        /**
+         * This Finch keeps the schedules its programs make and runs none: they wait in its store ({@link #store},
+         * {@link #stateDirectory}) for another process on it that runs them ({@code finch schedules run}, or a Finch
+         * built with {@link #scheduleRefresh}). What a short-lived process (a command line's run) wants: its schedules
+         * neither run inside it nor count as missed when it starts.
+         */
+        public Builder keepSchedulesOnly() {
+            scheduleSettings = new dev.finch.schedule.Scheduler.Settings(false, scheduleSettings.refresh());
+            return this;
+        }
+
+        /**
+         * Reads the store again every {@code every} for schedules other processes kept there since this Finch was built,
+         * and arms them (one already due runs at once); without it, a Finch arms what its store keeps when it is built
+         * and what its own programs schedule. For a process that runs the schedules of others ({@code finch schedules run}).
+         */
+        public Builder scheduleRefresh(java.time.Duration every) {
+            java.util.Objects.requireNonNull(every, "every");
+            scheduleSettings = new dev.finch.schedule.Scheduler.Settings(scheduleSettings.runs(), java.util.Optional.of(every));
             return this;
         }
 
