@@ -242,7 +242,7 @@ class ScheduleWordsTest {
             assertThat(runs.get(0).scheduleId()).isEqualTo(made.output());
             assertThat(runs.get(0).outcome().status()).as(runs.get(0).outcome().toString()).isEqualTo(Outcome.Status.COMPLETED);
             assertThat(runs.get(0).outcome().language()).isEqualTo("norman");
-            assertThat(runs.get(0).outcome().stack()).extracting(e -> e.display()).containsExactly("42");
+            assertThat(runs.get(0).outcome().stack()).extracting(e -> e.type() + " " + e.display()).containsExactly("float 42.0");
             assertThat(runs.get(1).outcome().language()).isEqualTo("lisp");
             assertThat(runs.get(1).outcome().output()).isEqualTo("guessed");
         }
