@@ -126,6 +126,18 @@ class SchedulesCommandTest {
         return new Ran(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
+    @Test void aPolicySpecSaysItsLimitsAndMissedRuns() throws Exception {
+        var p = ScheduleOptions.parse("report:memory.write(tree=global,path=**); max-runs=3;lifetime=P2D;missed=skip;", dev.finch.SessionOptions.DEFAULT);
+        assertThat(p.name()).isEqualTo("report");
+        assertThat(p.maxRuns()).isEqualTo(3);
+        assertThat(p.lifetime()).contains(java.time.Duration.ofDays(2));
+        assertThat(p.missed()).isEqualTo(dev.finch.schedule.MissedRuns.SKIP);
+        var plain = ScheduleOptions.parse("nightly", dev.finch.SessionOptions.DEFAULT);
+        assertThat(plain.maxRuns()).isEqualTo(Long.MAX_VALUE);
+        assertThat(plain.lifetime()).isEmpty();
+        assertThat(plain.missed()).isEqualTo(dev.finch.schedule.MissedRuns.RUN_ONCE);
+    }
+
     @Test void policiesAreCheckedAndSchedulingNeedsItsOwnGrant() throws Exception {
         Path state = dir.resolve("state");
         Path make = Files.writeString(dir.resolve("make.lisp"), "(say (schedule-create \"report\" \"PT1H\" \"(say 1)\"))");
