@@ -261,10 +261,14 @@ public final class Discovery {
             return Optional.empty();
         }
         if (checked == null) return Optional.empty();
+        return Optional.of(coForth(w.name(), w.signature(), checked));
+    }
+
+    /** A verified definition as canonical Co-Forth, its verified signature declared. */
+    static String coForth(String name, dev.finch.ir.type.Type.Fn signature, CheckedWord checked) {
         List<Instr> body = new ArrayList<>(checked.body().nodes().size());
         for (Node node : checked.body().nodes()) body.add(node.instr());
-        WordDef def = new WordDef(w.name(), Optional.of(w.signature()), new Block(body), checked.origin());
-        return Optional.of(CoForthPrinter.print(def));
+        return CoForthPrinter.print(new WordDef(name, Optional.of(signature), new Block(body), checked.origin()));
     }
 
     // ------------------------------------------------------------------------------------------- search

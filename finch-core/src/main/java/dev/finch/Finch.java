@@ -101,7 +101,7 @@ public final class Finch implements AutoCloseable {
      * the builder gave a schedule host of its own ({@link Builder#scheduleHost}).
      */
     private final dev.finch.schedule.Scheduler scheduler;
-    /** What the schedule words reach: the builder's schedule host, else {@link #scheduler}. */
+    /** The builder's schedule host, which keeps and runs the schedules instead of {@link #scheduler}; null without one. */
     private final dev.finch.host.ScheduleHost scheduleHost;
 
     private Finch(Builder b, Library library) {
@@ -129,11 +129,14 @@ public final class Finch implements AutoCloseable {
         this.normanSources = b.normanSources;
         this.agents = b.agents == null ? null : new dev.finch.agent.AgentScheduler(this, b.agents);
         this.scheduler = b.scheduleHost != null ? null : new dev.finch.schedule.Scheduler(b.schedulePolicies,
-                b.scheduleTimer != null ? b.scheduleTimer : dev.finch.schedule.ScheduleTimer.system(), store, this::newSession);
-        this.scheduleHost = b.scheduleHost != null ? b.scheduleHost : scheduler;
+                b.scheduleTimer != null ? b.scheduleTimer : dev.finch.schedule.ScheduleTimer.system(), store, this::newSession, b.scheduleSettings);
+        this.scheduleHost = b.scheduleHost;
     }
 
-    /** What this Finch's schedule words reach: its own scheduler, or the builder's schedule host. */
+    /** This Finch's own scheduler; null when the builder gave a schedule host ({@link #scheduleHost()}). */
+    dev.finch.schedule.Scheduler scheduler() { return scheduler; }
+
+    /** The builder's schedule host, which keeps the schedules instead of this Finch's scheduler; null without one. */
     dev.finch.host.ScheduleHost scheduleHost() { return scheduleHost; }
 
     /**
@@ -442,6 +445,7 @@ public final class Finch implements AutoCloseable {
         private final List<dev.finch.schedule.SchedulePolicy> schedulePolicies = new java.util.ArrayList<>();
         private dev.finch.schedule.ScheduleTimer scheduleTimer;
         private dev.finch.host.ScheduleHost scheduleHost;
+        private dev.finch.schedule.Scheduler.Settings scheduleSettings = dev.finch.schedule.Scheduler.Settings.DEFAULT;
         private String instance;
         private byte[] imageKey;
         private boolean unkeyedImages;
@@ -600,6 +604,28 @@ public final class Finch implements AutoCloseable {
          */
         public Builder scheduleHost(dev.finch.host.ScheduleHost host) {
             this.scheduleHost = java.util.Objects.requireNonNull(host, "host");
+            return this;
+        }
+
+        /**
+         * This Finch keeps the schedules its programs make and runs none: they wait in its store ({@link #store},
+         * {@link #stateDirectory}) for another process on it that runs them ({@code finch schedules run}, or a Finch
+         * built with {@link #scheduleRefresh}). What a short-lived process (a command line's run) wants: its schedules
+         * neither run inside it nor count as missed when it starts.
+         */
+        public Builder keepSchedulesOnly() {
+            scheduleSettings = new dev.finch.schedule.Scheduler.Settings(false, scheduleSettings.refresh());
+            return this;
+        }
+
+        /**
+         * Reads the store again every {@code every} for schedules other processes kept there since this Finch was built,
+         * and arms them (one already due runs at once); without it, a Finch arms what its store keeps when it is built
+         * and what its own programs schedule. For a process that runs the schedules of others ({@code finch schedules run}).
+         */
+        public Builder scheduleRefresh(java.time.Duration every) {
+            java.util.Objects.requireNonNull(every, "every");
+            scheduleSettings = new dev.finch.schedule.Scheduler.Settings(scheduleSettings.runs(), java.util.Optional.of(every));
             return this;
         }
 
@@ -777,7 +803,7 @@ public final class Finch implements AutoCloseable {
 
         /** The configured Finch. */
         public Finch build() {
-            if (scheduleHost != null && (!schedulePolicies.isEmpty() || scheduleTimer != null)) {
+            if (scheduleHost != null && (!schedulePolicies.isEmpty() || scheduleTimer != null || !scheduleSettings.equals(dev.finch.schedule.Scheduler.Settings.DEFAULT))) {
                 throw new IllegalStateException("a Finch with a schedule host has no scheduler of its own: define the schedule policies on the host");
             }
             Finch f = new Finch(this, Library.core().with(words));

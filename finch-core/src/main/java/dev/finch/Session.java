@@ -580,7 +580,7 @@ public final class Session {
             hosts.put(dev.finch.net.NetHost.class, options.netHost().orElse(null));
             hosts.put(dev.finch.host.McpHost.class, mcp == null ? null : mcp.connection());
             hosts.put(dev.finch.host.MemoryHost.class, memory);
-            hosts.put(dev.finch.host.ScheduleHost.class, finch.scheduleHost());
+            hosts.put(dev.finch.host.ScheduleHost.class, new SessionSchedules(this, null, null));
             base = HostConfig.of(GrantSet.EMPTY, options.deferred()).withRevocations(grants.revocations()).withAll(hosts);
             // With a store, every effect's intent is journaled there before it is performed, and its receipt after.
             if (finch.store().isPresent()) base = base.withObserver(new StoreJournal(finch.store().get().journal()));
@@ -915,7 +915,9 @@ public final class Session {
             }
             inferred = Compilation.capabilities(prep.module());
             suspensions.started(executionId, new SessionHistory.Submitted(s.text(), language, sourceId, at, false, prep.module()));
-            r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits().withTimeout(remaining(deadline)), sink, token, hosts.apply(host(s)));
+            // A word this run schedules by name may be one of its own program's.
+            HostConfig h = host(s).with(dev.finch.host.ScheduleHost.class, new SessionSchedules(this, base.state(), prep.module()));
+            r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits().withTimeout(remaining(deadline)), sink, token, hosts.apply(h));
         } finally {
             running.remove(executionId);
         }

@@ -31,6 +31,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -260,6 +261,22 @@ final class SessionHistory {
             if (by != null) out.add(by);
         }
         return out;
+    }
+
+    /**
+     * Of the dictionary words {@code calls} that the committed word {@code word} calls, the first whose version there
+     * is not the one {@code word} links to (it was redefined since), if any: a word taken apart from the session by
+     * name ({@code schedule-create}) would otherwise link to the newer one.
+     */
+    synchronized Optional<String> redefinedSince(String word, Set<String> calls) {
+        Long id = definedBy.get(word);
+        Definition d = id == null ? null : byId.get(id);
+        if (d == null) return Optional.empty();
+        for (String n : calls) {
+            Long linked = d.made.containsKey(n) ? Long.valueOf(d.id) : d.uses.get(n);
+            if (linked != null && !linked.equals(definedBy.get(n))) return Optional.of(n);
+        }
+        return Optional.empty();
     }
 
     // ----------------------------------------------------------------------------------------------- images

@@ -201,8 +201,10 @@ public final class SessionImage {
             if (s.isNull()) return session;                 // an image of a session between submissions (Session.save())
             String executionId = s.get("execution_id").asText();
             SessionHistory.Submitted entry = suspended(finch, s.get("entry"), base);
+            // The paused run schedules from its own program's words too, as it did in place.
+            var host = session.hostConfig().with(dev.finch.host.ScheduleHost.class, new SessionSchedules(session, base, entry.module()));
             Suspension suspension = finch.vm().restore(executionId, entry.module(), base.withStack(entry.call() ? List.of() : stack),
-                    session.hostConfig(), s.get("continuation").asText(), programs);
+                    host, s.get("continuation").asText(), programs);
             List<String> inferred = new ArrayList<>();
             entry.module().inferredCapabilities().forEach(c -> inferred.add(c.toString()));
             long pause = s.path("pause").asLong(1);

@@ -84,7 +84,7 @@ public final class Main implements Callable<Integer> {
     }
 
     /** The subcommands' names, in the order {@code finch --help} lists them. */
-    private static final java.util.List<String> SUBCOMMANDS = java.util.List.of("run", "check", "test", "repl", "chat", "vocabulary", "inspect", "language", "mcp");
+    private static final java.util.List<String> SUBCOMMANDS = java.util.List.of("run", "check", "test", "repl", "chat", "schedules", "vocabulary", "inspect", "language", "mcp");
 
     /** The subcommand called {@code name}, or null when there is none. */
     private static Object subcommand(String name, Io io) {
@@ -94,6 +94,7 @@ public final class Main implements Callable<Integer> {
             case "test" -> new TestCommand(io);
             case "repl" -> new ReplCommand(io);
             case "chat" -> new ChatCommand(io);
+            case "schedules" -> SchedulesCommand.of(io);
             case "vocabulary" -> new VocabularyCommand(io);
             case "inspect" -> new InspectCommand(io);
             case "language" -> new LanguageCommand(io);
@@ -141,7 +142,7 @@ public final class Main implements Callable<Integer> {
     }
 
     @Override public Integer call() {
-        io.err().println("finch: a command is required: run, check, test, repl, chat, vocabulary, inspect, language or mcp");
+        io.err().println("finch: a command is required: run, check, test, repl, chat, schedules, vocabulary, inspect, language or mcp");
         io.err().println("Try 'finch --help' for more information.");
         io.err().flush();
         return EXIT_USAGE;

@@ -76,6 +76,9 @@ final class ReplCommand implements Callable<Integer> {
     @Mixin
     NetOptions net = new NetOptions();
 
+    @Mixin
+    ScheduleOptions schedules = new ScheduleOptions();
+
     @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability up front, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
 
@@ -112,6 +115,8 @@ final class ReplCommand implements Callable<Integer> {
         options = options.withEditorHost(editor);
         var world = providers.world(io.env());
         var agents = providers.agents(io.env());
+        // The schedules a program makes are kept for `finch schedules run`; none runs in this process.
+        var policies = schedules.policies(options, r -> { });
         var store = state.open(io.env());
         Session session;
         Finch finch = null;
@@ -119,6 +124,8 @@ final class ReplCommand implements Callable<Integer> {
             Finch.Builder builder = Finch.builder();
             world.ifPresent(builder::models);
             agents.ifPresent(builder::agents);
+            builder.keepSchedulesOnly();
+            for (var p : policies) builder.schedulePolicy(p);
             finch = mcp.install(StateOptions.configure(builder, store, roots)).build();
             session = finch.newSession(options);
         } catch (IllegalArgumentException e) {

@@ -49,6 +49,9 @@ final class RunCommand implements Callable<Integer> {
     @Mixin
     NetOptions net = new NetOptions();
 
+    @Mixin
+    ScheduleOptions schedules = new ScheduleOptions();
+
     @Option(names = "--grant", paramLabel = "SPEC", description = "Grant a capability, e.g. fs.read($${workspace}/**); repeatable.")
     List<String> grants = new ArrayList<>();
 
@@ -104,6 +107,8 @@ final class RunCommand implements Callable<Integer> {
         }
         var world = providers.world(io.env());
         var agents = providers.agents(io.env());
+        // The schedules a program makes are kept for `finch schedules run`; none runs in this process.
+        var policies = schedules.policies(options, r -> { });
 
         var store = state.open(io.env());
         Session session;
@@ -113,6 +118,8 @@ final class RunCommand implements Callable<Integer> {
             Finch.Builder builder = Finch.builder().normanSources(dev.finch.norman.SourceLoader.under(java.nio.file.Path.of("").toAbsolutePath()));
             if (world.isPresent()) builder.models(world.get());
             if (agents.isPresent()) builder.agents(agents.get());
+            builder.keepSchedulesOnly();
+            for (var p : policies) builder.schedulePolicy(p);
             finch = mcp.install(StateOptions.configure(builder, store, roots)).build();
             session = finch.newSession(options);
         } catch (IllegalArgumentException e) {

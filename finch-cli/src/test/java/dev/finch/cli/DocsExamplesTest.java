@@ -68,8 +68,14 @@ class DocsExamplesTest {
     private static final List<String> KEYS = List.of("output", "status", "code", "stack", "types", "required", "inferred",
             "yielded", "revision", "session", "grant", "file", "approve", "deny", "resume");
 
-    /** The step limit is what bounds an example; the deadline is a hang guard (examples take milliseconds). */
-    private static final Finch FINCH = Finch.builder().maxSteps(10_000_000).timeout(Duration.ofSeconds(60)).build();
+    /**
+     * The step limit is what bounds an example; the deadline is a hang guard (examples take milliseconds). The guide's
+     * schedule examples name policy {@code daily-report}, defined here on a timer that never moves: nothing they
+     * schedule runs.
+     */
+    private static final Finch FINCH = Finch.builder().maxSteps(10_000_000).timeout(Duration.ofSeconds(60))
+            .schedulePolicy(dev.finch.schedule.SchedulePolicy.named("daily-report"))
+            .scheduleTimer(new dev.finch.schedule.ManualScheduleTimer(java.time.Instant.parse("2026-12-07T10:00:00Z"))).build();
 
     @TempDir
     Path temp;

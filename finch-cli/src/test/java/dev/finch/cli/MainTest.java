@@ -35,7 +35,7 @@ class MainTest {
 
     @Test
     void theCommandTreeARunBuildsHasOnlyItsCommandYetAnswersAsTheWholeTree() {
-        for (String command : List.of("run", "check", "test", "repl", "vocabulary", "inspect", "language", "mcp")) {
+        for (String command : List.of("run", "check", "test", "repl", "schedules", "vocabulary", "inspect", "language", "mcp")) {
             for (String[] args : List.of(new String[] {command, "--help"}, new String[] {command, "--frobnicate"})) {
                 assertThat(through(io -> Main.commandLine(io, args), args)).as("finch %s", String.join(" ", args))
                         .isEqualTo(through(Main::commandLine, args));
@@ -43,7 +43,7 @@ class MainTest {
             assertThat(Main.commandLine(new Io(System.in, System.out, System.err), new String[] {command}).getSubcommands()).containsOnlyKeys(command);
         }
         for (String[] args : List.of(new String[] {"--help"}, new String[] {}, new String[] {"rn", "x.fth"}, new String[] {"--version"})) {
-            assertThat(Main.commandLine(new Io(System.in, System.out, System.err), args).getSubcommands()).hasSize(9);
+            assertThat(Main.commandLine(new Io(System.in, System.out, System.err), args).getSubcommands()).hasSize(10);
             assertThat(through(io -> Main.commandLine(io, args), args)).isEqualTo(through(Main::commandLine, args));
         }
     }

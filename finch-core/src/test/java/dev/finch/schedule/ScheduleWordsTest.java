@@ -222,13 +222,119 @@ class ScheduleWordsTest {
         }
     }
 
+    // -------------------------------------------------------------------------------------- the record forms
+
+    /** A Lisp string literal of {@code text}. */
+    private static String q(String text) { return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\""; }
+
+    @Test void aRecordNamesTheProgramsLanguageAndAMicroNormanProgramRunsAsMicroNorman() {
+        try (Finch f = finch(report())) {
+            Session s = granted(f);
+            // µNorman text starts with '(' too: only the record's language makes it µNorman (as Lisp it would not lower).
+            String norman = "(define twice (x) (* x 2)) (twice 21)";
+            Outcome made = lisp(s, "(say (schedule-create { :policy \"report\" :when \"PT10S\" :program " + q(norman) + " :language \"norman\" }))");
+            assertThat(made.status()).as(made.toString()).isEqualTo(Outcome.Status.COMPLETED);
+            assertThat(made.inferredCapabilities()).as("a record's policy is known when the run asks").contains("schedule.create(policy=*)");
+            // Co-Forth's record, with "" for the contract's rule: Lisp here.
+            Outcome guessed = forth(s, "{ language: \"\" policy: \"report\" program: \"(say \\\"guessed\\\")\" when: \"PT20S\" } schedule-create say");
+            assertThat(guessed.status()).as(guessed.toString()).isEqualTo(Outcome.Status.COMPLETED);
+            assertThat(timer.advance(Duration.ofSeconds(20))).isEqualTo(2);
+            assertThat(runs.get(0).scheduleId()).isEqualTo(made.output());
+            assertThat(runs.get(0).outcome().status()).as(runs.get(0).outcome().toString()).isEqualTo(Outcome.Status.COMPLETED);
+            assertThat(runs.get(0).outcome().language()).isEqualTo("norman");
+            assertThat(runs.get(0).outcome().stack()).extracting(e -> e.type() + " " + e.display()).containsExactly("float 42.0");
+            assertThat(runs.get(1).outcome().language()).isEqualTo("lisp");
+            assertThat(runs.get(1).outcome().output()).isEqualTo("guessed");
+        }
+    }
+
+    @Test void aRecordsLanguageMustBeOneFinchReadsAndItsPolicyIsAskedForWhenTheRunReachesIt() {
+        try (Finch f = finch(report())) {
+            Session s = granted(f);
+            Outcome bad = lisp(s, "(schedule-create { :policy \"report\" :when \"PT10S\" :program \"(say 1)\" :language \"python\" })");
+            assertThat(bad.diagnostics().get(0).code()).isEqualTo("E-SCHEDULE-003");
+            // Without a grant the run pauses at the word for the policy the record holds.
+            Outcome asked = lisp(f.newSession(), "(schedule-create { :policy \"report\" :when \"PT10S\" :word \"nothing\" })");
+            assertThat(asked.status()).isEqualTo(Outcome.Status.SUSPENDED);
+            assertThat(asked.requiredCapabilities()).containsExactly(GRANT);
+            assertThat(timer.pending()).isEmpty();
+        }
+    }
+
+    @Test void aWordScheduledByNameRunsWithWhatItReachesAfterItsSessionIsGone() {
+        try (Finch f = finch(report())) {
+            Session s = granted(f);
+            Outcome defined = lisp(s, "(define greeting \"hello\") (define (shout t) (string-append t \"!\")) "
+                    + "(define (report) (say (shout greeting)) (memory-put \"global\" \"r\" (json-of-int 1)) (* 6 7))");
+            assertThat(defined.status()).as(defined.toString()).isEqualTo(Outcome.Status.COMPLETED);
+            Outcome made = lisp(s, "(say (schedule-create { :policy \"report\" :when \"PT1M\" :word \"report\" }))");
+            assertThat(made.status()).as(made.toString()).isEqualTo(Outcome.Status.COMPLETED);
+            // Redefining a word afterwards changes nothing the schedule kept.
+            lisp(s, "(define (shout t) t)");
+            s.close();
+            assertThat(timer.advance(Duration.ofMinutes(1))).isEqualTo(1);
+            assertThat(runs).singleElement().satisfies(r -> {
+                assertThat(r.outcome().status()).as(r.outcome().toString()).isEqualTo(Outcome.Status.COMPLETED);
+                assertThat(r.outcome().output()).isEqualTo("hello!");
+                assertThat(r.outcome().stack()).extracting(e -> e.type() + " " + e.display()).containsExactly("int 42");
+                assertThat(r.outcome().sourceId()).isEqualTo("schedule:" + made.output());
+                assertThat(r.outcome().language()).isEqualTo("forth");
+            });
+        }
+    }
+
+    @Test void aWordOfTheSameProgramIsScheduledByNameInCoForth() {
+        try (Finch f = finch(report())) {
+            Outcome made = forth(granted(f), ": part ( -- string ) \"part\" ; : whole ( -- string int ) part \" whole\" string-append dup say 2 ;\n"
+                    + "{ policy: \"report\" when: \"PT5S\" word: \"whole\" } schedule-create say");
+            assertThat(made.status()).as(made.toString()).isEqualTo(Outcome.Status.COMPLETED);
+            assertThat(lisp(granted(f), "(say (show (schedule-list \"report\")))").output()).contains(": whole ( -- string int", ": part ( -- string )");
+            timer.advance(Duration.ofSeconds(5));
+            assertThat(runs).singleElement().satisfies(r -> {
+                assertThat(r.outcome().output()).isEqualTo("part whole");
+                assertThat(r.outcome().stack()).extracting(e -> e.display()).containsExactly("\"part whole\"", "2");
+            });
+        }
+    }
+
+    @Test void aWordThatIsUnknownTakesInputsOrCannotBeKeptApartIsRefusedWithItsCode() {
+        try (Finch f = finch(report())) {
+            Session s = granted(f);
+            lisp(s, "(define (inc n) (+ n 1)) (define numbers (list 1 2 3)) (define (count) (list-length numbers)) "
+                    + "(define (base) 1) (define (uses-base) (+ (base) 1))");
+            lisp(s, "(define (base) 2)");
+            Map<String, String> refused = new LinkedHashMap<>();
+            refused.put("nothing", "E-SCHEDULE-006");
+            refused.put("numbers", "E-SCHEDULE-006");
+            refused.put("string-append", "E-SCHEDULE-006");
+            refused.put("", "E-SCHEDULE-006");
+            refused.put("inc", "E-SCHEDULE-007");
+            refused.put("count", "E-SCHEDULE-008");
+            refused.put("uses-base", "E-SCHEDULE-008");
+            for (var c : refused.entrySet()) {
+                Outcome o = lisp(s, "(schedule-create { :policy \"report\" :when \"PT1M\" :word " + q(c.getKey()) + " })");
+                assertThat(o.diagnostics()).as(c.getKey()).extracting(d -> d.code()).containsExactly(c.getValue());
+            }
+            assertThat(lisp(s, "(schedule-create { :policy \"report\" :when \"PT1M\" :word \"count\" })").diagnostics().get(0).message())
+                    .contains("constant \"numbers\"");
+            assertThat(lisp(s, "(schedule-create { :policy \"report\" :when \"PT1M\" :word \"uses-base\" })").diagnostics().get(0).message())
+                    .contains("\"base\"", "redefined");
+            // An undefined policy is refused before the word is looked at.
+            assertThat(lisp(f.newSession(SessionOptions.DEFAULT.withGrant("schedule.create(policy=*)")),
+                    "(schedule-create { :policy \"nightly\" :when \"PT1M\" :word \"nothing\" })").diagnostics().get(0).code()).isEqualTo("E-SCHEDULE-002");
+            assertThat(timer.pending()).isEmpty();
+        }
+    }
+
     private static Outcome forth(Session s, String src) { return s.submit(Submission.of(src, "p.fs").withLanguage(Language.FORTH)); }
 
     @Test void aScheduleHostOfTheBuildersTakesTheWordsInsteadOfTheFinchsScheduler() {
         List<String> asked = new CopyOnWriteArrayList<>();
         dev.finch.host.ScheduleHost elsewhere = new dev.finch.host.ScheduleHost() {
-            @Override public String create(String policy, dev.finch.host.ScheduleWhen when, String program) {
-                asked.add("create " + policy + " " + when.spelling() + " " + program);
+            @Override public String create(String policy, dev.finch.host.ScheduleWhen when, Work work) {
+                // A Finch session hands a schedule host program text only, its language resolved (a word as Co-Forth).
+                Work.Program p = (Work.Program) work;
+                asked.add("create " + policy + " " + when.spelling() + " " + p.text().strip() + " " + p.language().orElse("?"));
                 return "sch-elsewhere";
             }
 
@@ -247,8 +353,10 @@ class ScheduleWordsTest {
             assertThat(lisp(s, "(say (schedule-create \"report\" \"PT1M\" \"(say 1)\"))").output()).isEqualTo("sch-elsewhere");
             assertThat(lisp(s, "(say (show (schedule-list \"report\")))").output()).contains("\"id\":\"sch-elsewhere\"", "\"next\":\"" + T0 + "\"");
             assertThat(lisp(s, "(say (show (schedule-cancel \"report\" \"sch-elsewhere\")))").output()).isEqualTo("true");
+            assertThat(forth(s, ": tick ( -- ) \"tick\" say ; { policy: \"report\" when: \"PT1M\" word: \"tick\" } schedule-create say").diagnostics()).isEmpty();
         }
-        assertThat(asked).containsExactly("create report PT1M (say 1)", "list report", "cancel report sch-elsewhere");
+        assertThat(asked).hasSize(4).startsWith("create report PT1M (say 1) lisp", "list report", "cancel report sch-elsewhere");
+        assertThat(asked.get(3)).startsWith("create report PT1M ").contains(": tick").endsWith(" forth");
         // Its policies live on the host: a builder that also defines one (or a timer) is refused.
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Finch.builder().scheduleHost(elsewhere).schedulePolicy(report()).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("schedule host");

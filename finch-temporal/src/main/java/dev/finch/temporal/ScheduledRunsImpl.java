@@ -34,7 +34,9 @@ final class ScheduledRunsImpl implements ScheduledRuns {
         Session session = finch.newSession(policy.session());
         Outcome outcome;
         try {
-            outcome = session.submit(Submission.of(p.program(), "schedule:" + p.scheduleId()));
+            Submission submission = Submission.of(p.program(), "schedule:" + p.scheduleId());
+            var language = p.language() == null ? java.util.Optional.<dev.finch.Language>empty() : dev.finch.Language.named(p.language());
+            outcome = session.submit(language.isPresent() ? submission.withLanguage(language.get()) : submission);
         } finally {
             session.close();
         }

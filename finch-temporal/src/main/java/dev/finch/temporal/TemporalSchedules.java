@@ -89,12 +89,21 @@ public final class TemporalSchedules implements ScheduleHost {
     /** The host's policies. */
     public SchedulePolicies policies() { return policies; }
 
-    @Override public String create(String policy, ScheduleWhen when, String program) throws HostFailure {
+    /**
+     * Schedules a program ({@link Work.Program}: a Finch session resolves a word scheduled by name into the program that
+     * calls it before it reaches a schedule host, so a {@link Work.Word} here is refused with {@code E-SCHEDULE-008}).
+     */
+    @Override public String create(String policy, ScheduleWhen when, Work work) throws HostFailure {
+        if (!(work instanceof Work.Program w)) {
+            throw new HostFailure(ScheduleCode.WORD_NOT_KEPT, "Temporal schedules keep program text; a word reaches them through a Finch session");
+        }
+        String program = w.text();
+        String language = w.language().orElse("");
         SchedulePolicy p = policies.get(policy);
         Instant now = clock.instant();
         Instant first = p.firstRun(when, now);
         String id = SchedulePolicies.newId();
-        Schedule schedule = schedule(id, p, when, program, now, first);
+        Schedule schedule = schedule(id, p, when, program, language, now, first);
         try {
             long live = finchSchedules().size();
             if (live >= Scheduler.MAX_SCHEDULES) {
@@ -109,10 +118,10 @@ public final class TemporalSchedules implements ScheduleHost {
     }
 
     /** The Temporal Schedule of a new Finch schedule {@code id}. */
-    Schedule schedule(String id, SchedulePolicy p, ScheduleWhen when, String program, Instant created, Instant first) throws HostFailure {
+    Schedule schedule(String id, SchedulePolicy p, ScheduleWhen when, String program, String language, Instant created, Instant first) throws HostFailure {
         ScheduleSpec spec = ScheduleSpecs.spec(when, created, first, p).orElseThrow(() -> new HostFailure(ScheduleCode.BAD_WHEN,
                 "\"" + when.spelling() + "\" uses a cron form that Temporal schedules are not given (use lists, ranges and steps)"));
-        ScheduledProgram run = new ScheduledProgram(id, p.name(), program, p.missed().name(), missedAfter.toMillis(), runTimeout.toMillis());
+        ScheduledProgram run = new ScheduledProgram(id, p.name(), program, language, p.missed().name(), missedAfter.toMillis(), runTimeout.toMillis());
         return Schedule.newBuilder()
                 .setAction(ScheduleActionStartWorkflow.newBuilder().setWorkflowType(ScheduledRunWorkflow.class).setArguments(run)
                         .setOptions(WorkflowOptions.newBuilder().setWorkflowId("finch-" + id).setTaskQueue(taskQueue).build()).build())

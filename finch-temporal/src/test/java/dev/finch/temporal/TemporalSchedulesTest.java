@@ -213,7 +213,7 @@ class TemporalSchedulesTest {
         TemporalSchedules schedules = schedules(report(), bare());
         try (Node worker = new Node(schedules)) {
             Instant before = Instant.now();
-            String id = schedules.create("report", ScheduleWhen.parse("*/5 * * * *").orElseThrow(), "(say \"tick\")");
+            String id = schedules.create("report", ScheduleWhen.parse("*/5 * * * *").orElseThrow(), new dev.finch.host.ScheduleHost.Work.Program("(say \"tick\")", java.util.Optional.empty()));
             Instant after = Instant.now();
             ScheduleWhen cron = ScheduleWhen.parse("*/5 * * * *").orElseThrow();
             assertThat(schedules.list("report")).singleElement().satisfies(l -> assertThat(l.next())
@@ -238,7 +238,7 @@ class TemporalSchedulesTest {
     @Test void aScheduleWithMaxRunsEndsAfterItsLastRun() throws Exception {
         TemporalSchedules schedules = schedules(report().withMaxRuns(2));
         try (Node worker = new Node(schedules)) {
-            String id = schedules.create("report", ScheduleWhen.parse("0 * * * *").orElseThrow(), "(say \"hourly\")");
+            String id = schedules.create("report", ScheduleWhen.parse("0 * * * *").orElseThrow(), program("(say \"hourly\")"));
             assertThat(temporal.schedule(id).orElseThrow().getState().getRemainingActions()).isEqualTo(2);
             assertThat(result(temporal.fire(id).orElseThrow()).status()).isEqualTo(ScheduledRunView.RAN);
             assertThat(temporal.schedule(id)).isPresent();
@@ -256,13 +256,13 @@ class TemporalSchedulesTest {
             assertThat(code(lisp(s, "(schedule-create \"nope\" \"PT1M\" \"(say 1)\")"))).isEqualTo(ScheduleCode.UNKNOWN_POLICY.code());
             assertThat(code(lisp(s, "(schedule-create \"report\" \"2020-01-01T00:00:00Z\" \"(say 1)\")"))).isEqualTo(ScheduleCode.BAD_WHEN.code());
             HostFailure late = catchThrowableOfType(() -> TemporalSchedules.of(scheduleClient(), queue, List.of(report().withLifetime(Duration.ofMinutes(1))))
-                    .create("report", ScheduleWhen.parse("PT1H").orElseThrow(), "(say 1)"), HostFailure.class);
+                    .create("report", ScheduleWhen.parse("PT1H").orElseThrow(), program("(say 1)")), HostFailure.class);
             assertThat(late.code()).isEqualTo(ScheduleCode.BAD_WHEN);
             assertThat(late.getMessage()).contains("lifetime");
 
             // The bare policy gives no read: the run pauses at the request, and nobody continues it.
             String id = schedules.create("bare", ScheduleWhen.parse("PT1M").orElseThrow(),
-                    "\"notes.txt\" path file-read bytes-to-string if-ok say else say then");
+                    program("\"notes.txt\" path file-read bytes-to-string if-ok say else say then"));
             assertThat(result(temporal.fire(id).orElseThrow()).status()).isEqualTo(ScheduledRunView.RAN);
             assertThat(runs).singleElement().satisfies(r -> {
                 assertThat(r.outcome().status()).isEqualTo(Outcome.Status.SUSPENDED);
@@ -276,8 +276,8 @@ class TemporalSchedulesTest {
         SchedulePolicy catchUp = SchedulePolicy.named("catch-up").withMissed(MissedRuns.RUN_ONCE).onOutcome(runs::add);
         TemporalSchedules schedules = schedules(skip, catchUp).withMissedAfter(Duration.ofSeconds(1));
         ScheduleWhen cron = ScheduleWhen.parse("*/5 * * * *").orElseThrow();
-        String skipped = schedules.create("skip", cron, "(say \"skip\")");
-        String caught = schedules.create("catch-up", cron, "(say \"caught up\")");
+        String skipped = schedules.create("skip", cron, program("(say \"skip\")"));
+        String caught = schedules.create("catch-up", cron, program("(say \"caught up\")"));
         // No worker polls: the schedules' times come and their runs wait. A time that comes while a run waits is skipped.
         String skipRun = temporal.fire(skipped).orElseThrow();
         String catchUpRun = temporal.fire(caught).orElseThrow();
@@ -310,7 +310,7 @@ class TemporalSchedulesTest {
         try (TestWorkflowEnvironment bare = TestWorkflowEnvironment.newInstance(TestEnvironmentOptions.newBuilder().setUseTimeskipping(false).build())) {
             TemporalSchedules schedules = TemporalSchedules.of(ScheduleClient.newInstance(bare.getWorkflowServiceStubs(),
                     ScheduleClientOptions.newBuilder().setNamespace(bare.getNamespace()).build()), queue, List.of(report()));
-            HostFailure refused = catchThrowableOfType(() -> schedules.create("report", ScheduleWhen.parse("PT1M").orElseThrow(), "(say 1)"),
+            HostFailure refused = catchThrowableOfType(() -> schedules.create("report", ScheduleWhen.parse("PT1M").orElseThrow(), program("(say 1)")),
                     HostFailure.class);
             assertThat(refused).as("the SDK's test server now keeps schedules: run TemporalSchedulesTest's scenarios on it").isNotNull();
             assertThat(refused.code()).isEqualTo(ScheduleCode.UNAVAILABLE);
@@ -323,5 +323,10 @@ class TemporalSchedulesTest {
         Assumptions.abort("the SDK's test server (temporal-testing 1.31.0) implements none of the schedule calls: CreateSchedule and "
                 + "ListSchedules answer UNIMPLEMENTED (temporalio/sdk-java#1954, closed as not planned), so a Temporal Schedule cannot fire "
                 + "on it; the schedules are tested on ScheduleStandIn, which keeps them and takes their actions when the test says");
+    }
+
+    /** Program text whose language the contract's rule decides, as a Finch session hands it to a schedule host. */
+    private static dev.finch.host.ScheduleHost.Work program(String text) {
+        return new dev.finch.host.ScheduleHost.Work.Program(text, java.util.Optional.empty());
     }
 }

@@ -983,7 +983,7 @@ final class Forms {
             chain.outs = chain.kid(chain.kids.size() - 1).outs;
             return chain;
         }
-        List<Type.Fn> overloads = spec.signatures();
+        List<Type.Fn> overloads = ofArity(spec.signatures(), args.size());
         if (overloads.size() == 1) {
             Type.Fn sig = overloads.get(0);
             if (Infer.flatAndPure(sig)) {
@@ -1010,6 +1010,13 @@ final class Forms {
         n.outs = overloads.get(0).outs().size();
         a.defer(new OverloadChoice(a, spec, overloads, args, out, o, b));
         return n;
+    }
+
+    /** The overloads taking {@code arity} inputs, when some do (a word may have overloads of several arities); else all. */
+    private static List<Type.Fn> ofArity(List<Type.Fn> overloads, int arity) {
+        List<Type.Fn> out = new ArrayList<>(overloads.size());
+        for (Type.Fn f : overloads) if (f.ins().size() == arity) out.add(f);
+        return out.isEmpty() || out.size() == overloads.size() ? overloads : out;
     }
 
     /**
@@ -1075,7 +1082,7 @@ final class Forms {
             case LIST -> t instanceof Ty.Con c && c.name().equals("list") && fits(c.args().get(0), ((Type.ListT) p).element());
             case RESULT -> t instanceof Ty.Con c && c.name().equals("result");
             case MAP -> t instanceof Ty.Con c && c.name().equals("map");
-            case RECORD -> t instanceof Ty.Rec;
+            case RECORD -> t instanceof Ty.Rec r && r.fields().keySet().equals(((Type.RecordT) p).fields().keySet());
             case FN -> t instanceof Ty.Fn;
             case VARIANT, TASK, FIBER, STREAM, RESOURCE, VAR -> true;
         };

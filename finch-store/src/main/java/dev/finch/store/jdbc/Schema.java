@@ -26,7 +26,7 @@ import org.flywaydb.core.api.migration.JavaMigration;
  */
 final class Schema {
     /** Every version of the schema, oldest first: add a line and a file per database for each change, never edit one. */
-    static final List<String> VERSIONS = List.of("V1__store", "V2__claimants", "V3__schedules");
+    static final List<String> VERSIONS = List.of("V1__store", "V2__claimants", "V3__schedules", "V4__schedule_work");
 
     static final String HISTORY = "finch_schema_history";
 

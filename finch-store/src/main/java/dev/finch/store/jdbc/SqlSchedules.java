@@ -8,12 +8,13 @@ import dev.finch.store.StoreLimits;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /** {@link Schedules} in table {@code finch_schedules}, keyed by schedule id. */
 final class SqlSchedules implements Schedules {
-    private static final String COLUMNS = "schedule_id, policy, when_spec, program, created_at, runs, last_run_at";
+    private static final String COLUMNS = "schedule_id, policy, when_spec, program, created_at, runs, last_run_at, language, word";
 
     private final Sql sql;
     private final StoreLimits limits;
@@ -33,14 +34,18 @@ final class SqlSchedules implements Schedules {
             if (count >= limits.maxSchedules()) {
                 throw new StoreException(StoreCode.TOO_LARGE, "the store already keeps " + count + " schedules; at most " + limits.maxSchedules());
             }
-            // A missing last run is the literal NULL: a parameter bound as null has a text type, which PostgreSQL will not put in a BIGINT.
-            if (s.lastRun().isPresent()) {
-                Sql.update(c, "INSERT INTO finch_schedules (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?)", s.id(), s.policy(), s.when(), s.program(),
-                        s.created().toEpochMilli(), s.runs(), s.lastRun().get().toEpochMilli());
-            } else {
-                Sql.update(c, "INSERT INTO finch_schedules (" + COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, NULL)", s.id(), s.policy(), s.when(), s.program(),
-                        s.created().toEpochMilli(), s.runs());
+            // A missing value is the literal NULL: a parameter bound as null has a text type, which PostgreSQL will not put in a BIGINT.
+            List<Object> values = new ArrayList<>(List.of(s.id(), s.policy(), s.when(), s.program(), s.created().toEpochMilli(), s.runs()));
+            StringBuilder marks = new StringBuilder("?, ?, ?, ?, ?, ?");
+            for (Optional<?> v : List.of(s.lastRun().map(Instant::toEpochMilli), s.language(), s.word())) {
+                if (v.isPresent()) {
+                    values.add(v.get());
+                    marks.append(", ?");
+                } else {
+                    marks.append(", NULL");
+                }
             }
+            Sql.update(c, "INSERT INTO finch_schedules (" + COLUMNS + ") VALUES (" + marks + ")", values.toArray());
             return null;
         });
     }
@@ -61,7 +66,7 @@ final class SqlSchedules implements Schedules {
         StoreChecks.positive("a schedule's run", runs);
         if (at == null) throw new StoreException(StoreCode.BAD_KEY, "a run's time is missing");
         return sql.run("record a run of schedule " + id, c -> Sql.update(c,
-                "UPDATE finch_schedules SET runs = ?, last_run_at = ? WHERE schedule_id = ?", runs, at.toEpochMilli(), id) == 1);
+                "UPDATE finch_schedules SET runs = ?, last_run_at = ? WHERE schedule_id = ? AND runs = ?", runs, at.toEpochMilli(), id, runs - 1) == 1);
     }
 
     @Override public boolean remove(String id) {
@@ -74,7 +79,8 @@ final class SqlSchedules implements Schedules {
         long last = rs.getLong(7);
         Optional<Instant> lastRun = rs.wasNull() ? Optional.empty() : Optional.of(Instant.ofEpochMilli(last));
         try {
-            return new Schedule(id, rs.getString(2), rs.getString(3), rs.getString(4), Instant.ofEpochMilli(rs.getLong(5)), rs.getLong(6), lastRun);
+            return new Schedule(id, rs.getString(2), rs.getString(3), rs.getString(4), Optional.ofNullable(rs.getString(8)),
+                    Optional.ofNullable(rs.getString(9)), Instant.ofEpochMilli(rs.getLong(5)), rs.getLong(6), lastRun);
         } catch (StoreException e) {
             throw new StoreException(StoreCode.CORRUPT, "schedule " + id + " cannot be read back", e);
         }

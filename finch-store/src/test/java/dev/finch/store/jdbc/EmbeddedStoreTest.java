@@ -87,7 +87,7 @@ class EmbeddedStoreTest extends StoreContract {
         FinchStores.embedded(dir).close();
         // Back to version 1, as a first build of the store left it, with a claim of its own.
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(FinchStores.DATABASE_FILE)); Statement st = c.createStatement()) {
-            st.executeUpdate("DELETE FROM finch_schema_history WHERE version IN ('2', '3')");
+            st.executeUpdate("DELETE FROM finch_schema_history WHERE version IN ('2', '3', '4')");
             st.executeUpdate("DROP TABLE finch_schedules");
             st.executeUpdate("ALTER TABLE finch_claims DROP COLUMN claimant");
             st.executeUpdate("INSERT INTO finch_claims (execution_id, pause, claimed_at) VALUES ('old', 1, 0)");
@@ -97,6 +97,26 @@ class EmbeddedStoreTest extends StoreContract {
             assertThat(store.claims().claim("old", 1, "anyone")).as("a version-1 claim has no claimant").isFalse();
             assertThat(store.claims().claim("new", 1, "step-a")).isTrue();
             assertThat(store.claims().claim("new", 1, "step-a")).isTrue();
+        }
+    }
+
+    @Test void aVersionThreeDatabaseKeepsItsSchedulesWhoseLanguageIsThenInferred() throws Exception {
+        Path dir = stateDir.resolve("v3");
+        FinchStores.embedded(dir).close();
+        // Back to version 3, with a schedule kept then (no language, no word).
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(FinchStores.DATABASE_FILE)); Statement st = c.createStatement()) {
+            st.executeUpdate("DELETE FROM finch_schema_history WHERE version = '4'");
+            st.executeUpdate("ALTER TABLE finch_schedules DROP COLUMN language");
+            st.executeUpdate("ALTER TABLE finch_schedules DROP COLUMN word");
+            st.executeUpdate("INSERT INTO finch_schedules (schedule_id, policy, when_spec, program, created_at, runs) "
+                    + "VALUES ('sch-old', 'report', 'PT1M', '(say 1)', 1000, 0)");
+        }
+        try (FinchStore store = FinchStores.embedded(dir)) {
+            assertThat(store.schedules().find("sch-old")).hasValueSatisfying(s -> {
+                assertThat(s.program()).isEqualTo("(say 1)");
+                assertThat(s.language()).isEmpty();
+                assertThat(s.word()).isEmpty();
+            });
         }
     }
 

@@ -85,6 +85,6 @@ class PostgresStoreTest extends StoreContract {
                     + "execution_time, success) VALUES (99, '" + (Schema.latest() + 1) + "', 'from the future', 'SQL', 'V2__future.sql', 0, 'test', 0, true)");
         }
         assertCode(() -> FinchStores.postgres(newer, server.user(), null), StoreCode.SCHEMA);
-        assertThat(Schema.VERSIONS).containsExactly("V1__store", "V2__claimants", "V3__schedules");
+        assertThat(Schema.VERSIONS).containsExactly("V1__store", "V2__claimants", "V3__schedules", "V4__schedule_work");
     }
 }

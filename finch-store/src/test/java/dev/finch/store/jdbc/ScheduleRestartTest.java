@@ -128,6 +128,87 @@ class ScheduleRestartTest {
         }
     }
 
+    @Test void aWordScheduledByNameRunsAfterARestartWithItsPolicysGrants() {
+        try (FinchStore store = FinchStores.embedded(dir.resolve("state"))) {
+            String id;
+            try (Finch first = finch(store, new ManualScheduleTimer(T0), report(MissedRuns.RUN_ONCE))) {
+                var s = first.newSession(SessionOptions.DEFAULT.withGrant("schedule.create(policy=report)"));
+                Outcome made = s.submit(Submission.of("(define (note) (memory-put \"global\" \"by-word\" (json-of-int 7)) \"noted\") "
+                        + "(say (schedule-create { :policy \"report\" :when \"PT1M\" :word \"note\" }))", "make.lisp"));
+                assertThat(made.status()).as(made.toString()).isEqualTo(Outcome.Status.COMPLETED);
+                id = made.output();
+            }
+            assertThat(store.schedules().find(id)).hasValueSatisfying(k -> {
+                assertThat(k.word()).contains("note");
+                assertThat(k.language()).contains("forth");
+            });
+            ManualScheduleTimer later = new ManualScheduleTimer(T0.plusSeconds(30));
+            try (Finch second = finch(store, later, report(MissedRuns.RUN_ONCE))) {
+                assertThat(later.advance(Duration.ofSeconds(30))).isEqualTo(1);
+            }
+            assertThat(runs).singleElement().satisfies(r -> {
+                assertThat(r.outcome().status()).as(r.outcome().toString()).isEqualTo(Outcome.Status.COMPLETED);
+                assertThat(r.outcome().stack()).extracting(e -> e.display()).containsExactly("\"noted\"");
+            });
+            assertThat(store.memory().get(dev.finch.store.Memory.Space.global().at("by-word"))).isPresent();
+        }
+    }
+
+    @Test void aFinchThatKeepsSchedulesOnlyRunsNoneAndARefreshingOneRunsWhatOthersKeptSince() {
+        try (FinchStore store = FinchStores.embedded(dir.resolve("state"))) {
+            ManualScheduleTimer runner = new ManualScheduleTimer(T0);
+            try (Finch running = Finch.builder().store(store).scheduleTimer(runner).scheduleRefresh(Duration.ofSeconds(5))
+                    .schedulePolicy(report(MissedRuns.SKIP)).build()) {
+                ManualScheduleTimer keeper = new ManualScheduleTimer(T0);
+                String id;
+                try (Finch keeping = Finch.builder().store(store).scheduleTimer(keeper).keepSchedulesOnly().schedulePolicy(report(MissedRuns.SKIP)).build()) {
+                    id = create(keeping, "PT2S", "(say \"kept\")");
+                    // The keeper lists what it kept, and arms nothing.
+                    Outcome listed = keeping.newSession(SessionOptions.DEFAULT.withGrant("schedule.create(policy=report)"))
+                            .submit(Submission.of("(say (show (schedule-list \"report\")))", "list.lisp"));
+                    assertThat(listed.output()).contains(id, T0.plusSeconds(2).toString());
+                    assertThat(keeper.pending()).isEmpty();
+                    assertThat(keeper.advance(Duration.ofMinutes(1))).isZero();
+                }
+                assertThat(runs).isEmpty();
+                // The running Finch finds it at its next refresh, late but not missed (its policy skips missed runs).
+                runner.advance(Duration.ofSeconds(5));
+                assertThat(runs).singleElement().satisfies(r -> {
+                    assertThat(r.scheduleId()).isEqualTo(id);
+                    assertThat(r.missed()).isFalse();
+                    assertThat(r.outcome().output()).isEqualTo("kept");
+                });
+                assertThat(store.schedules().all()).isEmpty();
+            }
+        }
+    }
+
+    @Test void ofTwoSchedulersOnOneStoreOneMakesEachRun() {
+        try (FinchStore store = FinchStores.embedded(dir.resolve("state"))) {
+            ManualScheduleTimer t1 = new ManualScheduleTimer(T0);
+            ManualScheduleTimer t2 = new ManualScheduleTimer(T0);
+            try (Finch a = finch(store, t1, report(MissedRuns.RUN_ONCE).withMaxRuns(3));
+                 Finch b = Finch.builder().store(store).scheduleTimer(t2).scheduleRefresh(Duration.ofMinutes(1))
+                         .schedulePolicy(report(MissedRuns.RUN_ONCE).withMaxRuns(3)).build()) {
+                create(a, "*/5 * * * *", "(say \"tick\")");
+                // b finds it at its refresh; both have it armed from then on.
+                t2.advance(Duration.ofMinutes(1));
+                assertThat(t2.pending()).contains(T0.plus(Duration.ofMinutes(5)));
+                // Each time it falls due, one or the other reaches it first; the other finds the run made.
+                for (int i = 0; i < 4; i++) {
+                    ManualScheduleTimer first = i % 2 == 0 ? t1 : t2;
+                    ManualScheduleTimer second = i % 2 == 0 ? t2 : t1;
+                    first.advance(Duration.ofMinutes(5));
+                    second.advance(Duration.ofMinutes(5));
+                }
+            }
+            assertThat(runs).extracting(ScheduledRun::run).containsExactly(1L, 2L, 3L);
+            assertThat(runs).extracting(ScheduledRun::at).containsExactly(T0.plus(Duration.ofMinutes(5)), T0.plus(Duration.ofMinutes(10)),
+                    T0.plus(Duration.ofMinutes(15)));
+            assertThat(store.schedules().all()).isEmpty();
+        }
+    }
+
     @Test void aScheduleMadeByAnotherProcessRunsAfterItExitsWithItsPolicysGrants() throws Exception {
         Path state = dir.resolve("state");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();

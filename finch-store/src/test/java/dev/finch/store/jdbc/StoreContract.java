@@ -415,6 +415,9 @@ abstract class StoreContract {
         assertThat(sch.ran("sch-b", 1, at)).isTrue();
         assertThat(sch.find("sch-b")).contains(b.ran(at));
         assertThat(sch.ran("sch-c", 1, at)).isFalse();
+        // A run is recorded once: a second scheduler recording the same run finds it made.
+        assertThat(sch.ran("sch-b", 1, at.plusSeconds(1))).isFalse();
+        assertThat(sch.ran("sch-b", 3, at.plusSeconds(1))).isFalse();
         assertThat(sch.remove("sch-a")).isTrue();
         assertThat(sch.remove("sch-a")).isFalse();
         assertThat(sch.all()).containsExactly(b.ran(at));
@@ -422,6 +425,24 @@ abstract class StoreContract {
         try (FinchStore other = open(StoreLimits.DEFAULTS)) {
             assertThat(other.schedules().find("sch-b")).contains(b.ran(at));
         }
+    }
+
+    @Test void aScheduleKeepsItsProgramsLanguageAndTheWordItCalls() {
+        Schedules sch = store.schedules();
+        Instant t = Instant.parse("2026-12-07T10:00:00Z");
+        Schedules.Schedule norman = new Schedules.Schedule("sch-n", "report", "PT1M", "(print 1)", Optional.of("norman"), Optional.empty(), t, 0,
+                Optional.empty());
+        Schedules.Schedule word = new Schedules.Schedule("sch-w", "report", "*/5 * * * *", ": greet ( -- string ) \"hi\" ;\ngreet\n",
+                Optional.of("forth"), Optional.of("greet"), t, 2, Optional.of(t.plusSeconds(600)));
+        sch.add(norman);
+        sch.add(word);
+        assertThat(sch.all()).containsExactly(norman, word);
+        try (FinchStore other = open(StoreLimits.DEFAULTS)) {
+            assertThat(other.schedules().find("sch-w")).contains(word);
+        }
+        assertCode(() -> new Schedules.Schedule("s", "p", "PT1S", "x", Optional.of(""), Optional.empty(), t, 0, Optional.empty()), StoreCode.BAD_KEY);
+        assertCode(() -> new Schedules.Schedule("s", "p", "PT1S", "x", Optional.empty(), Optional.of("w".repeat(201)), t, 0, Optional.empty()),
+                StoreCode.BAD_KEY);
     }
 
     @Test void schedulesRefuseATakenIdBadKeysAndMoreThanTheStoreKeeps() {
