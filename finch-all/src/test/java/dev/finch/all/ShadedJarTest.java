@@ -9,12 +9,17 @@ import dev.finch.Language;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
+import javax.script.Invocable;
+import javax.script.ScriptEngine;
+import javax.script.ScriptEngineManager;
+import javax.script.ScriptException;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs against finch-all's jar alone (the build takes finch-core and its libraries off the class path): programs of
- * all three languages run — ANTLR (the Co-Forth and µNorman lexers), ASM (the compiler), the collections and Jackson
- * (the outcome JSON) working from their relocated packages — and no library is visible under its own name.
+ * Runs against finch-all's jar alone (the build takes finch-core, finch-jsr223 and their libraries off the class path):
+ * programs of all three languages run — ANTLR (the Co-Forth and µNorman lexers), ASM (the compiler), the collections and
+ * Jackson (the outcome JSON) working from their relocated packages — the javax.script engines are found by name, and no
+ * library is visible under its own name.
  */
 class ShadedJarTest {
     @Test
@@ -52,5 +57,20 @@ class ShadedJarTest {
         Class.forName("dev.finch.shaded.vavr.collection.Vector");
         Class.forName("dev.finch.shaded.cronutils.parser.CronParser");
         assertThat(Finch.class.getProtectionDomain().getCodeSource().getLocation().getPath()).contains("finch-all");
+    }
+
+    @Test
+    void theScriptEnginesAreFoundInTheSelfContainedJar() throws ScriptException, NoSuchMethodException {
+        ScriptEngineManager manager = new ScriptEngineManager();
+        ScriptEngine finch = manager.getEngineByName("finch");
+        assertThat(finch).as("the finch engine, registered by the jar's merged META-INF/services").isNotNull();
+        assertThat(finch.getClass().getProtectionDomain().getCodeSource().getLocation().getPath()).contains("finch-all");
+        // The engine's version is the jar's Implementation-Version (finch-all's manifest), not "development".
+        assertThat(finch.getFactory().getEngineVersion()).isEqualTo(Finch.class.getPackage().getImplementationVersion()).isNotNull();
+        finch.put("n", 20);
+        assertThat(finch.eval("(define (twice x) (* 2 x)) (+ (twice n) 2)")).isEqualTo(42L);
+        assertThat(((Invocable) finch).invokeFunction("twice", 7L)).isEqualTo(14L);
+        assertThat(manager.getEngineByName("finch-forth").eval("6 7 *")).isEqualTo(42L);
+        assertThat(manager.getEngineByExtension("nm")).as("finch-norman by extension").isNotNull();
     }
 }

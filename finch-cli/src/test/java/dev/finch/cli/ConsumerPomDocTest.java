@@ -56,4 +56,27 @@ class ConsumerPomDocTest {
         assertThat(prerequisites).isPositive().isLessThan(firstCommand);
         assertThat(readme.substring(0, firstCommand)).contains("Maven 3.8");
     }
+
+    /** The README, the guide and CI name one Maven: 3.8 or newer (the machine's and CI's is 3.8.7). */
+    @Test void theReadmeTheGuideAndCiAgreeOnMaven() throws IOException {
+        String readme = Files.readString(ROOT.resolve("README.md"), StandardCharsets.UTF_8);
+        String guide = Files.readString(ROOT.resolve("docs/guide.md"), StandardCharsets.UTF_8);
+        String ci = Files.readString(ROOT.resolve(".ci/run"), StandardCharsets.UTF_8);
+        for (String text : new String[] {readme, guide, ci}) {
+            assertThat(text).contains("Maven 3.8 or newer").doesNotContain("Maven 3.9").contains("3.8.7");
+        }
+    }
+
+    /** No documented Maven command is offline: each must run on a fresh clone, whose local repository is empty. */
+    @Test void noDocumentedMavenCommandIsOffline() throws IOException {
+        java.util.List<Path> pages = new java.util.ArrayList<>(java.util.List.of(ROOT.resolve("README.md")));
+        try (var docs = Files.list(ROOT.resolve("docs"))) {
+            docs.filter(p -> p.toString().endsWith(".md")).forEach(pages::add);
+        }
+        Pattern offline = Pattern.compile("\\bmvn\\b[^`\\n]*\\s-o\\b");
+        for (Path page : pages) {
+            Matcher m = offline.matcher(Files.readString(page, StandardCharsets.UTF_8));
+            assertThat(m.find()).as("%s: %s", page, m.find(0) ? m.group() : "").isFalse();
+        }
+    }
 }

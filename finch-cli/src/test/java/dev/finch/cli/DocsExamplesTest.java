@@ -45,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  *       (a block without an expectation fails: no untested examples);</li>
  *   <li>the vocabulary table of {@code docs/forth.md} is exactly what {@link #vocabularyMarkdown()} generates from
  *       {@link Vocabulary}, the one source of truth; regenerate with
- *       {@code mvn -o -q -pl finch-cli test -Dtest=DocsExamplesTest -Dfinch.regenerate=true};</li>
+ *       {@code mvn -q -pl finch-cli -am test -Dtest=DocsExamplesTest -Dfinch.regenerate=true -Dsurefire.failIfNoSpecifiedTests=false};</li>
  *   <li>the outcome objects {@code docs/guide.md} shows are the real ones.</li>
  * </ol>
  * The {@code ```java} blocks of the docs are compiled and run by {@link DocsJavaBlocksTest}.
@@ -256,7 +256,7 @@ class DocsExamplesTest {
     static String vocabularyMarkdown() {
         StringBuilder b = new StringBuilder();
         b.append("<!-- Generated from the word declarations (dev.finch.vm.word.Library.core()) by DocsExamplesTest; do not edit by hand. Regenerate with\n")
-                .append("     mvn -o -q -pl finch-cli test -Dtest=DocsExamplesTest -Dfinch.regenerate=true -->\n");
+                .append("     mvn -q -pl finch-cli -am test -Dtest=DocsExamplesTest -Dfinch.regenerate=true -Dsurefire.failIfNoSpecifiedTests=false -->\n");
         Map<WordSpec.Category, List<WordSpec>> byCategory = new java.util.EnumMap<>(WordSpec.Category.class);
         for (WordSpec w : dev.finch.vm.engine.VmState.EMPTY.library().vocabulary().words()) byCategory.computeIfAbsent(w.category(), c -> new ArrayList<>()).add(w);
         for (var entry : byCategory.entrySet()) {

@@ -79,6 +79,7 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
      * The session this engine evaluates in (its stack, dictionary, grants and pending executions); begun now, with the
      * current context's {@value #WORKSPACE} and {@value #GRANTS}, if no script began it yet.
      *
+     * @return the engine's session, the same one for every later script and call
      * @throws IllegalStateException when those settings are malformed ({@code E-EMBED-006})
      */
     public synchronized Session session() {
@@ -135,6 +136,10 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
         return session;
     }
 
+    /**
+     * Reads the whole script from {@code reader}, then evaluates it as {@link #eval(String, ScriptContext)} does; a reader
+     * that fails is {@code E-EMBED-004}, its exception the refusal's cause, and nothing runs.
+     */
     @Override public Object eval(Reader reader, ScriptContext context) throws ScriptException {
         StringBuilder b = new StringBuilder();
         char[] buf = new char[8192];
@@ -146,6 +151,11 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
         return eval(b.toString(), context);
     }
 
+    /**
+     * Submits {@code script} to the engine's session after making the context's engine-scope bindings session constants;
+     * {@code say} text goes to the context's writer as it is said. Answers the value the script left on top of the stack,
+     * as plain Java, or null when it left none; every refusal is a {@link FinchScriptException} (see the class comment).
+     */
     @Override public Object eval(String script, ScriptContext context) throws ScriptException {
         if (script == null) throw new NullPointerException("script");
         Session session = session(context);
@@ -230,8 +240,10 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
         return values.size() > before ? values.get(values.size() - 1).toJava() : null;
     }
 
+    /** A new, empty {@link SimpleBindings}: its entries become session constants when a script is evaluated with it. */
     @Override public Bindings createBindings() { return new SimpleBindings(); }
 
+    /** The factory that made this engine (its names, language and the session options it opens sessions with). */
     @Override public ScriptEngineFactory getFactory() { return factory; }
 
     // ---- Invocable ----------------------------------------------------------------------------------------------
@@ -263,6 +275,11 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
         return out.isEmpty() ? null : out.get(out.size() - 1);
     }
 
+    /**
+     * Refused: Finch has no objects, so there is no method to call on one.
+     *
+     * @throws IllegalArgumentException always; call a word with {@link #invokeFunction(String, Object...)}
+     */
     @Override public Object invokeMethod(Object thiz, String name, Object... args) {
         throw new IllegalArgumentException("Finch has no objects: call a word with invokeFunction(\"" + name + "\", …)");
     }
@@ -309,6 +326,11 @@ public final class FinchScriptEngine extends AbstractScriptEngine implements Inv
         }
     }
 
+    /**
+     * Refused: Finch has no objects to implement an interface with.
+     *
+     * @throws IllegalArgumentException always; use {@link #getInterface(Class)}, whose methods call the session's words
+     */
     @Override public <T> T getInterface(Object thiz, Class<T> type) {
         throw new IllegalArgumentException("Finch has no objects: use getInterface(" + (type == null ? "type" : type.getSimpleName()) + ".class)");
     }

@@ -33,7 +33,14 @@ public class FinchScriptEngineFactory implements ScriptEngineFactory {
     /** The factory of {@code finch} engines over a default Finch (what {@link java.util.ServiceLoader} makes). */
     public FinchScriptEngineFactory() { this(null, SessionOptions.DEFAULT, Optional.empty(), List.of("finch", "Finch"), List.of()); }
 
-    /** The factory of {@code finch} engines over {@code finch}, each engine's session opened with {@code options}. */
+    /**
+     * The factory of {@code finch} engines over the application's own Finch.
+     *
+     * @param finch the Finch every engine's session is opened on (its words, limits and hosts); the caller closes it
+     * @param options what each engine's session is opened with (roots, grants, bindings); a script's context may add a
+     *     workspace and grants ({@link FinchScriptEngine#WORKSPACE}, {@link FinchScriptEngine#GRANTS})
+     * @throws NullPointerException if either is null
+     */
     public FinchScriptEngineFactory(Finch finch, SessionOptions options) {
         this(Objects.requireNonNull(finch, "finch"), Objects.requireNonNull(options, "options"), Optional.empty(), List.of("finch", "Finch"), List.of());
     }
@@ -51,7 +58,13 @@ public class FinchScriptEngineFactory implements ScriptEngineFactory {
         /** The factory {@code ScriptEngineManager} finds: a Finch of its own, no roots or grants (give them through the context: {@link FinchScriptEngine#WORKSPACE}). */
         public Lisp() { super(null, SessionOptions.DEFAULT, Optional.of(Language.LISP), List.of("finch-lisp"), List.of("lisp")); }
 
-        /** Engines over sessions of {@code finch}, each opened with {@code options} (roots, grants, bindings). */
+        /**
+         * Engines of this language over the application's own Finch.
+         *
+         * @param finch the Finch every engine's session is opened on (its words, limits and hosts); the caller closes it
+         * @param options what each engine's session is opened with (roots, grants, bindings)
+         * @throws NullPointerException if either is null
+         */
         public Lisp(Finch finch, SessionOptions options) {
             super(Objects.requireNonNull(finch, "finch"), Objects.requireNonNull(options, "options"), Optional.of(Language.LISP), List.of("finch-lisp"), List.of("lisp"));
         }
@@ -62,7 +75,13 @@ public class FinchScriptEngineFactory implements ScriptEngineFactory {
         /** The factory {@code ScriptEngineManager} finds: a Finch of its own, no roots or grants (give them through the context: {@link FinchScriptEngine#WORKSPACE}). */
         public Forth() { super(null, SessionOptions.DEFAULT, Optional.of(Language.FORTH), List.of("finch-forth"), List.of("fth", "forth")); }
 
-        /** Engines over sessions of {@code finch}, each opened with {@code options} (roots, grants, bindings). */
+        /**
+         * Engines of this language over the application's own Finch.
+         *
+         * @param finch the Finch every engine's session is opened on (its words, limits and hosts); the caller closes it
+         * @param options what each engine's session is opened with (roots, grants, bindings)
+         * @throws NullPointerException if either is null
+         */
         public Forth(Finch finch, SessionOptions options) {
             super(Objects.requireNonNull(finch, "finch"), Objects.requireNonNull(options, "options"), Optional.of(Language.FORTH), List.of("finch-forth"),
                     List.of("fth", "forth"));
@@ -74,7 +93,13 @@ public class FinchScriptEngineFactory implements ScriptEngineFactory {
         /** The factory {@code ScriptEngineManager} finds: a Finch of its own, no roots or grants (give them through the context: {@link FinchScriptEngine#WORKSPACE}). */
         public Norman() { super(null, SessionOptions.DEFAULT, Optional.of(Language.NORMAN), List.of("finch-norman"), List.of("nm", "norman")); }
 
-        /** Engines over sessions of {@code finch}, each opened with {@code options} (roots, grants, bindings). */
+        /**
+         * Engines of this language over the application's own Finch.
+         *
+         * @param finch the Finch every engine's session is opened on (its words, limits and hosts); the caller closes it
+         * @param options what each engine's session is opened with (roots, grants, bindings)
+         * @throws NullPointerException if either is null
+         */
         public Norman(Finch finch, SessionOptions options) {
             super(Objects.requireNonNull(finch, "finch"), Objects.requireNonNull(options, "options"), Optional.of(Language.NORMAN), List.of("finch-norman"),
                     List.of("nm", "norman"));
@@ -102,16 +127,22 @@ public class FinchScriptEngineFactory implements ScriptEngineFactory {
                 .orElse("Finch");
     }
 
+    /** The jar's {@code Implementation-Version} (Finch's version), or {@code "development"} when run from classes. */
     @Override public String getEngineVersion() { return VERSION; }
 
+    /** {@code lisp}; {@code fth} and {@code forth}; {@code nm} and {@code norman}; none for {@code finch}, which takes either of Lisp and Co-Forth. */
     @Override public List<String> getExtensions() { return extensions; }
 
+    /** None: Finch's languages have no registered MIME types. */
     @Override public List<String> getMimeTypes() { return List.of(); }
 
+    /** {@code finch} and {@code Finch}, or the one name of a language's engine ({@code finch-lisp}, {@code finch-forth}, {@code finch-norman}). */
     @Override public List<String> getNames() { return names; }
 
+    /** The language's spelling ({@code lisp}, {@code forth}, {@code norman}), or {@code finch} for the engine that takes either. */
     @Override public String getLanguageName() { return language.map(Language::spelling).orElse("finch"); }
 
+    /** The contract the languages implement, {@code FINCH-VM-TYPED/1} ({@link dev.finch.Outcome#PROTOCOL}). */
     @Override public String getLanguageVersion() { return dev.finch.Outcome.PROTOCOL; }
 
     /** The standard keys; {@code THREADING} is null: an engine runs one script at a time (its session's rule). */
@@ -132,12 +163,15 @@ public class FinchScriptEngineFactory implements ScriptEngineFactory {
         return "(" + m + (args.length == 0 ? "" : " " + String.join(" ", args)) + ")";
     }
 
+    /** A statement that says {@code toDisplay}: {@code (say "…")}, or {@code "…" say} in Co-Forth, the text quoted and escaped. */
     @Override public String getOutputStatement(String toDisplay) {
         String quoted = "\"" + toDisplay.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
         return language.orElse(Language.LISP) == Language.FORTH ? quoted + " say" : "(say " + quoted + ")";
     }
 
+    /** The statements one per line: a program runs its top-level forms in order in either language. */
     @Override public String getProgram(String... statements) { return String.join("\n", statements); }
 
+    /** A new engine over a session of its own, begun at its first script (see {@link FinchScriptEngine}). */
     @Override public ScriptEngine getScriptEngine() { return new FinchScriptEngine(this); }
 }

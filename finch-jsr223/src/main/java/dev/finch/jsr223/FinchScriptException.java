@@ -24,10 +24,18 @@ public final class FinchScriptException extends ScriptException {
 
     FinchScriptException(Diagnostic d) { this(List.of(d), null); }
 
-    /** The first diagnostic's stable code, e.g. {@code E-CAP-014}. */
+    /**
+     * The first diagnostic's stable code, to match on instead of the message.
+     *
+     * @return the code, e.g. {@code E-CAP-014}
+     */
     public String code() { return diagnostics.get(0).code(); }
 
-    /** Every diagnostic of the refusal, the first one first. */
+    /**
+     * Every diagnostic of the refusal: each with its phase, code, origin, expected and found.
+     *
+     * @return the diagnostics, the first one (whose code, line and column this exception carries) first; unmodifiable
+     */
     public List<Diagnostic> diagnostics() { return diagnostics; }
 
     /**
@@ -39,10 +47,18 @@ public final class FinchScriptException extends ScriptException {
 
         Unchecked(FinchScriptException refusal) { super(refusal.getMessage(), refusal); }
 
-        /** The refusal's stable code. */
+        /**
+         * The refusal's stable code.
+         *
+         * @return the code of the {@link FinchScriptException} this wraps, e.g. {@code E-EMBED-002}
+         */
         public String code() { return refusal().code(); }
 
-        /** The refusal itself. */
+        /**
+         * The refusal itself, with its diagnostics, line and column.
+         *
+         * @return the {@link FinchScriptException} this wraps (also its {@link #getCause() cause})
+         */
         public FinchScriptException refusal() { return (FinchScriptException) getCause(); }
     }
 
