@@ -93,4 +93,48 @@ class NormanMemoryTest {
         assertThat(o.status()).as(o.toString()).isEqualTo(Outcome.Status.COMPLETED);
         assertThat(o.stack()).extracting(e -> e.display()).containsExactly("\"{\\\"raw\\\":\\\"7\\\",\\\"tag\\\":\\\"Invalid\\\"}\"");
     }
+
+    @Test void thePreviewIsConcreteForALiteralPathAlsoThroughAFunctionsParameterAndTheBoundOtherwise() {
+        Finch f = Finch.builder().project("demo").build();
+        Outcome o = norman(granted(f), NOTES + """
+                (define note () (Note [text "t"] [tags '()]))
+                (define a () (call notes put "todo/a" (note)))
+                (define e (k) (call notes get k))
+                (a) (call notes get "todo/b") (call notes list "todo") (call notes delete "todo/d") (e "todo/e")
+                """);
+        assertThat(o.status()).as(o.toString()).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(o.inferredCapabilities()).containsExactly("memory.read(tree=project,path=todo/**)", "memory.read(tree=project,path=todo/b)",
+                "memory.read(tree=project,path=todo/e)", "memory.write(tree=project,path=todo/a)", "memory.write(tree=project,path=todo/d)");
+        Outcome computed = norman(granted(f), NOTES + "(define e (k) (call notes get (text-append \"todo/\" k))) (e \"x\")");
+        assertThat(computed.status()).as(computed.toString()).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(computed.inferredCapabilities()).containsExactly("memory.read(tree=*,path=**)");
+    }
+
+    @Test void memoryCallsWorkInsideLambdasCatchesBudgetsAndWorkflowSteps() {
+        Finch f = Finch.builder().project("demo").build();
+        Outcome o = norman(granted(f), NOTES + """
+                (define note (t) (Note [text t] [tags '()]))
+                (define put-all (ks) (case ks ['() #t] [(cons k rest) (begin (call notes put k (note k)) (put-all rest))]))
+                (put-all (list "a" "b"))
+                ((lambda (k) (call notes get k)) "a")
+                (catch (call notes get "b") e None)
+                (budget ([cost $1]) (call notes list ""))
+                (workflow ([x (call notes get "a")] [y (call notes get "b")]) (Pair [fst x] [snd y]))
+                """);
+        assertThat(o.status()).as(o.toString()).isEqualTo(Outcome.Status.COMPLETED);
+        assertThat(o.stack()).hasSize(5);
+        assertThat(o.stack().get(3).display()).isEqualTo("[\"a\" \"b\"]");
+    }
+
+    @Test void aProjectApprovalOfAReadHoldsForTheProjectsNextSession() {
+        Finch f = Finch.builder().project("demo").build();
+        Session first = f.newSession();
+        Outcome asked = norman(first, NOTES + "(call notes get \"todo/a\")");
+        assertThat(asked.status()).isEqualTo(Outcome.Status.SUSPENDED);
+        assertThat(asked.requiredCapabilities()).containsExactly("memory.read(tree=project,path=todo/a)");
+        assertThat(first.approve(asked.executionId(), Scope.PROJECT).status()).isEqualTo(Outcome.Status.COMPLETED);
+        // A project approval holds for the project's next session, exactly as for Lisp's memory words.
+        Outcome again = norman(f.newSession(), NOTES + "(call notes get \"todo/a\")");
+        assertThat(again.status()).as(again.toString()).isEqualTo(Outcome.Status.COMPLETED);
+    }
 }
