@@ -30,13 +30,13 @@ class WordIndexProcessorTest {
 
     /** The annotations' shape, as finch-vm declares them (only what the processor reads). */
     private static final List<JavaFileObject> ANNOTATIONS = List.of(
-            source("dev.finch.vm.declare.Intrinsic", "package dev.finch.vm.word; public enum Intrinsic { NONE, SHUFFLE }"),
+            source("dev.finch.vm.declare.Intrinsic", "package dev.finch.vm.declare; public enum Intrinsic { NONE, SHUFFLE }"),
             // What the index's method signatures name (javac reads them in the round after it is written).
             source("dev.finch.vm.word.Declaration", "package dev.finch.vm.word; public record Declaration() { }"),
             source("dev.finch.vm.word.WordIndex", "package dev.finch.vm.word; public interface WordIndex { }"),
             source("dev.finch.vm.runtime.Ctx", "package dev.finch.vm.runtime; public final class Ctx { }"),
             source("dev.finch.vm.declare.Word", """
-                    package dev.finch.vm.word;
+                    package dev.finch.vm.declare;
                     @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
                     public @interface Word {
                         String name();
@@ -48,7 +48,7 @@ class WordIndexProcessorTest {
                         String[] aka() default {};
                     }"""),
             source("dev.finch.vm.declare.Overload", """
-                    package dev.finch.vm.word;
+                    package dev.finch.vm.declare;
                     @java.lang.annotation.Retention(java.lang.annotation.RetentionPolicy.RUNTIME)
                     public @interface Overload {
                         String sig();
@@ -63,7 +63,7 @@ class WordIndexProcessorTest {
     @Test void theIndexHoldsEachMembersValuesParsedSignatureAndDescriptor() throws IOException {
         List<Diagnostic<? extends JavaFileObject>> problems = compile(source("demo.Words", """
                 package demo;
-                import dev.finch.vm.word.*;
+                import dev.finch.vm.declare.*;
                 public final class Words {
                     @Word(name = "swap-ish", category = dev.finch.ir.vocab.WordSpec.Category.STACK, doc = "Says \\"hi\\".\\nTwice.")
                     @Overload(sig = "a b -> b a", intrinsic = dev.finch.vm.declare.Intrinsic.SHUFFLE)
@@ -112,7 +112,7 @@ class WordIndexProcessorTest {
     @Test void aMalformedSignatureOrTemplateIsACompileError() throws IOException {
         List<Diagnostic<? extends JavaFileObject>> problems = compile(source("demo.Bad", """
                 package demo;
-                import dev.finch.vm.word.*;
+                import dev.finch.vm.declare.*;
                 public final class Bad {
                     @Word(name = "bad", doc = "Bad.") @Overload(sig = "int -> list<")
                     public static long bad(long a) { return a; }
