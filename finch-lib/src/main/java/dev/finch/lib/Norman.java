@@ -35,9 +35,8 @@ public final class Norman {
     }
 
     @Word(name = "json-to-value", category = Category.JSON,
-            doc = "The value of the call's type whose show is this json — show's inverse (exact fields, a tag naming a constructor, finite numbers): "
-                    + "some(value), or none when the json is not one. The type must be fixed where the word is used (json-to-value<option<T>>); "
-                    + "E-SHOW-001 for one with no written form (money, a function, a handle).")
+            doc = "Show's inverse: the value of the type fixed where it is used (json-to-value<option<T>>) whose show is this json, or none. "
+                    + "E-SHOW-001 for a type with no written form.")
     @Overload(sig = "json -> option<a>")
     public static Object jsonToValue(Ctx ctx, JsonNode json, Type.Fn site, Origin o) {
         Type out = site.outs().get(0);
