@@ -338,7 +338,8 @@ public final class Session {
      * As {@link #submit(Submission, dev.finch.host.ModelHost, dev.finch.host.ToolHost)}, the run's memory trees
      * {@code memory}'s instead of this session's: what its memory words read, and where its staged writes are applied
      * when it commits (a failed run writes nothing there either). For a world of its own with its own memory: the
-     * µNorman test harness gives each test an empty one.
+     * µNorman test harness gives each test an empty one. A paused run saved in an image and continued by a restored
+     * session runs with that session's memory, as every restored run does with its session's bindings.
      */
     public Outcome submit(Submission submission, dev.finch.host.ModelHost models, dev.finch.host.ToolHost tools, dev.finch.host.MemoryHost memory) {
         arg(memory, "memory");
