@@ -137,4 +137,28 @@ class NormanMemoryTest {
         Outcome again = norman(f.newSession(), NOTES + "(call notes get \"todo/a\")");
         assertThat(again.status()).as(again.toString()).isEqualTo(Outcome.Status.COMPLETED);
     }
+
+    @Test void theMemoryWordsLimitsHoldAndEachStopsTheRunWithNothingWritten() {
+        Finch f = Finch.builder().project("demo").build();
+        String raw = "(grant raw (memory [tree project]))\n";
+        Outcome path = norman(granted(f), raw + "(call raw put \"a/../b\" \"x\")");
+        assertThat(path.diagnostics().get(0).code()).isEqualTo("E-MEMORY-002");
+        Outcome big = norman(granted(f), raw + """
+                (define grow (s n) (if (< n 1) s (grow (text-append s s) (- n 1))))
+                (call raw put "big" (grow "x" 17))
+                """);
+        assertThat(big.diagnostics().get(0).code()).isEqualTo("E-MEMORY-003");
+        Outcome deep = norman(granted(f), """
+                (datatype Chain [End] [Link (next Chain)])
+                (grant chains (memory [tree project] [value Chain]))
+                (define chain (n) (if (< n 1) End (Link (chain (- n 1)))))
+                (call chains put "c" (chain 600))
+                """);
+        assertThat(deep.status()).isEqualTo(Outcome.Status.FAILED);
+        assertThat(deep.diagnostics().get(0).message()).contains("cannot be stored in memory").doesNotContain("Exception");
+        Outcome noProject = norman(Finch.create().newSession(SessionOptions.DEFAULT.withGrant("memory.read(tree=project,path=**)")),
+                raw + "(call raw get \"a\")");
+        assertThat(noProject.diagnostics().get(0).code()).isEqualTo("E-MEMORY-004");
+        assertThat(norman(granted(f), raw + "(call raw list \"\")").stack()).extracting(e -> e.display()).containsExactly("[]");
+    }
 }
