@@ -334,6 +334,18 @@ public final class Session {
         return submit(submission, h -> h.with(ModelHost.class, models).with(ToolHost.class, tools));
     }
 
+    /**
+     * As {@link #submit(Submission, dev.finch.host.ModelHost, dev.finch.host.ToolHost)}, the run's memory trees
+     * {@code memory}'s instead of this session's: what its memory words read, and where its staged writes are applied
+     * when it commits (a failed run writes nothing there either). For a world of its own with its own memory: the
+     * µNorman test harness gives each test an empty one. A paused run saved in an image and continued by a restored
+     * session runs with that session's memory, as every restored run does with its session's bindings.
+     */
+    public Outcome submit(Submission submission, dev.finch.host.ModelHost models, dev.finch.host.ToolHost tools, dev.finch.host.MemoryHost memory) {
+        arg(memory, "memory");
+        return submit(submission, h -> h.with(ModelHost.class, models).with(ToolHost.class, tools).with(dev.finch.host.MemoryHost.class, memory));
+    }
+
     private Outcome submit(Submission submission, java.util.function.UnaryOperator<HostConfig> hosts) {
         arg(submission, "submission");
         if (!dev.finch.vm.engine.CallerThread.roomy()) return finch.vm().onWorker(() -> submit(submission, hosts));
@@ -381,6 +393,17 @@ public final class Session {
     public Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink, dev.finch.host.ModelHost models,
                         dev.finch.host.ToolHost tools) {
         return call(word, args, sink, h -> h.with(ModelHost.class, models).with(ToolHost.class, tools));
+    }
+
+    /**
+     * As {@link #call(String, List, OutputSink, dev.finch.host.ModelHost, dev.finch.host.ToolHost)}, the call's memory
+     * trees {@code memory}'s instead of this session's, as {@link #submit(Submission, dev.finch.host.ModelHost,
+     * dev.finch.host.ToolHost, dev.finch.host.MemoryHost)} does for a submission.
+     */
+    public Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink, dev.finch.host.ModelHost models,
+                        dev.finch.host.ToolHost tools, dev.finch.host.MemoryHost memory) {
+        arg(memory, "memory");
+        return call(word, args, sink, h -> h.with(ModelHost.class, models).with(ToolHost.class, tools).with(dev.finch.host.MemoryHost.class, memory));
     }
 
     private Outcome call(String word, List<dev.finch.vm.Value> args, OutputSink sink, java.util.function.UnaryOperator<HostConfig> hosts) {
@@ -431,13 +454,14 @@ public final class Session {
                     new SessionHistory.Submitted(CoForthPrinter.print(module), Language.FORTH.spelling(), sourceId, env, true, checked));
             callPlans.put(base.state(), word, inputTypes, plan);
         }
-        suspensions.started(executionId, plan.entry());
+        HostConfig host = hosts.apply(hostConfig());
+        suspensions.started(executionId, plan.entry(), ownMemory(host));
         OutputSink sink = guarded(out);
         CancelToken token = new CancelToken();
         running.put(executionId, token);
         RunResult r;
         try {
-            r = finch.vm().run(executionId, plan.program(), inputs, finch.limits(), sink, token, hosts.apply(hostConfig()));
+            r = finch.vm().run(executionId, plan.program(), inputs, finch.limits(), sink, token, host);
         } finally {
             running.remove(executionId);
         }
@@ -561,6 +585,12 @@ public final class Session {
     void memoryOwner(String owner) {
         memory = new SessionMemory(finch.remembering(), owner, finch.project().orElse(null));
         sessionHosts = null;
+    }
+
+    /** The memory host of a run's {@code host} when it is not this session's own (null when it is). */
+    private dev.finch.host.MemoryHost ownMemory(HostConfig host) {
+        dev.finch.host.MemoryHost m = host.binding(dev.finch.host.MemoryHost.class);
+        return m == memory ? null : m;
     }
 
     /** The session's bindings that every run shares (made when first needed): its files, processes, tools, editor, desktop and MCP servers. */
@@ -914,10 +944,10 @@ public final class Session {
                 return failed(executionId, sourceId, language, "", List.of(), prep.diagnostics());
             }
             inferred = Compilation.capabilities(prep.module());
-            suspensions.started(executionId, new SessionHistory.Submitted(s.text(), language, sourceId, at, false, prep.module()));
             // A word this run schedules by name may be one of its own program's.
-            HostConfig h = host(s).with(dev.finch.host.ScheduleHost.class, new SessionSchedules(this, base.state(), prep.module()));
-            r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits().withTimeout(remaining(deadline)), sink, token, hosts.apply(h));
+            HostConfig host = hosts.apply(host(s).with(dev.finch.host.ScheduleHost.class, new SessionSchedules(this, base.state(), prep.module())));
+            suspensions.started(executionId, new SessionHistory.Submitted(s.text(), language, sourceId, at, false, prep.module()), ownMemory(host));
+            r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits().withTimeout(remaining(deadline)), sink, token, host);
         } finally {
             running.remove(executionId);
         }
@@ -943,9 +973,10 @@ public final class Session {
         // snapshot joined only when read (a pause must not cost the text said before it).
         CharSequence output = r.text();
         if (r instanceof RunResult.Completed c) {
+            dev.finch.host.MemoryHost runMemory = suspensions.memory(executionId).orElse(memory);
             SessionHistory.Submitted entry = suspensions.ended(executionId).orElse(null);
             suspensions.stopped(executionId, null);
-            Optional<Diagnostic> unwritten = writeMemory(c, entry != null && entry.call(), baseRevision, sourceId);
+            Optional<Diagnostic> unwritten = writeMemory(c, runMemory, entry != null && entry.call(), baseRevision, sourceId);
             if (unwritten.isPresent()) {
                 c.discardChanges();
                 return failed(executionId, sourceId, language, output, inferred, unwritten.get());
@@ -977,15 +1008,15 @@ public final class Session {
     }
 
     /**
-     * Applies the memory writes a completed run staged, when it will commit (a call always does; a submission when the
-     * session did not move on): all or none, before the commit. Why they could not be written, if they could not — then
-     * nothing of the run is committed.
+     * Applies the memory writes a completed run staged to the memory host it ran with ({@code to}), when it will commit
+     * (a call always does; a submission when the session did not move on): all or none, before the commit. Why they
+     * could not be written, if they could not — then nothing of the run is committed.
      */
-    private Optional<Diagnostic> writeMemory(RunResult.Completed run, boolean call, long baseRevision, String sourceId) {
+    private Optional<Diagnostic> writeMemory(RunResult.Completed run, dev.finch.host.MemoryHost to, boolean call, long baseRevision, String sourceId) {
         com.fasterxml.jackson.databind.JsonNode staged = run.staged().get(dev.finch.host.MemoryWrites.KIND.name());
         if (staged == null || (!call && state.current().revision() != baseRevision)) return Optional.empty();
         try {
-            memory.apply(dev.finch.host.MemoryWrites.parse(staged));
+            to.apply(dev.finch.host.MemoryWrites.parse(staged));
             return Optional.empty();
         } catch (dev.finch.vm.boundary.HostFailure f) {
             return Optional.of(f.code().at(Origin.of(sourceId, 0, 0), f.getMessage() + "; nothing of the run was committed"));

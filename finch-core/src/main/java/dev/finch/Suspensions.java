@@ -62,6 +62,11 @@ final class Suspensions {
     private final ConcurrentHashMap<String, Long> pauses = new ConcurrentHashMap<>();
     /** The suspended executions whose pause exists as an image (saved here or restored from one). */
     private final Set<String> durable = ConcurrentHashMap.newKeySet();
+    /**
+     * The memory host of each execution that runs with its own ({@link Session#call(String, List, OutputSink,
+     * dev.finch.host.ModelHost, dev.finch.host.ToolHost, dev.finch.host.MemoryHost)}): where its staged writes go when it commits.
+     */
+    private final ConcurrentHashMap<String, dev.finch.host.MemoryHost> memory = new ConcurrentHashMap<>();
 
     Optional<Paused> paused(String executionId) { return Optional.ofNullable(paused.get(executionId)); }
 
@@ -73,10 +78,22 @@ final class Suspensions {
 
     void started(String executionId, SessionHistory.Submitted entry) { inFlight.put(executionId, entry); }
 
+    /** As {@link #started(String, SessionHistory.Submitted)}, the execution's memory host {@code own} (null: the session's). */
+    void started(String executionId, SessionHistory.Submitted entry, dev.finch.host.MemoryHost own) {
+        started(executionId, entry);
+        if (own != null) memory.put(executionId, own);
+    }
+
+    /** The memory host an execution runs with, when it is not the session's. */
+    Optional<dev.finch.host.MemoryHost> memory(String executionId) { return Optional.ofNullable(memory.get(executionId)); }
+
     Optional<SessionHistory.Submitted> inFlight(String executionId) { return Optional.ofNullable(inFlight.get(executionId)); }
 
     /** The execution committed or failed: what it was made from is no longer needed here. */
-    Optional<SessionHistory.Submitted> ended(String executionId) { return Optional.ofNullable(inFlight.remove(executionId)); }
+    Optional<SessionHistory.Submitted> ended(String executionId) {
+        memory.remove(executionId);
+        return Optional.ofNullable(inFlight.remove(executionId));
+    }
 
     /** Whether the execution is a call ({@link Session#call}), which commits nothing. */
     boolean isCall(String executionId) {
@@ -132,6 +149,7 @@ final class Suspensions {
 
     /** Drops what is kept about an execution that will not continue here. */
     void forget(String executionId) {
+        memory.remove(executionId);
         inFlight.remove(executionId);
         pauses.remove(executionId);
         durable.remove(executionId);

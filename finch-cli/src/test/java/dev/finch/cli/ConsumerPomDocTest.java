@@ -34,7 +34,10 @@ class ConsumerPomDocTest {
                 .contains("examples/consumer/pom.xml", "examples/consumer-jsr223/pom.xml", "examples/consumer-modular/pom.xml");
     }
 
-    /** finch-bom pins every published module of the reactor (all {@code finch-*} modules but the benchmarks, the test-only modules (engine, API) and itself). */
+    /**
+     * finch-bom pins every published module of the reactor (all {@code finch-*} modules but the benchmarks, the test
+     * modules — the engine's and the API snapshot's, neither installed nor deployed — and itself).
+     */
     @Test void theBomListsEveryPublishedModule() throws IOException {
         String reactor = Files.readString(ROOT.resolve("pom.xml"), StandardCharsets.UTF_8);
         String bom = Files.readString(ROOT.resolve("finch-bom/pom.xml"), StandardCharsets.UTF_8);

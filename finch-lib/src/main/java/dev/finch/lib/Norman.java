@@ -1,5 +1,6 @@
 package dev.finch.lib;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.vocab.WordSpec.Category;
@@ -9,7 +10,9 @@ import dev.finch.vm.runtime.FinchTrap;
 import dev.finch.vm.runtime.Traps;
 import dev.finch.vm.value.Duration;
 import dev.finch.vm.value.Money;
+import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.Show;
+import dev.finch.vm.value.ShowReader;
 import dev.finch.vm.declare.Overload;
 import dev.finch.vm.declare.Word;
 
@@ -28,6 +31,22 @@ public final class Norman {
             throw new FinchTrap(VmCode.SHOW_REFUSED, o, "show: " + r.getMessage());
         } catch (FinchTrap t) {
             throw Traps.at(t, "show", o);
+        }
+    }
+
+    @Word(name = "json-to-value", category = Category.JSON,
+            doc = "Show's inverse: the value of the type fixed where it is used (json-to-value<option<T>>) whose show is this json, or none. "
+                    + "E-SHOW-001 for a type with no written form.")
+    @Overload(sig = "json -> option<a>")
+    public static Object jsonToValue(Ctx ctx, JsonNode json, Type.Fn site, Origin o) {
+        Type out = site.outs().get(0);
+        Type value = out instanceof Type.OptionT opt ? opt.value() : out;
+        try {
+            return ShowReader.read(value, json, ctx).map(OptionValue::some).orElse(OptionValue.NONE);
+        } catch (Show.Refused r) {
+            throw new FinchTrap(VmCode.SHOW_REFUSED, o, "json-to-value: " + r.getMessage());
+        } catch (FinchTrap t) {
+            throw Traps.at(t, "json-to-value", o);
         }
     }
 

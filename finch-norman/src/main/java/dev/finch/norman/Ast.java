@@ -233,15 +233,35 @@ public final class Ast {
     /** {@code (use file)}, kept for the record once the file has been loaded. */
     public record Use(String file, Origin origin) implements Def { @Override public Kind kind() { return Kind.USE; } }
 
-    /** One {@code [key value]} of a grant's host spec; the value is a type for tool operations. */
+    /**
+     * One {@code [key value]} of a grant's host spec; the value is a type for tool operations and a memory grant's
+     * {@code [value τ]}, a written value otherwise (a model's terms, a memory grant's {@code [tree name]}).
+     */
     public record HostEntry(String key, Optional<TypeExpr> type, Optional<Sx> value, Origin origin) { }
 
-    /** {@code (grant name (host entry…))}: host is model, kernel, filesystem or http. */
+    /** {@code (grant name (host entry…))}: host is model, kernel, filesystem, http or memory. */
     public record Grant(String name, String host, List<HostEntry> entries, Origin origin) implements Def {
         public Grant { entries = List.copyOf(entries); }
         @Override public Kind kind() { return Kind.GRANT; }
-        /** True for a model grant; every other host is a tool. */
+        /** True for a model grant. */
         public boolean isModel() { return host.equals("model"); }
+        /** True for a memory grant: its calls read and write one of Finch's memory trees. */
+        public boolean isMemory() { return host.equals("memory"); }
+        /** True for a tool grant (kernel, filesystem, http): its name is a {@code Tool} value. */
+        public boolean isTool() { return !isModel() && !isMemory(); }
+
+        /** A memory grant's tree ({@code session}, {@code project} or {@code global}); empty for any other grant. */
+        public Optional<String> tree() {
+            if (!isMemory()) return Optional.empty();
+            return entries.stream().filter(e -> e.key().equals("tree")).findFirst().flatMap(HostEntry::value)
+                    .filter(v -> v instanceof Sx.Atom).map(v -> ((Sx.Atom) v).text());
+        }
+
+        /** A memory grant's declared value type ({@code [value τ]}); empty when it declares none (its values are Text). */
+        public Optional<TypeExpr> valueType() {
+            if (!isMemory()) return Optional.empty();
+            return entries.stream().filter(e -> e.key().equals("value")).findFirst().flatMap(HostEntry::type);
+        }
     }
 
     /** One scripted step: {@code (reply "…")}, {@code (out n)}, {@code (latency d)}, {@code (result "…")}, a fault… */

@@ -697,6 +697,11 @@ final class Infer {
         Ty val = sessionVals.get(v.name());
         if (val != null) return val;
         Ast.Grant g = grants.get(v.name());
+        if (g != null && g.isMemory()) {
+            throw new DiagnosticException(NormanCode.MEMORY_CALL.at(v.origin(), "`" + v.name() + "` is a memory grant, which is not a value: name it only "
+                    + "as the capability of a call — (call " + v.name() + " get \"path\") — and pass paths to the functions that need it, or define "
+                    + "functions that call it by name"));
+        }
         if (g != null) {
             literalGrants.put(v, g);
             return g.isModel() ? Ty.MODEL : Ty.TOOL;
@@ -796,6 +801,8 @@ final class Infer {
     }
 
     private Ty callTool(Ast.CallTool c, Map<String, Scheme<Ty>> env) {
+        Optional<Ast.Grant> memory = memoryGrant(c.capability(), env);
+        if (memory.isPresent()) return callMemory(c, memory.get(), env);
         Ty cap = infer(c.capability(), env).prune();
         for (Exp x : c.args()) expect(Ty.TEXT, infer(x, env), x.origin(), "an argument of call");
         mayFail(c.origin());
@@ -822,14 +829,58 @@ final class Infer {
             }
         }
         if (agreed != null) return agreed;
-        return grants.values().stream().anyMatch(g -> !g.isModel() && g.entries().isEmpty()) ? Ty.TEXT : fresh();
+        return grants.values().stream().anyMatch(g -> g.isTool() && g.entries().isEmpty()) ? Ty.TEXT : fresh();
+    }
+
+    /** The memory grant {@code cap} names where it is used (not shadowed by a local, a definition or a primitive), if any. */
+    private Optional<Ast.Grant> memoryGrant(Exp cap, Map<String, Scheme<Ty>> env) {
+        if (!(cap instanceof Ast.Var v) || env.containsKey(v.name()) || globals.containsKey(v.name()) || primitives.containsKey(v.name())
+                || sessionVals.containsKey(v.name())) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(grants.get(v.name())).filter(Ast.Grant::isMemory);
+    }
+
+    /** A memory grant's operations and what each takes after the capability: the path, and for put the value. */
+    static final Map<String, Integer> MEMORY_OPS = Map.of("get", 1, "put", 2, "list", 1, "delete", 1);
+
+    /**
+     * {@code (call m op path [value])} on a memory grant {@code g}: {@code get} answers {@code (Option τ)} and may fail
+     * ({@code Invalid}, for a stored value that is not a τ), {@code put} takes a τ, {@code list} answers the paths
+     * (List Text), {@code put} and {@code delete} answer {@code #t}; τ is the grant's {@code [value τ]}, Text when
+     * it declares none. The path (for list, the prefix) is Text.
+     */
+    private Ty callMemory(Ast.CallTool c, Ast.Grant g, Map<String, Scheme<Ty>> env) {
+        literalGrants.put(c.capability(), g);
+        Integer arity = MEMORY_OPS.get(c.op());
+        if (arity == null) {
+            throw new DiagnosticException(NormanCode.MEMORY_CALL.at(c.origin(), "`" + g.name() + "` is a memory grant, whose operations are get, put, "
+                    + "list and delete, not `" + c.op() + "`"));
+        }
+        if (c.args().size() != arity) {
+            String takes = c.op().equals("put") ? "a path and a value" : c.op().equals("list") ? "a path prefix (\"\" for the whole tree)" : "a path";
+            throw new DiagnosticException(NormanCode.MEMORY_CALL.at(c.origin(), "(call " + g.name() + " " + c.op() + " …) takes " + takes
+                    + ", given " + c.args().size() + " argument(s)"));
+        }
+        expect(Ty.TEXT, infer(c.args().get(0), env), c.args().get(0).origin(), "the path of (call " + g.name() + " " + c.op() + " …)");
+        Ty value = g.valueType().map(t -> decls.written(t, hm.level())).orElse(Ty.TEXT);
+        switch (c.op()) {
+            case "get":
+                mayFail(c.origin());
+                return Ty.con("Option", value);
+            case "put":
+                expect(value, infer(c.args().get(1), env), c.args().get(1).origin(), "the value of (call " + g.name() + " put …), the grant's value type");
+                return Ty.BOOL;
+            case "list": return Ty.list(Ty.TEXT);
+            default: return Ty.BOOL;
+        }
     }
 
     /** The tool grants that declare {@code op} (a kernel declares fork), in declaration order. */
     List<Ast.Grant> declaring(String op) {
         List<Ast.Grant> out = new ArrayList<>();
         for (Ast.Grant g : grants.values()) {
-            if (g.isModel()) continue;
+            if (!g.isTool()) continue;
             if (g.host().equals("kernel") && op.equals("fork")) out.add(g);
             else if (g.entries().stream().anyMatch(h -> h.key().equals(op))) out.add(g);
         }

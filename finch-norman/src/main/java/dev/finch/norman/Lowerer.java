@@ -896,6 +896,10 @@ final class Lowerer {
     private void callTool(Ast.CallTool c, Fn fn, Scope scope, List<Instr> out) {
         Origin at = c.origin();
         Ast.Grant literal = inf.literalGrants.get(c.capability());
+        if (literal != null && literal.isMemory()) {
+            memoryCall(c, literal, fn, scope, out);
+            return;
+        }
         if (literal != null) {
             CallKey k = callKey(literal, c.op());
             if (k.key() == null) {
@@ -930,7 +934,7 @@ final class Lowerer {
             // checked run-time error a call of it by name would be. The host boundary checks tool.call(grant,op).
             String grant = fn.fresh("tool");
             List<Instr> chain = unknownGrant("tool", grant, at);
-            List<Ast.Grant> tools = inf.grants.values().stream().filter(g -> !g.isModel()).toList();
+            List<Ast.Grant> tools = inf.grants.values().stream().filter(Ast.Grant::isTool).toList();
             for (int i = tools.size() - 1; i >= 0; i--) {
                 Ast.Grant g = tools.get(i);
                 CallKey k = callKey(g, c.op());
@@ -953,6 +957,43 @@ final class Lowerer {
         Type result = Type.result(type(inf.types.get(c), fn.names, fn.subst), failure());
         out.add(Word.TOOL_CALL.call(List.of(new Immediate.TypeArg(result)), at));
         out.add(new Instr.Propagate(at));
+    }
+
+    /**
+     * {@code (call m op path [value])} on the memory grant {@code g} (always by its name: Infer refuses a memory grant
+     * as a value): the grant's tree and the path, each a literal where the program wrote one, then Finch's memory word
+     * ({@link MemoryLowering}). A value type that is not askable has no JSON to store or read: the call is the checked
+     * run-time error it would raise.
+     */
+    private void memoryCall(Ast.CallTool c, Ast.Grant g, Fn fn, Scope scope, List<Instr> out) {
+        Origin at = c.origin();
+        boolean typed = c.op().equals("get") || c.op().equals("put");
+        if (typed && g.valueType().isPresent() && askable(g.valueType().get()).isEmpty()) {
+            out.add(new Instr.Push(new Literal.StringLit(at + ": the value type of the memory grant `" + g.name() + "` is not askable (it must be built "
+                    + "from Text, Num, Bool, Sym, List and datatypes or records whose fields are all askable): its values are kept as the JSON show writes"), at));
+            out.add(Word.PROGRAM_ERROR.call(at));
+            return;
+        }
+        String tree = g.tree().orElseThrow();
+        if (c.op().equals("put")) {
+            // Left to right: the path, then the value; the tree and path reach memory-put after the value's json is made.
+            String path = fn.fresh("memory-path");
+            exp(c.args().get(0), fn, scope, out);
+            out.add(new Instr.LocalStore(path, at));
+            exp(c.args().get(1), fn, scope, out);
+            MemoryLowering.put(tree, path, fn.fresh("memory-json"), at, out);
+            return;
+        }
+        out.add(new Instr.Push(new Literal.StringLit(tree), at));
+        exp(c.args().get(0), fn, scope, out);
+        switch (c.op()) {
+            case "get":
+                MemoryLowering.get(typeOf(c, fn, scope), failure(), fn.fresh("memory-json"), fn.fresh("memory-value"), fn.fresh("memory-raw"), at, out);
+                out.add(new Instr.Propagate(at));
+                return;
+            case "list": MemoryLowering.list(at, out); return;
+            default: MemoryLowering.delete(at, out);
+        }
     }
 
     /** The key of {@code op} of grant {@code g} ({@link SiteKey}), or why the call is refused (key null). */
@@ -1146,14 +1187,14 @@ final class Lowerer {
             return;
         }
         Ast.Grant g = inf.literalGrants.get(v);
-        if (g != null && !g.isModel()) {
+        if (g != null && g.isTool()) {
             // A tool grant's own capability value; it confers nothing by itself (each call is checked by the host).
             out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
             out.add(new Instr.Push(new Literal.BoolLit(g.host().equals("kernel") || g.host().equals("filesystem")), at));
             out.add(Word.TOOL_CAPABILITY.call(at));
             return;
         }
-        if (g != null) {
+        if (g != null && g.isModel()) {
             // A model grant's value: it names the grant and confers nothing by itself (each ask is checked by the host).
             out.add(new Instr.Push(new Literal.StringLit(v.name()), at));
             out.add(Word.MODEL_CAPABILITY.call(at));
@@ -1518,14 +1559,16 @@ final class Lowerer {
     }
 
     /**
-     * What any µNorman function may do at the host boundary: ask a model, call a tool — and call the host's own words
+     * What any µNorman function may do at the host boundary: ask a model, call a tool, read and write memory — and call
+     * the host's own words
      * ({@link #hostEffects}). Every function type the lowering writes — words, lambdas, the closures of catch, budget
      * and workflow steps, global functions passed as values — declares that set, so a call through any of them is a
      * point where the run can pause (for approval or a deferred host) and resume; a word's effects are still only
      * what its body is inferred to do.
      */
     static final java.util.SortedSet<dev.finch.ir.cap.Capability> AGENTIC = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(List.of(
-            dev.finch.ir.cap.Capability.of("model.ask", "*"), dev.finch.ir.cap.Capability.of("tool.call", "*", "*"))));
+            dev.finch.ir.cap.Capability.of("model.ask", "*"), dev.finch.ir.cap.Capability.of("tool.call", "*", "*"),
+            dev.finch.ir.cap.Capability.of("memory.read", "tree=*", "path=**"), dev.finch.ir.cap.Capability.of("memory.write", "tree=*", "path=**"))));
 
     /** {@link #AGENTIC} and the requirements of the host's own words, which µNorman calls as functions. */
     private final java.util.SortedSet<dev.finch.ir.cap.Capability> hostEffects;

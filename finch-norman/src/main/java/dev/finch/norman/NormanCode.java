@@ -36,7 +36,9 @@ public enum NormanCode implements DiagnosticCode {
     INFINITE_TYPE("E-NORMAN-103", Phase.VERIFY, "A type would have to contain itself."),
     AMBIGUOUS_FIELD("E-NORMAN-104", Phase.VERIFY, "A field selection's record type cannot be determined."),
     NOT_A_CAPABILITY("E-NORMAN-105", Phase.VERIFY, "call needs a tool capability (a tool grant's name or a value holding one); through a value, the tool grants that declare the operation must agree on its result type."),
-    SCRIPT_NO_GRANT("E-NORMAN-106", Phase.VERIFY, "A script's [cap/op …] entry names no tool grant, or an operation its grant does not declare (a kernel's fork aside)."),
+    SCRIPT_NO_GRANT("E-NORMAN-106", Phase.VERIFY, "A script's [cap/op …] entry names no tool grant, or an operation its grant does not declare (a kernel's fork aside); a memory grant's calls are never scripted."),
+    MEMORY_CALL("E-NORMAN-107", Phase.VERIFY, "A memory grant is used other than as the capability of a call of get, put, list or delete with its arguments: "
+            + "another operation, a wrong number of arguments, or the grant's name as a value (a memory grant is not a first-class capability)."),
     RECURSIVE_TYPE("E-NORMAN-201", Phase.LOWER, "Generic datatypes or records (with an Any field) that refer to each other have no IR type yet (one that refers to itself, and non-generic ones that refer to each other, are recursive types)."),
     AGENTIC_NOT_LOWERED("E-NORMAN-202", Phase.LOWER, "An agentic form (ask, call, budget, workflow, grant, script) is not lowered yet."),
     VERIFIER_REJECTED("E-NORMAN-203", Phase.LOWER, "What Finch lowered a checked µNorman program to did not verify: a defect of Finch, not of the program (the µNorman checks should have caught any mistake first); reported at the construct, in µNorman terms."),

@@ -12,7 +12,8 @@ import java.util.TreeSet;
  * The checks of a program's scripts that need the whole program (the entries themselves are checked as they are
  * read, by {@code Syntax}): no two scripts share a name (E-NORMAN-022), and every {@code [cap/op …]} entry — a
  * site written with a {@code /} — names a tool grant of the program and an operation that grant declares, or any
- * operation of a grant that declares none, or {@code fork} of a kernel (E-NORMAN-106). Each mistake is reported when
+ * operation of a grant that declares none, or {@code fork} of a kernel (E-NORMAN-106; a memory grant's calls are never
+ * scripted). Each mistake is reported when
  * the file is checked, at the entry, before any test runs: otherwise it would surface only as an exhausted script.
  */
 final class ScriptChecks {
@@ -39,6 +40,8 @@ final class ScriptChecks {
                 Ast.Grant g = grants.get(cap);
                 String why = g == null ? "no grant is named `" + cap + "`" + known(grants)
                         : g.isModel() ? "`" + cap + "` is a model grant, which is asked (script it by the ask's site), never called"
+                        : g.isMemory() ? "`" + cap + "` is a memory grant, whose calls are never scripted: under a test they read and write the "
+                                + "test's own memory, empty when it starts (put what a test should find first)"
                         : declares(g, op) ? null
                         : "the grant `" + cap + "` declares no operation `" + op + "` (it declares " + ops(g) + ")";
                 if (why != null) {
@@ -66,7 +69,7 @@ final class ScriptChecks {
 
     private static String known(Map<String, Ast.Grant> grants) {
         TreeSet<String> tools = new TreeSet<>();
-        grants.values().stream().filter(g -> !g.isModel()).forEach(g -> tools.add(g.name()));
+        grants.values().stream().filter(Ast.Grant::isTool).forEach(g -> tools.add(g.name()));
         return tools.isEmpty() ? " (the program grants no tools)" : " (its tool grants: " + String.join(", ", tools) + ")";
     }
 }

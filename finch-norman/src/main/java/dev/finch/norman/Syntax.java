@@ -166,11 +166,12 @@ final class Syntax {
     private Ast.Grant grant(Sx.SList l) {
         arity(l, 3, "(grant name host-spec)");
         String name = binder(l.get(1));
-        if (!(l.get(2) instanceof Sx.SList spec) || spec.head() == null) throw bad(l.get(2), "a host spec (model …), (kernel …), (filesystem …) or (http …)");
+        if (!(l.get(2) instanceof Sx.SList spec) || spec.head() == null) throw bad(l.get(2), "a host spec (model …), (kernel …), (filesystem …), (http …) or (memory …)");
         String host = spec.head();
-        if (!Set.of("model", "kernel", "filesystem", "http").contains(host)) {
-            throw bad(spec.get(0), "one of model, kernel, filesystem, http");
+        if (!Set.of("model", "kernel", "filesystem", "http", "memory").contains(host)) {
+            throw bad(spec.get(0), "one of model, kernel, filesystem, http, memory");
         }
+        if (host.equals("memory")) return memoryGrant(l, name, spec);
         List<Ast.HostEntry> entries = new ArrayList<>();
         List<String> keys = new ArrayList<>();
         List<Origin> origins = new ArrayList<>();
@@ -193,6 +194,39 @@ final class Syntax {
         }
         distinct(keys, origins, "entry of grant " + name);
         return new Ast.Grant(name, host, entries, l.origin());
+    }
+
+    /** The memory trees a memory grant may name (Finch's memory words' trees). */
+    static final List<String> MEMORY_TREES = List.of("session", "project", "global");
+
+    /**
+     * {@code (grant name (memory [tree T] [value τ]))}: {@code [tree T]}, one of {@link #MEMORY_TREES}, is required —
+     * the grant is the one tree the program reaches through it, so every call's requirement names it — and
+     * {@code [value τ]} is optional (the type of the values, Text when omitted).
+     */
+    private Ast.Grant memoryGrant(Sx.SList l, String name, Sx.SList spec) {
+        String entry = "an entry [tree session|project|global] or [value type] (e.g. (memory [tree project] [value Note]))";
+        List<Ast.HostEntry> entries = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        List<Origin> origins = new ArrayList<>();
+        for (int i = 1; i < spec.size(); i++) {
+            if (!(spec.get(i) instanceof Sx.SList e)) throw bad(spec.get(i), entry);
+            arity(e, 2, "[tree name] or [value type]");
+            String key = atom(e.get(0), "tree or value");
+            keys.add(key);
+            origins.add(e.origin());
+            if (key.equals("tree")) {
+                if (!(e.get(1) instanceof Sx.Atom t) || !MEMORY_TREES.contains(t.text())) throw bad(e.get(1), "a memory tree: session, project or global");
+                entries.add(new Ast.HostEntry(key, Optional.empty(), Optional.of(e.get(1)), e.origin()));
+            } else if (key.equals("value")) {
+                entries.add(new Ast.HostEntry(key, Optional.of(type(e.get(1))), Optional.empty(), e.origin()));
+            } else {
+                throw bad(e.get(0), "tree or value (a memory grant's operations are always get, put, list and delete)");
+            }
+        }
+        distinct(keys, origins, "entry of grant " + name);
+        if (!keys.contains("tree")) throw bad(spec, "a memory grant naming its tree, e.g. (memory [tree project]): [tree session|project|global]");
+        return new Ast.Grant(name, "memory", entries, l.origin());
     }
 
     /**

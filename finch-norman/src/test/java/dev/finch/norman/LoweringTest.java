@@ -13,8 +13,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class LoweringTest {
-    /** The host effects every function type of the lowering declares (asks and calls may pause there). */
-    private static final String H = " ! {model.ask(*),tool.call(*,*)}";
+    /** The host effects every function type of the lowering declares (asks, calls and memory may pause there). */
+    private static final String H = " ! {memory.read(tree=*,path=**),memory.write(tree=*,path=**),model.ask(*),tool.call(*,*)}";
 
     private static final String FAILURE = "variant{Invalid(record{raw:string})|ToolError(record{message:string})|Refused(record{category:symbol})"
             + "|OverBudget|PastDeadline|Raised(record{reason:symbol})}";

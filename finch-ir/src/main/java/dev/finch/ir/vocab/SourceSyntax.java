@@ -165,10 +165,13 @@ public final class SourceSyntax {
         add(NORMAN, ".", "(. r field)", "A field of a record.", "(record Point (x Num) (y Num))\n(check-expect (. (Point [x 1] [y 2]) y) 2)");
         add(NORMAN, "use", "(use \"file.nm\")", "Load another file (relative to this one, once; no cycles).",
                 "(use \"lib.nm\")\n(check-expect (double 2) 4)");
-        add(NORMAN, "grant", "(grant name (model [id \"…\"] [in p] [out p] [ceiling n] [think n])) | (grant name (kernel|filesystem|http [op ty]…))",
-                "Declare a model (prices in micro-dollars a token) or a tool; a tool with no [op ty] is open (every op answers Text).",
-                gpt + "(grant py (kernel [count Num] [exec (Text 400)]))\n(grant web (http))\n(check-expect 1 1)",
-                "model", "kernel", "filesystem", "http", "ceiling", "think");
+        add(NORMAN, "grant", "(grant name (model [id \"…\"] [in p] [out p] [ceiling n] [think n])) | (grant name (kernel|filesystem|http [op ty]…))"
+                        + " | (grant name (memory [tree session|project|global] [value ty]))",
+                "Declare a model (prices in micro-dollars a token), a tool (with no [op ty] it is open: every op answers Text), or one of Finch's "
+                        + "memory trees, its values of type ty (Text): call it with get, put, list, delete.",
+                gpt + "(grant py (kernel [count Num] [exec (Text 400)]))\n(grant web (http))\n(grant notes (memory [tree project] [value Num]))\n"
+                        + "(check-expect (begin (call notes put \"n\" 7) (call notes get \"n\")) (Some 7))",
+                "model", "kernel", "filesystem", "http", "memory", "ceiling", "think");
         add(NORMAN, "script", "(script Name [site answer (out n) (latency d) …] [cap/op answer …] …)",
                 "Canned answers per site, in order: (reply \"json\"), (result \"text\"), (provider-error \"msg\"), (refused 'category).",
                 gpt + num + "(script s [guess (provider-error \"503\") (latency 1s) (reply \"7\") (out 1) (latency 2s)])\n"
@@ -204,7 +207,8 @@ public final class SourceSyntax {
         add(NORMAN, "catch", "(catch e x handler)", "e's value, or the handler's with x bound to e's failure.", "(check-expect (catch (fail 'nope) e 0) 0)");
         add(NORMAN, "ask", "(ask model τ context ['site])", "Ask a granted model for a value of the askable type τ (a reply that does not validate is (Invalid raw)).",
                 gpt + num + "(script s [guess (reply \"7\") (out 1) (latency 1s)])\n(under ([script s]) (check-expect (guess) 7))");
-        add(NORMAN, "call", "(call cap op arg …)", "Call a tool grant's operation with Text arguments; the result has the type the grant declares.",
+        add(NORMAN, "call", "(call cap op arg …)", "Call a tool grant's operation with Text arguments; the result has the type the grant declares. "
+                        + "A memory grant's: (call m get \"path\") → (Option ty), (call m put \"path\" v), (call m list \"prefix\"), (call m delete \"path\").",
                 "(grant web (http))\n(script s [web/get (result \"<p>hi</p>\") (latency 1s)])\n"
                         + "(under ([script s]) (check-expect (call web get \"https://example.org\") \"<p>hi</p>\"))");
         add(NORMAN, "budget", "(budget ([cost e] [time e]) body)", "Run body with at most that much more money and time (nesting takes the smaller).",

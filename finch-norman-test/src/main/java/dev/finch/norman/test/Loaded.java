@@ -160,7 +160,7 @@ public final class Loaded {
     private Run call(String word, ScriptedModels world, List<TypedValue> below) {
         last = world;
         if (traced == null) traced = world;
-        Outcome o = session.call(word, below.stream().map(TypedValue::toValue).toList(), OutputSink.NONE, world, world);
+        Outcome o = session.call(word, below.stream().map(TypedValue::toValue).toList(), OutputSink.NONE, world, world, world.memory());
         if (o instanceof Outcome.Completed) {
             List<dev.finch.vm.Value> out = o.values();
             return new Run(TypedValue.of(out.get(0)), out.size() > 1 ? TypedValue.of(out.get(1)).value() : null, List.of(), Optional.empty());

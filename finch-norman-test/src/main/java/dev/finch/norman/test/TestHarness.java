@@ -18,6 +18,7 @@ import dev.finch.norman.NormanProgram;
 import dev.finch.norman.NormanTests;
 import dev.finch.norman.SourceLoader;
 import dev.finch.norman.harness.ScriptedModels;
+import dev.finch.norman.harness.WorldMemory;
 import dev.finch.vm.Limits;
 import dev.finch.vm.OutputSink;
 import dev.finch.vm.TypedValue;
@@ -186,15 +187,19 @@ public final class TestHarness implements AutoCloseable {
 
     /**
      * The host grants of a file's grants: {@code model.ask(name)} for each model, {@code tool.call(name,*)} for each tool,
-     * so an ask passes the host boundary only for a model the program declared (a grant is the host–program contract,
-     * and in a test run the harness is the host that accepts it). A name the capability grammar cannot spell is never
-     * granted.
+     * {@code memory.read(tree=T,path=**)} and {@code memory.write(tree=T,path=**)} for each memory grant's tree, so an
+     * ask passes the host boundary only for a model the program declared and memory only in the trees it declared (a
+     * grant is the host–program contract, and in a test run the harness is the host that accepts it). A name the
+     * capability grammar cannot spell is never granted.
      */
     static List<String> grantsOf(NormanTests.Agents agents) {
         List<String> out = new ArrayList<>();
         for (String name : new TreeSet<>(agents.grants().keySet())) {
-            String spec = agents.grants().get(name).isModel() ? "model.ask(" + name + ")" : "tool.call(" + name + ",*)";
-            if (CapabilitySpec.parse(spec).isOk()) out.add(spec);
+            dev.finch.norman.Ast.Grant g = agents.grants().get(name);
+            List<String> specs = g.isModel() ? List.of("model.ask(" + name + ")")
+                    : g.isMemory() ? g.tree().map(t -> List.of("memory.read(tree=" + t + ",path=**)", "memory.write(tree=" + t + ",path=**)")).orElse(List.of())
+                    : List.of("tool.call(" + name + ",*)");
+            for (String spec : specs) if (CapabilitySpec.parse(spec).isOk() && !out.contains(spec)) out.add(spec);
         }
         return out;
     }
@@ -225,7 +230,9 @@ public final class TestHarness implements AutoCloseable {
         Outcome submit(Session session, Lowered lowered, Submission sub, ScriptedModels world) {
             handing.put(session.id(), lowered);
             try {
-                return world == null ? session.submit(sub) : session.submit(sub, world, world);
+                // Without a script the top level runs with no model or tool host (an ask or call there stops it) and
+                // memory of its own: every test starts from empty memory, whatever the top level wrote.
+                return world == null ? session.submit(sub, null, null, new WorldMemory()) : session.submit(sub, world, world, world.memory());
             } finally {
                 handing.remove(session.id());
             }

@@ -207,9 +207,18 @@ public final class ScriptedModels implements ModelHost, dev.finch.host.ToolHost 
     /** Every ask and call of this world so far, in the order they ended (ties: the order the steps were started). */
     public List<TraceEntry> trace() { return List.copyOf(trace); }
 
-    /** The world's host state: how far the script has been consumed at each site, and how many kernels were forked. */
+    /** The memory of this world: empty when it is made; the harness runs a test's memory calls against it. */
+    private final WorldMemory memory = new WorldMemory();
+
+    /** The memory trees of this world, which the test harness gives its runs ({@link WorldMemory}). */
+    public WorldMemory memory() { return memory; }
+
+    /**
+     * The world's host state: how far the script has been consumed at each site, how many kernels were forked, and
+     * what its memory holds.
+     */
     public String hostState() {
-        return "script " + (provider instanceof Script s ? new java.util.TreeMap<>(s.next) : Map.of()) + ", forks " + forks;
+        return "script " + (provider instanceof Script s ? new java.util.TreeMap<>(s.next) : Map.of()) + ", forks " + forks + ", memory " + memory;
     }
 
     /** Why each Invalid answer of this world did not validate (path, expected, found), by the answer's raw text. */

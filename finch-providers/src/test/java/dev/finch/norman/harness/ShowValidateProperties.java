@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.finch.norman.Askable;
 import dev.finch.vm.value.ListValue;
 import dev.finch.vm.value.RecordValue;
+import dev.finch.vm.value.Meter;
 import dev.finch.vm.value.Show;
+import dev.finch.vm.value.ShowReader;
 import dev.finch.vm.value.Symbol;
 import dev.finch.vm.value.Unit;
 import dev.finch.vm.value.VariantValue;
@@ -50,6 +52,58 @@ class ShowValidateProperties {
 
     @Property(tries = 200)
     void theLawHoldsForRecursiveTypes(@ForAll("recursiveValues") Typed tv) { validateReadsBackWhatShowWrites(tv); }
+
+    /** Show's inverse by IR type (what µNorman's memory get reads with): it reads back what show writes, for every askable type. */
+    @Property(tries = 300)
+    void showReaderReadsBackWhatShowWrites(@ForAll("typedValues") Typed tv) {
+        String shown = Show.show(tv.type().irType(), tv.value());
+        java.util.Optional<Object> back = ShowReader.read(tv.type().irType(), json(shown), Meter.NONE);
+        assertThat(back).as("read %s as %s", shown, tv.type().irType()).isPresent();
+        assertThat(same(back.get(), tv.value())).as("read (show v) = v for %s", shown).isTrue();
+        assertThat(Show.show(tv.type().irType(), back.get())).isEqualTo(shown);
+    }
+
+    @Property(tries = 200)
+    void showReaderReadsBackRecursiveTypes(@ForAll("recursiveValues") Typed tv) { showReaderReadsBackWhatShowWrites(tv); }
+
+    /**
+     * On a type without size bounds, show's inverse accepts exactly what {@code validate} accepts, and reads the same
+     * value: one JSON form, read strictly by both (validate adds only the bounds an IR type does not carry).
+     */
+    @Property(tries = 300)
+    void showReaderAgreesWithValidateWhereThereAreNoBounds(@ForAll("typedValues") Typed a, @ForAll("types") Askable other) {
+        Askable unbounded = unbounded(other);
+        String shown = Show.show(a.type().irType(), a.value());
+        Validate.Validated v = Validate.validate(shown, unbounded);
+        java.util.Optional<Object> r = ShowReader.read(unbounded.irType(), json(shown), Meter.NONE);
+        assertThat(r.isPresent()).as("%s as %s: validate says %s", shown, unbounded, v.ok() ? "ok" : v.reason()).isEqualTo(v.ok());
+        if (v.ok()) assertThat(same(r.get(), v.value().get())).isTrue();
+    }
+
+    private static com.fasterxml.jackson.databind.JsonNode json(String text) {
+        return (com.fasterxml.jackson.databind.JsonNode) ((dev.finch.vm.value.ResultValue) dev.finch.vm.value.JsonValues.parse(text, Meter.NONE)).value();
+    }
+
+    /** {@code t} without its Text and List bounds. */
+    private static Askable unbounded(Askable t) {
+        if (t instanceof Askable.Text) return Askable.text();
+        if (t instanceof Askable.ListOf l) return Askable.listOf(unbounded(l.element()));
+        if (t instanceof Askable.Record r) {
+            Map<String, Askable> f = new java.util.LinkedHashMap<>();
+            r.fields().forEach((k, v) -> f.put(k, unbounded(v)));
+            return new Askable.Record(r.name(), f);
+        }
+        if (t instanceof Askable.Datatype d) {
+            Map<String, Map<String, Askable>> cs = new java.util.LinkedHashMap<>();
+            d.constructors().forEach((c, fs) -> {
+                Map<String, Askable> f = new java.util.LinkedHashMap<>();
+                fs.forEach((k, v) -> f.put(k, unbounded(v)));
+                cs.put(c, f);
+            });
+            return new Askable.Datatype(d.name(), cs);
+        }
+        return t;
+    }
 
     @Provide Arbitrary<Typed> typedValues() { return types(2).flatMap(t -> values(t).map(v -> new Typed(t, v))); }
 

@@ -33,7 +33,7 @@ public enum VmCode implements DiagnosticCode {
     OUTPUT_REFUSED("E-OUTPUT-002", "The host does not take this kind of output event (its sink refuses say, open, replace, progress or close events): the word that would make it fails and nothing of it is recorded."),
     OUTPUT_PROGRESS("E-OUTPUT-003", "output-progress was given numbers out of range: it needs 0 <= done <= total and total >= 1."),
     OUTPUT_TOO_MANY("E-OUTPUT-004", "output-open would hold more output handles open at once than a run allows (1000); close some first."),
-    SHOW_REFUSED("E-SHOW-001", "show was given a value with no written form (a function, a handle, authority) or a variant field named tag."),
+    SHOW_REFUSED("E-SHOW-001", "show was given a value with no written form (a function, a handle, authority) or a variant field named tag; or json-to-value was asked to read a type with no written form, or one not fixed where it is used."),
     JSON_UNREPRESENTABLE("E-JSON-001", "A value JSON cannot hold was made into json: json-of-float of nan or an infinity, or a string or object key with a lone surrogate (json-of-string, json-of-map)."),
     JSON_TOO_DEEP("E-JSON-002", "json-of-list or json-of-map would nest json deeper than json-parse accepts (512 levels).");
 
