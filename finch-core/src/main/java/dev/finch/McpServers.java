@@ -11,7 +11,7 @@ import java.util.List;
  *
  * <p>Each session opens its own {@link Connection} when it opens (stdio servers are processes with state, so one
  * session's calls never reach another's server) and closes it when the session or its Finch closes. The session
- * installs a word per admissible tool ({@code mcp.<server>.<tool>}; see {@code dev.finch.host.McpBindings}) —
+ * installs a word per admissible tool ({@code mcp.<server>.<tool>}; see {@code dev.finch.host.words.McpBindings}) —
  * raising its manifest generation — and reinstalls them when a server announces {@code tools/list_changed}.
  * Configuring a server grants nothing: every call still needs {@code mcp.call(SERVER,TOOL)}.
  */

@@ -1,6 +1,6 @@
 package dev.finch;
 
-import dev.finch.host.McpBindings;
+import dev.finch.host.words.McpBindings;
 import dev.finch.vm.word.DataWord;
 import java.util.List;
 

@@ -1,7 +1,7 @@
 package dev.finch;
 
 import dev.finch.host.ScheduleCode;
-import dev.finch.host.ScheduleWords;
+import dev.finch.host.words.ScheduleWords;
 import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.CheckedModule;
 import dev.finch.ir.checked.Checked.CheckedWord;

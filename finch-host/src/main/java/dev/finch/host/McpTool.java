@@ -1,6 +1,7 @@
 package dev.finch.host;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.finch.host.words.McpBindings;
 import java.util.Objects;
 
 /**

@@ -61,20 +61,24 @@ public final class MemoryWrites implements RunState {
     private final Map<String, Write> writes = new LinkedHashMap<>();
 
     /** Whether a write of {@code path} fits: it replaces a staged one, or fewer than {@link #MAX_WRITES} are staged. */
-    boolean hasRoomFor(Tree tree, String path) { return writes.size() < MAX_WRITES || writes.containsKey(key(tree, path)); }
+    /** Whether one more write to {@code path} of {@code tree} fits ({@value #MAX_WRITES} distinct paths per run). */
+    public boolean hasRoomFor(Tree tree, String path) { return writes.size() < MAX_WRITES || writes.containsKey(key(tree, path)); }
 
     /** Stages {@code w}, after the run's earlier writes (a later write of the same entry replaces the earlier one). */
-    void stage(Write w) {
+    /** Stages {@code w}, replacing what was staged for its path. */
+    public void stage(Write w) {
         String key = key(w.tree(), w.path());
         writes.remove(key);
         writes.put(key, w);
     }
 
     /** The run's own staged write of {@code path}, if it made one. */
-    Optional<Write> staged(Tree tree, String path) { return Optional.ofNullable(writes.get(key(tree, path))); }
+    /** What this run staged for {@code path} of {@code tree}, if anything (a delete too). */
+    public Optional<Write> staged(Tree tree, String path) { return Optional.ofNullable(writes.get(key(tree, path))); }
 
     /** The staged writes of {@code tree} at or under {@code prefix}. */
-    List<Write> under(Tree tree, String prefix) {
+    /** The staged writes of {@code tree} at {@code prefix} or under it, in the order staged. */
+    public List<Write> under(Tree tree, String prefix) {
         List<Write> out = new ArrayList<>();
         for (Write w : writes.values()) {
             if (w.tree() == tree && (prefix.isEmpty() || w.path().equals(prefix) || w.path().startsWith(prefix + "/"))) out.add(w);

@@ -1,5 +1,6 @@
 package dev.finch.host;
 
+import dev.finch.host.words.ScheduleWords;
 import dev.finch.vm.boundary.HostFailure;
 import java.time.Instant;
 import java.util.List;

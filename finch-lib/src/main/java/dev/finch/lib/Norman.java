@@ -12,7 +12,6 @@ import dev.finch.vm.value.Duration;
 import dev.finch.vm.value.Money;
 import dev.finch.vm.value.OptionValue;
 import dev.finch.vm.value.Show;
-import dev.finch.vm.value.ShowReader;
 import dev.finch.vm.declare.Overload;
 import dev.finch.vm.declare.Word;
 

@@ -45,7 +45,7 @@ public sealed interface McpServerSpec {
     static McpServerSpec http(String name, String url) { return new Http(name, URI.create(url), Map.of()); }
 
     private static void checkName(String name) {
-        if (!dev.finch.host.McpBindings.capabilityName(name)) {
+        if (!dev.finch.host.words.McpBindings.capabilityName(name)) {
             throw new IllegalArgumentException("'" + name + "' cannot name an MCP server: use letters, digits, '_', '.', '+' or '-' (a grant names it)");
         }
     }

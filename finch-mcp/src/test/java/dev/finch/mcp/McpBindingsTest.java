@@ -3,7 +3,7 @@ package dev.finch.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.finch.host.McpBindings;
+import dev.finch.host.words.McpBindings;
 import dev.finch.host.McpTool;
 import org.junit.jupiter.api.Test;
 

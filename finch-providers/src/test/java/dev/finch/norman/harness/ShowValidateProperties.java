@@ -7,7 +7,7 @@ import dev.finch.vm.value.ListValue;
 import dev.finch.vm.value.RecordValue;
 import dev.finch.vm.value.Meter;
 import dev.finch.vm.value.Show;
-import dev.finch.vm.value.ShowReader;
+import dev.finch.lib.ShowReader;
 import dev.finch.vm.value.Symbol;
 import dev.finch.vm.value.Unit;
 import dev.finch.vm.value.VariantValue;

@@ -1,4 +1,4 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
 /**
  * A model as a run's value (IR type {@code model}): the µNorman model grant it names. It confers nothing by itself:

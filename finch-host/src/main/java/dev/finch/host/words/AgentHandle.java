@@ -1,5 +1,7 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
+import dev.finch.host.AgentCode;
+import dev.finch.host.AgentHost;
 import dev.finch.ir.diag.Origin;
 import dev.finch.vm.runtime.Awaitable;
 import dev.finch.vm.runtime.FinchTrap;

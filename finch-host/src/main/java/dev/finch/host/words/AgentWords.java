@@ -1,5 +1,7 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
+import dev.finch.host.AgentCode;
+import dev.finch.host.AgentHost;
 import dev.finch.vm.boundary.EffectRequest;
 import dev.finch.capabilities.Grant;
 import dev.finch.capabilities.GrantSet;

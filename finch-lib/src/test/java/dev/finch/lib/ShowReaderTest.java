@@ -1,4 +1,4 @@
-package dev.finch.vm.value;
+package dev.finch.lib;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.finch.ir.type.Type;
 import dev.finch.ir.type.TypeSyntax;
+import dev.finch.vm.value.JsonValues;
+import dev.finch.vm.value.Meter;
+import dev.finch.vm.value.ResultValue;
+import dev.finch.vm.value.Show;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -66,10 +70,21 @@ class ShowReaderTest {
     }
 
     @Test void readingIsCharged() {
-        MeteredValuesTest.Counting meter = new MeteredValuesTest.Counting(Long.MAX_VALUE);
+        Counting meter = new Counting();
         StringBuilder big = new StringBuilder("[");
         for (int i = 0; i < 100_000; i++) big.append(i == 0 ? "" : ",").append(i);
         ShowReader.read(TypeSyntax.parse("list<float>"), json(big.append(']').toString()), meter);
         assertThat(meter.steps).isPositive();
+    }
+
+    /** A meter that counts the steps charged, with no bound. */
+    private static final class Counting implements Meter {
+        long steps;
+
+        @Override public void charge(long s) { steps += s; }
+
+        @Override public long maxBytes() { return Long.MAX_VALUE; }
+
+        @Override public RuntimeException overLimit(String message) { return new IllegalStateException("over: " + message); }
     }
 }

@@ -1,5 +1,8 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
+import dev.finch.host.McpHost;
+import dev.finch.host.McpResult;
+import dev.finch.host.McpTool;
 import dev.finch.vm.boundary.HostCode;
 import dev.finch.vm.boundary.HostFailure;
 import com.fasterxml.jackson.databind.JsonNode;

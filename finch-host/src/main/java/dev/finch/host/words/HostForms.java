@@ -1,10 +1,11 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.finch.capabilities.CapabilitySpec;
 import dev.finch.capabilities.Grant;
 import dev.finch.capabilities.Scope;
+import dev.finch.host.ToolCapability;
 import dev.finch.vm.persist.ValueCodec;
 import dev.finch.vm.persist.ValueForms;
 

@@ -1,4 +1,4 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

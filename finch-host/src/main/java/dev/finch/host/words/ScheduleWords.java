@@ -1,5 +1,8 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
+import dev.finch.host.ScheduleCode;
+import dev.finch.host.ScheduleHost;
+import dev.finch.host.ScheduleWhen;
 import dev.finch.ir.cap.Capability;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;
@@ -33,10 +36,9 @@ public final class ScheduleWords {
     /** The languages a scheduled program may name ({@code ""} in a record: the contract's rule decides). */
     private static final java.util.Set<String> LANGUAGES = java.util.Set.of("lisp", "forth", "norman");
 
-    @Word(name = "schedule-create", category = Category.HOST, doc = "Schedule work under a host policy; it runs in a new session with "
-            + "the policy's grants. when: an ISO instant, an ISO delay (PT10S) or a 5-field UTC cron. Work: a program (text: Lisp if it "
-            + "starts with '(', else Co-Forth; a record names its language: lisp, forth, norman, or \"\" for that rule) or a defined word "
-            + "taking no inputs. Answers the id. Needs schedule.create(policy=P).")
+    @Word(name = "schedule-create", category = Category.HOST, doc = "Run work later in a new session with a policy's grants. when: ISO instant, "
+            + "delay (PT10S) or 5-field UTC cron. Work: program text (a record may name its language) or a defined word "
+            + "without inputs. Answers the id.")
     @Overload(id = "schedule-create-text", sig = "string string string -> string ! {schedule.create(policy=*)}", requires = "schedule.create(policy=$0)")
     public static Object scheduleCreate(Ctx ctx, String policy, String when, String program, Type.Fn site, Origin o) {
         return create(ctx, policy, when, program(program, Optional.empty(), o), EffectRequest.inputs(site, policy, when, program), site, o);
@@ -91,7 +93,7 @@ public final class ScheduleWords {
     }
 
     @Word(name = "schedule-list", category = Category.HOST, doc = "A policy's live schedules in id order: id, policy, when, program, "
-            + "runs made, next run (an ISO instant). Needs schedule.create(policy=P).")
+            + "runs made, next run (ISO instant).")
     @Overload(sig = "string -> list<record{id:string,next:string,policy:string,program:string,runs:int,when:string}> ! {schedule.create(policy=*)}",
             requires = "schedule.create(policy=$0)")
     public static Object scheduleList(Ctx ctx, String policy, Type.Fn site, Origin o) {
@@ -106,8 +108,7 @@ public final class ScheduleWords {
         });
     }
 
-    @Word(name = "schedule-cancel", category = Category.HOST, doc = "Cancel a policy's schedule by id (policy, id): true when it was live. "
-            + "Needs schedule.create(policy=P).")
+    @Word(name = "schedule-cancel", category = Category.HOST, doc = "Cancel a policy's schedule by id (policy, id): true when it was live.")
     @Overload(sig = "string string -> bool ! {schedule.create(policy=*)}", requires = "schedule.create(policy=$0)")
     public static boolean scheduleCancel(Ctx ctx, String policy, String id, Type.Fn site, Origin o) {
         RunHost run = RunHost.of(ctx);

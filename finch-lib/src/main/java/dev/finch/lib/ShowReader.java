@@ -1,7 +1,19 @@
-package dev.finch.vm.value;
+package dev.finch.lib;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.finch.ir.type.Type;
+import dev.finch.vm.value.JsonValues;
+import dev.finch.vm.value.ListValue;
+import dev.finch.vm.value.MapValue;
+import dev.finch.vm.value.Meter;
+import dev.finch.vm.value.OptionValue;
+import dev.finch.vm.value.RecordValue;
+import dev.finch.vm.value.ResultValue;
+import dev.finch.vm.value.Show;
+import dev.finch.vm.value.Symbol;
+import dev.finch.vm.value.Unit;
+import dev.finch.vm.value.VariantValue;
+import dev.finch.vm.value.Work;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -1,5 +1,7 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
+import dev.finch.host.FileHost;
+import dev.finch.host.ProcessHost;
 import dev.finch.vm.boundary.EffectRequest;
 import dev.finch.vm.boundary.HostCode;
 import dev.finch.vm.boundary.HostFailure;

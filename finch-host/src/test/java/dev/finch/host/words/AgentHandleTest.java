@@ -1,9 +1,10 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.finch.capabilities.GrantSet;
+import dev.finch.host.AgentHost;
 import dev.finch.ir.diag.Origin;
 import dev.finch.vm.runtime.FinchTrap;
 import java.util.List;

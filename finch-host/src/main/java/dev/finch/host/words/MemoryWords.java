@@ -1,7 +1,10 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.finch.capabilities.SegmentPattern;
+import dev.finch.host.MemoryCode;
+import dev.finch.host.MemoryHost;
+import dev.finch.host.MemoryWrites;
 import dev.finch.ir.cap.Capability;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.type.Type;

@@ -1,5 +1,7 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
+import dev.finch.host.MemoryWrites;
+import dev.finch.host.ToolCapability;
 import dev.finch.vm.word.WordIndex;
 import dev.finch.vm.word.WordLibrary;
 import dev.finch.vm.word.Representation;

@@ -1,5 +1,6 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
+import dev.finch.host.EditorHost;
 import dev.finch.vm.boundary.EffectRequest;
 import dev.finch.vm.boundary.HostCode;
 import dev.finch.ir.cap.Capability;

@@ -1,4 +1,4 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
 import dev.finch.capabilities.Grant;
 import java.util.Objects;

@@ -1,5 +1,7 @@
-package dev.finch.host;
+package dev.finch.host.words;
 
+import dev.finch.host.ToolCapability;
+import dev.finch.host.ToolHost;
 import dev.finch.vm.boundary.EffectRequest;
 import dev.finch.vm.boundary.HostCode;
 import dev.finch.vm.boundary.HostFailure;
