@@ -569,6 +569,15 @@ final class Analyzer {
         throw unknown(name, hs.origin(), sc);
     }
 
+    /**
+     * Whether {@code name} in head position (no local of that name) is the vocabulary's word, as {@link #list} resolves
+     * it: no function or constant of this program nor word or constant of the session has the name.
+     */
+    boolean vocabularyWord(String name) {
+        return !functions.containsKey(name) && !constants.containsKey(name) && env.word(name).isEmpty() && env.constant(name).isEmpty()
+                && !Forms.NAMES.contains(name) && env.vocabulary().word(name).isPresent();
+    }
+
     List<Node> analyzeAll(List<Sx> xs, Scope sc, Body b) {
         List<Node> out = new ArrayList<>();
         for (Sx x : xs) out.add(expr(x, sc, b));
