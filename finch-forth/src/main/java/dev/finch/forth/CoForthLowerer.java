@@ -81,8 +81,8 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
     private final Vocabulary vocabulary;
     private final CompileBudget budget;
     private final Environment env;
-    /** The session's named types and those this program has defined so far, in program order. */
-    private final Map<String, Type> named;
+    /** The session's named types and those this program has defined so far, in program order (copied when first needed). */
+    private Map<String, Type> named;
     /** The opaque types a named type may mention, computed at the first type definition. */
     private Set<String> opaque;
 
@@ -92,7 +92,6 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         this.env = env;
         this.vocabulary = env.vocabulary();
         this.budget = env.budget();
-        this.named = new HashMap<>(env.namedTypes());
     }
 
     List<Diagnostic> diagnostics() { return diagnostics; }
@@ -357,7 +356,7 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         if (opaque == null) opaque = env.opaqueTypes();
         TypeNames.Result r;
         try {
-            r = TypeNames.define(name, inner.strip(), named, opaque, budget.limits().maxNesting(), budget.limits().maxTypeSize());
+            r = TypeNames.define(name, inner.strip(), named(), opaque, budget.limits().maxNesting(), budget.limits().maxTypeSize());
         } catch (TypeSyntax.TypeSyntaxException e) {
             type(t, text.indexOf('<') + 1, inner); // reports the malformed type where it is
             return;
@@ -366,7 +365,7 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
             report(TypeNameCode.of(r.refusal().problem()).at(origin(nameToken), r.refusal().message()));
             return;
         }
-        named.put(name, r.structure());
+        named().put(name, r.structure());
         Origin at = origin(t);
         out.add(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(r.structure())), at));
         out.add(new Instr.Constant(TypeNames.constantName(name), Optional.empty(), at));
@@ -521,7 +520,7 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
 
     private Optional<Type> type(Token t, int at, String text) {
         try {
-            return Optional.of(TypeSyntax.parse(text.strip(), budget.limits().maxNesting(), budget.limits().maxTypeSize(), TypeNames.resolver(named)));
+            return Optional.of(TypeSyntax.parse(text.strip(), budget.limits().maxNesting(), budget.limits().maxTypeSize(), TypeNames.resolver(named())));
         } catch (TypeSyntax.TypeSyntaxException e) {
             int lead = text.length() - text.stripLeading().length();
             Origin where = originAt(t, at + lead + e.offset());
@@ -581,7 +580,7 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         }
         String compact = inner.substring(0, dashes) + "->" + inner.substring(dashes + 2);
         try {
-            return Optional.of(TypeSyntax.parseSignature(compact, budget.limits().maxNesting(), budget.limits().maxTypeSize(), TypeNames.resolver(named)));
+            return Optional.of(TypeSyntax.parseSignature(compact, budget.limits().maxNesting(), budget.limits().maxTypeSize(), TypeNames.resolver(named())));
         } catch (TypeSyntax.TypeSyntaxException e) {
             Origin where = originAt(paren, 1 + e.offset());
             refuseOverLimit(e, where);
@@ -639,6 +638,12 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
     }
 
     private void report(Diagnostic d) { diagnostics.add(d); }
+
+    /** {@link #named}, copied from the session's at the first type a program writes (most write none). */
+    private Map<String, Type> named() {
+        if (named == null) named = new HashMap<>(env.namedTypes());
+        return named;
+    }
 
     private Origin origin(Token t) { return Structure.origin(t, sourceId); }
 
