@@ -26,7 +26,8 @@ import org.antlr.v4.runtime.misc.ParseCancellationException;
  * The Co-Forth frontend (decisions D7): text → tokens ({@link CoForthTokens}: {@code CoForth.g4}'s lexer plus linear
  * scans of the tokens that nest, counted against the submission's compile limits) → structure check
  * ({@link Structure}: precise diagnostics for words in a wrong place, bounded nesting) → parse tree →
- * {@link CoForthLowerer} → {@link Module}. Every problem is a {@code parse} or {@code lower} diagnostic
+ * {@link CoForthLowerer} → {@link Module}; a flat program ({@link CoForthLowerer#flat}: no construct) goes from its
+ * tokens straight to the lowerer, as nothing in it can nest or be misplaced. Every problem is a {@code parse} or {@code lower} diagnostic
  * ({@link ForthCode}, or a compile limit's {@code E-LIMIT-…}); nothing throws out of {@link #lower}. The structure
  * check refuses deep nesting before the (recursive) parser and lowerer run, and the first syntax error ends parsing,
  * so every phase is linear in the text. Instances are stateless and thread-safe.
