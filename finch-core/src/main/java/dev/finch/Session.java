@@ -125,8 +125,8 @@ public final class Session {
         return grants.revoke(arg(grantId, "grantId"));
     }
 
-    private HostConfig host(Submission s) {
-        HostConfig h = hostConfig();
+    private HostConfig host(Submission s, SessionSchedules schedules) {
+        HostConfig h = hostConfig(schedules);
         for (var o : s.observers()) h = h.withObserver(o);
         return h;
     }
@@ -597,7 +597,13 @@ public final class Session {
     private volatile HostConfig sessionHosts;
 
     /** The host of a new run: the session's grants and bindings, a fresh model host and the session's agent host. */
-    HostConfig hostConfig() {
+    HostConfig hostConfig() { return hostConfig(null); }
+
+    /**
+     * The same, with {@code schedules} (when not null) as the run's own schedule host — the bindings copied once more
+     * for the run, not twice.
+     */
+    HostConfig hostConfig(SessionSchedules schedules) {
         HostConfig base = sessionHosts;
         if (base == null) {
             // One copy of the bindings, not one per family: a new session per submission pays this each time.
@@ -619,6 +625,7 @@ public final class Session {
         Map<Class<?>, Object> perRun = new IdentityHashMap<>(4);
         perRun.put(dev.finch.host.ModelHost.class, finch.newModelHost());
         perRun.put(dev.finch.host.AgentHost.class, finch.agentHost(this));
+        if (schedules != null) perRun.put(dev.finch.host.ScheduleHost.class, schedules);
         return base.withGrants(grants.current()).withAll(perRun);
     }
 
@@ -945,7 +952,7 @@ public final class Session {
             }
             inferred = Compilation.capabilities(prep.module());
             // A word this run schedules by name may be one of its own program's.
-            HostConfig host = hosts.apply(host(s).with(dev.finch.host.ScheduleHost.class, new SessionSchedules(this, base.state(), prep.module())));
+            HostConfig host = hosts.apply(host(s, new SessionSchedules(this, base.state(), prep.module())));
             suspensions.started(executionId, new SessionHistory.Submitted(s.text(), language, sourceId, at, false, prep.module()), ownMemory(host));
             r = finch.vm().run(executionId, prep.module(), base.state(), finch.limits().withTimeout(remaining(deadline)), sink, token, host);
         } finally {

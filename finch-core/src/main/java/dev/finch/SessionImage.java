@@ -202,7 +202,7 @@ public final class SessionImage {
             String executionId = s.get("execution_id").asText();
             SessionHistory.Submitted entry = suspended(finch, s.get("entry"), base);
             // The paused run schedules from its own program's words too, as it did in place.
-            var host = session.hostConfig().with(dev.finch.host.ScheduleHost.class, new SessionSchedules(session, base, entry.module()));
+            var host = session.hostConfig(new SessionSchedules(session, base, entry.module()));
             Suspension suspension = finch.vm().restore(executionId, entry.module(), base.withStack(entry.call() ? List.of() : stack),
                     host, s.get("continuation").asText(), programs);
             List<String> inferred = new ArrayList<>();

@@ -19,7 +19,8 @@ class FuelTiersTest {
     private static final String LEAVES = ": k-add ( int int -- int ) + ; : k-inc ( int -- int ) 1 + ; ";
 
     private static Outcome run(Finch.Tier tier, long steps, String src) {
-        return Finch.builder().tier(tier).maxSteps(steps).maxDepth(100_000).build().newSession().submit(Submission.of(src, "t"));
+        return Finch.builder().tier(tier).maxSteps(steps).maxDepth(100_000).build().newSession()
+                .submit(Submission.of(src, src.startsWith("(") ? "t.lisp" : "t"));
     }
 
     private static String code(Outcome o) { return o.fields().diagnostics().get(0).code(); }
@@ -94,6 +95,24 @@ class FuelTiersTest {
         Outcome at = run(Finch.Tier.COMPILED, least, src);
         assertThat(at).isInstanceOf(Outcome.Completed.class);
         assertThat(at.fields().stack()).isEqualTo(run(Finch.Tier.INTERPRETED, least + 1, src).fields().stack());
+    }
+
+    /**
+     * Lisp's named let written either way round, {@code (if (< i n) (loop …) t)} or {@code (if (>= i n) t (loop …))},
+     * lowers to one counted loop ({@code CompletionFormsTest} pins the IR): the same steps in the interpreter, and in
+     * the compiled tier the same strip, stopping one step under the interpreter's budget.
+     */
+    @org.junit.jupiter.api.Test void aNamedLetEitherWayRoundIsOneCountedLoop() {
+        String forward = "(define (sum n) (let loop ((i 0) (t 0)) (if (< i n) (loop (+ i 1) (+ t i)) t))) (sum 40000)";
+        String reversed = "(define (sum n) (let loop ((i 0) (t 0)) (if (>= i n) t (loop (+ i 1) (+ t i))))) (sum 40000)";
+        long least = leastBudget(forward);
+        assertThat(leastBudget(reversed)).isEqualTo(least);
+        for (String src : java.util.List.of(forward, reversed)) {
+            assertThat(code(run(Finch.Tier.COMPILED, least - 2, src))).as(src).isEqualTo("E-LIMIT-001");
+            Outcome at = run(Finch.Tier.COMPILED, least - 1, src);
+            assertThat(at).as(src).isInstanceOf(Outcome.Completed.class);
+            assertThat(at.fields().stack()).isEqualTo(run(Finch.Tier.INTERPRETED, least, forward).fields().stack());
+        }
     }
 
     /**

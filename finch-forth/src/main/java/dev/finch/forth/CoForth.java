@@ -26,7 +26,8 @@ import org.antlr.v4.runtime.misc.ParseCancellationException;
  * The Co-Forth frontend (decisions D7): text → tokens ({@link CoForthTokens}: {@code CoForth.g4}'s lexer plus linear
  * scans of the tokens that nest, counted against the submission's compile limits) → structure check
  * ({@link Structure}: precise diagnostics for words in a wrong place, bounded nesting) → parse tree →
- * {@link CoForthLowerer} → {@link Module}. Every problem is a {@code parse} or {@code lower} diagnostic
+ * {@link CoForthLowerer} → {@link Module}; a flat program ({@link CoForthLowerer#flat}: no construct) goes from its
+ * tokens straight to the lowerer, as nothing in it can nest or be misplaced. Every problem is a {@code parse} or {@code lower} diagnostic
  * ({@link ForthCode}, or a compile limit's {@code E-LIMIT-…}); nothing throws out of {@link #lower}. The structure
  * check refuses deep nesting before the (recursive) parser and lowerer run, and the first syntax error ends parsing,
  * so every phase is linear in the text. Instances are stateless and thread-safe.
@@ -38,10 +39,16 @@ public final class CoForth implements Frontend {
     @Override public String language() { return LANGUAGE; }
 
     @Override
-    public Lowering lower(String text, String sourceId, Environment env) {
+    public Lowering lower(String text, String sourceId, Environment env) { return lower(text, sourceId, env, true); }
+
+    /**
+     * {@link #lower}, a {@link CoForthLowerer#flat} program straight from its tokens when {@code flatPath} (the
+     * structure check and the parser have nothing to say about it), else through both (the tests compare the two).
+     */
+    Lowering lower(String text, String sourceId, Environment env, boolean flatPath) {
         String source = sourceId == null ? Origin.UNKNOWN.source() : sourceId;
         try {
-            return run(text == null ? "" : text, source, env == null ? Environment.of(Vocabulary.EMPTY) : env);
+            return run(text == null ? "" : text, source, env == null ? Environment.of(Vocabulary.EMPTY) : env, flatPath);
         } catch (DiagnosticException limit) {
             return Lowering.failed(limit.diagnostics());
         } catch (RuntimeException | StackOverflowError e) {
@@ -49,7 +56,7 @@ public final class CoForth implements Frontend {
         }
     }
 
-    private static Lowering run(String text, String source, Environment env) {
+    private static Lowering run(String text, String source, Environment env, boolean flatPath) {
         Vocabulary vocabulary = env.vocabulary();
         CompileBudget budget = env.budget();
         DiagnosticListener listener = new DiagnosticListener(source);
@@ -60,6 +67,10 @@ public final class CoForth implements Frontend {
         tokens.fill();
         if (!listener.diagnostics().isEmpty()) return Lowering.failed(listener.diagnostics());
 
+        if (flatPath && CoForthLowerer.flat(tokens.getTokens())) {
+            budget.poll(Phase.PARSE, Origin.of(source, 1, 1));
+            return lowered(new CoForthLowerer(source, tokens, env), null);
+        }
         Structure.Result structure = Structure.scan(tokens.getTokens(), source, budget);
         if (structure.error().isPresent()) return Lowering.failed(List.of(structure.error().get()));
         if (!structure.open().isEmpty()) {
@@ -90,8 +101,12 @@ public final class CoForth implements Frontend {
         if (!listener.diagnostics().isEmpty()) return Lowering.failed(listener.diagnostics());
         budget.poll(Phase.PARSE, Origin.of(source, 1, 1));
 
-        CoForthLowerer lowerer = new CoForthLowerer(source, tokens, env);
-        Module module = lowerer.lower(tree);
+        return lowered(new CoForthLowerer(source, tokens, env), tree);
+    }
+
+    /** The lowering of {@code tree}, or of the lowerer's flat program when there is no tree. */
+    private static Lowering lowered(CoForthLowerer lowerer, CoForthParser.ProgramContext tree) {
+        Module module = tree == null ? lowerer.lowerFlat() : lowerer.lower(tree);
         List<Diagnostic> diagnostics = lowerer.diagnostics();
         return diagnostics.isEmpty() ? Lowering.of(module) : Lowering.failed(diagnostics);
     }

@@ -81,8 +81,8 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
     private final Vocabulary vocabulary;
     private final CompileBudget budget;
     private final Environment env;
-    /** The session's named types and those this program has defined so far, in program order. */
-    private final Map<String, Type> named;
+    /** The session's named types and those this program has defined so far, in program order (copied when first needed). */
+    private Map<String, Type> named;
     /** The opaque types a named type may mention, computed at the first type definition. */
     private Set<String> opaque;
 
@@ -92,7 +92,6 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         this.env = env;
         this.vocabulary = env.vocabulary();
         this.budget = env.budget();
-        this.named = new HashMap<>(env.namedTypes());
     }
 
     List<Diagnostic> diagnostics() { return diagnostics; }
@@ -104,6 +103,74 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
             else visit(top.item());
         }
         return new Module(sourceId, CoForth.LANGUAGE, words, new Block(main));
+    }
+
+    /**
+     * Whether the default-channel tokens (EOF aside) are a flat program: only items that are one token
+     * ({@code 1 2.5 "s" s" s" true false unit 'sym {json} ? word name<T>}) or a naming token and the WORD it names
+     * ({@code :> x  ['] w  constant x  constant<T> x  type<T> t}). Such a text nests nothing, so the structure check
+     * finds nothing in it, and the grammar's parse of it is one {@code item} per item in text order — what
+     * {@link #lowerFlat} lowers directly, token by token, with the same methods the visitor calls. Everything else
+     * (any construct, closer, comma, field label, stray or unnamed naming token) goes through the structure check
+     * and the parser. {@code FlatLoweringTest} checks the two paths give the same lowering.
+     */
+    static boolean flat(List<Token> tokens) {
+        int n = tokens.size();
+        for (int i = 0; i < n; i++) {
+            Token t = tokens.get(i);
+            if (t.getChannel() != Token.DEFAULT_CHANNEL || t.getType() == Token.EOF) continue;
+            switch (t.getType()) {
+                case CoForthLexer.INT, CoForthLexer.FLOAT, CoForthLexer.STRING, CoForthLexer.SSTRING, CoForthLexer.TRUE,
+                        CoForthLexer.FALSE, CoForthLexer.UNIT, CoForthLexer.SYMBOL, CoForthParser.JSON_OBJECT, CoForthLexer.QUESTION,
+                        CoForthParser.PARAM_WORD, CoForthLexer.WORD -> { }
+                case CoForthLexer.LOCAL_STORE, CoForthLexer.TICK, CoForthLexer.CONSTANT, CoForthParser.CONSTANT_TYPED, CoForthParser.TYPE_DEF -> {
+                    int name = nextDefault(tokens, i + 1);
+                    if (name < 0 || tokens.get(name).getType() != CoForthLexer.WORD) return false;
+                    i = name;
+                }
+                default -> { return false; }
+            }
+        }
+        return true;
+    }
+
+    private static int nextDefault(List<Token> tokens, int from) {
+        for (int i = from; i < tokens.size(); i++) if (tokens.get(i).getChannel() == Token.DEFAULT_CHANNEL) return i;
+        return -1;
+    }
+
+    /** Lowers a {@link #flat} program from its tokens, as {@link #lower} lowers its parse tree. */
+    Module lowerFlat() {
+        List<Token> all = tokens.getTokens();
+        for (int i = 0; i < all.size(); i++) {
+            Token t = all.get(i);
+            if (t.getChannel() != Token.DEFAULT_CHANNEL || t.getType() == Token.EOF) continue;
+            switch (t.getType()) {
+                case CoForthLexer.INT -> intLit(t);
+                case CoForthLexer.FLOAT -> floatLit(t);
+                case CoForthLexer.STRING, CoForthLexer.SSTRING -> stringLit(t);
+                case CoForthLexer.TRUE -> push(new Literal.BoolLit(true), t);
+                case CoForthLexer.FALSE -> push(new Literal.BoolLit(false), t);
+                case CoForthLexer.UNIT -> push(new Literal.UnitLit(), t);
+                case CoForthLexer.SYMBOL -> symbolLit(t);
+                case CoForthParser.JSON_OBJECT -> jsonLit(t);
+                case CoForthLexer.QUESTION -> propagate(t);
+                case CoForthParser.PARAM_WORD -> paramWord(t);
+                case CoForthLexer.WORD -> word(t);
+                default -> {
+                    int at = nextDefault(all, i + 1);
+                    Token name = all.get(at);
+                    switch (t.getType()) {
+                        case CoForthLexer.LOCAL_STORE -> localStore(t, name);
+                        case CoForthLexer.TICK -> quote(t, name);
+                        case CoForthParser.TYPE_DEF -> typeDef(t, name);
+                        default -> constant(t, name);
+                    }
+                    i = at;
+                }
+            }
+        }
+        return new Module(sourceId, CoForth.LANGUAGE, words, new Block(out));
     }
 
     private void definition(DefinitionContext ctx) {
@@ -142,15 +209,17 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
 
     // ------------------------------------------------------------------------------------------------ literals
 
-    @Override public Void visitIntLit(IntLitContext ctx) {
+    @Override public Void visitIntLit(IntLitContext ctx) { intLit(ctx.start); return null; }
+
+    private void intLit(Token t) {
         // No lambdas here and in takesField: a fresh JVM's first submission runs them, where each costs ~0.7 ms.
-        Optional<Long> v = parseInt(ctx.INT().getSymbol());
-        if (v.isPresent()) push(new Literal.IntLit(v.get()), ctx);
-        return null;
+        Optional<Long> v = parseInt(t);
+        if (v.isPresent()) push(new Literal.IntLit(v.get()), t);
     }
 
-    @Override public Void visitFloatLit(FloatLitContext ctx) {
-        Token t = ctx.FLOAT().getSymbol();
+    @Override public Void visitFloatLit(FloatLitContext ctx) { floatLit(ctx.start); return null; }
+
+    private void floatLit(Token t) {
         String text = t.getText();
         double v;
         switch (text) {
@@ -161,46 +230,44 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
                 v = Double.parseDouble(text);
                 if (Double.isInfinite(v)) {
                     report(ForthCode.BAD_NUMBER.at(origin(t), "float literal " + text + " is out of range (write +inf.0 or -inf.0)"));
-                    return null;
+                    return;
                 }
         }
-        push(new Literal.FloatLit(v), ctx);
-        return null;
+        push(new Literal.FloatLit(v), t);
     }
 
-    @Override public Void visitStringLit(StringLitContext ctx) {
-        Token t = ctx.start;
+    @Override public Void visitStringLit(StringLitContext ctx) { stringLit(ctx.start); return null; }
+
+    private void stringLit(Token t) {
         String text = t.getText();
         int bodyStart = text.startsWith("s\"") ? 2 : 1;
         // Forth's s" takes the one space after it as a delimiter: s" hi" is "hi".
         if (bodyStart == 2 && text.length() > 3 && text.charAt(2) == ' ') bodyStart = 3;
         try {
-            push(new Literal.StringLit(Escapes.decode(text.substring(bodyStart, text.length() - 1))), ctx);
+            push(new Literal.StringLit(Escapes.decode(text.substring(bodyStart, text.length() - 1))), t);
         } catch (Escapes.EscapeException e) {
             report(ForthCode.BAD_ESCAPE.at(originAt(t, bodyStart + e.offset), e.getMessage()));
         }
-        return null;
     }
 
-    @Override public Void visitTrueLit(TrueLitContext ctx) { push(new Literal.BoolLit(true), ctx); return null; }
+    @Override public Void visitTrueLit(TrueLitContext ctx) { push(new Literal.BoolLit(true), ctx.start); return null; }
 
-    @Override public Void visitFalseLit(FalseLitContext ctx) { push(new Literal.BoolLit(false), ctx); return null; }
+    @Override public Void visitFalseLit(FalseLitContext ctx) { push(new Literal.BoolLit(false), ctx.start); return null; }
 
-    @Override public Void visitUnitLit(UnitLitContext ctx) { push(new Literal.UnitLit(), ctx); return null; }
+    @Override public Void visitUnitLit(UnitLitContext ctx) { push(new Literal.UnitLit(), ctx.start); return null; }
 
-    @Override public Void visitSymbolLit(SymbolLitContext ctx) {
-        push(new Literal.SymbolLit(ctx.SYMBOL().getText().substring(1)), ctx);
-        return null;
-    }
+    @Override public Void visitSymbolLit(SymbolLitContext ctx) { symbolLit(ctx.start); return null; }
 
-    @Override public Void visitJsonLit(JsonLitContext ctx) {
-        Token t = ctx.JSON_OBJECT().getSymbol();
+    private void symbolLit(Token t) { push(new Literal.SymbolLit(t.getText().substring(1)), t); }
+
+    @Override public Void visitJsonLit(JsonLitContext ctx) { jsonLit(ctx.start); return null; }
+
+    private void jsonLit(Token t) {
         try {
-            push(new Literal.JsonLit(Json.canonical(t.getText())), ctx);
+            push(new Literal.JsonLit(Json.canonical(t.getText())), t);
         } catch (Json.JsonException e) {
             report(ForthCode.BAD_JSON.at(originAt(t, e.offset), "malformed JSON object: " + e.getMessage()));
         }
-        return null;
     }
 
     // ------------------------------------------------------------------------------------------------ control
@@ -253,60 +320,63 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         return null;
     }
 
-    @Override public Void visitPropagate(PropagateContext ctx) { out.add(new Instr.Propagate(origin(ctx.start))); return null; }
+    @Override public Void visitPropagate(PropagateContext ctx) { propagate(ctx.start); return null; }
 
-    @Override public Void visitQuote(QuoteContext ctx) {
-        out.add(new Instr.Quote(ctx.name.getText(), origin(ctx.start)));
-        return null;
-    }
+    private void propagate(Token t) { out.add(new Instr.Propagate(origin(t))); }
 
-    @Override public Void visitConstant(ConstantContext ctx) {
+    @Override public Void visitQuote(QuoteContext ctx) { quote(ctx.start, ctx.name); return null; }
+
+    private void quote(Token t, Token name) { out.add(new Instr.Quote(name.getText(), origin(t))); }
+
+    @Override public Void visitConstant(ConstantContext ctx) { constant(ctx.start, ctx.name); return null; }
+
+    /** {@code constant name} or {@code constant<T> name}; {@code t} is the CONSTANT or CONSTANT_TYPED token. */
+    private void constant(Token t, Token name) {
         Optional<Type> declared = Optional.empty();
-        if (ctx.CONSTANT_TYPED() != null) {
-            Token t = ctx.CONSTANT_TYPED().getSymbol();
+        if (t.getType() == CoForthParser.CONSTANT_TYPED) {
             String text = t.getText();
             int open = text.indexOf('<');
             Optional<Type> type = type(t, open + 1, text.substring(open + 1, text.length() - 1));
-            if (type.isEmpty()) return null;
+            if (type.isEmpty()) return;
             declared = type;
         }
-        out.add(new Instr.Constant(ctx.name.getText(), declared, origin(ctx.start)));
-        return null;
+        out.add(new Instr.Constant(name.getText(), declared, origin(t)));
     }
 
     /**
      * {@code type<T> name}: names the structure T for the rest of this program and the session (see
      * {@link TypeNames}); it lowers to the constant that carries it, {@code T empty-list<T> constant nm.type.name}.
      */
-    @Override public Void visitTypeDef(TypeDefContext ctx) {
-        Token t = ctx.TYPE_DEF().getSymbol();
+    @Override public Void visitTypeDef(TypeDefContext ctx) { typeDef(ctx.start, ctx.name); return null; }
+
+    private void typeDef(Token t, Token nameToken) {
         String text = t.getText();
         String inner = text.substring(text.indexOf('<') + 1, text.length() - 1);
-        String name = ctx.name.getText();
+        String name = nameToken.getText();
         if (opaque == null) opaque = env.opaqueTypes();
         TypeNames.Result r;
         try {
-            r = TypeNames.define(name, inner.strip(), named, opaque, budget.limits().maxNesting(), budget.limits().maxTypeSize());
+            r = TypeNames.define(name, inner.strip(), named(), opaque, budget.limits().maxNesting(), budget.limits().maxTypeSize());
         } catch (TypeSyntax.TypeSyntaxException e) {
             type(t, text.indexOf('<') + 1, inner); // reports the malformed type where it is
-            return null;
+            return;
         }
         if (r.refused().isPresent()) {
-            report(TypeNameCode.of(r.refusal().problem()).at(origin(ctx.name), r.refusal().message()));
-            return null;
+            report(TypeNameCode.of(r.refusal().problem()).at(origin(nameToken), r.refusal().message()));
+            return;
         }
-        named.put(name, r.structure());
+        named().put(name, r.structure());
         Origin at = origin(t);
         out.add(new Instr.Call("empty-list", List.of(new Immediate.TypeArg(r.structure())), at));
         out.add(new Instr.Constant(TypeNames.constantName(name), Optional.empty(), at));
-        return null;
     }
 
-    @Override public Void visitLocalStore(LocalStoreContext ctx) {
-        String name = ctx.name.getText();
+    @Override public Void visitLocalStore(LocalStoreContext ctx) { localStore(ctx.start, ctx.name); return null; }
+
+    private void localStore(Token t, Token nameToken) {
+        String name = nameToken.getText();
         locals.add(name);
-        out.add(new Instr.LocalStore(name, origin(ctx.start)));
-        return null;
+        out.add(new Instr.LocalStore(name, origin(t)));
     }
 
     @Override public Void visitClosure(ClosureContext ctx) {
@@ -350,8 +420,9 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
     /** A word spelled like a generic type whose {@code < >} did not close on its token (compiled once, not per word). */
     private static final java.util.regex.Pattern UNBALANCED_TYPE_PARAMETER = java.util.regex.Pattern.compile("[a-z][a-z0-9-]*<.*");
 
-    @Override public Void visitWord(WordContext ctx) {
-        Token t = ctx.WORD().getSymbol();
+    @Override public Void visitWord(WordContext ctx) { word(ctx.start); return null; }
+
+    private void word(Token t) {
         String name = t.getText();
         if (takesField(name)) {
             fuseFieldName(t, name);
@@ -362,7 +433,6 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         } else {
             out.add(new Instr.Call(name, origin(t)));
         }
-        return null;
     }
 
     /** {@code "city" record-get}: the literal just pushed becomes the immediate (the shared IR has no dynamic field names). */
@@ -392,8 +462,9 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
      * {@code name<…>}: the static arguments of a word whose typing takes them, in the shape its {@link Typing}
      * declares ({@code variant<T,tag>}, {@code empty-map<K,V>}), or one type that ascribes an ordinary word's output.
      */
-    @Override public Void visitParamWord(ParamWordContext ctx) {
-        Token t = ctx.PARAM_WORD().getSymbol();
+    @Override public Void visitParamWord(ParamWordContext ctx) { paramWord(ctx.start); return null; }
+
+    private void paramWord(Token t) {
         String text = t.getText();
         int open = text.indexOf('<');
         String name = text.substring(0, open);
@@ -404,13 +475,13 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
                 .filter(l -> !l.isEmpty() && !l.contains(Typing.Immediate.FIELD)).orElse(null);
         if (shape == null) {
             report(ForthCode.UNKNOWN_PARAMETERIZED.at(origin(t), "'" + name + "<…>' takes no parameters; " + parameterized()));
-            return null;
+            return;
         }
         List<Integer> commas = topLevelCommas(inner);
         if (commas.size() != shape.size() - 1) {
             report(ForthCode.BAD_TYPE_PARAMETER.at(origin(t), "'" + name + "' is written " + form(name, shape) + ", with " + shape.size()
                     + " parameter" + (shape.size() == 1 ? "" : "s")));
-            return null;
+            return;
         }
         List<Immediate> immediates = new ArrayList<>();
         int from = 0;
@@ -420,12 +491,11 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
             int at = innerAt + from;
             Optional<? extends Immediate> imm = shape.get(i) == Typing.Immediate.TYPE ? type(t, at, part).map(Immediate.TypeArg::new)
                     : tag(t, at, part).map(Immediate.NameArg::new);
-            if (imm.isEmpty()) return null;
+            if (imm.isEmpty()) return;
             immediates.add(imm.get());
             from = to + 1;
         }
         out.add(new Instr.Call(name, immediates, origin(t)));
-        return null;
     }
 
     /** The spelling of a parameterized word for messages: {@code variant<T,tag>}. */
@@ -450,7 +520,7 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
 
     private Optional<Type> type(Token t, int at, String text) {
         try {
-            return Optional.of(TypeSyntax.parse(text.strip(), budget.limits().maxNesting(), budget.limits().maxTypeSize(), TypeNames.resolver(named)));
+            return Optional.of(TypeSyntax.parse(text.strip(), budget.limits().maxNesting(), budget.limits().maxTypeSize(), TypeNames.resolver(named())));
         } catch (TypeSyntax.TypeSyntaxException e) {
             int lead = text.length() - text.stripLeading().length();
             Origin where = originAt(t, at + lead + e.offset());
@@ -510,7 +580,7 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         }
         String compact = inner.substring(0, dashes) + "->" + inner.substring(dashes + 2);
         try {
-            return Optional.of(TypeSyntax.parseSignature(compact, budget.limits().maxNesting(), budget.limits().maxTypeSize(), TypeNames.resolver(named)));
+            return Optional.of(TypeSyntax.parseSignature(compact, budget.limits().maxNesting(), budget.limits().maxTypeSize(), TypeNames.resolver(named())));
         } catch (TypeSyntax.TypeSyntaxException e) {
             Origin where = originAt(paren, 1 + e.offset());
             refuseOverLimit(e, where);
@@ -557,7 +627,7 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         }
     }
 
-    private void push(Literal literal, ItemContext ctx) { out.add(new Instr.Push(literal, origin(ctx.start))); }
+    private void push(Literal literal, Token t) { out.add(new Instr.Push(literal, origin(t))); }
 
     private Token previousDefault(Token t) {
         for (int i = t.getTokenIndex() - 1; i >= 0; i--) {
@@ -568,6 +638,12 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
     }
 
     private void report(Diagnostic d) { diagnostics.add(d); }
+
+    /** {@link #named}, copied from the session's at the first type a program writes (most write none). */
+    private Map<String, Type> named() {
+        if (named == null) named = new HashMap<>(env.namedTypes());
+        return named;
+    }
 
     private Origin origin(Token t) { return Structure.origin(t, sourceId); }
 

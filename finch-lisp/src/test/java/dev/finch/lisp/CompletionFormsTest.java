@@ -51,10 +51,21 @@ class CompletionFormsTest {
     void namedLetIsALoopOverItsParameters() {
         // (if test (loop …) result), the loop called nowhere else: Co-Forth's begin … while … repeat, the result after it.
         assertThat(ir("(let loop ((i 0)) (if (< i 3) (loop (+ i 1)) i))")).isEqualTo("0 :> i begin @i 3 < while @i 1 + :> i repeat @i");
+        // (if test result (loop …)): the same loop under the test's negation — a comparison of ints as its opposite,
+        // so the loop is the first shape's; any other test followed by if false else true then.
+        assertThat(ir("(let loop ((i 0)) (if (>= i 3) i (loop (+ i 1))))")).isEqualTo(ir("(let loop ((i 0)) (if (< i 3) (loop (+ i 1)) i))"));
+        assertThat(ir("(let loop ((i 0)) (if (= i 3) i (loop (+ i 1))))")).isEqualTo("0 :> i begin @i 3 <> while @i 1 + :> i repeat @i");
+        assertThat(ir("(let loop ((x 0.0)) (if (> x 3.0) x (loop (+ x 1.0))))"))
+                .isEqualTo("0.0 :> x begin @x 3.0 > if false else true then while @x 1.0 + :> x repeat @x");
+        assertThat(ir("(let loop ((i 0) (done false)) (if done i (loop (+ i 1) (> i 2))))"))
+                .isEqualTo("0 false :> done :> i begin @done if false else true then while @i 1 + @i 2 > :> done :> i repeat @i");
+        // A comparison the program defines itself is not the vocabulary's: negated as any other test.
+        assertThat(ir("(define (< a b) (> a b)) (let loop ((i 0)) (if (< i 3) i (loop (+ i 1))))"))
+                .contains("begin @i 3 < if false else true then while");
         // Any other shape: a flag says whether to go round again, and the result is kept as an option until the loop ends.
-        assertThat(ir("(let loop ((i 0)) (if (>= i 3) i (loop (+ i 1))))")).isEqualTo(
-                "0 :> i true :> again none :> result begin @again while @i 3 >= if @i some :> result false :> again else @i 1 + :> i then repeat "
-                        + "@result unwrap");
+        assertThat(ir("(let loop ((i 0)) (if (>= i 3) (loop 0) (if (= i 7) i (loop (+ i 1)))))")).isEqualTo(
+                "0 :> i true :> again none :> result begin @again while @i 3 >= if 0 :> i else @i 7 = if @i some :> result false :> again "
+                        + "else @i 1 + :> i then then repeat @result unwrap");
         assertThat(ir("(let loop ((i 0)) (if (< i 3) (loop (+ i 1)) (if (= i 7) (loop 0) i)))")).startsWith("0 :> i true :> again none :> result");
         assertThat(fails("(let loop ((i 0)) (+ 1 (loop i)))").code()).isEqualTo("E-LISP-108");
         assertThat(fails("(let loop ((i 0)) (let ((f (lambda () (loop 1)))) 0))").code()).isEqualTo("E-LISP-108");

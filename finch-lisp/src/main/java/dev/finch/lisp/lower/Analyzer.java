@@ -115,13 +115,15 @@ final class Analyzer {
         return Set.copyOf(codes);
     }
 
-    /** The session's named types and those this submission defines (define-type), all visible to every annotation. */
-    private final Map<String, dev.finch.ir.type.Type> namedTypes;
+    /**
+     * The session's named types and those this submission defines (define-type), all visible to every annotation;
+     * copied from the session's when first needed ({@link #namedTypes()}: most programs write no type).
+     */
+    private Map<String, dev.finch.ir.type.Type> namedTypes;
 
     Analyzer(String sourceId, Environment env) {
         this.sourceId = sourceId;
         this.env = env;
-        this.namedTypes = new HashMap<>(env.namedTypes());
         this.inf = new Infer(env.budget(), Origin.of(sourceId, 1, 1));
         this.main = new Body(null, inf.eff(), null, false, new IrNames(), Body.vars());
     }
@@ -291,7 +293,7 @@ final class Analyzer {
         env.budget().nesting(Phase.LOWER, bracketDepth(text), it.get(2).origin());
         dev.finch.ir.type.TypeNames.Result r;
         try {
-            r = dev.finch.ir.type.TypeNames.define(n.name(), text.strip(), namedTypes, env.opaqueTypes(), TypeSyntax.MAX_NESTING, Long.MAX_VALUE);
+            r = dev.finch.ir.type.TypeNames.define(n.name(), text.strip(), namedTypes(), env.opaqueTypes(), TypeSyntax.MAX_NESTING, Long.MAX_VALUE);
         } catch (TypeSyntax.TypeSyntaxException e) {
             throw new DiagnosticException(LispCode.BAD_ANNOTATION.at(it.get(2).origin(), "malformed type '" + Sx.quote(text) + "': " + e.getMessage()));
         }
@@ -300,7 +302,7 @@ final class Analyzer {
         }
         String constant = dev.finch.ir.type.TypeNames.constantName(n.name());
         if (constants.containsKey(constant)) return; // defined before in this submission, as the same structure (define checked it)
-        namedTypes.put(n.name(), r.structure());
+        namedTypes().put(n.name(), r.structure());
         Sx value = new Sx.SList(List.of(new Sx.SSymbol("empty-list", f.origin()), new Sx.SSymbol(r.structure().toString(), it.get(2).origin())), f.origin());
         ConstDef def = new ConstDef(constant, f.origin(), null, value);
         constants.put(constant, def);
@@ -311,10 +313,16 @@ final class Analyzer {
      * Strongly connected groups of definitions, dependencies first (the frontend kit's {@link Components}). A group
      * lists its definitions last-reached first, the order Lisp has always typed them in.
      */
+    private Map<String, dev.finch.ir.type.Type> namedTypes() {
+        if (namedTypes == null) namedTypes = new HashMap<>(env.namedTypes());
+        return namedTypes;
+    }
+
     private List<List<Object>> groups() {
         List<Object> defs = new ArrayList<>();
         for (Object o : program) if (!(o instanceof TopExpr)) defs.add(o);
         List<List<Object>> out = new ArrayList<>();
+        if (defs.isEmpty()) return out; // a program of expressions only: nothing to order
         for (List<Object> group : Components.of(defs, this::uses)) {
             List<Object> reversed = new ArrayList<>(group);
             java.util.Collections.reverse(reversed);
@@ -569,6 +577,15 @@ final class Analyzer {
         throw unknown(name, hs.origin(), sc);
     }
 
+    /**
+     * Whether {@code name} in head position (no local of that name) is the vocabulary's word, as {@link #list} resolves
+     * it: no function or constant of this program nor word or constant of the session has the name.
+     */
+    boolean vocabularyWord(String name) {
+        return !functions.containsKey(name) && !constants.containsKey(name) && env.word(name).isEmpty() && env.constant(name).isEmpty()
+                && !Forms.NAMES.contains(name) && env.vocabulary().word(name).isPresent();
+    }
+
     List<Node> analyzeAll(List<Sx> xs, Scope sc, Body b) {
         List<Node> out = new ArrayList<>();
         for (Sx x : xs) out.add(expr(x, sc, b));
@@ -776,7 +793,7 @@ final class Analyzer {
     Ty annotation(String text, Origin o, Map<String, Ty> vars) {
         env.budget().nesting(Phase.LOWER, bracketDepth(text), o);
         try {
-            return inf.fromType(TypeSyntax.parse(text, TypeSyntax.MAX_NESTING, Long.MAX_VALUE, dev.finch.ir.type.TypeNames.resolver(namedTypes)), vars);
+            return inf.fromType(TypeSyntax.parse(text, TypeSyntax.MAX_NESTING, Long.MAX_VALUE, dev.finch.ir.type.TypeNames.resolver(namedTypes())), vars);
         } catch (TypeSyntax.TypeSyntaxException e) {
             throw new DiagnosticException(LispCode.BAD_ANNOTATION.at(o, "malformed type '" + Sx.quote(text) + "': " + e.getMessage()));
         } catch (DiagnosticException e) {

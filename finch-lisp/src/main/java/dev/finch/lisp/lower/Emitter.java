@@ -33,6 +33,8 @@ import java.util.function.Function;
 final class Emitter {
     private final Infer inf;
     private final CompileBudget budget;
+    /** Whether a call of a name in this program is the vocabulary's word (no definition of the program or session shadows it). */
+    private final java.util.function.Predicate<String> vocabularyWord;
     private Function<Ty.Var, Type> leftover = UNIT_LEFTOVERS;
     private int depth;
 
@@ -44,13 +46,14 @@ final class Emitter {
 
     private static final Function<Ty.Var, Type> UNIT_LEFTOVERS = new UnitLeftovers();
 
-    private Emitter(Infer inf, CompileBudget budget) {
+    private Emitter(Infer inf, CompileBudget budget, java.util.function.Predicate<String> vocabularyWord) {
         this.inf = inf;
         this.budget = budget;
+        this.vocabularyWord = vocabularyWord;
     }
 
     static Module emit(Analyzer a, String sourceId) {
-        Emitter e = new Emitter(a.inf, a.env.budget());
+        Emitter e = new Emitter(a.inf, a.env.budget(), a::vocabularyWord);
         List<WordDef> words = new ArrayList<>();
         List<Instr> main = new ArrayList<>();
         for (Object o : a.program) {
@@ -227,14 +230,18 @@ final class Emitter {
                 // Initial values first (a parallel binding), then stored right to left off the stack.
                 for (int i = 0; i < n.params.size(); i++) emit(n.kid(i), true, out);
                 for (int i = n.params.size() - 1; i >= 0; i--) out.add(new Instr.LocalStore(n.params.get(i).ir, n.origin));
-                Node guarded = whileLoop(n);
+                Guard guarded = whileLoop(n);
                 if (guarded != null) {
                     // (if test (loop …) result): the test is the loop's own test and the result follows the loop, as
-                    // Co-Forth's begin … while … repeat — no flag, no optional result.
-                    Block test = nested(n.origin, t -> emit(guarded.kid(0), true, t));
-                    Block body = nested(n.origin, b -> tail(guarded.kid(1), n, b));
+                    // Co-Forth's begin … while … repeat — no flag, no optional result. (if test result (loop …)) is the
+                    // same loop under the test's negation.
+                    Block test = nested(n.origin, t -> {
+                        if (guarded.negated()) negation(guarded.test(), t);
+                        else emit(guarded.test(), true, t);
+                    });
+                    Block body = nested(n.origin, b -> tail(guarded.again(), n, b));
                     out.add(new Instr.Loop(test, body, n.origin));
-                    yield form(guarded.kid(2), want, out);
+                    yield form(guarded.result(), want, out);
                 }
                 out.add(new Instr.Push(new Literal.BoolLit(true), n.origin));
                 out.add(new Instr.LocalStore(n.local.ir, n.origin));
@@ -261,19 +268,57 @@ final class Emitter {
     }
 
     /**
-     * The named let's body when it is {@code (if test (name …) result)} with {@code name} called nowhere else: a plain
-     * while loop, its test the {@code if}'s; otherwise null (the general lowering, with a flag and an optional result).
+     * A named let that is a plain while loop: it goes round while {@code test} (or, {@code negated}, while it is false)
+     * with {@code again} (a call of the loop, in tail position), and then its value is {@code result}.
      */
-    private static Node whileLoop(Node namedLet) {
-        Node body = namedLet.kid(namedLet.kids.size() - 1);
-        while (body.kind == Node.Kind.SEQ && body.kids.size() == 1) body = body.kid(0);
-        if (body.kind != Node.Kind.IF || body.kids.size() != 3) return null;
-        Node again = body.kid(1);
-        while (again.kind == Node.Kind.SEQ && again.kids.size() == 1) again = again.kid(0);
-        if (again.kind != Node.Kind.LOOP_CALL || again.local.loop != namedLet) return null;
-        if (callsLoop(body.kid(0), namedLet) || callsLoop(body.kid(2), namedLet)) return null;
-        for (Node k : again.kids) if (callsLoop(k, namedLet)) return null;
-        return body;
+    private record Guard(Node test, boolean negated, Node again, Node result) { }
+
+    /**
+     * The named let's body when it is {@code (if test (name …) result)} or {@code (if test result (name …))} with
+     * {@code name} called nowhere else: a plain while loop, its test the {@code if}'s (negated in the second shape);
+     * otherwise null (the general lowering, with a flag and an optional result).
+     */
+    private static Guard whileLoop(Node namedLet) {
+        Node body = unwrapped(namedLet.kid(namedLet.kids.size() - 1));
+        if (body.kind != Node.Kind.IF || body.kids.size() != 3 || callsLoop(body.kid(0), namedLet)) return null;
+        for (int branch = 1; branch <= 2; branch++) {
+            Node again = unwrapped(body.kid(branch));
+            Node result = body.kid(3 - branch);
+            if (again.kind != Node.Kind.LOOP_CALL || again.local.loop != namedLet || callsLoop(result, namedLet)) continue;
+            boolean nested = false;
+            for (Node k : again.kids) nested |= callsLoop(k, namedLet);
+            if (!nested) return new Guard(body.kid(0), branch == 2, body.kid(branch), result);
+        }
+        return null;
+    }
+
+    private static Node unwrapped(Node n) {
+        while (n.kind == Node.Kind.SEQ && n.kids.size() == 1) n = n.kid(0);
+        return n;
+    }
+
+    /** Each vocabulary comparison and the one that is its negation (the orders are total, and {@code <>} is not {@code =}). */
+    private static final Map<String, String> NEGATED = Map.of("<", ">=", ">=", "<", ">", "<=", "<=", ">", "=", "<>", "<>", "=");
+
+    /**
+     * Emits the negation of bool {@code test}: a comparison of two ints as its opposite comparison (so
+     * {@code (if (>= i n) t (loop …))} tests {@code i n <} like the other shape, and its loop is the same counted loop),
+     * anything else as the test and {@code if false else true then}.
+     */
+    private void negation(Node test, List<Instr> out) {
+        Node c = unwrapped(test);
+        String opposite = c.kind == Node.Kind.CALL ? NEGATED.get(c.name) : null;
+        if (opposite != null && c.kids.size() == 2 && c.immediates.isEmpty() && Infer.isCon(c.kid(0).type, "int")
+                && Infer.isCon(c.kid(1).type, "int") && vocabularyWord.test(c.name) && vocabularyWord.test(opposite)) {
+            emit(c.kid(0), true, out);
+            emit(c.kid(1), true, out);
+            out.add(new Instr.Call(opposite, c.origin));
+            return;
+        }
+        emit(test, true, out);
+        Block no = nested(test.origin, b -> b.add(new Instr.Push(new Literal.BoolLit(false), test.origin)));
+        Block yes = nested(test.origin, b -> b.add(new Instr.Push(new Literal.BoolLit(true), test.origin)));
+        out.add(new Instr.If(no, yes, test.origin));
     }
 
     /** Whether {@code n} calls named let {@code loop} anywhere inside it. */

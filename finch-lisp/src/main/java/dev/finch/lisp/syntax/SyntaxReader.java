@@ -117,7 +117,18 @@ public final class SyntaxReader {
                 case LispLexer.BAD -> Token.Role.BAD;
                 default -> Token.Role.ATOM;
             };
-            String text = role == Token.Role.END ? "<EOF>" : t.getText();
+            // A delimiter's or a quote's text is its one character: spelled here, not cut from the source each time.
+            String text = switch (t.getType()) {
+                case org.antlr.v4.runtime.Token.EOF -> "<EOF>";
+                case LispLexer.LPAREN -> "(";
+                case LispLexer.RPAREN -> ")";
+                case LispLexer.LBRACK -> "[";
+                case LispLexer.RBRACK -> "]";
+                case LispLexer.LBRACE -> "{";
+                case LispLexer.RBRACE -> "}";
+                case LispLexer.QUOTE -> "'";
+                default -> t.getText();
+            };
             return new Token(role, t.getType(), text, t.getLine(), t.getCharPositionInLine() + 1, t.getStartIndex(), t.getStopIndex());
         }
     }
