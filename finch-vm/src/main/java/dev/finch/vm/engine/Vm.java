@@ -28,6 +28,7 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.objectweb.asm.ClassTooLargeException;
 import org.objectweb.asm.MethodTooLargeException;
 
 /**
@@ -139,6 +140,10 @@ public final class Vm implements AutoCloseable {
         return start(executionId, prepare(module, state), state, limits, sink, cancel, host);
     }
 
+    /** What a program too large for one compiled unit is told (too many definitions and constants in one submission). */
+    private static final String TOO_LARGE_AS_ONE_UNIT = "the program is too large to compile as one unit (too many definitions and constants in one "
+            + "submission): submit its definitions in several parts";
+
     /**
      * A verified module compiled once against {@code state}'s dictionary, constants and library, to run any number of
      * times ({@link #run(String, Program, List, Limits, OutputSink, CancelToken, HostConfig)}) on stacks of the types it
@@ -155,11 +160,18 @@ public final class Vm implements AutoCloseable {
             // A definition of a restored session that could not be rebuilt: the image's, reported as such.
             return new Program(module, state, null, false, false, new RunResult.Failed(List.of(e.diagnostic()), ""));
         } catch (MethodTooLargeException e) {
+            // A JVM-internal method (the class initializer that holds the constants) names no function of the program.
+            String what = e.getMethodName().startsWith("<") ? TOO_LARGE_AS_ONE_UNIT
+                    : "function '" + e.getMethodName() + "' is too large to compile (" + e.getCodeSize() + " bytes of bytecode)";
+            return new Program(module, state, null, false, false, new RunResult.Failed(List.of(VmCode.TOO_LARGE.at(module.main().origin(), what)), ""));
+        } catch (ClassTooLargeException e) {
             return new Program(module, state, null, false, false, new RunResult.Failed(List.of(VmCode.TOO_LARGE.at(module.main().origin(),
-                    "function '" + e.getMethodName() + "' is too large to compile (" + e.getCodeSize() + " bytes of bytecode)")), ""));
+                    TOO_LARGE_AS_ONE_UNIT)), ""));
         } catch (RuntimeException e) {
+            // Finch's own fault: the cause goes to the host's log, never into the program's diagnostic.
+            System.getLogger("dev.finch.vm").log(System.Logger.Level.ERROR, "compiling a program failed", e);
             return new Program(module, state, null, false, false, new RunResult.Failed(List.of(VmCode.INTERNAL.at(module.main().origin(),
-                    "compilation failed: " + e)), ""));
+                    "compilation failed (an internal error of Finch's; the host's log has the cause)")), ""));
         }
     }
 
