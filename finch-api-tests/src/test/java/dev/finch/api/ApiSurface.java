@@ -16,7 +16,6 @@ import java.lang.reflect.Type;
 import java.lang.reflect.WildcardType;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -45,13 +44,13 @@ final class ApiSurface {
 
     static ApiSurface of(List<Module> modules) {
         ApiSurface api = new ApiSurface();
+        // Every exported package first: a signature's types are judged against all of them.
         for (Module m : modules) {
             for (String pkg : exportedToEveryone(m.classes())) api.packages.put(pkg, m.artifact());
         }
-        for (Module m : modules) {
-            for (String pkg : exportedToEveryone(m.classes())) {
-                for (String name : classesIn(m.classes(), pkg)) api.read(name);
-            }
+        for (var e : api.packages.entrySet()) {
+            Path classes = modules.stream().filter(m -> m.artifact().equals(e.getValue())).findFirst().orElseThrow().classes();
+            for (String name : classesIn(classes, e.getKey())) api.read(name);
         }
         return api;
     }
@@ -194,5 +193,4 @@ final class ApiSurface {
         // A type variable names no type of its own; its bounds are written on its declaration.
     }
 
-    static List<String> lines(Set<String> of) { return new ArrayList<>(of); }
 }

@@ -71,13 +71,23 @@ public record SchedulePolicy(String name, SessionOptions session, long maxRuns, 
      * @throws HostFailure {@code E-SCHEDULE-001} when there is no such time
      */
     public Instant firstRun(ScheduleWhen when, Instant created) throws HostFailure {
-        Optional<Instant> at = when.due(created, 0, created);
-        if (at.isPresent() && lifetime.isPresent() && at.get().isAfter(created.plus(lifetime.get()))) at = Optional.empty();
+        Optional<Instant> at = nextRun(when, created, 0, created);
         if (at.isEmpty() || !at.get().isAfter(created)) {
             throw new HostFailure(ScheduleCode.BAD_WHEN, "\"" + when.spelling() + "\" is not in the future"
                     + (lifetime.isPresent() ? " within the policy's lifetime of " + lifetime.get() : ""));
         }
         return at.get();
+    }
+
+    /**
+     * When a schedule made at {@code created} that has run {@code runs} times runs next after {@code after}: empty once it
+     * has made this policy's most runs or the time falls after its lifetime.
+     */
+    public Optional<Instant> nextRun(ScheduleWhen when, Instant created, long runs, Instant after) {
+        if (runs >= maxRuns) return Optional.empty();
+        Optional<Instant> at = when.due(created, runs, after);
+        if (at.isPresent() && lifetime.isPresent() && at.get().isAfter(created.plus(lifetime.get()))) return Optional.empty();
+        return at;
     }
 
     /** This policy, each run's outcome handed to {@code callback}. */

@@ -190,10 +190,7 @@ public final class Scheduler implements AutoCloseable {
     }
 
     private static Optional<Instant> next(Schedule s, ScheduleWhen when, SchedulePolicy p, Instant after) {
-        if (s.runs() >= p.maxRuns()) return Optional.empty();
-        Optional<Instant> at = when.due(s.created(), s.runs(), after);
-        if (at.isPresent() && p.lifetime().isPresent() && at.get().isAfter(s.created().plus(p.lifetime().get()))) return Optional.empty();
-        return at;
+        return p.nextRun(when, s.created(), s.runs(), after);
     }
 
     private synchronized void arm(String id, Instant at, boolean missed) {
