@@ -97,6 +97,31 @@ class DurableContinuationTest {
         }
     }
 
+    /**
+     * A submission too large for one generated class (its words spread over several) pauses in its last word, inside a
+     * call from it to a word of the first class, and resumes after a restore in a new Finch.
+     */
+    @Test void aRunPausedInASubmissionOfSeveralClassesIsSavedAndResumed() throws Exception {
+        Files.writeString(ws.resolve("b.txt"), "B");
+        StringBuilder src = new StringBuilder(": reader ( -- string ! {fs.read(${workspace}/**)} ) \"b.txt\" path file-read "
+                + "bytes-to-string if-ok else drop \"?\" then ;\n");
+        for (int i = 0; i < 1_500; i++) {
+            src.append(": f").append(i).append(" ( int -- int ) ").append(i).append(" + :> y y 10 > if y 2 * else y 1 - then ;\n");
+            src.append(": g").append(i).append(" ( string -- string ) string-upcase \"-").append(i).append("\" string-append ;\n");
+        }
+        src.append(": last ( -- string ! {fs.read(${workspace}/**)} ) 1 f1499 int-to-string reader string-append g0 ;\nlast");
+        Session s = Images.keyed().newSession(SessionOptions.builder().workspace(ws).build());
+        Outcome o = s.submit(Submission.of(src.toString(), "main"));
+        assertThat(o).as("%s", o).isInstanceOf(Outcome.Suspended.class);
+        Session restored = Images.keyed().restore(s.save(o.executionId()), SessionOptions.DEFAULT.withWorkspace(ws));
+        Outcome done = restored.approve(o.executionId(), Scope.ONCE);
+        assertThat(done).as("%s", done).isInstanceOf(Outcome.Completed.class);
+        // f1499: 1 + 1499 = 1500 > 10, doubled; then "B", upcased with g0's suffix.
+        assertThat(done.stack()).extracting(e -> e.display()).containsExactly("\"3000B-0\"");
+        assertThat(restored.submit(Submission.of("2 f0 \"x\" g1499", "t")).stack()).extracting(e -> e.display())
+                .containsExactly("\"3000B-0\"", "1", "\"X-1499\"");
+    }
+
     @Test void resumesInANewFinchInThisProcess() throws Exception {
         Session s = suspended(Images.keyed(), new ArrayList<>());
         String executionId = s.suspendedExecutions().iterator().next();

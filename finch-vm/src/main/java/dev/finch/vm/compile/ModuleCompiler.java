@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.objectweb.asm.ClassTooLargeException;
 import org.objectweb.asm.ClassWriter;
 import org.objectweb.asm.MethodTooLargeException;
 import org.objectweb.asm.Opcodes;
@@ -24,10 +25,11 @@ import org.objectweb.asm.Opcodes;
 /**
  * Turns one verified module into runnable code, choosing a tier per function. Words compile to static methods of
  * one hidden class (calls inside the module are direct {@code invokestatic}; calls to words persisted by earlier
- * submissions go through constant method handles, which the JIT inlines like direct calls). The top-level program
- * runs once, so without loops it is interpreted — no class is generated for a one-shot program. A function too
- * large for one JVM method falls back to the interpreter. Generated classes are unloadable once nothing references
- * their words.
+ * submissions go through constant method handles, which the JIT inlines like direct calls). A module too large for
+ * one class (its constant pool or initializer) compiles in several consecutive units, calling each other's words the
+ * same way. The top-level program runs once, so without loops it is interpreted — no class is generated for a
+ * one-shot program. A function too large for one JVM method falls back to the interpreter. Generated classes are
+ * unloadable once nothing references their words.
  */
 public final class ModuleCompiler {
     static final String CLASS_NAME = "dev/finch/vm/runtime/FinchCode";
@@ -73,10 +75,6 @@ public final class ModuleCompiler {
     /** The library whose words the module calls (the one it was verified against). */
     dev.finch.vm.word.Library library() { return library; }
 
-    /**
-     * The runnable module: its entry (taking the run context), its new words ready to persist, whether any class
-     * was generated, and which functions run interpreted.
-     */
     /** A module's top-level program, ready to run on a context: its compiled method, or its interpreter. */
     public interface Main {
         void run(Ctx ctx) throws Throwable;
@@ -87,7 +85,11 @@ public final class ModuleCompiler {
         @Override public void run(Ctx ctx) throws Throwable { handle.invokeExact(ctx); }
     }
 
-    public record Compiled(Main main, Map<String, CompiledWord> words, boolean generatedClass, Set<String> interpreted, Remakes remakes) {
+    /**
+     * The runnable module: its entry (taking the run context), its new words ready to persist, how many classes were
+     * generated (none when everything runs interpreted), and which functions run interpreted.
+     */
+    public record Compiled(Main main, Map<String, CompiledWord> words, int classes, Set<String> interpreted, Remakes remakes) {
         /**
          * Remakes a closure literal of this module from its verified body and captured values (a restored run's), in
          * the tier its function was compiled to.
@@ -123,7 +125,7 @@ public final class ModuleCompiler {
         if (module.words().isEmpty() && mainInterpreted) {
             // A main alone that runs interpreted (most programs a model writes): nothing to generate or link, the main's
             // interpreter is the whole module.
-            return new Compiled(new Interpreter(module.main(), link), Map.of(), false, Set.of("main"), new Remakes(Map.of(), Map.of(), link));
+            return new Compiled(new Interpreter(module.main(), link), Map.of(), 0, Set.of("main"), new Remakes(Map.of(), Map.of(), link));
         }
         int i = 0;
         for (CheckedWord w : module.words()) {
@@ -135,62 +137,155 @@ public final class ModuleCompiler {
         for (CheckedWord w : module.words()) {
             if (tiering == Tiering.INTERPRET_ALL || Loops.size(w.body()) > MAX_COMPILED_NODES) interpretedMethods.add(methodNames.get(w.name()));
         }
-        Class<?> cls = null;
-        MethodHandles.Lookup hidden = null;
-        boolean needClass = needsClass();
-        while (needClass) {
-            data = new ClassData();
-            extras.clear();
-            try {
-                byte[] bytes = generate();
-                MethodHandles.Lookup anchor = MethodHandles.privateLookupIn(Ctx.class, MethodHandles.lookup());
-                hidden = anchor.defineHiddenClassWithClassData(bytes, data.values, false);
-                cls = hidden.lookupClass();
-                break;
-            } catch (MethodTooLargeException e) {
-                // Fall back to the interpreter for that function and try again (architecture: method-too-large is real).
-                String method = e.getMethodName();
-                if (method.endsWith(BOUNDED_BODY)) method = method.substring(0, method.length() - BOUNDED_BODY.length());
-                if (method.endsWith(THREADED_BODY)) method = method.substring(0, method.length() - THREADED_BODY.length());
-                if (method.endsWith(TWIN_BODY)) method = method.substring(0, method.length() - TWIN_BODY.length());
-                if (!interpretedMethods.add(method)) throw e;
-                needClass = needsClass();
-            } catch (IllegalAccessException e) {
-                throw new IllegalStateException(e);
+        List<Unit> units = List.of();
+        if (needsClass()) {
+            // Most modules are one class; a submission too large for one class's constant pool or initializer compiles
+            // in several, each smaller than the last attempt's budget.
+            for (int budget = UNIT_NODES; ; budget /= 2) {
+                List<List<CheckedWord>> parts = partition(budget);
+                try {
+                    units = defineUnits(parts);
+                    break;
+                } catch (UnitTooLarge e) {
+                    if (parts.stream().allMatch(p -> p.size() <= 1)) throw e.cause;
+                }
             }
         }
         try {
-            Map<String, CompiledWord> words = new LinkedHashMap<>();
-            if (cls != null) {
-                for (CheckedWord w : module.words()) {
+            for (Unit u : units) {
+                for (CheckedWord w : u.words()) {
                     if (isInterpreted(w.name())) continue;
-                    compiledHandles.put(w.name(), hidden.findStatic(cls, methodNames.get(w.name()), methodType(w.signature(), false)));
+                    compiledHandles.put(w.name(), u.lookup().findStatic(u.cls(), methodNames.get(w.name()), methodType(w.signature(), false)));
                 }
-                for (Extra x : extras) {
+            }
+            for (Unit u : units) {
+                for (Extra x : u.extras()) {
                     MethodHandle uniform = interpretedMethods.contains(x.method())
                             ? new Interpreter(x.word(), link).uniform()
-                            : Invokers.uniform(hidden.findStatic(cls, x.method(), methodType(x.word().signature(), x.closure())), x.word().signature(), x.closure());
-                    data.fill(x.invokerSlot(), uniform);
+                            : Invokers.uniform(u.lookup().findStatic(u.cls(), x.method(), methodType(x.word().signature(), x.closure())), x.word().signature(), x.closure());
+                    u.data().fill(x.invokerSlot(), uniform);
                     if (x.closure()) closureInvokers.putIfAbsent(x.word(), uniform);
                     if (x.site() != null) quoteInvokers.putIfAbsent(x.site(), uniform);
                 }
-                // Every late entry is in place: now the initializer may copy the class data into its fields.
-                hidden.ensureInitialized(cls);
+                for (var crossing : u.links().entrySet()) {
+                    String name = crossing.getKey();
+                    MethodHandle callee = isInterpreted(name) ? interpreter(name).typed() : compiledHandles.get(name);
+                    u.data().fill(crossing.getValue(), new TypedHandleKey(name, callee));
+                }
             }
+            // Every late entry of every unit is in place: now the initializers may copy the class data into their fields.
+            for (Unit u : units) u.lookup().ensureInitialized(u.cls());
+            Map<String, CompiledWord> words = new LinkedHashMap<>();
             for (CheckedWord w : module.words()) {
                 MethodHandle mh = isInterpreted(w.name()) ? interpreter(w.name()).typed() : compiledHandles.get(w.name());
                 words.put(w.name(), new CompiledWord(w.name(), w.signature(), mh, w.suspends(), w));
             }
             // An interpreted main runs as its interpreter itself: binding a method handle to it cost every run.
+            Unit last = units.isEmpty() ? null : units.get(units.size() - 1);
             Main main = interpretedMethods.contains("main") ? new Interpreter(module.main(), link)
-                    : new CompiledMain(hidden.findStatic(cls, "main", MethodType.methodType(void.class, Ctx.class)));
+                    : new CompiledMain(last.lookup().findStatic(last.cls(), "main", MethodType.methodType(void.class, Ctx.class)));
             Set<String> interpreted = new HashSet<>();
             for (var e : methodNames.entrySet()) if (interpretedMethods.contains(e.getValue())) interpreted.add(e.getKey());
             // A closure literal runs in the tier its function was compiled to, so a restored closure resumes its own frames.
-            return new Compiled(main, words, cls != null, interpreted, new Remakes(Map.copyOf(closureInvokers), quoteInvokers, link));
+            return new Compiled(main, words, units.size(), interpreted, new Remakes(Map.copyOf(closureInvokers), quoteInvokers, link));
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("generated class could not be linked", e);
         }
+    }
+
+    /**
+     * At most this many IR nodes (and {@link #UNIT_WORD_NODES} more a word) go into one generated class. A class holds at
+     * most 65,535 constant-pool entries and a 64 KiB initializer: a few thousand lines of a model's definitions reach
+     * either. Calls between the classes of one module go through constant method handles, like calls of an earlier
+     * submission's words.
+     */
+    static final int UNIT_NODES = 24_000;
+    private static final int UNIT_WORD_NODES = 16;
+
+    /** One generated class of a module: its words (the last unit also holds the main), extras and cross-unit links. */
+    private record Unit(Class<?> cls, MethodHandles.Lookup lookup, ClassData data, List<CheckedWord> words, List<Extra> extras, Map<String, Integer> links) { }
+
+    /** A unit overflowed a class's limits: the module is split more finely. */
+    private static final class UnitTooLarge extends Exception {
+        final RuntimeException cause;
+
+        UnitTooLarge(RuntimeException cause) {
+            super(null, null, false, false);
+            this.cause = cause;
+        }
+    }
+
+    /** The module's words in source order, cut into consecutive parts of at most {@code budget} nodes (a part has at least one). */
+    private List<List<CheckedWord>> partition(int budget) {
+        List<List<CheckedWord>> parts = new ArrayList<>();
+        List<CheckedWord> part = new ArrayList<>();
+        int size = interpretedMethods.contains("main") ? 0 : Loops.size(module.main().body());
+        for (CheckedWord w : module.words()) {
+            if (isInterpreted(w.name())) continue;
+            int n = Loops.size(w.body()) + UNIT_WORD_NODES;
+            if (!part.isEmpty() && size + n > budget) {
+                parts.add(part);
+                part = new ArrayList<>();
+                size = 0;
+            }
+            part.add(w);
+            size += n;
+        }
+        parts.add(part);
+        return parts;
+    }
+
+    /** Generates and defines one hidden class a part (uninitialized: their late entries are filled first). */
+    private List<Unit> defineUnits(List<List<CheckedWord>> parts) throws UnitTooLarge {
+        List<Unit> units = new ArrayList<>();
+        for (int u = 0; u < parts.size(); u++) {
+            unitIndex = u;
+            unitWords = new HashSet<>();
+            for (CheckedWord w : parts.get(u)) unitWords.add(w.name());
+            boolean withMain = u == parts.size() - 1;
+            while (true) {
+                data = new ClassData();
+                extras.clear();
+                links = new HashMap<>();
+                try {
+                    byte[] bytes = generate(parts.get(u), withMain);
+                    MethodHandles.Lookup anchor = MethodHandles.privateLookupIn(Ctx.class, MethodHandles.lookup());
+                    MethodHandles.Lookup hidden = anchor.defineHiddenClassWithClassData(bytes, data.values, false);
+                    units.add(new Unit(hidden.lookupClass(), hidden, data, parts.get(u), List.copyOf(extras), links));
+                    break;
+                } catch (MethodTooLargeException e) {
+                    String method = e.getMethodName();
+                    if (method.equals("<clinit>")) throw new UnitTooLarge(e);
+                    // Fall back to the interpreter for that function and try again (architecture: method-too-large is real).
+                    if (method.endsWith(BOUNDED_BODY)) method = method.substring(0, method.length() - BOUNDED_BODY.length());
+                    if (method.endsWith(THREADED_BODY)) method = method.substring(0, method.length() - THREADED_BODY.length());
+                    if (method.endsWith(TWIN_BODY)) method = method.substring(0, method.length() - TWIN_BODY.length());
+                    if (!interpretedMethods.add(method)) throw e;
+                } catch (ClassTooLargeException e) {
+                    throw new UnitTooLarge(e);
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return units;
+    }
+
+    /** The index of the unit being generated; its words; the link slot of each word of another unit it calls. */
+    private int unitIndex;
+    private Set<String> unitWords = Set.of();
+    private Map<String, Integer> links = Map.of();
+
+    /**
+     * Whether a call of module word {@code word} from the unit being generated goes through a method handle: the word is
+     * interpreted or compiled in another unit.
+     */
+    boolean viaHandle(String word) { return isInterpreted(word) || !unitWords.contains(word); }
+
+    /** The class-data slot whose {@link TypedHandleKey} holds the handle a call of {@code word} goes through. */
+    int handleSlot(String word) {
+        if (unitWords.contains(word)) return interpretedHandleSlot(word);
+        return links.computeIfAbsent(word, w -> data.reserve());
     }
 
     /** Whether any function is to be compiled, so that a hidden class is needed. A loop: no stream on a fresh JVM's first submission. */
@@ -228,23 +323,23 @@ public final class ModuleCompiler {
         }
     }
 
-    private byte[] generate() {
+    private byte[] generate(List<CheckedWord> words, boolean withMain) {
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_FRAMES | ClassWriter.COMPUTE_MAXS) {
             @Override protected String getCommonSuperClass(String a, String b) { return "java/lang/Object"; }
         };
         cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC, CLASS_NAME, null, "java/lang/Object", null);
         cw.visitSource(module.source().source(), null);
-        bounded = Bounded.of(module.words(), w -> !isInterpreted(w), library);
+        bounded = Bounded.of(words, w -> !isInterpreted(w), library);
         threaded = new HashSet<>();
         twinned = new HashSet<>();
-        for (CheckedWord w : module.words()) {
+        for (CheckedWord w : words) {
             if (!isInterpreted(w.name()) && !bounded.containsKey(w.name()) && !w.suspends()) {
                 threaded.add(w.name());
                 if (Twins.eligible(w)) twinned.add(w.name());
             }
         }
-        if (!interpretedMethods.contains("main")) new MethodCompiler(this, module.main(), "main", MethodCompiler.Role.MAIN).compile(cw);
-        for (CheckedWord w : module.words()) {
+        if (withMain && !interpretedMethods.contains("main")) new MethodCompiler(this, module.main(), "main", MethodCompiler.Role.MAIN).compile(cw);
+        for (CheckedWord w : words) {
             if (isInterpreted(w.name())) continue;
             if (threaded.contains(w.name())) {
                 // The body takes and returns the fuel (module callers pass theirs); the public entry reads and writes the context's.
@@ -369,14 +464,14 @@ public final class ModuleCompiler {
     /** Queues a closure body or quote adapter; returns the class-data slot of its invoker. */
     int addExtra(String prefix, CheckedWord body, boolean closure) {
         int slot = data.reserve();
-        extras.add(new Extra(prefix + extras.size(), body, closure, slot, null));
+        extras.add(new Extra(prefix + unitIndex + "_" + extras.size(), body, closure, slot, null));
         return slot;
     }
 
     /** The slot of the invoker of quotation {@code site}'s execution token, which runs {@code adapter}. */
     int addQuote(CheckedWord adapter, Checked.QuoteNode site) {
         int slot = data.reserve();
-        extras.add(new Extra("q" + extras.size(), adapter, false, slot, site));
+        extras.add(new Extra("q" + unitIndex + "_" + extras.size(), adapter, false, slot, site));
         return slot;
     }
 

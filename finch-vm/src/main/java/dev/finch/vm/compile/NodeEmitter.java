@@ -87,7 +87,7 @@ final class NodeEmitter {
         int k = sig.ins().size();
         int base = n.before().size() - k;
         MethodVisitor mv = mc.mv;
-        boolean viaHandle = persisted != null || mc.owner.isInterpreted(name);
+        boolean viaHandle = persisted != null || mc.owner.viaHandle(name);
         Bounded.Fact bounded = local != null && !viaHandle ? mc.owner.bounded(name) : null;
         if (bounded != null) {
             boundedCall(mc, n, sig, base, name, bounded);
@@ -100,7 +100,7 @@ final class NodeEmitter {
         Runnable invoke = () -> {
             mc.fuelOut();
             if (persisted != null) mc.classConstant(persisted.handle(), "Ljava/lang/invoke/MethodHandle;");
-            else if (viaHandle) mc.lateConstant(mc.owner.interpretedHandleSlot(name), "Ljava/lang/Object;", "java/lang/invoke/MethodHandle");
+            else if (viaHandle) mc.lateConstant(mc.owner.handleSlot(name), "Ljava/lang/Object;", "java/lang/invoke/MethodHandle");
             mv.visitVarInsn(ALOAD, MethodCompiler.CTX_LOCAL);
             mc.nextDepth();
             for (int i = 0; i < k; i++) load(mc, n.before(), base + i, Kind.of(sig.ins().get(i)));

@@ -140,9 +140,12 @@ public final class Vm implements AutoCloseable {
         return start(executionId, prepare(module, state), state, limits, sink, cancel, host);
     }
 
-    /** What a program too large for one compiled unit is told (too many definitions and constants in one submission). */
-    private static final String TOO_LARGE_AS_ONE_UNIT = "the program is too large to compile as one unit (too many definitions and constants in one "
-            + "submission): submit its definitions in several parts";
+    /**
+     * What a program is told when one of its functions holds more calls and constants than a generated class can, even
+     * alone (a submission's definitions are otherwise spread over as many classes as they need).
+     */
+    private static final String TOO_LARGE_AS_ONE_UNIT = "the program is too large to compile: one of its functions holds more calls and constants "
+            + "than one compiled unit can; split that function";
 
     /**
      * A verified module compiled once against {@code state}'s dictionary, constants and library, to run any number of

@@ -20,7 +20,7 @@ public enum VmCode implements DiagnosticCode {
     CANCELLED("E-RUN-001", "The run was cancelled."),
     ALREADY_RESUMED("E-RUN-002", "This suspension was already resumed; a continuation runs once."),
     INTERNAL("E-RUN-003", "An internal VM error; the run was stopped and nothing was committed."),
-    TOO_LARGE("E-RUN-004", "A function, or one submission's definitions and constants together, are too large to compile and cannot be run: split the submission."),
+    TOO_LARGE("E-RUN-004", "One function holds more calls and constants than a compiled unit can, even alone, and cannot be run: split that function. (A submission's many definitions are spread over as many units as they need.)"),
     PROGRAM_ERROR("E-RUN-005", "A checked run-time error of the program's own making: program-error, or a µNorman check (an if on a non-Boolean, no matching case branch, an unbound val, an unaskable type, steps sharing a stateful tool). The program is wrong, not the world."),
     EXPECTED_OK("E-RUN-006", "expect-ok found an err: a failure nobody caught stopped the run."),
     STEP_PAUSED("E-RUN-007", "The run tried to pause (for approval, a deferred answer or a yield, or a step-join waiting across another step's pause) inside a function value that a word runs without a resume point (list-map, list-filter, list-fold, sorting, an execute whose function type shows no pause); a pause needs the whole run's frames, so the run stops. Pauses in concurrent steps and fiber bodies are not refused: the run pauses with all their frames."),
