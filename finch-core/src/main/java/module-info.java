@@ -8,6 +8,7 @@ module finch.core {
     requires transitive finch.capabilities;
     requires transitive finch.verifier;
     requires transitive finch.vm;
+    requires finch.persist;
     requires transitive finch.host;
     requires finch.lib;
     requires transitive finch.automation;

@@ -5,6 +5,7 @@
 @SuppressWarnings("module") // names modules absent when this one compiles (automatic modules, later in the build)
 module finch.host {
     requires transitive finch.vm;
+    requires finch.persist;
     requires de.siegmar.fastcsv;
     requires com.cronutils;
     exports dev.finch.host;

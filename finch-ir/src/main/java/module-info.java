@@ -3,11 +3,11 @@
 module finch.ir {
     exports dev.finch.ir;
     exports dev.finch.ir.cap;
-    exports dev.finch.ir.checked to finch.verifier, finch.vm, finch.forth, finch.lisp, finch.norman, finch.core, finch.norman.test, finch.bench;
+    exports dev.finch.ir.checked to finch.verifier, finch.values, finch.vm, finch.persist, finch.forth, finch.lisp, finch.norman, finch.core, finch.norman.test, finch.bench;
     exports dev.finch.ir.diag;
-    exports dev.finch.ir.instr to finch.verifier, finch.vm, finch.forth, finch.lisp, finch.norman, finch.core, finch.bench;
+    exports dev.finch.ir.instr to finch.verifier, finch.vm, finch.persist, finch.forth, finch.lisp, finch.norman, finch.core, finch.bench;
     exports dev.finch.ir.limit;
-    exports dev.finch.ir.print to finch.vm, finch.core, finch.forth;
+    exports dev.finch.ir.print to finch.vm, finch.persist, finch.core, finch.forth;
     exports dev.finch.ir.type;
     exports dev.finch.ir.vocab;
 }

@@ -1,8 +1,8 @@
 package dev.finch;
 
+import dev.finch.vm.engine.Remaker;
 import dev.finch.ir.checked.Checked.CheckedModule;
 import dev.finch.vm.engine.CompiledWord;
-import dev.finch.vm.persist.Continuations;
 import java.lang.ref.SoftReference;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class RebuildCache {
     /** A rebuilt definition. */
-    record Built(CheckedModule module, Map<String, CompiledWord> words, Continuations.Remaker remaker) { }
+    record Built(CheckedModule module, Map<String, CompiledWord> words, Remaker remaker) { }
 
     /** How many rebuilt definitions are kept at most (the least recently used go first). */
     static final int CAPACITY = 4096;

@@ -1,5 +1,6 @@
 package dev.finch;
 
+import dev.finch.vm.engine.Remaker;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -22,7 +23,6 @@ import dev.finch.verifier.Verifier;
 import dev.finch.vm.engine.CompiledWord;
 import dev.finch.vm.engine.Vm;
 import dev.finch.vm.engine.VmState;
-import dev.finch.vm.persist.Continuations;
 import dev.finch.vm.persist.Programs;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -87,7 +87,7 @@ final class SessionHistory {
         /** Its content's digest, links included ({@link RebuildCache}), made when first needed. */
         private String key;
         private volatile CheckedModule module;
-        private volatile Continuations.Remaker remaker;
+        private volatile Remaker remaker;
 
         private Definition(long id, String text, String language, String sourceId, Map<String, Made> made, Map<String, Long> uses,
                            Map<String, Type.Fn> shadows, Map<String, Type> constants, Row stack, Map<String, CompiledWord> words,
@@ -123,7 +123,7 @@ final class SessionHistory {
         }
 
         /** What remakes its closures and execution tokens: compiled again (with what it links to) when restored. */
-        @Override public Continuations.Remaker remaker() {
+        @Override public Remaker remaker() {
             if (remaker == null) rebuild(this);
             return remaker;
         }

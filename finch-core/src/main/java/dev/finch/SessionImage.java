@@ -1,5 +1,6 @@
 package dev.finch;
 
+import dev.finch.vm.persist.DurableRuns;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -97,7 +98,7 @@ public final class SessionImage {
             // is saved once (as it is now: the paused run's changes show there, as they do in place).
             for (TypedValue v : state.stack()) stack.add(typed(v, programs));
             for (var c : new java.util.TreeMap<>(state.constants()).entrySet()) constants.set(c.getKey(), typed(c.getValue(), programs));
-            if (suspension != null) continuation = session.finch().vm().save(suspension, programs);
+            if (suspension != null) continuation = DurableRuns.save(suspension, programs);
         } catch (ValueCodec.NotDurable | Continuations.Refused e) {
             throw new ImageException((suspension == null ? "the session's stack or constants" : "execution " + executionId)
                     + " cannot be saved: " + e.getMessage(), e);
@@ -203,7 +204,7 @@ public final class SessionImage {
             SessionHistory.Submitted entry = suspended(finch, s.get("entry"), base);
             // The paused run schedules from its own program's words too, as it did in place.
             var host = session.hostConfig(new SessionSchedules(session, base, entry.module()));
-            Suspension suspension = finch.vm().restore(executionId, entry.module(), base.withStack(entry.call() ? List.of() : stack),
+            Suspension suspension = DurableRuns.restore(finch.vm(), executionId, entry.module(), base.withStack(entry.call() ? List.of() : stack),
                     host, s.get("continuation").asText(), programs);
             List<String> inferred = new ArrayList<>();
             entry.module().inferredCapabilities().forEach(c -> inferred.add(c.toString()));

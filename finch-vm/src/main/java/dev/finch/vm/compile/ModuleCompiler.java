@@ -89,16 +89,19 @@ public final class ModuleCompiler {
      * The runnable module: its entry (taking the run context), its new words ready to persist, how many classes were
      * generated (none when everything runs interpreted), and which functions run interpreted.
      */
-    public record Compiled(Main main, Map<String, CompiledWord> words, int classes, Set<String> interpreted, Remakes remakes) {
+    public record Compiled(Main main, Map<String, CompiledWord> words, int classes, Set<String> interpreted, Remakes remakes)
+            implements dev.finch.vm.engine.Remaker {
         /**
          * Remakes a closure literal of this module from its verified body and captured values (a restored run's), in
          * the tier its function was compiled to.
          */
+        @Override
         public dev.finch.vm.value.Closure closure(CheckedWord body, Object[] captures) {
             return new dev.finch.vm.value.Closure(remakes.closureInvoker(body), captures, body.signature(), "closure@" + body.origin(), body);
         }
 
         /** Remakes the execution token of quotation {@code site} of this module, in the tier its function was compiled to. */
+        @Override
         public dev.finch.vm.value.Closure quote(Checked.QuoteNode site) { return remakes.quote(site); }
     }
 

@@ -23,6 +23,15 @@ public final class Suspension {
 
     public String executionId() { return executionId; }
 
+    /** The paused run's context (what persistence saves of it). */
+    public dev.finch.vm.runtime.Ctx context() { return paused.ctx(); }
+
+    /** The verified module the run is a run of. */
+    public dev.finch.ir.checked.Checked.CheckedModule module() { return paused.module(); }
+
+    /** The functions of that module that run interpreted (part of a saved run's module digest). */
+    public java.util.Set<String> interpreted() { return paused.interpreted(); }
+
     /** What the run published when it paused. */
     public TypedValue payload() { return payload; }
 

@@ -10,8 +10,6 @@ import dev.finch.vm.Limits;
 import dev.finch.vm.OutputSink;
 import dev.finch.vm.TypedValue;
 import dev.finch.vm.compile.ModuleCompiler;
-import dev.finch.vm.persist.Continuations;
-import dev.finch.vm.persist.Programs;
 import dev.finch.vm.boundary.HostConfig;
 import dev.finch.vm.boundary.HostResponse;
 import dev.finch.vm.boundary.RunHost;
@@ -528,77 +526,72 @@ public final class Vm implements AutoCloseable {
     public VmState compileOnly(CheckedModule module, VmState state) { return rebuild(module, state).state(); }
 
     /** A program compiled again without running: the state with its definitions, its words, and what remakes its values. */
-    public record Rebuilt(VmState state, Map<String, CompiledWord> words, Continuations.Remaker remaker) { }
+    public record Rebuilt(VmState state, Map<String, CompiledWord> words, Remaker remaker) { }
 
     /**
      * As {@link #compileOnly}, also answering the words compiled and what remakes the program's closures and execution
-     * tokens, so that values saved with the session (a closure on its stack) can be remade ({@link Programs}).
+     * tokens, so that values saved with the session (a closure on its stack) can be remade.
      */
     public Rebuilt rebuild(CheckedModule module, VmState state) {
         ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, state, tiering, state.library());
         Map<String, CompiledWord> words = new LinkedHashMap<>(state.words());
         words.putAll(compiled.words());
-        return new Rebuilt(new VmState(state.library(), state.stack(), words, state.constants()), compiled.words(), remaker(compiled));
+        return new Rebuilt(new VmState(state.library(), state.stack(), words, state.constants()), compiled.words(), compiled);
     }
 
     /**
-     * The durable form of a suspended run, to resume in another process (see {@link Continuations}), with every
-     * concurrent step that paused with it; a CPU task is kept as its end, or as its closure to start again. The run may
-     * hold closures and execution tokens made by the programs of {@code earlier} (a session's earlier submissions);
-     * restore it with the same programs. Refused ({@link dev.finch.vm.persist.ValueCodec.NotDurable}) for a run holding
-     * a value that lives only in this process (a function made outside any of these programs, a step holding its host's
-     * per-step state).
+     * A suspended run about to be rebuilt from its durable form, in any process (persistence reads the form into
+     * {@link Restoring#context()}): {@code module} compiled again against the same {@code base} state (dictionary and
+     * stack) it started from, and a fresh context holding {@code host}'s grants — a saved run's authority is what its new
+     * host gives it. Nothing runs and nothing is dispatched until the suspension it makes is resumed.
      */
-    public String save(Suspension suspension, Programs earlier) {
-        Paused p = suspension.paused;
-        Type yt = p.module().main().signature().yields().map(Type.Yields::yielded).orElse(Type.UNIT);
-        earlier.add(new Programs.Known(Programs.RUN, p.module(), null));
-        return Continuations.save(suspension.executionId(), Continuations.moduleDigest(p.module(), p.interpreted()), p.ctx(), yt,
-                earlier, p.module().main().signature().outs(), p.module().newConstants());
-    }
-
-    /**
-     * Rebuilds a suspended run saved by {@link #save} in any process, from the same verified module and the same
-     * base state (dictionary and stack) it started from, and the {@code earlier} programs it was saved with. Nothing runs
-     * and nothing is dispatched until it is resumed. The run holds {@code host}'s grants: those saved with it (approvals
-     * for this run only) are not trusted.
-     */
-    public Suspension restore(String executionId, CheckedModule module, VmState base, HostConfig host, String saved, Programs earlier) {
+    public Restoring restoring(String executionId, CheckedModule module, VmState base, HostConfig host) {
         ModuleCompiler.Compiled compiled = ModuleCompiler.compile(module, base, tiering, base.library());
-        earlier.add(new Programs.Known(Programs.RUN, module, remaker(compiled)));
         Map<String, Object> constants = new LinkedHashMap<>();
         base.constants().forEach((n, v) -> constants.put(n, v.value()));
         Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), constants);
         ctx.host = new RunHost(executionId, host);
         ctx.cpu = new dev.finch.vm.runtime.CpuTasks.Run(cpuTasks);
         inspection(ctx, base, module);
-        // The run's steps are rebuilt on ctx as the continuation is read (they share its host and definitions).
-        Continuations.Restored r = Continuations.restore(saved, executionId, Continuations.moduleDigest(module, compiled.interpreted()),
-                earlier, ctx, module.main().signature().outs(), module.newConstants());
-        // The restoring host's grants, never the image's: a saved run's authority is what its new host gives it.
-        dev.finch.vm.boundary.RunHost.of(ctx).restore(host.grants(), r.sequence(), r.journal(), r.pending(), r.waiting());
         ctx.stackIn = base.values();
-        ctx.constants().putAll(r.constants());
-        ctx.restoreOutput(r.output(), r.outputRecord(), r.outputBytes());
-        ctx.restoreExecuted(r.executedNanos());
-        ctx.yielded = r.yielded();
-        if (r.awaitingTask()) dev.finch.vm.runtime.CpuTasks.restoredWait(ctx);
-        ctx.suspending = true;
-        java.util.List<dev.finch.vm.value.Frame> frames = new java.util.ArrayList<>(r.framesOutermostFirst());
-        java.util.Collections.reverse(frames);
-        for (dev.finch.vm.value.Frame f : frames) ctx.pushFrame(f);
-        Paused p = new Paused(ctx, compiled.main(), module, base, compiled.words(), compiled.interpreted(), false);
-        TypedValue payload = r.yieldedType() == null ? null : new TypedValue(r.yieldedType(), r.yielded());
-        return new Suspension(executionId, payload == null ? new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE) : payload, p);
+        return new Restoring(executionId, module, base, compiled, ctx);
     }
 
-    /** How {@code compiled}'s closure literals and quotations make their values again. */
-    private static Continuations.Remaker remaker(ModuleCompiler.Compiled compiled) {
-        return new Continuations.Remaker() {
-            @Override public Object closure(dev.finch.ir.checked.Checked.CheckedWord body, Object[] captures) { return compiled.closure(body, captures); }
+    /** A run being restored ({@link #restoring}): fill its context, then make it a suspension ({@link #suspended}). */
+    public static final class Restoring {
+        private final String executionId;
+        private final CheckedModule module;
+        private final VmState base;
+        private final ModuleCompiler.Compiled compiled;
+        private final Ctx ctx;
 
-            @Override public Object quote(dev.finch.ir.checked.Checked.QuoteNode site) { return compiled.quote(site); }
-        };
+        private Restoring(String executionId, CheckedModule module, VmState base, ModuleCompiler.Compiled compiled, Ctx ctx) {
+            this.executionId = executionId;
+            this.module = module;
+            this.base = base;
+            this.compiled = compiled;
+            this.ctx = ctx;
+        }
+
+        /** The run's context, for the saved state (steps, grants' journal, output, constants) to be read into. */
+        public Ctx context() { return ctx; }
+
+        /** The functions the module runs interpreted (part of a saved run's module digest). */
+        public java.util.Set<String> interpreted() { return compiled.interpreted(); }
+
+        /** What remakes the module's closures and execution tokens in the tier each was compiled to. */
+        public Remaker remaker() { return compiled; }
+
+        /**
+         * The suspension, once the context holds everything else saved: the paused frames ({@code framesOutermostFirst})
+         * and the value the run published when it paused ({@code payload}, null for none).
+         */
+        public Suspension suspended(List<dev.finch.vm.value.Frame> framesOutermostFirst, TypedValue payload) {
+            ctx.suspending = true;
+            for (int i = framesOutermostFirst.size() - 1; i >= 0; i--) ctx.pushFrame(framesOutermostFirst.get(i));
+            Paused p = new Paused(ctx, compiled.main(), module, base, compiled.words(), compiled.interpreted(), false);
+            return new Suspension(executionId, payload == null ? new TypedValue(Type.UNIT, dev.finch.vm.value.Unit.INSTANCE) : payload, p);
+        }
     }
 
     /** What {@code vm-vocabulary} answers in a run of {@code module} on {@code state}: its vocabulary and definitions. */

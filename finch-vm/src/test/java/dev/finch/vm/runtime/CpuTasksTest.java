@@ -9,7 +9,6 @@ import dev.finch.vm.engine.CancelToken;
 import dev.finch.vm.Limits;
 import dev.finch.vm.OutputSink;
 import dev.finch.vm.engine.VmCode;
-import dev.finch.vm.persist.ValueCodec;
 import dev.finch.vm.value.Closure;
 import dev.finch.vm.value.OptionValue;
 import java.lang.invoke.MethodHandle;
@@ -25,9 +24,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The CPU-task runtime below the frontends: the pool's bound, the join's two ways (pause at the root, wait in place
- * elsewhere, running a queued task itself), cancellation at the next fuel slice, the shared step pool, and the
- * durable forms. Task bodies here are Java functions behind a closure's invoker, so a test holds a task exactly where
- * it wants it with a latch — no timing is assumed.
+ * elsewhere, running a queued task itself), cancellation at the next fuel slice and the shared step pool (their
+ * durable forms: finch-persist's CpuTaskFormsTest). Task bodies here are Java functions behind a closure's invoker, so
+ * a test holds a task exactly where it wants it with a latch — no timing is assumed.
  */
 class CpuTasksTest {
     private static final Origin O = Origin.of("test", 1, 1);
@@ -179,31 +178,6 @@ class CpuTasksTest {
         assertThat(ctx.text().toString()).isEmpty();
         assertThatThrownBy(() -> CpuTasks.join(ctx, "a step", O)).isInstanceOfSatisfying(FinchTrap.class,
                 f -> assertThat(f.code()).isEqualTo(VmCode.TASK_KIND));
-    }
-
-    @Test void finishedTasksHaveDurableForms() throws Exception {
-        Ctx ctx = root(Limits.DEFAULT);
-        Type type = new Type.TaskT(Type.INT);
-        CpuTasks.Task done = CpuTasks.spawn(ctx, thunk(c -> 42L), O);
-        CpuTasks.Task failed = CpuTasks.spawn(ctx, thunk(c -> {
-            throw new FinchTrap(VmCode.DIVIDE_BY_ZERO, O, "division by zero");
-        }), O);
-        done.whenDone().get(30, TimeUnit.SECONDS);
-        failed.whenDone().get(30, TimeUnit.SECONDS);
-        Object back = ValueCodec.decode(type, ValueCodec.encode(type, done));
-        assertThat(CpuTasks.join(ctx, back, O)).isEqualTo(42L);
-        Object backFailed = ValueCodec.decode(type, ValueCodec.encode(type, failed));
-        assertThatThrownBy(() -> CpuTasks.join(ctx, backFailed, O)).isInstanceOfSatisfying(FinchTrap.class,
-                f -> assertThat(f.diagnostic().code()).isEqualTo("E-ARITH-002"));
-        // A task still computing is saved as its closure: only a program's own closure literal has a durable form.
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch release = new CountDownLatch(1);
-        CpuTasks.Task running = CpuTasks.spawn(ctx, thunk(blocked(started, release, 1L)), O);
-        await(started);
-        assertThatThrownBy(() -> ValueCodec.encode(type, running)).isInstanceOf(ValueCodec.NotDurable.class);
-        assertThatThrownBy(() -> ValueCodec.encode(type, "a step")).isInstanceOf(ValueCodec.NotDurable.class).hasMessageContaining("step");
-        release.countDown();
-        running.whenDone().get(30, TimeUnit.SECONDS);
     }
 
     @Test void aPoolHasAtLeastOneWorker() {

@@ -1,6 +1,5 @@
 package dev.finch.vm;
 
-import dev.finch.vm.engine.CallerThread;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
@@ -17,7 +16,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * passes the events on to the {@code target} sink in order, as they come (so say text still streams). The run never
  * waits for the target, so whatever the target does — block on a full pipe, never return — the run keeps its deadline
  * and its cancellation. That is why a run whose sink is one of these (or {@link OutputSink#NONE}) may run on the
- * calling thread ({@link CallerThread}), while any other sink is the embedder's code and sends the run to a worker.
+ * calling thread (the engine's {@code CallerThread}), while any other sink is the embedder's code and sends the run to a worker.
  *
  * <p>Delivery may end after the run: call {@link #awaitDelivered} before reading what the target received (the
  * outcome itself always has all the say text). The target's exceptions are dropped, as a broken host sink's always are

@@ -1,5 +1,6 @@
 package dev.finch.vm.persist;
 
+import dev.finch.vm.engine.Remaker;
 import dev.finch.ir.checked.Checked;
 import dev.finch.ir.checked.Checked.CheckedModule;
 import dev.finch.ir.checked.Checked.CheckedWord;
@@ -39,11 +40,11 @@ public final class Programs implements ValueCodec.Closures {
         CheckedModule module();
 
         /** What remakes its closures and execution tokens; null when only saving. */
-        Continuations.Remaker remaker();
+        Remaker remaker();
     }
 
     /** A source whose module is at hand. */
-    public record Known(long id, CheckedModule module, Continuations.Remaker remaker) implements Source {
+    public record Known(long id, CheckedModule module, Remaker remaker) implements Source {
         @Override public boolean available() { return true; }
     }
 
@@ -169,7 +170,7 @@ public final class Programs implements ValueCodec.Closures {
     @Override public Object make(ValueCodec.Site at, Object[] captures) {
         at = numbered(at);
         CheckedWord body = body(at);
-        Continuations.Remaker make = body == null ? null : sources.get(at.program()).remaker();
+        Remaker make = body == null ? null : sources.get(at.program()).remaker();
         if (make == null) throw new Continuations.Refused("closures are remade only when a run or session is restored");
         return make.closure(body, captures);
     }
@@ -177,7 +178,7 @@ public final class Programs implements ValueCodec.Closures {
     @Override public Object quote(ValueCodec.Site at) {
         Sites s = sites(at.program());
         if (s == null || at.index() < 0 || at.index() >= s.quotes().size()) return null;
-        Continuations.Remaker make = sources.get(at.program()).remaker();
+        Remaker make = sources.get(at.program()).remaker();
         if (make == null) throw new Continuations.Refused("execution tokens are remade only when a run or session is restored");
         return make.quote(s.quotes().get(at.index()));
     }

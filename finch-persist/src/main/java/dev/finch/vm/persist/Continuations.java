@@ -59,15 +59,6 @@ public final class Continuations {
         return sha256(b.toString());
     }
 
-    /** How a rebuilt program makes its closure literals' closures and its quotations' execution tokens again. */
-    public interface Remaker {
-        /** A closure of literal {@code body} over {@code captures}. */
-        Object closure(CheckedWord body, Object[] captures);
-
-        /** The execution token quotation {@code site} makes. */
-        Object quote(Checked.QuoteNode site);
-    }
-
     /**
      * Saves the paused run: its frames (outermost first), every concurrent step that paused with it (closure and
      * frames; a handle to a step by its id, an ended step's with its value), the root's results when it had finished
