@@ -20,7 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -32,28 +32,20 @@ import org.junit.jupiter.api.Test;
 class CpuTaskFormsTest {
     private static final Origin O = Origin.of("test", 1, 1);
     private static final Type.Fn INT_THUNK = Type.Fn.of(List.of(), List.of(Type.INT));
-    private static final MethodHandle INVOKE;
-
-    static {
-        try {
-            INVOKE = MethodHandles.lookup().findStatic(CpuTaskFormsTest.class, "invoke",
-                    MethodType.methodType(Object.class, Ctx.class, int.class, Object[].class, Object[].class));
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
     private final CpuTasks pool = new CpuTasks(1);
 
     @AfterEach void closePool() { pool.close(); }
 
-    /** The invoker of every test closure: its one capture is the body, a function of the task's context. */
-    @SuppressWarnings("unchecked")
-    private static Object invoke(Ctx ctx, int depth, Object[] captures, Object[] args) {
-        return ((Function<Ctx, Object>) captures[0]).apply(ctx);
+    /** A task body: {@code body} behind a closure's invoker signature {@code (Ctx, int, Object[], Object[]) Object}. */
+    private static Closure thunk(Supplier<Object> body) {
+        try {
+            MethodHandle get = MethodHandles.publicLookup().findVirtual(Supplier.class, "get", MethodType.methodType(Object.class)).bindTo(body);
+            return new Closure(MethodHandles.dropArguments(get, 0, Ctx.class, int.class, Object[].class, Object[].class),
+                    new Object[0], INT_THUNK, "test-thunk");
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
     }
-
-    private static Closure thunk(Function<Ctx, Object> body) { return new Closure(INVOKE, new Object[] {body}, INT_THUNK, "test-thunk"); }
 
     private static void await(CountDownLatch l) throws InterruptedException {
         assertThat(l.await(30, TimeUnit.SECONDS)).isTrue();
@@ -63,8 +55,8 @@ class CpuTaskFormsTest {
         Ctx ctx = new Ctx(Limits.DEFAULT, OutputSink.NONE, new CancelToken(), Map.of());
         ctx.cpu = new CpuTasks.Run(pool);
         Type type = new Type.TaskT(Type.INT);
-        CpuTasks.Task done = CpuTasks.spawn(ctx, thunk(c -> 42L), O);
-        CpuTasks.Task failed = CpuTasks.spawn(ctx, thunk(c -> {
+        CpuTasks.Task done = CpuTasks.spawn(ctx, thunk(() -> 42L), O);
+        CpuTasks.Task failed = CpuTasks.spawn(ctx, thunk(() -> {
             throw new FinchTrap(VmCode.DIVIDE_BY_ZERO, O, "division by zero");
         }), O);
         done.whenDone().get(30, TimeUnit.SECONDS);
@@ -77,7 +69,7 @@ class CpuTaskFormsTest {
         // A task still computing is saved as its closure: only a program's own closure literal has a durable form.
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        CpuTasks.Task running = CpuTasks.spawn(ctx, thunk(c -> {
+        CpuTasks.Task running = CpuTasks.spawn(ctx, thunk(() -> {
             started.countDown();
             try {
                 await(release);
