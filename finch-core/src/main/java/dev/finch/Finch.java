@@ -421,7 +421,12 @@ public final class Finch implements AutoCloseable {
         /** Everything interpreted from the verified IR (for differential testing). */
         INTERPRETED(ModuleCompiler.Tiering.INTERPRET_ALL),
         /** Everything compiled to JVM bytecode (for differential testing). */
-        COMPILED(ModuleCompiler.Tiering.COMPILE_ALL);
+        COMPILED(ModuleCompiler.Tiering.COMPILE_ALL),
+        /**
+         * Everything compiled, each word in a generated class of its own, so that every call between words crosses
+         * classes as in a submission too large for one (for differential testing).
+         */
+        COMPILED_APART(ModuleCompiler.Tiering.COMPILE_APART);
 
         final ModuleCompiler.Tiering tiering;
 

@@ -124,21 +124,32 @@ public final class ImageLaw {
             for (Submission turn : s.turns()) {
                 Outcome o = session.submit(turn);
                 int steps = 0;
+                // Whether the task wait in hand is the restored run's own, after its first wait went through an image.
+                boolean restoredWait = false;
                 while (true) {
-                    // A wait for a CPU task still computing is the scheduler's doing, not the program's: whether a join
-                    // finds its task done depends on timing. It is continued unobserved (and taken through an image when
-                    // every pause is).
+                    // A wait for a CPU task or child agent still working is the scheduler's doing, not the program's:
+                    // whether a join finds its task done depends on timing. It is continued unobserved (and taken
+                    // through an image when every pause is).
                     boolean taskWait = o instanceof Outcome.Suspended && o.waitingTask().isPresent();
                     if (!taskWait) outcomes.add(normalized(o));
                     if (!(o instanceof Outcome.Suspended)) break;
                     if (++steps > MAX_STEPS) throw new AssertionError(s.name() + ": more than " + MAX_STEPS + " pauses in one execution");
                     if (!taskWait) pauses++;
-                    if (taskWait ? throughImage.test(-1) : throughImage.test(pauses)) {
+                    if (taskWait ? !restoredWait && throughImage.test(-1) : throughImage.test(pauses)) {
                         String image = session.save(o.executionId());
                         finch.close();
                         finch = s.finch().apply(ws);
                         session = finch.restore(image, options);
+                        if (taskWait) {
+                            // The restored run starts its task again (the old one ended with its Finch): resuming now
+                            // re-executes the join, which pauses on the new task; that wait is waited for, not imaged
+                            // again — imaging every wait of a task that is restarted each time would never end.
+                            restoredWait = true;
+                            o = session.resume(o.executionId());
+                            continue;
+                        }
                     }
+                    restoredWait = false;
                     o = continueOnce(session, o);
                 }
             }

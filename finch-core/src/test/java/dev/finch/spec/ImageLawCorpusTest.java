@@ -28,7 +28,7 @@ class ImageLawCorpusTest {
 
     @TestFactory
     Stream<DynamicTest> everyCaseInBothTiers() {
-        return SpecCase.all().stream().flatMap(c -> Stream.of(Finch.Tier.INTERPRETED, Finch.Tier.COMPILED)
+        return SpecCase.all().stream().flatMap(c -> Stream.of(Finch.Tier.INTERPRETED, Finch.Tier.COMPILED, Finch.Tier.COMPILED_APART)
                 .map(tier -> dynamicTest(tier + " " + c.name(), () -> {
                     ImageLaw.Verdict v = ImageLaw.check(scenario(c, tier));
                     assertThat(v.holds()).as("%s", v).isTrue();

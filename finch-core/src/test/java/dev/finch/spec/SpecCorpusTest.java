@@ -71,6 +71,7 @@ class SpecCorpusTest {
     }
     private static final Finch INTERPRETED = schedules(Finch.builder()).tier(Finch.Tier.INTERPRETED).timeout(dev.finch.HangGuard.LIMIT).agents(AGENTS).build();
     private static final Finch COMPILED = schedules(Finch.builder()).tier(Finch.Tier.COMPILED).timeout(dev.finch.HangGuard.LIMIT).agents(AGENTS).build();
+    private static final Finch APART = schedules(Finch.builder()).tier(Finch.Tier.COMPILED_APART).timeout(dev.finch.HangGuard.LIMIT).agents(AGENTS).build();
     private static final List<Path> WORKSPACES = new ArrayList<>();
 
     @AfterAll static void removeWorkspaces() throws IOException {
@@ -81,11 +82,13 @@ class SpecCorpusTest {
         }
     }
 
+    /** Every case interpreted, compiled, and compiled with each word in a class of its own (every call crossing classes). */
     @TestFactory
     Stream<DynamicTest> everyCaseInBothTiers() {
         return SpecCase.all().stream().flatMap(c -> Stream.of(
                 dynamicTest("interpreted " + c.name(), () -> check(INTERPRETED, c)),
-                dynamicTest("compiled " + c.name(), () -> check(COMPILED, c))));
+                dynamicTest("compiled " + c.name(), () -> check(COMPILED, c)),
+                dynamicTest("compiled apart " + c.name(), () -> check(APART, c))));
     }
 
     private static void check(Finch finch, SpecCase c) throws IOException {

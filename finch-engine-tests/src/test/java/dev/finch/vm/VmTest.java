@@ -14,11 +14,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** Runs every program through the compiled tier; {@link InterpretedVmTest} runs the same tests interpreted. */
+/**
+ * Runs every program through the compiled tier; {@link InterpretedVmTest} runs the same tests interpreted, {@link
+ * ApartVmTest} compiled with each word in a class of its own.
+ */
 class VmTest {
-    static Vm VM = new Vm(dev.finch.vm.compile.ModuleCompiler.Tiering.COMPILE_ALL);
+    static Vm VM;
+
+    /** Each class sets its own tier: a subclass's {@code @BeforeAll} runs after this one and replaces the VM. */
+    @BeforeAll static void compileEverything() { VM = new Vm(dev.finch.vm.compile.ModuleCompiler.Tiering.COMPILE_ALL); }
 
     @AfterAll static void close() { VM.close(); }
 

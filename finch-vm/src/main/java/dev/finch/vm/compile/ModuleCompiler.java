@@ -113,8 +113,13 @@ public final class ModuleCompiler {
         return compile(module, state, Tiering.AUTO, library);
     }
 
-    /** Which tier runs the functions: chosen per function, or forced (for differential tests and benchmarks). */
-    public enum Tiering { AUTO, COMPILE_ALL, INTERPRET_ALL }
+    /**
+     * Which tier runs the functions: chosen per function, or forced (for differential tests and benchmarks). {@code
+     * COMPILE_APART} compiles every function as {@code COMPILE_ALL} does, each word in a generated class of its own: the
+     * units a submission too large for one class is cut into, at their finest, so every call between words crosses
+     * units.
+     */
+    public enum Tiering { AUTO, COMPILE_ALL, INTERPRET_ALL, COMPILE_APART }
 
     public static Compiled compile(CheckedModule module, VmState state, Tiering tiering, dev.finch.vm.word.Library library) {
         return new ModuleCompiler(module, state, library).run(tiering);
@@ -144,7 +149,7 @@ public final class ModuleCompiler {
         if (needsClass()) {
             // Most modules are one class; a submission too large for one class's constant pool or initializer compiles
             // in several, each smaller than the last attempt's budget.
-            for (int budget = UNIT_NODES; ; budget /= 2) {
+            for (int budget = tiering == Tiering.COMPILE_APART ? 1 : UNIT_NODES; ; budget /= 2) {
                 List<List<CheckedWord>> parts = partition(budget);
                 try {
                     units = defineUnits(parts);
