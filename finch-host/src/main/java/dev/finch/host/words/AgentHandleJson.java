@@ -22,8 +22,6 @@ import java.util.List;
  * the child has ended, its result. A saved handle is no authority: its ceiling is revalidated where it is used again.
  */
 final class AgentHandleJson implements ValueForms {
-    private static final JsonNodeFactory F = JsonNodeFactory.instance;
-
     /** The form of child agents' handles. */
     static final AgentHandleJson FORM = new AgentHandleJson();
 
@@ -36,7 +34,7 @@ final class AgentHandleJson implements ValueForms {
     @Override public Object decode(JsonNode saved) { return saved.isObject() && saved.has("agent_task") ? decodeHandle(saved) : null; }
 
     static JsonNode encode(AgentHandle h) {
-        ObjectNode o = F.objectNode().put("agent_task", h.taskId()).put("owner", h.owner());
+        ObjectNode o = JsonNodeFactory.instance.objectNode().put("agent_task", h.taskId()).put("owner", h.owner());
         AgentHost.SpawnRequest r = h.request();
         ObjectNode q = o.putObject("request").put("task", r.task()).put("role", r.role()).put("background", r.background())
                 .put("provider", r.provider()).put("model", r.model()).put("max_turns", r.maxTurns()).put("timeout_ms", r.timeoutMs())

@@ -23,10 +23,10 @@ public final class HostLibrary implements WordLibrary {
      */
     @Override public List<Object> extensions() {
         List<Object> out = new ArrayList<>();
-        out.add(RunStreams.KIND);
+        out.add(StreamsKind.INSTANCE);
         out.add(MemoryWrites.KIND);
-        out.add(HostWords.LINES);
-        out.add(HostWords.CSV);
+        out.add(StreamOpeners.LINES);
+        out.add(StreamOpeners.CSV);
         out.addAll(List.of(HostForms.values()));
         out.add(AgentHandleJson.FORM);
         out.add(new Representation.Named("capability", ToolCapability.class));

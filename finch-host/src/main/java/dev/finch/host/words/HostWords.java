@@ -87,8 +87,14 @@ public final class HostWords {
     static final String READ_TREE = "fs.read($0/**)";
     static final String RUN = "process.run($0)";
 
-    private static final java.util.Map<String, dev.finch.ir.vocab.RequirementTemplate> TEMPLATES = java.util.Map.of(
-            READ, template(READ), WRITE, template(WRITE), READ_TREE, template(READ_TREE), RUN, template(RUN));
+    /**
+     * The templates, parsed once when a host word first needs one: a holder, so that building the library (which reads
+     * this class's stream openers) compiles no regular expression in a fresh JVM.
+     */
+    private static final class Templates {
+        static final java.util.Map<String, dev.finch.ir.vocab.RequirementTemplate> ALL = java.util.Map.of(
+                READ, template(READ), WRITE, template(WRITE), READ_TREE, template(READ_TREE), RUN, template(RUN));
+    }
 
     private static dev.finch.ir.vocab.RequirementTemplate template(String text) {
         return dev.finch.ir.vocab.RequirementTemplate.parse(text).orElseThrow();
@@ -96,7 +102,7 @@ public final class HostWords {
 
     /** A template (parsed once) instantiated with the one argument every host word's template names. */
     private static Capability instantiate(String template, String argument) {
-        return TEMPLATES.get(template).instantiate(i -> argument).orElseThrow();
+        return Templates.ALL.get(template).instantiate(i -> argument).orElseThrow();
     }
 
     /** {@link #READ} instantiated with {@code p}. */
@@ -241,18 +247,10 @@ public final class HostWords {
     }
 
     /** Line streams: {@code file-lines-open}'s, reopened where they had got to in a restored run. */
-    static final RunStreams.Opener LINES = new RunStreams.Opener() {
-        @Override public String kind() { return "lines"; }
-
-        @Override public RunStreams.Source open(Ctx ctx, ConcretePath path, String sheet) throws HostFailure { return linesSource(ctx, path); }
-    };
+    static final RunStreams.Opener LINES = StreamOpeners.LINES;
 
     /** CSV streams: {@code csv-open}'s. */
-    static final RunStreams.Opener CSV = new RunStreams.Opener() {
-        @Override public String kind() { return "csv"; }
-
-        @Override public RunStreams.Source open(Ctx ctx, ConcretePath path, String sheet) throws HostFailure { return csvSource(ctx, path); }
-    };
+    static final RunStreams.Opener CSV = StreamOpeners.CSV;
 
     /** A source of {@code p}'s lines, each decoded strictly by itself. */
     static RunStreams.Source linesSource(Ctx ctx, ConcretePath p) throws HostFailure {

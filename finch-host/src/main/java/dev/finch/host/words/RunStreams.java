@@ -27,13 +27,7 @@ import java.util.Map;
  */
 public final class RunStreams implements RunState {
     /** The run state's kind: every run's streams. */
-    public static final RunState.Kind<RunStreams> KIND = new RunState.Kind<>() {
-        @Override public String name() { return "streams"; }
-
-        @Override public RunStreams fresh() { return new RunStreams(); }
-
-        @Override public RunStreams restore(JsonNode saved) { return RunStreams.restore(saved); }
-    };
+    public static final RunState.Kind<RunStreams> KIND = StreamsKind.INSTANCE;
 
     /** A source of stream items; closed by stream-close or at the end of the run. */
     public interface Source extends AutoCloseable {
@@ -71,6 +65,9 @@ public final class RunStreams implements RunState {
 
     private final Map<Long, Open> open = new LinkedHashMap<>();
     private long last;
+
+    /** A run's streams before it opens any. */
+    static RunStreams fresh() { return new RunStreams(); }
 
     /** The streams of {@code ctx}'s run. */
     public static RunStreams of(Ctx ctx) { return RunHost.of(ctx).state(KIND); }
@@ -127,7 +124,7 @@ public final class RunStreams implements RunState {
         return o;
     }
 
-    private static RunStreams restore(JsonNode saved) {
+    static RunStreams restore(JsonNode saved) {
         RunStreams r = new RunStreams();
         r.last = saved.path("last").asLong(0);
         for (JsonNode o : saved.path("open")) {
