@@ -129,8 +129,16 @@ public final class Finch implements AutoCloseable {
         this.normanSources = b.normanSources;
         this.agents = b.agents == null ? null : new dev.finch.agent.AgentScheduler(this, b.agents);
         this.scheduler = b.scheduleHost != null ? null : new dev.finch.schedule.Scheduler(b.schedulePolicies,
-                b.scheduleTimer != null ? b.scheduleTimer : dev.finch.schedule.ScheduleTimer.system(), store, this::newSession, b.scheduleSettings);
+                b.scheduleTimer != null ? b.scheduleTimer : dev.finch.schedule.ScheduleTimer.system(), store, new Sessions(this), b.scheduleSettings);
         this.scheduleHost = b.scheduleHost;
+    }
+
+    /**
+     * How the scheduler opens a session of this Finch for a run: a named class, not {@code this::newSession} — the first
+     * lambda a fresh JVM links costs it milliseconds, and every Finch makes one of these.
+     */
+    private record Sessions(Finch finch) implements java.util.function.Function<SessionOptions, Session> {
+        @Override public Session apply(SessionOptions options) { return finch.newSession(options); }
     }
 
     /** This Finch's own scheduler; null when the builder gave a schedule host ({@link #scheduleHost()}). */

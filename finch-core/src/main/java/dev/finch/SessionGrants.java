@@ -65,7 +65,7 @@ final class SessionGrants {
         var r = current.revoke(grantId);
         if (r.isOk()) current = r.value();
         boolean forgotten = false;
-        if (REMEMBERED_ID.matcher(grantId).matches()) {
+        if (RememberedId.PATTERN.matcher(grantId).matches()) {
             try {
                 forgotten = remembering.revoke(project, grantId);
             } catch (RuntimeException storeFailed) {
@@ -75,8 +75,13 @@ final class SessionGrants {
         return (issued(grantId) || forgotten) && revocations.revoke(grantId) || forgotten;
     }
 
-    /** The ids of remembered grants: {@code r-} and a random UUID, unique across sessions and processes. */
-    private static final java.util.regex.Pattern REMEMBERED_ID = java.util.regex.Pattern.compile("r-[0-9a-f-]{36}");
+    /**
+     * The ids of remembered grants: {@code r-} and a random UUID, unique across sessions and processes. In a holder, so
+     * that a new session compiles no regular expression until one is asked for.
+     */
+    private static final class RememberedId {
+        static final java.util.regex.Pattern PATTERN = java.util.regex.Pattern.compile("r-[0-9a-f-]{36}");
+    }
 
     /** An approval's answer: the grant that approves {@code request} with {@code scope}, or why none can. */
     sealed interface Approval permits Approval.Granted, Approval.Refused {
@@ -114,7 +119,7 @@ final class SessionGrants {
      */
     void accepted(Grant grant) {
         if (grant.scope().compareTo(Scope.SESSION) >= 0) current.add(grant).toOptional().ifPresent(g -> current = g);
-        if (REMEMBERED_ID.matcher(grant.id()).matches()) {
+        if (RememberedId.PATTERN.matcher(grant.id()).matches()) {
             try {
                 remembering.remember(project, grant);
             } catch (RuntimeException storeFailed) {

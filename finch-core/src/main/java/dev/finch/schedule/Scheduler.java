@@ -106,7 +106,9 @@ public final class Scheduler implements AutoCloseable {
             if (due.isEmpty()) book.remove(s.id());
             else arm(s.id(), due.get(), false);
         }
-        settings.refresh().ifPresent(every -> refreshAfter(now, every));
+        // No lambda: this runs when a Finch starts, in a fresh JVM where linking one costs milliseconds.
+        Optional<Duration> every = settings.refresh();
+        if (every.isPresent()) refreshAfter(now, every.get());
     }
 
     /** The policy programs name {@code name}; {@code E-SCHEDULE-002} when the host defined none. */

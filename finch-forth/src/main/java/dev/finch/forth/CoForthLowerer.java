@@ -417,8 +417,14 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
 
     // ------------------------------------------------------------------------------------------------ words
 
-    /** A word spelled like a generic type whose {@code < >} did not close on its token (compiled once, not per word). */
-    private static final java.util.regex.Pattern UNBALANCED_TYPE_PARAMETER = java.util.regex.Pattern.compile("[a-z][a-z0-9-]*<.*");
+    /**
+     * A word spelled like a generic type whose {@code < >} did not close on its token (compiled once, not per word; in a
+     * holder, so that a fresh JVM compiles it only when a word has a {@code <} — a regular expression's character
+     * classes link lambdas, milliseconds in a JVM's first submission).
+     */
+    private static final class UnbalancedTypeParameter {
+        static final java.util.regex.Pattern PATTERN = java.util.regex.Pattern.compile("[a-z][a-z0-9-]*<.*");
+    }
 
     @Override public Void visitWord(WordContext ctx) { word(ctx.start); return null; }
 
@@ -426,7 +432,7 @@ final class CoForthLowerer extends CoForthBaseVisitor<Void> {
         String name = t.getText();
         if (takesField(name)) {
             fuseFieldName(t, name);
-        } else if (name.indexOf('<') > 0 && UNBALANCED_TYPE_PARAMETER.matcher(name).matches()) {
+        } else if (name.indexOf('<') > 0 && UnbalancedTypeParameter.PATTERN.matcher(name).matches()) {
             report(ForthCode.BAD_TYPE_PARAMETER.at(origin(t), "'" + name + "': the < > parameters do not balance (or span a line)"));
         } else if (locals.contains(name)) {
             out.add(new Instr.LocalLoad(name, origin(t)));

@@ -296,8 +296,10 @@ public final class CallerThread {
      * a run on a worker can be abandoned at its deadline or cancellation while the host's code goes on.
      */
     private static boolean foreign(Checked.CallNode call, VmState state) {
-        return call.target() instanceof Checked.Target.Builtin b
-                && state.library().find(b.overload()).map(dev.finch.vm.word.Impl::host).orElse(false);
+        if (!(call.target() instanceof Checked.Target.Builtin b)) return false;
+        // No method reference: this runs in a fresh JVM's first submission, where linking one costs milliseconds.
+        java.util.Optional<dev.finch.vm.word.Impl> impl = state.library().find(b.overload());
+        return impl.isPresent() && impl.get().host();
     }
 
     /**
