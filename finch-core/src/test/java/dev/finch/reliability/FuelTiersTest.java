@@ -89,12 +89,15 @@ class FuelTiersTest {
     void theCompiledTierStopsAtTheInterpretersBudget(String src) {
         // The interpreter charges the top-level program's entry as a step; compiled top-level code does not.
         long least = leastBudget(src) - 1;
-        Outcome under = run(Finch.Tier.COMPILED, least - 1, src);
-        assertThat(under.status()).isEqualTo(Outcome.Status.FAILED);
-        assertThat(code(under)).isEqualTo("E-LIMIT-001");
-        Outcome at = run(Finch.Tier.COMPILED, least, src);
-        assertThat(at).isInstanceOf(Outcome.Completed.class);
-        assertThat(at.fields().stack()).isEqualTo(run(Finch.Tier.INTERPRETED, least + 1, src).fields().stack());
+        // Compiled as one class, and with each word in a class of its own (every call between words crossing classes).
+        for (Finch.Tier tier : java.util.List.of(Finch.Tier.COMPILED, Finch.Tier.COMPILED_APART)) {
+            Outcome under = run(tier, least - 1, src);
+            assertThat(under.status()).as(tier.name()).isEqualTo(Outcome.Status.FAILED);
+            assertThat(code(under)).as(tier.name()).isEqualTo("E-LIMIT-001");
+            Outcome at = run(tier, least, src);
+            assertThat(at).as(tier.name()).isInstanceOf(Outcome.Completed.class);
+            assertThat(at.fields().stack()).as(tier.name()).isEqualTo(run(Finch.Tier.INTERPRETED, least + 1, src).fields().stack());
+        }
     }
 
     /**
