@@ -122,13 +122,21 @@ final class BodyChecker {
     }
 
     /** Pops {@code expected.size()} values that must unify with {@code expected} (bottom to top); returns them. */
-    List<Type> popExpect(StackState st, List<Type> expected, Origin at, String what) {
+    List<Type> popExpect(StackState st, List<Type> expected, Origin at, String what) { return popExpect(st, expected, at, what, false); }
+
+    /**
+     * As {@link #popExpect(StackState, List, Origin, String)} for a call of {@code word}, described as {@code `word`}:
+     * the description is spelled only for an error (every call of a program passes here).
+     */
+    List<Type> popExpectCall(StackState st, List<Type> expected, Origin at, String word) { return popExpect(st, expected, at, word, true); }
+
+    private List<Type> popExpect(StackState st, List<Type> expected, Origin at, String what, boolean word) {
         int n = expected.size();
-        require(st, n, at, what, expected);
+        if (st.ensure(n, at) != StackState.Shortage.NONE) require(st, n, at, word ? "`" + what + "`" : what, expected);
         List<Type> top = st.top(n);
         if (!Unifier.unifyRows(subst, expected, top)) {
-            throw Fail.at(VerifyCode.TYPE_MISMATCH, at, what + " expects " + Types.row(subst, expected) + " on top of the stack but found "
-                    + Types.row(subst, top), Types.row(subst, expected), Types.row(subst, top));
+            throw Fail.at(VerifyCode.TYPE_MISMATCH, at, (word ? "`" + what + "`" : what) + " expects " + Types.row(subst, expected)
+                    + " on top of the stack but found " + Types.row(subst, top), Types.row(subst, expected), Types.row(subst, top));
         }
         for (int k = 0; k < n; k++) st.pop();
         return top;

@@ -109,7 +109,7 @@ final class CallRules {
         Type.Fn inst = st.ensure(sig.ins().size(), c.origin()) == StackState.Shortage.NONE ? Types.matched(sig, st, body.subst) : null;
         if (inst == null) inst = Types.instantiate(sig, body.subst, c.origin());
         if (target instanceof Target.Builtin) refuseAgentTask(c, st, sig);
-        body.popExpect(st, inst.ins(), c.origin(), "`" + c.word() + "`");
+        body.popExpectCall(st, inst.ins(), c.origin(), c.word());
         st.pushAll(inst.outs());
         if (inst.yields().isPresent()) body.onYield(inst.yields().get(), c.origin(), "`" + c.word() + "`");
         return new Checked.CallNode(c, target, inst, false, before, st.row());
