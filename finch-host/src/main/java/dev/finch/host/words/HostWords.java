@@ -243,14 +243,8 @@ public final class HostWords {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "file-lines-open", read(p), EffectRequest.inputs(site, path), site.outs(), o,
-                () -> RunStreams.open(ctx, LINES, p, null, linesSource(ctx, p)));
+                () -> RunStreams.open(ctx, StreamOpeners.LINES, p, null, linesSource(ctx, p)));
     }
-
-    /** Line streams: {@code file-lines-open}'s, reopened where they had got to in a restored run. */
-    static final RunStreams.Opener LINES = StreamOpeners.LINES;
-
-    /** CSV streams: {@code csv-open}'s. */
-    static final RunStreams.Opener CSV = StreamOpeners.CSV;
 
     /** A source of {@code p}'s lines, each decoded strictly by itself. */
     static RunStreams.Source linesSource(Ctx ctx, ConcretePath p) throws HostFailure {
@@ -362,7 +356,7 @@ public final class HostWords {
         ConcretePath p = concrete(path);
         available(ctx, p, o);
         return dev.finch.vm.boundary.RunHost.of(ctx).await(ctx, "csv-open", read(p), EffectRequest.inputs(site, path), site.outs(), o,
-                () -> RunStreams.open(ctx, CSV, p, null, csvSource(ctx, p)));
+                () -> RunStreams.open(ctx, StreamOpeners.CSV, p, null, csvSource(ctx, p)));
     }
 
     /** A source of {@code p}'s CSV records. */

@@ -142,8 +142,15 @@ public final class ModuleCompiler {
         }
         methodNames.put("main", "main");
         if (mainInterpreted) interpretedMethods.add("main");
-        for (CheckedWord w : module.words()) {
-            if (tiering == Tiering.INTERPRET_ALL || Loops.size(w.body()) > MAX_COMPILED_NODES) interpretedMethods.add(methodNames.get(w.name()));
+        wordSizes = new int[module.words().size()];
+        for (int k = 0; k < wordSizes.length; k++) {
+            CheckedWord w = module.words().get(k);
+            if (tiering == Tiering.INTERPRET_ALL) {
+                interpretedMethods.add(methodNames.get(w.name()));
+            } else {
+                wordSizes[k] = Loops.size(w.body());
+                if (wordSizes[k] > MAX_COMPILED_NODES) interpretedMethods.add(methodNames.get(w.name()));
+            }
         }
         List<Unit> units = List.of();
         if (needsClass()) {
@@ -228,9 +235,10 @@ public final class ModuleCompiler {
         List<List<CheckedWord>> parts = new ArrayList<>();
         List<CheckedWord> part = new ArrayList<>();
         int size = interpretedMethods.contains("main") ? 0 : Loops.size(module.main().body());
-        for (CheckedWord w : module.words()) {
+        for (int k = 0; k < wordSizes.length; k++) {
+            CheckedWord w = module.words().get(k);
             if (isInterpreted(w.name())) continue;
-            int n = Loops.size(w.body()) + UNIT_WORD_NODES;
+            int n = wordSizes[k] + UNIT_WORD_NODES;
             if (!part.isEmpty() && size + n > budget) {
                 parts.add(part);
                 part = new ArrayList<>();
@@ -278,6 +286,9 @@ public final class ModuleCompiler {
         }
         return units;
     }
+
+    /** The IR nodes of each module word's body, in the module's order (measured once, for tiering and partitioning). */
+    private int[] wordSizes;
 
     /** The index of the unit being generated; its words; the link slot of each word of another unit it calls. */
     private int unitIndex;
