@@ -1,5 +1,6 @@
 package dev.finch.forth;
 
+import dev.finch.frontend.lex.EndOfInputEdges;
 import dev.finch.ir.diag.DiagnosticException;
 import dev.finch.ir.diag.Origin;
 import dev.finch.ir.diag.Phase;
@@ -33,6 +34,8 @@ import org.antlr.v4.runtime.Token;
 final class CoForthTokens extends CoForthLexer {
     /** The longest word, local, constant, field or symbol name, in characters. */
     static final int MAX_NAME = 256;
+    /** The grammar's DFA transitions on end of input, which ANTLR's lexer does not keep itself. */
+    private static final EndOfInputEdges END_OF_INPUT = new EndOfInputEdges();
 
     private final CompileBudget budget;
     private final String sourceId;
@@ -44,6 +47,7 @@ final class CoForthTokens extends CoForthLexer {
     /** A token source for {@code input}; {@code budget} may be null (tools that only look at the tokens). */
     CoForthTokens(CharStream input, CompileBudget budget, String sourceId) {
         super(input);
+        END_OF_INPUT.install(this);
         this.budget = budget;
         this.sourceId = sourceId;
         this.maxAngle = budget == null ? TypeSyntax.MAX_NESTING : Math.min(budget.limits().maxNesting(), TypeSyntax.MAX_NESTING);

@@ -1,5 +1,6 @@
 package dev.finch.norman;
 
+import dev.finch.frontend.lex.EndOfInputEdges;
 import dev.finch.frontend.read.DatumReader;
 import dev.finch.frontend.read.Token;
 import dev.finch.frontend.read.LexerTokens;
@@ -54,10 +55,13 @@ public final class Reader {
 
     /** The µNorman lexer's tokens as the kit's reader reads them; the lexer's own complaints come as its messages. */
     private static final class Tokens extends LexerTokens {
+        /** The grammar's DFA transitions on end of input, which ANTLR's lexer does not keep itself. */
+        private static final EndOfInputEdges END_OF_INPUT = new EndOfInputEdges();
         private final NormanLexer lexer;
 
         Tokens(String text, String sourceId) {
             lexer = new NormanLexer(CharStreams.fromString(text, sourceId));
+            END_OF_INPUT.install(lexer);
             lexer.removeErrorListeners();
             lexer.addErrorListener(new BaseErrorListener() {
                 @Override

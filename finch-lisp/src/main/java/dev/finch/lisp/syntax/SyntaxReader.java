@@ -1,5 +1,6 @@
 package dev.finch.lisp.syntax;
 
+import dev.finch.frontend.lex.EndOfInputEdges;
 import dev.finch.frontend.read.DatumReader;
 import dev.finch.frontend.read.Token;
 import dev.finch.frontend.read.LexerTokens;
@@ -94,10 +95,13 @@ public final class SyntaxReader {
 
     /** The Lisp lexer's tokens as the kit's reader reads them; the lexer's own complaints come as its messages. */
     private static final class Tokens extends LexerTokens {
+        /** The grammar's DFA transitions on end of input, which ANTLR's lexer does not keep itself. */
+        private static final EndOfInputEdges END_OF_INPUT = new EndOfInputEdges();
         private final LispLexer lexer;
 
         Tokens(CharStream input) {
             lexer = new LispLexer(input);
+            END_OF_INPUT.install(lexer);
             lexer.removeErrorListeners();
             lexer.addErrorListener(new BaseErrorListener() {
                 @Override public void syntaxError(Recognizer<?, ?> recognizer, Object offending, int line, int col, String msg, RecognitionException e) {
