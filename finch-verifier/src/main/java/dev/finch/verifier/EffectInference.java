@@ -42,7 +42,7 @@ final class EffectInference {
      * The call each rewritten call replaced ({@link #finish}): what is known of a call's arguments was recorded on the
      * call as verified, and its rewritten copy already holds its instantiated effects.
      */
-    private final java.util.IdentityHashMap<Checked.CallNode, Checked.CallNode> originals = new java.util.IdentityHashMap<>();
+    private final java.util.IdentityHashMap<Checked.CallNode, Checked.CallNode> originals = new java.util.IdentityHashMap<>(4);
     private final Map<String, TreeSet<Capability>> eff = new LinkedHashMap<>();
     private final List<Diagnostic> diagnostics = new ArrayList<>();
 

@@ -51,7 +51,7 @@ final class ModuleChecker {
     final Substitution subst;
     private final List<Diagnostic> diagnostics = new ArrayList<>();
     private final Map<String, WordInfo> words = new LinkedHashMap<>();
-    private final Deque<String> inProgress = new ArrayDeque<>();
+    private final Deque<String> inProgress = new ArrayDeque<>(4);
     private final Map<String, Type> constants = new LinkedHashMap<>();
     /** Names the program's main defines as constants at its top level, found before any body is checked. */
     private final Set<String> mainConstants = new java.util.HashSet<>();

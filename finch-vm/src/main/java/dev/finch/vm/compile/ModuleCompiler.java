@@ -46,8 +46,10 @@ public final class ModuleCompiler {
     private final Set<String> interpretedMethods = new HashSet<>();
     private final Map<String, Interpreter> interpreters = new HashMap<>();
     private final Map<String, MethodHandle> compiledHandles = new HashMap<>();
-    private final Map<String, MethodHandle> persistedUniform = new HashMap<>();
+    private final Map<String, MethodHandle> moduleUniform = new HashMap<>();
     private final dev.finch.vm.word.Library library;
+    /** The words of earlier submissions the module's interpreted code calls. */
+    private final PersistedWords persisted;
     private final Interpreter.Link link = new Interpreter.Link() {
         @Override public Interpreter.Callee callee(String name) { return ModuleCompiler.this.callee(name); }
 
@@ -66,10 +68,35 @@ public final class ModuleCompiler {
      */
     record Extra(String method, CheckedWord word, boolean closure, int invokerSlot, Checked.QuoteNode site) { }
 
-    private ModuleCompiler(CheckedModule module, VmState state, dev.finch.vm.word.Library library) {
+    private ModuleCompiler(CheckedModule module, VmState state, dev.finch.vm.word.Library library, PersistedWords persisted) {
         this.module = module;
         this.state = state;
         this.library = library;
+        this.persisted = persisted;
+    }
+
+    /**
+     * The link of interpreted code to the words of earlier submissions (the dictionary of the state it runs on), each
+     * through the uniform invoker kept with the word. The whole link of a main alone that runs interpreted.
+     */
+    private static final class PersistedWords implements Interpreter.Link {
+        private final VmState state;
+        private final dev.finch.vm.word.Library library;
+
+        PersistedWords(VmState state, dev.finch.vm.word.Library library) {
+            this.state = state;
+            this.library = library;
+        }
+
+        @Override
+        public Interpreter.Callee callee(String name) {
+            CompiledWord p = state.words().get(name);
+            return new Interpreter.Callee(null, p.uniform(PersistedWords::adapt), p.signature());
+        }
+
+        private static MethodHandle adapt(MethodHandle handle, Type.Fn signature) { return Invokers.uniform(handle, signature, false); }
+
+        @Override public dev.finch.vm.word.Library library() { return library; }
     }
 
     /** The library whose words the module calls (the one it was verified against). */
@@ -122,19 +149,20 @@ public final class ModuleCompiler {
     public enum Tiering { AUTO, COMPILE_ALL, INTERPRET_ALL, COMPILE_APART }
 
     public static Compiled compile(CheckedModule module, VmState state, Tiering tiering, dev.finch.vm.word.Library library) {
-        return new ModuleCompiler(module, state, library).run(tiering);
-    }
-
-    private Compiled run(Tiering tiering) {
         // Choose tiers: the main is interpreted when told to, when it has no loop (AUTO), or when it is too large.
         Checked.CheckedBlock mainBody = module.main().body();
         boolean mainInterpreted = tiering == Tiering.INTERPRET_ALL || tiering == Tiering.AUTO && !Loops.has(mainBody)
                 || Loops.size(mainBody) > MAX_COMPILED_NODES;
+        PersistedWords persisted = new PersistedWords(state, library);
         if (module.words().isEmpty() && mainInterpreted) {
             // A main alone that runs interpreted (most programs a model writes): nothing to generate or link, the main's
-            // interpreter is the whole module.
-            return new Compiled(new Interpreter(module.main(), link), Map.of(), 0, Set.of("main"), new Remakes(Map.of(), Map.of(), link));
+            // interpreter is the whole module, linked to the earlier submissions' words alone — no compiler is made.
+            return new Compiled(new Interpreter(module.main(), persisted), Map.of(), 0, Set.of("main"), new Remakes(Map.of(), Map.of(), persisted));
         }
+        return new ModuleCompiler(module, state, library, persisted).run(tiering, mainInterpreted);
+    }
+
+    private Compiled run(Tiering tiering, boolean mainInterpreted) {
         int i = 0;
         for (CheckedWord w : module.words()) {
             moduleWords.put(w.name(), w);
@@ -470,11 +498,10 @@ public final class ModuleCompiler {
         CheckedWord w = moduleWords.get(name);
         if (w != null) {
             if (isInterpreted(name)) return new Interpreter.Callee(interpreter(name), null, w.signature());
-            return new Interpreter.Callee(null, persistedUniform.computeIfAbsent("module:" + name,
+            return new Interpreter.Callee(null, moduleUniform.computeIfAbsent(name,
                     k -> Invokers.uniform(compiledHandles.get(name), w.signature(), false)), w.signature());
         }
-        CompiledWord p = state.words().get(name);
-        return new Interpreter.Callee(null, persistedUniform.computeIfAbsent(name, k -> Invokers.uniform(p.handle(), p.signature(), false)), p.signature());
+        return persisted.callee(name);
     }
 
     /** Persisted word from an earlier submission, if {@code name} is one. */

@@ -22,6 +22,8 @@ public final class CompiledWord {
     private final Resolver resolver;
     private volatile MethodHandle handle;
     private volatile CheckedWord checked;
+    /** How interpreted code calls it (its handle adapted to one uniform shape), made when first needed. */
+    private volatile MethodHandle uniform;
 
     /** Rebuilds a deferred word's definition: {@link #fill fills} it (and the other words its submission defined). */
     @FunctionalInterface
@@ -80,6 +82,17 @@ public final class CompiledWord {
             h = handle;
         }
         return h;
+    }
+
+    /**
+     * Its uniform invoker — the shape interpreted code calls every word through — made from its {@link #handle} by
+     * {@code adapt} the first time one is asked for and kept with the word, so that each later submission calling it
+     * does not adapt the handle again.
+     */
+    public MethodHandle uniform(java.util.function.BiFunction<MethodHandle, Type.Fn, MethodHandle> adapt) {
+        MethodHandle u = uniform;
+        if (u == null) uniform = u = adapt.apply(handle(), signature);
+        return u;
     }
 
     /** Its verified body; a deferred word is rebuilt first. */
