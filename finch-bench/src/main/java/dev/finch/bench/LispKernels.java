@@ -10,10 +10,11 @@ import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 
 /**
- * The same kernel defined in Lisp and in Co-Forth, called through {@code Session.call} beside handwritten Java, in one
- * JVM at issue 40's short warm-up: the three are called in turn for at least {@code 1.5 s} and 3 rounds, then
- * {@code reps} rounds time one call of each by this thread's CPU time; the medians and their ratios to Java are
- * printed. {@code java -Xss16m -cp finch-bench/target/benchmarks.jar dev.finch.bench.LispKernels sum|fib [reps]}
+ * The same kernel defined in Lisp and in Co-Forth, called through {@code Session.call} beside handwritten Java, and the
+ * Lisp one also through a submission ({@code (fib 27)}: read, lowered, verified and run as a program, its answer then
+ * dropped by an untimed Co-Forth {@code drop} so that the stack does not grow), in one JVM at issue 40's short warm-up:
+ * the four are run in turn for at least {@code 1.5 s} and 3 rounds, then {@code reps} rounds time one run of each by
+ * this thread's CPU time; the medians and their ratios to Java are printed. {@code java -Xss16m -cp finch-bench/target/benchmarks.jar dev.finch.bench.LispKernels sum|fib [reps]}
  * (sum: 0 … 5·10^6−1 with a named let; fib: fib(27) with a self-recursive define).
  */
 public final class LispKernels {
@@ -36,15 +37,24 @@ public final class LispKernels {
             ThreadMXBean mx = ManagementFactory.getThreadMXBean();
             long sink = 0;
             long start = System.nanoTime();
+            Submission program = Submission.of("(" + word + " " + n + ")", "turn.lisp");
+            Submission drop = Submission.of("drop", "drop.fth");
             for (int i = 0; i < 3 || System.nanoTime() - start < 1_500_000_000L; i++) {
                 check(lisp.call(word, Value.of(n)), expected);
+                check(lisp.submit(program), expected);
+                defined(lisp.submit(drop));
                 check(forth.call(word, Value.of(n)), expected);
                 sink += fib ? Kernels.javaFib(n) : Kernels.javaSum(n);
             }
             double[] l = new double[reps];
             double[] f = new double[reps];
             double[] j = new double[reps];
+            double[] p = new double[reps];
             for (int r = 0; r < reps; r++) {
+                long s0 = mx.getCurrentThreadCpuTime();
+                check(lisp.submit(program), expected);
+                p[r] = (mx.getCurrentThreadCpuTime() - s0) / 1e6;
+                defined(lisp.submit(drop));
                 long t0 = mx.getCurrentThreadCpuTime();
                 check(lisp.call(word, Value.of(n)), expected);
                 long t1 = mx.getCurrentThreadCpuTime();
@@ -59,11 +69,14 @@ public final class LispKernels {
             Arrays.sort(l);
             Arrays.sort(f);
             Arrays.sort(j);
+            Arrays.sort(p);
+            double pm = p[reps / 2];
             double lm = l[reps / 2];
             double fm = f[reps / 2];
             double jm = j[reps / 2];
-            System.out.printf("%-6s Lisp %.3f ms (%.2f× Java), Co-Forth %.3f ms (%.2f× Java), Java %.3f ms; Lisp / Co-Forth %.2f (median CPU time per call; %d)%n",
-                    word, lm, lm / jm, fm, fm / jm, jm, lm / fm, sink % 10);
+            System.out.printf("%-6s Lisp %.3f ms (%.2f× Java), Co-Forth %.3f ms (%.2f× Java), Lisp submission %.3f ms (%.2f× Java),"
+                            + " Java %.3f ms; Lisp / Co-Forth %.2f (median CPU time per run; %d)%n",
+                    word, lm, lm / jm, fm, fm / jm, pm, pm / jm, jm, lm / fm, sink % 10);
         }
     }
 
@@ -71,8 +84,9 @@ public final class LispKernels {
         if (!(o instanceof Outcome.Completed)) throw new IllegalStateException("the kernel was not defined: " + o);
     }
 
+    /** A call's answer, or a submission's: the value it left on top of the stack. */
     private static void check(Outcome o, long expected) {
-        if (!(o instanceof Outcome.Completed c) || c.values().isEmpty() || c.values().get(0).asLong() != expected) {
+        if (!(o instanceof Outcome.Completed c) || c.values().isEmpty() || c.values().get(c.values().size() - 1).asLong() != expected) {
             throw new IllegalStateException("the kernel answered " + o);
         }
     }

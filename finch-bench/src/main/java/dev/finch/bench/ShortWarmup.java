@@ -23,7 +23,8 @@ import org.mozilla.javascript.Scriptable;
  * close (Finch, Chicory, LuaJ). The cases run one after the other in the order printed, so a later case never
  * finds its own code warmed by an earlier round; run the class in three fresh JVMs and take the medians
  * (docs/performance.md, "Short warm-up"):
- * {@code java -Xms1g -Xmx1g -cp finch-bench/target/benchmarks.jar dev.finch.bench.ShortWarmup [E|D]}.
+ * {@code java -XX:+AlwaysPreTouch -Xms1g -Xmx1g -cp finch-bench/target/benchmarks.jar dev.finch.bench.ShortWarmup [E|D]}
+ * ({@link PreTouch}: without the flag the first case pays for mapping the heap's pages).
  */
 public final class ShortWarmup {
     static final long WARM_NANOS = 1_500_000_000L;
@@ -33,6 +34,7 @@ public final class ShortWarmup {
     private ShortWarmup() { }
 
     public static void main(String[] args) {
+        PreTouch.warnIfMissing();
         String which = args.length > 0 ? args[0] : "ED";
         Map<String, Median> e = new LinkedHashMap<>();
         if (which.contains("E")) {
