@@ -12,7 +12,8 @@ import java.util.Arrays;
 /**
  * The same kernel defined in Lisp and in Co-Forth, called through {@code Session.call} beside handwritten Java, and the
  * Lisp one also through a submission ({@code (fib 27)}: read, lowered, verified and run as a program, its answer then
- * dropped by an untimed Co-Forth {@code drop} so that the stack does not grow), in one JVM at issue 40's short warm-up:
+ * dropped by an untimed Co-Forth {@code drop} so that the stack does not grow; in a session of its own, whose kernel is
+ * compiled apart from the called one), in one JVM at issue 40's short warm-up:
  * the four are run in turn for at least {@code 1.5 s} and 3 rounds, then {@code reps} rounds time one run of each by
  * this thread's CPU time; the medians and their ratios to Java are printed. {@code java -Xss16m -cp finch-bench/target/benchmarks.jar dev.finch.bench.LispKernels sum|fib [reps]}
  * (sum: 0 … 5·10^6−1 with a named let; fib: fib(27) with a self-recursive define).
@@ -32,7 +33,11 @@ public final class LispKernels {
         try (Finch finch = Finch.create()) {
             Session lisp = finch.newSession();
             Session forth = finch.newSession();
+            // Submissions go to a session of their own, with its own compiled kernel: the call path's code and its
+            // profile are then the same as when nothing else calls the kernel.
+            Session submitted = finch.newSession();
             defined(lisp.submit(Submission.of(fib ? LISP_FIB : LISP_SUM, "kernel.lisp")));
+            defined(submitted.submit(Submission.of(fib ? LISP_FIB : LISP_SUM, "kernel.lisp")));
             defined(forth.submit(Submission.of(fib ? Kernels.FIB : Kernels.SUM, "kernel.fth")));
             ThreadMXBean mx = ManagementFactory.getThreadMXBean();
             long sink = 0;
@@ -41,8 +46,8 @@ public final class LispKernels {
             Submission drop = Submission.of("drop", "drop.fth");
             for (int i = 0; i < 3 || System.nanoTime() - start < 1_500_000_000L; i++) {
                 check(lisp.call(word, Value.of(n)), expected);
-                check(lisp.submit(program), expected);
-                defined(lisp.submit(drop));
+                check(submitted.submit(program), expected);
+                defined(submitted.submit(drop));
                 check(forth.call(word, Value.of(n)), expected);
                 sink += fib ? Kernels.javaFib(n) : Kernels.javaSum(n);
             }
@@ -52,9 +57,9 @@ public final class LispKernels {
             double[] p = new double[reps];
             for (int r = 0; r < reps; r++) {
                 long s0 = mx.getCurrentThreadCpuTime();
-                check(lisp.submit(program), expected);
+                check(submitted.submit(program), expected);
                 p[r] = (mx.getCurrentThreadCpuTime() - s0) / 1e6;
-                defined(lisp.submit(drop));
+                defined(submitted.submit(drop));
                 long t0 = mx.getCurrentThreadCpuTime();
                 check(lisp.call(word, Value.of(n)), expected);
                 long t1 = mx.getCurrentThreadCpuTime();
