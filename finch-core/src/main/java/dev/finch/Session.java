@@ -617,7 +617,7 @@ public final class Session {
             hosts.put(dev.finch.host.McpHost.class, mcp == null ? null : mcp.connection());
             hosts.put(dev.finch.host.MemoryHost.class, memory);
             hosts.put(dev.finch.host.ScheduleHost.class, new SessionSchedules(this, null, null));
-            base = HostConfig.of(GrantSet.EMPTY, options.deferred()).withRevocations(grants.revocations()).withAll(hosts);
+            base = HostConfig.of(GrantSet.EMPTY, options.deferred(), grants.revocations(), hosts);
             // With a store, every effect's intent is journaled there before it is performed, and its receipt after.
             if (finch.store().isPresent()) base = base.withObserver(new StoreJournal(finch.store().get().journal()));
             sessionHosts = base;
@@ -626,7 +626,7 @@ public final class Session {
         perRun.put(dev.finch.host.ModelHost.class, finch.newModelHost());
         perRun.put(dev.finch.host.AgentHost.class, finch.agentHost(this));
         if (schedules != null) perRun.put(dev.finch.host.ScheduleHost.class, schedules);
-        return base.withGrants(grants.current()).withAll(perRun);
+        return base.withAll(grants.current(), perRun);
     }
 
     /** Installs a restored state, as it was when the image was saved (its history is already read). */

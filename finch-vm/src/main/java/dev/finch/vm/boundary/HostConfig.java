@@ -47,6 +47,19 @@ public final class HostConfig {
     /** A configuration with {@code grants}, deferred or not, and no binding. */
     public static HostConfig of(GrantSet grants, boolean deferred) { return NONE.withGrants(grants).withDeferred(deferred); }
 
+    /**
+     * A configuration with {@code grants}, deferred or not, consulting {@code revocations}, and each family of
+     * {@code hosts} bound to its host (a null host: unbound) — what {@link #of(GrantSet, boolean)}, then
+     * {@link #withRevocations} and {@link #withAll} make, made at once with the hosts copied once.
+     */
+    public static HostConfig of(GrantSet grants, boolean deferred, Revocations revocations, Map<Class<?>, ?> hosts) {
+        Map<Class<?>, Object> bound = new IdentityHashMap<>(hosts.size());
+        for (Map.Entry<Class<?>, ?> e : hosts.entrySet()) {
+            if (e.getValue() != null) bound.put(e.getKey(), e.getKey().cast(e.getValue()));
+        }
+        return new HostConfig(grants, deferred, List.of(), NONE.maxFileReadBytes, revocations, bound, Map.of());
+    }
+
     /** The grants in force when a run starts. */
     public GrantSet grants() { return grants; }
 
@@ -109,7 +122,10 @@ public final class HostConfig {
      * {@link #with} would bind them: a layer of its own over these bindings (not copied) when they are one layer, else
      * the bindings copied once.
      */
-    public HostConfig withAll(Map<Class<?>, ?> hosts) {
+    public HostConfig withAll(Map<Class<?>, ?> hosts) { return withAll(grants, hosts); }
+
+    /** This configuration with {@code grants} and each family of {@code hosts} bound, as {@link #withAll(Map)} binds them. */
+    public HostConfig withAll(GrantSet grants, Map<Class<?>, ?> hosts) {
         if (under.isEmpty() && !bindings.isEmpty()) {
             Map<Class<?>, Object> layer = new IdentityHashMap<>(hosts.size());
             for (Map.Entry<Class<?>, ?> e : hosts.entrySet()) {
