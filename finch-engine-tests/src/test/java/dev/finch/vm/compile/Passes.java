@@ -84,9 +84,12 @@ final class Passes {
      */
     static MethodCompiler methodCompiler(CheckedModule m, CheckedWord word) {
         try {
-            Constructor<ModuleCompiler> make = ModuleCompiler.class.getDeclaredConstructor(CheckedModule.class, VmState.class, Library.class);
+            Class<?> persisted = Class.forName(ModuleCompiler.class.getName() + "$PersistedWords");
+            Constructor<?> link = persisted.getDeclaredConstructor(VmState.class, Library.class);
+            link.setAccessible(true);
+            Constructor<ModuleCompiler> make = ModuleCompiler.class.getDeclaredConstructor(CheckedModule.class, VmState.class, Library.class, persisted);
             make.setAccessible(true);
-            ModuleCompiler owner = make.newInstance(m, VmState.EMPTY, LIBRARY);
+            ModuleCompiler owner = make.newInstance(m, VmState.EMPTY, LIBRARY, link.newInstance(VmState.EMPTY, LIBRARY));
             for (CheckedWord w : m.words()) owner.moduleWords.put(w.name(), w);
             set(owner, "bounded", Bounded.of(m.words(), w -> true, LIBRARY));
             MethodCompiler mc = new MethodCompiler(owner, word, "test", MethodCompiler.Role.WORD);
