@@ -91,10 +91,15 @@ public final class ModuleCompiler {
         @Override
         public Interpreter.Callee callee(String name) {
             CompiledWord p = state.words().get(name);
-            return new Interpreter.Callee(null, p.uniform(PersistedWords::adapt), p.signature());
+            return new Interpreter.Callee(null, p.uniform(Adapt.INSTANCE), p.signature());
         }
 
-        private static MethodHandle adapt(MethodHandle handle, Type.Fn signature) { return Invokers.uniform(handle, signature, false); }
+        /** A word's handle adapted to the uniform shape; a named class, not a method reference (no lambda to link in a fresh JVM). */
+        private static final class Adapt implements java.util.function.BiFunction<MethodHandle, Type.Fn, MethodHandle> {
+            static final Adapt INSTANCE = new Adapt();
+
+            @Override public MethodHandle apply(MethodHandle handle, Type.Fn signature) { return Invokers.uniform(handle, signature, false); }
+        }
 
         @Override public dev.finch.vm.word.Library library() { return library; }
     }
