@@ -132,7 +132,7 @@ public class PeersBenchmark {
         if (sum5m != Kernels.javaSum(5_000_000)) throw new IllegalStateException(who + ": sum to 5M = " + sum5m);
     }
 
-    private static CompilerConfiguration staticGroovy() {
+    static CompilerConfiguration staticGroovy() {
         CompilerConfiguration c = new CompilerConfiguration();
         c.addCompilationCustomizers(new ASTTransformationCustomizer(CompileStatic.class));
         return c;
