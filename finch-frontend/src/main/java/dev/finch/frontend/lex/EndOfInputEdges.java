@@ -14,7 +14,9 @@ import org.antlr.v4.runtime.dfa.DFAState;
  * configuration set and its closure) each time, once per submission. {@link #install} gives a lexer a simulator that
  * keeps those transitions here, exactly as ANTLR keeps the others in its DFA (never for a configuration set with a
  * semantic predicate, whose edge ANTLR does not keep either); a lexer then matches the same tokens, without the
- * simulation after its first text. The map holds at most one entry per DFA state.
+ * simulation after its first text. The map holds at most one entry per DFA state. It is keyed as ANTLR keys its DFA
+ * states, by their configuration sets: a transition depends on nothing else, so two equal states of different lexer
+ * modes may share one (the lexer stops at end of input, so it never extends a state it was handed).
  */
 public final class EndOfInputEdges {
     private final ConcurrentHashMap<DFAState, DFAState> edges = new ConcurrentHashMap<>();
