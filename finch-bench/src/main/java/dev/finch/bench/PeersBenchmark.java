@@ -99,19 +99,15 @@ public class PeersBenchmark {
         nashorn = new org.openjdk.nashorn.api.scripting.NashornScriptEngineFactory().getScriptEngine();
         nashorn.eval(JS_KERNELS);
         groovy = new GroovyShell(staticGroovy());
-        try (GroovyClassLoader loader = new GroovyClassLoader(getClass().getClassLoader(), staticGroovy())) {
-            Class<?> k = loader.parseClass(GROOVY_KERNELS);
-            MethodType longToLong = MethodType.methodType(long.class, long.class);
-            groovyFib = MethodHandles.publicLookup().findStatic(k, "fib", longToLong);
-            groovySum = MethodHandles.publicLookup().findStatic(k, "sum", longToLong);
-        }
-        WasmModule kernels = Parser.parse(WasmModules.KERNELS);
-        Instance interpreted = Instance.builder(kernels).build();
-        chicoryFib = interpreted.export("fib");
-        chicorySum = interpreted.export("sum");
-        Instance compiled = Instance.builder(kernels).withMachineFactory(MachineFactoryCompiler.compile(kernels)).build();
-        chicoryCompiledFib = compiled.export("fib");
-        chicoryCompiledSum = compiled.export("sum");
+        FibSum<MethodHandle> groovyKernels = groovyKernels();
+        groovyFib = groovyKernels.fib();
+        groovySum = groovyKernels.sum();
+        FibSum<ExportFunction> interpreted = chicoryKernels(false);
+        chicoryFib = interpreted.fib();
+        chicorySum = interpreted.sum();
+        FibSum<ExportFunction> compiled = chicoryKernels(true);
+        chicoryCompiledFib = compiled.fib();
+        chicoryCompiledSum = compiled.sum();
         check(luaFib.call(LuaValue.valueOf(27)).tolong(), "LuaJ");
         check(((Number) rhinoFib.call(rhino, rhinoScope, rhinoScope, new Object[] {27})).longValue(), "Rhino");
         check(((Number) ((Invocable) nashorn).invokeFunction("fib", 27)).longValue(), "Nashorn");
@@ -130,6 +126,27 @@ public class PeersBenchmark {
 
     private static void checkSum(long sum5m, String who) {
         if (sum5m != Kernels.javaSum(5_000_000)) throw new IllegalStateException(who + ": sum to 5M = " + sum5m);
+    }
+
+    /** One engine's two kernels, fib and the sum. */
+    record FibSum<T>(T fib, T sum) { }
+
+    /** The Groovy kernels compiled with {@code @CompileStatic}: {@code (long) long} handles. */
+    static FibSum<MethodHandle> groovyKernels() throws ReflectiveOperationException, java.io.IOException {
+        try (GroovyClassLoader loader = new GroovyClassLoader(PeersBenchmark.class.getClassLoader(), staticGroovy())) {
+            Class<?> k = loader.parseClass(GROOVY_KERNELS);
+            MethodType longToLong = MethodType.methodType(long.class, long.class);
+            return new FibSum<>(MethodHandles.publicLookup().findStatic(k, "fib", longToLong),
+                    MethodHandles.publicLookup().findStatic(k, "sum", longToLong));
+        }
+    }
+
+    /** Chicory's kernels ({@link WasmModules#KERNELS}): run by its interpreter, or by its compiler to JVM bytecode. */
+    static FibSum<ExportFunction> chicoryKernels(boolean compiled) {
+        WasmModule kernels = Parser.parse(WasmModules.KERNELS);
+        Instance.Builder b = Instance.builder(kernels);
+        Instance i = compiled ? b.withMachineFactory(MachineFactoryCompiler.compile(kernels)).build() : b.build();
+        return new FibSum<>(i.export("fib"), i.export("sum"));
     }
 
     static CompilerConfiguration staticGroovy() {

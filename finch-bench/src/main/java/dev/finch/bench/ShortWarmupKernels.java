@@ -1,20 +1,14 @@
 package dev.finch.bench;
 
-import com.dylibso.chicory.compiler.MachineFactoryCompiler;
 import com.dylibso.chicory.runtime.ExportFunction;
-import com.dylibso.chicory.runtime.Instance;
-import com.dylibso.chicory.wasm.Parser;
-import com.dylibso.chicory.wasm.WasmModule;
 import dev.finch.Finch;
 import dev.finch.Outcome;
 import dev.finch.Session;
 import dev.finch.Submission;
+import dev.finch.bench.PeersBenchmark.FibSum;
 import dev.finch.vm.Value;
-import groovy.lang.GroovyClassLoader;
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -108,45 +102,28 @@ public final class ShortWarmupKernels {
         private final Session forth;
         private final Session lisp;
         private final Session lispSubmitted;
-        private final MethodHandle groovyFib;
-        private final MethodHandle groovySum;
-        private final LuaValue luaFib;
-        private final LuaValue luaSum;
+        private final FibSum<MethodHandle> groovy;
+        private final FibSum<LuaValue> lua;
         private final Context rhino;
         private final Scriptable rhinoScope;
-        private final Function rhinoFib;
-        private final Function rhinoSum;
-        private final ExportFunction chicoryFib;
-        private final ExportFunction chicorySum;
-        private final ExportFunction chicoryCompiledFib;
-        private final ExportFunction chicoryCompiledSum;
+        private final FibSum<Function> js;
+        private final FibSum<ExportFunction> chicory;
+        private final FibSum<ExportFunction> chicoryCompiled;
 
         Peers(Finch finch) throws ReflectiveOperationException, IOException {
             forth = defined(finch, Kernels.FIB + " " + Kernels.SUM, "kernels.fth");
             lisp = defined(finch, LispKernels.LISP_FIB + " " + LispKernels.LISP_SUM, "kernels.lisp");
             lispSubmitted = defined(finch, LispKernels.LISP_FIB + " " + LispKernels.LISP_SUM, "kernels.lisp");
-            try (GroovyClassLoader loader = new GroovyClassLoader(ShortWarmupKernels.class.getClassLoader(), PeersBenchmark.staticGroovy())) {
-                Class<?> k = loader.parseClass(PeersBenchmark.GROOVY_KERNELS);
-                MethodType longToLong = MethodType.methodType(long.class, long.class);
-                groovyFib = MethodHandles.publicLookup().findStatic(k, "fib", longToLong);
-                groovySum = MethodHandles.publicLookup().findStatic(k, "sum", longToLong);
-            }
-            Globals lua = JsePlatform.standardGlobals();
-            lua.load(PeersBenchmark.LUA_KERNELS).call();
-            luaFib = lua.get("fib");
-            luaSum = lua.get("sum");
+            groovy = PeersBenchmark.groovyKernels();
+            Globals globals = JsePlatform.standardGlobals();
+            globals.load(PeersBenchmark.LUA_KERNELS).call();
+            lua = new FibSum<>(globals.get("fib"), globals.get("sum"));
             rhino = Context.enter();
             rhinoScope = rhino.initStandardObjects();
             rhino.evaluateString(rhinoScope, PeersBenchmark.JS_KERNELS, "kernels.js", 1, null);
-            rhinoFib = (Function) rhinoScope.get("fib", rhinoScope);
-            rhinoSum = (Function) rhinoScope.get("sum", rhinoScope);
-            WasmModule kernels = Parser.parse(WasmModules.KERNELS);
-            Instance interpreted = Instance.builder(kernels).build();
-            chicoryFib = interpreted.export("fib");
-            chicorySum = interpreted.export("sum");
-            Instance compiled = Instance.builder(kernels).withMachineFactory(MachineFactoryCompiler.compile(kernels)).build();
-            chicoryCompiledFib = compiled.export("fib");
-            chicoryCompiledSum = compiled.export("sum");
+            js = new FibSum<>((Function) rhinoScope.get("fib", rhinoScope), (Function) rhinoScope.get("sum", rhinoScope));
+            chicory = PeersBenchmark.chicoryKernels(false);
+            chicoryCompiled = PeersBenchmark.chicoryKernels(true);
         }
 
         private static Session defined(Finch finch, String source, String sourceId) {
@@ -171,18 +148,20 @@ public final class ShortWarmupKernels {
                 return r;
             });
             c.put("Java", () -> fib ? Kernels.javaFib(n) : Kernels.javaSum(n));
-            MethodHandle groovy = fib ? groovyFib : groovySum;
-            c.put("Groovy (static)", () -> (long) groovy.invokeExact(n));
-            LuaValue lua = fib ? luaFib : luaSum;
-            c.put("LuaJ", () -> lua.call(LuaValue.valueOf(n)).tolong());
-            Function js = fib ? rhinoFib : rhinoSum;
-            c.put("Rhino", () -> ((Number) js.call(rhino, rhinoScope, rhinoScope, new Object[] {n})).longValue());
-            ExportFunction compiled = fib ? chicoryCompiledFib : chicoryCompiledSum;
+            MethodHandle groovyKernel = pick(groovy, fib);
+            c.put("Groovy (static)", () -> (long) groovyKernel.invokeExact(n));
+            LuaValue luaKernel = pick(lua, fib);
+            c.put("LuaJ", () -> luaKernel.call(LuaValue.valueOf(n)).tolong());
+            Function jsKernel = pick(js, fib);
+            c.put("Rhino", () -> ((Number) jsKernel.call(rhino, rhinoScope, rhinoScope, new Object[] {n})).longValue());
+            ExportFunction compiled = pick(chicoryCompiled, fib);
             c.put("Chicory compiled", () -> compiled.apply(n)[0]);
-            ExportFunction interpreted = fib ? chicoryFib : chicorySum;
+            ExportFunction interpreted = pick(chicory, fib);
             c.put("Chicory interpreted", () -> interpreted.apply(n)[0]);
             return c;
         }
+
+        private static <T> T pick(FibSum<T> kernels, boolean fib) { return fib ? kernels.fib() : kernels.sum(); }
 
         /** The value an outcome left on top of its stack (a call's: its answer). */
         private static long top(Outcome o) {
